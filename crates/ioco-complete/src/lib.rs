@@ -1,0 +1,1 @@
+//! Complete test suites: n-complete ioco suites, adaptive distinguishing graphs, W/Wp/HSI/H for Mealy machines

@@ -1,0 +1,1 @@
+//! Example systems under test (coffee machine, queue) with correct and faulty modes

@@ -1,0 +1,1 @@
+//! Execution: adapters to systems under test, online testing (tutorial Alg. 2), running test cases, verdicts

@@ -1,0 +1,1 @@
+//! Interchange formats: Aldebaran .aut, Graphviz DOT (LTS and Mealy), JSON; diagnostics with locations

@@ -1,0 +1,1 @@
+//! Testing as a game: arenas, attractors, joker games, test purposes

@@ -1,0 +1,1 @@
+//! The .ioco modelling language: parser, checker, formatter, translation to LTS/STS

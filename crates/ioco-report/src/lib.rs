@@ -1,0 +1,1 @@
+//! Reports: summaries, JSON, JUnit, Markdown

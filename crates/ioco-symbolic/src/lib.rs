@@ -1,0 +1,1 @@
+//! Symbolic transition systems and SMT-backed testing
