@@ -26,6 +26,7 @@
 pub mod compare;
 pub mod label;
 pub mod lts;
+pub mod mealy;
 pub mod suspension;
 
 pub use compare::{
@@ -33,4 +34,5 @@ pub use compare::{
 };
 pub use label::{Alphabet, KindConflict, Label, LabelKind};
 pub use lts::{BuildError, Edge, Lts, LtsBuilder, QuiescencePolicy, State};
+pub use mealy::Mealy;
 pub use suspension::{SaState, Suspension, SuspensionAutomaton, TooLarge};
