@@ -1,1 +1,8 @@
-//! Test generation: batch test cases (tutorial Alg. 1), the test-case format, on-the-fly choice strategies
+//! # ioco-gen
+//!
+//! Test generation. [`testcase`] is the test-case and suite format shared by every generator
+//! and by the executor.
+
+pub mod testcase;
+
+pub use testcase::{Branch, NamedTest, Suite, SuiteRole, TestCase, Verdict, DELTA};

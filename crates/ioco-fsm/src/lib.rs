@@ -1,0 +1,1 @@
+//! Complete test suites for Mealy machines.

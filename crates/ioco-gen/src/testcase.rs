@@ -1,0 +1,303 @@
+//! Test cases and test suites: tree-shaped tests with verdict leaves (tutorial Def. 5.1, 5.7).
+//!
+//! A [`TestCase`] node either ends the test with a verdict, *observes* (accepts every output
+//! and δ), or *stimulates* with one input while still accepting every output that may race
+//! ahead of the input (tutorial P1:L236). Branches not listed get the node's `otherwise`
+//! verdict, so a fail-fast, input-minimal ioco test (tutorial Def. 6.7) stores only the
+//! allowed outputs.
+//!
+//! Labels are written as users write them: `water?`, `coffee!`, and `δ` for quiescence.
+//! The same JSON format ([`Suite`]) carries random, batch, complete (n-complete, W/Wp/HSI/...),
+//! game and purpose-driven tests; nested suites carry the n-complete merge suites, whose
+//! `fail` means "distinguished" (see [`SuiteRole`]).
+
+use serde::{Deserialize, Serialize};
+
+/// The verdict of a test run.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, PartialOrd, Ord)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// No non-conformance observed.
+    Pass,
+    /// The test left its purpose legally (tutorial/TAP19 "Inconclusive"); never a sign of error.
+    Inconclusive,
+    /// Non-conformance observed (sound: the implementation is not ioco the specification).
+    Fail,
+}
+
+/// The δ label as written in tests.
+pub const DELTA: &str = "δ";
+
+/// One outgoing branch of a node: an observed label (`b!` or `δ`) and what follows.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Branch {
+    /// The label, as written by users: `coffee!` or `δ`.
+    pub label: String,
+    /// The rest of the test.
+    pub then: TestCase,
+}
+
+/// A node of a tree-shaped test case.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum TestCase {
+    /// The test ends with this verdict.
+    Leaf {
+        /// The verdict.
+        verdict: Verdict,
+        /// Why (e.g. "output not allowed by the specification", "goal reached").
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+    },
+    /// Wait for an output or quiescence.
+    Observe {
+        /// The expected observations (outputs and possibly `δ`) and their continuations.
+        branches: Vec<Branch>,
+        /// The verdict for any observation not listed (usually `fail`).
+        otherwise: Verdict,
+    },
+    /// Offer `input`; if an output races ahead of it, follow `branches` instead (never δ).
+    Stimulate {
+        /// The input, written `name?`.
+        input: String,
+        /// The continuation after the input was accepted.
+        after: Box<TestCase>,
+        /// Outputs that may arrive before the input is accepted.
+        #[serde(default)]
+        branches: Vec<Branch>,
+        /// The verdict for an output that races ahead and is not listed.
+        otherwise: Verdict,
+    },
+}
+
+impl TestCase {
+    /// A leaf.
+    pub fn leaf(verdict: Verdict) -> TestCase {
+        TestCase::Leaf {
+            verdict,
+            reason: None,
+        }
+    }
+
+    /// A leaf with a reason.
+    pub fn leaf_because(verdict: Verdict, reason: impl Into<String>) -> TestCase {
+        TestCase::Leaf {
+            verdict,
+            reason: Some(reason.into()),
+        }
+    }
+
+    /// The branch for an observed label, if listed.
+    pub fn branch(&self, label: &str) -> Option<&TestCase> {
+        let bs = match self {
+            TestCase::Leaf { .. } => return None,
+            TestCase::Observe { branches, .. } | TestCase::Stimulate { branches, .. } => branches,
+        };
+        bs.iter().find(|b| b.label == label).map(|b| &b.then)
+    }
+
+    /// Number of nodes.
+    pub fn size(&self) -> usize {
+        match self {
+            TestCase::Leaf { .. } => 1,
+            TestCase::Observe { branches, .. } => {
+                1 + branches.iter().map(|b| b.then.size()).sum::<usize>()
+            }
+            TestCase::Stimulate {
+                after, branches, ..
+            } => 1 + after.size() + branches.iter().map(|b| b.then.size()).sum::<usize>(),
+        }
+    }
+
+    /// Length of the longest path (number of actions).
+    pub fn depth(&self) -> usize {
+        match self {
+            TestCase::Leaf { .. } => 0,
+            TestCase::Observe { branches, .. } => {
+                1 + branches.iter().map(|b| b.then.depth()).max().unwrap_or(0)
+            }
+            TestCase::Stimulate {
+                after, branches, ..
+            } => {
+                1 + branches
+                    .iter()
+                    .map(|b| b.then.depth())
+                    .max()
+                    .unwrap_or(0)
+                    .max(after.depth())
+            }
+        }
+    }
+
+    /// Check the shape rules of tutorial Def. 5.1 that a tree can break: no δ branch on a
+    /// stimulate node, no label listed twice in one node, inputs end in `?`, outputs in `!`.
+    /// Returns the first problem with the path to it.
+    pub fn validate(&self) -> Result<(), String> {
+        fn go(n: &TestCase, path: &mut Vec<String>) -> Result<(), String> {
+            let here = |path: &Vec<String>| {
+                if path.is_empty() {
+                    "at the root".to_string()
+                } else {
+                    format!("after {}", path.join(" "))
+                }
+            };
+            match n {
+                TestCase::Leaf { .. } => Ok(()),
+                TestCase::Observe { branches, .. } | TestCase::Stimulate { branches, .. } => {
+                    let is_stim = matches!(n, TestCase::Stimulate { .. });
+                    let mut seen = std::collections::HashSet::new();
+                    for b in branches {
+                        if b.label == DELTA && is_stim {
+                            return Err(format!(
+                                "{}: a stimulate node cannot branch on δ (tutorial Def. 5.1)",
+                                here(path)
+                            ));
+                        }
+                        if b.label != DELTA && !b.label.ends_with('!') {
+                            return Err(format!(
+                                "{}: branch label `{}` must be an output `name!` or `δ`",
+                                here(path),
+                                b.label
+                            ));
+                        }
+                        if !seen.insert(&b.label) {
+                            return Err(format!(
+                                "{}: label `{}` listed twice",
+                                here(path),
+                                b.label
+                            ));
+                        }
+                    }
+                    if let TestCase::Stimulate { input, after, .. } = n {
+                        if !input.ends_with('?') {
+                            return Err(format!(
+                                "{}: stimulus `{input}` must be an input `name?`",
+                                here(path)
+                            ));
+                        }
+                        path.push(input.clone());
+                        go(after, path)?;
+                        path.pop();
+                    }
+                    for b in branches {
+                        path.push(b.label.clone());
+                        go(&b.then, path)?;
+                        path.pop();
+                    }
+                    Ok(())
+                }
+            }
+        }
+        go(self, &mut Vec::new())
+    }
+}
+
+/// What a suite's `fail` verdict means.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SuiteRole {
+    /// `fail` means the implementation does not conform (the outer suite).
+    #[default]
+    Conformance,
+    /// `fail` means "the states were distinguished" (thesis Def. 2.37's nested merge suites):
+    /// never reported as non-conformance.
+    Distinguishing,
+}
+
+/// A named test case with optional metadata.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct NamedTest {
+    /// A name unique in its suite.
+    pub name: String,
+    /// What the test is for (a purpose, a goal, an access sequence...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub purpose: Option<String>,
+    /// The test.
+    pub test: TestCase,
+}
+
+/// A test suite: test cases plus nested suites. The file format of `ioco gen` / `ioco run`.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Suite {
+    /// Always [`Suite::FORMAT`].
+    pub format: String,
+    /// How it was generated (`random`, `batch`, `n-complete`, `w`, `wp`, `hsi`, `reach`, ...).
+    pub method: String,
+    /// Free-form generation parameters (seed, n, k, ...), for the record.
+    #[serde(default)]
+    pub parameters: serde_json::Map<String, serde_json::Value>,
+    /// The meaning of `fail` in this suite.
+    #[serde(default)]
+    pub role: SuiteRole,
+    /// The test cases.
+    pub tests: Vec<NamedTest>,
+    /// Nested suites.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub suites: Vec<Suite>,
+}
+
+impl Suite {
+    /// The format tag written in every suite file.
+    pub const FORMAT: &'static str = "ioco-suite/1";
+
+    /// An empty suite for `method`.
+    pub fn new(method: impl Into<String>) -> Suite {
+        Suite {
+            format: Suite::FORMAT.to_string(),
+            method: method.into(),
+            parameters: Default::default(),
+            role: SuiteRole::Conformance,
+            tests: Vec::new(),
+            suites: Vec::new(),
+        }
+    }
+
+    /// Total number of test cases, nested suites included.
+    pub fn num_tests(&self) -> usize {
+        self.tests.len() + self.suites.iter().map(Suite::num_tests).sum::<usize>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_round_trip_and_validation() {
+        let t = TestCase::Stimulate {
+            input: "button?".into(),
+            after: Box::new(TestCase::Observe {
+                branches: vec![Branch {
+                    label: "coffee!".into(),
+                    then: TestCase::leaf(Verdict::Pass),
+                }],
+                otherwise: Verdict::Fail,
+            }),
+            branches: vec![],
+            otherwise: Verdict::Fail,
+        };
+        t.validate().unwrap();
+        assert_eq!(t.size(), 3);
+        assert_eq!(t.depth(), 2);
+        let mut s = Suite::new("manual");
+        s.tests.push(NamedTest {
+            name: "t0".into(),
+            purpose: None,
+            test: t.clone(),
+        });
+        let j = serde_json::to_string_pretty(&s).unwrap();
+        let back: Suite = serde_json::from_str(&j).unwrap();
+        assert_eq!(back, s);
+
+        let bad = TestCase::Stimulate {
+            input: "button?".into(),
+            after: Box::new(TestCase::leaf(Verdict::Pass)),
+            branches: vec![Branch {
+                label: DELTA.into(),
+                then: TestCase::leaf(Verdict::Pass),
+            }],
+            otherwise: Verdict::Fail,
+        };
+        assert!(bad.validate().unwrap_err().contains("δ"));
+    }
+}
