@@ -145,7 +145,13 @@ pub fn compare(
     }
     let mut imp = b.build().expect("same states as before");
     let mut completed_inputs = 0;
-    let violations = imp.input_enabledness_violations();
+    // Only reachable states matter for ioco.
+    let reachable = imp.reachable();
+    let violations: Vec<_> = imp
+        .input_enabledness_violations()
+        .into_iter()
+        .filter(|&(s, _)| reachable[s as usize])
+        .collect();
     if !violations.is_empty() {
         match opts.completion {
             InputCompletion::Require => {
@@ -159,6 +165,7 @@ pub fn compare(
                 let inputs: Vec<Label> = imp.alphabet().inputs().collect();
                 completed_inputs = imp
                     .states()
+                    .filter(|&s| reachable[s as usize])
                     .map(|s| inputs.iter().filter(|&&a| !imp.enables(s, a)).count())
                     .sum();
                 imp = imp.angelic_completion();

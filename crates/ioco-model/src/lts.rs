@@ -48,7 +48,9 @@ pub struct Lts {
     edges: Vec<Edge>,
     /// Optional human names of states (from a file), indexed by state.
     names: Option<Vec<String>>,
-    /// Whether some transition is labelled δ (computed at build time).
+    /// Whether quiescence is explicit: the LTS is a QLTS (tutorial Def. 4.8) whose δ
+    /// transitions say exactly where quiescence may be observed. True when some transition is
+    /// labelled δ or the builder was told so ([`LtsBuilder::set_explicit_delta`]).
     explicit_delta: bool,
 }
 
@@ -161,7 +163,9 @@ impl Lts {
         }
     }
 
-    /// True when the LTS contains δ transitions already (it is a QLTS, tutorial Def. 4.8).
+    /// True when quiescence is explicit (a QLTS, tutorial Def. 4.8): δ transitions say where
+    /// quiescence may be observed, and a state without one is never quiescent. Suspension
+    /// automata are always explicit, even when no state of them is quiescent.
     pub fn has_explicit_delta(&self) -> bool {
         self.explicit_delta
     }
@@ -218,7 +222,9 @@ impl Lts {
     }
 
     /// Rebuild with a new set of edges keyed by the same alphabet (used by completions).
-    pub(crate) fn into_builder(self) -> LtsBuilder {
+    /// A builder holding this LTS (alphabet, states, transitions, names, δ-explicitness), to
+    /// derive a modified copy.
+    pub fn into_builder(self) -> LtsBuilder {
         let mut b = LtsBuilder::new(self.alphabet.clone());
         b.add_states(self.num_states());
         for (s, l, t) in self.transitions() {
@@ -228,6 +234,7 @@ impl Lts {
             b.add_initial(i);
         }
         b.names = self.names;
+        b.explicit_delta = self.explicit_delta;
         b
     }
 
@@ -316,6 +323,7 @@ pub struct LtsBuilder {
     initial: Vec<State>,
     triples: Vec<(State, Edge)>,
     names: Option<Vec<String>>,
+    explicit_delta: bool,
 }
 
 impl LtsBuilder {
@@ -327,7 +335,13 @@ impl LtsBuilder {
             initial: Vec::new(),
             triples: Vec::new(),
             names: None,
+            explicit_delta: false,
         }
+    }
+
+    /// Declare quiescence explicit (see [`Lts::has_explicit_delta`]); implied by any δ edge.
+    pub fn set_explicit_delta(&mut self, explicit: bool) {
+        self.explicit_delta = explicit;
     }
 
     /// The alphabet, to intern labels while building.
@@ -495,7 +509,7 @@ impl LtsBuilder {
             v.truncate(n);
             v
         });
-        let explicit_delta = edges.iter().any(|e| e.label == Label::DELTA);
+        let explicit_delta = self.explicit_delta || edges.iter().any(|e| e.label == Label::DELTA);
         Ok(Lts {
             explicit_delta,
             alphabet: self.alphabet,

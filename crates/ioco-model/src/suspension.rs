@@ -331,6 +331,7 @@ impl SuspensionAutomaton {
             })
             .collect();
         b.set_state_names(names);
+        b.set_explicit_delta(true);
         Ok(SuspensionAutomaton {
             lts: b.build().expect("suspension automaton is well formed"),
             sets,
