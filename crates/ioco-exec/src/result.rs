@@ -1,0 +1,282 @@
+//! Results of test runs: what one run observed ([`RunResult`]) and what a batch of runs
+//! amounts to ([`Summary`]). Both are serde-serialisable; the JSON is the file format of
+//! `ioco test --json`, the input of `ioco replay`, and what `ioco-report` renders.
+//!
+//! Labels are written as users write them: `water?`, `coffee!`, and `δ` for quiescence.
+//!
+//! ```json
+//! { "run": 3, "seed": 1234, "verdict": "fail",
+//!   "trace": ["coin?", "δ"],
+//!   "failure": { "observed": "δ", "allowed": ["coffee!", "tea!"],
+//!                "reason": "quiescence where the specification requires an output" },
+//!   "steps": 2, "duration_ms": 401.2 }
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+/// The verdict of one run (or of a whole summary).
+///
+/// Combine verdicts with [`RunVerdict::worst`]: Fail > Error > Inconclusive > Pass (a batch
+/// with one failing run fails even if another run broke).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RunVerdict {
+    /// No non-conformance observed.
+    Pass,
+    /// The run ended without a verdict on conformance (e.g. a test purpose was left).
+    Inconclusive,
+    /// Non-conformance observed: the implementation is not ioco the specification.
+    Fail,
+    /// The run could not be carried out (the SUT could not be started, wrote bytes that are not
+    /// a line of text, exited where that is no ioco evidence, the adapter broke, ...).
+    Error,
+}
+
+impl RunVerdict {
+    fn rank(self) -> u8 {
+        match self {
+            RunVerdict::Pass => 0,
+            RunVerdict::Inconclusive => 1,
+            RunVerdict::Error => 2,
+            RunVerdict::Fail => 3,
+        }
+    }
+
+    /// Combine two verdicts: Fail dominates Error dominates Inconclusive dominates Pass.
+    pub fn worst(self, other: RunVerdict) -> RunVerdict {
+        if other.rank() > self.rank() {
+            other
+        } else {
+            self
+        }
+    }
+
+    /// The exit code convention of the CLI: 0 pass (and inconclusive), 1 fail, 2 error.
+    pub fn exit_code(self) -> i32 {
+        match self {
+            RunVerdict::Pass | RunVerdict::Inconclusive => 0,
+            RunVerdict::Fail => 1,
+            RunVerdict::Error => 2,
+        }
+    }
+}
+
+impl std::fmt::Display for RunVerdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            RunVerdict::Pass => "pass",
+            RunVerdict::Inconclusive => "inconclusive",
+            RunVerdict::Fail => "fail",
+            RunVerdict::Error => "error",
+        })
+    }
+}
+
+/// Why a run failed: the observation that left the specification.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Failure {
+    /// What was observed at the failing point: an output `coffee!`, `δ`, the raw line of an
+    /// output the model does not know (e.g. `"garbage"`), or `exit` for a SUT that exited.
+    pub observed: String,
+    /// out(spec after σ) at the failing point (outputs and possibly `δ`), sorted. Empty when the
+    /// failure is not about outputs.
+    pub allowed: Vec<String>,
+    /// A sentence for humans.
+    pub reason: String,
+}
+
+/// The result of shrinking a failing run (delta debugging over its inputs).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Shrunk {
+    /// The inputs that still make the SUT fail, in order (`coin?`, ...).
+    pub inputs: Vec<String>,
+    /// The trace of the failing replay of those inputs (inputs, outputs and `δ`).
+    pub trace: Vec<String>,
+    /// The failure seen at the end of that replay.
+    pub failure: Option<Failure>,
+    /// How many replays shrinking took.
+    pub replays: usize,
+}
+
+/// One run: one online test, one stored test case, or one replay.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct RunResult {
+    /// Index of the run in its batch (0-based).
+    pub run: usize,
+    /// The seed of this run (derived from the master seed and `run`); replaying with it
+    /// repeats the run against a deterministic SUT.
+    pub seed: u64,
+    /// The name of the stored test case, when the run executed one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub test: Option<String>,
+    /// The verdict.
+    pub verdict: RunVerdict,
+    /// Everything that happened, in order: inputs `water?`, outputs `coffee!`, quiescence `δ`.
+    /// For a Fail, the last element is the failing observation.
+    pub trace: Vec<String>,
+    /// For a Fail: what was observed and what was allowed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<Failure>,
+    /// For an Error: what went wrong.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// The shrunk failing trace, when shrinking was asked for and found something shorter or
+    /// equal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shrunk: Option<Shrunk>,
+    /// The tail of the SUT's standard error (child processes only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stderr: Option<String>,
+    /// Number of steps (stimuli plus observations, δ included) taken.
+    pub steps: usize,
+    /// Wall-clock time of the run, in milliseconds.
+    pub duration_ms: f64,
+}
+
+impl RunResult {
+    /// A fresh result for run `run` with `seed`, verdict Pass and an empty trace.
+    pub fn new(run: usize, seed: u64) -> RunResult {
+        RunResult {
+            run,
+            seed,
+            test: None,
+            verdict: RunVerdict::Pass,
+            trace: Vec::new(),
+            failure: None,
+            error: None,
+            shrunk: None,
+            stderr: None,
+            steps: 0,
+            duration_ms: 0.0,
+        }
+    }
+
+    /// The inputs of the trace, in order (`coin?`, ...): what a replay sends.
+    pub fn inputs(&self) -> Vec<String> {
+        self.trace
+            .iter()
+            .filter(|l| l.ends_with('?'))
+            .cloned()
+            .collect()
+    }
+}
+
+/// Coverage of the model by a batch of runs: LTS states and transitions visited.
+///
+/// A state counts as visited when it belonged to the set of states the model could be in
+/// (the suspension state) at some point of some run; a transition `s -l-> t` when a step
+/// labelled `l` led from a set containing `s` to a set containing `t` (τ-transitions: when
+/// both ends were in one visited set). For a deterministic model this is exact.
+#[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+pub struct CoverageSummary {
+    /// States of the model visited.
+    pub states_visited: usize,
+    /// States of the model.
+    pub states_total: usize,
+    /// Transitions of the model taken (τ included).
+    pub transitions_visited: usize,
+    /// Transitions of the model.
+    pub transitions_total: usize,
+    /// Suspension states (sets of model states) discovered by the runs.
+    pub suspension_states: usize,
+}
+
+impl CoverageSummary {
+    /// Visited states as a fraction in [0, 1] (1 for an empty model).
+    pub fn state_ratio(&self) -> f64 {
+        ratio(self.states_visited, self.states_total)
+    }
+
+    /// Visited transitions as a fraction in [0, 1] (1 for a model without transitions).
+    pub fn transition_ratio(&self) -> f64 {
+        ratio(self.transitions_visited, self.transitions_total)
+    }
+}
+
+fn ratio(a: usize, b: usize) -> f64 {
+    if b == 0 {
+        1.0
+    } else {
+        a as f64 / b as f64
+    }
+}
+
+/// A batch of runs: the result of `ioco test`, `ioco run` or `ioco replay`.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct Summary {
+    /// What was done: `online`, `suite` or `replay`.
+    pub mode: String,
+    /// The master seed (the seed of run k is derived from it and k).
+    pub seed: u64,
+    /// The combined verdict ([`RunVerdict::worst`] over the runs; Pass for no runs).
+    pub verdict: RunVerdict,
+    /// The runs, in run order.
+    pub runs: Vec<RunResult>,
+    /// Model coverage over all runs.
+    pub coverage: CoverageSummary,
+    /// Wall-clock time of the whole batch, in milliseconds.
+    pub duration_ms: f64,
+    /// Free-form context (model file, SUT command, options), for the record.
+    #[serde(default)]
+    pub parameters: serde_json::Map<String, serde_json::Value>,
+}
+
+impl Summary {
+    /// A summary of `runs`; the verdict is computed from them.
+    pub fn new(mode: impl Into<String>, seed: u64, runs: Vec<RunResult>) -> Summary {
+        let verdict = runs
+            .iter()
+            .fold(RunVerdict::Pass, |v, r| v.worst(r.verdict));
+        Summary {
+            mode: mode.into(),
+            seed,
+            verdict,
+            runs,
+            coverage: CoverageSummary::default(),
+            duration_ms: 0.0,
+            parameters: Default::default(),
+        }
+    }
+
+    /// Number of runs with verdict `v`.
+    pub fn count(&self, v: RunVerdict) -> usize {
+        self.runs.iter().filter(|r| r.verdict == v).count()
+    }
+
+    /// The first failing run, if any.
+    pub fn first_failure(&self) -> Option<&RunResult> {
+        self.runs.iter().find(|r| r.verdict == RunVerdict::Fail)
+    }
+
+    /// Total steps over all runs.
+    pub fn total_steps(&self) -> usize {
+        self.runs.iter().map(|r| r.steps).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_round_trip_and_worst() {
+        let mut r = RunResult::new(3, 1234);
+        r.verdict = RunVerdict::Fail;
+        r.trace = vec!["coin?".into(), "δ".into()];
+        r.failure = Some(Failure {
+            observed: "δ".into(),
+            allowed: vec!["coffee!".into()],
+            reason: "quiescence where an output is required".into(),
+        });
+        let s = Summary::new("online", 7, vec![RunResult::new(0, 1), r]);
+        assert_eq!(s.verdict, RunVerdict::Fail);
+        assert_eq!(s.count(RunVerdict::Pass), 1);
+        let j = serde_json::to_string(&s).unwrap();
+        assert!(j.contains("\"verdict\":\"fail\""));
+        let back: Summary = serde_json::from_str(&j).unwrap();
+        assert_eq!(back, s);
+        assert_eq!(back.runs[1].inputs(), vec!["coin?".to_string()]);
+        assert_eq!(RunVerdict::Error.worst(RunVerdict::Fail), RunVerdict::Fail);
+        assert_eq!(RunVerdict::Inconclusive.exit_code(), 0);
+    }
+}
