@@ -1,0 +1,269 @@
+//! Attractors with ranks and memoryless attracting strategies (thesis Def. 6.7–6.8, Thm 6.9;
+//! the linear-time counter algorithm follows thesis Ch. 3 Alg. 2, L4122–L4200).
+//!
+//! CPre1(X) = {q | ∃a ∈ Γ1(q) ∀x ∈ Γ2(q): Moves(q,a,x) ⊆ X}; Attr⁰ = R,
+//! Attr^{k+1} = Attr^k ∪ CPre1(Attr^k); A-Rank(q) = min{k | q ∈ Attr^k}; WinReg = Attr(R).
+//!
+//! **Algorithm.** Every action keeps a counter of its parts that are not yet in the set, every
+//! group a counter of its members not yet in the set (see [`crate::arena`]). A position that
+//! enters the set decrements the counters of the parts and groups it occurs in; an action whose
+//! counter reaches 0 forces the play into the set, and its owner enters with that action as its
+//! strategy. The worklist is FIFO, so ranks come out in non-decreasing order and a position
+//! entering while a position of rank r is processed has rank r+1 = 1 + the highest rank among
+//! the successors of its witness action: every successor of the strategy's move has a strictly
+//! lower rank (an *attracting* strategy, Def. 6.8). Each part and group member is decremented
+//! once, so the cost is O(arena size) = O(|T|) for an SA arena.
+//!
+//! The same engine runs the nested fixpoint of joker games ([`crate::joker`]): it keeps its
+//! counters across levels and also collects Pre(X) (cooperative predecessors) as positions
+//! enter.
+
+use crate::arena::{Arena, GROUP_BIT};
+
+/// "Not in the set" / "no action".
+pub const NONE: u32 = u32::MAX;
+
+/// The result of an attractor or joker computation on an [`Arena`].
+#[derive(Clone, Debug)]
+pub struct Solution {
+    /// J-Rank per position: the number of jokers needed (always 0 for a plain attractor);
+    /// [`NONE`] outside the set.
+    pub jrank: Vec<u32>,
+    /// The attractor rank per position inside its joker level (thesis Def. 6.7's A-Rank for
+    /// level 0; the per-level rank of the note's erratum to Def. 6.18 for higher levels).
+    pub arank: Vec<u32>,
+    /// The strategy: the action index (into the arena) per position in the set; [`NONE`] for
+    /// goal positions.
+    pub strategy: Vec<u32>,
+    /// Joker states (thesis Def. 6.14): the position the tester asks the system to help it to
+    /// (a helping move, Def. 6.15), [`NONE`] elsewhere.
+    pub help: Vec<u32>,
+    /// An upper bound on the number of moves to the goal when the strategy is played and the
+    /// system helps at every joker state (the attractor rank for a plain attractor).
+    pub moves: Vec<u32>,
+    /// The number of joker levels computed (1 for a plain attractor).
+    pub levels: u32,
+}
+
+impl Solution {
+    /// True when position `p` is in the set (the attractor, or Joker(R)).
+    pub fn contains(&self, p: u32) -> bool {
+        self.jrank[p as usize] != NONE
+    }
+
+    /// True when `p` is a joker state.
+    pub fn is_joker_state(&self, p: u32) -> bool {
+        self.help[p as usize] != NONE
+    }
+
+    /// The lexicographic rank (J-Rank, A-Rank) of `p`, `None` outside the set.
+    pub fn rank(&self, p: u32) -> Option<(u32, u32)> {
+        self.contains(p)
+            .then(|| (self.jrank[p as usize], self.arank[p as usize]))
+    }
+
+    /// The number of positions in the set.
+    pub fn size(&self) -> usize {
+        self.jrank.iter().filter(|&&r| r != NONE).count()
+    }
+}
+
+/// The incremental counter engine shared by [`attractor`] and [`crate::joker::joker_game`].
+pub(crate) struct Engine<'a> {
+    arena: &'a Arena,
+    rev_off: Vec<u32>,
+    rev: Vec<u32>,
+    user_off: Vec<u32>,
+    users: Vec<u32>,
+    act_cnt: Vec<u32>,
+    group_cnt: Vec<u32>,
+    group_touched: Vec<bool>,
+    pub(crate) sol: Solution,
+    queue: Vec<u32>,
+    head: usize,
+    /// Pre(X) candidates collected while positions enter (joker games only).
+    collect_pre: bool,
+    cand_mark: Vec<bool>,
+    pub(crate) cands: Vec<u32>,
+}
+
+impl<'a> Engine<'a> {
+    #[allow(clippy::needless_range_loop)]
+    pub(crate) fn new(arena: &'a Arena, collect_pre: bool) -> Self {
+        let n = arena.num_positions();
+        let na = arena.num_actions();
+        let ng = arena.group_off.len() - 1;
+        // Reverse index: position -> (action | group) occurrences.
+        let mut rev_off = vec![0u32; n + 1];
+        for &p in &arena.parts {
+            if p & GROUP_BIT == 0 {
+                rev_off[p as usize + 1] += 1;
+            }
+        }
+        for &t in &arena.group_members {
+            rev_off[t as usize + 1] += 1;
+        }
+        for i in 0..n {
+            rev_off[i + 1] += rev_off[i];
+        }
+        let mut fill = rev_off.clone();
+        let mut rev = vec![0u32; rev_off[n] as usize];
+        let mut act_cnt = vec![0u32; na];
+        let mut user_off = vec![0u32; ng + 1];
+        for i in 0..na {
+            for &p in &arena.parts[arena.part_off[i] as usize..arena.part_off[i + 1] as usize] {
+                if p & GROUP_BIT == 0 {
+                    rev[fill[p as usize] as usize] = i as u32;
+                    fill[p as usize] += 1;
+                    act_cnt[i] += 1;
+                } else {
+                    let g = (p & !GROUP_BIT) as usize;
+                    user_off[g + 1] += 1;
+                    if arena.group_off[g + 1] > arena.group_off[g] {
+                        act_cnt[i] += 1;
+                    }
+                }
+            }
+        }
+        let mut group_cnt = vec![0u32; ng];
+        for g in 0..ng {
+            let (a, b) = (arena.group_off[g] as usize, arena.group_off[g + 1] as usize);
+            group_cnt[g] = (b - a) as u32;
+            for &t in &arena.group_members[a..b] {
+                rev[fill[t as usize] as usize] = g as u32 | GROUP_BIT;
+                fill[t as usize] += 1;
+            }
+        }
+        for g in 0..ng {
+            user_off[g + 1] += user_off[g];
+        }
+        let mut ufill = user_off.clone();
+        let mut users = vec![0u32; user_off[ng] as usize];
+        for i in 0..na {
+            for &p in &arena.parts[arena.part_off[i] as usize..arena.part_off[i + 1] as usize] {
+                if p & GROUP_BIT != 0 {
+                    let g = (p & !GROUP_BIT) as usize;
+                    users[ufill[g] as usize] = i as u32;
+                    ufill[g] += 1;
+                }
+            }
+        }
+        Engine {
+            arena,
+            rev_off,
+            rev,
+            user_off,
+            users,
+            act_cnt,
+            group_cnt,
+            group_touched: vec![false; ng],
+            sol: Solution {
+                jrank: vec![NONE; n],
+                arank: vec![NONE; n],
+                strategy: vec![NONE; n],
+                help: vec![NONE; n],
+                moves: vec![NONE; n],
+                levels: 0,
+            },
+            queue: Vec::with_capacity(n),
+            head: 0,
+            collect_pre,
+            cand_mark: vec![false; if collect_pre { n } else { 0 }],
+            cands: Vec::new(),
+        }
+    }
+
+    /// Put `p` into the set at rank (level, 0).
+    pub(crate) fn seed(&mut self, p: u32, level: u32, strategy: u32, help: u32, moves: u32) {
+        let i = p as usize;
+        debug_assert_eq!(self.sol.jrank[i], NONE);
+        self.sol.jrank[i] = level;
+        self.sol.arank[i] = 0;
+        self.sol.strategy[i] = strategy;
+        self.sol.help[i] = help;
+        self.sol.moves[i] = moves;
+        self.queue.push(p);
+    }
+
+    fn ready(&mut self, action: u32, level: u32, rank: u32) {
+        let o = self.arena.act_owner[action as usize];
+        if self.sol.jrank[o as usize] != NONE {
+            return;
+        }
+        let mut m = 0u32;
+        let moves = &self.sol.moves;
+        self.arena
+            .for_each_successor(action as usize, |t| m = m.max(moves[t as usize]));
+        let i = o as usize;
+        self.sol.jrank[i] = level;
+        self.sol.arank[i] = rank;
+        self.sol.strategy[i] = action;
+        self.sol.moves[i] = m.saturating_add(1);
+        self.queue.push(o);
+    }
+
+    fn candidate(&mut self, o: u32) {
+        if self.sol.jrank[o as usize] == NONE && !self.cand_mark[o as usize] {
+            self.cand_mark[o as usize] = true;
+            self.cands.push(o);
+        }
+    }
+
+    /// Run the worklist to its fixpoint; positions entering get joker level `level`.
+    pub(crate) fn propagate(&mut self, level: u32) {
+        while self.head < self.queue.len() {
+            let p = self.queue[self.head];
+            self.head += 1;
+            let r = self.sol.arank[p as usize];
+            let (a, b) = (
+                self.rev_off[p as usize] as usize,
+                self.rev_off[p as usize + 1] as usize,
+            );
+            for k in a..b {
+                let x = self.rev[k];
+                if x & GROUP_BIT == 0 {
+                    self.act_cnt[x as usize] -= 1;
+                    if self.collect_pre {
+                        self.candidate(self.arena.act_owner[x as usize]);
+                    }
+                    if self.act_cnt[x as usize] == 0 {
+                        self.ready(x, level, r + 1);
+                    }
+                } else {
+                    let g = (x & !GROUP_BIT) as usize;
+                    self.group_cnt[g] -= 1;
+                    let (ua, ub) = (self.user_off[g] as usize, self.user_off[g + 1] as usize);
+                    if self.collect_pre && !self.group_touched[g] {
+                        self.group_touched[g] = true;
+                        for u in ua..ub {
+                            self.candidate(self.arena.act_owner[self.users[u] as usize]);
+                        }
+                    }
+                    if self.group_cnt[g] == 0 {
+                        for u in ua..ub {
+                            let i = self.users[u];
+                            self.act_cnt[i as usize] -= 1;
+                            if self.act_cnt[i as usize] == 0 {
+                                self.ready(i, level, r + 1);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The attractor of the arena's goal positions, with ranks and a memoryless attracting
+/// strategy (thesis Def. 6.7–6.8). Linear in [`Arena::size`].
+pub fn attractor(arena: &Arena) -> Solution {
+    let mut e = Engine::new(arena, false);
+    for p in 0..arena.num_positions() as u32 {
+        if arena.is_goal(p) {
+            e.seed(p, 0, NONE, NONE, 0);
+        }
+    }
+    e.propagate(0);
+    e.sol.levels = 1;
+    e.sol
+}

@@ -1,0 +1,163 @@
+//! A test executor that explores **every** choice an implementation LTS can make while a
+//! [`TestCase`] runs against it (tutorial Def. 5.4 test runs; thesis Def. 5.12 for how races
+//! between an offered input and an output are resolved). Used by the property tests:
+//! soundness (no run of a conforming implementation ends in Fail) and goal reaching (every
+//! run of an implementation that resolves races as assumed ends in Pass).
+//!
+//! The implementation may be nondeterministic and have τ; a missing input is ignored (angelic
+//! completion, tutorial Lemma A.1). At an *observe* node the implementation produces any
+//! output of its τ-closure, or δ from a quiescent state of it. At a *stimulate* node:
+//! * nondeterministic / input-fair: the input is taken or an output races ahead of it;
+//! * input-eager: the input is taken;
+//! * output-eager: a state that can output does, a state that cannot takes the input.
+
+use crate::arena::Assumption;
+use ioco_gen::{TestCase, Verdict, DELTA};
+use ioco_model::{Label, Lts, QuiescencePolicy, State};
+
+/// One complete run of a test case.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Run {
+    /// The labels observed or executed, as users write them.
+    pub trace: Vec<String>,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The leaf's reason, if any.
+    pub reason: Option<String>,
+}
+
+fn closure(imp: &Lts, s: State) -> Vec<State> {
+    let mut v = vec![s];
+    let mut i = 0;
+    while i < v.len() {
+        let q = v[i];
+        i += 1;
+        for t in imp.successors(q, Label::TAU) {
+            if !v.contains(&t) {
+                v.push(t);
+            }
+        }
+    }
+    v
+}
+
+struct Explorer<'a> {
+    imp: &'a Lts,
+    policy: QuiescencePolicy,
+    resolve: Assumption,
+    runs: Vec<Run>,
+    max_runs: usize,
+}
+
+impl Explorer<'_> {
+    fn finish(&mut self, trace: &[String], verdict: Verdict, reason: Option<String>) {
+        let run = Run {
+            trace: trace.to_vec(),
+            verdict,
+            reason,
+        };
+        if self.runs.len() < self.max_runs && !self.runs.contains(&run) {
+            self.runs.push(run);
+        }
+    }
+
+    fn output(&mut self, node: &TestCase, label: String, t: State, trace: &mut Vec<String>) {
+        let (branches, otherwise) = match node {
+            TestCase::Observe {
+                branches,
+                otherwise,
+            }
+            | TestCase::Stimulate {
+                branches,
+                otherwise,
+                ..
+            } => (branches, *otherwise),
+            TestCase::Leaf { .. } => unreachable!("leaves observe nothing"),
+        };
+        trace.push(label.clone());
+        match branches.iter().find(|b| b.label == label) {
+            Some(b) => self.go(&b.then, t, trace),
+            None => self.finish(trace, otherwise, Some("not listed in the test".into())),
+        }
+        trace.pop();
+    }
+
+    fn go(&mut self, node: &TestCase, s: State, trace: &mut Vec<String>) {
+        if self.runs.len() >= self.max_runs {
+            return;
+        }
+        let imp = self.imp;
+        let alpha = imp.alphabet();
+        match node {
+            TestCase::Leaf { verdict, reason } => self.finish(trace, *verdict, reason.clone()),
+            TestCase::Observe { .. } => {
+                for c in closure(imp, s) {
+                    for e in imp.edges(c) {
+                        if alpha.is_output(e.label) {
+                            self.output(node, alpha.display(e.label), e.target, trace);
+                        }
+                    }
+                    if imp.has_explicit_delta() {
+                        for t in imp.successors(c, Label::DELTA).collect::<Vec<_>>() {
+                            self.output(node, DELTA.to_string(), t, trace);
+                        }
+                    } else if imp.is_quiescent(c, self.policy) {
+                        self.output(node, DELTA.to_string(), c, trace);
+                    }
+                }
+            }
+            TestCase::Stimulate { input, after, .. } => {
+                let name = input.trim_end_matches('?');
+                let a = alpha.lookup(name).filter(|&l| alpha.is_input(l));
+                for c in closure(imp, s) {
+                    let can_output = imp.edges(c).iter().any(|e| alpha.is_output(e.label));
+                    let (take_input, race) = match self.resolve {
+                        Assumption::Nondeterministic | Assumption::InputFair => (true, true),
+                        Assumption::InputEager => (true, false),
+                        Assumption::OutputEager => (!can_output, can_output),
+                    };
+                    if race {
+                        for e in imp.edges(c) {
+                            if alpha.is_output(e.label) {
+                                self.output(node, alpha.display(e.label), e.target, trace);
+                            }
+                        }
+                    }
+                    if take_input {
+                        trace.push(input.clone());
+                        let targets: Vec<State> = match a {
+                            Some(a) if imp.enables(c, a) => imp.successors(c, a).collect(),
+                            _ => vec![c],
+                        };
+                        for t in targets {
+                            self.go(after, t, trace);
+                        }
+                        trace.pop();
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// All runs (up to `max_runs` distinct ones) of `test` against `imp`, resolving races as
+/// `resolve` says. Labels are matched by name, so `imp` may have its own alphabet.
+pub fn explore(
+    test: &TestCase,
+    imp: &Lts,
+    policy: QuiescencePolicy,
+    resolve: Assumption,
+    max_runs: usize,
+) -> Vec<Run> {
+    let mut ex = Explorer {
+        imp,
+        policy,
+        resolve,
+        runs: Vec::new(),
+        max_runs,
+    };
+    for &s in imp.initial() {
+        ex.go(test, s, &mut Vec::new());
+    }
+    ex.runs
+}
