@@ -1,8 +1,44 @@
 //! # ioco-exec
 //!
-//! Execution: adapters to systems under test, online testing (tutorial Alg. 2), running stored
-//! test cases, replay and shrinking, and the result types ([`result`]).
+//! Execution of ioco tests against real systems.
+//!
+//! * [`result`]: what runs produce ([`RunResult`], [`Summary`]), serde-serialisable;
+//! * [`adapter`]: the [`Adapter`] trait and its implementations: child process
+//!   ([`adapter::process`]), TCP ([`adapter::tcp`]), model simulator ([`adapter::sim`]),
+//!   in-process Rust components ([`adapter::inproc`]); the wire format ([`adapter::wire`]);
+//! * [`online`]: on-the-fly testing, tutorial Alg. 2 ([`run_online`], [`test_component`]);
+//! * [`suite`]: running stored test suites (note §2.4) ([`run_suite`]);
+//! * [`replay`]: replaying recorded traces and shrinking failures by delta debugging;
+//! * [`tester`]: the shared bookkeeping of a run and the verdict rules for misbehaving SUTs.
+//!
+//! Typical use (the CLI does the same):
+//!
+//! ```no_run
+//! use ioco_exec::adapter::process::{ProcessAdapter, ProcessConfig};
+//! use ioco_exec::adapter::Adapter;
+//! use ioco_exec::online::{run_online, OnlineOptions};
+//! # let spec: ioco_model::Lts = unimplemented!();
+//! let mut cfg = ProcessConfig::from_command_line("./coffee-machine --faulty").unwrap();
+//! cfg.wire.marker = Some("#quiet".into());
+//! let opts = OnlineOptions { runs: 200, depth: 30, jobs: 2, seed: 42, ..Default::default() };
+//! let summary = run_online(&spec, &opts, |_worker| {
+//!     Ok(Box::new(ProcessAdapter::new(spec.alphabet(), cfg.clone())?) as Box<dyn Adapter + Send>)
+//! })
+//! .unwrap();
+//! println!("{}", serde_json::to_string_pretty(&summary).unwrap());
+//! std::process::exit(summary.verdict.exit_code());
+//! ```
 
+pub mod adapter;
+pub mod online;
+pub mod replay;
 pub mod result;
+pub mod suite;
+pub mod tester;
 
+pub use adapter::{Adapter, AdapterError, Observation, Sent};
+pub use online::{run_online, run_online_with, test_component, OnlineOptions};
+pub use replay::{parse_trace, replay_inputs, replay_trace, shrink};
 pub use result::{CoverageSummary, Failure, RunResult, RunVerdict, Shrunk, Summary};
+pub use suite::{run_suite, run_test};
+pub use tester::Tester;

@@ -124,6 +124,10 @@ pub struct RunResult {
     /// equal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shrunk: Option<Shrunk>,
+    /// A remark for humans (e.g. "distinguished" in a distinguishing suite, "time budget
+    /// used up", a replay that diverged from its recording).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
     /// The tail of the SUT's standard error (child processes only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stderr: Option<String>,
@@ -145,6 +149,7 @@ impl RunResult {
             failure: None,
             error: None,
             shrunk: None,
+            note: None,
             stderr: None,
             steps: 0,
             duration_ms: 0.0,

@@ -1,0 +1,363 @@
+//! Line I/O shared by the process and TCP adapters: one reader thread per SUT output stream
+//! sends complete lines over a bounded channel (so a flood blocks the SUT, not our memory);
+//! `recv_timeout` gives quiescence; the quiescence marker settles it immediately.
+
+use super::wire::{shorten, Codec, Decoded};
+use super::{AdapterError, Observation, Sent};
+use ioco_model::Label;
+use std::io::{ErrorKind, Read, Write};
+use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender, TryRecvError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// What a reader thread reports.
+pub(crate) enum Event {
+    /// A complete line, without `\n`.
+    Line(Vec<u8>),
+    /// Some bytes of a line arrived, the rest did not yet (sent once per line).
+    Partial,
+    /// A line exceeded the cap; the reader stopped.
+    TooLong(usize),
+    /// End of stream.
+    Eof,
+    /// A read error; the reader stopped.
+    Failed(String),
+}
+
+/// Number of lines buffered between the reader thread and the tester.
+const CHANNEL_LINES: usize = 64;
+
+/// Start a reader thread over `r`.
+pub(crate) fn spawn_reader<R: Read + Send + 'static>(r: R, max_line: usize) -> Receiver<Event> {
+    let (tx, rx) = sync_channel(CHANNEL_LINES);
+    std::thread::Builder::new()
+        .name("ioco-sut-reader".into())
+        .spawn(move || read_lines(r, max_line, tx))
+        .expect("spawn reader thread");
+    rx
+}
+
+fn read_lines<R: Read>(mut r: R, max_line: usize, tx: SyncSender<Event>) {
+    let mut buf = vec![0u8; 16 * 1024];
+    let mut line: Vec<u8> = Vec::new();
+    let mut partial_sent = false;
+    loop {
+        let n = match r.read(&mut buf) {
+            Ok(0) => {
+                if !line.is_empty() {
+                    let _ = tx.send(Event::Line(std::mem::take(&mut line)));
+                }
+                let _ = tx.send(Event::Eof);
+                return;
+            }
+            Ok(n) => n,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(e) => {
+                let _ = tx.send(Event::Failed(e.to_string()));
+                return;
+            }
+        };
+        let mut start = 0;
+        while let Some(i) = buf[start..n].iter().position(|&b| b == b'\n') {
+            line.extend_from_slice(&buf[start..start + i]);
+            start += i + 1;
+            if line.len() > max_line {
+                let _ = tx.send(Event::TooLong(line.len()));
+                return;
+            }
+            if tx.send(Event::Line(std::mem::take(&mut line))).is_err() {
+                return;
+            }
+            partial_sent = false;
+        }
+        line.extend_from_slice(&buf[start..n]);
+        if line.len() > max_line {
+            let _ = tx.send(Event::TooLong(line.len()));
+            return;
+        }
+        if !line.is_empty() && !partial_sent {
+            partial_sent = true;
+            if tx.send(Event::Partial).is_err() {
+                return;
+            }
+        }
+    }
+}
+
+/// The captured tail of a SUT's standard error.
+pub(crate) struct Tail {
+    buf: Mutex<Vec<u8>>,
+    done: std::sync::atomic::AtomicBool,
+    limit: usize,
+}
+
+impl Tail {
+    /// Forget what was captured so far.
+    pub(crate) fn clear(&self) {
+        self.buf.lock().unwrap_or_else(|p| p.into_inner()).clear();
+    }
+
+    /// The last `limit` bytes (lossy UTF-8), `None` when empty. When `wait` is given, first wait
+    /// that long at most for the stream to end (the SUT has exited, its last words may still be
+    /// in the pipe).
+    pub(crate) fn render(&self, wait: Option<Duration>) -> Option<String> {
+        if let Some(w) = wait {
+            let deadline = Instant::now() + w;
+            while !self.done.load(std::sync::atomic::Ordering::Acquire) && Instant::now() < deadline
+            {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+        let t = self.buf.lock().unwrap_or_else(|p| p.into_inner());
+        if t.is_empty() {
+            return None;
+        }
+        let from = t.len().saturating_sub(self.limit);
+        Some(String::from_utf8_lossy(&t[from..]).into_owned())
+    }
+}
+
+/// Start a thread that keeps the last `limit` bytes of `r` (a SUT's standard error).
+pub(crate) fn spawn_tail<R: Read + Send + 'static>(mut r: R, limit: usize) -> Arc<Tail> {
+    let tail = Arc::new(Tail {
+        buf: Mutex::new(Vec::new()),
+        done: std::sync::atomic::AtomicBool::new(false),
+        limit,
+    });
+    let t2 = Arc::clone(&tail);
+    std::thread::Builder::new()
+        .name("ioco-sut-stderr".into())
+        .spawn(move || {
+            let mut buf = [0u8; 4096];
+            loop {
+                match r.read(&mut buf) {
+                    Ok(0) => break,
+                    Ok(n) => {
+                        let mut t = t2.buf.lock().unwrap_or_else(|p| p.into_inner());
+                        t.extend_from_slice(&buf[..n]);
+                        if t.len() > 2 * limit {
+                            let cut = t.len() - limit;
+                            t.drain(..cut);
+                        }
+                    }
+                    Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                    Err(_) => break,
+                }
+            }
+            t2.done.store(true, std::sync::atomic::Ordering::Release);
+        })
+        .expect("spawn stderr thread");
+    tail
+}
+
+/// Why a line-level operation stopped.
+pub(crate) enum Stop {
+    /// The stream ended (the SUT exited or closed the connection); the owner knows the status.
+    Eof,
+    /// Any other error.
+    Err(AdapterError),
+}
+
+impl From<AdapterError> for Stop {
+    fn from(e: AdapterError) -> Self {
+        Stop::Err(e)
+    }
+}
+
+/// One conversation with a SUT over a line stream.
+pub(crate) struct LineIo {
+    writer: Box<dyn Write + Send>,
+    rx: Receiver<Event>,
+    codec: Arc<Codec>,
+    /// The marker was seen since the last input: the SUT waits for input.
+    settled: bool,
+    /// Bytes of an unterminated line are pending.
+    partial: bool,
+    /// How long to wait for the marker before giving an input, and for a write to go through.
+    pub settle: Duration,
+    pub write_timeout: Duration,
+}
+
+impl LineIo {
+    pub(crate) fn new(
+        writer: Box<dyn Write + Send>,
+        rx: Receiver<Event>,
+        codec: Arc<Codec>,
+        settle: Duration,
+    ) -> LineIo {
+        LineIo {
+            writer,
+            rx,
+            codec,
+            settled: false,
+            partial: false,
+            settle,
+            write_timeout: Duration::from_secs(5),
+        }
+    }
+
+    /// Handle one event; `Ok(None)` for events that are not observations (partial, marker).
+    fn event(&mut self, ev: Event) -> Result<Option<Observation>, Stop> {
+        match ev {
+            Event::Line(bytes) => {
+                self.partial = false;
+                match self.codec.decode(&bytes) {
+                    Decoded::Output(l) => Ok(Some(Observation::Output(l))),
+                    Decoded::Marker => {
+                        self.settled = true;
+                        Ok(Some(Observation::Quiescent))
+                    }
+                    Decoded::Unknown(line) => Err(Stop::Err(AdapterError::UnknownOutput {
+                        line: shorten(&line),
+                    })),
+                    Decoded::Malformed(m) => Err(Stop::Err(AdapterError::Malformed(m))),
+                }
+            }
+            Event::Partial => {
+                self.partial = true;
+                Ok(None)
+            }
+            Event::TooLong(n) => Err(Stop::Err(AdapterError::Malformed(format!(
+                "a line longer than {} bytes (at least {n} bytes without a newline)",
+                self.codec.max_line
+            )))),
+            Event::Eof => Err(Stop::Eof),
+            Event::Failed(m) => Err(Stop::Err(AdapterError::Io(m))),
+        }
+    }
+
+    /// Wait up to `timeout` for an observation.
+    pub(crate) fn observe(&mut self, timeout: Duration) -> Result<Observation, Stop> {
+        if self.settled {
+            // The SUT said it waits for input: anything already queued is still an output.
+            loop {
+                match self.rx.try_recv() {
+                    Ok(ev) => match self.event(ev)? {
+                        Some(Observation::Output(l)) => {
+                            self.settled = false;
+                            return Ok(Observation::Output(l));
+                        }
+                        Some(Observation::Quiescent) | None => continue,
+                    },
+                    Err(TryRecvError::Empty) => return Ok(Observation::Quiescent),
+                    Err(TryRecvError::Disconnected) => return Err(Stop::Eof),
+                }
+            }
+        }
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.rx.recv_timeout(left) {
+                Ok(ev) => {
+                    if let Some(o) = self.event(ev)? {
+                        return Ok(o);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    if self.partial {
+                        return Err(Stop::Err(AdapterError::Malformed(format!(
+                            "an unterminated line (no newline) followed by {} ms of silence",
+                            timeout.as_millis()
+                        ))));
+                    }
+                    return Ok(Observation::Quiescent);
+                }
+                Err(RecvTimeoutError::Disconnected) => return Err(Stop::Eof),
+            }
+        }
+    }
+
+    /// Give `input`, unless an output is pending (then return it).
+    pub(crate) fn send(&mut self, input: Label) -> Result<Sent, Stop> {
+        let line = self
+            .codec
+            .encode(input, &[])
+            .map_err(AdapterError::UnknownInput)?;
+        if self.codec.has_marker() && !self.settled {
+            // Let the SUT finish reacting: an output before its marker races ahead of the input.
+            match self.observe(self.settle)? {
+                Observation::Output(l) => return Ok(Sent::Raced(l)),
+                Observation::Quiescent => {}
+            }
+        } else {
+            // Without a marker: an output already received is pending.
+            loop {
+                match self.rx.try_recv() {
+                    Ok(ev) => match self.event(ev)? {
+                        Some(Observation::Output(l)) => {
+                            self.settled = false;
+                            return Ok(Sent::Raced(l));
+                        }
+                        _ => continue,
+                    },
+                    Err(TryRecvError::Empty) => break,
+                    Err(TryRecvError::Disconnected) => return Err(Stop::Eof),
+                }
+            }
+        }
+        self.write_line(&line)?;
+        self.settled = false;
+        Ok(Sent::Accepted)
+    }
+
+    /// Write raw bytes, giving up after `write_timeout` if the SUT does not read.
+    pub(crate) fn write_line(&mut self, line: &[u8]) -> Result<(), Stop> {
+        let start = Instant::now();
+        let mut off = 0;
+        while off < line.len() {
+            match self.writer.write(&line[off..]) {
+                Ok(0) => return Err(Stop::Eof),
+                Ok(n) => off += n,
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
+                    if start.elapsed() > self.write_timeout {
+                        return Err(Stop::Err(AdapterError::Stuck(format!(
+                            "it did not read its input for {} s",
+                            self.write_timeout.as_secs()
+                        ))));
+                    }
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        ErrorKind::BrokenPipe
+                            | ErrorKind::ConnectionReset
+                            | ErrorKind::ConnectionAborted
+                            | ErrorKind::NotConnected
+                    ) =>
+                {
+                    return Err(Stop::Eof)
+                }
+                Err(e) => return Err(Stop::Err(AdapterError::Io(e.to_string()))),
+            }
+        }
+        let _ = self.writer.flush();
+        Ok(())
+    }
+
+    /// Drop pending events and wait up to `timeout` for the marker (after a reset line).
+    pub(crate) fn drain(&mut self, timeout: Duration) -> Result<(), Stop> {
+        self.settled = false;
+        while let Ok(ev) = self.rx.try_recv() {
+            if let Event::Eof = ev {
+                return Err(Stop::Eof);
+            }
+        }
+        if self.codec.has_marker() {
+            let deadline = Instant::now() + timeout;
+            while !self.settled {
+                let left = deadline.saturating_duration_since(Instant::now());
+                match self.rx.recv_timeout(left) {
+                    Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => return Err(Stop::Eof),
+                    Ok(ev) => {
+                        let _ = self.event(ev);
+                    }
+                    Err(RecvTimeoutError::Timeout) => break,
+                }
+            }
+        }
+        self.partial = false;
+        Ok(())
+    }
+}

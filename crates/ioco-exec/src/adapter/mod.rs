@@ -1,0 +1,150 @@
+//! Adapters: how the tester talks to a system under test (SUT).
+//!
+//! An [`Adapter`] speaks in the *specification's* labels ([`Label`]): it gives inputs
+//! ([`Adapter::send`]) and observes outputs or quiescence ([`Adapter::observe`]). The input/output
+//! race of tutorial Alg. 2 (P1:L521) is part of the contract: when an output is already pending
+//! as the tester wants to give an input, `send` does not give the input and returns
+//! [`Sent::Raced`] with that output, so it is recorded in the order in which it happened.
+//!
+//! Implementations:
+//! * [`process::ProcessAdapter`]: a child process over stdin/stdout (the wire format of
+//!   [`wire`]), in its own process group, killed on drop, reset and error;
+//! * [`tcp::TcpAdapter`]: the same wire format over TCP, as client or as server;
+//! * [`sim::Simulator`]: any [`ioco_model::Lts`] as the SUT, with seeded choices;
+//! * [`inproc::InProcess`]: a Rust component implementing [`inproc::Component`].
+//!
+//! ## What a misbehaving SUT leads to
+//! Errors are [`AdapterError`]s; the runners turn them into verdicts:
+//! * a line that is text but not an output of the model ([`AdapterError::UnknownOutput`]) is an
+//!   output not allowed anywhere: **Fail**, naming the line;
+//! * bytes that are not a line of text (invalid UTF-8, a line over the length cap, a JSON-lines
+//!   record that is not JSON, an unterminated line followed by silence) are
+//!   [`AdapterError::Malformed`]: **Error**;
+//! * a SUT that exits or closes the connection ([`AdapterError::Exited`]): see
+//!   [`crate::online`] for the verdict rule (Fail when the specification still requires
+//!   something there, Error otherwise).
+
+pub mod inproc;
+pub(crate) mod lineio;
+pub mod process;
+pub mod sim;
+pub mod tcp;
+pub mod wire;
+
+use ioco_model::Label;
+use std::time::Duration;
+
+/// The outcome of [`Adapter::send`].
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Sent {
+    /// The input was given to the SUT.
+    Accepted,
+    /// An output was already pending, so the input was *not* given; this is that output.
+    Raced(Label),
+}
+
+/// The outcome of [`Adapter::observe`].
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Observation {
+    /// The SUT produced this output.
+    Output(Label),
+    /// The SUT was quiescent (time-out, or its quiescence marker).
+    Quiescent,
+}
+
+/// What can go wrong when talking to a SUT.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum AdapterError {
+    /// The SUT could not be started or reached (bad command line, connection refused...).
+    Start(String),
+    /// The SUT exited, crashed or closed the connection. `status` says how
+    /// ("exited with status 3", "was killed by signal 11 (SIGSEGV)", "closed the connection").
+    Exited {
+        /// How it ended.
+        status: String,
+    },
+    /// The SUT wrote a line of text that is not an output of the model.
+    UnknownOutput {
+        /// The line (or the JSON label), as written by the SUT.
+        line: String,
+    },
+    /// The SUT wrote something that is not a line of text (invalid UTF-8, too long, not JSON in
+    /// JSON-lines mode, an unterminated line followed by silence).
+    Malformed(String),
+    /// An input could not be delivered in time (the SUT does not read its input).
+    Stuck(String),
+    /// An input the adapter cannot express (not an input of the model).
+    UnknownInput(String),
+    /// Any other I/O problem.
+    Io(String),
+}
+
+impl std::fmt::Display for AdapterError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AdapterError::Start(m) => write!(f, "could not start the SUT: {m}"),
+            AdapterError::Exited { status } => write!(f, "the SUT {status}"),
+            AdapterError::UnknownOutput { line } => {
+                write!(
+                    f,
+                    "the SUT wrote `{line}`, which is not an output of the model"
+                )
+            }
+            AdapterError::Malformed(m) => write!(f, "the SUT wrote malformed output: {m}"),
+            AdapterError::Stuck(m) => write!(f, "the SUT is stuck: {m}"),
+            AdapterError::UnknownInput(m) => write!(f, "cannot send `{m}`: not an input"),
+            AdapterError::Io(m) => write!(f, "I/O error talking to the SUT: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for AdapterError {}
+
+/// A connection to a system under test.
+pub trait Adapter {
+    /// Bring the SUT to its initial state (restart the process, reconnect, send a reset line,
+    /// or go back to an initial model state). Called before every run, including the first.
+    fn reset(&mut self) -> Result<(), AdapterError>;
+
+    /// Give `input` (a label of the specification's alphabet), unless an output is already
+    /// pending: then return [`Sent::Raced`] with it and do not give the input.
+    fn send(&mut self, input: Label) -> Result<Sent, AdapterError>;
+
+    /// Wait at most `timeout` for an output; [`Observation::Quiescent`] if none comes (or if the
+    /// SUT announces quiescence with its marker).
+    fn observe(&mut self, timeout: Duration) -> Result<Observation, AdapterError>;
+
+    /// Stop the SUT and release everything (no process may be left behind).
+    fn close(&mut self) -> Result<(), AdapterError>;
+
+    /// Reseed an adapter with randomness of its own (the simulator), so that run `k` is
+    /// reproducible from its seed. Called before [`reset`](Self::reset). Default: nothing.
+    fn set_seed(&mut self, _seed: u64) {}
+
+    /// The last bytes the SUT wrote to its standard error since the last reset (process
+    /// adapters); `None` if there are none or the adapter has no such stream.
+    fn stderr_tail(&mut self) -> Option<String> {
+        None
+    }
+}
+
+impl<A: Adapter + ?Sized> Adapter for Box<A> {
+    fn reset(&mut self) -> Result<(), AdapterError> {
+        (**self).reset()
+    }
+    fn send(&mut self, input: Label) -> Result<Sent, AdapterError> {
+        (**self).send(input)
+    }
+    fn observe(&mut self, timeout: Duration) -> Result<Observation, AdapterError> {
+        (**self).observe(timeout)
+    }
+    fn close(&mut self) -> Result<(), AdapterError> {
+        (**self).close()
+    }
+    fn set_seed(&mut self, seed: u64) {
+        (**self).set_seed(seed)
+    }
+    fn stderr_tail(&mut self) -> Option<String> {
+        (**self).stderr_tail()
+    }
+}

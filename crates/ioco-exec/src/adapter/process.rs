@@ -1,0 +1,304 @@
+//! A SUT that is a child process, spoken to over its stdin/stdout in the [`super::wire`] format.
+//!
+//! * The command line is split with shell-words rules (`"./sut --mode faulty"`); no shell runs
+//!   unless you write `sh -c '...'`.
+//! * The child runs in its own process group; the whole group is killed with SIGKILL on
+//!   [`Adapter::reset`] (unless a reset line is configured), [`Adapter::close`], on errors and on
+//!   drop, and reaped, so no process is ever left behind (grandchildren that stay in the group
+//!   included).
+//! * Its standard error is captured; the last [`ProcessConfig::stderr_limit`] bytes go into the
+//!   run's result.
+//! * Standard output is read by a reader thread into a bounded channel: a flooding SUT blocks on
+//!   its pipe instead of growing our memory; a line over the cap is an error.
+//! * Writes to stdin are non-blocking with a deadline: a SUT that stops reading its input is an
+//!   error ([`AdapterError::Stuck`]), not a hang.
+//! * When stdout ends, the exit status is collected: [`AdapterError::Exited`] says
+//!   "exited with status 3" or "was killed by signal 11 (SIGSEGV)".
+
+use super::lineio::{spawn_reader, spawn_tail, LineIo, Stop, Tail};
+use super::wire::{Codec, WireConfig};
+use super::{Adapter, AdapterError, Observation, Sent};
+use ioco_model::{Alphabet, Label};
+use std::os::unix::io::AsRawFd;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How to bring the SUT back to its initial state between runs.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub enum ResetMode {
+    /// Kill the process (group) and start it again (default, always works).
+    #[default]
+    Restart,
+    /// Write this line (e.g. `#reset`) and keep the process; falls back to a restart if the
+    /// process is gone.
+    Line(String),
+}
+
+/// Configuration of a [`ProcessAdapter`].
+#[derive(Clone, Debug)]
+pub struct ProcessConfig {
+    /// Program and arguments.
+    pub argv: Vec<String>,
+    /// Wire format.
+    pub wire: WireConfig,
+    /// Reset between runs.
+    pub reset: ResetMode,
+    /// How long `send` waits for the quiescence marker before giving an input (marker mode),
+    /// and how long a reset waits for it.
+    pub settle: Duration,
+    /// Bytes of standard error kept.
+    pub stderr_limit: usize,
+    /// Give up writing one input after this long.
+    pub write_timeout: Duration,
+}
+
+impl ProcessConfig {
+    /// A configuration for a command line split with shell-words rules.
+    pub fn from_command_line(cmd: &str) -> Result<ProcessConfig, AdapterError> {
+        let argv = shell_words::split(cmd).map_err(|e| {
+            AdapterError::Start(format!(
+                "cannot split the command line `{cmd}`: {e} (hint: check the quotes)"
+            ))
+        })?;
+        if argv.is_empty() {
+            return Err(AdapterError::Start(
+                "the command line is empty (hint: give the program to test)".into(),
+            ));
+        }
+        Ok(ProcessConfig {
+            argv,
+            wire: WireConfig::default(),
+            reset: ResetMode::Restart,
+            settle: Duration::from_millis(200),
+            stderr_limit: 8 * 1024,
+            write_timeout: Duration::from_secs(5),
+        })
+    }
+}
+
+struct Running {
+    child: Child,
+    io: LineIo,
+    stderr: Arc<Tail>,
+}
+
+impl Running {
+    fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Kill the whole process group and reap the child.
+    fn kill(&mut self) {
+        let pid = self.child.id() as libc::pid_t;
+        // SAFETY: plain syscalls on a process group we created; errors (already gone) ignored.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// The exit status, waiting up to `wait` for the process to end; kills it if it does not.
+    fn status(&mut self, wait: Duration) -> String {
+        let deadline = Instant::now() + wait;
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(st)) => {
+                    // Take the rest of the group down too.
+                    // SAFETY: as in `kill`.
+                    unsafe {
+                        libc::kill(-(self.child.id() as libc::pid_t), libc::SIGKILL);
+                    }
+                    return describe_status(st);
+                }
+                Ok(None) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(2))
+                }
+                _ => {
+                    self.kill();
+                    return "closed its standard output (and was killed)".into();
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Describe an exit status for humans.
+pub fn describe_status(st: ExitStatus) -> String {
+    if let Some(c) = st.code() {
+        format!("exited with status {c}")
+    } else if let Some(sig) = st.signal() {
+        let name = match sig {
+            libc::SIGSEGV => " (SIGSEGV)",
+            libc::SIGABRT => " (SIGABRT)",
+            libc::SIGKILL => " (SIGKILL)",
+            libc::SIGTERM => " (SIGTERM)",
+            libc::SIGBUS => " (SIGBUS)",
+            libc::SIGFPE => " (SIGFPE)",
+            libc::SIGPIPE => " (SIGPIPE)",
+            libc::SIGILL => " (SIGILL)",
+            _ => "",
+        };
+        format!("was killed by signal {sig}{name}")
+    } else {
+        format!("ended ({st})")
+    }
+}
+
+/// A child-process SUT.
+pub struct ProcessAdapter {
+    cfg: ProcessConfig,
+    codec: Arc<Codec>,
+    running: Option<Running>,
+    /// The stderr tail of the last process, kept after it ended.
+    dead_stderr: Option<String>,
+}
+
+impl ProcessAdapter {
+    /// An adapter for `cfg` speaking the labels of `alphabet`. The process starts at the first
+    /// [`Adapter::reset`].
+    pub fn new(alphabet: &Alphabet, cfg: ProcessConfig) -> Result<ProcessAdapter, AdapterError> {
+        let codec = Codec::new(alphabet, &cfg.wire).map_err(AdapterError::Start)?;
+        Ok(ProcessAdapter {
+            cfg,
+            codec: Arc::new(codec),
+            running: None,
+            dead_stderr: None,
+        })
+    }
+
+    /// The pid of the running child (its process group id too), if any.
+    pub fn pid(&self) -> Option<u32> {
+        self.running.as_ref().map(Running::pid)
+    }
+
+    fn spawn(&mut self) -> Result<(), AdapterError> {
+        self.running = None; // kills a previous one
+        let mut cmd = Command::new(&self.cfg.argv[0]);
+        cmd.args(&self.cfg.argv[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0);
+        let mut child = cmd.spawn().map_err(|e| {
+            AdapterError::Start(format!(
+                "`{}`: {e} (hint: give a path to an executable, e.g. ./sut, or use sh -c '...')",
+                self.cfg.argv[0]
+            ))
+        })?;
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = child.stdout.take().expect("piped");
+        let stderr = child.stderr.take().expect("piped");
+        // Non-blocking stdin: a SUT that stops reading must not block the tester forever.
+        // SAFETY: fcntl on a file descriptor we own.
+        unsafe {
+            let fd = stdin.as_raw_fd();
+            let flags = libc::fcntl(fd, libc::F_GETFL);
+            if flags >= 0 {
+                libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK);
+            }
+        }
+        let rx = spawn_reader(stdout, self.codec.max_line);
+        let tail = spawn_tail(stderr, self.cfg.stderr_limit);
+        let mut io = LineIo::new(
+            Box::new(stdin),
+            rx,
+            Arc::clone(&self.codec),
+            self.cfg.settle,
+        );
+        io.write_timeout = self.cfg.write_timeout;
+        self.running = Some(Running {
+            child,
+            io,
+            stderr: tail,
+        });
+        Ok(())
+    }
+
+    fn running(&mut self) -> Result<&mut Running, AdapterError> {
+        if self.running.is_none() {
+            self.spawn()?;
+        }
+        Ok(self.running.as_mut().expect("just spawned"))
+    }
+
+    /// Turn a line-level stop into an error; on end of stream, collect the exit status. The
+    /// process is gone afterwards either way (errors kill it).
+    fn stopped(&mut self, s: Stop) -> AdapterError {
+        let err = match s {
+            Stop::Eof => {
+                let r = self.running.as_mut().expect("running");
+                AdapterError::Exited {
+                    status: r.status(Duration::from_secs(1)),
+                }
+            }
+            Stop::Err(e) => e,
+        };
+        // Keep the stderr tail readable after the process is gone.
+        if let Some(mut r) = self.running.take() {
+            r.kill();
+            self.dead_stderr = r.stderr.render(Some(Duration::from_millis(200)));
+        }
+        err
+    }
+}
+
+impl Adapter for ProcessAdapter {
+    fn reset(&mut self) -> Result<(), AdapterError> {
+        self.dead_stderr = None;
+        match (&self.cfg.reset, self.running.is_some()) {
+            (ResetMode::Line(line), true) => {
+                let mut bytes = line.clone().into_bytes();
+                bytes.push(b'\n');
+                let settle = self.cfg.settle;
+                let r = self.running.as_mut().expect("running");
+                r.stderr.clear();
+                let res = r.io.write_line(&bytes).and_then(|_| r.io.drain(settle));
+                match res {
+                    Ok(()) => Ok(()),
+                    Err(_) => self.spawn(),
+                }
+            }
+            _ => self.spawn(),
+        }
+    }
+
+    fn send(&mut self, input: Label) -> Result<Sent, AdapterError> {
+        let r = self.running()?;
+        match r.io.send(input) {
+            Ok(s) => Ok(s),
+            Err(s) => Err(self.stopped(s)),
+        }
+    }
+
+    fn observe(&mut self, timeout: Duration) -> Result<Observation, AdapterError> {
+        let r = self.running()?;
+        match r.io.observe(timeout) {
+            Ok(o) => Ok(o),
+            Err(s) => Err(self.stopped(s)),
+        }
+    }
+
+    fn close(&mut self) -> Result<(), AdapterError> {
+        if let Some(mut r) = self.running.take() {
+            r.kill();
+            self.dead_stderr = r.stderr.render(Some(Duration::from_millis(200)));
+        }
+        Ok(())
+    }
+
+    fn stderr_tail(&mut self) -> Option<String> {
+        match &self.running {
+            Some(r) => r.stderr.render(None),
+            None => self.dead_stderr.clone(),
+        }
+    }
+}

@@ -1,0 +1,227 @@
+//! A SUT over TCP, in the [`super::wire`] format: as a client (`--tcp HOST:PORT`, the SUT
+//! listens) or as a server (`--listen PORT`, the SUT connects; bound to loopback unless an
+//! address is given).
+//!
+//! Reset between runs: reconnect (client) or accept the next connection (server), or write a
+//! reset line and keep the connection ([`super::process::ResetMode::Line`]). A closed connection
+//! is [`AdapterError::Exited`] with status "closed the connection".
+
+use super::lineio::{spawn_reader, LineIo, Stop};
+use super::process::ResetMode;
+use super::wire::{Codec, WireConfig};
+use super::{Adapter, AdapterError, Observation, Sent};
+use ioco_model::{Alphabet, Label};
+use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Which side connects.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TcpMode {
+    /// Connect to the SUT at this address (`localhost:7000`).
+    Connect(String),
+    /// Listen here (`127.0.0.1:7000`, or a bare port for loopback) and let the SUT connect.
+    Listen(String),
+}
+
+/// Configuration of a [`TcpAdapter`].
+#[derive(Clone, Debug)]
+pub struct TcpConfig {
+    /// Client or server.
+    pub mode: TcpMode,
+    /// Wire format.
+    pub wire: WireConfig,
+    /// Reset between runs.
+    pub reset: ResetMode,
+    /// Wait for the marker before an input this long (marker mode).
+    pub settle: Duration,
+    /// How long to wait for a connection (connect or accept).
+    pub connect_timeout: Duration,
+}
+
+impl TcpConfig {
+    /// Defaults for `mode`.
+    pub fn new(mode: TcpMode) -> TcpConfig {
+        TcpConfig {
+            mode,
+            wire: WireConfig::default(),
+            reset: ResetMode::Restart,
+            settle: Duration::from_millis(200),
+            connect_timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+/// A TCP SUT.
+pub struct TcpAdapter {
+    cfg: TcpConfig,
+    codec: Arc<Codec>,
+    listener: Option<TcpListener>,
+    conn: Option<(TcpStream, LineIo)>,
+}
+
+fn listen_addr(s: &str) -> String {
+    if s.parse::<u16>().is_ok() {
+        format!("127.0.0.1:{s}")
+    } else {
+        s.to_string()
+    }
+}
+
+impl TcpAdapter {
+    /// An adapter for `cfg`. In server mode the port is bound now (so the SUT can be started
+    /// after this returns); the connection is made at the first reset.
+    pub fn new(alphabet: &Alphabet, cfg: TcpConfig) -> Result<TcpAdapter, AdapterError> {
+        let codec = Codec::new(alphabet, &cfg.wire).map_err(AdapterError::Start)?;
+        let listener = match &cfg.mode {
+            TcpMode::Listen(a) => {
+                let addr = listen_addr(a);
+                let l = TcpListener::bind(&addr)
+                    .map_err(|e| AdapterError::Start(format!("cannot listen on {addr}: {e}")))?;
+                l.set_nonblocking(true)
+                    .map_err(|e| AdapterError::Io(e.to_string()))?;
+                Some(l)
+            }
+            TcpMode::Connect(_) => None,
+        };
+        Ok(TcpAdapter {
+            cfg,
+            codec: Arc::new(codec),
+            listener,
+            conn: None,
+        })
+    }
+
+    /// The local address listened on (server mode), e.g. to learn an ephemeral port.
+    pub fn local_addr(&self) -> Option<SocketAddr> {
+        self.listener.as_ref().and_then(|l| l.local_addr().ok())
+    }
+
+    fn connect(&mut self) -> Result<(), AdapterError> {
+        self.drop_conn();
+        let stream = match &self.cfg.mode {
+            TcpMode::Connect(a) => {
+                let addrs: Vec<SocketAddr> = a
+                    .to_socket_addrs()
+                    .map_err(|e| AdapterError::Start(format!("bad address `{a}`: {e}")))?
+                    .collect();
+                let mut last = None;
+                let mut got = None;
+                for addr in addrs {
+                    match TcpStream::connect_timeout(&addr, self.cfg.connect_timeout) {
+                        Ok(s) => {
+                            got = Some(s);
+                            break;
+                        }
+                        Err(e) => last = Some(e),
+                    }
+                }
+                got.ok_or_else(|| {
+                    AdapterError::Start(format!(
+                        "cannot connect to {a}: {} (hint: is the SUT listening?)",
+                        last.map(|e| e.to_string()).unwrap_or_default()
+                    ))
+                })?
+            }
+            TcpMode::Listen(a) => {
+                let l = self.listener.as_ref().expect("bound");
+                let deadline = Instant::now() + self.cfg.connect_timeout;
+                loop {
+                    match l.accept() {
+                        Ok((s, _)) => break s,
+                        Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                            if Instant::now() > deadline {
+                                return Err(AdapterError::Start(format!(
+                                    "no SUT connected to {} within {} s",
+                                    listen_addr(a),
+                                    self.cfg.connect_timeout.as_secs()
+                                )));
+                            }
+                            std::thread::sleep(Duration::from_millis(5));
+                        }
+                        Err(e) => return Err(AdapterError::Start(format!("accept: {e}"))),
+                    }
+                }
+            }
+        };
+        let io_err = |e: std::io::Error| AdapterError::Io(e.to_string());
+        stream.set_nonblocking(false).map_err(io_err)?;
+        stream.set_nodelay(true).map_err(io_err)?;
+        stream
+            .set_write_timeout(Some(Duration::from_millis(50)))
+            .map_err(io_err)?;
+        let reader = stream.try_clone().map_err(io_err)?;
+        let writer = stream.try_clone().map_err(io_err)?;
+        let rx = spawn_reader(reader, self.codec.max_line);
+        let io = LineIo::new(
+            Box::new(writer),
+            rx,
+            Arc::clone(&self.codec),
+            self.cfg.settle,
+        );
+        self.conn = Some((stream, io));
+        Ok(())
+    }
+
+    fn drop_conn(&mut self) {
+        if let Some((s, _)) = self.conn.take() {
+            let _ = s.shutdown(Shutdown::Both);
+        }
+    }
+
+    fn stopped(&mut self, s: Stop) -> AdapterError {
+        self.drop_conn();
+        match s {
+            Stop::Eof => AdapterError::Exited {
+                status: "closed the connection".into(),
+            },
+            Stop::Err(e) => e,
+        }
+    }
+
+    fn io(&mut self) -> Result<&mut LineIo, AdapterError> {
+        if self.conn.is_none() {
+            self.connect()?;
+        }
+        Ok(&mut self.conn.as_mut().expect("connected").1)
+    }
+}
+
+impl Adapter for TcpAdapter {
+    fn reset(&mut self) -> Result<(), AdapterError> {
+        if let (ResetMode::Line(line), Some((_, io))) = (&self.cfg.reset, self.conn.as_mut()) {
+            let mut bytes = line.clone().into_bytes();
+            bytes.push(b'\n');
+            let settle = self.cfg.settle;
+            if io.write_line(&bytes).and_then(|_| io.drain(settle)).is_ok() {
+                return Ok(());
+            }
+        }
+        self.connect()
+    }
+
+    fn send(&mut self, input: Label) -> Result<Sent, AdapterError> {
+        match self.io()?.send(input) {
+            Ok(s) => Ok(s),
+            Err(s) => Err(self.stopped(s)),
+        }
+    }
+
+    fn observe(&mut self, timeout: Duration) -> Result<Observation, AdapterError> {
+        match self.io()?.observe(timeout) {
+            Ok(o) => Ok(o),
+            Err(s) => Err(self.stopped(s)),
+        }
+    }
+
+    fn close(&mut self) -> Result<(), AdapterError> {
+        self.drop_conn();
+        Ok(())
+    }
+}
+
+impl Drop for TcpAdapter {
+    fn drop(&mut self) {
+        self.drop_conn();
+    }
+}

@@ -1,0 +1,285 @@
+//! The wire format between the tester and a SUT (process or TCP), line based, UTF-8.
+//!
+//! * Tester → SUT: one input per line, the label name without `?` (`water`), optionally
+//!   followed by space-separated arguments (for data, later).
+//! * SUT → tester: one output per line, the label name without `!` (`coffee`).
+//! * Quiescence is observed by time-out, or immediately when the SUT prints the *quiescence
+//!   marker* line (by convention `#quiet`, option `--quiescence-marker`) whenever it has
+//!   finished reacting and waits for input. A marker is never an output; the time-out stays as a
+//!   safety net (a time-out still counts as quiescence).
+//! * JSON-lines mode ([`Format::JsonLines`]): `{"label":"coffee","args":[...]}` per line, both
+//!   ways; a marker is the marker line itself or `{"label":"#quiet"}`.
+//! * A [`Mapping`] (a JSON object `{"model label": "wire string"}`) renames labels on the wire.
+//! * Lines longer than [`WireConfig::max_line`] (default 64 KiB) are an error; the reader stops
+//!   there, so a flood cannot grow memory without bound.
+//!
+//! Decoding rules: a line that is valid UTF-8 but not a known output is
+//! [`Decoded::Unknown`] (a Fail: an output the specification does not allow); invalid UTF-8
+//! and, in JSON-lines mode, a line that is not a JSON object with a string `label`, are
+//! [`Decoded::Malformed`] (an Error). A trailing `\r` is ignored.
+
+use ioco_model::{Alphabet, Label};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// Line format.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// One label name per line.
+    #[default]
+    Lines,
+    /// One JSON object `{"label": ..., "args": [...]}` per line.
+    JsonLines,
+}
+
+/// Renaming of model labels on the wire: model name (with or without `?`/`!`) → wire string.
+#[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Mapping(pub HashMap<String, String>);
+
+impl Mapping {
+    /// Parse a mapping file's text; errors give line and column.
+    pub fn from_json(text: &str) -> Result<Mapping, String> {
+        serde_json::from_str(text).map_err(|e| {
+            format!(
+                "{}:{}: {} (hint: a mapping is a JSON object {{\"coin\": \"COIN\", ...}})",
+                e.line(),
+                e.column(),
+                e
+            )
+        })
+    }
+}
+
+/// How lines look on the wire.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct WireConfig {
+    /// Plain lines or JSON lines.
+    pub format: Format,
+    /// The quiescence marker line, if the SUT prints one.
+    pub marker: Option<String>,
+    /// Label renaming.
+    pub mapping: Mapping,
+    /// Longest accepted line, in bytes.
+    pub max_line: usize,
+}
+
+impl Default for WireConfig {
+    fn default() -> Self {
+        WireConfig {
+            format: Format::Lines,
+            marker: None,
+            mapping: Mapping::default(),
+            max_line: 64 * 1024,
+        }
+    }
+}
+
+/// A decoded line.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Decoded {
+    /// An output of the model.
+    Output(Label),
+    /// The quiescence marker.
+    Marker,
+    /// Text that is not an output of the model.
+    Unknown(String),
+    /// Not a line of text (or not JSON in JSON-lines mode).
+    Malformed(String),
+}
+
+/// Encoder/decoder for one alphabet and one [`WireConfig`].
+#[derive(Clone, Debug)]
+pub struct Codec {
+    format: Format,
+    marker: Option<String>,
+    /// Wire string of each input label (by label index).
+    inputs: Vec<Option<String>>,
+    /// Output label of each wire string.
+    outputs: HashMap<String, Label>,
+    /// Longest accepted line.
+    pub max_line: usize,
+}
+
+impl Codec {
+    /// The codec for `alphabet`. Errors name a mapping entry that is not a label.
+    pub fn new(alphabet: &Alphabet, cfg: &WireConfig) -> Result<Codec, String> {
+        let mut wire_of: HashMap<Label, String> = HashMap::new();
+        for (k, v) in &cfg.mapping.0 {
+            let bare = k.trim_end_matches(['?', '!']);
+            let l = alphabet.lookup(bare).ok_or_else(|| {
+                format!("the mapping names `{k}`, which is not a label of the model")
+            })?;
+            wire_of.insert(l, v.clone());
+        }
+        let mut inputs = vec![None; alphabet.len()];
+        let mut outputs = HashMap::new();
+        for l in alphabet.visible() {
+            let w = wire_of
+                .get(&l)
+                .cloned()
+                .unwrap_or_else(|| alphabet.name(l).to_string());
+            if alphabet.is_input(l) {
+                inputs[l.index()] = Some(w);
+            } else if let Some(other) = outputs.insert(w.clone(), l) {
+                return Err(format!(
+                    "outputs `{}` and `{}` have the same wire string `{w}`",
+                    alphabet.name(other),
+                    alphabet.name(l)
+                ));
+            }
+        }
+        Ok(Codec {
+            format: cfg.format,
+            marker: cfg.marker.clone(),
+            inputs,
+            outputs,
+            max_line: cfg.max_line,
+        })
+    }
+
+    /// True when a quiescence marker is configured.
+    pub fn has_marker(&self) -> bool {
+        self.marker.is_some()
+    }
+
+    /// The line (with `\n`) that gives input `l` with `args`.
+    pub fn encode(&self, l: Label, args: &[String]) -> Result<Vec<u8>, String> {
+        let name = self
+            .inputs
+            .get(l.index())
+            .and_then(|x| x.as_deref())
+            .ok_or_else(|| format!("label #{} is not an input", l.0))?;
+        let mut s = match self.format {
+            Format::Lines => {
+                let mut s = name.to_string();
+                for a in args {
+                    s.push(' ');
+                    s.push_str(a);
+                }
+                s
+            }
+            Format::JsonLines => serde_json::json!({"label": name, "args": args}).to_string(),
+        };
+        s.push('\n');
+        Ok(s.into_bytes())
+    }
+
+    /// Decode one line (without its `\n`).
+    pub fn decode(&self, line: &[u8]) -> Decoded {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let text = match std::str::from_utf8(line) {
+            Ok(t) => t,
+            Err(e) => {
+                return Decoded::Malformed(format!(
+                    "a line that is not valid UTF-8 ({e}): {}",
+                    String::from_utf8_lossy(&line[..line.len().min(80)])
+                ))
+            }
+        };
+        if self.marker.as_deref() == Some(text) {
+            return Decoded::Marker;
+        }
+        let label = match self.format {
+            Format::Lines => text.split(' ').next().unwrap_or(""),
+            Format::JsonLines => {
+                #[derive(Deserialize)]
+                struct Rec {
+                    label: String,
+                }
+                match serde_json::from_str::<Rec>(text) {
+                    Ok(r) => {
+                        if self.marker.as_deref() == Some(r.label.as_str()) {
+                            return Decoded::Marker;
+                        }
+                        return match self.outputs.get(&r.label) {
+                            Some(&l) => Decoded::Output(l),
+                            None => Decoded::Unknown(r.label),
+                        };
+                    }
+                    Err(e) => {
+                        return Decoded::Malformed(format!(
+                            "not a JSON record {{\"label\": ...}} ({e}): {}",
+                            shorten(text)
+                        ))
+                    }
+                }
+            }
+        };
+        match self.outputs.get(label) {
+            Some(&l) => Decoded::Output(l),
+            None => Decoded::Unknown(text.to_string()),
+        }
+    }
+}
+
+/// At most 200 characters of `s`, for messages.
+pub(crate) fn shorten(s: &str) -> String {
+    if s.chars().count() <= 200 {
+        s.to_string()
+    } else {
+        let t: String = s.chars().take(200).collect();
+        format!("{t}…")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn alpha() -> Alphabet {
+        let mut a = Alphabet::new();
+        a.input("coin").unwrap();
+        a.output("coffee").unwrap();
+        a.output("tea").unwrap();
+        a
+    }
+
+    #[test]
+    fn lines_json_markers_and_mapping() {
+        let a = alpha();
+        let coin = a.lookup("coin").unwrap();
+        let coffee = a.lookup("coffee").unwrap();
+        let cfg = WireConfig {
+            marker: Some("#quiet".into()),
+            ..Default::default()
+        };
+        let c = Codec::new(&a, &cfg).unwrap();
+        assert_eq!(c.encode(coin, &[]).unwrap(), b"coin\n");
+        assert_eq!(c.encode(coin, &["5".into()]).unwrap(), b"coin 5\n");
+        assert_eq!(c.decode(b"coffee\r"), Decoded::Output(coffee));
+        assert_eq!(c.decode(b"#quiet"), Decoded::Marker);
+        assert_eq!(c.decode(b"cofee"), Decoded::Unknown("cofee".into()));
+        assert!(matches!(c.decode(b"\xff\xfe"), Decoded::Malformed(_)));
+        assert!(c.encode(coffee, &[]).is_err());
+
+        let json = WireConfig {
+            format: Format::JsonLines,
+            marker: Some("#quiet".into()),
+            mapping: Mapping::from_json(r#"{"coffee!": "COFFEE"}"#).unwrap(),
+            ..Default::default()
+        };
+        let c = Codec::new(&a, &json).unwrap();
+        assert_eq!(
+            c.encode(coin, &[]).unwrap(),
+            b"{\"args\":[],\"label\":\"coin\"}\n"
+        );
+        assert_eq!(
+            c.decode(br#"{"label":"COFFEE","args":[1]}"#),
+            Decoded::Output(coffee)
+        );
+        assert_eq!(c.decode(br##"{"label":"#quiet"}"##), Decoded::Marker);
+        assert_eq!(
+            c.decode(br#"{"label":"coffee"}"#),
+            Decoded::Unknown("coffee".into())
+        );
+        assert!(matches!(c.decode(b"coffee"), Decoded::Malformed(_)));
+        let bad = WireConfig {
+            mapping: Mapping::from_json(r#"{"milk": "M"}"#).unwrap(),
+            ..Default::default()
+        };
+        assert!(Codec::new(&a, &bad).unwrap_err().contains("milk"));
+        assert!(Mapping::from_json("{").unwrap_err().starts_with("1:"));
+    }
+}

@@ -1,0 +1,376 @@
+//! Online (on-the-fly) ioco testing: tutorial Alg. 2 (P1:L488-521).
+//!
+//! Each run starts from a reset SUT and the initial state of the specification's lazy
+//! suspension automaton (shared by all runs of a worker, so it is built once). At each step a
+//! [`Strategy`] chooses to observe or to stimulate with an input the specification enables
+//! (input-minimal, Def. 6.7); an output or δ the specification does not allow ends the run with
+//! Fail, and a run that reaches its depth bound passes. The input/output race of Alg. 2 is the
+//! adapter's [`Sent::Raced`]: the pending output is processed instead of the input. Soundness
+//! (Thm. 8.1): a Fail is only given after a suspension trace of the specification followed by an
+//! observation outside out(σ), or under the exit rule of [`crate::tester`].
+//!
+//! Runs are independent and reproducible: run k uses the seed
+//! [`ioco_gen::derive_seed`]`(seed, k)` for its choices (and for the simulator's). With
+//! `jobs = N`, N workers (scoped threads, one SUT instance each) take runs k ≡ w (mod N) in
+//! order, so a given (seed, jobs) pair gives the same runs (the coverage-guided strategy looks
+//! at its own worker's coverage).
+
+use crate::adapter::inproc::{Component, InProcess};
+use crate::adapter::{Adapter, AdapterError, Observation, Sent};
+use crate::result::{CoverageSummary, RunResult, RunVerdict, Summary};
+use crate::tester::{End, Tester};
+use ioco_gen::strategy::{derive_seed, Choice, Situation, Strategy, StrategySpec};
+use ioco_gen::Coverage;
+use ioco_model::{Label, Lts, QuiescencePolicy};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Options of online testing (also used by [`crate::suite`] and [`crate::replay`]).
+#[derive(Clone, Debug)]
+pub struct OnlineOptions {
+    /// Quiescence policy of the specification.
+    pub policy: QuiescencePolicy,
+    /// Number of runs.
+    pub runs: usize,
+    /// Maximal number of steps (stimuli and observations) per run.
+    pub depth: usize,
+    /// Master seed.
+    pub seed: u64,
+    /// How long to wait for an output before concluding quiescence.
+    pub quiescence_timeout: Duration,
+    /// Wall-clock budget for the whole batch (runs not started in time are skipped; a run in
+    /// progress stops, with the verdict so far).
+    pub time_budget: Option<Duration>,
+    /// Stop after the first failing run.
+    pub stop_on_failure: bool,
+    /// Parallel SUT instances.
+    pub jobs: usize,
+    /// Choice strategy.
+    pub strategy: StrategySpec,
+    /// Attempts to reset (restart) the SUT before a run is an Error.
+    pub retries: usize,
+    /// Shrink failing runs (delta debugging over their inputs).
+    pub shrink: bool,
+    /// Maximal number of replays for shrinking one run.
+    pub shrink_budget: usize,
+    /// Stored suites: how often a test may be repeated to see other nondeterministic outputs
+    /// (it stops at the first Fail).
+    pub repetitions: usize,
+}
+
+impl Default for OnlineOptions {
+    fn default() -> Self {
+        OnlineOptions {
+            policy: QuiescencePolicy::default(),
+            runs: 100,
+            depth: 50,
+            seed: 0,
+            quiescence_timeout: Duration::from_millis(200),
+            time_budget: None,
+            stop_on_failure: true,
+            jobs: 1,
+            strategy: StrategySpec::Uniform,
+            retries: 2,
+            shrink: false,
+            shrink_budget: 100,
+            repetitions: 1,
+        }
+    }
+}
+
+/// Reset the SUT, with retries. `Err` is the error of the last attempt.
+pub(crate) fn reset(
+    adapter: &mut dyn Adapter,
+    seed: u64,
+    retries: usize,
+) -> Result<(), AdapterError> {
+    adapter.set_seed(seed);
+    let mut last = None;
+    for attempt in 0..=retries {
+        match adapter.reset() {
+            Ok(()) => return Ok(()),
+            Err(e) => {
+                last = Some(e);
+                if attempt < retries {
+                    std::thread::sleep(Duration::from_millis(10 << attempt.min(6)));
+                }
+            }
+        }
+    }
+    Err(last.expect("at least one attempt"))
+}
+
+/// One online run (Alg. 2) with `tester`'s specification against `adapter`.
+pub fn online_run(
+    tester: &mut Tester<'_>,
+    strategy: &mut dyn Strategy,
+    adapter: &mut dyn Adapter,
+    opts: &OnlineOptions,
+    k: usize,
+    deadline: Option<Instant>,
+) -> RunResult {
+    let seed = derive_seed(opts.seed, k as u64);
+    let mut r = RunResult::new(k, seed);
+    let t0 = Instant::now();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    tester.start();
+    let end = match reset(adapter, seed, opts.retries) {
+        Err(e) => End::error(format!("could not reset the SUT: {e}")),
+        Ok(()) => alg2(tester, strategy, adapter, opts, &mut rng, deadline, &mut r),
+    };
+    end.write(&mut r);
+    r.trace = std::mem::take(&mut tester.trace);
+    r.steps = tester.steps;
+    r.stderr = adapter.stderr_tail();
+    r.duration_ms = t0.elapsed().as_secs_f64() * 1e3;
+    r
+}
+
+fn alg2(
+    tester: &mut Tester<'_>,
+    strategy: &mut dyn Strategy,
+    adapter: &mut dyn Adapter,
+    opts: &OnlineOptions,
+    rng: &mut ChaCha8Rng,
+    deadline: Option<Instant>,
+    r: &mut RunResult,
+) -> End {
+    let mut inputs: Vec<Label> = Vec::new();
+    let mut outputs: Vec<Label> = Vec::new();
+    while tester.steps < opts.depth {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            r.note = Some("stopped early: time budget used up".into());
+            break;
+        }
+        let q = tester.q;
+        inputs.clear();
+        inputs.extend(tester.sus.inputs(q));
+        outputs.clear();
+        outputs.extend(tester.sus.out(q));
+        let choice = strategy.choose(
+            &Situation {
+                lts: tester.sus.lts(),
+                set: tester.sus.set(q),
+                inputs: &inputs,
+                outputs: &outputs,
+                depth: tester.steps,
+                coverage: &tester.coverage,
+            },
+            rng,
+        );
+        let observed = match choice {
+            Choice::Stop => break,
+            Choice::Observe => match adapter.observe(opts.quiescence_timeout) {
+                Ok(Observation::Output(x)) => x,
+                Ok(Observation::Quiescent) => Label::DELTA,
+                Err(e) => return tester.adapter_error(e),
+            },
+            Choice::Stimulate(a) => match adapter.send(a) {
+                Ok(Sent::Accepted) => {
+                    let ok = tester.input(a);
+                    debug_assert!(ok, "strategies propose enabled inputs only");
+                    continue;
+                }
+                Ok(Sent::Raced(x)) => x,
+                Err(e) => return tester.adapter_error(e),
+            },
+        };
+        if let Err(f) = tester.observe(observed) {
+            return End::fail(f);
+        }
+    }
+    End::pass()
+}
+
+/// Everything a batch of runs produced.
+pub(crate) struct Pooled {
+    pub runs: Vec<RunResult>,
+    pub coverage: Option<Coverage>,
+    pub suspension_states: usize,
+}
+
+/// Run `n` jobs on `opts.jobs` workers; worker w takes k ≡ w (mod jobs), in order.
+pub(crate) fn pool<F, W>(
+    spec: &Lts,
+    opts: &OnlineOptions,
+    n: usize,
+    make_adapter: &F,
+    work: &W,
+) -> Pooled
+where
+    F: Fn(usize) -> Result<Box<dyn Adapter + Send>, AdapterError> + Sync,
+    W: Fn(&mut Tester<'_>, &mut dyn Adapter, usize, Option<Instant>) -> RunResult + Sync,
+{
+    let jobs = opts.jobs.clamp(1, n.max(1));
+    let stop = AtomicBool::new(false);
+    let deadline = opts.time_budget.map(|b| Instant::now() + b);
+    let out: Mutex<Pooled> = Mutex::new(Pooled {
+        runs: Vec::new(),
+        coverage: None,
+        suspension_states: 0,
+    });
+    let worker = |w: usize| {
+        let mut tester = Tester::new(spec, opts.policy);
+        let mut runs = Vec::new();
+        match make_adapter(w) {
+            Err(e) => {
+                let mut r = RunResult::new(w, derive_seed(opts.seed, w as u64));
+                End::error(format!("could not start the SUT: {e}")).write(&mut r);
+                runs.push(r);
+            }
+            Ok(mut adapter) => {
+                let mut k = w;
+                while k < n {
+                    if stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d)
+                    {
+                        break;
+                    }
+                    let r = work(&mut tester, &mut *adapter, k, deadline);
+                    if r.verdict == RunVerdict::Fail && opts.stop_on_failure {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    runs.push(r);
+                    k += jobs;
+                }
+                let _ = adapter.close();
+            }
+        }
+        let mut o = out.lock().unwrap_or_else(|p| p.into_inner());
+        o.runs.extend(runs);
+        o.suspension_states = o.suspension_states.max(tester.num_discovered());
+        match &mut o.coverage {
+            Some(c) => c.merge(tester.coverage()),
+            None => o.coverage = Some(tester.coverage().clone()),
+        }
+    };
+    if jobs == 1 {
+        worker(0);
+    } else {
+        std::thread::scope(|s| {
+            for w in 0..jobs {
+                let worker = &worker;
+                s.spawn(move || worker(w));
+            }
+        });
+    }
+    let mut p = out.into_inner().unwrap_or_else(|p| p.into_inner());
+    p.runs.sort_by_key(|r| r.run);
+    p
+}
+
+pub(crate) fn summarise(mode: &str, opts: &OnlineOptions, p: Pooled, t0: Instant) -> Summary {
+    let mut s = Summary::new(mode, opts.seed, p.runs);
+    if let Some(c) = p.coverage {
+        s.coverage = CoverageSummary {
+            states_visited: c.states_covered(),
+            states_total: c.num_states(),
+            transitions_visited: c.transitions_covered(),
+            transitions_total: c.num_transitions(),
+            suspension_states: p.suspension_states,
+        };
+    }
+    s.duration_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let p = &mut s.parameters;
+    p.insert("runs".into(), opts.runs.into());
+    p.insert("depth".into(), opts.depth.into());
+    p.insert("jobs".into(), opts.jobs.into());
+    p.insert(
+        "quiescence_timeout_ms".into(),
+        (opts.quiescence_timeout.as_millis() as u64).into(),
+    );
+    p.insert(
+        "policy".into(),
+        serde_json::to_value(opts.policy).unwrap_or_default(),
+    );
+    s
+}
+
+/// Online testing of `spec` against SUTs made by `make_adapter(worker)`: `opts.runs` runs on
+/// `opts.jobs` workers. Errors only for bad options (an unknown label in the weights).
+pub fn run_online<F>(spec: &Lts, opts: &OnlineOptions, make_adapter: F) -> Result<Summary, String>
+where
+    F: Fn(usize) -> Result<Box<dyn Adapter + Send>, AdapterError> + Sync,
+{
+    // Validate the strategy once, up front.
+    opts.strategy.build(spec)?;
+    let t0 = Instant::now();
+    let strategies: Vec<Mutex<Box<dyn Strategy>>> = (0..opts.jobs.max(1))
+        .map(|_| opts.strategy.build(spec).map(Mutex::new))
+        .collect::<Result<_, _>>()?;
+    let jobs = opts.jobs.clamp(1, opts.runs.max(1));
+    let work = |t: &mut Tester<'_>, a: &mut dyn Adapter, k: usize, d: Option<Instant>| {
+        let mut st = strategies[k % jobs]
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        let mut r = online_run(t, &mut **st, a, opts, k, d);
+        if opts.shrink && r.verdict == RunVerdict::Fail {
+            r.shrunk = crate::replay::shrink(t, a, opts, &r);
+        }
+        r
+    };
+    let p = pool(spec, opts, opts.runs, &make_adapter, &work);
+    let mut s = summarise("online", opts, p, t0);
+    s.parameters
+        .insert("strategy".into(), opts.strategy_name().into());
+    Ok(s)
+}
+
+/// Online testing against one adapter that need not be `Send` (`opts.jobs` is ignored).
+pub fn run_online_with(
+    spec: &Lts,
+    opts: &OnlineOptions,
+    adapter: &mut dyn Adapter,
+) -> Result<Summary, String> {
+    let t0 = Instant::now();
+    let mut strategy = opts.strategy.build(spec)?;
+    let mut tester = Tester::new(spec, opts.policy);
+    let deadline = opts.time_budget.map(|b| Instant::now() + b);
+    let mut runs = Vec::new();
+    for k in 0..opts.runs {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        let mut r = online_run(&mut tester, &mut *strategy, adapter, opts, k, deadline);
+        if opts.shrink && r.verdict == RunVerdict::Fail {
+            r.shrunk = crate::replay::shrink(&mut tester, adapter, opts, &r);
+        }
+        let failed = r.verdict == RunVerdict::Fail;
+        runs.push(r);
+        if failed && opts.stop_on_failure {
+            break;
+        }
+    }
+    let _ = adapter.close();
+    let p = Pooled {
+        runs,
+        suspension_states: tester.num_discovered(),
+        coverage: Some(tester.coverage().clone()),
+    };
+    let mut s = summarise("online", opts, p, t0);
+    s.parameters
+        .insert("strategy".into(), opts.strategy_name().into());
+    Ok(s)
+}
+
+/// Online testing of a Rust [`Component`] in-process (see [`crate::adapter::inproc`]).
+pub fn test_component<C: Component>(
+    spec: &Lts,
+    component: C,
+    opts: &OnlineOptions,
+) -> Result<Summary, String> {
+    let mut a = InProcess::new(spec.alphabet(), component);
+    run_online_with(spec, opts, &mut a)
+}
+
+impl OnlineOptions {
+    fn strategy_name(&self) -> &'static str {
+        match self.strategy {
+            StrategySpec::Uniform => "uniform",
+            StrategySpec::Weighted(_) => "weighted",
+            StrategySpec::Coverage => "coverage",
+        }
+    }
+}

@@ -1,0 +1,324 @@
+//! Replaying recorded runs, and shrinking failing ones.
+//!
+//! * [`replay_trace`] repeats a recorded trace step by step: inputs are given, and wherever
+//!   the recording observed (an output or δ) the replay observes once. The verdict comes from
+//!   the specification, as in a live run; if the SUT answers differently from the recording
+//!   (nondeterminism), the run's `note` says where.
+//! * [`replay_inputs`] gives a sequence of inputs with observation in between: before each
+//!   input, and at the end, it observes until the SUT is quiescent (at most `depth` steps in
+//!   all). Inputs the specification does not enable at that point are skipped (after them
+//!   nothing could fail, tutorial Def. 6.2).
+//! * [`shrink`] is delta debugging (Zeller's ddmin) over the inputs of a failing run: it keeps
+//!   removing chunks of inputs while [`replay_inputs`] of the rest still fails, within a budget
+//!   of replays.
+
+use crate::adapter::{Adapter, Observation, Sent};
+use crate::online::{reset, OnlineOptions};
+use crate::result::{RunResult, RunVerdict, Shrunk};
+use crate::tester::{End, Tester};
+use ioco_gen::derive_seed;
+use ioco_model::{Label, Lts};
+use std::time::Instant;
+
+/// Parse labels as written (`coin?`, `coffee!`, `δ`) against `spec`'s alphabet.
+pub fn parse_trace(spec: &Lts, trace: &[String]) -> Result<Vec<Label>, String> {
+    let a = spec.alphabet();
+    trace
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            if s == "δ" || s == "delta" {
+                return Ok(Label::DELTA);
+            }
+            let (bare, want_input) = match (s.strip_suffix('?'), s.strip_suffix('!')) {
+                (Some(b), _) => (b, Some(true)),
+                (_, Some(b)) => (b, Some(false)),
+                _ => (s.as_str(), None),
+            };
+            match a.lookup(bare) {
+                Some(l) if want_input.is_none_or(|w| w == a.is_input(l)) => Ok(l),
+                Some(l) => Err(format!(
+                    "step {}: `{s}` has the wrong direction, the model has {}",
+                    i + 1,
+                    a.display(l)
+                )),
+                None => Err(format!(
+                    "step {}: `{s}` is not a label of the model (hint: write inputs `name?`, \
+                     outputs `name!`, quiescence `δ`)",
+                    i + 1
+                )),
+            }
+        })
+        .collect()
+}
+
+fn finish(
+    tester: &mut Tester<'_>,
+    adapter: &mut dyn Adapter,
+    end: End,
+    r: &mut RunResult,
+    t0: Instant,
+) {
+    end.write(r);
+    r.trace = std::mem::take(&mut tester.trace);
+    r.steps = tester.steps;
+    r.stderr = adapter.stderr_tail();
+    r.duration_ms = t0.elapsed().as_secs_f64() * 1e3;
+}
+
+/// Replay a recorded trace (labels of the specification) against the SUT.
+pub fn replay_trace(
+    tester: &mut Tester<'_>,
+    adapter: &mut dyn Adapter,
+    opts: &OnlineOptions,
+    recorded: &[Label],
+    run: usize,
+    seed: u64,
+) -> RunResult {
+    let mut r = RunResult::new(run, seed);
+    let t0 = Instant::now();
+    tester.start();
+    if let Err(e) = reset(adapter, seed, opts.retries) {
+        finish(
+            tester,
+            adapter,
+            End::error(format!("could not reset the SUT: {e}")),
+            &mut r,
+            t0,
+        );
+        return r;
+    }
+    let alphabet = tester.alphabet();
+    let mut diverged: Option<String> = None;
+    let mut note = |i: usize, want: Label, got: Label| {
+        if diverged.is_none() && want != got {
+            diverged = Some(format!(
+                "the SUT diverged from the recording at step {}: recorded {}, observed {}",
+                i + 1,
+                alphabet.display(want),
+                alphabet.display(got)
+            ));
+        }
+    };
+    let mut end = End::pass();
+    'steps: for (i, &l) in recorded.iter().enumerate() {
+        let observed = if alphabet.is_input(l) {
+            // Give the input; outputs racing ahead are checked first (a bounded number).
+            let mut raced = 0;
+            loop {
+                match adapter.send(l) {
+                    Ok(Sent::Accepted) => {
+                        if !tester.input(l) {
+                            // Left the specification through an input: nothing can fail.
+                            r.note = Some(format!(
+                                "the recording leaves the specification with {} at step {}",
+                                alphabet.display(l),
+                                i + 1
+                            ));
+                            break 'steps;
+                        }
+                        continue 'steps;
+                    }
+                    Ok(Sent::Raced(x)) => {
+                        note(i, l, x);
+                        if let Err(f) = tester.observe(x) {
+                            end = End::fail(f);
+                            break 'steps;
+                        }
+                        raced += 1;
+                        if raced > opts.depth {
+                            end = End::error(format!(
+                                "more than {} outputs raced ahead of {}",
+                                opts.depth,
+                                alphabet.display(l)
+                            ));
+                            break 'steps;
+                        }
+                    }
+                    Err(e) => {
+                        end = tester.adapter_error(e);
+                        break 'steps;
+                    }
+                }
+            }
+        } else {
+            match adapter.observe(opts.quiescence_timeout) {
+                Ok(Observation::Output(x)) => x,
+                Ok(Observation::Quiescent) => Label::DELTA,
+                Err(e) => {
+                    end = tester.adapter_error(e);
+                    break;
+                }
+            }
+        };
+        note(i, l, observed);
+        if let Err(f) = tester.observe(observed) {
+            end = End::fail(f);
+            break;
+        }
+    }
+    if r.note.is_none() {
+        r.note = diverged;
+    }
+    finish(tester, adapter, end, &mut r, t0);
+    r
+}
+
+/// Observe until quiescence (or the step budget); `Some(end)` when the run ends.
+fn settle(tester: &mut Tester<'_>, adapter: &mut dyn Adapter, opts: &OnlineOptions) -> Option<End> {
+    while tester.steps < opts.depth {
+        let x = match adapter.observe(opts.quiescence_timeout) {
+            Ok(Observation::Output(x)) => x,
+            Ok(Observation::Quiescent) => Label::DELTA,
+            Err(e) => return Some(tester.adapter_error(e)),
+        };
+        if let Err(f) = tester.observe(x) {
+            return Some(End::fail(f));
+        }
+        if x == Label::DELTA {
+            return None;
+        }
+    }
+    None
+}
+
+/// Give `inputs` with observation to quiescence before each and at the end.
+pub fn replay_inputs(
+    tester: &mut Tester<'_>,
+    adapter: &mut dyn Adapter,
+    opts: &OnlineOptions,
+    inputs: &[Label],
+    run: usize,
+    seed: u64,
+) -> RunResult {
+    let mut r = RunResult::new(run, seed);
+    let t0 = Instant::now();
+    tester.start();
+    if let Err(e) = reset(adapter, seed, opts.retries) {
+        finish(
+            tester,
+            adapter,
+            End::error(format!("could not reset the SUT: {e}")),
+            &mut r,
+            t0,
+        );
+        return r;
+    }
+    let mut end = End::pass();
+    'all: {
+        for &a in inputs {
+            if let Some(e) = settle(tester, adapter, opts) {
+                end = e;
+                break 'all;
+            }
+            if tester.steps >= opts.depth {
+                break 'all;
+            }
+            if !tester.inputs().contains(&a) {
+                continue; // not enabled in the specification here: skip
+            }
+            loop {
+                match adapter.send(a) {
+                    Ok(Sent::Accepted) => {
+                        tester.input(a);
+                        break;
+                    }
+                    Ok(Sent::Raced(x)) => {
+                        if let Err(f) = tester.observe(x) {
+                            end = End::fail(f);
+                            break 'all;
+                        }
+                        if let Some(e) = settle(tester, adapter, opts) {
+                            end = e;
+                            break 'all;
+                        }
+                        if tester.steps >= opts.depth || !tester.inputs().contains(&a) {
+                            break;
+                        }
+                    }
+                    Err(e) => {
+                        end = tester.adapter_error(e);
+                        break 'all;
+                    }
+                }
+            }
+        }
+        if let Some(e) = settle(tester, adapter, opts) {
+            end = e;
+        }
+    }
+    finish(tester, adapter, end, &mut r, t0);
+    r
+}
+
+/// Delta debugging over the inputs of the failing run `failed`: the shortest input sequence
+/// found whose [`replay_inputs`] still fails, or `None` if even the full sequence does not
+/// fail when replayed (a nondeterministic SUT may need several tries: each candidate is tried
+/// up to `opts.repetitions` times).
+pub fn shrink(
+    tester: &mut Tester<'_>,
+    adapter: &mut dyn Adapter,
+    opts: &OnlineOptions,
+    failed: &RunResult,
+) -> Option<Shrunk> {
+    let spec = tester.spec();
+    let inputs = parse_trace(spec, &failed.inputs()).ok()?;
+    let mut replays = 0usize;
+    let budget = opts.shrink_budget.max(1);
+    let mut best: Option<RunResult> = None;
+    let mut test = |cand: &[Label], replays: &mut usize, best: &mut Option<RunResult>| -> bool {
+        for rep in 0..opts.repetitions.max(1) {
+            if *replays >= budget {
+                return false;
+            }
+            *replays += 1;
+            let seed = derive_seed(failed.seed, (*replays * 131 + rep) as u64);
+            let r = replay_inputs(tester, adapter, opts, cand, failed.run, seed);
+            if r.verdict == RunVerdict::Fail {
+                *best = Some(r);
+                return true;
+            }
+        }
+        false
+    };
+    if !test(&inputs, &mut replays, &mut best) {
+        return None;
+    }
+    // ddmin
+    let mut cur = inputs;
+    let mut n = 2usize;
+    while cur.len() >= 2 && replays < budget {
+        let chunk = cur.len().div_ceil(n);
+        let mut reduced = false;
+        // Try removing each chunk (testing complements); subsets first for n = 2 is implied.
+        let mut start = 0;
+        while start < cur.len() {
+            let end = (start + chunk).min(cur.len());
+            let cand: Vec<Label> = cur[..start].iter().chain(&cur[end..]).copied().collect();
+            if test(&cand, &mut replays, &mut best) {
+                cur = cand;
+                n = (n - 1).max(2);
+                reduced = true;
+                break;
+            }
+            start = end;
+        }
+        if !reduced {
+            if n >= cur.len() {
+                break;
+            }
+            n = (2 * n).min(cur.len());
+        }
+    }
+    if cur.len() == 1 && replays < budget && test(&[], &mut replays, &mut best) {
+        cur.clear();
+    }
+    let best = best?;
+    let a = spec.alphabet();
+    Some(Shrunk {
+        inputs: cur.iter().map(|&l| a.display(l)).collect(),
+        trace: best.trace,
+        failure: best.failure,
+        replays,
+    })
+}

@@ -1,0 +1,264 @@
+//! Running stored test suites ([`ioco_gen::Suite`] of [`TestCase`] trees) against a SUT, as in
+//! note §2.4: a leaf ends with its verdict; an observe node waits for an output or δ and follows
+//! the matching branch (or its `otherwise` verdict); a stimulate node gives its input unless an
+//! output races ahead (then that output's branch is followed).
+//!
+//! * Nested suites with [`SuiteRole::Distinguishing`] (thesis Def. 2.37's merge suites): their
+//!   `fail` means "distinguished", never non-conformance: such a run is reported as Pass with
+//!   the note "distinguished".
+//! * Nondeterministic SUTs: each test is repeated up to `repetitions` times (stopping at the
+//!   first Fail), so that other outputs get a chance (fairness, tutorial P1:L326-328).
+//! * The specification is tracked along for coverage and for the exit rule of
+//!   [`crate::tester`].
+
+use crate::adapter::{Adapter, AdapterError, Observation, Sent};
+use crate::online::{pool, reset, summarise, OnlineOptions};
+use crate::result::{Failure, RunResult, RunVerdict, Summary};
+use crate::tester::{End, Tester};
+use ioco_gen::{derive_seed, Suite, SuiteRole, TestCase, Verdict};
+use ioco_model::{Label, Lts};
+use std::time::Instant;
+
+/// A test of a suite, flattened: its path name (`sub/t3`) and role.
+struct Flat<'s> {
+    name: String,
+    role: SuiteRole,
+    test: &'s TestCase,
+}
+
+fn flatten<'s>(s: &'s Suite, prefix: &str, role: SuiteRole, out: &mut Vec<Flat<'s>>) {
+    // A nested suite inside a distinguishing one stays distinguishing.
+    let role = if role == SuiteRole::Distinguishing {
+        role
+    } else {
+        s.role
+    };
+    for t in &s.tests {
+        out.push(Flat {
+            name: format!("{prefix}{}", t.name),
+            role,
+            test: &t.test,
+        });
+    }
+    for (i, sub) in s.suites.iter().enumerate() {
+        let p = format!("{prefix}{}.{i}/", sub.method);
+        flatten(sub, &p, role, out);
+    }
+}
+
+fn verdict(v: Verdict) -> RunVerdict {
+    match v {
+        Verdict::Pass => RunVerdict::Pass,
+        Verdict::Fail => RunVerdict::Fail,
+        Verdict::Inconclusive => RunVerdict::Inconclusive,
+    }
+}
+
+/// The observations a node accepts (branches not leading straight to fail), for messages.
+fn accepted(branches: &[ioco_gen::Branch]) -> Vec<String> {
+    branches
+        .iter()
+        .filter(|b| {
+            !matches!(
+                b.then,
+                TestCase::Leaf {
+                    verdict: Verdict::Fail,
+                    ..
+                }
+            )
+        })
+        .map(|b| b.label.clone())
+        .collect()
+}
+
+/// Follow `label` from a node with `branches`/`otherwise`.
+fn follow<'t>(
+    node: &'t TestCase,
+    label: &str,
+    otherwise: Verdict,
+    branches: &[ioco_gen::Branch],
+) -> Result<&'t TestCase, End> {
+    match node.branch(label) {
+        Some(n) => Ok(n),
+        None => Err(leaf_end(
+            verdict(otherwise),
+            Some(Failure {
+                observed: label.to_string(),
+                allowed: accepted(branches),
+                reason: format!(
+                    "{label} is not among the observations the test allows ({})",
+                    accepted(branches).join(", ")
+                ),
+            }),
+        )),
+    }
+}
+
+fn leaf_end(v: RunVerdict, failure: Option<Failure>) -> End {
+    End {
+        verdict: v,
+        failure: if v == RunVerdict::Fail { failure } else { None },
+        error: None,
+    }
+}
+
+/// Execute one test case once.
+pub fn run_test(
+    tester: &mut Tester<'_>,
+    adapter: &mut dyn Adapter,
+    opts: &OnlineOptions,
+    test: &TestCase,
+    run: usize,
+    seed: u64,
+) -> RunResult {
+    let mut r = RunResult::new(run, seed);
+    let t0 = Instant::now();
+    tester.start();
+    let end = match reset(adapter, seed, opts.retries) {
+        Err(e) => End::error(format!("could not reset the SUT: {e}")),
+        Ok(()) => exec(tester, adapter, opts, test),
+    };
+    end.write(&mut r);
+    r.trace = std::mem::take(&mut tester.trace);
+    r.steps = tester.steps;
+    r.stderr = adapter.stderr_tail();
+    r.duration_ms = t0.elapsed().as_secs_f64() * 1e3;
+    r
+}
+
+fn exec(
+    tester: &mut Tester<'_>,
+    adapter: &mut dyn Adapter,
+    opts: &OnlineOptions,
+    test: &TestCase,
+) -> End {
+    let alphabet = tester.alphabet();
+    // Track the specification while the trace stays in it (for coverage and the exit rule).
+    let mut tracking = true;
+    let record = |tester: &mut Tester<'_>, l: Label, tracking: &mut bool| {
+        if *tracking {
+            let ok = if alphabet.is_input(l) {
+                tester.input(l)
+            } else {
+                tester.observe(l).is_ok()
+            };
+            *tracking = ok;
+        } else {
+            tester.steps += 1;
+            tester.trace.push(alphabet.display(l));
+        }
+    };
+    let on_error = |tester: &mut Tester<'_>, e: AdapterError, tracking: bool| -> End {
+        match e {
+            AdapterError::UnknownOutput { .. } => tester.adapter_error(e),
+            AdapterError::Exited { .. } if tracking => tester.adapter_error(e),
+            other => End::error(format!("after trace {}: {other}", tester.trace_text())),
+        }
+    };
+    let mut node = test;
+    loop {
+        match node {
+            TestCase::Leaf { verdict: v, reason } => {
+                let v = verdict(*v);
+                let failure = reason.as_ref().map(|why| Failure {
+                    observed: tester.trace.last().cloned().unwrap_or_default(),
+                    allowed: Vec::new(),
+                    reason: why.clone(),
+                });
+                return leaf_end(
+                    v,
+                    failure.or_else(|| {
+                        Some(Failure {
+                            observed: tester.trace.last().cloned().unwrap_or_default(),
+                            allowed: Vec::new(),
+                            reason: "the test reached a fail leaf".into(),
+                        })
+                    }),
+                );
+            }
+            TestCase::Observe {
+                branches,
+                otherwise,
+            } => {
+                let x = match adapter.observe(opts.quiescence_timeout) {
+                    Ok(Observation::Output(x)) => x,
+                    Ok(Observation::Quiescent) => Label::DELTA,
+                    Err(e) => return on_error(tester, e, tracking),
+                };
+                record(tester, x, &mut tracking);
+                match follow(node, &alphabet.display(x), *otherwise, branches) {
+                    Ok(n) => node = n,
+                    Err(end) => return end,
+                }
+            }
+            TestCase::Stimulate {
+                input,
+                after,
+                branches,
+                otherwise,
+            } => {
+                let bare = input.strip_suffix('?').unwrap_or(input);
+                let Some(a) = alphabet.lookup(bare).filter(|&l| alphabet.is_input(l)) else {
+                    return End::error(format!(
+                        "the test gives `{input}`, which is not an input of the model"
+                    ));
+                };
+                match adapter.send(a) {
+                    Ok(Sent::Accepted) => {
+                        record(tester, a, &mut tracking);
+                        node = after;
+                    }
+                    Ok(Sent::Raced(x)) => {
+                        record(tester, x, &mut tracking);
+                        match follow(node, &alphabet.display(x), *otherwise, branches) {
+                            Ok(n) => node = n,
+                            Err(end) => return end,
+                        }
+                    }
+                    Err(e) => return on_error(tester, e, tracking),
+                }
+            }
+        }
+    }
+}
+
+/// Run every test of `suite` (nested suites included) against SUTs made by `make_adapter`.
+pub fn run_suite<F>(spec: &Lts, suite: &Suite, opts: &OnlineOptions, make_adapter: F) -> Summary
+where
+    F: Fn(usize) -> Result<Box<dyn Adapter + Send>, AdapterError> + Sync,
+{
+    let t0 = Instant::now();
+    let mut flat = Vec::new();
+    flatten(suite, "", suite.role, &mut flat);
+    let work = |t: &mut Tester<'_>, a: &mut dyn Adapter, k: usize, _d: Option<Instant>| {
+        let f = &flat[k];
+        let reps = opts.repetitions.max(1);
+        let mut r = RunResult::new(k, 0);
+        for rep in 0..reps {
+            let seed = derive_seed(opts.seed, (k as u64) << 16 | rep as u64);
+            r = run_test(t, a, opts, f.test, k, seed);
+            if r.verdict != RunVerdict::Pass {
+                if reps > 1 {
+                    r.note = Some(format!("at repetition {} of {reps}", rep + 1));
+                }
+                break;
+            }
+        }
+        r.test = Some(f.name.clone());
+        if f.role == SuiteRole::Distinguishing && r.verdict == RunVerdict::Fail {
+            r.verdict = RunVerdict::Pass;
+            let what = r.failure.take().map(|f| f.reason).unwrap_or_default();
+            r.note = Some(format!(
+                "distinguished (a fail in a distinguishing suite is not a non-conformance): {what}"
+            ));
+        }
+        r
+    };
+    let p = pool(spec, opts, flat.len(), &make_adapter, &work);
+    let mut s = summarise("suite", opts, p, t0);
+    s.parameters
+        .insert("method".into(), suite.method.clone().into());
+    s.parameters
+        .insert("repetitions".into(), opts.repetitions.into());
+    s
+}

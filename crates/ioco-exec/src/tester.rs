@@ -1,0 +1,236 @@
+//! The tester's side of one run: the specification state (a state of the lazy suspension
+//! automaton, shared by all runs of a worker), the trace, coverage, and how observations and
+//! adapter errors become verdicts. Used by online testing, stored suites and replay.
+//!
+//! ## Verdicts for a SUT that exits or crashes
+//! A crash is not an output, and an exited SUT can neither output nor take inputs. The rule:
+//! * if the specification, after the trace so far, **requires an output** (δ ∉ out), an exited
+//!   SUT is quiescent where quiescence is not allowed: **Fail** (a genuine ioco failure);
+//! * else if the specification **enables an input** there, the SUT stopped accepting inputs the
+//!   specification offers, which violates the input-enabledness every ioco implementation must
+//!   have: **Fail**, explained as such;
+//! * else (δ allowed and no input enabled: the specification itself ends there) the exit is no
+//!   evidence either way: **Error**.
+//!
+//! The failure reads "the SUT exited with status X after trace σ", with out(σ) as the allowed
+//! observations.
+
+use crate::adapter::AdapterError;
+use crate::result::{Failure, RunResult, RunVerdict};
+use ioco_gen::Coverage;
+use ioco_model::{Alphabet, Label, Lts, SaState, Suspension};
+
+/// The tester's state for one worker: the lazy suspension automaton of the specification and
+/// the coverage, both kept across runs; plus the current run's position and trace.
+pub struct Tester<'a> {
+    pub(crate) sus: Suspension<'a>,
+    pub(crate) coverage: Coverage,
+    pub(crate) q: SaState,
+    pub(crate) trace: Vec<String>,
+    pub(crate) steps: usize,
+}
+
+/// How a run ended, before it is written into a [`RunResult`].
+pub(crate) struct End {
+    pub verdict: RunVerdict,
+    pub failure: Option<Failure>,
+    pub error: Option<String>,
+}
+
+impl End {
+    pub(crate) fn pass() -> End {
+        End {
+            verdict: RunVerdict::Pass,
+            failure: None,
+            error: None,
+        }
+    }
+
+    pub(crate) fn error(msg: String) -> End {
+        End {
+            verdict: RunVerdict::Error,
+            failure: None,
+            error: Some(msg),
+        }
+    }
+
+    pub(crate) fn fail(f: Failure) -> End {
+        End {
+            verdict: RunVerdict::Fail,
+            failure: Some(f),
+            error: None,
+        }
+    }
+
+    pub(crate) fn write(self, r: &mut RunResult) {
+        r.verdict = self.verdict;
+        r.failure = self.failure;
+        r.error = self.error;
+    }
+}
+
+impl<'a> Tester<'a> {
+    /// A tester for `spec` under `policy`.
+    pub fn new(spec: &'a Lts, policy: ioco_model::QuiescencePolicy) -> Tester<'a> {
+        let sus = Suspension::new(spec, policy);
+        let coverage = Coverage::new(spec);
+        let mut t = Tester {
+            sus,
+            coverage,
+            q: 0,
+            trace: Vec::new(),
+            steps: 0,
+        };
+        t.start();
+        t
+    }
+
+    /// The specification's alphabet.
+    pub fn alphabet(&self) -> &'a Alphabet {
+        self.sus.alphabet()
+    }
+
+    /// The specification.
+    pub fn spec(&self) -> &'a Lts {
+        self.sus.lts()
+    }
+
+    /// Coverage of the specification so far.
+    pub fn coverage(&self) -> &Coverage {
+        &self.coverage
+    }
+
+    /// Suspension states discovered so far.
+    pub fn num_discovered(&self) -> usize {
+        self.sus.num_discovered()
+    }
+
+    /// Back to the initial state with an empty trace.
+    pub(crate) fn start(&mut self) {
+        self.q = self.sus.initial();
+        self.trace.clear();
+        self.steps = 0;
+        let lts = self.sus.lts();
+        self.coverage.visit(lts, self.sus.set(self.q));
+    }
+
+    fn step(&mut self, l: Label) -> Option<SaState> {
+        let t = self.sus.step(self.q, l)?;
+        let lts = self.sus.lts();
+        let from = self.sus.set(self.q).to_vec();
+        self.coverage.step(lts, &from, l, self.sus.set(t));
+        self.q = t;
+        Some(t)
+    }
+
+    /// out(q) as written.
+    pub(crate) fn allowed(&mut self) -> Vec<String> {
+        let a = self.alphabet();
+        self.sus.out(self.q).iter().map(|&l| a.display(l)).collect()
+    }
+
+    /// The inputs enabled in the specification now.
+    pub(crate) fn inputs(&mut self) -> Vec<Label> {
+        self.sus.inputs(self.q)
+    }
+
+    /// Record an input given to the SUT. Returns false (and records nothing in the model) when
+    /// the specification does not enable it: the trace then left the specification.
+    pub(crate) fn input(&mut self, a: Label) -> bool {
+        self.steps += 1;
+        self.trace.push(self.alphabet().display(a));
+        self.step(a).is_some()
+    }
+
+    /// Record an observation (an output or δ); a failure if the specification does not allow
+    /// it (tutorial Def. 6.2: leaving the specification through an output or δ).
+    pub(crate) fn observe(&mut self, x: Label) -> Result<(), Failure> {
+        self.steps += 1;
+        let name = self.alphabet().display(x);
+        self.trace.push(name.clone());
+        let allowed = self.allowed();
+        match self.step(x) {
+            Some(_) => Ok(()),
+            None => Err(Failure {
+                reason: if x == Label::DELTA {
+                    format!(
+                        "quiescence where the specification requires an output ({})",
+                        allowed.join(", ")
+                    )
+                } else {
+                    format!(
+                        "output {name} is not allowed here (allowed: {})",
+                        allowed.join(", ")
+                    )
+                },
+                observed: name,
+                allowed,
+            }),
+        }
+    }
+
+    /// The trace so far, for messages.
+    pub(crate) fn trace_text(&self) -> String {
+        if self.trace.is_empty() {
+            "ε".into()
+        } else {
+            self.trace.join(" ")
+        }
+    }
+
+    /// Turn an adapter error at the current point into the end of the run (see the module
+    /// documentation for the exit rule).
+    pub(crate) fn adapter_error(&mut self, e: AdapterError) -> End {
+        match e {
+            AdapterError::UnknownOutput { line } => {
+                self.steps += 1;
+                self.trace.push(format!("{line}!"));
+                let allowed = self.allowed();
+                End::fail(Failure {
+                    reason: format!(
+                        "the SUT wrote `{line}`, which is not an output of the model (allowed: {})",
+                        allowed.join(", ")
+                    ),
+                    observed: line,
+                    allowed,
+                })
+            }
+            AdapterError::Exited { status } => {
+                let allowed = self.allowed();
+                let inputs = self.inputs();
+                let quiet_ok = self.sus.is_quiescent(self.q);
+                let sigma = self.trace_text();
+                if !quiet_ok {
+                    End::fail(Failure {
+                        reason: format!(
+                            "the SUT {status} after trace {sigma}, where the specification \
+                             requires an output ({}): an exited SUT is quiescent",
+                            allowed.join(", ")
+                        ),
+                        observed: "exit".into(),
+                        allowed,
+                    })
+                } else if !inputs.is_empty() {
+                    let a = self.alphabet();
+                    let names: Vec<String> = inputs.iter().map(|&l| a.display(l)).collect();
+                    End::fail(Failure {
+                        reason: format!(
+                            "the SUT {status} after trace {sigma}, where the specification still \
+                             accepts inputs ({}): it stopped accepting inputs, which violates \
+                             input-enabledness",
+                            names.join(", ")
+                        ),
+                        observed: "exit".into(),
+                        allowed,
+                    })
+                } else {
+                    End::error(format!(
+                        "the SUT {status} after trace {sigma}; the specification allows \
+                         quiescence and no input there, so this is no evidence of non-conformance"
+                    ))
+                }
+            }
+            other => End::error(format!("after trace {}: {other}", self.trace_text())),
+        }
+    }
+}
