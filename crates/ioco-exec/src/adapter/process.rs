@@ -89,6 +89,11 @@ impl Running {
         self.child.id()
     }
 
+    /// True when the child process has ended (its pipes may still be open elsewhere).
+    fn exited(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(Some(_)))
+    }
+
     /// Kill the whole process group and reap the child.
     fn kill(&mut self) {
         let pid = self.child.id() as libc::pid_t;
@@ -273,6 +278,10 @@ impl Adapter for ProcessAdapter {
 
     fn send(&mut self, input: Label) -> Result<Sent, AdapterError> {
         let r = self.running()?;
+        // A background child of the SUT may keep its pipes open after it exited: check.
+        if r.exited() {
+            return Err(self.stopped(Stop::Eof));
+        }
         match r.io.send(input) {
             Ok(s) => Ok(s),
             Err(s) => Err(self.stopped(s)),
@@ -282,6 +291,8 @@ impl Adapter for ProcessAdapter {
     fn observe(&mut self, timeout: Duration) -> Result<Observation, AdapterError> {
         let r = self.running()?;
         match r.io.observe(timeout) {
+            // Quiescent, or exited while a background child keeps its stdout open?
+            Ok(Observation::Quiescent) if r.exited() => Err(self.stopped(Stop::Eof)),
             Ok(o) => Ok(o),
             Err(s) => Err(self.stopped(s)),
         }
