@@ -62,8 +62,8 @@ fn spec(mutant: bool) -> Lts {
         }
     }
     // Make sure every OK/NOK label exists (the purpose mentions them all).
-    for d in -9..=9 {
-        let ok = (d as i32).abs() <= 2;
+    for d in -9i32..=9 {
+        let ok = d.abs() <= 2;
         b.alphabet_mut()
             .intern(&diff_label(ok, d), LabelKind::Output)
             .unwrap();
