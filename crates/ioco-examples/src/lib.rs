@@ -1,1 +1,16 @@
-//! Example systems under test (coffee machine, queue) with correct and faulty modes
+//! Example systems under test for ioco: the coffee machine of the thesis' introduction
+//! ([`coffee`]) and a bounded FIFO queue after TorXakis's Queue example ([`queue`]), each with a
+//! correct mode and faulty modes, runnable as the binaries `coffee-sut` and `queue-sut` over
+//! the line-based wire format of [`wire`]. [`explore`] turns a machine into an LTS, so that
+//! tests can check the bundled specifications against the correct modes with
+//! `ioco_model::compare`.
+
+pub mod coffee;
+pub mod explore;
+pub mod queue;
+pub mod wire;
+
+pub use coffee::{Coffee, CoffeeMode};
+pub use explore::{explore, ExploreError};
+pub use queue::{Queue, QueueMode};
+pub use wire::{serve, Effect, Machine};

@@ -1,0 +1,145 @@
+//! The line-based wire format every example system under test speaks, and a driver for it.
+//!
+//! Each input arrives on stdin as one line holding the label name (`water`). The program answers
+//! with zero or more lines on stdout, each an output label name (`coffee`), flushed at once.
+//! With acknowledgements on (`--ack` or `IOCO_ACK=1`) the program prints the marker line
+//! [`QUIET_MARKER`] each time it has finished reacting and waits for input — once at start-up
+//! (after any spontaneous output) and once after every input line, including lines it ignores —
+//! so a tester observes quiescence (δ) without waiting for a timeout. An unknown input line is
+//! ignored: no output, the state does not change (the program is input-enabled).
+
+use std::io::{BufRead, Write};
+
+/// The line a program prints, with acknowledgements on, when it has finished reacting.
+pub const QUIET_MARKER: &str = "#quiet";
+
+/// The environment variable that turns acknowledgements on when set to `1` (or `true`).
+pub const ACK_ENV: &str = "IOCO_ACK";
+
+/// What a system under test does in reaction to an input (or at start-up).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Effect {
+    /// Print an output label.
+    Output(&'static str),
+    /// Print a line that is not a label of the interface.
+    Garbage(&'static str),
+    /// Panic (the process exits with status 101 and a message on stderr).
+    Crash(&'static str),
+    /// Stop responding: never read input or write output again, but stay alive.
+    Hang,
+    /// Print this output label endlessly.
+    Flood(&'static str),
+}
+
+/// A system under test as a state machine that the [`serve`] driver runs over the wire format.
+pub trait Machine {
+    /// The input labels the program understands; any other line is ignored.
+    fn inputs(&self) -> &'static [&'static str];
+    /// What the program does on start-up, before reading any input.
+    fn start(&mut self) -> Vec<Effect> {
+        Vec::new()
+    }
+    /// React to one input (always one of [`Machine::inputs`]).
+    fn react(&mut self, input: &str) -> Vec<Effect>;
+}
+
+/// Whether acknowledgements were asked for in the environment ([`ACK_ENV`]).
+pub fn ack_from_env() -> bool {
+    std::env::var(ACK_ENV)
+        .map(|v| matches!(v.trim(), "1" | "true" | "yes"))
+        .unwrap_or(false)
+}
+
+/// Run `machine` over `input`/`output` until the input ends (or the machine crashes or hangs).
+///
+/// Returns `Ok(())` at end of input, or the I/O error that stopped it (e.g. a closed pipe).
+/// [`Effect::Crash`] panics; [`Effect::Hang`] sleeps forever; [`Effect::Flood`] writes until the
+/// pipe closes.
+pub fn serve<M: Machine>(
+    machine: &mut M,
+    ack: bool,
+    input: impl BufRead,
+    mut output: impl Write,
+) -> std::io::Result<()> {
+    let effects = machine.start();
+    perform(&effects, &mut output)?;
+    if ack {
+        line(&mut output, QUIET_MARKER)?;
+    }
+    for l in input.lines() {
+        let l = l?;
+        let name = l.trim();
+        if machine.inputs().contains(&name) {
+            let effects = machine.react(name);
+            perform(&effects, &mut output)?;
+        }
+        if ack {
+            line(&mut output, QUIET_MARKER)?;
+        }
+    }
+    Ok(())
+}
+
+fn line(output: &mut impl Write, text: &str) -> std::io::Result<()> {
+    writeln!(output, "{text}")?;
+    output.flush()
+}
+
+fn perform(effects: &[Effect], output: &mut impl Write) -> std::io::Result<()> {
+    for e in effects {
+        match e {
+            Effect::Output(l) | Effect::Garbage(l) => line(output, l)?,
+            Effect::Crash(msg) => panic!("{msg}"),
+            Effect::Hang => loop {
+                std::thread::sleep(std::time::Duration::from_secs(3600));
+            },
+            Effect::Flood(l) => loop {
+                line(output, l)?;
+            },
+        }
+    }
+    Ok(())
+}
+
+/// The entry point of the example binaries: run `machine` over stdin/stdout. A closed stdout
+/// (the tester went away) ends the program quietly with status 0.
+pub fn run_stdio<M: Machine>(machine: &mut M, ack: bool) {
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    match serve(machine, ack, stdin.lock(), stdout.lock()) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Echo;
+    impl Machine for Echo {
+        fn inputs(&self) -> &'static [&'static str] {
+            &["ping"]
+        }
+        fn react(&mut self, _: &str) -> Vec<Effect> {
+            vec![Effect::Output("pong")]
+        }
+    }
+
+    #[test]
+    fn ack_marks_startup_and_every_line_and_unknown_lines_are_ignored() {
+        let mut out = Vec::new();
+        serve(&mut Echo, true, &b"ping\nhello\n ping \r\n"[..], &mut out).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "#quiet\npong\n#quiet\n#quiet\npong\n#quiet\n"
+        );
+        let mut out = Vec::new();
+        serve(&mut Echo, false, &b"ping\nhello\n"[..], &mut out).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), "pong\n");
+    }
+}
