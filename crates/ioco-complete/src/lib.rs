@@ -1,1 +1,142 @@
-//! Complete test suites: n-complete ioco suites, adaptive distinguishing graphs, W/Wp/HSI/H for Mealy machines
+//! # ioco-complete
+//!
+//! Complete test suites for deterministic suspension automata (van den Bos' thesis, ch. 2–3;
+//! journal "n-Complete test suites for IOCO", SQJ 2018):
+//!
+//! * relations: compatibility `⋈` with the tester's strategies ([`compat`], thesis Alg. 2 on
+//!   `S‖S`; [`alg1`] is thesis Alg. 1, kept as a cross-check), invalid states
+//!   ([`validity`]), equivalence `≈` on the demonic completion ([`equiv`]), merges
+//!   ([`merge`]), pairwise distinguishing graphs, characterisation sets and harmonised
+//!   identifiers ([`distgraph`]), access sequences ([`access`]);
+//! * suites: the n-complete suite `T(S, n)` with nested merge suites ([`suite`], [`n_complete`]),
+//!   its size [`estimate`], and the unconditional suite `U(S, n)` ([`unconditional`]);
+//! * adaptive distinguishing graphs (thesis ch. 3): CCS terms ([`ccs`]), splitting graphs
+//!   ([`splitting`], Alg. 3/4), ADG extraction and the metrics of Table 3.2 ([`adg`]), and the
+//!   `adg` suite: access sequences followed by ADG identifiers ([`adg_suite`]).
+//!
+//! Input: a deterministic suspension automaton as an [`Lts`], e.g.
+//! `ioco_model::SuspensionAutomaton::build(&lts, policy).lts` (deterministic, explicit δ).
+//!
+//! ```
+//! use ioco_model::{Alphabet, LtsBuilder, LabelKind::*};
+//! // Thesis Fig. 3.1 (fixture F1).
+//! let mut b = LtsBuilder::new(Alphabet::new());
+//! b.add_states(4); b.add_initial(0);
+//! for (s, l, k, t) in [(0,"a",Input,2),(0,"x",Output,0),(0,"y",Output,0),(1,"a",Input,3),
+//!                      (1,"x",Output,3),(2,"x",Output,3),(3,"y",Output,1)] {
+//!     b.add(s, l, k, t).unwrap();
+//! }
+//! let sa = b.build().unwrap();
+//! let a = ioco_complete::analyze(&sa).unwrap();
+//! assert_eq!(a.compatible_pairs, 1);
+//! assert_eq!(a.adg.as_ref().unwrap().term, "x.(x.0 + y.a.(x.0 + y.0)) + y.a.(x.0 + y.0)");
+//! let suite = ioco_complete::n_complete(&sa, 2, &Default::default()).unwrap();
+//! assert!(suite.num_tests() > 0);
+//! ```
+
+pub mod access;
+pub mod adg;
+pub mod alg1;
+pub mod analysis;
+pub mod ccs;
+pub mod compat;
+pub mod distgraph;
+pub mod equiv;
+pub mod merge;
+pub mod sa;
+pub mod splitting;
+pub mod suite;
+pub(crate) mod tree;
+pub mod unconditional;
+pub mod validity;
+
+pub use adg::{AdgMetrics, AdgOptions};
+pub use analysis::Analysis;
+pub use sa::Sa;
+pub use suite::{NCompleteOptions, SizeEstimate};
+
+use ioco_gen::Suite;
+use ioco_model::Lts;
+
+/// Errors of this crate.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CompleteError {
+    /// The input is not a deterministic, non-blocking suspension automaton.
+    NotSuspensionAutomaton(String),
+    /// The suite would be too large.
+    TooLarge {
+        /// The `n` asked for.
+        n: usize,
+        /// Estimated number of test cases.
+        estimated: f64,
+        /// The limit.
+        limit: u64,
+        /// The largest `n` whose suite fits the limit, if any.
+        feasible_n: Option<usize>,
+    },
+    /// The splitting graph grew past its node limit.
+    SplittingGraphTooLarge {
+        /// The limit.
+        limit: usize,
+    },
+}
+
+impl std::fmt::Display for CompleteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CompleteError::NotSuspensionAutomaton(m) => {
+                write!(f, "not a deterministic suspension automaton: {m}")
+            }
+            CompleteError::TooLarge {
+                n,
+                estimated,
+                limit,
+                feasible_n,
+            } => {
+                write!(
+                    f,
+                    "the suite for n = {n} would have about {estimated:.3e} test cases, more \
+                     than the limit of {limit}"
+                )?;
+                match feasible_n {
+                    Some(m) => write!(f, "; n = {m} is feasible (or raise the limit)"),
+                    None => write!(f, "; no n fits the limit (raise the limit)"),
+                }
+            }
+            CompleteError::SplittingGraphTooLarge { limit } => write!(
+                f,
+                "the splitting graph has more than {limit} nodes (thesis Lemma 3.31: it can be \
+                 exponential); raise the limit"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for CompleteError {}
+
+/// Analyse a suspension automaton: compatible and equivalent pairs, ADG metrics
+/// (thesis Table 3.2).
+pub fn analyze(sa: &Lts) -> Result<Analysis, CompleteError> {
+    analysis::analyze_with(sa, &AdgOptions::default())
+}
+
+/// The n-complete suite `T(S, n)` (thesis Def. 2.37).
+pub fn n_complete(sa: &Lts, n: usize, opts: &NCompleteOptions) -> Result<Suite, CompleteError> {
+    suite::n_complete_sa(Sa::from_lts(sa)?, n, opts)
+}
+
+/// The size of `T(S, n)`, estimated without generating it.
+pub fn estimate(sa: &Lts, n: usize) -> Result<SizeEstimate, CompleteError> {
+    let opts = NCompleteOptions::default();
+    Ok(suite::Generator::new(Sa::from_lts(sa)?, n, &opts).estimate())
+}
+
+/// The unconditional suite `U(S, n)` (thesis Def. 2.43), refused above `max_tests` tests.
+pub fn unconditional_suite(sa: &Lts, n: usize, max_tests: u64) -> Result<Suite, CompleteError> {
+    suite::unconditional_sa(Sa::from_lts(sa)?, n, max_tests)
+}
+
+/// Access sequences followed by ADG-based state identifiers (thesis ch. 3).
+pub fn adg_suite(sa: &Lts, opts: &AdgOptions) -> Result<Suite, CompleteError> {
+    adg::adg_suite_sa(Sa::from_lts(sa)?, opts)
+}

@@ -1,0 +1,534 @@
+//! The n-complete test suite `T(S, n)` (thesis Def. 2.37, Theorem 2.40; journal 003 Def. 37,
+//! Theorem 40), with its size estimate, the recursion guard and the `U(S, n)` fallback.
+//!
+//! `T(S, n) = {(σ, τ) | σ ∈ P⁺(S, n), τ ∈ DE(S after σ)}` where
+//! * `P⁺(S, n)` = every trace of length ≤ `n` (the notes' fidelity fix: ε included), not
+//!   continued past states equivalent to chaos;
+//! * `DE(q)` = the harmonised pairwise distinguishing graphs `DG(q, q')` for `q' ⋈̸ q`, and
+//!   for every reachable `q' ⋈ q` with `q ≉ q'` (neither chaotic) the nested suite
+//!   `T(q ∧ q', n)`, run after `σ`, whose `fail` means "distinguished"
+//!   ([`SuiteRole::Distinguishing`]; thesis Ex. 2.39).
+//!
+//! The recursion through merges is not known to terminate (thesis L3368–3408): below
+//! [`NCompleteOptions::max_depth`] nested levels the nested suite is `U(q ∧ q', n)` instead,
+//! which is n-complete too (thesis Cor. 2.44); above it, each nested suite is whichever of
+//! `T(q ∧ q', n)` and `U(q ∧ q', n)` is estimated smaller (the proof of Theorem 2.40 only needs
+//! *some* n-complete suite for the merge, notes §A2.6). Merges are reduced to their
+//! `≈`-quotient first. Generation walks the access sequences depth
+//! first, sharing each prefix's oracle state, and every merge is built once per level and
+//! state pair. The number of tests is estimated first (traces counted per state by dynamic
+//! programming); a suite above [`NCompleteOptions::max_tests`] is refused with the largest
+//! feasible `n`.
+//!
+//! **Executing nested suites.** Every observation is checked against the specification: a
+//! *fail* leaf in the outer suite, or an output the specification does not allow anywhere
+//! (also inside a nested suite, where its leaf says "ioco counterexample"), is a
+//! non-conformance; the other *fail* leaves of a nested suite only mean "distinguished". An
+//! executor that does not track the specification should use
+//! [`NCompleteOptions::flatten_nested`], which puts the merge tests into the outer suite with
+//! "distinguished" as a pass.
+
+use crate::compat::Compat;
+use crate::distgraph::dg_tree;
+use crate::equiv::{quotient, Equiv};
+use crate::merge::merge;
+use crate::sa::Sa;
+use crate::tree::{follow, pass, Ctx};
+use crate::unconditional::bounded_words;
+use crate::CompleteError;
+use ioco_gen::{NamedTest, Suite, SuiteRole, TestCase};
+use rustc_hash::FxHashMap;
+use serde::Serialize;
+
+/// Options of [`crate::n_complete`].
+#[derive(Clone, Debug, Serialize)]
+pub struct NCompleteOptions {
+    /// Refuse to generate more test cases than this (nested suites included).
+    pub max_tests: u64,
+    /// Nested merge suites deeper than this use `U(q ∧ q', n)` (thesis Def. 2.43).
+    pub max_depth: usize,
+    /// Put the tests of nested merge suites into the outer suite ("distinguished" = pass).
+    pub flatten_nested: bool,
+}
+
+impl Default for NCompleteOptions {
+    fn default() -> Self {
+        NCompleteOptions {
+            max_tests: 200_000,
+            max_depth: 2,
+            flatten_nested: false,
+        }
+    }
+}
+
+/// Estimated size of `T(S, n)`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct SizeEstimate {
+    /// The `n` asked for.
+    pub n: usize,
+    /// Access sequences `|P⁺(S, n)|` of the outer suite.
+    pub access_sequences: f64,
+    /// Test cases of the outer suite (distinguishing graphs).
+    pub outer_tests: f64,
+    /// Test cases in all nested suites.
+    pub nested_tests: f64,
+    /// Total number of test cases.
+    pub total_tests: f64,
+    /// Distinct nested merge suites (per merge and depth) that use `U(q ∧ q', n)`: past the
+    /// depth guard, or because it is smaller than `T(q ∧ q', n)`.
+    pub fallbacks: usize,
+}
+
+/// A prepared automaton: the specification or a merge.
+/// A prepared automaton (internal; public only for the benchmark).
+#[doc(hidden)]
+#[allow(dead_code)]
+pub struct Level {
+    pub sa: Sa,
+    pub compat: Compat,
+    pub equiv: Equiv,
+    /// Reachable, non-chaotic states.
+    pub states: Vec<u32>,
+    /// Per state: partners for distinguishing graphs and for nested merge suites.
+    pub dg: Vec<Vec<u32>>,
+    pub nested: Vec<Vec<u32>>,
+}
+
+impl Level {
+    /// Prepare an automaton; a merge (`minimise`) is first reduced to its `≈`-quotient.
+    pub fn prepare(sa: Sa, minimise: bool) -> Level {
+        let mut sa = sa;
+        let mut equiv = Equiv::compute(&sa);
+        if minimise {
+            sa = quotient(&sa, &equiv);
+            equiv = Equiv::compute(&sa);
+        }
+        for q in 0..sa.n() as u32 {
+            sa.chaos[q as usize] = equiv.chaotic(q);
+        }
+        let reach = sa.reachable();
+        let states: Vec<u32> = (0..sa.n() as u32)
+            .filter(|&q| reach[q as usize] && !sa.chaos[q as usize])
+            .collect();
+        let compat = Compat::compute(&sa);
+        let mut dg = vec![Vec::new(); sa.n()];
+        let mut nested = vec![Vec::new(); sa.n()];
+        for &q in &states {
+            for &q2 in &states {
+                if q == q2 {
+                    continue;
+                }
+                if !compat.compatible(q, q2) {
+                    dg[q as usize].push(q2);
+                } else if !equiv.equivalent(q, q2) {
+                    nested[q as usize].push(q2);
+                }
+            }
+        }
+        Level {
+            sa,
+            compat,
+            equiv,
+            states,
+            dg,
+            nested,
+        }
+    }
+
+    /// Number of traces of length ≤ n from the initial state ending in each state
+    /// (not continued from chaos states).
+    fn trace_counts(&self, n: usize) -> Vec<f64> {
+        let sz = self.sa.n();
+        let mut cur = vec![0f64; sz];
+        cur[self.sa.initial as usize] = 1.0;
+        let mut total = cur.clone();
+        for _ in 0..n {
+            let mut next = vec![0f64; sz];
+            for q in 0..sz as u32 {
+                let c = cur[q as usize];
+                if c == 0.0 || self.sa.chaos[q as usize] {
+                    continue;
+                }
+                for &(_, t) in self.sa.enabled(q) {
+                    next[t as usize] += c;
+                }
+            }
+            for q in 0..sz {
+                total[q] += next[q];
+            }
+            cur = next;
+        }
+        total
+    }
+}
+
+/// The tree of prepared merges: levels plus a memo from (level, q, q') to the merge's level.
+#[doc(hidden)]
+pub struct Generator<'a> {
+    pub levels: Vec<Level>,
+    merges: FxHashMap<(usize, u32, u32), usize>,
+    opts: &'a NCompleteOptions,
+    n: usize,
+    counter: usize,
+    t_sizes: FxHashMap<(usize, usize), f64>,
+    u_sizes: FxHashMap<usize, f64>,
+    use_u: FxHashMap<(usize, usize), bool>,
+}
+
+impl<'a> Generator<'a> {
+    pub fn new(sa: Sa, n: usize, opts: &'a NCompleteOptions) -> Self {
+        Generator {
+            levels: vec![Level::prepare(sa, false)],
+            merges: FxHashMap::default(),
+            opts,
+            n,
+            counter: 0,
+            t_sizes: FxHashMap::default(),
+            u_sizes: FxHashMap::default(),
+            use_u: FxHashMap::default(),
+        }
+    }
+
+    fn merge_level(&mut self, level: usize, q: u32, q2: u32) -> usize {
+        if let Some(&id) = self.merges.get(&(level, q, q2)) {
+            return id;
+        }
+        let m = merge(&self.levels[level].sa, q, q2).expect("compatible states merge");
+        let id = self.levels.len();
+        self.levels.push(Level::prepare(m, true));
+        self.merges.insert((level, q, q2), id);
+        id
+    }
+
+    /// Size of `U(M, n)` for merge level `m` (counted up to the test limit).
+    fn u_size(&mut self, m: usize) -> f64 {
+        if let Some(&s) = self.u_sizes.get(&m) {
+            return s;
+        }
+        let mut k = 0u64;
+        let limit = self.opts.max_tests.saturating_add(1);
+        bounded_words(&self.levels[m].sa, self.n, limit, &mut |_, _| k += 1);
+        let s = if k > self.opts.max_tests {
+            f64::INFINITY
+        } else {
+            k as f64
+        };
+        self.u_sizes.insert(m, s);
+        s
+    }
+
+    /// Tests of `T(level, n)` at nesting `depth` (nested suites included).
+    fn t_size(&mut self, level: usize, depth: usize) -> f64 {
+        if let Some(&s) = self.t_sizes.get(&(level, depth)) {
+            return s;
+        }
+        let counts = self.levels[level].trace_counts(self.n);
+        let mut total = 0.0;
+        let states = self.levels[level].states.clone();
+        for q in states {
+            let c = counts[q as usize];
+            if c == 0.0 {
+                continue;
+            }
+            let mut per = self.levels[level].dg[q as usize].len() as f64;
+            let partners = self.levels[level].nested[q as usize].clone();
+            for q2 in partners {
+                let m = self.merge_level(level, q, q2);
+                per += self.nested_size(m, depth + 1);
+            }
+            total += c * per;
+            if total > 1e300 {
+                break;
+            }
+        }
+        self.t_sizes.insert((level, depth), total);
+        total
+    }
+
+    /// Size of the nested suite for merge `m` at nesting `depth`: the smaller of `U(M, n)`
+    /// and `T(M, n)` (both n-complete), `U` past the depth guard.
+    fn nested_size(&mut self, m: usize, depth: usize) -> f64 {
+        let u = self.u_size(m);
+        if depth > self.opts.max_depth {
+            self.use_u.insert((m, depth), true);
+            return u;
+        }
+        let t = self.t_size(m, depth);
+        let pick_u = u < t;
+        self.use_u.insert((m, depth), pick_u);
+        if pick_u {
+            u
+        } else {
+            t
+        }
+    }
+
+    pub fn estimate(&mut self) -> SizeEstimate {
+        self.t_sizes.clear();
+        self.u_sizes.clear();
+        self.use_u.clear();
+        let total = self.t_size(0, 0);
+        let lv = &self.levels[0];
+        let counts = lv.trace_counts(self.n);
+        let access: f64 = lv.states.iter().map(|&q| counts[q as usize]).sum();
+        let outer: f64 = lv
+            .states
+            .iter()
+            .map(|&q| counts[q as usize] * lv.dg[q as usize].len() as f64)
+            .sum();
+        SizeEstimate {
+            n: self.n,
+            access_sequences: access,
+            outer_tests: outer,
+            nested_tests: total - outer,
+            total_tests: total,
+            fallbacks: self.plan_fallbacks(),
+        }
+    }
+
+    /// Nested suites of the chosen plan that use `U`.
+    fn plan_fallbacks(&self) -> usize {
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut stack = vec![(0usize, 0usize)];
+        let mut count = 0;
+        while let Some((level, depth)) = stack.pop() {
+            for &q in &self.levels[level].states {
+                for &q2 in &self.levels[level].nested[q as usize] {
+                    let Some(&m) = self.merges.get(&(level, q, q2)) else {
+                        continue;
+                    };
+                    if !seen.insert((m, depth + 1)) {
+                        continue;
+                    }
+                    if self.use_u.get(&(m, depth + 1)).copied().unwrap_or(true) {
+                        count += 1;
+                    } else {
+                        stack.push((m, depth + 1));
+                    }
+                }
+            }
+        }
+        count
+    }
+
+    fn name(&mut self) -> String {
+        self.counter += 1;
+        format!("t{}", self.counter)
+    }
+
+    /// Generate the tests of `level`'s suite after `prefix` into `suite`.
+    fn gen(&mut self, level: usize, prefix: &[u16], depth: usize, suite: &mut Suite) {
+        let start = self.levels[level].sa.initial;
+        let mut word = Vec::new();
+        self.walk(level, start, prefix, &mut word, depth, suite);
+    }
+
+    fn walk(
+        &mut self,
+        level: usize,
+        q: u32,
+        prefix: &[u16],
+        word: &mut Vec<u16>,
+        depth: usize,
+        suite: &mut Suite,
+    ) {
+        if self.levels[level].sa.chaos[q as usize] {
+            return;
+        }
+        self.experiments(level, q, prefix, word, depth, suite);
+        if word.len() < self.n {
+            let succ: Vec<(u16, u32)> = self.levels[level].sa.enabled(q).to_vec();
+            for (mu, t) in succ {
+                word.push(mu);
+                self.walk(level, t, prefix, word, depth, suite);
+                word.pop();
+            }
+        }
+    }
+
+    fn experiments(
+        &mut self,
+        level: usize,
+        q: u32,
+        prefix: &[u16],
+        word: &[u16],
+        depth: usize,
+        suite: &mut Suite,
+    ) {
+        let flatten = self.opts.flatten_nested;
+        let full: Vec<u16> = prefix.iter().chain(word).copied().collect();
+        let partners = self.levels[level].dg[q as usize].clone();
+        for q2 in partners {
+            let top = &self.levels[0].sa;
+            let lv = &self.levels[level];
+            let ctx = Ctx {
+                local: &lv.sa,
+                top,
+                nested: depth > 0,
+                flatten,
+            };
+            let test = follow(top, &full, Some(top.initial), &mut |tq| {
+                dg_tree(&ctx, &lv.compat, q, q2, tq)
+            });
+            let purpose = format!(
+                "after {}: distinguish {} from {}",
+                top.show(&full),
+                lv.sa.state_names[q as usize],
+                lv.sa.state_names[q2 as usize]
+            );
+            let name = self.name();
+            suite.tests.push(NamedTest {
+                name,
+                purpose: Some(purpose),
+                test,
+            });
+        }
+        let partners = self.levels[level].nested[q as usize].clone();
+        for q2 in partners {
+            let m = self.merge_level(level, q, q2);
+            let title = format!(
+                "{} ∧ {}",
+                self.levels[level].sa.state_names[q as usize],
+                self.levels[level].sa.state_names[q2 as usize]
+            );
+            let use_u = self.use_u.get(&(m, depth + 1)).copied().unwrap_or(true);
+            let mut child = Suite::new(if use_u { "unconditional" } else { "n-complete" });
+            child.role = SuiteRole::Distinguishing;
+            child.parameters.insert("merge".into(), title.into());
+            child
+                .parameters
+                .insert("after".into(), self.levels[0].sa.show(&full).into());
+            child.parameters.insert("n".into(), self.n.into());
+            let pre = full.clone();
+            if use_u {
+                self.gen_unconditional(m, &pre, &mut child);
+            } else {
+                self.gen(m, &pre, depth + 1, &mut child);
+            }
+            if flatten {
+                suite.tests.append(&mut child.tests);
+                suite.suites.append(&mut child.suites);
+            } else {
+                suite.suites.push(child);
+            }
+        }
+    }
+
+    /// `U(M, n)` after `prefix` for merge level `m`.
+    fn gen_unconditional(&mut self, m: usize, prefix: &[u16], suite: &mut Suite) {
+        let flatten = self.opts.flatten_nested;
+        let mut words = Vec::new();
+        bounded_words(&self.levels[m].sa, self.n, u64::MAX, &mut |w, q| {
+            words.push((w.to_vec(), q))
+        });
+        for (w, q) in words {
+            let top = &self.levels[0].sa;
+            let lv = &self.levels[m];
+            let ctx = Ctx {
+                local: &lv.sa,
+                top,
+                nested: true,
+                flatten,
+            };
+            let full: Vec<u16> = prefix.iter().chain(&w).copied().collect();
+            let test = follow(top, &full, Some(top.initial), &mut |tq| {
+                ctx.observe(q, tq, &mut |_, _, _| pass("observed"))
+            });
+            let purpose = format!("unconditional: after {} observe", top.show(&full));
+            let name = self.name();
+            suite.tests.push(NamedTest {
+                name,
+                purpose: Some(purpose),
+                test,
+            });
+        }
+    }
+
+    pub fn generate(&mut self, est: &SizeEstimate) -> Suite {
+        let mut suite = Suite::new("n-complete");
+        suite.parameters.insert("n".into(), self.n.into());
+        suite
+            .parameters
+            .insert("max_depth".into(), self.opts.max_depth.into());
+        suite
+            .parameters
+            .insert("flatten_nested".into(), self.opts.flatten_nested.into());
+        suite
+            .parameters
+            .insert("estimated_tests".into(), est.total_tests.into());
+        self.gen(0, &[], 0, &mut suite);
+        suite
+    }
+}
+
+/// Estimate, refuse if too large (naming the largest feasible n), else generate.
+pub(crate) fn n_complete_sa(
+    sa: Sa,
+    n: usize,
+    opts: &NCompleteOptions,
+) -> Result<Suite, CompleteError> {
+    let mut g = Generator::new(sa, n, opts);
+    let est = g.estimate();
+    if est.total_tests > opts.max_tests as f64 {
+        let mut feasible = None;
+        for m in 0..n {
+            g.n = m;
+            if g.estimate().total_tests <= opts.max_tests as f64 {
+                feasible = Some(m);
+            } else {
+                break;
+            }
+        }
+        return Err(CompleteError::TooLarge {
+            n,
+            estimated: est.total_tests,
+            limit: opts.max_tests,
+            feasible_n: feasible,
+        });
+    }
+    Ok(g.generate(&est))
+}
+
+/// The unconditional suite `U(S, n)` on its own (thesis Def. 2.43).
+pub(crate) fn unconditional_sa(sa: Sa, n: usize, max_tests: u64) -> Result<Suite, CompleteError> {
+    let opts = NCompleteOptions {
+        max_tests,
+        ..Default::default()
+    };
+    let mut g = Generator::new(sa, n, &opts);
+    let mut count = 0u64;
+    let complete = bounded_words(&g.levels[0].sa, n, max_tests, &mut |_, _| count += 1);
+    if !complete {
+        return Err(CompleteError::TooLarge {
+            n,
+            estimated: f64::INFINITY,
+            limit: max_tests,
+            feasible_n: None,
+        });
+    }
+    let mut suite = Suite::new("unconditional");
+    suite.parameters.insert("n".into(), n.into());
+    let mut words = Vec::new();
+    bounded_words(&g.levels[0].sa, n, u64::MAX, &mut |w, q| {
+        words.push((w.to_vec(), q))
+    });
+    for (w, q) in words {
+        let name = g.name();
+        let top = &g.levels[0].sa;
+        let ctx = Ctx {
+            local: top,
+            top,
+            nested: false,
+            flatten: false,
+        };
+        let test: TestCase = follow(top, &w, Some(top.initial), &mut |tq| {
+            ctx.observe(q, tq, &mut |_, _, _| pass("observed"))
+        });
+        suite.tests.push(NamedTest {
+            name,
+            purpose: Some(format!("after {} observe", top.show(&w))),
+            test,
+        });
+    }
+    Ok(suite)
+}
