@@ -122,7 +122,7 @@ pub fn online_run(
         Ok(()) => alg2(tester, strategy, adapter, opts, &mut rng, deadline, &mut r),
     };
     end.write(&mut r);
-    r.trace = std::mem::take(&mut tester.trace);
+    r.trace = tester.take_trace();
     r.steps = tester.steps;
     r.stderr = adapter.stderr_tail();
     r.duration_ms = t0.elapsed().as_secs_f64() * 1e3;
@@ -147,9 +147,15 @@ fn alg2(
         }
         let q = tester.q;
         inputs.clear();
-        inputs.extend(tester.sus.inputs(q));
         outputs.clear();
-        outputs.extend(tester.sus.out(q));
+        let alphabet = tester.sus.alphabet();
+        for &(l, _) in tester.sus.successors(q) {
+            if alphabet.is_input(l) {
+                inputs.push(l);
+            } else if l == Label::DELTA || alphabet.is_output(l) {
+                outputs.push(l);
+            }
+        }
         let choice = strategy.choose(
             &Situation {
                 lts: tester.sus.lts(),

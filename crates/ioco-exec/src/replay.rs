@@ -60,7 +60,7 @@ fn finish(
     t0: Instant,
 ) {
     end.write(r);
-    r.trace = std::mem::take(&mut tester.trace);
+    r.trace = tester.take_trace();
     r.steps = tester.steps;
     r.stderr = adapter.stderr_tail();
     r.duration_ms = t0.elapsed().as_secs_f64() * 1e3;

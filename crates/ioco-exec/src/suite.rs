@@ -119,7 +119,7 @@ pub fn run_test(
         Ok(()) => exec(tester, adapter, opts, test),
     };
     end.write(&mut r);
-    r.trace = std::mem::take(&mut tester.trace);
+    r.trace = tester.take_trace();
     r.steps = tester.steps;
     r.stderr = adapter.stderr_tail();
     r.duration_ms = t0.elapsed().as_secs_f64() * 1e3;
@@ -145,7 +145,7 @@ fn exec(
             *tracking = ok;
         } else {
             tester.steps += 1;
-            tester.trace.push(alphabet.display(l));
+            tester.trace.push(l);
         }
     };
     let on_error = |tester: &mut Tester<'_>, e: AdapterError, tracking: bool| -> End {
@@ -161,7 +161,7 @@ fn exec(
             TestCase::Leaf { verdict: v, reason } => {
                 let v = verdict(*v);
                 let failure = reason.as_ref().map(|why| Failure {
-                    observed: tester.trace.last().cloned().unwrap_or_default(),
+                    observed: tester.last_text(),
                     allowed: Vec::new(),
                     reason: why.clone(),
                 });
@@ -169,7 +169,7 @@ fn exec(
                     v,
                     failure.or_else(|| {
                         Some(Failure {
-                            observed: tester.trace.last().cloned().unwrap_or_default(),
+                            observed: tester.last_text(),
                             allowed: Vec::new(),
                             reason: "the test reached a fail leaf".into(),
                         })

@@ -26,7 +26,10 @@ pub struct Tester<'a> {
     pub(crate) sus: Suspension<'a>,
     pub(crate) coverage: Coverage,
     pub(crate) q: SaState,
-    pub(crate) trace: Vec<String>,
+    /// The trace so far, as labels (turned into strings only when the run ends).
+    pub(crate) trace: Vec<Label>,
+    /// An output line that is not a label (always the last thing of a failed run).
+    pub(crate) garbage: Option<String>,
     pub(crate) steps: usize,
 }
 
@@ -79,6 +82,7 @@ impl<'a> Tester<'a> {
             coverage,
             q: 0,
             trace: Vec::new(),
+            garbage: None,
             steps: 0,
         };
         t.start();
@@ -109,6 +113,7 @@ impl<'a> Tester<'a> {
     pub(crate) fn start(&mut self) {
         self.q = self.sus.initial();
         self.trace.clear();
+        self.garbage = None;
         self.steps = 0;
         let lts = self.sus.lts();
         self.coverage.visit(lts, self.sus.set(self.q));
@@ -117,10 +122,35 @@ impl<'a> Tester<'a> {
     fn step(&mut self, l: Label) -> Option<SaState> {
         let t = self.sus.step(self.q, l)?;
         let lts = self.sus.lts();
-        let from = self.sus.set(self.q).to_vec();
-        self.coverage.step(lts, &from, l, self.sus.set(t));
+        self.coverage
+            .step(lts, self.sus.set(self.q), l, self.sus.set(t));
         self.q = t;
         Some(t)
+    }
+
+    /// The trace as written (`coin?`, `coffee!`, `δ`, and a garbage line as `line!`); empties
+    /// the tester's trace.
+    pub(crate) fn take_trace(&mut self) -> Vec<String> {
+        let a = self.alphabet();
+        let mut names: Vec<Option<String>> = vec![None; a.len()];
+        let mut out: Vec<String> = self
+            .trace
+            .drain(..)
+            .map(|l| names[l.index()].get_or_insert_with(|| a.display(l)).clone())
+            .collect();
+        if let Some(g) = self.garbage.take() {
+            out.push(format!("{g}!"));
+        }
+        out
+    }
+
+    /// The last entry of the trace, as written.
+    pub(crate) fn last_text(&self) -> String {
+        match (&self.garbage, self.trace.last()) {
+            (Some(g), _) => format!("{g}!"),
+            (None, Some(&l)) => self.alphabet().display(l),
+            (None, None) => String::new(),
+        }
     }
 
     /// out(q) as written.
@@ -138,7 +168,7 @@ impl<'a> Tester<'a> {
     /// the specification does not enable it: the trace then left the specification.
     pub(crate) fn input(&mut self, a: Label) -> bool {
         self.steps += 1;
-        self.trace.push(self.alphabet().display(a));
+        self.trace.push(a);
         self.step(a).is_some()
     }
 
@@ -146,36 +176,36 @@ impl<'a> Tester<'a> {
     /// it (tutorial Def. 6.2: leaving the specification through an output or δ).
     pub(crate) fn observe(&mut self, x: Label) -> Result<(), Failure> {
         self.steps += 1;
-        let name = self.alphabet().display(x);
-        self.trace.push(name.clone());
-        let allowed = self.allowed();
-        match self.step(x) {
-            Some(_) => Ok(()),
-            None => Err(Failure {
-                reason: if x == Label::DELTA {
-                    format!(
-                        "quiescence where the specification requires an output ({})",
-                        allowed.join(", ")
-                    )
-                } else {
-                    format!(
-                        "output {name} is not allowed here (allowed: {})",
-                        allowed.join(", ")
-                    )
-                },
-                observed: name,
-                allowed,
-            }),
+        self.trace.push(x);
+        if self.step(x).is_some() {
+            return Ok(());
         }
+        let name = self.alphabet().display(x);
+        let allowed = self.allowed();
+        Err(Failure {
+            reason: if x == Label::DELTA {
+                format!(
+                    "quiescence where the specification requires an output ({})",
+                    allowed.join(", ")
+                )
+            } else {
+                format!(
+                    "output {name} is not allowed here (allowed: {})",
+                    allowed.join(", ")
+                )
+            },
+            observed: name,
+            allowed,
+        })
     }
 
     /// The trace so far, for messages.
     pub(crate) fn trace_text(&self) -> String {
-        if self.trace.is_empty() {
-            "ε".into()
-        } else {
-            self.trace.join(" ")
+        let mut t = self.alphabet().display_trace(&self.trace);
+        if let Some(g) = &self.garbage {
+            t.push_str(&format!(" {g}!"));
         }
+        t
     }
 
     /// Turn an adapter error at the current point into the end of the run (see the module
@@ -184,7 +214,7 @@ impl<'a> Tester<'a> {
         match e {
             AdapterError::UnknownOutput { line } => {
                 self.steps += 1;
-                self.trace.push(format!("{line}!"));
+                self.garbage = Some(line.clone());
                 let allowed = self.allowed();
                 End::fail(Failure {
                     reason: format!(

@@ -119,16 +119,18 @@ impl Adapter for Simulator {
     fn send(&mut self, input: Label) -> Result<Sent, AdapterError> {
         let lts = &*self.imp;
         let s = self.state;
-        let outs: Vec<(Label, State)> = lts
-            .edges(s)
-            .iter()
-            .filter(|e| lts.alphabet().is_output(e.label))
-            .map(|e| (e.label, e.target))
-            .collect();
-        if !outs.is_empty() && self.rng.random_bool(self.opts.race.clamp(0.0, 1.0)) {
-            let (l, t) = outs[self.rng.random_range(0..outs.len())];
-            self.state = t;
-            return Ok(Sent::Raced(self.output(l)?));
+        let is_out = |e: &&ioco_model::Edge| lts.alphabet().is_output(e.label);
+        let n_out = lts.edges(s).iter().filter(is_out).count();
+        if n_out > 0 && self.rng.random_bool(self.opts.race.clamp(0.0, 1.0)) {
+            let k = self.rng.random_range(0..n_out);
+            let e = *lts
+                .edges(s)
+                .iter()
+                .filter(is_out)
+                .nth(k)
+                .expect("k < n_out");
+            self.state = e.target;
+            return Ok(Sent::Raced(self.output(e.label)?));
         }
         let Some(a) = self.to_imp.get(input.index()).copied().flatten() else {
             return Ok(Sent::Accepted); // an input the implementation does not know: ignored
