@@ -1,0 +1,353 @@
+//! The lexer (with `logos`): turns a file into [`Token`]s and comments.
+//!
+//! Comments (`// ...` to the end of the line, `/* ... */` not nested) are kept aside for the
+//! formatter. Each token records whether it is the first on its line, which the parser uses to
+//! resynchronise after an error.
+
+use crate::diag::Diagnostic;
+use crate::span::{FileId, Span};
+use logos::Logos;
+
+/// Token kinds. The text of identifiers and literals is read back from the span.
+#[derive(Logos, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[logos(skip r"[ \t\r\n\f]+")]
+pub enum Tok {
+    #[regex(r"//[^\n]*")]
+    LineComment,
+    #[regex(r"/\*([^*]|\*+[^*/])*\*+/")]
+    BlockComment,
+    #[token("/*")]
+    UnclosedComment,
+
+    #[token("model")]
+    Model,
+    #[token("system")]
+    System,
+    #[token("type")]
+    Type,
+    #[token("fn")]
+    Fn,
+    #[token("import")]
+    Import,
+    #[token("input")]
+    Input,
+    #[token("output")]
+    Output,
+    #[token("var")]
+    Var,
+    #[token("init")]
+    Init,
+    #[token("location")]
+    Location,
+    #[token("tau")]
+    Tau,
+    #[token("hide")]
+    Hide,
+    #[token("in")]
+    In,
+    #[token("if")]
+    If,
+    #[token("then")]
+    Then,
+    #[token("else")]
+    Else,
+    #[token("true")]
+    True,
+    #[token("false")]
+    False,
+    #[token("int")]
+    Int,
+    #[token("bool")]
+    Bool,
+    #[token("is")]
+    Is,
+
+    #[regex(r"[A-Za-z_][A-Za-z0-9_]*")]
+    Ident,
+    #[regex(r"[0-9]+")]
+    Number,
+    #[regex(r"[0-9]+(ms|s|us|min)")]
+    Duration,
+    #[regex(r#""([^"\\\n]|\\.)*""#)]
+    Str,
+    #[regex(r#""([^"\\\n]|\\.)*"#)]
+    UnclosedStr,
+
+    #[token("--")]
+    DashDash,
+    #[token("-->")]
+    LongArrow,
+    #[token("->")]
+    Arrow,
+    #[token("=>")]
+    Implies,
+    #[token("?")]
+    Question,
+    #[token("!")]
+    Bang,
+    #[token("(")]
+    LParen,
+    #[token(")")]
+    RParen,
+    #[token("[")]
+    LBracket,
+    #[token("]")]
+    RBracket,
+    #[token("{")]
+    LBrace,
+    #[token("}")]
+    RBrace,
+    #[token(",")]
+    Comma,
+    #[token(";")]
+    Semi,
+    #[token(":")]
+    Colon,
+    #[token("..")]
+    DotDot,
+    #[token(".")]
+    Dot,
+    #[token("@")]
+    At,
+    #[token("=")]
+    Eq,
+    #[token("==")]
+    EqEq,
+    #[token("!=")]
+    NotEq,
+    #[token("<")]
+    Lt,
+    #[token("<=")]
+    Le,
+    #[token(">")]
+    Gt,
+    #[token(">=")]
+    Ge,
+    #[token("+")]
+    Plus,
+    #[token("-")]
+    Minus,
+    #[token("*")]
+    Star,
+    #[token("/")]
+    Slash,
+    #[token("%")]
+    Percent,
+    #[token("&&")]
+    AndAnd,
+    #[token("||")]
+    OrOr,
+    #[token("|||")]
+    Interleave,
+    #[token("|")]
+    Pipe,
+
+    /// End of file (added by [`lex`], never produced by logos).
+    Eof,
+}
+
+impl Tok {
+    /// How the token is written, for messages ("expected `-->`").
+    pub fn describe(self) -> &'static str {
+        use Tok::*;
+        match self {
+            LineComment | BlockComment => "a comment",
+            UnclosedComment => "`/*`",
+            Model => "`model`",
+            System => "`system`",
+            Type => "`type`",
+            Fn => "`fn`",
+            Import => "`import`",
+            Input => "`input`",
+            Output => "`output`",
+            Var => "`var`",
+            Init => "`init`",
+            Location => "`location`",
+            Tau => "`tau`",
+            Hide => "`hide`",
+            In => "`in`",
+            If => "`if`",
+            Then => "`then`",
+            Else => "`else`",
+            True => "`true`",
+            False => "`false`",
+            Int => "`int`",
+            Bool => "`bool`",
+            Is => "`is`",
+            Ident => "a name",
+            Number => "a number",
+            Duration => "a duration",
+            Str | UnclosedStr => "a string",
+            DashDash => "`--`",
+            LongArrow => "`-->`",
+            Arrow => "`->`",
+            Implies => "`=>`",
+            Question => "`?`",
+            Bang => "`!`",
+            LParen => "`(`",
+            RParen => "`)`",
+            LBracket => "`[`",
+            RBracket => "`]`",
+            LBrace => "`{`",
+            RBrace => "`}`",
+            Comma => "`,`",
+            Semi => "`;`",
+            Colon => "`:`",
+            DotDot => "`..`",
+            Dot => "`.`",
+            At => "`@`",
+            Eq => "`=`",
+            EqEq => "`==`",
+            NotEq => "`!=`",
+            Lt => "`<`",
+            Le => "`<=`",
+            Gt => "`>`",
+            Ge => "`>=`",
+            Plus => "`+`",
+            Minus => "`-`",
+            Star => "`*`",
+            Slash => "`/`",
+            Percent => "`%`",
+            AndAnd => "`&&`",
+            OrOr => "`||`",
+            Interleave => "`|||`",
+            Pipe => "`|`",
+            Eof => "the end of the file",
+        }
+    }
+
+    /// Keywords (an identifier cannot be spelled like one).
+    pub fn is_keyword(self) -> bool {
+        use Tok::*;
+        matches!(
+            self,
+            Model | System | Type | Fn | Import | Input | Output | Var | Init | Location | Tau
+                | Hide | In | If | Then | Else | True | False | Int | Bool | Is
+        )
+    }
+}
+
+/// A token with its span.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Token {
+    /// The kind.
+    pub kind: Tok,
+    /// Where it is.
+    pub span: Span,
+    /// True if no other token precedes it on its line.
+    pub line_start: bool,
+}
+
+/// A comment, kept for the formatter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Comment {
+    /// Where it is (including `//` or `/* */`).
+    pub span: Span,
+    /// True if it is the first thing on its line.
+    pub own_line: bool,
+}
+
+/// Lexes a whole file. Unknown characters and unclosed strings or comments become diagnostics;
+/// the token stream always ends with [`Tok::Eof`].
+pub fn lex(file: FileId, src: &str) -> (Vec<Token>, Vec<Comment>, Vec<Diagnostic>) {
+    let mut toks = Vec::new();
+    let mut comments = Vec::new();
+    let mut diags = Vec::new();
+    let mut lexer = Tok::lexer(src);
+    let mut last_line_end = 0usize; // byte index after the last token/comment
+    while let Some(res) = lexer.next() {
+        let r = lexer.span();
+        let span = Span::new(file, r.start, r.end);
+        let line_start = !src[last_line_end..r.start].is_empty()
+            && src[last_line_end..r.start].contains('\n')
+            || last_line_end == 0 && src[..r.start].trim().is_empty();
+        last_line_end = r.end;
+        match res {
+            Ok(Tok::LineComment) | Ok(Tok::BlockComment) => comments.push(Comment {
+                span,
+                own_line: line_start,
+            }),
+            Ok(Tok::UnclosedComment) => {
+                diags.push(
+                    Diagnostic::error(
+                        "ioco::lex::unclosed_comment",
+                        "unclosed block comment",
+                        span,
+                        "this comment never ends",
+                    )
+                    .help("close it with `*/` (block comments do not nest)"),
+                );
+                break;
+            }
+            Ok(Tok::UnclosedStr) => {
+                diags.push(
+                    Diagnostic::error(
+                        "ioco::lex::unclosed_string",
+                        "unclosed string",
+                        span,
+                        "this string has no closing quote on its line",
+                    )
+                    .help("add a `\"` before the end of the line"),
+                );
+            }
+            Ok(kind) => toks.push(Token {
+                kind,
+                span,
+                line_start,
+            }),
+            Err(()) => {
+                let text = &src[r.start..r.end];
+                let hint = match text {
+                    "&" => "use `&&` for logical and",
+                    "#" => "comments start with `//`",
+                    "'" => "strings use double quotes",
+                    _ => "identifiers are ASCII letters, digits and `_`",
+                };
+                diags.push(
+                    Diagnostic::error(
+                        "ioco::lex::bad_char",
+                        format!("unexpected character `{}`", text.escape_debug()),
+                        span,
+                        "not part of the language",
+                    )
+                    .help(hint),
+                );
+            }
+        }
+    }
+    let end = src.len();
+    toks.push(Token {
+        kind: Tok::Eof,
+        span: Span::new(file, end, end),
+        line_start: true,
+    });
+    (toks, comments, diags)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn switch_tokens() {
+        let (t, c, d) = lex(0, "idle -- water?(w) [w > 0] --> idle // x\n  @timeout(500ms)");
+        assert!(d.is_empty());
+        assert_eq!(c.len(), 1);
+        let kinds: Vec<Tok> = t.iter().map(|t| t.kind).collect();
+        use Tok::*;
+        assert_eq!(
+            kinds,
+            vec![
+                Ident, DashDash, Ident, Question, LParen, Ident, RParen, LBracket, Ident, Gt,
+                Number, RBracket, LongArrow, Ident, At, Ident, LParen, Duration, RParen, Eof
+            ]
+        );
+        assert!(t[0].line_start && !t[1].line_start && t[14].line_start);
+    }
+
+    #[test]
+    fn bad_chars_are_diagnostics() {
+        let (_, _, d) = lex(0, "a & b $ \"x");
+        assert_eq!(d.len(), 3);
+    }
+}

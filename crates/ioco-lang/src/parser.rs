@@ -1,0 +1,1084 @@
+//! Hand-written recursive-descent parser with error recovery.
+//!
+//! Grammar (EBNF; `{}` repetition, `[]` option):
+//! ```text
+//! file    = { attr } item ...
+//! item    = "import" STRING | typedef | fndef | model | system
+//! typedef = "type" NAME "=" ( type | ctor { "|" ctor } )
+//! ctor    = NAME [ "{" [ param { "," param } ] "}" ]
+//! type    = "int" [ "[" expr ".." expr "]" ] | "bool" | NAME
+//! fndef   = "fn" NAME "(" [ params ] ")" ":" type "=" expr
+//! model   = "model" NAME [ "(" params ")" ] "{" { { attr } member } "}"
+//! member  = ("input" | "output") gate { "," gate } | "var" var { "," var }
+//!         | "init" NAME | "location" NAME { "," NAME } | switch
+//! gate    = NAME [ "(" [ params ] ")" ]          var = NAME ":" type "=" expr
+//! switch  = NAME "--" action [ "[" expr "]" ] [ "{" { NAME "=" expr [","|";"] } "}" ] "-->" NAME
+//! action  = "tau" | NAME ("?" | "!") [ "(" arg { "," arg } ")" ]     arg = NAME | "=" expr
+//! system  = "system" NAME "{" comp "}"
+//! comp    = "hide" NAME { "," NAME } "in" comp | post { parop post }
+//! parop   = "|||" | "||" | "|" "[" NAME { "," NAME } "]" "|"
+//! post    = atom { "[" NAME "->" NAME { "," NAME "->" NAME } "]" }
+//! atom    = NAME [ "(" [ expr { "," expr } ] ")" ] | "(" comp ")"
+//! attr    = "@" NAME [ "(" [ attrarg { "," attrarg } ] ")" ]
+//! expr    = precedence climbing over => (right), ||, &&, comparisons and `is`, + -, * / %,
+//!           unary ! -, postfix .field; primaries: numbers, true, false, names, calls,
+//!           if-then-else, parentheses
+//! ```
+//! Recovery: an error inside a model member skips to the next token that starts a line and can
+//! start a member (or the closing `}`); an error in an item skips to the next line starting an
+//! item. So one run reports several independent errors.
+
+use crate::ast::*;
+use crate::diag::Diagnostic;
+use crate::lexer::{lex, Tok, Token};
+use crate::span::{FileId, Span};
+
+type PResult<T> = Result<T, ()>;
+
+/// Parses a file. Returns the tree (as complete as recovery allowed) and the diagnostics.
+pub fn parse(file: FileId, src: &str) -> (File, Vec<Diagnostic>) {
+    let (toks, comments, diags) = lex(file, src);
+    let mut p = Parser {
+        src,
+        toks,
+        pos: 0,
+        diags,
+    };
+    let items = p.file();
+    (File { items, comments }, p.diags)
+}
+
+/// Parses a single expression (used by tests and tools).
+pub fn parse_expr(file: FileId, src: &str) -> Result<Expr, Vec<Diagnostic>> {
+    let (toks, _, diags) = lex(file, src);
+    let mut p = Parser {
+        src,
+        toks,
+        pos: 0,
+        diags,
+    };
+    let e = p.expr();
+    if e.is_ok() && p.peek() != Tok::Eof {
+        let _: PResult<()> = p.unexpected("the end of the expression", None);
+    }
+    match e {
+        Ok(e) if p.diags.is_empty() => Ok(e),
+        _ => Err(p.diags),
+    }
+}
+
+struct Parser<'a> {
+    src: &'a str,
+    toks: Vec<Token>,
+    pos: usize,
+    diags: Vec<Diagnostic>,
+}
+
+const MAX_DEPTH_ERRORS: usize = 200;
+
+impl<'a> Parser<'a> {
+    fn tok(&self) -> Token {
+        self.toks[self.pos]
+    }
+    fn peek(&self) -> Tok {
+        self.toks[self.pos].kind
+    }
+    fn peek_at(&self, n: usize) -> Tok {
+        self.toks[(self.pos + n).min(self.toks.len() - 1)].kind
+    }
+    fn text(&self, t: Token) -> &'a str {
+        &self.src[t.span.start as usize..t.span.end as usize]
+    }
+    fn bump(&mut self) -> Token {
+        let t = self.toks[self.pos];
+        if t.kind != Tok::Eof {
+            self.pos += 1;
+        }
+        t
+    }
+    fn prev_span(&self) -> Span {
+        if self.pos == 0 {
+            self.toks[0].span
+        } else {
+            self.toks[self.pos - 1].span
+        }
+    }
+    fn eat(&mut self, k: Tok) -> bool {
+        if self.peek() == k {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn error(&mut self, d: Diagnostic) {
+        if self.diags.len() < MAX_DEPTH_ERRORS {
+            self.diags.push(d);
+        }
+    }
+
+    /// Reports "expected X, found Y" at the current token.
+    fn unexpected<T>(&mut self, what: &str, hint: Option<String>) -> PResult<T> {
+        let t = self.tok();
+        let found = match t.kind {
+            Tok::Ident => format!("`{}`", self.text(t)),
+            Tok::Number => format!("`{}`", self.text(t)),
+            k => k.describe().to_string(),
+        };
+        let hint = hint.or_else(|| self.generic_hint(t));
+        let d = Diagnostic::error(
+            "ioco::parse::expected",
+            format!("expected {}, found {}", what, found),
+            t.span,
+            format!("expected {} here", what),
+        )
+        .maybe_help(hint);
+        self.error(d);
+        Err(())
+    }
+
+    fn generic_hint(&self, t: Token) -> Option<String> {
+        if t.kind.is_keyword() {
+            return Some(format!(
+                "{} is a keyword and cannot be used as a name",
+                t.kind.describe()
+            ));
+        }
+        match (t.kind, self.text(t)) {
+            (Tok::Ident, "and") => Some("logical and is written `&&`".into()),
+            (Tok::Ident, "or") => Some("logical or is written `||`".into()),
+            (Tok::Ident, "not") => Some("negation is written `!`".into()),
+            (Tok::Eof, _) => Some("the file ends too early: is a `}` or `)` missing?".into()),
+            _ => None,
+        }
+    }
+
+    fn expect(&mut self, k: Tok, hint: Option<&str>) -> PResult<Token> {
+        if self.peek() == k {
+            Ok(self.bump())
+        } else {
+            self.unexpected(k.describe(), hint.map(str::to_string))
+        }
+    }
+
+    fn ident(&mut self, what: &str) -> PResult<Ident> {
+        let t = self.tok();
+        if t.kind == Tok::Ident {
+            self.bump();
+            Ok(Ident {
+                name: self.text(t).to_string(),
+                span: t.span,
+            })
+        } else {
+            self.unexpected(what, None)
+        }
+    }
+
+    // ----- recovery -----
+
+    /// Skips to the next token that starts a line and satisfies `stop`, or to an unbalanced `}`
+    /// or the end of the file. Balanced braces are skipped whole.
+    fn recover(&mut self, stop: impl Fn(&Parser) -> bool) {
+        let start = self.pos;
+        let mut depth = 0i32;
+        loop {
+            let t = self.tok();
+            match t.kind {
+                Tok::Eof => return,
+                Tok::RBrace if depth == 0 => return,
+                _ => {}
+            }
+            if self.pos > start && t.line_start && depth == 0 && stop(self) {
+                return;
+            }
+            match t.kind {
+                Tok::LBrace => depth += 1,
+                Tok::RBrace => depth -= 1,
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
+    fn at_item_start(&self) -> bool {
+        matches!(
+            self.peek(),
+            Tok::Model | Tok::System | Tok::Type | Tok::Fn | Tok::Import | Tok::At
+        )
+    }
+
+    fn at_member_start(&self) -> bool {
+        match self.peek() {
+            Tok::Input | Tok::Output | Tok::Var | Tok::Init | Tok::Location | Tok::At => true,
+            Tok::Ident => self.peek_at(1) == Tok::DashDash,
+            _ => false,
+        }
+    }
+
+    // ----- items -----
+
+    fn file(&mut self) -> Vec<Item> {
+        let mut items = Vec::new();
+        while self.peek() != Tok::Eof {
+            let before = self.pos;
+            match self.item() {
+                Ok(it) => items.push(it),
+                Err(()) => {
+                    self.recover(|p| p.at_item_start());
+                    if self.peek() == Tok::RBrace {
+                        self.bump();
+                    }
+                }
+            }
+            if self.pos == before {
+                self.bump();
+            }
+        }
+        items
+    }
+
+    fn attrs(&mut self) -> PResult<Vec<Attr>> {
+        let mut out = Vec::new();
+        while self.peek() == Tok::At {
+            let at = self.bump();
+            let name = self.ident("an attribute name such as `timeout`")?;
+            let mut args = Vec::new();
+            if self.eat(Tok::LParen) {
+                if self.peek() != Tok::RParen {
+                    loop {
+                        args.push(self.attr_arg()?);
+                        if !self.eat(Tok::Comma) {
+                            break;
+                        }
+                    }
+                }
+                self.expect(Tok::RParen, None)?;
+            }
+            out.push(Attr {
+                name,
+                args,
+                span: at.span.to(self.prev_span()),
+            });
+        }
+        Ok(out)
+    }
+
+    fn attr_arg(&mut self) -> PResult<AttrArg> {
+        let t = self.tok();
+        match t.kind {
+            Tok::Number => {
+                let v = self.number(t)?;
+                self.bump();
+                Ok(AttrArg::Int(v, t.span))
+            }
+            Tok::Duration => {
+                self.bump();
+                let text = self.text(t);
+                let digits: String = text.chars().take_while(|c| c.is_ascii_digit()).collect();
+                let unit = &text[digits.len()..];
+                let mult: u64 = match unit {
+                    "us" => 1,
+                    "ms" => 1_000,
+                    "s" => 1_000_000,
+                    _ => 60_000_000,
+                };
+                match digits.parse::<u64>().ok().and_then(|v| v.checked_mul(mult)) {
+                    Some(v) => Ok(AttrArg::Duration(v, t.span)),
+                    None => {
+                        self.error(Diagnostic::error(
+                            "ioco::parse::number",
+                            "duration too large",
+                            t.span,
+                            "does not fit in 64 bits of microseconds",
+                        ));
+                        Err(())
+                    }
+                }
+            }
+            Tok::Str => {
+                self.bump();
+                Ok(AttrArg::Str(unescape(self.text(t)), t.span))
+            }
+            Tok::Ident => Ok(AttrArg::Name(self.ident("a name")?)),
+            _ => self.unexpected(
+                "an attribute argument (number, duration, string or name)",
+                Some("for example `@timeout(500ms)`".into()),
+            ),
+        }
+    }
+
+    fn number(&mut self, t: Token) -> PResult<i64> {
+        match self.text(t).parse::<i64>() {
+            Ok(v) => Ok(v),
+            Err(_) => {
+                self.error(
+                    Diagnostic::error(
+                        "ioco::parse::number",
+                        "integer literal too large",
+                        t.span,
+                        "does not fit in a 64-bit signed integer",
+                    )
+                    .help("integer values range over -9223372036854775808..9223372036854775807"),
+                );
+                Err(())
+            }
+        }
+    }
+
+    fn item(&mut self) -> PResult<Item> {
+        let attrs = self.attrs()?;
+        let start = attrs.first().map(|a| a.span).unwrap_or(self.tok().span);
+        let kind = match self.peek() {
+            Tok::Import => {
+                self.bump();
+                let t = self.tok();
+                if t.kind != Tok::Str {
+                    return self.unexpected(
+                        "a file name in double quotes",
+                        Some("write `import \"other.ioco\"`".into()),
+                    );
+                }
+                self.bump();
+                ItemKind::Import(unescape(self.text(t)), t.span)
+            }
+            Tok::Type => ItemKind::Type(self.typedef()?),
+            Tok::Fn => ItemKind::Fn(self.fndef()?),
+            Tok::Model => ItemKind::Model(self.model()?),
+            Tok::System => ItemKind::System(self.system()?),
+            Tok::Ident if self.peek_at(1) == Tok::DashDash => {
+                return self.unexpected(
+                    "`model`, `system`, `type`, `fn` or `import`",
+                    Some("switches belong inside a `model Name { ... }` block".into()),
+                )
+            }
+            _ => {
+                return self.unexpected(
+                    "`model`, `system`, `type`, `fn` or `import`",
+                    Some("a file is a list of models, systems, types, functions and imports".into()),
+                )
+            }
+        };
+        Ok(Item {
+            attrs,
+            kind,
+            span: start.to(self.prev_span()),
+        })
+    }
+
+    fn typedef(&mut self) -> PResult<TypeDef> {
+        self.expect(Tok::Type, None)?;
+        let name = self.ident("a type name")?;
+        self.expect(
+            Tok::Eq,
+            Some("write `type Name = int[0..10]` or `type Name = A | B { field: int }`"),
+        )?;
+        if matches!(self.peek(), Tok::Int | Tok::Bool) {
+            let ty = self.type_expr()?;
+            return Ok(TypeDef {
+                name,
+                body: TypeBody::Alias(ty),
+            });
+        }
+        self.eat(Tok::Pipe);
+        let mut ctors = Vec::new();
+        loop {
+            let cname = self.ident("a constructor name")?;
+            let mut fields = Vec::new();
+            if self.eat(Tok::LBrace) {
+                if self.peek() != Tok::RBrace {
+                    loop {
+                        fields.push(self.param()?);
+                        if !(self.eat(Tok::Comma) || self.eat(Tok::Semi)) || self.peek() == Tok::RBrace {
+                            break;
+                        }
+                    }
+                }
+                self.expect(Tok::RBrace, Some("fields are written `{ name: type, ... }`"))?;
+            }
+            ctors.push(Ctor {
+                name: cname,
+                fields,
+            });
+            if !self.eat(Tok::Pipe) {
+                break;
+            }
+        }
+        Ok(TypeDef {
+            name,
+            body: TypeBody::Adt(ctors),
+        })
+    }
+
+    fn type_expr(&mut self) -> PResult<TypeExpr> {
+        let t = self.tok();
+        match t.kind {
+            Tok::Int => {
+                self.bump();
+                let mut range = None;
+                if self.eat(Tok::LBracket) {
+                    let lo = self.expr_bp(5)?;
+                    self.expect(Tok::DotDot, Some("a bounded integer is written `int[0..10]`"))?;
+                    let hi = self.expr_bp(5)?;
+                    self.expect(Tok::RBracket, None)?;
+                    range = Some((Box::new(lo), Box::new(hi)));
+                }
+                Ok(TypeExpr {
+                    kind: TypeExprKind::Int(range),
+                    span: t.span.to(self.prev_span()),
+                })
+            }
+            Tok::Bool => {
+                self.bump();
+                Ok(TypeExpr {
+                    kind: TypeExprKind::Bool,
+                    span: t.span,
+                })
+            }
+            Tok::Ident => {
+                let id = self.ident("a type")?;
+                Ok(TypeExpr {
+                    span: id.span,
+                    kind: TypeExprKind::Named(id),
+                })
+            }
+            _ => self.unexpected(
+                "a type",
+                Some("types are `int`, `int[lo..hi]`, `bool` or a name declared with `type`".into()),
+            ),
+        }
+    }
+
+    fn param(&mut self) -> PResult<Param> {
+        let name = self.ident("a parameter name")?;
+        self.expect(Tok::Colon, Some("parameters are written `name: type`"))?;
+        let ty = self.type_expr()?;
+        Ok(Param { name, ty })
+    }
+
+    fn params(&mut self) -> PResult<Vec<Param>> {
+        let mut ps = Vec::new();
+        if self.peek() == Tok::RParen {
+            return Ok(ps);
+        }
+        loop {
+            ps.push(self.param()?);
+            if !self.eat(Tok::Comma) {
+                break;
+            }
+        }
+        Ok(ps)
+    }
+
+    fn fndef(&mut self) -> PResult<FnDef> {
+        self.expect(Tok::Fn, None)?;
+        let name = self.ident("a function name")?;
+        self.expect(Tok::LParen, None)?;
+        let params = self.params()?;
+        self.expect(Tok::RParen, None)?;
+        self.expect(Tok::Colon, Some("give the result type: `fn f(x: int): bool = ...`"))?;
+        let ret = self.type_expr()?;
+        self.expect(Tok::Eq, Some("the body follows `=`: `fn f(x: int): bool = x > 0`"))?;
+        let body = self.expr()?;
+        Ok(FnDef {
+            name,
+            params,
+            ret,
+            body,
+        })
+    }
+
+    fn model(&mut self) -> PResult<Model> {
+        self.expect(Tok::Model, None)?;
+        let name = self.ident("a model name")?;
+        let mut params = Vec::new();
+        if self.eat(Tok::LParen) {
+            params = self.params()?;
+            self.expect(Tok::RParen, None)?;
+        }
+        self.expect(Tok::LBrace, Some("the model body is written in `{ ... }`"))?;
+        let mut members = Vec::new();
+        loop {
+            match self.peek() {
+                Tok::RBrace => break,
+                Tok::Eof => {
+                    let d = Diagnostic::error(
+                        "ioco::parse::unclosed",
+                        format!("model `{}` is not closed", name.name),
+                        self.tok().span,
+                        "the file ends here",
+                    )
+                    .label(name.span, "model starts here")
+                    .help("add `}` after the last switch");
+                    self.error(d);
+                    return Err(());
+                }
+                _ => {}
+            }
+            let before = self.pos;
+            match self.member() {
+                Ok(m) => members.push(m),
+                Err(()) => self.recover(|p| p.at_member_start()),
+            }
+            if self.pos == before {
+                self.bump();
+            }
+        }
+        let end = self.bump().span;
+        Ok(Model {
+            name,
+            params,
+            members,
+            end,
+        })
+    }
+
+    fn member(&mut self) -> PResult<Member> {
+        let attrs = self.attrs()?;
+        let start = attrs.first().map(|a| a.span).unwrap_or(self.tok().span);
+        let kind = match self.peek() {
+            Tok::Input | Tok::Output => {
+                let dir = if self.bump().kind == Tok::Input {
+                    Dir::Input
+                } else {
+                    Dir::Output
+                };
+                let mut gates = Vec::new();
+                loop {
+                    let name = self.ident("a gate name")?;
+                    let mut params = Vec::new();
+                    if self.eat(Tok::LParen) {
+                        params = self.params()?;
+                        self.expect(Tok::RParen, None)?;
+                    }
+                    gates.push(GateDecl { name, params });
+                    if !self.eat(Tok::Comma) {
+                        break;
+                    }
+                }
+                MemberKind::Gates(dir, gates)
+            }
+            Tok::Var => {
+                self.bump();
+                let mut vars = Vec::new();
+                loop {
+                    let name = self.ident("a variable name")?;
+                    self.expect(Tok::Colon, Some("variables are declared `var name: type = value`"))?;
+                    let ty = self.type_expr()?;
+                    if self.peek() == Tok::EqEq {
+                        return self.unexpected("`=`", Some("the initial value follows a single `=`".into()));
+                    }
+                    self.expect(
+                        Tok::Eq,
+                        Some("every variable needs an initial value: `var name: type = value`"),
+                    )?;
+                    let init = self.expr()?;
+                    vars.push(VarDecl { name, ty, init });
+                    if !self.eat(Tok::Comma) {
+                        break;
+                    }
+                }
+                MemberKind::Vars(vars)
+            }
+            Tok::Init => {
+                self.bump();
+                MemberKind::Init(self.ident("the initial location")?)
+            }
+            Tok::Location => {
+                self.bump();
+                let mut locs = vec![self.ident("a location name")?];
+                while self.eat(Tok::Comma) {
+                    locs.push(self.ident("a location name")?);
+                }
+                MemberKind::Locations(locs)
+            }
+            Tok::Ident => MemberKind::Switch(self.switch()?),
+            _ => {
+                return self.unexpected(
+                    "a switch or a declaration (`input`, `output`, `var`, `init`, `location`)",
+                    Some("a switch is written `from -- gate?(x) [guard] { x = e } --> to`".into()),
+                )
+            }
+        };
+        Ok(Member {
+            attrs,
+            kind,
+            span: start.to(self.prev_span()),
+        })
+    }
+
+    fn switch(&mut self) -> PResult<Switch> {
+        let from = self.ident("the source location")?;
+        if self.peek() == Tok::Arrow || self.peek() == Tok::Minus {
+            return self.unexpected(
+                "`--`",
+                Some("a switch is written `from -- gate? --> to` (two dashes before the action)".into()),
+            );
+        }
+        self.expect(Tok::DashDash, Some("a switch is written `from -- gate? --> to`"))?;
+        let action = if self.peek() == Tok::Tau {
+            Action::Tau(self.bump().span)
+        } else {
+            let name = self.ident("a gate name or `tau`")?;
+            let (dir, dir_span) = match self.peek() {
+                Tok::Question => (Dir::Input, self.bump().span),
+                Tok::Bang => (Dir::Output, self.bump().span),
+                Tok::NotEq => {
+                    return self.unexpected(
+                        "`?` or `!`",
+                        Some("`!=` was read as one token: write `gate! [` with a space, or `gate!(=e)`".into()),
+                    )
+                }
+                _ => {
+                    return self.unexpected(
+                        "`?` or `!` after the gate name",
+                        Some(format!(
+                            "write `{0}?` if `{0}` is an input, `{0}!` if it is an output",
+                            name.name
+                        )),
+                    )
+                }
+            };
+            let mut args = Vec::new();
+            if self.eat(Tok::LParen) {
+                if self.peek() != Tok::RParen {
+                    loop {
+                        if self.eat(Tok::Eq) {
+                            args.push(Arg::Value(self.expr()?));
+                        } else if self.peek() == Tok::Ident
+                            && matches!(self.peek_at(1), Tok::Comma | Tok::RParen)
+                        {
+                            args.push(Arg::Bind(self.ident("a parameter name")?));
+                        } else {
+                            let t = self.tok();
+                            return self.unexpected(
+                                "a fresh name or `=expr`",
+                                Some(format!(
+                                    "to require a value write `=` before it, as in `{}(={})`",
+                                    name.name,
+                                    if t.kind == Tok::Eof { "0" } else { self.text(t) }
+                                )),
+                            );
+                        }
+                        if !self.eat(Tok::Comma) {
+                            break;
+                        }
+                    }
+                }
+                self.expect(Tok::RParen, None)?;
+            }
+            Action::Gate {
+                name,
+                dir,
+                dir_span,
+                args,
+            }
+        };
+        let mut guard = None;
+        if self.eat(Tok::LBracket) {
+            guard = Some(self.expr()?);
+            if self.peek() == Tok::Eq {
+                return self.unexpected("`]`", Some("equality is written `==`".into()));
+            }
+            self.expect(Tok::RBracket, Some("the guard is closed by `]`"))?;
+        }
+        let mut updates = Vec::new();
+        if self.eat(Tok::LBrace) {
+            while self.peek() != Tok::RBrace {
+                let var = self.ident("a variable to assign")?;
+                if self.peek() == Tok::Colon && self.peek_at(1) == Tok::Eq {
+                    return self.unexpected("`=`", Some("assignments are written `x = e` (not `:=`)".into()));
+                }
+                self.expect(Tok::Eq, Some("assignments are written `x = e`"))?;
+                let e = self.expr()?;
+                updates.push((var, e));
+                if !(self.eat(Tok::Comma) || self.eat(Tok::Semi)) {
+                    break;
+                }
+            }
+            self.expect(Tok::RBrace, Some("separate assignments with `,` or `;`"))?;
+        }
+        if self.peek() == Tok::Arrow {
+            return self.unexpected("`-->`", Some("the target follows a long arrow `-->`".into()));
+        }
+        self.expect(Tok::LongArrow, Some("a switch ends with `--> target`"))?;
+        let to = self.ident("the target location")?;
+        Ok(Switch {
+            from,
+            action,
+            guard,
+            updates,
+            to,
+        })
+    }
+
+    // ----- systems -----
+
+    fn system(&mut self) -> PResult<System> {
+        self.expect(Tok::System, None)?;
+        let name = self.ident("a system name")?;
+        let body = if self.eat(Tok::Eq) {
+            self.comp()?
+        } else {
+            self.expect(Tok::LBrace, Some("write `system Name { A || B }`"))?;
+            let c = self.comp()?;
+            self.expect(Tok::RBrace, Some("a system holds a single composition expression"))?;
+            c
+        };
+        Ok(System { name, body })
+    }
+
+    fn comp(&mut self) -> PResult<Comp> {
+        if self.peek() == Tok::Hide {
+            let start = self.bump().span;
+            let mut gates = vec![self.ident("a gate to hide")?];
+            while self.eat(Tok::Comma) {
+                gates.push(self.ident("a gate to hide")?);
+            }
+            self.expect(Tok::In, Some("write `hide a, b in P`"))?;
+            let body = self.comp()?;
+            return Ok(Comp {
+                span: start.to(body.span),
+                kind: CompKind::Hide(gates, Box::new(body)),
+            });
+        }
+        let mut lhs = self.comp_post()?;
+        loop {
+            let op = match self.peek() {
+                Tok::Interleave => {
+                    self.bump();
+                    ParOp::Interleave
+                }
+                Tok::OrOr => {
+                    self.bump();
+                    ParOp::Full
+                }
+                Tok::Pipe => {
+                    self.bump();
+                    self.expect(Tok::LBracket, Some("synchronisation on gates is written `|[a, b]|`"))?;
+                    let mut gates = Vec::new();
+                    if self.peek() != Tok::RBracket {
+                        gates.push(self.ident("a gate name")?);
+                        while self.eat(Tok::Comma) {
+                            gates.push(self.ident("a gate name")?);
+                        }
+                    }
+                    self.expect(Tok::RBracket, None)?;
+                    self.expect(Tok::Pipe, Some("close the gate list with `]|`"))?;
+                    ParOp::Gates(gates)
+                }
+                _ => break,
+            };
+            let rhs = if self.peek() == Tok::Hide {
+                self.comp()?
+            } else {
+                self.comp_post()?
+            };
+            lhs = Comp {
+                span: lhs.span.to(rhs.span),
+                kind: CompKind::Par(op, Box::new(lhs), Box::new(rhs)),
+            };
+        }
+        Ok(lhs)
+    }
+
+    fn comp_post(&mut self) -> PResult<Comp> {
+        let mut c = self.comp_atom()?;
+        while self.peek() == Tok::LBracket {
+            self.bump();
+            let mut map = Vec::new();
+            loop {
+                let a = self.ident("a gate to rename")?;
+                self.expect(Tok::Arrow, Some("renaming is written `P[old -> new]`"))?;
+                let b = self.ident("the new gate name")?;
+                map.push((a, b));
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+            self.expect(Tok::RBracket, None)?;
+            c = Comp {
+                span: c.span.to(self.prev_span()),
+                kind: CompKind::Rename(Box::new(c), map),
+            };
+        }
+        Ok(c)
+    }
+
+    fn comp_atom(&mut self) -> PResult<Comp> {
+        match self.peek() {
+            Tok::LParen => {
+                let start = self.bump().span;
+                let c = self.comp()?;
+                self.expect(Tok::RParen, None)?;
+                Ok(Comp {
+                    span: start.to(self.prev_span()),
+                    kind: CompKind::Paren(Box::new(c)),
+                })
+            }
+            Tok::Ident => {
+                let name = self.ident("a model name")?;
+                let mut args = Vec::new();
+                if self.eat(Tok::LParen) {
+                    if self.peek() != Tok::RParen {
+                        loop {
+                            args.push(self.expr()?);
+                            if !self.eat(Tok::Comma) {
+                                break;
+                            }
+                        }
+                    }
+                    self.expect(Tok::RParen, None)?;
+                }
+                Ok(Comp {
+                    span: name.span.to(self.prev_span()),
+                    kind: CompKind::Inst(name, args),
+                })
+            }
+            _ => self.unexpected(
+                "a model instance, `(` or `hide`",
+                Some("compose models with `|||`, `||`, `|[gates]|`, `hide g in P` and `P[a -> b]`".into()),
+            ),
+        }
+    }
+
+    // ----- expressions -----
+
+    fn expr(&mut self) -> PResult<Expr> {
+        self.expr_bp(0)
+    }
+
+    fn binop(&self) -> Option<BinOp> {
+        Some(match self.peek() {
+            Tok::Plus => BinOp::Add,
+            Tok::Minus => BinOp::Sub,
+            Tok::Star => BinOp::Mul,
+            Tok::Slash => BinOp::Div,
+            Tok::Percent => BinOp::Mod,
+            Tok::EqEq => BinOp::Eq,
+            Tok::NotEq => BinOp::Ne,
+            Tok::Lt => BinOp::Lt,
+            Tok::Le => BinOp::Le,
+            Tok::Gt => BinOp::Gt,
+            Tok::Ge => BinOp::Ge,
+            Tok::AndAnd => BinOp::And,
+            Tok::OrOr => BinOp::Or,
+            Tok::Implies => BinOp::Implies,
+            _ => return None,
+        })
+    }
+
+    /// Precedence climbing; `min` is the lowest precedence accepted.
+    fn expr_bp(&mut self, min: u8) -> PResult<Expr> {
+        let mut lhs = self.unary()?;
+        loop {
+            if self.peek() == Tok::Is && min <= 4 {
+                self.bump();
+                let c = self.ident("a constructor name")?;
+                lhs = Expr {
+                    span: lhs.span.to(c.span),
+                    kind: ExprKind::Is(Box::new(lhs), c),
+                };
+                continue;
+            }
+            let Some(op) = self.binop() else { break };
+            let prec = op.precedence();
+            if prec < min {
+                break;
+            }
+            let op_tok = self.bump();
+            let next_min = if op == BinOp::Implies { prec } else { prec + 1 };
+            let rhs = self.expr_bp(next_min)?;
+            if prec == 4 {
+                if let Some(op2) = self.binop() {
+                    if op2.precedence() == 4 {
+                        let t = self.tok();
+                        self.error(
+                            Diagnostic::error(
+                                "ioco::parse::chained_comparison",
+                                "comparisons cannot be chained",
+                                t.span,
+                                "second comparison",
+                            )
+                            .label(op_tok.span, "first comparison")
+                            .help("write `a < b && b < c`"),
+                        );
+                        return Err(());
+                    }
+                }
+            }
+            lhs = Expr {
+                span: lhs.span.to(rhs.span),
+                kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+            };
+        }
+        Ok(lhs)
+    }
+
+    fn unary(&mut self) -> PResult<Expr> {
+        let t = self.tok();
+        let op = match t.kind {
+            Tok::Bang => Some(UnOp::Not),
+            Tok::Minus => Some(UnOp::Neg),
+            _ => None,
+        };
+        if let Some(op) = op {
+            self.bump();
+            let e = self.unary()?;
+            // fold `-5` into a literal so that int[-5..5] is a plain constant
+            if let (UnOp::Neg, ExprKind::Int(v)) = (op, &e.kind) {
+                if let Some(n) = v.checked_neg() {
+                    return Ok(Expr {
+                        kind: ExprKind::Int(n),
+                        span: t.span.to(e.span),
+                    });
+                }
+            }
+            return Ok(Expr {
+                span: t.span.to(e.span),
+                kind: ExprKind::Unary(op, Box::new(e)),
+            });
+        }
+        let mut e = self.primary()?;
+        while self.peek() == Tok::Dot {
+            self.bump();
+            let f = self.ident("a field name")?;
+            e = Expr {
+                span: e.span.to(f.span),
+                kind: ExprKind::Field(Box::new(e), f),
+            };
+        }
+        Ok(e)
+    }
+
+    fn primary(&mut self) -> PResult<Expr> {
+        let t = self.tok();
+        match t.kind {
+            Tok::Number => {
+                let v = self.number(t)?;
+                self.bump();
+                Ok(Expr {
+                    kind: ExprKind::Int(v),
+                    span: t.span,
+                })
+            }
+            Tok::True | Tok::False => {
+                self.bump();
+                Ok(Expr {
+                    kind: ExprKind::Bool(t.kind == Tok::True),
+                    span: t.span,
+                })
+            }
+            Tok::Ident => {
+                let id = self.ident("a name")?;
+                if self.peek() == Tok::LParen {
+                    self.bump();
+                    let mut args = Vec::new();
+                    if self.peek() != Tok::RParen {
+                        loop {
+                            args.push(self.expr()?);
+                            if !self.eat(Tok::Comma) {
+                                break;
+                            }
+                        }
+                    }
+                    self.expect(Tok::RParen, None)?;
+                    Ok(Expr {
+                        span: id.span.to(self.prev_span()),
+                        kind: ExprKind::Call(id, args),
+                    })
+                } else {
+                    Ok(Expr {
+                        span: id.span,
+                        kind: ExprKind::Name(id),
+                    })
+                }
+            }
+            Tok::If => {
+                self.bump();
+                let c = self.expr()?;
+                self.expect(Tok::Then, Some("write `if c then a else b`"))?;
+                let a = self.expr()?;
+                self.expect(Tok::Else, Some("`if` needs an `else` branch: `if c then a else b`"))?;
+                let b = self.expr_bp(1)?;
+                Ok(Expr {
+                    span: t.span.to(b.span),
+                    kind: ExprKind::If(Box::new(c), Box::new(a), Box::new(b)),
+                })
+            }
+            Tok::LParen => {
+                self.bump();
+                let e = self.expr()?;
+                self.expect(Tok::RParen, None)?;
+                Ok(Expr {
+                    span: t.span.to(self.prev_span()),
+                    kind: ExprKind::Paren(Box::new(e)),
+                })
+            }
+            Tok::Eq => self.unexpected("an expression", Some("equality is written `==`".into())),
+            _ => self.unexpected("an expression", None),
+        }
+    }
+}
+
+/// Resolves `\"`, `\\`, `\n`, `\t` in a string literal (with its quotes).
+fn unescape(lit: &str) -> String {
+    let inner = &lit[1..lit.len().saturating_sub(1).max(1)];
+    let mut out = String::new();
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                Some(c) => out.push(c),
+                None => {}
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn coffee_sketch_parses() {
+        let src = r#"
+model CoffeeMachine {
+  input water(ml: int), pad, button
+  output coffee(ml: int), error
+  var total: int = 0
+  init idle
+  idle   -- water?(w) [w > 0 && total + w < 150] { total = total + w } --> idle
+  brewing -- coffee!(c) [c >= total - 50] { total = 0 } --> idle
+  brewing -- error! --> idle
+}"#;
+        let (f, d) = parse(0, src);
+        assert!(d.is_empty(), "{:?}", d);
+        let ItemKind::Model(m) = &f.items[0].kind else { panic!() };
+        assert_eq!(m.members.len(), 7);
+    }
+
+    #[test]
+    fn several_errors_are_reported() {
+        let src = "model M {\n  input a\n  s0 -> a? --> s0\n  s0 -- a --> s1\n  s1 -- a? [x = 1] --> s0\n}\n";
+        let (f, d) = parse(0, src);
+        assert_eq!(d.len(), 3, "{:?}", d);
+        assert_eq!(f.items.len(), 1);
+    }
+
+    #[test]
+    fn precedence() {
+        let e = parse_expr(0, "a + b * c == d && !e || f => g").unwrap();
+        let ExprKind::Binary(BinOp::Implies, l, _) = e.kind else { panic!() };
+        let ExprKind::Binary(BinOp::Or, l, _) = l.kind else { panic!() };
+        let ExprKind::Binary(BinOp::And, l, _) = l.kind else { panic!() };
+        let ExprKind::Binary(BinOp::Eq, l, _) = l.kind else { panic!() };
+        assert!(matches!(l.kind, ExprKind::Binary(BinOp::Add, _, _)));
+        assert!(parse_expr(0, "a < b < c").is_err());
+    }
+}
