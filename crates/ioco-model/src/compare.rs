@@ -189,15 +189,16 @@ pub fn compare(
     queue.push_back(0u32);
     while let Some(idx) = queue.pop_front() {
         let (qi, qs) = pairs[idx as usize];
-        let spec_out = ss.out(qs);
-        let succ_i = si.successors(qi).to_vec();
+        ss.successors(qs);
+        let succ_i = si.successors(qi);
         // out(i) ⊆ out(s)?
-        for &(li, _) in &succ_i {
-            if !ia.kind(li).is_observable_output() {
-                continue;
-            }
-            let ok = to_spec[li.index()].is_some_and(|ls| spec_out.binary_search(&ls).is_ok());
-            if !ok {
+        let violation = succ_i.iter().map(|p| p.0).find(|&li| {
+            ia.kind(li).is_observable_output()
+                && to_spec[li.index()].is_none_or(|ls| ss.step(qs, ls).is_none())
+        });
+        {
+            if let Some(li) = violation {
+                let spec_out = ss.out(qs);
                 let mut trace = Vec::new();
                 let mut k = idx;
                 while parent[k as usize].0 != u32::MAX {
@@ -218,7 +219,9 @@ pub fn compare(
                 });
             }
         }
-        for (li, ti) in succ_i {
+        let n_succ = si.successors(qi).len();
+        for k in 0..n_succ {
+            let (li, ti) = si.successors(qi)[k];
             let Some(ls) = to_spec[li.index()] else {
                 continue; // an input the specification does not know: unconstrained
             };
@@ -226,14 +229,14 @@ pub fn compare(
                 continue; // an unspecified input: anything may follow
             };
             let key = (ti, ts);
-            if !seen.contains_key(&key) {
+            if let std::collections::hash_map::Entry::Vacant(slot) = seen.entry(key) {
                 let n = pairs.len() as u32;
                 if let Some(limit) = opts.max_pairs {
                     if n as usize >= limit {
                         return Err(CompareError::TooLarge { limit });
                     }
                 }
-                seen.insert(key, n);
+                slot.insert(n);
                 pairs.push(key);
                 parent.push((idx, ls));
                 queue.push_back(n);

@@ -221,7 +221,6 @@ impl Lts {
         seen
     }
 
-    /// Rebuild with a new set of edges keyed by the same alphabet (used by completions).
     /// A builder holding this LTS (alphabet, states, transitions, names, δ-explicitness), to
     /// derive a modified copy.
     pub fn into_builder(self) -> LtsBuilder {

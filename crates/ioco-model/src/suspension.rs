@@ -45,6 +45,9 @@ pub struct Suspension<'a> {
     stack: Vec<State>,
     buf: Vec<State>,
     pairs: Vec<(Label, State)>,
+    quiescent: Vec<State>,
+    seed: Vec<State>,
+    succ: Vec<(Label, SaState)>,
 }
 
 fn hash_set(s: &[State]) -> u64 {
@@ -70,6 +73,9 @@ impl<'a> Suspension<'a> {
             stack: Vec::new(),
             buf: Vec::new(),
             pairs: Vec::new(),
+            quiescent: Vec::new(),
+            seed: Vec::new(),
+            succ: Vec::new(),
         };
         let init = lts.initial().to_vec();
         let q0 = s.close_and_intern(&init);
@@ -166,6 +172,13 @@ impl<'a> Suspension<'a> {
 
     /// τ-closure of `self.buf` (consumed), then intern.
     fn close_and_intern(&mut self, seed: &[State]) -> SaState {
+        if let [s] = seed {
+            if !self.lts.has_tau(*s) {
+                self.buf.clear();
+                self.buf.push(*s);
+                return self.intern_buf();
+            }
+        }
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
             self.mark.iter_mut().for_each(|m| *m = 0);
@@ -221,8 +234,12 @@ impl<'a> Suspension<'a> {
     fn expand(&mut self, q: SaState) {
         let explicit_delta = self.lts.has_explicit_delta();
         let mut pairs = std::mem::take(&mut self.pairs);
+        let mut quiescent = std::mem::take(&mut self.quiescent);
+        let mut seed = std::mem::take(&mut self.seed);
+        let mut succ = std::mem::take(&mut self.succ);
         pairs.clear();
-        let mut quiescent: Vec<State> = Vec::new();
+        quiescent.clear();
+        succ.clear();
         {
             let set = self.set(q);
             for &s in set {
@@ -236,10 +253,11 @@ impl<'a> Suspension<'a> {
                 }
             }
         }
-        pairs.sort_unstable();
-        let mut succ: Vec<(Label, SaState)> = Vec::new();
+        // A singleton set's edges are already sorted by (label, target).
+        if self.set(q).len() > 1 {
+            pairs.sort_unstable();
+        }
         let mut i = 0;
-        let mut seed: Vec<State> = Vec::new();
         while i < pairs.len() {
             let l = pairs[i].0;
             seed.clear();
@@ -255,10 +273,13 @@ impl<'a> Suspension<'a> {
             succ.push((Label::DELTA, t));
             succ.sort_unstable_by_key(|p| p.0);
         }
-        self.pairs = pairs;
         let start = self.succ_data.len() as u32;
         self.succ_data.extend_from_slice(&succ);
         self.succ_span[q as usize] = (start, succ.len() as u32);
+        self.pairs = pairs;
+        self.quiescent = quiescent;
+        self.seed = seed;
+        self.succ = succ;
     }
 }
 
