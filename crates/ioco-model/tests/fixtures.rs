@@ -112,7 +112,10 @@ fn music_spec() -> Lts {
     )
 }
 
-fn music_impls() -> Vec<(&'static str, Lts, Option<(&'static str, &'static str)>)> {
+/// (name, implementation, expected counterexample: σ and the observed output)
+type Case = (&'static str, Lts, Option<(&'static str, &'static str)>);
+
+fn music_impls() -> Vec<Case> {
     let io = (&["shuffle"][..], &["playA", "playB", "done"][..]);
     let a_only = vec![
         (0, "shuffle?", 1),
