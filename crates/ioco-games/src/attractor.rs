@@ -68,6 +68,31 @@ impl Solution {
     }
 }
 
+/// Per-position data, kept together so that a position costs one cache miss, not five.
+#[derive(Copy, Clone)]
+pub(crate) struct Pos {
+    pub(crate) jrank: u32,
+    pub(crate) arank: u32,
+    pub(crate) strategy: u32,
+    pub(crate) help: u32,
+    pub(crate) moves: u32,
+    cand: bool,
+}
+
+impl Pos {
+    #[inline]
+    pub(crate) fn inside(&self) -> bool {
+        self.jrank != NONE
+    }
+}
+
+/// Per-action data: the number of parts not yet in the set, and the owner.
+#[derive(Copy, Clone)]
+struct Act {
+    cnt: u32,
+    owner: u32,
+}
+
 /// The incremental counter engine shared by [`attractor`] and [`crate::joker::joker_game`].
 pub(crate) struct Engine<'a> {
     arena: &'a Arena,
@@ -75,15 +100,14 @@ pub(crate) struct Engine<'a> {
     rev: Vec<u32>,
     user_off: Vec<u32>,
     users: Vec<u32>,
-    act_cnt: Vec<u32>,
+    act: Vec<Act>,
     group_cnt: Vec<u32>,
     group_touched: Vec<bool>,
-    pub(crate) sol: Solution,
+    pub(crate) pos: Vec<Pos>,
     queue: Vec<u32>,
     head: usize,
     /// Pre(X) candidates collected while positions enter (joker games only).
     collect_pre: bool,
-    cand_mark: Vec<bool>,
     pub(crate) cands: Vec<u32>,
 }
 
@@ -108,19 +132,23 @@ impl<'a> Engine<'a> {
         }
         let mut fill = rev_off.clone();
         let mut rev = vec![0u32; rev_off[n] as usize];
-        let mut act_cnt = vec![0u32; na];
+        let mut act: Vec<Act> = arena
+            .act_owner
+            .iter()
+            .map(|&owner| Act { cnt: 0, owner })
+            .collect();
         let mut user_off = vec![0u32; ng + 1];
         for i in 0..na {
             for &p in &arena.parts[arena.part_off[i] as usize..arena.part_off[i + 1] as usize] {
                 if p & GROUP_BIT == 0 {
                     rev[fill[p as usize] as usize] = i as u32;
                     fill[p as usize] += 1;
-                    act_cnt[i] += 1;
+                    act[i].cnt += 1;
                 } else {
                     let g = (p & !GROUP_BIT) as usize;
                     user_off[g + 1] += 1;
                     if arena.group_off[g + 1] > arena.group_off[g] {
-                        act_cnt[i] += 1;
+                        act[i].cnt += 1;
                     }
                 }
             }
@@ -154,57 +182,80 @@ impl<'a> Engine<'a> {
             rev,
             user_off,
             users,
-            act_cnt,
+            act,
             group_cnt,
             group_touched: vec![false; ng],
-            sol: Solution {
-                jrank: vec![NONE; n],
-                arank: vec![NONE; n],
-                strategy: vec![NONE; n],
-                help: vec![NONE; n],
-                moves: vec![NONE; n],
-                levels: 0,
-            },
+            pos: vec![
+                Pos {
+                    jrank: NONE,
+                    arank: NONE,
+                    strategy: NONE,
+                    help: NONE,
+                    moves: NONE,
+                    cand: false,
+                };
+                n
+            ],
             queue: Vec::with_capacity(n),
             head: 0,
             collect_pre,
-            cand_mark: vec![false; if collect_pre { n } else { 0 }],
             cands: Vec::new(),
+        }
+    }
+
+    /// The solution, in per-field vectors.
+    pub(crate) fn solution(&self, levels: u32) -> Solution {
+        Solution {
+            jrank: self.pos.iter().map(|p| p.jrank).collect(),
+            arank: self.pos.iter().map(|p| p.arank).collect(),
+            strategy: self.pos.iter().map(|p| p.strategy).collect(),
+            help: self.pos.iter().map(|p| p.help).collect(),
+            moves: self.pos.iter().map(|p| p.moves).collect(),
+            levels,
         }
     }
 
     /// Put `p` into the set at rank (level, 0).
     pub(crate) fn seed(&mut self, p: u32, level: u32, strategy: u32, help: u32, moves: u32) {
-        let i = p as usize;
-        debug_assert_eq!(self.sol.jrank[i], NONE);
-        self.sol.jrank[i] = level;
-        self.sol.arank[i] = 0;
-        self.sol.strategy[i] = strategy;
-        self.sol.help[i] = help;
-        self.sol.moves[i] = moves;
+        let e = &mut self.pos[p as usize];
+        debug_assert!(!e.inside());
+        e.jrank = level;
+        e.arank = 0;
+        e.strategy = strategy;
+        e.help = help;
+        e.moves = moves;
         self.queue.push(p);
     }
 
-    fn ready(&mut self, action: u32, level: u32, rank: u32) {
-        let o = self.arena.act_owner[action as usize];
-        if self.sol.jrank[o as usize] != NONE {
+    #[inline]
+    fn ready(&mut self, action: u32, owner: u32, level: u32, rank: u32) {
+        if self.pos[owner as usize].inside() {
             return;
         }
-        let mut m = 0u32;
-        let moves = &self.sol.moves;
-        self.arena
-            .for_each_successor(action as usize, |t| m = m.max(moves[t as usize]));
-        let i = o as usize;
-        self.sol.jrank[i] = level;
-        self.sol.arank[i] = rank;
-        self.sol.strategy[i] = action;
-        self.sol.moves[i] = m.saturating_add(1);
-        self.queue.push(o);
+        // In a plain attractor the bound is the rank; with jokers it is 1 + the largest bound
+        // among the successors (all of which are already in the set).
+        let m = if self.collect_pre {
+            let mut m = 0u32;
+            let pos = &self.pos;
+            self.arena
+                .for_each_successor(action as usize, |t| m = m.max(pos[t as usize].moves));
+            m
+        } else {
+            rank - 1
+        };
+        let e = &mut self.pos[owner as usize];
+        e.jrank = level;
+        e.arank = rank;
+        e.strategy = action;
+        e.moves = m.saturating_add(1);
+        self.queue.push(owner);
     }
 
+    #[inline]
     fn candidate(&mut self, o: u32) {
-        if self.sol.jrank[o as usize] == NONE && !self.cand_mark[o as usize] {
-            self.cand_mark[o as usize] = true;
+        let e = &mut self.pos[o as usize];
+        if !e.inside() && !e.cand {
+            e.cand = true;
             self.cands.push(o);
         }
     }
@@ -214,7 +265,7 @@ impl<'a> Engine<'a> {
         while self.head < self.queue.len() {
             let p = self.queue[self.head];
             self.head += 1;
-            let r = self.sol.arank[p as usize];
+            let r = self.pos[p as usize].arank;
             let (a, b) = (
                 self.rev_off[p as usize] as usize,
                 self.rev_off[p as usize + 1] as usize,
@@ -222,12 +273,14 @@ impl<'a> Engine<'a> {
             for k in a..b {
                 let x = self.rev[k];
                 if x & GROUP_BIT == 0 {
-                    self.act_cnt[x as usize] -= 1;
+                    let act = &mut self.act[x as usize];
+                    act.cnt -= 1;
+                    let (cnt, owner) = (act.cnt, act.owner);
                     if self.collect_pre {
-                        self.candidate(self.arena.act_owner[x as usize]);
+                        self.candidate(owner);
                     }
-                    if self.act_cnt[x as usize] == 0 {
-                        self.ready(x, level, r + 1);
+                    if cnt == 0 {
+                        self.ready(x, owner, level, r + 1);
                     }
                 } else {
                     let g = (x & !GROUP_BIT) as usize;
@@ -236,15 +289,17 @@ impl<'a> Engine<'a> {
                     if self.collect_pre && !self.group_touched[g] {
                         self.group_touched[g] = true;
                         for u in ua..ub {
-                            self.candidate(self.arena.act_owner[self.users[u] as usize]);
+                            self.candidate(self.act[self.users[u] as usize].owner);
                         }
                     }
                     if self.group_cnt[g] == 0 {
                         for u in ua..ub {
                             let i = self.users[u];
-                            self.act_cnt[i as usize] -= 1;
-                            if self.act_cnt[i as usize] == 0 {
-                                self.ready(i, level, r + 1);
+                            let act = &mut self.act[i as usize];
+                            act.cnt -= 1;
+                            let (cnt, owner) = (act.cnt, act.owner);
+                            if cnt == 0 {
+                                self.ready(i, owner, level, r + 1);
                             }
                         }
                     }
@@ -264,6 +319,5 @@ pub fn attractor(arena: &Arena) -> Solution {
         }
     }
     e.propagate(0);
-    e.sol.levels = 1;
-    e.sol
+    e.solution(1)
 }

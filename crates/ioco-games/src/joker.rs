@@ -39,7 +39,7 @@ pub fn joker_game(arena: &Arena) -> Solution {
         let cands = std::mem::take(&mut e.cands);
         let mut seeds = Vec::new();
         for o in cands {
-            if e.sol.contains(o) {
+            if e.pos[o as usize].inside() {
                 continue;
             }
             // Choose the helping action: all positions in the set now have J-Rank ≤ level.
@@ -47,11 +47,13 @@ pub fn joker_game(arena: &Arena) -> Solution {
             for i in arena.actions(o) {
                 let mut help: Option<u32> = None;
                 let mut outside = 0u32;
+                let pos = &e.pos;
                 arena.for_each_successor(i, |t| {
-                    if e.sol.contains(t) {
+                    let pt = &pos[t as usize];
+                    if pt.inside() {
                         if help.is_none_or(|h| {
-                            (e.sol.moves[t as usize], e.sol.arank[t as usize])
-                                < (e.sol.moves[h as usize], e.sol.arank[h as usize])
+                            let ph = &pos[h as usize];
+                            (pt.moves, pt.arank) < (ph.moves, ph.arank)
                         }) {
                             help = Some(t);
                         }
@@ -60,7 +62,7 @@ pub fn joker_game(arena: &Arena) -> Solution {
                     }
                 });
                 if let Some(h) = help {
-                    let score = (e.sol.moves[h as usize], outside);
+                    let score = (pos[h as usize].moves, outside);
                     if best.is_none_or(|(s, _, _)| score < s) {
                         best = Some((score, i as u32, h));
                     }
@@ -74,13 +76,12 @@ pub fn joker_game(arena: &Arena) -> Solution {
         }
         level += 1;
         for (o, a, h) in seeds {
-            let m = e.sol.moves[h as usize].saturating_add(1);
+            let m = e.pos[h as usize].moves.saturating_add(1);
             e.seed(o, level, a, h, m);
         }
         e.propagate(level);
     }
-    e.sol.levels = level + 1;
-    e.sol
+    e.solution(level + 1)
 }
 
 /// The positions from which some play reaches a goal position (backward reachability over

@@ -22,6 +22,9 @@ pub struct RandomShape {
     pub p_input: f64,
     /// Probability that a state enables a given output.
     pub p_output: f64,
+    /// 0: targets uniform over all states (the worst case for caches). w > 0: 95% of the
+    /// targets lie within ±w of the source, like the BFS-numbered automata of real models.
+    pub window: usize,
 }
 
 fn alphabet(inputs: usize, outputs: usize) -> (Alphabet, Vec<Label>, Vec<Label>) {
@@ -40,6 +43,14 @@ pub fn random_sa(seed: u64, shape: &RandomShape) -> Lts {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let (a, ins, outs) = alphabet(shape.inputs, shape.outputs);
     let n = shape.states.max(1);
+    let w = shape.window as i64;
+    let mut target = |rng: &mut ChaCha8Rng, s: u32| -> u32 {
+        if w == 0 || rng.random_bool(0.05) {
+            rng.random_range(0..n as u32)
+        } else {
+            (s as i64 + rng.random_range(-w..=w)).rem_euclid(n as i64) as u32
+        }
+    };
     let mut b = LtsBuilder::new(a);
     b.add_states(n);
     b.add_initial(0);
@@ -47,13 +58,15 @@ pub fn random_sa(seed: u64, shape: &RandomShape) -> Lts {
     for s in 0..n as u32 {
         for &l in &ins {
             if rng.random_bool(shape.p_input) {
-                b.add_transition(s, l, rng.random_range(0..n as u32));
+                let t = target(&mut rng, s);
+                b.add_transition(s, l, t);
             }
         }
         let mut any = false;
         for &l in &outs {
             if rng.random_bool(shape.p_output) {
-                b.add_transition(s, l, rng.random_range(0..n as u32));
+                let t = target(&mut rng, s);
+                b.add_transition(s, l, t);
                 any = true;
             }
         }

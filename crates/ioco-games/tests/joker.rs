@@ -178,7 +178,7 @@ proptest! {
         goal_state in 0usize..14,
         use_label in any::<bool>(),
     ) {
-        let sa = random_sa(seed, &RandomShape { states, inputs: 2, outputs: 2, p_input: p_in, p_output: p_out });
+        let sa = random_sa(seed, &RandomShape { states, inputs: 2, outputs: 2, p_input: p_in, p_output: p_out, window: 0 });
         let goal = if use_label {
             Goal::parse("label:o1!", &sa).unwrap()
         } else {
