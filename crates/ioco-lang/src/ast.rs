@@ -186,6 +186,7 @@ pub enum Dir {
 
 /// Kinds of model members.
 #[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)]
 pub enum MemberKind {
     /// `input a, b(x: int)` / `output ...`
     Gates(Dir, Vec<GateDecl>),

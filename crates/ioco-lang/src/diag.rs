@@ -243,7 +243,10 @@ pub fn render_plain(diags: &[Diagnostic]) -> String {
 }
 
 /// "Did you mean" by Jaro-Winkler / Levenshtein similarity among `candidates`.
-pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+pub fn did_you_mean<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
     let mut best: Option<(f64, &str)> = None;
     for c in candidates {
         if c == name {
@@ -252,7 +255,11 @@ pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str
         let lev = strsim::levenshtein(&name.to_lowercase(), &c.to_lowercase());
         let jw = strsim::jaro_winkler(name, c);
         let ok = lev <= (name.len().max(c.len()) / 3).max(1) || jw >= 0.85;
-        if ok && best.map_or(true, |(s, _)| jw > s) {
+        let better = match best {
+            None => true,
+            Some((s, _)) => jw > s,
+        };
+        if ok && better {
             best = Some((jw, c));
         }
     }

@@ -357,7 +357,10 @@ pub struct Automaton {
 impl Automaton {
     /// The gate with this name.
     pub fn gate(&self, name: &str) -> Option<GateId> {
-        self.gates.iter().position(|g| g.name == name).map(|i| i as GateId)
+        self.gates
+            .iter()
+            .position(|g| g.name == name)
+            .map(|i| i as GateId)
     }
 }
 
@@ -481,8 +484,12 @@ impl Defs {
                         }
                         Value::Bool(self.eval_depth(b, env, depth)?.as_bool() == Some(true))
                     }
-                    Eq => Value::Bool(self.eval_depth(a, env, depth)? == self.eval_depth(b, env, depth)?),
-                    Ne => Value::Bool(self.eval_depth(a, env, depth)? != self.eval_depth(b, env, depth)?),
+                    Eq => Value::Bool(
+                        self.eval_depth(a, env, depth)? == self.eval_depth(b, env, depth)?,
+                    ),
+                    Ne => Value::Bool(
+                        self.eval_depth(a, env, depth)? != self.eval_depth(b, env, depth)?,
+                    ),
                     _ => {
                         let x = int(self.eval_depth(a, env, depth)?)?;
                         let y = int(self.eval_depth(b, env, depth)?)?;
@@ -561,21 +568,32 @@ impl Defs {
         self.enumerate_rec(ty, limit, &mut Vec::new())
     }
 
-    fn enumerate_rec(&self, ty: Type, limit: usize, stack: &mut Vec<AdtId>) -> Result<Vec<Value>, String> {
+    fn enumerate_rec(
+        &self,
+        ty: Type,
+        limit: usize,
+        stack: &mut Vec<AdtId>,
+    ) -> Result<Vec<Value>, String> {
         match ty {
             Type::Bool => Ok(vec![Value::Bool(false), Value::Bool(true)]),
             Type::Int => Err("`int` has infinitely many values".into()),
             Type::Range(lo, hi) => {
                 let n = (hi as i128 - lo as i128 + 1).max(0);
                 if n > limit as i128 {
-                    return Err(format!("`int[{}..{}]` has {} values, more than the limit {}", lo, hi, n, limit));
+                    return Err(format!(
+                        "`int[{}..{}]` has {} values, more than the limit {}",
+                        lo, hi, n, limit
+                    ));
                 }
                 Ok((lo..=hi).map(Value::Int).collect())
             }
             Type::Adt(t) => {
                 let def = &self.types[t as usize];
                 if stack.contains(&t) {
-                    return Err(format!("`{}` is recursive, so it has infinitely many values", def.name));
+                    return Err(format!(
+                        "`{}` is recursive, so it has infinitely many values",
+                        def.name
+                    ));
                 }
                 stack.push(t);
                 let mut out = Vec::new();
@@ -588,7 +606,10 @@ impl Defs {
                             for v in &vals {
                                 if next.len() + out.len() >= limit {
                                     stack.pop();
-                                    return Err(format!("`{}` has more than {} values", def.name, limit));
+                                    return Err(format!(
+                                        "`{}` has more than {} values",
+                                        def.name, limit
+                                    ));
                                 }
                                 let mut t2 = tuple.clone();
                                 t2.push(v.clone());

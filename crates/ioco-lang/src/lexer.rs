@@ -221,8 +221,27 @@ impl Tok {
         use Tok::*;
         matches!(
             self,
-            Model | System | Type | Fn | Import | Input | Output | Var | Init | Location | Tau
-                | Hide | In | If | Then | Else | True | False | Int | Bool | Is
+            Model
+                | System
+                | Type
+                | Fn
+                | Import
+                | Input
+                | Output
+                | Var
+                | Init
+                | Location
+                | Tau
+                | Hide
+                | In
+                | If
+                | Then
+                | Else
+                | True
+                | False
+                | Int
+                | Bool
+                | Is
         )
     }
 }
@@ -330,7 +349,10 @@ mod tests {
 
     #[test]
     fn switch_tokens() {
-        let (t, c, d) = lex(0, "idle -- water?(w) [w > 0] --> idle // x\n  @timeout(500ms)");
+        let (t, c, d) = lex(
+            0,
+            "idle -- water?(w) [w > 0] --> idle // x\n  @timeout(500ms)",
+        );
         assert!(d.is_empty());
         assert_eq!(c.len(), 1);
         let kinds: Vec<Tok> = t.iter().map(|t| t.kind).collect();

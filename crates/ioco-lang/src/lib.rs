@@ -1,7 +1,198 @@
-//! The .ioco modelling language: parser, checker, formatter, translation to LTS/STS
+//! # ioco-lang: the `.ioco` modelling language
+//!
+//! A readable language for models with inputs, outputs and data: channels (gates) with
+//! direction and typed parameters, automata with locations, location variables, guarded
+//! switches and τ steps, and compositions (parallel, interleaving, hiding, renaming). See
+//! `docs/language.md` for the reference.
+//!
+//! Pipeline: [`lexer`] → [`parser`] (error recovery, several errors per run) → [`check`] (name
+//! resolution, type checking, lowering) → [`ir`] (the symbolic transition system, the stable
+//! API shared with the symbolic engine) → [`semantics`] (concrete semantics of finitely typed
+//! models: on the fly, [`semantics::Semantics`]) → [`translate`] (explicit [`ioco_model::Lts`]).
+//! [`format()`] pretty-prints a file.
+//!
+//! ```
+//! let src = "model M { input a  output b  init s  s -- a? --> t  t -- b! --> s }";
+//! let model = ioco_lang::parse_str("m.ioco", src).unwrap();
+//! let lts = ioco_lang::translate::to_lts(model.entry().unwrap(), &Default::default()).unwrap();
+//! assert_eq!((lts.num_states(), lts.num_transitions()), (2, 2));
+//! ```
+
 pub mod ast;
+pub mod check;
 pub mod diag;
+pub mod fmt;
+pub mod ir;
 pub mod lexer;
 pub mod parser;
+pub mod semantics;
 pub mod span;
-pub mod ir;
+pub mod translate;
+
+pub use check::Program;
+pub use diag::{render_plain, Diagnostic, Diagnostics, Severity};
+pub use fmt::format;
+pub use semantics::{Composed, Semantics};
+pub use span::{SourceMap, Span};
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// A loaded and checked model file with its imports.
+#[derive(Clone, Debug)]
+pub struct Model {
+    /// The text of every file read (for rendering diagnostics).
+    pub sources: SourceMap,
+    /// The checked program.
+    pub program: Program,
+}
+
+impl Model {
+    /// The entry point: the item marked `@main`, else the last `system` or parameterless `model`
+    /// of the main file.
+    pub fn entry(&self) -> Option<&ir::Spec> {
+        self.program.entry_spec()
+    }
+
+    /// The spec (parameterless model or system) with this name.
+    pub fn spec(&self, name: &str) -> Option<&ir::Spec> {
+        self.program.spec(name)
+    }
+
+    /// Warnings found while checking (attached to the sources).
+    pub fn warnings(&self) -> &[Diagnostic] {
+        &self.program.warnings
+    }
+}
+
+/// Reads, parses and checks a `.ioco` file and the files it imports (relative to the importing
+/// file). All errors are returned, each attached to its source (renderable with miette).
+pub fn parse_file(path: impl AsRef<Path>) -> Result<Model, Vec<Diagnostic>> {
+    let path = path.as_ref();
+    let mut sources = SourceMap::new();
+    match std::fs::read_to_string(path) {
+        Ok(text) => load(
+            sources,
+            path.display().to_string(),
+            text,
+            path.parent().map(Path::to_path_buf),
+        ),
+        Err(e) => {
+            let f = sources.add(path.display().to_string(), "");
+            let mut d = Diagnostic::error(
+                "ioco::io",
+                format!("cannot read {}: {}", path.display(), e),
+                Span::new(f, 0, 0),
+                "here",
+            );
+            d.attach(&sources);
+            Err(vec![d])
+        }
+    }
+}
+
+/// Parses and checks source text; `name` is used in diagnostics. Imports are resolved relative
+/// to the current directory.
+pub fn parse_str(name: &str, src: &str) -> Result<Model, Vec<Diagnostic>> {
+    load(SourceMap::new(), name.to_string(), src.to_string(), None)
+}
+
+fn load(
+    mut sources: SourceMap,
+    name: String,
+    text: String,
+    dir: Option<PathBuf>,
+) -> Result<Model, Vec<Diagnostic>> {
+    let mut diags = Vec::new();
+    let mut files = Vec::new();
+    let mut seen: HashMap<PathBuf, ()> = HashMap::new();
+    let main = sources.add(name.clone(), text);
+    if let Ok(c) = Path::new(&name).canonicalize() {
+        seen.insert(c, ());
+    }
+    let mut queue = vec![(main, dir)];
+    while let Some((fid, dir)) = queue.pop() {
+        let text = sources.file(fid).text.clone();
+        let (file, ds) = parser::parse(fid, &text);
+        diags.extend(ds);
+        for item in &file.items {
+            if let ast::ItemKind::Import(p, sp) = &item.kind {
+                let full = match &dir {
+                    Some(d) => d.join(p),
+                    None => PathBuf::from(p),
+                };
+                let key = full.canonicalize().unwrap_or_else(|_| full.clone());
+                if seen.contains_key(&key) {
+                    continue;
+                }
+                match std::fs::read_to_string(&full) {
+                    Ok(t) => {
+                        seen.insert(key, ());
+                        let id = sources.add(full.display().to_string(), t);
+                        queue.push((id, full.parent().map(Path::to_path_buf)));
+                    }
+                    Err(e) => diags.push(
+                        Diagnostic::error(
+                            "ioco::import",
+                            format!("cannot import `{}`: {}", p, e),
+                            *sp,
+                            "imported here",
+                        )
+                        .help(format!(
+                            "the path is relative to the importing file: looked for {}",
+                            full.display()
+                        )),
+                    ),
+                }
+            }
+        }
+        files.push((fid, file));
+    }
+    files.sort_by_key(|f| f.0);
+    let has_errors = diags.iter().any(|d| d.is_error());
+    let result = if has_errors {
+        Err(Vec::new())
+    } else {
+        let refs: Vec<(u32, &ast::File)> = files.iter().map(|(i, f)| (*i, f)).collect();
+        check::check(&refs)
+    };
+    match result {
+        Ok(mut program) => {
+            for w in &mut program.warnings {
+                w.attach(&sources);
+            }
+            Ok(Model { sources, program })
+        }
+        Err(more) => {
+            diags.extend(more);
+            for d in &mut diags {
+                d.attach(&sources);
+            }
+            Err(diags)
+        }
+    }
+}
+
+/// Loads a `.ioco` file and translates its entry point to an explicit LTS (for the CLI). All
+/// diagnostics are in the report (render it with miette).
+pub fn load_lts(path: impl AsRef<Path>) -> Result<ioco_model::Lts, miette::Report> {
+    let path = path.as_ref();
+    let model = parse_file(path).map_err(|diags| {
+        miette::Report::new(Diagnostics {
+            diags,
+            file: path.display().to_string(),
+        })
+    })?;
+    let spec = model.entry().ok_or_else(|| {
+        miette::miette!(
+            help = "add a `model` without parameters or a `system`, or mark one with `@main`",
+            "{} has no model to test",
+            path.display()
+        )
+    })?;
+    translate::to_lts(spec, &translate::Options::default()).map_err(|e| {
+        let mut d = e.into_diagnostic();
+        d.attach(&model.sources);
+        miette::Report::new(d)
+    })
+}

@@ -355,7 +355,9 @@ impl<'a> Parser<'a> {
             _ => {
                 return self.unexpected(
                     "`model`, `system`, `type`, `fn` or `import`",
-                    Some("a file is a list of models, systems, types, functions and imports".into()),
+                    Some(
+                        "a file is a list of models, systems, types, functions and imports".into(),
+                    ),
                 )
             }
         };
@@ -389,12 +391,17 @@ impl<'a> Parser<'a> {
                 if self.peek() != Tok::RBrace {
                     loop {
                         fields.push(self.param()?);
-                        if !(self.eat(Tok::Comma) || self.eat(Tok::Semi)) || self.peek() == Tok::RBrace {
+                        if !(self.eat(Tok::Comma) || self.eat(Tok::Semi))
+                            || self.peek() == Tok::RBrace
+                        {
                             break;
                         }
                     }
                 }
-                self.expect(Tok::RBrace, Some("fields are written `{ name: type, ... }`"))?;
+                self.expect(
+                    Tok::RBrace,
+                    Some("fields are written `{ name: type, ... }`"),
+                )?;
             }
             ctors.push(Ctor {
                 name: cname,
@@ -418,7 +425,10 @@ impl<'a> Parser<'a> {
                 let mut range = None;
                 if self.eat(Tok::LBracket) {
                     let lo = self.expr_bp(5)?;
-                    self.expect(Tok::DotDot, Some("a bounded integer is written `int[0..10]`"))?;
+                    self.expect(
+                        Tok::DotDot,
+                        Some("a bounded integer is written `int[0..10]`"),
+                    )?;
                     let hi = self.expr_bp(5)?;
                     self.expect(Tok::RBracket, None)?;
                     range = Some((Box::new(lo), Box::new(hi)));
@@ -444,7 +454,9 @@ impl<'a> Parser<'a> {
             }
             _ => self.unexpected(
                 "a type",
-                Some("types are `int`, `int[lo..hi]`, `bool` or a name declared with `type`".into()),
+                Some(
+                    "types are `int`, `int[lo..hi]`, `bool` or a name declared with `type`".into(),
+                ),
             ),
         }
     }
@@ -476,9 +488,15 @@ impl<'a> Parser<'a> {
         self.expect(Tok::LParen, None)?;
         let params = self.params()?;
         self.expect(Tok::RParen, None)?;
-        self.expect(Tok::Colon, Some("give the result type: `fn f(x: int): bool = ...`"))?;
+        self.expect(
+            Tok::Colon,
+            Some("give the result type: `fn f(x: int): bool = ...`"),
+        )?;
         let ret = self.type_expr()?;
-        self.expect(Tok::Eq, Some("the body follows `=`: `fn f(x: int): bool = x > 0`"))?;
+        self.expect(
+            Tok::Eq,
+            Some("the body follows `=`: `fn f(x: int): bool = x > 0`"),
+        )?;
         let body = self.expr()?;
         Ok(FnDef {
             name,
@@ -563,10 +581,16 @@ impl<'a> Parser<'a> {
                 let mut vars = Vec::new();
                 loop {
                     let name = self.ident("a variable name")?;
-                    self.expect(Tok::Colon, Some("variables are declared `var name: type = value`"))?;
+                    self.expect(
+                        Tok::Colon,
+                        Some("variables are declared `var name: type = value`"),
+                    )?;
                     let ty = self.type_expr()?;
                     if self.peek() == Tok::EqEq {
-                        return self.unexpected("`=`", Some("the initial value follows a single `=`".into()));
+                        return self.unexpected(
+                            "`=`",
+                            Some("the initial value follows a single `=`".into()),
+                        );
                     }
                     self.expect(
                         Tok::Eq,
@@ -612,10 +636,16 @@ impl<'a> Parser<'a> {
         if self.peek() == Tok::Arrow || self.peek() == Tok::Minus {
             return self.unexpected(
                 "`--`",
-                Some("a switch is written `from -- gate? --> to` (two dashes before the action)".into()),
+                Some(
+                    "a switch is written `from -- gate? --> to` (two dashes before the action)"
+                        .into(),
+                ),
             );
         }
-        self.expect(Tok::DashDash, Some("a switch is written `from -- gate? --> to`"))?;
+        self.expect(
+            Tok::DashDash,
+            Some("a switch is written `from -- gate? --> to`"),
+        )?;
         let action = if self.peek() == Tok::Tau {
             Action::Tau(self.bump().span)
         } else {
@@ -623,12 +653,13 @@ impl<'a> Parser<'a> {
             let (dir, dir_span) = match self.peek() {
                 Tok::Question => (Dir::Input, self.bump().span),
                 Tok::Bang => (Dir::Output, self.bump().span),
-                Tok::NotEq => {
-                    return self.unexpected(
-                        "`?` or `!`",
-                        Some("`!=` was read as one token: write `gate! [` with a space, or `gate!(=e)`".into()),
-                    )
-                }
+                Tok::NotEq => return self.unexpected(
+                    "`?` or `!`",
+                    Some(
+                        "`!=` was read as one token: write `gate! [` with a space, or `gate!(=e)`"
+                            .into(),
+                    ),
+                ),
                 _ => {
                     return self.unexpected(
                         "`?` or `!` after the gate name",
@@ -656,7 +687,11 @@ impl<'a> Parser<'a> {
                                 Some(format!(
                                     "to require a value write `=` before it, as in `{}(={})`",
                                     name.name,
-                                    if t.kind == Tok::Eof { "0" } else { self.text(t) }
+                                    if t.kind == Tok::Eof {
+                                        "0"
+                                    } else {
+                                        self.text(t)
+                                    }
                                 )),
                             );
                         }
@@ -687,7 +722,10 @@ impl<'a> Parser<'a> {
             while self.peek() != Tok::RBrace {
                 let var = self.ident("a variable to assign")?;
                 if self.peek() == Tok::Colon && self.peek_at(1) == Tok::Eq {
-                    return self.unexpected("`=`", Some("assignments are written `x = e` (not `:=`)".into()));
+                    return self.unexpected(
+                        "`=`",
+                        Some("assignments are written `x = e` (not `:=`)".into()),
+                    );
                 }
                 self.expect(Tok::Eq, Some("assignments are written `x = e`"))?;
                 let e = self.expr()?;
@@ -699,7 +737,10 @@ impl<'a> Parser<'a> {
             self.expect(Tok::RBrace, Some("separate assignments with `,` or `;`"))?;
         }
         if self.peek() == Tok::Arrow {
-            return self.unexpected("`-->`", Some("the target follows a long arrow `-->`".into()));
+            return self.unexpected(
+                "`-->`",
+                Some("the target follows a long arrow `-->`".into()),
+            );
         }
         self.expect(Tok::LongArrow, Some("a switch ends with `--> target`"))?;
         let to = self.ident("the target location")?;
@@ -722,7 +763,10 @@ impl<'a> Parser<'a> {
         } else {
             self.expect(Tok::LBrace, Some("write `system Name { A || B }`"))?;
             let c = self.comp()?;
-            self.expect(Tok::RBrace, Some("a system holds a single composition expression"))?;
+            self.expect(
+                Tok::RBrace,
+                Some("a system holds a single composition expression"),
+            )?;
             c
         };
         Ok(System { name, body })
@@ -755,7 +799,10 @@ impl<'a> Parser<'a> {
                 }
                 Tok::Pipe => {
                     self.bump();
-                    self.expect(Tok::LBracket, Some("synchronisation on gates is written `|[a, b]|`"))?;
+                    self.expect(
+                        Tok::LBracket,
+                        Some("synchronisation on gates is written `|[a, b]|`"),
+                    )?;
                     let mut gates = Vec::new();
                     if self.peek() != Tok::RBracket {
                         gates.push(self.ident("a gate name")?);
@@ -837,7 +884,10 @@ impl<'a> Parser<'a> {
             }
             _ => self.unexpected(
                 "a model instance, `(` or `hide`",
-                Some("compose models with `|||`, `||`, `|[gates]|`, `hide g in P` and `P[a -> b]`".into()),
+                Some(
+                    "compose models with `|||`, `||`, `|[gates]|`, `hide g in P` and `P[a -> b]`"
+                        .into(),
+                ),
             ),
         }
     }
@@ -999,7 +1049,10 @@ impl<'a> Parser<'a> {
                 let c = self.expr()?;
                 self.expect(Tok::Then, Some("write `if c then a else b`"))?;
                 let a = self.expr()?;
-                self.expect(Tok::Else, Some("`if` needs an `else` branch: `if c then a else b`"))?;
+                self.expect(
+                    Tok::Else,
+                    Some("`if` needs an `else` branch: `if c then a else b`"),
+                )?;
                 let b = self.expr_bp(1)?;
                 Ok(Expr {
                     span: t.span.to(b.span),
@@ -1059,7 +1112,9 @@ model CoffeeMachine {
 }"#;
         let (f, d) = parse(0, src);
         assert!(d.is_empty(), "{:?}", d);
-        let ItemKind::Model(m) = &f.items[0].kind else { panic!() };
+        let ItemKind::Model(m) = &f.items[0].kind else {
+            panic!()
+        };
         assert_eq!(m.members.len(), 7);
     }
 
@@ -1074,10 +1129,18 @@ model CoffeeMachine {
     #[test]
     fn precedence() {
         let e = parse_expr(0, "a + b * c == d && !e || f => g").unwrap();
-        let ExprKind::Binary(BinOp::Implies, l, _) = e.kind else { panic!() };
-        let ExprKind::Binary(BinOp::Or, l, _) = l.kind else { panic!() };
-        let ExprKind::Binary(BinOp::And, l, _) = l.kind else { panic!() };
-        let ExprKind::Binary(BinOp::Eq, l, _) = l.kind else { panic!() };
+        let ExprKind::Binary(BinOp::Implies, l, _) = e.kind else {
+            panic!()
+        };
+        let ExprKind::Binary(BinOp::Or, l, _) = l.kind else {
+            panic!()
+        };
+        let ExprKind::Binary(BinOp::And, l, _) = l.kind else {
+            panic!()
+        };
+        let ExprKind::Binary(BinOp::Eq, l, _) = l.kind else {
+            panic!()
+        };
         assert!(matches!(l.kind, ExprKind::Binary(BinOp::Add, _, _)));
         assert!(parse_expr(0, "a < b < c").is_err());
     }
