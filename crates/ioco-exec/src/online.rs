@@ -138,30 +138,20 @@ fn alg2(
     deadline: Option<Instant>,
     r: &mut RunResult,
 ) -> End {
-    let mut inputs: Vec<Label> = Vec::new();
-    let mut outputs: Vec<Label> = Vec::new();
     while tester.steps < opts.depth {
         if deadline.is_some_and(|d| Instant::now() >= d) {
             r.note = Some("stopped early: time budget used up".into());
             break;
         }
         let q = tester.q;
-        inputs.clear();
-        outputs.clear();
-        let alphabet = tester.sus.alphabet();
-        for &(l, _) in tester.sus.successors(q) {
-            if alphabet.is_input(l) {
-                inputs.push(l);
-            } else if l == Label::DELTA || alphabet.is_output(l) {
-                outputs.push(l);
-            }
-        }
+        tester.io(q);
+        let (st, ni, no) = tester.io_span_of(q);
         let choice = strategy.choose(
             &Situation {
                 lts: tester.sus.lts(),
                 set: tester.sus.set(q),
-                inputs: &inputs,
-                outputs: &outputs,
+                inputs: &tester.io_data[st..st + ni],
+                outputs: &tester.io_data[st + ni..st + ni + no],
                 depth: tester.steps,
                 coverage: &tester.coverage,
             },

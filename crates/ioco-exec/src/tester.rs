@@ -31,6 +31,10 @@ pub struct Tester<'a> {
     /// An output line that is not a label (always the last thing of a failed run).
     pub(crate) garbage: Option<String>,
     pub(crate) steps: usize,
+    /// Per suspension state: its enabled inputs then its out-set, as a span of `io_data`
+    /// (start, number of inputs, number of outputs); filled on first use.
+    io_span: Vec<(u32, u32, u32)>,
+    pub(crate) io_data: Vec<Label>,
 }
 
 /// How a run ended, before it is written into a [`RunResult`].
@@ -84,6 +88,8 @@ impl<'a> Tester<'a> {
             trace: Vec::new(),
             garbage: None,
             steps: 0,
+            io_span: Vec::new(),
+            io_data: Vec::new(),
         };
         t.start();
         t
@@ -151,6 +157,41 @@ impl<'a> Tester<'a> {
             (None, Some(&l)) => self.alphabet().display(l),
             (None, None) => String::new(),
         }
+    }
+
+    /// The inputs enabled in `q` and out(q) (outputs and δ), both sorted; memoised.
+    pub(crate) fn io(&mut self, q: SaState) -> (&[Label], &[Label]) {
+        let i = q as usize;
+        if self.io_span.len() <= i {
+            self.io_span.resize(i + 1, (u32::MAX, 0, 0));
+        }
+        if self.io_span[i].0 == u32::MAX {
+            let a = self.sus.alphabet();
+            let start = self.io_data.len();
+            let succ = self.sus.successors(q);
+            self.io_data
+                .extend(succ.iter().map(|p| p.0).filter(|&l| a.is_input(l)));
+            let n_in = self.io_data.len() - start;
+            self.io_data.extend(
+                succ.iter()
+                    .map(|p| p.0)
+                    .filter(|&l| l == Label::DELTA || a.is_output(l)),
+            );
+            let n_out = self.io_data.len() - start - n_in;
+            self.io_span[i] = (start as u32, n_in as u32, n_out as u32);
+        }
+        let (st, ni, no) = self.io_span[i];
+        let (st, ni, no) = (st as usize, ni as usize, no as usize);
+        (
+            &self.io_data[st..st + ni],
+            &self.io_data[st + ni..st + ni + no],
+        )
+    }
+
+    /// The span of [`Tester::io`]'s answer in `io_data` (call `io(q)` first).
+    pub(crate) fn io_span_of(&self, q: SaState) -> (usize, usize, usize) {
+        let (st, ni, no) = self.io_span[q as usize];
+        (st as usize, ni as usize, no as usize)
     }
 
     /// out(q) as written.

@@ -17,6 +17,8 @@ pub struct Coverage {
     transitions: Vec<u64>,
     num_states_covered: usize,
     num_transitions_covered: usize,
+    /// Whether the LTS has τ transitions at all (else visiting skips them).
+    has_tau: bool,
 }
 
 fn get(bits: &[u64], i: usize) -> bool {
@@ -48,6 +50,7 @@ impl Coverage {
             transitions: vec![0; (n as usize).div_ceil(64)],
             num_states_covered: 0,
             num_transitions_covered: 0,
+            has_tau: lts.num_tau() > 0,
         }
     }
 
@@ -101,8 +104,10 @@ impl Coverage {
                 self.num_states_covered += 1;
             }
         }
-        for &s in set {
-            self.mark_edges(lts, s, Label::TAU, set);
+        if self.has_tau {
+            for &s in set {
+                self.mark_edges(lts, s, Label::TAU, set);
+            }
         }
     }
 
@@ -116,10 +121,18 @@ impl Coverage {
 
     fn mark_edges(&mut self, lts: &Lts, s: State, l: Label, to: &[State]) {
         let es = lts.edges(s);
-        let lo = es.partition_point(|e| e.label < l);
+        let lo = if es.len() <= 8 {
+            es.iter().take_while(|e| e.label < l).count()
+        } else {
+            es.partition_point(|e| e.label < l)
+        };
         let base = self.offsets[s as usize] as usize + lo;
         for (k, e) in es[lo..].iter().take_while(|e| e.label == l).enumerate() {
-            if to.binary_search(&e.target).is_ok() && set_bit(&mut self.transitions, base + k) {
+            let inside = match to {
+                [only] => *only == e.target,
+                _ => to.binary_search(&e.target).is_ok(),
+            };
+            if inside && set_bit(&mut self.transitions, base + k) {
                 self.num_transitions_covered += 1;
             }
         }

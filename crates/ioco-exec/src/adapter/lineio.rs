@@ -1,12 +1,13 @@
-//! Line I/O shared by the process and TCP adapters: one reader thread per SUT output stream
-//! sends complete lines over a bounded channel (so a flood blocks the SUT, not our memory);
-//! `recv_timeout` gives quiescence; the quiescence marker settles it immediately.
+//! Line I/O shared by the process and TCP adapters: lines are read on demand with `poll(2)`
+//! time-outs (quiescence) in the tester's own thread, at most one line is buffered (so a flood
+//! blocks the SUT, not our memory); the quiescence marker settles quiescence immediately.
 
 use super::wire::{shorten, Codec, Decoded};
 use super::{AdapterError, Observation, Sent};
 use ioco_model::Label;
 use std::io::{ErrorKind, Read, Write};
-use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender, TryRecvError};
+use std::os::unix::io::AsRawFd;
+use std::sync::mpsc::{RecvTimeoutError, TryRecvError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -24,62 +25,166 @@ pub(crate) enum Event {
     Failed(String),
 }
 
-/// Number of lines buffered between the reader thread and the tester.
-const CHANNEL_LINES: usize = 64;
+/// A readable file descriptor (a child's stdout, a TCP stream).
+pub(crate) trait ReadFd: Read + AsRawFd + Send {}
+impl<T: Read + AsRawFd + Send> ReadFd for T {}
 
-/// Start a reader thread over `r`.
-pub(crate) fn spawn_reader<R: Read + Send + 'static>(r: R, max_line: usize) -> Receiver<Event> {
-    let (tx, rx) = sync_channel(CHANNEL_LINES);
-    std::thread::Builder::new()
-        .name("ioco-sut-reader".into())
-        .spawn(move || read_lines(r, max_line, tx))
-        .expect("spawn reader thread");
-    rx
+/// Lines from a SUT's output stream, read on demand in the tester's thread: `poll(2)` with a
+/// time-out gives quiescence without a thread hop per line, and since nothing is read unless
+/// the tester asks, a flooding SUT blocks on its full pipe instead of growing our memory
+/// (at most one line of `max_line` bytes is buffered).
+pub(crate) struct FdLines {
+    src: Box<dyn ReadFd>,
+    buf: Vec<u8>,
+    start: usize,
+    max_line: usize,
+    partial_sent: bool,
+    eof: bool,
+    finished: bool,
 }
 
-fn read_lines<R: Read>(mut r: R, max_line: usize, tx: SyncSender<Event>) {
-    let mut buf = vec![0u8; 16 * 1024];
-    let mut line: Vec<u8> = Vec::new();
-    let mut partial_sent = false;
-    loop {
-        let n = match r.read(&mut buf) {
-            Ok(0) => {
-                if !line.is_empty() {
-                    let _ = tx.send(Event::Line(std::mem::take(&mut line)));
+impl FdLines {
+    pub(crate) fn new(src: Box<dyn ReadFd>, max_line: usize) -> FdLines {
+        let fd = src.as_raw_fd();
+        // SAFETY: fcntl on a descriptor owned by `src`.
+        unsafe {
+            let flags = libc::fcntl(fd, libc::F_GETFL);
+            if flags >= 0 {
+                libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK);
+            }
+        }
+        FdLines {
+            src,
+            buf: Vec::with_capacity(16 * 1024),
+            start: 0,
+            max_line,
+            partial_sent: false,
+            eof: false,
+            finished: false,
+        }
+    }
+
+    /// A complete buffered line, or a too-long one.
+    fn pop_line(&mut self) -> Option<Event> {
+        let rest = &self.buf[self.start..];
+        if let Some(i) = rest.iter().position(|&b| b == b'\n') {
+            if i > self.max_line {
+                self.finished = true;
+                return Some(Event::TooLong(i));
+            }
+            let line = rest[..i].to_vec();
+            self.start += i + 1;
+            if self.start == self.buf.len() {
+                self.buf.clear();
+                self.start = 0;
+            }
+            self.partial_sent = false;
+            return Some(Event::Line(line));
+        }
+        if rest.len() > self.max_line {
+            self.finished = true;
+            return Some(Event::TooLong(rest.len()));
+        }
+        None
+    }
+
+    /// Read what is available; false if nothing was (would block).
+    fn read_some(&mut self) -> Result<bool, String> {
+        if self.start > 0 {
+            self.buf.drain(..self.start);
+            self.start = 0;
+        }
+        let mut chunk = [0u8; 16 * 1024];
+        loop {
+            match self.src.read(&mut chunk) {
+                Ok(0) => {
+                    self.eof = true;
+                    return Ok(true);
                 }
-                let _ = tx.send(Event::Eof);
-                return;
+                Ok(n) => {
+                    self.buf.extend_from_slice(&chunk[..n]);
+                    return Ok(true);
+                }
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(e) if e.kind() == ErrorKind::WouldBlock => return Ok(false),
+                Err(e) => return Err(e.to_string()),
             }
-            Ok(n) => n,
-            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-            Err(e) => {
-                let _ = tx.send(Event::Failed(e.to_string()));
-                return;
-            }
+        }
+    }
+
+    /// Wait until `fd` is readable or `timeout` passes; true if readable.
+    fn poll(&self, timeout: Duration) -> bool {
+        let mut p = libc::pollfd {
+            fd: self.src.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
         };
-        let mut start = 0;
-        while let Some(i) = buf[start..n].iter().position(|&b| b == b'\n') {
-            line.extend_from_slice(&buf[start..start + i]);
-            start += i + 1;
-            if line.len() > max_line {
-                let _ = tx.send(Event::TooLong(line.len()));
-                return;
+        let ms = if timeout.is_zero() {
+            0
+        } else {
+            timeout.as_millis().clamp(1, i32::MAX as u128) as i32
+        };
+        // SAFETY: one valid pollfd.
+        let r = unsafe { libc::poll(&mut p, 1, ms) };
+        r != 0
+    }
+
+    /// The next event, waiting at most `timeout`.
+    pub(crate) fn recv_timeout(&mut self, timeout: Duration) -> Result<Event, RecvTimeoutError> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if self.finished {
+                return Err(RecvTimeoutError::Disconnected);
             }
-            if tx.send(Event::Line(std::mem::take(&mut line))).is_err() {
-                return;
+            if let Some(ev) = self.pop_line() {
+                return Ok(ev);
             }
-            partial_sent = false;
+            if self.eof {
+                self.finished = true;
+                if self.start < self.buf.len() {
+                    // An unterminated last line counts as a line.
+                    let line = self.buf[self.start..].to_vec();
+                    self.buf.clear();
+                    self.start = 0;
+                    self.finished = false;
+                    self.eof = true;
+                    return Ok(Event::Line(line));
+                }
+                return Ok(Event::Eof);
+            }
+            if self.start < self.buf.len() && !self.partial_sent {
+                self.partial_sent = true;
+                return Ok(Event::Partial);
+            }
+            match self.read_some() {
+                Ok(true) => continue,
+                Ok(false) => {}
+                Err(m) => {
+                    self.finished = true;
+                    return Ok(Event::Failed(m));
+                }
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() || !self.poll(left) {
+                // One last non-blocking look, then time out.
+                match self.read_some() {
+                    Ok(true) => continue,
+                    Ok(false) => return Err(RecvTimeoutError::Timeout),
+                    Err(m) => {
+                        self.finished = true;
+                        return Ok(Event::Failed(m));
+                    }
+                }
+            }
         }
-        line.extend_from_slice(&buf[start..n]);
-        if line.len() > max_line {
-            let _ = tx.send(Event::TooLong(line.len()));
-            return;
-        }
-        if !line.is_empty() && !partial_sent {
-            partial_sent = true;
-            if tx.send(Event::Partial).is_err() {
-                return;
-            }
+    }
+
+    /// The next event if one is available now.
+    pub(crate) fn try_recv(&mut self) -> Result<Event, TryRecvError> {
+        match self.recv_timeout(Duration::ZERO) {
+            Ok(ev) => Ok(ev),
+            Err(RecvTimeoutError::Timeout) => Err(TryRecvError::Empty),
+            Err(RecvTimeoutError::Disconnected) => Err(TryRecvError::Disconnected),
         }
     }
 }
@@ -167,7 +272,7 @@ impl From<AdapterError> for Stop {
 /// One conversation with a SUT over a line stream.
 pub(crate) struct LineIo {
     writer: Box<dyn Write + Send>,
-    rx: Receiver<Event>,
+    rx: FdLines,
     codec: Arc<Codec>,
     /// The marker was seen since the last input: the SUT waits for input.
     settled: bool,
@@ -181,7 +286,7 @@ pub(crate) struct LineIo {
 impl LineIo {
     pub(crate) fn new(
         writer: Box<dyn Write + Send>,
-        rx: Receiver<Event>,
+        rx: FdLines,
         codec: Arc<Codec>,
         settle: Duration,
     ) -> LineIo {
@@ -339,9 +444,12 @@ impl LineIo {
     /// Drop pending events and wait up to `timeout` for the marker (after a reset line).
     pub(crate) fn drain(&mut self, timeout: Duration) -> Result<(), Stop> {
         self.settled = false;
-        while let Ok(ev) = self.rx.try_recv() {
-            if let Event::Eof = ev {
-                return Err(Stop::Eof);
+        // Bounded: a SUT that floods must not keep a reset busy forever.
+        for _ in 0..10_000 {
+            match self.rx.try_recv() {
+                Ok(Event::Eof) | Err(TryRecvError::Disconnected) => return Err(Stop::Eof),
+                Ok(_) => {}
+                Err(TryRecvError::Empty) => break,
             }
         }
         if self.codec.has_marker() {

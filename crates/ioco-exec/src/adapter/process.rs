@@ -15,7 +15,7 @@
 //! * When stdout ends, the exit status is collected: [`AdapterError::Exited`] says
 //!   "exited with status 3" or "was killed by signal 11 (SIGSEGV)".
 
-use super::lineio::{spawn_reader, spawn_tail, LineIo, Stop, Tail};
+use super::lineio::{spawn_tail, FdLines, LineIo, Stop, Tail};
 use super::wire::{Codec, WireConfig};
 use super::{Adapter, AdapterError, Observation, Sent};
 use ioco_model::{Alphabet, Label};
@@ -211,7 +211,7 @@ impl ProcessAdapter {
                 libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK);
             }
         }
-        let rx = spawn_reader(stdout, self.codec.max_line);
+        let rx = FdLines::new(Box::new(stdout), self.codec.max_line);
         let tail = spawn_tail(stderr, self.cfg.stderr_limit);
         let mut io = LineIo::new(
             Box::new(stdin),

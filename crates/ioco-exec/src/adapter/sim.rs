@@ -57,7 +57,11 @@ pub struct Simulator {
     to_spec: Vec<Option<Label>>,
     state: State,
     rng: ChaCha8Rng,
+    /// Spontaneous moves of every state (outputs first, then τ, then δ), in CSR form:
+    /// `moves[off[s]..off[s+1]]`, of which the first `n_out[s]` are outputs.
+    off: Vec<u32>,
     moves: Vec<(Label, State)>,
+    n_out: Vec<u32>,
 }
 
 impl Simulator {
@@ -67,6 +71,36 @@ impl Simulator {
         let to_imp = spec_alphabet.translation_to(imp.alphabet());
         let to_spec = imp.alphabet().translation_to(spec_alphabet);
         let state = imp.initial()[0];
+        // Precompute every state's spontaneous moves: outputs, τ, δ (explicit or by policy).
+        let lts = &*imp;
+        let mut off = Vec::with_capacity(lts.num_states() + 1);
+        let mut moves = Vec::new();
+        let mut n_out = Vec::with_capacity(lts.num_states());
+        off.push(0u32);
+        for s in lts.states() {
+            let kind = |l: Label| lts.alphabet().kind(l);
+            let edges = lts.edges(s);
+            let before = moves.len();
+            moves.extend(
+                edges
+                    .iter()
+                    .filter(|e| kind(e.label) == LabelKind::Output)
+                    .map(|e| (e.label, e.target)),
+            );
+            n_out.push((moves.len() - before) as u32);
+            moves.extend(
+                edges
+                    .iter()
+                    .filter(|e| {
+                        matches!(kind(e.label), LabelKind::Internal | LabelKind::Quiescence)
+                    })
+                    .map(|e| (e.label, e.target)),
+            );
+            if !lts.has_explicit_delta() && lts.is_quiescent(s, opts.policy) {
+                moves.push((Label::DELTA, s));
+            }
+            off.push(moves.len() as u32);
+        }
         Simulator {
             imp,
             opts,
@@ -74,7 +108,9 @@ impl Simulator {
             to_spec,
             state,
             rng: ChaCha8Rng::seed_from_u64(0),
-            moves: Vec::new(),
+            off,
+            moves,
+            n_out,
         }
     }
 
@@ -89,23 +125,8 @@ impl Simulator {
         })
     }
 
-    /// The spontaneous moves of the current state: outputs, τ, δ (explicit or by policy).
-    fn spontaneous(&mut self) {
-        let lts = &*self.imp;
-        let s = self.state;
-        self.moves.clear();
-        for e in lts.edges(s) {
-            let k = lts.alphabet().kind(e.label);
-            if matches!(
-                k,
-                LabelKind::Output | LabelKind::Internal | LabelKind::Quiescence
-            ) {
-                self.moves.push((e.label, e.target));
-            }
-        }
-        if !lts.has_explicit_delta() && lts.is_quiescent(s, self.opts.policy) {
-            self.moves.push((Label::DELTA, s));
-        }
+    fn moves(&self, s: State) -> &[(Label, State)] {
+        &self.moves[self.off[s as usize] as usize..self.off[s as usize + 1] as usize]
     }
 }
 
@@ -117,38 +138,35 @@ impl Adapter for Simulator {
     }
 
     fn send(&mut self, input: Label) -> Result<Sent, AdapterError> {
-        let lts = &*self.imp;
         let s = self.state;
-        let is_out = |e: &&ioco_model::Edge| lts.alphabet().is_output(e.label);
-        let n_out = lts.edges(s).iter().filter(is_out).count();
+        let n_out = self.n_out[s as usize] as usize;
         if n_out > 0 && self.rng.random_bool(self.opts.race.clamp(0.0, 1.0)) {
             let k = self.rng.random_range(0..n_out);
-            let e = *lts
-                .edges(s)
-                .iter()
-                .filter(is_out)
-                .nth(k)
-                .expect("k < n_out");
-            self.state = e.target;
-            return Ok(Sent::Raced(self.output(e.label)?));
+            let (l, t) = self.moves(s)[k];
+            self.state = t;
+            return Ok(Sent::Raced(self.output(l)?));
         }
         let Some(a) = self.to_imp.get(input.index()).copied().flatten() else {
             return Ok(Sent::Accepted); // an input the implementation does not know: ignored
         };
-        let targets = lts.edges_with(s, a);
-        if !targets.is_empty() {
-            self.state = targets[self.rng.random_range(0..targets.len())].target;
+        let targets = self.imp.edges_with(s, a);
+        match targets.len() {
+            0 => {}
+            1 => self.state = targets[0].target,
+            n => self.state = targets[self.rng.random_range(0..n)].target,
         }
         Ok(Sent::Accepted)
     }
 
     fn observe(&mut self, _timeout: Duration) -> Result<Observation, AdapterError> {
         for _ in 0..=self.opts.max_tau {
-            self.spontaneous();
-            if self.moves.is_empty() {
-                return Ok(Observation::Quiescent);
-            }
-            let (l, t) = self.moves[self.rng.random_range(0..self.moves.len())];
+            let s = self.state as usize;
+            let (a, b) = (self.off[s] as usize, self.off[s + 1] as usize);
+            let (l, t) = match b - a {
+                0 => return Ok(Observation::Quiescent),
+                1 => self.moves[a],
+                n => self.moves[a + self.rng.random_range(0..n)],
+            };
             self.state = t;
             if l == Label::DELTA {
                 return Ok(Observation::Quiescent);

@@ -6,7 +6,7 @@
 //! reset line and keep the connection ([`super::process::ResetMode::Line`]). A closed connection
 //! is [`AdapterError::Exited`] with status "closed the connection".
 
-use super::lineio::{spawn_reader, LineIo, Stop};
+use super::lineio::{FdLines, LineIo, Stop};
 use super::process::ResetMode;
 use super::wire::{Codec, WireConfig};
 use super::{Adapter, AdapterError, Observation, Sent};
@@ -152,7 +152,7 @@ impl TcpAdapter {
             .map_err(io_err)?;
         let reader = stream.try_clone().map_err(io_err)?;
         let writer = stream.try_clone().map_err(io_err)?;
-        let rx = spawn_reader(reader, self.codec.max_line);
+        let rx = FdLines::new(Box::new(reader), self.codec.max_line);
         let io = LineIo::new(
             Box::new(writer),
             rx,
