@@ -1,7 +1,8 @@
 //! Benchmark: attractor and joker computation on random suspension automata of 10^3 … 10^6
 //! transitions (arena construction included), to show linear scaling.
 //!
-//! Run: `cargo bench -p ioco-games --bench games` (optionally `-- SEED`).
+//! Run: `cargo bench -p ioco-games --bench games` (options after `--`: a seed, `--spread`
+//! for goals spread over the whole automaton, `--only=N` for one size).
 //! Prints, per size and assumption, the best of 5 runs and the time per transition. Times are
 //! the thread's CPU time (CLOCK_THREAD_CPUTIME_ID), so a loaded machine does not count the
 //! time other processes run; cache pollution by them still shows.
@@ -39,7 +40,7 @@ fn main() {
         .skip(1)
         .find_map(|a| a.parse().ok())
         .unwrap_or(20261122);
-    println!("seed {seed}; shape: 4 inputs (p=0.5), 3 outputs (p=0.3), δ where no output; goal: every 100th state");
+    println!("seed {seed}; shape: 4 inputs (p=0.5), 3 outputs (p=0.3), δ where no output");
     println!(
         "targets: `local` = 95% within ±64 states (like BFS-numbered models), `uniform` = anywhere"
     );
@@ -58,8 +59,12 @@ fn main() {
         "|Attr|",
         "levels"
     );
+    let spread = std::env::args().any(|a| a == "--spread");
+    let only: Option<usize> =
+        std::env::args().find_map(|a| a.strip_prefix("--only=")?.parse().ok());
     for (&target, window) in [1_000usize, 10_000, 100_000, 1_000_000]
         .iter()
+        .filter(|t| only.is_none_or(|o| o == **t))
         .flat_map(|t| [(t, 64usize), (t, 0)])
     {
         let shape = RandomShape {
@@ -72,7 +77,12 @@ fn main() {
         };
         let sa = random_sa(seed, &shape);
         let m = sa.num_transitions();
-        let goals: Vec<u32> = (0..sa.num_states() as u32).step_by(100).collect();
+        let n = sa.num_states() as u32;
+        let goals: Vec<u32> = if spread {
+            (0..n).step_by(100).collect()
+        } else {
+            (n / 2..n / 2 + 10).collect()
+        };
         let goal = Goal::of_states(&sa, &goals);
         for a in [Assumption::InputEager, Assumption::Nondeterministic] {
             let (t_arena, arena) = best_of(5, || Arena::of_sa(&sa, &goal, a));

@@ -262,7 +262,15 @@ impl<'a> Engine<'a> {
 
     /// Run the worklist to its fixpoint; positions entering get joker level `level`.
     pub(crate) fn propagate(&mut self, level: u32) {
+        let mut block_end = self.head;
         while self.head < self.queue.len() {
+            if self.head == block_end {
+                // The worklist holds one rank after the other; process each rank's block in
+                // index order, so memory is swept instead of hit at random (ranks and the
+                // linear number of counter updates are unchanged).
+                block_end = self.queue.len();
+                self.queue[self.head..block_end].sort_unstable();
+            }
             let p = self.queue[self.head];
             self.head += 1;
             let r = self.pos[p as usize].arank;

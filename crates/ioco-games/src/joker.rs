@@ -36,7 +36,8 @@ pub fn joker_game(arena: &Arena) -> Solution {
     e.propagate(0);
     let mut level = 0u32;
     loop {
-        let cands = std::mem::take(&mut e.cands);
+        let mut cands = std::mem::take(&mut e.cands);
+        cands.sort_unstable(); // index order: sweep memory instead of hitting it at random
         let mut seeds = Vec::new();
         for o in cands {
             if e.pos[o as usize].inside() {

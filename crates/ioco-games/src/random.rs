@@ -44,7 +44,7 @@ pub fn random_sa(seed: u64, shape: &RandomShape) -> Lts {
     let (a, ins, outs) = alphabet(shape.inputs, shape.outputs);
     let n = shape.states.max(1);
     let w = shape.window as i64;
-    let mut target = |rng: &mut ChaCha8Rng, s: u32| -> u32 {
+    let target = |rng: &mut ChaCha8Rng, s: u32| -> u32 {
         if w == 0 || rng.random_bool(0.05) {
             rng.random_range(0..n as u32)
         } else {
