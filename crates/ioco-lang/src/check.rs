@@ -1091,7 +1091,19 @@ impl<'a> Checker<'a> {
                     None => {
                         let cands: Vec<String> = def.ctors.iter().map(|k| k.name.clone()).collect();
                         let tname = def.name.clone();
-                        self.unknown(&format!("constructor of `{}`", tname), c, cands, None);
+                        let sugg = did_you_mean(&c.name, cands.iter().map(String::as_str));
+                        self.err(
+                            Diagnostic::error(
+                                "ioco::check::unknown",
+                                format!("type `{}` has no constructor `{}`", tname, c.name),
+                                c.span,
+                                "unknown constructor",
+                            )
+                            .help(match sugg {
+                                Some(s) => format!("did you mean `{}`?", s),
+                                None => format!("its constructors are: {}", cands.join(", ")),
+                            }),
+                        );
                         None
                     }
                 }
@@ -1481,7 +1493,14 @@ impl<'a> Checker<'a> {
                         name.span.to(*dir_span),
                         format!("{} argument(s) here", args.len()),
                     )
-                    .label(g.span, format!("declared as `{}({})` here", name.name, sig))
+                    .label(
+                        g.span,
+                        if g.params.is_empty() {
+                            "declared without parameters here".to_string()
+                        } else {
+                            format!("declared as `{}({})` here", name.name, sig)
+                        },
+                    )
                     .help(if g.params.is_empty() {
                         format!(
                             "write `{}{}` without arguments",
@@ -1518,7 +1537,7 @@ impl<'a> Checker<'a> {
                         if let Some((sp, what)) = clash {
                             self.err(Diagnostic::error("ioco::check::shadow", format!("`{}` is {}", id.name, what), id.span, "a parameter binder must be a fresh name")
                                 .label(sp, "declared here")
-                                .help(format!("to require the value of `{0}`, write `{1}(={0})`; to bind a new value, pick a fresh name", id.name, name.name)));
+                                .help(format!("to require the value of `{0}`, write `{1}{2}(={0})`; to bind a new value, pick a fresh name", id.name, name.name, if *dir == Dir::Input { "?" } else { "!" })));
                             ok = false;
                         }
                         scope.params.push((id.name.clone(), *pt, id.span));

@@ -113,6 +113,18 @@ impl<'a> Parser<'a> {
     }
 
     fn error(&mut self, d: Diagnostic) {
+        // a bad character already reported on this line explains the parse error that follows
+        let same_line = |a: u32, b: u32| {
+            let (lo, hi) = (a.min(b) as usize, a.max(b) as usize);
+            !self.src[lo..hi.min(self.src.len())].contains('\n')
+        };
+        if self
+            .diags
+            .iter()
+            .any(|x| x.code.starts_with("ioco::lex") && same_line(x.span.start, d.span.start))
+        {
+            return;
+        }
         if self.diags.len() < MAX_DEPTH_ERRORS {
             self.diags.push(d);
         }
@@ -523,8 +535,8 @@ impl<'a> Parser<'a> {
                     let d = Diagnostic::error(
                         "ioco::parse::unclosed",
                         format!("model `{}` is not closed", name.name),
-                        self.tok().span,
-                        "the file ends here",
+                        self.prev_span(),
+                        "the file ends after this",
                     )
                     .label(name.span, "model starts here")
                     .help("add `}` after the last switch");
