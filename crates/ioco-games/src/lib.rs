@@ -37,6 +37,7 @@ pub mod goal;
 pub mod joker;
 pub mod purpose;
 pub mod random;
+pub mod resilience;
 pub mod strategy;
 
 pub use arena::{Arena, ArenaBuilder, Assumption, Move};
@@ -45,6 +46,7 @@ pub use exec::{explore, Run};
 pub use goal::{Goal, GoalError};
 pub use joker::{joker_game, reachable_goal};
 pub use purpose::{purpose_test, Purpose, PurposeError, PurposeOptions, PurposeProduct};
+pub use resilience::{prefer_resilient, Concurrent};
 pub use strategy::{Advice, Step, Strategy};
 
 use ioco_gen::TestCase;
@@ -258,7 +260,11 @@ pub struct JokerResult {
     pub jokers: u32,
     /// The most moves to the goal when the system helps at every joker state.
     pub moves: u32,
-    /// The joker strategy (defined on all of Joker(R)).
+    /// The least resilience rank on the strategy's helped plays (thesis Ex. 6.39: how few
+    /// system moves away a loss is; higher is better; `None`: the system can never force it).
+    pub resilience: Option<u32>,
+    /// The joker strategy (defined on all of Joker(R); among equally good choices the most
+    /// resilient, see [`resilience`]).
     pub strategy: Strategy,
     /// The joker states of the whole arena (thesis Def. 6.14), SA states.
     pub joker_states: Vec<State>,
@@ -270,7 +276,8 @@ pub struct JokerResult {
 }
 
 /// Solve the joker game of `goal` on `sa` in the thesis' arena (nondeterministic moves,
-/// Def. 6.23) and build its test case.
+/// Def. 6.23), prefer the most resilient of the equally good joker strategies (Ex. 6.39) and
+/// build its test case.
 pub fn joker(sa: &Lts, goal: &Goal) -> Result<JokerResult, GameError> {
     joker_with(
         sa,
@@ -289,8 +296,13 @@ pub fn joker_with(
 ) -> Result<JokerResult, GameError> {
     check_sa(sa)?;
     let arena = Arena::of_sa(sa, goal, assume);
-    let sol = joker_game(&arena);
+    let mut sol = joker_game(&arena);
     let q0 = sa.initial()[0];
+    let losing: Vec<bool> = (0..arena.num_positions() as u32)
+        .map(|p| !sol.contains(p))
+        .collect();
+    let res = Concurrent::of_sa(sa, goal, assume).attractor23(&losing);
+    let value = prefer_resilient(&arena, &mut sol, &res);
     let Some((jokers, _)) = sol.rank(q0) else {
         return Err(GameError::Unreachable {
             goal: goal.text.clone(),
@@ -312,6 +324,7 @@ pub fn joker_with(
         })?;
     Ok(JokerResult {
         jokers,
+        resilience: (value[q0 as usize] != attractor::NONE).then_some(value[q0 as usize]),
         moves: sol.moves[q0 as usize],
         joker_states: strategy.joker_states(),
         levels: sol.levels,

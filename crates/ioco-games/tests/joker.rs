@@ -67,6 +67,68 @@ fn g_a_or_b_attractor_and_joker_sets() {
 }
 
 #[test]
+fn g_a_or_b_resilience_prefers_sigma_1a() {
+    // Positions listed 1, 3, 2 so that the plain witness at 1 would be b (3 enters first).
+    let mut b = ArenaBuilder::new();
+    let p1 = b.position("1");
+    let p3 = b.position("3");
+    let p2 = b.position("2");
+    let g = b.position("☺");
+    let bad = b.position("☹");
+    b.goal(g);
+    b.action(p1, "a", &[p2]);
+    b.action(p1, "b", &[p3]);
+    b.action(p3, "a", &[g, bad]);
+    b.action(p3, "θ", &[bad]);
+    b.action(p2, "a", &[g, p3]);
+    b.action(p2, "θ", &[g, p3]);
+    b.action(g, "θ", &[g]);
+    b.action(bad, "θ", &[bad]);
+    let arena = b.build();
+    let mut j = joker_game(&arena);
+    let mv = |j: &Solution, p: u32| {
+        arena
+            .action_move(j.strategy[p as usize] as usize)
+            .display(arena.alphabet())
+    };
+    assert_eq!(mv(&j, p1), "b?");
+    // The concurrent game with Player-2 actions (x, y, δ) of Fig. 6.1.
+    let mut c = Concurrent::new(5);
+    c.shape(p1, 2, 1);
+    c.moves(p1, 0, 0, &[p2]);
+    c.moves(p1, 1, 0, &[p3]);
+    c.shape(p2, 2, 2);
+    c.moves(p2, 0, 0, &[g]);
+    c.moves(p2, 0, 1, &[p3]);
+    c.moves(p2, 1, 0, &[g]);
+    c.moves(p2, 1, 1, &[p3]);
+    c.shape(p3, 2, 1);
+    c.moves(p3, 0, 0, &[g, bad]);
+    c.moves(p3, 1, 0, &[bad]);
+    for p in [g, bad] {
+        c.shape(p, 1, 1);
+        c.moves(p, 0, 0, &[p]);
+    }
+    // Ex. 6.39: levels {☹}, {3, ☹}, {2, 3, ☹}, {1, 2, 3, ☹}.
+    let losing: Vec<bool> = (0..5).map(|p| !j.contains(p)).collect();
+    let res = c.attractor23(&losing);
+    assert_eq!(
+        (
+            res[bad as usize],
+            res[p3 as usize],
+            res[p2 as usize],
+            res[p1 as usize]
+        ),
+        (0, 1, 2, 3)
+    );
+    assert_eq!(res[g as usize], u32::MAX);
+    // σ1a's helping play 1 a 2 a ☺ has minimum rank 2, σ1b's 1 b 3 a ☺ rank 1: σ1a wins.
+    let val = prefer_resilient(&arena, &mut j, &res);
+    assert_eq!(mv(&j, p1), "a?");
+    assert_eq!(val[p1 as usize], 2);
+}
+
+#[test]
 fn printer_joker_states_and_test() {
     // Goal q4 (printing and scanning at once): under ND each mixed state needs the system to
     // accept the second input before it finishes the first job.
@@ -203,7 +265,15 @@ proptest! {
                     }
                 }
             }
-            let j = joker_game(&arena);
+            let mut j = joker_game(&arena);
+            let moves_before = j.moves.clone();
+            if use_label || goal_state % 2 == 0 {
+                // The resilient choice keeps a valid joker strategy with the same bounds.
+                let losing: Vec<bool> = (0..n as u32).map(|p| !j.contains(p)).collect();
+                let res = Concurrent::of_sa(&sa, &goal, a).attractor23(&losing);
+                prefer_resilient(&arena, &mut j, &res);
+                prop_assert_eq!(&j.moves, &moves_before);
+            }
             let nj = naive_joker(&arena);
             let reach = reachable_goal(&arena);
             for p in 0..n as u32 {
