@@ -47,7 +47,7 @@ pub use goal::{Goal, GoalError};
 pub use joker::{joker_game, reachable_goal};
 pub use purpose::{purpose_test, Purpose, PurposeError, PurposeOptions, PurposeProduct};
 pub use resilience::{prefer_resilient, Concurrent};
-pub use strategy::{Advice, Step, Strategy};
+pub use strategy::{trace_strategy_test, Advice, Step, Strategy};
 
 use ioco_gen::TestCase;
 use ioco_model::{Label, Lts, State};

@@ -327,3 +327,74 @@ impl TreeBuilder<'_> {
         }
     }
 }
+
+/// The test case of an arbitrary trace-based strategy (thesis Thm 5.20's construction): `f`
+/// gets the trace so far and the SA state after it and returns the move, or `None` for
+/// `stop?` (the branch ends in Pass). Every output the specification allows continues with the
+/// strategy, whatever the assumption, so the test is sound (the note's erratum to step 3);
+/// which branches a run can take depends on how the system resolves races. An input the
+/// specification does not enable is an error; so is a strategy that does not stop within
+/// `max_depth` moves (it is not *finite*, Def. 5.19).
+pub fn trace_strategy_test(
+    sa: &Lts,
+    max_depth: usize,
+    f: &dyn Fn(&[Label], State) -> Option<Move>,
+) -> Result<TestCase, String> {
+    fn go(
+        sa: &Lts,
+        max_depth: usize,
+        f: &dyn Fn(&[Label], State) -> Option<Move>,
+        trace: &mut Vec<Label>,
+        q: State,
+    ) -> Result<TestCase, String> {
+        let alpha = sa.alphabet();
+        let Some(mv) = f(trace, q) else {
+            return Ok(TestCase::leaf_because(Verdict::Pass, "the strategy stops"));
+        };
+        if trace.len() >= max_depth {
+            return Err(format!(
+                "the strategy does not stop within {max_depth} moves (after {})",
+                alpha.display_trace(trace)
+            ));
+        }
+        let mut branches = Vec::new();
+        for e in sa.edges(q) {
+            let observable = e.label == Label::DELTA || alpha.is_output(e.label);
+            if observable && (mv == Move::Wait || e.label != Label::DELTA) {
+                trace.push(e.label);
+                let then = go(sa, max_depth, f, trace, e.target)?;
+                trace.pop();
+                branches.push(Branch {
+                    label: alpha.display(e.label),
+                    then,
+                });
+            }
+        }
+        match mv {
+            Move::Wait => Ok(TestCase::Observe {
+                branches,
+                otherwise: Verdict::Fail,
+            }),
+            Move::Input(a) => {
+                let Some(e) = sa.edges_with(q, a).first() else {
+                    return Err(format!(
+                        "the strategy offers {} after {}, where the specification does not \
+                         enable it",
+                        alpha.display(a),
+                        alpha.display_trace(trace)
+                    ));
+                };
+                trace.push(a);
+                let after = go(sa, max_depth, f, trace, e.target)?;
+                trace.pop();
+                Ok(TestCase::Stimulate {
+                    input: alpha.display(a),
+                    after: Box::new(after),
+                    branches,
+                    otherwise: Verdict::Fail,
+                })
+            }
+        }
+    }
+    go(sa, max_depth, f, &mut Vec::new(), sa.initial()[0])
+}

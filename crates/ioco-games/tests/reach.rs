@@ -226,3 +226,94 @@ fn not_a_suspension_automaton_is_an_error() {
     let e = reach(&l, &goal, Assumption::InputEager).unwrap_err();
     assert!(e.to_string().contains("two a?-transitions"), "{e}");
 }
+
+#[test]
+fn printer_ex_5_21_trace_sets_per_assumption() {
+    // Ex. 5.21's σ1: stop when |π| ≥ 4 (3 moves made), else print? if enabled, else scan? if
+    // enabled, else θ. Its test case (Thm 5.20) run against the printer itself: the maximal
+    // traces (those ending in Pass) are the maximal traces of T_σ1 under each assumption.
+    let sa = printer();
+    let a = sa.alphabet();
+    let (print, scan) = (a.lookup("print").unwrap(), a.lookup("scan").unwrap());
+    let sigma = |trace: &[ioco_model::Label], q: u32| {
+        if trace.len() >= 3 {
+            None
+        } else if sa.enables(q, print) {
+            Some(Move::Input(print))
+        } else if sa.enables(q, scan) {
+            Some(Move::Input(scan))
+        } else {
+            Some(Move::Wait)
+        }
+    };
+    let tc = trace_strategy_test(&sa, 10, &sigma).unwrap();
+    tc.validate().unwrap();
+    let maximal = |resolve: Assumption| {
+        let mut v: Vec<String> =
+            explore(&tc, &sa, ioco_model::QuiescencePolicy::Stable, resolve, 100)
+                .into_iter()
+                .map(|r| {
+                    assert_eq!(r.verdict, Verdict::Pass);
+                    r.trace.join(" ")
+                })
+                .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(
+        maximal(Assumption::Nondeterministic),
+        vec![
+            "print? printed! δ",
+            "print? scan? printed!",
+            "print? scan? scanned!"
+        ]
+    );
+    // IE drops print?printed! and print?printed!δ; OE drops print?scan? and its extensions.
+    assert_eq!(
+        maximal(Assumption::InputEager),
+        vec!["print? scan? printed!", "print? scan? scanned!"]
+    );
+    assert_eq!(maximal(Assumption::OutputEager), vec!["print? printed! δ"]);
+    // A strategy that never stops is not finite.
+    let forever = |_: &[ioco_model::Label], _: u32| Some(Move::Wait);
+    assert!(trace_strategy_test(&sa, 5, &forever)
+        .unwrap_err()
+        .contains("does not stop"));
+}
+
+#[test]
+fn online_play_of_a_winning_strategy_reaches_the_goal() {
+    // The printer under IE, goal {q5, q7}: play the strategy online against a simulated
+    // system (the spec SA) that picks outputs at random (seeded) and never lets outputs race.
+    use rand::{Rng, SeedableRng};
+    let sa = printer();
+    let goal = Goal::parse("state:q5|state:q7", &sa).unwrap();
+    let r = reach(&sa, &goal, Assumption::InputEager).unwrap();
+    for seed in 0..20u64 {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut q = sa.initial()[0];
+        let mut steps = 0;
+        let verdict = loop {
+            let l = match r.strategy.advise(&sa, q) {
+                Advice::Stop(v, _) => break v,
+                Advice::Stimulate(a) => a,
+                Advice::Observe => {
+                    let outs: Vec<_> = sa
+                        .edges(q)
+                        .iter()
+                        .filter(|e| !sa.alphabet().is_input(e.label))
+                        .map(|e| e.label)
+                        .collect();
+                    outs[rng.random_range(0..outs.len())]
+                }
+            };
+            steps += 1;
+            match r.strategy.step(&sa, q, l) {
+                Step::Continue(t) => q = t,
+                Step::Stop(v, _) => break v,
+            }
+        };
+        assert_eq!(verdict, Verdict::Pass, "seed {seed}");
+        assert!(steps <= r.moves as usize);
+    }
+}
