@@ -14,7 +14,7 @@
 //! lower rank (an *attracting* strategy, Def. 6.8). Each part and group member is decremented
 //! once, so the cost is O(arena size) = O(|T|) for an SA arena.
 //!
-//! The same engine runs the nested fixpoint of joker games ([`crate::joker`]): it keeps its
+//! The same engine runs the nested fixpoint of joker games ([`mod@crate::joker`]): it keeps its
 //! counters across levels and also collects Pre(X) (cooperative predecessors) as positions
 //! enter.
 

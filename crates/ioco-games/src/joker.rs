@@ -5,7 +5,7 @@
 //! cooperate for one step). Joker⁰ = Attr(R), Joker^{k+1} = Joker^k ∪ Attr(Pre(Joker^k)).
 //! J-Rank(q) = the least k with q ∈ Joker^k: the fewest jokers with which the tester reaches R.
 //!
-//! **Algorithm (linear time).** One attractor engine ([`crate::attractor`]) keeps its counters
+//! **Algorithm (linear time).** One attractor engine ([`mod@crate::attractor`]) keeps its counters
 //! across levels: level k+1 seeds the states of Pre(Joker^k) \ Joker^k (the joker states of
 //! level k+1, per-level rank 0) and propagates; Pre is collected on the fly as positions enter,
 //! touching each reverse edge once. The whole nested fixpoint is O(arena size), where the naive

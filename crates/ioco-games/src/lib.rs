@@ -8,7 +8,7 @@
 //!   linear-time attractor ([`attractor()`]); a winning initial state gives a memoryless
 //!   [`Strategy`] and a sound [`TestCase`] that reaches the goal against every implementation
 //!   that resolves races as assumed. A goal that cannot be forced is an error that says why.
-//! * [`joker`]: the fewest jokers (times the system must cooperate), then the fewest moves
+//! * [`joker()`]: the fewest jokers (times the system must cooperate), then the fewest moves
 //!   inside each joker level ([`joker_game`]).
 //! * [`purpose_test`]: a test purpose automaton with `accept*`/`refuse*` states, its product
 //!   with the specification, coreachability of accept, and a Pass/Inconclusive/Fail test case;
@@ -253,7 +253,7 @@ pub fn reach_with(
     })
 }
 
-/// The outcome of [`joker`].
+/// The outcome of [`joker()`].
 #[derive(Clone, Debug)]
 pub struct JokerResult {
     /// J-Rank of the initial state: how often the system must cooperate (0: a sure win).
@@ -287,7 +287,7 @@ pub fn joker(sa: &Lts, goal: &Goal) -> Result<JokerResult, GameError> {
     )
 }
 
-/// [`joker`] under another assumption, with options.
+/// [`joker()`] under another assumption, with options.
 pub fn joker_with(
     sa: &Lts,
     goal: &Goal,

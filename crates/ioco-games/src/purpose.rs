@@ -16,7 +16,7 @@
 //!
 //! The test graph of Table 2 may have cycles and offers every kept input, while a
 //! [`TestCase`] is a tree with one input per node, so the tester must choose: this module
-//! chooses with the joker strategy of the product towards Pass ([`crate::joker`]): Joker(Pass)
+//! chooses with the joker strategy of the product towards Pass ([`mod@crate::joker`]): Joker(Pass)
 //! = coreach(Pass) (thesis Thm 6.13), and the strategy takes the fewest cooperations of the
 //! system, then the fewest moves. A forced win (attractor, J-Rank 0) is taken whenever one
 //! exists. The same ranks steer online ([`PurposeProduct::advise`]). An outcome inside C whose
