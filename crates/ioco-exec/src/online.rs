@@ -144,6 +144,9 @@ fn alg2(
             break;
         }
         let q = tester.q;
+        if strategy.uses_coverage() {
+            tester.flush();
+        }
         tester.io(q);
         let (st, ni, no) = tester.io_span_of(q);
         let choice = strategy.choose(

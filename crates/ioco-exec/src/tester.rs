@@ -35,6 +35,10 @@ pub struct Tester<'a> {
     /// (start, number of inputs, number of outputs); filled on first use.
     io_span: Vec<(u32, u32, u32)>,
     pub(crate) io_data: Vec<Label>,
+    /// Per suspension state, which of its successor edges (by position, first 64) were taken;
+    /// new ones wait in `pending` until the coverage of the LTS is updated ([`Tester::flush`]).
+    taken: Vec<u64>,
+    pending: Vec<(SaState, Label, SaState)>,
 }
 
 /// How a run ended, before it is written into a [`RunResult`].
@@ -90,6 +94,8 @@ impl<'a> Tester<'a> {
             steps: 0,
             io_span: Vec::new(),
             io_data: Vec::new(),
+            taken: Vec::new(),
+            pending: Vec::new(),
         };
         t.start();
         t
@@ -106,8 +112,19 @@ impl<'a> Tester<'a> {
     }
 
     /// Coverage of the specification so far.
-    pub fn coverage(&self) -> &Coverage {
+    pub fn coverage(&mut self) -> &Coverage {
+        self.flush();
         &self.coverage
+    }
+
+    /// Bring the LTS coverage up to date with the suspension steps taken. Steps are recorded
+    /// per suspension edge (a bit per edge, cheap), and each new suspension edge is turned into
+    /// LTS coverage once, here: the per-step cost does not depend on the size of the sets.
+    pub fn flush(&mut self) {
+        let lts = self.sus.lts();
+        for (q, l, t) in self.pending.drain(..) {
+            self.coverage.step(lts, self.sus.set(q), l, self.sus.set(t));
+        }
     }
 
     /// Suspension states discovered so far.
@@ -126,10 +143,19 @@ impl<'a> Tester<'a> {
     }
 
     fn step(&mut self, l: Label) -> Option<SaState> {
-        let t = self.sus.step(self.q, l)?;
-        let lts = self.sus.lts();
-        self.coverage
-            .step(lts, self.sus.set(self.q), l, self.sus.set(t));
+        let q = self.q;
+        let succ = self.sus.successors(q);
+        let i = succ.binary_search_by_key(&l, |p| p.0).ok()?;
+        let t = succ[i].1;
+        let qi = q as usize;
+        if self.taken.len() <= qi {
+            self.taken.resize(qi + 1, 0);
+        }
+        let bit = 1u64 << i.min(63);
+        if i >= 63 || self.taken[qi] & bit == 0 {
+            self.taken[qi] |= bit;
+            self.pending.push((q, l, t));
+        }
         self.q = t;
         Some(t)
     }

@@ -57,11 +57,11 @@ pub struct Simulator {
     to_spec: Vec<Option<Label>>,
     state: State,
     rng: ChaCha8Rng,
-    /// Spontaneous moves of every state (outputs first, then τ, then δ), in CSR form:
-    /// `moves[off[s]..off[s+1]]`, of which the first `n_out[s]` are outputs.
-    off: Vec<u32>,
+    /// Per state: where its moves start in `moves`, and how many outputs, spontaneous moves
+    /// (outputs, τ, δ) and input edges it has. `moves` holds, per state, the outputs, then τ and
+    /// δ, then the input edges: one record and one stretch of memory per step.
+    table: Vec<(u32, u32, u32, u32)>,
     moves: Vec<(Label, State)>,
-    n_out: Vec<u32>,
 }
 
 impl Simulator {
@@ -71,35 +71,30 @@ impl Simulator {
         let to_imp = spec_alphabet.translation_to(imp.alphabet());
         let to_spec = imp.alphabet().translation_to(spec_alphabet);
         let state = imp.initial()[0];
-        // Precompute every state's spontaneous moves: outputs, τ, δ (explicit or by policy).
+        // Precompute every state's moves: outputs, τ and δ (explicit or by policy), inputs.
         let lts = &*imp;
-        let mut off = Vec::with_capacity(lts.num_states() + 1);
+        let mut table = Vec::with_capacity(lts.num_states());
         let mut moves = Vec::new();
-        let mut n_out = Vec::with_capacity(lts.num_states());
-        off.push(0u32);
         for s in lts.states() {
-            let kind = |l: Label| lts.alphabet().kind(l);
             let edges = lts.edges(s);
-            let before = moves.len();
-            moves.extend(
+            let start = moves.len();
+            let of = |want: &[LabelKind]| {
                 edges
                     .iter()
-                    .filter(|e| kind(e.label) == LabelKind::Output)
-                    .map(|e| (e.label, e.target)),
-            );
-            n_out.push((moves.len() - before) as u32);
-            moves.extend(
-                edges
-                    .iter()
-                    .filter(|e| {
-                        matches!(kind(e.label), LabelKind::Internal | LabelKind::Quiescence)
-                    })
-                    .map(|e| (e.label, e.target)),
-            );
+                    .filter(|e| want.contains(&lts.alphabet().kind(e.label)))
+                    .map(|e| (e.label, e.target))
+                    .collect::<Vec<_>>()
+            };
+            moves.extend(of(&[LabelKind::Output]));
+            let n_out = moves.len() - start;
+            moves.extend(of(&[LabelKind::Internal, LabelKind::Quiescence]));
             if !lts.has_explicit_delta() && lts.is_quiescent(s, opts.policy) {
                 moves.push((Label::DELTA, s));
             }
-            off.push(moves.len() as u32);
+            let n_spont = moves.len() - start;
+            moves.extend(of(&[LabelKind::Input]));
+            let n_in = moves.len() - start - n_spont;
+            table.push((start as u32, n_out as u32, n_spont as u32, n_in as u32));
         }
         Simulator {
             imp,
@@ -108,9 +103,8 @@ impl Simulator {
             to_spec,
             state,
             rng: ChaCha8Rng::seed_from_u64(0),
-            off,
+            table,
             moves,
-            n_out,
         }
     }
 
@@ -124,10 +118,6 @@ impl Simulator {
             line: self.imp.alphabet().name(l).to_string(),
         })
     }
-
-    fn moves(&self, s: State) -> &[(Label, State)] {
-        &self.moves[self.off[s as usize] as usize..self.off[s as usize + 1] as usize]
-    }
 }
 
 impl Adapter for Simulator {
@@ -138,34 +128,36 @@ impl Adapter for Simulator {
     }
 
     fn send(&mut self, input: Label) -> Result<Sent, AdapterError> {
-        let s = self.state;
-        let n_out = self.n_out[s as usize] as usize;
+        let (start, n_out, n_spont, n_in) = self.table[self.state as usize];
+        let start = start as usize;
         if n_out > 0 && self.rng.random_bool(self.opts.race.clamp(0.0, 1.0)) {
-            let k = self.rng.random_range(0..n_out);
-            let (l, t) = self.moves(s)[k];
+            let k = self.rng.random_range(0..n_out as usize);
+            let (l, t) = self.moves[start + k];
             self.state = t;
             return Ok(Sent::Raced(self.output(l)?));
         }
         let Some(a) = self.to_imp.get(input.index()).copied().flatten() else {
             return Ok(Sent::Accepted); // an input the implementation does not know: ignored
         };
-        let targets = self.imp.edges_with(s, a);
-        match targets.len() {
-            0 => {}
-            1 => self.state = targets[0].target,
-            n => self.state = targets[self.rng.random_range(0..n)].target,
+        let ins = &self.moves[start + n_spont as usize..start + (n_spont + n_in) as usize];
+        let lo = ins.iter().take_while(|m| m.0 < a).count();
+        let n = ins[lo..].iter().take_while(|m| m.0 == a).count();
+        match n {
+            0 => {} // not enabled: ignored (angelic completion)
+            1 => self.state = ins[lo].1,
+            n => self.state = ins[lo + self.rng.random_range(0..n)].1,
         }
         Ok(Sent::Accepted)
     }
 
     fn observe(&mut self, _timeout: Duration) -> Result<Observation, AdapterError> {
         for _ in 0..=self.opts.max_tau {
-            let s = self.state as usize;
-            let (a, b) = (self.off[s] as usize, self.off[s + 1] as usize);
-            let (l, t) = match b - a {
+            let (start, _, n_spont, _) = self.table[self.state as usize];
+            let start = start as usize;
+            let (l, t) = match n_spont {
                 0 => return Ok(Observation::Quiescent),
-                1 => self.moves[a],
-                n => self.moves[a + self.rng.random_range(0..n)],
+                1 => self.moves[start],
+                n => self.moves[start + self.rng.random_range(0..n as usize)],
             };
             self.state = t;
             if l == Label::DELTA {

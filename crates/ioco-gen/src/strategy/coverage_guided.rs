@@ -58,4 +58,8 @@ impl Strategy for CoverageGuided {
     fn name(&self) -> &'static str {
         "coverage"
     }
+
+    fn uses_coverage(&self) -> bool {
+        true
+    }
 }

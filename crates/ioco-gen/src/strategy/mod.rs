@@ -62,6 +62,12 @@ pub trait Strategy: Send {
 
     /// A short name for reports (`uniform`, `weighted`, `coverage`).
     fn name(&self) -> &'static str;
+
+    /// True when [`Situation::coverage`] must be up to date at every choice (the runner may
+    /// otherwise update coverage lazily).
+    fn uses_coverage(&self) -> bool {
+        false
+    }
 }
 
 /// Strategies by name, as the CLI writes them.
