@@ -317,3 +317,23 @@ fn online_play_of_a_winning_strategy_reaches_the_goal() {
         assert!(steps <= r.moves as usize);
     }
 }
+
+#[test]
+fn assumption_names_and_large_tests() {
+    for a in Assumption::ALL {
+        assert_eq!(a.name().parse::<Assumption>().unwrap(), a);
+    }
+    assert_eq!("IE".parse::<Assumption>().unwrap(), Assumption::InputEager);
+    let e = "eager".parse::<Assumption>().unwrap_err();
+    assert!(e.contains("input-eager"), "{e}");
+    // A test tree larger than the limit is refused with a hint to play online.
+    let sa = printer();
+    let goal = Goal::parse("state:q5|state:q7", &sa).unwrap();
+    let opts = GameOptions {
+        max_nodes: 3,
+        budget: 0,
+    };
+    let e = reach_with(&sa, &goal, Assumption::InputEager, &opts).unwrap_err();
+    assert!(matches!(e, GameError::TestTooLarge { limit: 3 }));
+    assert!(e.to_string().contains("online"), "{e}");
+}
