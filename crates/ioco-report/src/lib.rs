@@ -1,1 +1,167 @@
-//! Reports: summaries, JSON, JUnit, Markdown
+//! Reports of test runs: a human summary ([`text`]), JSON ([`to_json`]), JUnit XML ([`junit`])
+//! and Markdown ([`markdown`]), all rendered from the result types of `ioco-exec`
+//! ([`Summary`], [`RunResult`]).
+//!
+//! ```
+//! use ioco_exec::{RunResult, RunVerdict, Summary, Failure};
+//! let mut fail = RunResult::new(1, 7);
+//! fail.verdict = RunVerdict::Fail;
+//! fail.trace = vec!["button?".into(), "coffee!".into()];
+//! fail.failure = Some(Failure {
+//!     observed: "coffee!".into(),
+//!     allowed: vec!["error!".into()],
+//!     reason: "output not allowed".into(),
+//! });
+//! let summary = Summary::new("online", 42, vec![RunResult::new(0, 3), fail]);
+//! let text = ioco_report::text::render(&summary, &Default::default());
+//! assert!(text.starts_with("FAIL"));
+//! assert!(ioco_report::junit::render(&summary).unwrap().contains("<failure"));
+//! ```
+//!
+//! The CLI's `--json FILE`, `--junit FILE` and `--markdown FILE` options map onto
+//! [`ReportFiles`] and [`write_reports`].
+
+pub mod junit;
+pub mod markdown;
+pub mod text;
+
+pub use ioco_exec::result::{CoverageSummary, Failure, RunResult, RunVerdict, Shrunk, Summary};
+use std::path::{Path, PathBuf};
+
+/// The summary as pretty-printed JSON (the serde form of [`Summary`]; `ioco replay` reads it).
+pub fn to_json(summary: &Summary) -> String {
+    serde_json::to_string_pretty(summary).expect("a Summary always serialises")
+}
+
+/// Read a summary written by [`to_json`].
+pub fn from_json(src: &str) -> Result<Summary, serde_json::Error> {
+    serde_json::from_str(src)
+}
+
+/// Where to write reports; `None` skips that format.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReportFiles {
+    /// `--json FILE`.
+    pub json: Option<PathBuf>,
+    /// `--junit FILE`.
+    pub junit: Option<PathBuf>,
+    /// `--markdown FILE`.
+    pub markdown: Option<PathBuf>,
+}
+
+/// A report that could not be written.
+#[derive(Debug)]
+pub struct ReportError {
+    /// The file.
+    pub path: PathBuf,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for ReportError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "cannot write report {}: {}",
+            self.path.display(),
+            self.message
+        )
+    }
+}
+
+impl std::error::Error for ReportError {}
+
+/// Write every report `files` asks for. Stops at the first file that cannot be written.
+pub fn write_reports(summary: &Summary, files: &ReportFiles) -> Result<(), ReportError> {
+    if let Some(p) = &files.json {
+        write(p, to_json(summary) + "\n")?;
+    }
+    if let Some(p) = &files.junit {
+        let xml = junit::render(summary).map_err(|e| ReportError {
+            path: p.clone(),
+            message: e.to_string(),
+        })?;
+        write(p, xml)?;
+    }
+    if let Some(p) = &files.markdown {
+        write(p, markdown::render(summary))?;
+    }
+    Ok(())
+}
+
+fn write(path: &Path, contents: String) -> Result<(), ReportError> {
+    std::fs::write(path, contents).map_err(|e| ReportError {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    })
+}
+
+/// "3 runs (1 pass, 1 fail, 1 error)": counts of the verdicts that occur.
+pub(crate) fn counts(summary: &Summary) -> String {
+    let n = summary.runs.len();
+    let parts: Vec<String> = [
+        RunVerdict::Pass,
+        RunVerdict::Fail,
+        RunVerdict::Error,
+        RunVerdict::Inconclusive,
+    ]
+    .into_iter()
+    .filter_map(|v| {
+        let k = summary.count(v);
+        (k > 0).then(|| format!("{k} {v}"))
+    })
+    .collect();
+    let runs = if n == 1 { "run" } else { "runs" };
+    if parts.is_empty() {
+        format!("{n} {runs}")
+    } else {
+        format!("{n} {runs} ({})", parts.join(", "))
+    }
+}
+
+/// "5/6 (83.3%)".
+pub(crate) fn fraction(a: usize, b: usize, ratio: f64) -> String {
+    format!("{a}/{b} ({:.1}%)", ratio * 100.0)
+}
+
+/// Whether the summary carries coverage at all (replays and stored suites may not).
+pub(crate) fn has_coverage(c: &CoverageSummary) -> bool {
+    c.states_total > 0 || c.transitions_total > 0
+}
+
+/// Milliseconds for humans: "850 ms", "1.23 s", "2 min 5 s".
+pub(crate) fn duration(ms: f64) -> String {
+    if ms < 1000.0 {
+        format!("{ms:.0} ms")
+    } else if ms < 60_000.0 {
+        format!("{:.2} s", ms / 1000.0)
+    } else {
+        let s = (ms / 1000.0).round() as u64;
+        format!("{} min {} s", s / 60, s % 60)
+    }
+}
+
+/// A trace as one line; `ε` when empty.
+pub(crate) fn trace(labels: &[String]) -> String {
+    if labels.is_empty() {
+        "ε".to_string()
+    } else {
+        labels.join(" ")
+    }
+}
+
+/// A parameter value as one line of text (strings without quotes).
+pub(crate) fn param(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The title of a run: its test name, or `run K`.
+pub(crate) fn run_name(r: &RunResult) -> String {
+    match &r.test {
+        Some(t) => format!("run {} ({t})", r.run),
+        None => format!("run {}", r.run),
+    }
+}
