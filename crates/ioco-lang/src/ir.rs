@@ -442,7 +442,7 @@ pub struct Env<'a> {
     pub locals: &'a [Value],
 }
 
-const MAX_CALL_DEPTH: usize = 2_000;
+const MAX_CALL_DEPTH: usize = 256;
 
 impl Defs {
     /// Evaluates an expression.

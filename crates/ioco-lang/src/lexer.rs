@@ -8,15 +8,23 @@ use crate::diag::Diagnostic;
 use crate::span::{FileId, Span};
 use logos::Logos;
 
+/// Skips to the end of a block comment (to the end of the file when it is not closed).
+fn block_comment(lex: &mut logos::Lexer<Tok>) {
+    match lex.remainder().find("*/") {
+        Some(i) => lex.bump(i + 2),
+        None => lex.bump(lex.remainder().len()),
+    }
+}
+
 /// Token kinds. The text of identifiers and literals is read back from the span.
 #[derive(Logos, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[logos(skip r"[ \t\r\n\f]+")]
 pub enum Tok {
     #[regex(r"//[^\n]*")]
     LineComment,
-    #[regex(r"/\*([^*]|\*+[^*/])*\*+/")]
+    #[token("/*", block_comment)]
     BlockComment,
-    #[token("/*")]
+    /// A block comment without its `*/` (reported by [`lex`]).
     UnclosedComment,
 
     #[token("model")]
@@ -277,10 +285,16 @@ pub fn lex(file: FileId, src: &str) -> (Vec<Token>, Vec<Comment>, Vec<Diagnostic
     while let Some(res) = lexer.next() {
         let r = lexer.span();
         let span = Span::new(file, r.start, r.end);
-        let line_start = !src[last_line_end..r.start].is_empty()
-            && src[last_line_end..r.start].contains('\n')
-            || last_line_end == 0 && src[..r.start].trim().is_empty();
+        let before = src.get(last_line_end..r.start).unwrap_or("");
+        let line_start = before.contains('\n')
+            || last_line_end == 0 && src.get(..r.start).is_some_and(|b| b.trim().is_empty());
         last_line_end = r.end;
+        let res = match res {
+            Ok(Tok::BlockComment) if !(r.end - r.start >= 4 && src[..r.end].ends_with("*/")) => {
+                Ok(Tok::UnclosedComment)
+            }
+            other => other,
+        };
         match res {
             Ok(Tok::LineComment) | Ok(Tok::BlockComment) => comments.push(Comment {
                 span,
@@ -315,7 +329,7 @@ pub fn lex(file: FileId, src: &str) -> (Vec<Token>, Vec<Comment>, Vec<Diagnostic
                 line_start,
             }),
             Err(()) => {
-                let text = &src[r.start..r.end];
+                let text = src.get(r.start..r.end).unwrap_or("?");
                 let hint = match text {
                     "&" => "use `&&` for logical and",
                     "#" => "comments start with `//`",

@@ -43,6 +43,7 @@ pub fn parse(file: FileId, src: &str) -> (File, Vec<Diagnostic>) {
         toks,
         pos: 0,
         diags,
+        depth: 0,
     };
     let items = p.file();
     (File { items, comments }, p.diags)
@@ -56,6 +57,7 @@ pub fn parse_expr(file: FileId, src: &str) -> Result<Expr, Vec<Diagnostic>> {
         toks,
         pos: 0,
         diags,
+        depth: 0,
     };
     let e = p.expr();
     if e.is_ok() && p.peek() != Tok::Eof {
@@ -72,7 +74,11 @@ struct Parser<'a> {
     toks: Vec<Token>,
     pos: usize,
     diags: Vec<Diagnostic>,
+    depth: usize,
 }
+
+/// Deepest nesting of expressions or compositions accepted (keeps recursion bounded).
+const MAX_NESTING: usize = 128;
 
 const MAX_DEPTH_ERRORS: usize = 200;
 
@@ -116,7 +122,10 @@ impl<'a> Parser<'a> {
         // a bad character already reported on this line explains the parse error that follows
         let same_line = |a: u32, b: u32| {
             let (lo, hi) = (a.min(b) as usize, a.max(b) as usize);
-            !self.src[lo..hi.min(self.src.len())].contains('\n')
+            !self
+                .src
+                .get(lo..hi.min(self.src.len()))
+                .is_some_and(|t| t.contains('\n'))
         };
         if self
             .diags
@@ -785,6 +794,13 @@ impl<'a> Parser<'a> {
     }
 
     fn comp(&mut self) -> PResult<Comp> {
+        self.enter()?;
+        let r = self.comp_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn comp_inner(&mut self) -> PResult<Comp> {
         if self.peek() == Tok::Hide {
             let start = self.bump().span;
             let mut gates = vec![self.ident("a gate to hide")?];
@@ -932,6 +948,32 @@ impl<'a> Parser<'a> {
 
     /// Precedence climbing; `min` is the lowest precedence accepted.
     fn expr_bp(&mut self, min: u8) -> PResult<Expr> {
+        self.enter()?;
+        let r = self.expr_bp_inner(min);
+        self.depth -= 1;
+        r
+    }
+
+    fn enter(&mut self) -> PResult<()> {
+        self.depth += 1;
+        if self.depth > MAX_NESTING {
+            let t = self.tok();
+            self.error(
+                Diagnostic::error(
+                    "ioco::parse::nesting",
+                    format!("nested more than {} levels deep", MAX_NESTING),
+                    t.span,
+                    "too deep",
+                )
+                .help("split the expression with a helper `fn`"),
+            );
+            self.depth -= 1;
+            return Err(());
+        }
+        Ok(())
+    }
+
+    fn expr_bp_inner(&mut self, min: u8) -> PResult<Expr> {
         let mut lhs = self.unary()?;
         loop {
             if self.peek() == Tok::Is && min <= 4 {
@@ -986,7 +1028,10 @@ impl<'a> Parser<'a> {
         };
         if let Some(op) = op {
             self.bump();
-            let e = self.unary()?;
+            self.enter()?;
+            let e = self.unary();
+            self.depth -= 1;
+            let e = e?;
             // fold `-5` into a literal so that int[-5..5] is a plain constant
             if let (UnOp::Neg, ExprKind::Int(v)) = (op, &e.kind) {
                 if let Some(n) = v.checked_neg() {

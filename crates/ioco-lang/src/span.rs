@@ -92,13 +92,20 @@ impl SourceMap {
 
     /// The text a span covers.
     pub fn text(&self, span: Span) -> &str {
-        &self.file(span.file).text[span.start as usize..span.end as usize]
+        self.file(span.file)
+            .text
+            .get(span.start as usize..span.end as usize)
+            .unwrap_or("")
     }
 
     /// 1-based line and column (in characters) of the start of a span.
     pub fn line_col(&self, span: Span) -> (usize, usize) {
         let text = &self.file(span.file).text;
-        let upto = &text[..(span.start as usize).min(text.len())];
+        let mut end = (span.start as usize).min(text.len());
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let upto = &text[..end];
         let line = upto.matches('\n').count() + 1;
         let col = upto.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
         (line, col)
