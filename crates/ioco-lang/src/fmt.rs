@@ -304,11 +304,11 @@ fn duration(us: u64) -> String {
     if us == 0 {
         return "0ms".into();
     }
-    if us % 60_000_000 == 0 {
+    if us.is_multiple_of(60_000_000) {
         format!("{}min", us / 60_000_000)
-    } else if us % 1_000_000 == 0 {
+    } else if us.is_multiple_of(1_000_000) {
         format!("{}s", us / 1_000_000)
-    } else if us % 1_000 == 0 {
+    } else if us.is_multiple_of(1_000) {
         format!("{}ms", us / 1_000)
     } else {
         format!("{}us", us)
