@@ -49,7 +49,7 @@ pub use purpose::{purpose_test, Purpose, PurposeError, PurposeOptions, PurposePr
 pub use resilience::{prefer_resilient, Concurrent};
 pub use strategy::{trace_strategy_test, Advice, Step, Strategy};
 
-use ioco_gen::TestCase;
+use ioco_gen::{NamedTest, Suite, TestCase};
 use ioco_model::{Label, Lts, State};
 use std::fmt;
 
@@ -408,4 +408,48 @@ fn explain_losing(sa: &Lts, sol: &Solution, goal: &Goal, assume: Assumption) -> 
         lines.join(". "),
         if order.len() > 4 { " ..." } else { "" }
     )
+}
+
+impl GameResult {
+    /// A one-test suite (method `reach`) with the goal, assumption and move bound recorded.
+    pub fn into_suite(self) -> Suite {
+        let mut s = Suite::new("reach");
+        let p = &mut s.parameters;
+        p.insert("goal".into(), self.strategy.goal.text.clone().into());
+        p.insert("assume".into(), self.strategy.assumption.name().into());
+        p.insert("moves".into(), self.moves.into());
+        s.tests.push(NamedTest {
+            name: "reach".into(),
+            purpose: Some(format!(
+                "reach {} under the {} assumption in at most {} moves",
+                self.strategy.goal.text, self.strategy.assumption, self.moves
+            )),
+            test: self.test,
+        });
+        s
+    }
+}
+
+impl JokerResult {
+    /// A one-test suite (method `joker`) with the goal, jokers and move bound recorded.
+    pub fn into_suite(self) -> Suite {
+        let mut s = Suite::new("joker");
+        let p = &mut s.parameters;
+        p.insert("goal".into(), self.strategy.goal.text.clone().into());
+        p.insert("assume".into(), self.strategy.assumption.name().into());
+        p.insert("jokers".into(), self.jokers.into());
+        p.insert("moves".into(), self.moves.into());
+        s.tests.push(NamedTest {
+            name: "joker".into(),
+            purpose: Some(format!(
+                "reach {} with {} joker{} (the system must cooperate that often), at most {} moves",
+                self.strategy.goal.text,
+                self.jokers,
+                if self.jokers == 1 { "" } else { "s" },
+                self.moves
+            )),
+            test: self.test,
+        });
+        s
+    }
 }

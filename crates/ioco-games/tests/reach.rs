@@ -20,6 +20,9 @@ fn mp3_label_quit_is_winnable_exactly_under_ie_and_if() {
     for a in [Assumption::InputEager, Assumption::InputFair] {
         let r = reach(&sa, &goal, a).unwrap();
         assert_eq!(r.moves, 2, "{a}");
+        let suite = r.clone().into_suite();
+        assert_eq!(suite.method, "reach");
+        assert_eq!(suite.parameters["moves"], 2);
         let q0 = st(&sa, "q0");
         let q1 = st(&sa, "q1");
         let play = sa.alphabet().lookup("play").unwrap();
