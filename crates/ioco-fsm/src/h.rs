@@ -20,9 +20,9 @@ use crate::prepare::Prepared;
 use ioco_model::Mealy;
 
 /// How many node pairs the "already separated?" search may visit.
-const CHECK_BUDGET: usize = 4096;
+const CHECK_BUDGET: usize = 256;
 /// How many tree nodes below `u` (and below `v`) are tried as starts of a separator.
-const CANDIDATE_BUDGET: usize = 48;
+const CANDIDATE_BUDGET: usize = 16;
 
 struct Trie {
     child: Vec<Vec<(u32, u32)>>,

@@ -198,3 +198,33 @@ pub fn random_mutant(spec: &Mealy, k: usize, rng: &mut ChaCha8Rng) -> Mealy {
     }
     m
 }
+
+/// Whether some word gives different outputs (or is undefined) on `imp` (no allocation).
+pub fn killed(words: &[Vec<u32>], spec: &Mealy, imp: &Mealy) -> bool {
+    words.iter().any(|w| {
+        let (mut s, mut i) = (spec.initial, imp.initial);
+        for &a in w {
+            let Some((s2, o1)) = spec.step(s, a) else {
+                return false;
+            };
+            match imp.step(i, a) {
+                Some((i2, o2)) if o1 == o2 => {
+                    s = s2;
+                    i = i2;
+                }
+                _ => return true,
+            }
+        }
+        false
+    })
+}
+
+/// A sample of at most `max` elements (all when fewer), seeded.
+pub fn sample<T: Clone>(v: &[T], max: usize, rng: &mut ChaCha8Rng) -> Vec<T> {
+    if v.len() <= max {
+        return v.to_vec();
+    }
+    (0..max)
+        .map(|_| v[rng.random_range(0..v.len())].clone())
+        .collect()
+}
