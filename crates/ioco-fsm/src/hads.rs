@@ -10,10 +10,17 @@
 //! built top-down: at a node with current states `C`, apply the splitting word of the lowest
 //! tree node containing `C` and branch on the outputs. Valid words never merge two states with
 //! the same outputs, so every branch keeps as many current states as initial ones. When some
-//! block cannot be split validly there is no complete ADS (LY Thm. 3.2); the states left
-//! together in an ADS leaf get, pairwise, the separator of the ordinary splitting tree (their
-//! lowest common ancestor's word), which is in both identifiers: the family stays harmonised,
-//! so the suite is `(n+k)`-complete like HSI.
+//! block cannot be split validly there is no complete ADS (LY Thm. 3.2). On complete machines
+//! the adaptive tree then continues with the splitting word of the ordinary splitting tree
+//! (which may merge states, so it is not an ADS step in LY's sense, but it keeps separating the
+//! other states adaptively, in the spirit of hybrid-ADS). The states left together in an
+//! adaptive leaf get, pairwise, the separator of the ordinary splitting tree (their lowest
+//! common ancestor's word), which is in both identifiers: the family stays harmonised (every
+//! pair split adaptively shares the prefix up to its split), so the suite is `(n+k)`-complete
+//! like HSI.
+//!
+//! Parameters recorded: `ly_ads_exists` (LY's valid ADS distinguishes all states) and
+//! `ads_complete` (the adaptive tree, fallback steps included, does).
 
 use crate::prepare::{maximal, Prepared, Separators};
 use crate::product::{Family, ProductSuite};
@@ -39,35 +46,61 @@ impl Ads {
 
 /// Lee & Yannakakis' adaptive distinguishing sequence of `m` (partial when none exists).
 pub fn adaptive_distinguishing_sequence(m: &Mealy) -> Ads {
-    let tree = SplittingTree::build(m, Mode::Adaptive);
+    adaptive_tree(m, &SplittingTree::build(m, Mode::Adaptive), None)
+}
+
+/// The adaptive tree: at each node, the splitting word of the lowest node of the valid (LY)
+/// tree `ly` that holds the current states; when that node is an unsplit leaf and `fallback`
+/// (an ordinary splitting tree) is given, the word of the lowest fallback node holding the
+/// distinct current states. Fallback words may merge states; the initial states whose current
+/// states have merged stay together and end in [`Ads::unsplit`], to be separated by the
+/// hybrid completion.
+pub fn adaptive_tree(m: &Mealy, ly: &SplittingTree, fallback: Option<&SplittingTree>) -> Ads {
     let n = m.num_states();
     let mut words = vec![Vec::new(); n];
     let mut unsplit = Vec::new();
     // (initial states, current states, inputs so far)
     let all: Vec<u32> = (0..n as u32).collect();
     let mut stack: Vec<(Vec<u32>, Vec<u32>, Vec<u32>)> = vec![(all.clone(), all, Vec::new())];
+    let lowest = |t: &SplittingTree, cur: &[u32]| {
+        let mut v = t.leaf_of[cur[0] as usize];
+        for &c in &cur[1..] {
+            v = t.lca(v, t.leaf_of[c as usize]);
+        }
+        v
+    };
     while let Some((init, cur, prefix)) = stack.pop() {
         if init.len() == 1 {
             words[init[0] as usize] = prefix;
             continue;
         }
-        let mut v = tree.leaf_of[cur[0] as usize];
-        for &c in &cur[1..] {
-            v = tree.lca(v, tree.leaf_of[c as usize]);
+        let mut distinct = cur.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let mut sigma = None;
+        if distinct.len() > 1 {
+            let v = lowest(ly, &distinct);
+            if !ly.nodes[v as usize].children.is_empty() {
+                sigma = Some(&ly.nodes[v as usize].sigma);
+            } else if let Some(f) = fallback {
+                let v = lowest(f, &distinct);
+                if !f.nodes[v as usize].children.is_empty() {
+                    sigma = Some(&f.nodes[v as usize].sigma);
+                }
+            }
         }
-        let node = &tree.nodes[v as usize];
-        if node.children.is_empty() {
+        let Some(sigma) = sigma else {
             for &s in &init {
                 words[s as usize] = prefix.clone();
             }
             unsplit.push(init);
             continue;
-        }
+        };
         let mut groups: BTreeMap<Vec<u32>, (Vec<u32>, Vec<u32>)> = BTreeMap::new();
         for (&s, &c) in init.iter().zip(&cur) {
             let (t, outs) = m
-                .run_from(c, &node.sigma)
-                .expect("valid words are defined on their block");
+                .run_from(c, sigma)
+                .expect("splitting words are defined on their block");
             let g = groups.entry(outs).or_default();
             g.0.push(s);
             g.1.push(t);
@@ -75,7 +108,7 @@ pub fn adaptive_distinguishing_sequence(m: &Mealy) -> Ads {
         debug_assert!(groups.len() > 1);
         for (_, (i2, c2)) in groups {
             let mut p = prefix.clone();
-            p.extend_from_slice(&node.sigma);
+            p.extend_from_slice(sigma);
             stack.push((i2, c2, p));
         }
     }
@@ -122,7 +155,16 @@ pub(crate) fn plan(
     k: usize,
     params: &mut serde_json::Map<String, serde_json::Value>,
 ) -> ProductSuite {
-    let ads = adaptive_distinguishing_sequence(&p.machine);
+    let ly = SplittingTree::build(&p.machine, Mode::Adaptive);
+    params.insert(
+        "ly_ads_exists".into(),
+        ly.unsplit_blocks().is_empty().into(),
+    );
+    let fallback = match &p.seps {
+        Separators::Tree(t) => Some(t),
+        Separators::Pairs(_) => None,
+    };
+    let ads = adaptive_tree(&p.machine, &ly, fallback);
     params.insert("ads_complete".into(), ads.is_complete().into());
     params.insert(
         "ads_unsplit_states".into(),

@@ -15,6 +15,7 @@
 //!   by separating sequences as in Moerman's hybrid-ADS; Smeenk et al. 2015).
 //!
 //! Building blocks: [`access`] (state and transition cover), [`tree`] (splitting trees),
+//! [`identifiers`] (characterisation set W, state identifiers W_s, harmonised identifiers H_s),
 //! [`pairs`] (pairwise shortest separators), [`prepare`] (reachability and minimisation),
 //! [`product`] (streaming, prefix-deduplicated enumeration), [`equivalence`] (product BFS,
 //! the oracle of the mutation tests).
@@ -37,6 +38,7 @@ pub mod equivalence;
 pub mod h;
 pub mod hads;
 pub mod hsi;
+pub mod identifiers;
 pub mod pairs;
 pub mod prepare;
 pub mod product;

@@ -146,6 +146,7 @@ fn random_case(
         let suite = generate(&spec, method, k).unwrap();
         let suite_raw = generate(&raw, method, k).unwrap();
         prop_assert_eq!(suite.info.minimal, spec.num_states());
+        check_prefix_free_and_covering(&spec, &suite.words, k)?;
         for mutant in &mutants {
             prop_assert!(mutant.num_states() <= spec.num_states() + k);
             if let Some(cex) = distinguishing_word(&spec, mutant) {
@@ -162,6 +163,54 @@ fn random_case(
                 // The suite of the unminimised machine works as well.
                 prop_assert!(first_killing_test(&suite_raw.words, &spec, mutant).is_some());
             }
+        }
+    }
+    Ok(())
+}
+
+/// No test is a prefix of another, every test is defined, and every word of `Q·I^{≤k+1}` is a
+/// prefix of some test.
+fn check_prefix_free_and_covering(
+    spec: &Mealy,
+    words: &[Vec<u32>],
+    k: usize,
+) -> Result<(), TestCaseError> {
+    let mut sorted = words.to_vec();
+    sorted.sort();
+    for w in sorted.windows(2) {
+        prop_assert!(
+            !w[1].starts_with(&w[0]),
+            "{:?} is a prefix of {:?}",
+            w[0],
+            w[1]
+        );
+    }
+    let mut prefixes = std::collections::HashSet::new();
+    for w in words {
+        prop_assert!(spec.outputs_of(w).is_some());
+        for i in 0..=w.len() {
+            prefixes.insert(&w[..i]);
+        }
+    }
+    for q in ioco_fsm::access::state_cover(spec) {
+        let mut frontier = vec![q];
+        for _ in 0..k + 1 {
+            let mut next = Vec::new();
+            for u in frontier {
+                prop_assert!(prefixes.contains(u.as_slice()), "{:?} not covered", u);
+                let s = spec.run_from(spec.initial, &u).unwrap().0;
+                for a in 0..spec.num_inputs() as u32 {
+                    if spec.step(s, a).is_some() {
+                        let mut v = u.clone();
+                        v.push(a);
+                        next.push(v);
+                    }
+                }
+            }
+            frontier = next;
+        }
+        for u in frontier {
+            prop_assert!(prefixes.contains(u.as_slice()), "{:?} not covered", u);
         }
     }
     Ok(())

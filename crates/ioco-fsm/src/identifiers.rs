@@ -1,0 +1,142 @@
+//! Characterisation sets and state identifiers from the separating-sequence engines.
+//!
+//! - The characterisation set `W` (Chow 1978; Vasilevskii 1973): a set of input words such that
+//!   every pair of distinct states gives different outputs on some word of `W`. From the
+//!   splitting tree: the splitting words of the internal nodes (at most `n − 1`); from the pair
+//!   table (partial machines): greedily, adding the shortest separator of each pair that the
+//!   words chosen so far do not separate.
+//! - State identifiers `W_s ⊆ W` (Fujiwara et al. 1991's identification sets of the
+//!   Wp-method): separate `s` from every other state.
+//! - Harmonised state identifiers `H_s` (Petrenko, Yevtushenko et al. 1993): for every pair
+//!   `s ≠ t`, `H_s` and `H_t` hold words with a common prefix separating `s` and `t`. From the
+//!   splitting tree: the words of the ancestors of `s` (each pair's lowest common ancestor is
+//!   shared); from the pair table: `{sep(s, t) | t ≠ s}`.
+//!
+//! All sets are reduced to their maximal words (a word that is a prefix of another adds no
+//! observation).
+
+use crate::prepare::Separators;
+use ioco_model::Mealy;
+
+/// Whether `w` separates `s` and `t`: defined from both up to a position where outputs differ.
+pub fn separates(m: &Mealy, s: u32, t: u32, w: &[u32]) -> bool {
+    let (mut p, mut q) = (s, t);
+    for &a in w {
+        match (m.step(p, a), m.step(q, a)) {
+            (Some((p2, o1)), Some((q2, o2))) => {
+                if o1 != o2 {
+                    return true;
+                }
+                p = p2;
+                q = q2;
+            }
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// Sort, deduplicate and drop words that are proper prefixes of others.
+pub fn maximal(mut words: Vec<Vec<u32>>) -> Vec<Vec<u32>> {
+    words.sort();
+    words.dedup();
+    let mut out: Vec<Vec<u32>> = Vec::with_capacity(words.len());
+    for i in 0..words.len() {
+        if i + 1 < words.len() && words[i + 1].starts_with(&words[i]) {
+            continue;
+        }
+        out.push(std::mem::take(&mut words[i]));
+    }
+    out
+}
+
+impl Separators {
+    /// A separating sequence of two distinct states of the prepared machine.
+    pub fn separator(&self, s: u32, t: u32) -> Vec<u32> {
+        match self {
+            Separators::Tree(tree) => tree
+                .separator(s, t)
+                .map(<[u32]>::to_vec)
+                .unwrap_or_default(),
+            Separators::Pairs(p) => p.separator(s, t).unwrap_or_default(),
+        }
+    }
+
+    /// A characterisation set W (every pair of states is separated by some word of W),
+    /// reduced to its maximal words.
+    pub fn characterisation_set(&self, m: &Mealy) -> Vec<Vec<u32>> {
+        match self {
+            Separators::Tree(tree) => maximal(
+                tree.nodes
+                    .iter()
+                    .filter(|v| !v.children.is_empty())
+                    .map(|v| v.sigma.clone())
+                    .collect(),
+            ),
+            Separators::Pairs(p) => {
+                let n = m.num_states() as u32;
+                let mut w: Vec<Vec<u32>> = Vec::new();
+                for t in 0..n {
+                    for s in 0..t {
+                        if !w.iter().any(|x| separates(m, s, t, x)) {
+                            w.push(p.separator(s, t).unwrap_or_default());
+                        }
+                    }
+                }
+                maximal(w)
+            }
+        }
+    }
+
+    /// A harmonised state identifier `H_s`: for all `s ≠ t`, `H_s` and `H_t` share a word that
+    /// separates them (Petrenko & Yevtushenko's HSI family).
+    pub fn harmonised(&self, m: &Mealy, s: u32) -> Vec<Vec<u32>> {
+        match self {
+            Separators::Tree(tree) => maximal(tree.ancestors_sigma(s)),
+            Separators::Pairs(p) => maximal(
+                (0..m.num_states() as u32)
+                    .filter(|&t| t != s)
+                    .filter_map(|t| p.separator(s, t))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// A state identifier `W_s ⊆ W` separating `s` from every other state (Fujiwara et al.'s
+    /// Wp-method identification sets).
+    pub fn identifier(&self, m: &Mealy, s: u32, w: &[Vec<u32>]) -> Vec<Vec<u32>> {
+        match self {
+            // The ancestors' σ separate s from everything and are themselves words of W (up
+            // to prefix: W keeps the maximal words, whose outputs include their prefixes').
+            Separators::Tree(_) => {
+                let own = self.harmonised(m, s);
+                let chosen: Vec<Vec<u32>> = own
+                    .iter()
+                    .map(|x| {
+                        w.iter()
+                            .find(|y| y.starts_with(x))
+                            .cloned()
+                            .unwrap_or_else(|| x.clone())
+                    })
+                    .collect();
+                maximal(chosen)
+            }
+            Separators::Pairs(_) => {
+                let n = m.num_states() as u32;
+                let mut todo: Vec<u32> = (0..n).filter(|&t| t != s).collect();
+                let mut out = Vec::new();
+                for x in w {
+                    if todo.is_empty() {
+                        break;
+                    }
+                    let before = todo.len();
+                    todo.retain(|&t| !separates(m, s, t, x));
+                    if todo.len() < before {
+                        out.push(x.clone());
+                    }
+                }
+                maximal(out)
+            }
+        }
+    }
+}
