@@ -181,8 +181,8 @@ enum Body {
     Words(Vec<Vec<u32>>),
 }
 
-/// A prepared generator: enumerate the suite without storing it ([`Plan::for_each`],
-/// [`Plan::write_words`]) or collect it ([`Plan::collect`]).
+/// A prepared generator: enumerate the suite without storing it ([`Plan::iter`],
+/// [`Plan::for_each`], [`Plan::write_words`]) or collect it ([`Plan::collect`]).
 pub struct Plan {
     method: Method,
     k: usize,
@@ -233,6 +233,15 @@ impl Plan {
             Body::Words(ws) => ws.iter().for_each(|w| g(w)),
         }
         stats
+    }
+
+    /// The tests as an iterator, produced on demand (W, Wp, HSI and hybrid-ADS suites are never
+    /// held in memory; the H-method builds its prefix tree first).
+    pub fn iter(&self) -> Box<dyn Iterator<Item = Vec<u32>> + '_> {
+        match &self.body {
+            Body::Product(p) => Box::new(p.iter(&self.prepared.machine)),
+            Body::Words(ws) => Box::new(ws.iter().cloned()),
+        }
     }
 
     /// Write one test per line, input names separated by spaces (streaming).

@@ -201,64 +201,25 @@ impl ProductSuite {
 
     /// Call `f` on every test (maximal candidate), depth first.
     pub fn for_each(&self, m: &Mealy, f: &mut dyn FnMut(&[u32])) {
-        let k1 = self.infix;
-        let lmax = self.family.max_len();
-        let ni = m.num_inputs() as u32;
-        // The current prefix u and, per position, the state and distance of u[..i].
-        let mut word: Vec<u32> = Vec::new();
-        let mut states: Vec<u32> = vec![m.initial];
-        let mut dists: Vec<usize> = vec![0];
-        // Stack of next input to try at each depth.
-        let mut next_input: Vec<u32> = vec![0];
-        let mut test: Vec<u32> = Vec::new();
-        let mut visited_node = vec![false];
-        loop {
-            let depth = word.len();
-            let s = states[depth];
-            let d = dists[depth];
-            if !visited_node[depth] {
-                visited_node[depth] = true;
-                for h in &self.family.set(s, d).words {
-                    if self.keep(m, &word, &states, &dists, h, k1, lmax) {
-                        test.clear();
-                        test.extend_from_slice(&word);
-                        test.extend_from_slice(h);
-                        f(&test);
-                    }
-                }
-            }
-            // Next child.
-            let mut pushed = false;
-            while next_input[depth] < ni {
-                let a = next_input[depth];
-                next_input[depth] += 1;
-                if let Some((t, _)) = m.step(s, a) {
-                    let d2 = if d == 0 && self.access.is_tree_edge(s, a, t) {
-                        0
-                    } else {
-                        d + 1
-                    };
-                    if d2 <= k1 {
-                        word.push(a);
-                        states.push(t);
-                        dists.push(d2);
-                        next_input.push(0);
-                        visited_node.push(false);
-                        pushed = true;
-                        break;
-                    }
-                }
-            }
-            if !pushed {
-                if depth == 0 {
-                    return;
-                }
-                word.pop();
-                states.pop();
-                dists.pop();
-                next_input.pop();
-                visited_node.pop();
-            }
+        let mut it = self.iter(m);
+        while let Some(w) = it.next_ref() {
+            f(w);
+        }
+    }
+
+    /// The tests as an iterator (depth first; memory bounded by the prefix depth).
+    pub fn iter<'a>(&'a self, m: &'a Mealy) -> ProductIter<'a> {
+        ProductIter {
+            suite: self,
+            m,
+            lmax: self.family.max_len(),
+            word: Vec::new(),
+            states: vec![m.initial],
+            dists: vec![0],
+            next_input: vec![0],
+            next_suffix: vec![0],
+            test: Vec::new(),
+            done: false,
         }
     }
 
@@ -318,6 +279,88 @@ impl ProductSuite {
             return !has_child;
         }
         true
+    }
+}
+
+/// Iterator over the tests of a [`ProductSuite`].
+pub struct ProductIter<'a> {
+    suite: &'a ProductSuite,
+    m: &'a Mealy,
+    lmax: usize,
+    /// The current prefix u and, per position, the state and distance of u[..i].
+    word: Vec<u32>,
+    states: Vec<u32>,
+    dists: Vec<usize>,
+    /// Per depth: next child input and next suffix to consider.
+    next_input: Vec<u32>,
+    next_suffix: Vec<usize>,
+    test: Vec<u32>,
+    done: bool,
+}
+
+impl ProductIter<'_> {
+    /// The next test, borrowed (no allocation).
+    pub fn next_ref(&mut self) -> Option<&[u32]> {
+        let (suite, m) = (self.suite, self.m);
+        let k1 = suite.infix;
+        let ni = m.num_inputs() as u32;
+        while !self.done {
+            let depth = self.word.len();
+            let s = self.states[depth];
+            let d = self.dists[depth];
+            let set = suite.family.set(s, d);
+            while self.next_suffix[depth] < set.words.len() {
+                let h = &set.words[self.next_suffix[depth]];
+                self.next_suffix[depth] += 1;
+                if suite.keep(m, &self.word, &self.states, &self.dists, h, k1, self.lmax) {
+                    self.test.clear();
+                    self.test.extend_from_slice(&self.word);
+                    self.test.extend_from_slice(h);
+                    return Some(&self.test);
+                }
+            }
+            // Next child.
+            let mut pushed = false;
+            while self.next_input[depth] < ni {
+                let a = self.next_input[depth];
+                self.next_input[depth] += 1;
+                if let Some((t, _)) = m.step(s, a) {
+                    let d2 = if d == 0 && suite.access.is_tree_edge(s, a, t) {
+                        0
+                    } else {
+                        d + 1
+                    };
+                    if d2 <= k1 {
+                        self.word.push(a);
+                        self.states.push(t);
+                        self.dists.push(d2);
+                        self.next_input.push(0);
+                        self.next_suffix.push(0);
+                        pushed = true;
+                        break;
+                    }
+                }
+            }
+            if !pushed {
+                if depth == 0 {
+                    self.done = true;
+                } else {
+                    self.word.pop();
+                    self.states.pop();
+                    self.dists.pop();
+                    self.next_input.pop();
+                    self.next_suffix.pop();
+                }
+            }
+        }
+        None
+    }
+}
+
+impl Iterator for ProductIter<'_> {
+    type Item = Vec<u32>;
+    fn next(&mut self) -> Option<Vec<u32>> {
+        self.next_ref().map(<[u32]>::to_vec)
     }
 }
 

@@ -212,7 +212,9 @@ fn streaming_writer_gives_the_collected_suite() {
         let plan = Plan::new(&m, method, 1).unwrap();
         let mut out = Vec::new();
         let stats = plan.write_words(&mut out).unwrap();
+        let iterated: Vec<Vec<u32>> = plan.iter().collect();
         let s = Plan::new(&m, method, 1).unwrap().collect();
+        assert_eq!(iterated, s.words);
         assert_eq!(stats, s.stats());
         let text = String::from_utf8(out).unwrap();
         let lines: Vec<&str> = text.lines().collect();
