@@ -1,0 +1,92 @@
+//! End to end: ioco-exec's online tester against the real `coffee-sut` binary, every mode.
+//! The correct machine never fails; every faulty one is caught with the expected
+//! counterexample; crash, hang, garbage and flood end in a verdict in bounded time with no
+//! process left behind.
+
+mod common;
+
+use common::*;
+use ioco_examples::{explore, Coffee, CoffeeMode};
+use ioco_exec::RunVerdict;
+use std::time::Duration;
+
+const BIN: &str = env!("CARGO_BIN_EXE_coffee-sut");
+const SPEC: &str = "examples/coffee/coffee.aut";
+
+#[test]
+fn correct_machine_never_fails() {
+    let spec = spec(SPEC);
+    for seed in [1, 2] {
+        let s = session(&spec, &[BIN, "--mode", "correct"], &options(30, 50, seed));
+        assert_eq!(s.summary.runs.len(), 30);
+        assert_eq!(
+            s.summary.verdict,
+            RunVerdict::Pass,
+            "{}",
+            ioco_report_text(&s.summary)
+        );
+        // Random walks of 50 steps visit every state and transition of the six-state machine.
+        let c = &s.summary.coverage;
+        assert_eq!((c.states_visited, c.states_total), (6, 6));
+        assert_eq!((c.transitions_visited, c.transitions_total), (9, 9));
+        s.assert_no_process_left();
+    }
+}
+
+#[test]
+fn every_fault_is_caught_with_the_expected_counterexample() {
+    let spec = spec(SPEC);
+    for &(mode, observed, allowed, suffix) in COFFEE_FAULTS {
+        let mut opts = options(50, 50, 7);
+        opts.shrink = true;
+        let s = session(&spec, &[BIN, "--mode", &mode.name()], &opts);
+        let model = explore(Coffee::new(mode), 1000).unwrap();
+        check_failure(&s, &model, &spec, observed, allowed, suffix);
+        s.assert_no_process_left();
+        let r = s.first_failure();
+        if mode == CoffeeMode::Spontaneous {
+            assert_eq!(r.trace, ["coffee!"]);
+        }
+        if mode == CoffeeMode::Crash {
+            let err = r.stderr.as_deref().unwrap_or_default();
+            assert!(err.contains("boiler exploded"), "stderr: {err}");
+        }
+    }
+}
+
+#[test]
+fn bug_numbers_are_aliases_of_the_faulty_modes() {
+    let spec = spec(SPEC);
+    // --bug 3 is `silent`.
+    let s = session(&spec, &[BIN, "--bug", "3"], &options(50, 50, 7));
+    let model = explore(Coffee::new(CoffeeMode::Silent), 1000).unwrap();
+    check_failure(
+        &s,
+        &model,
+        &spec,
+        "δ",
+        &["coffee!", "error!"],
+        &["button?", "δ"],
+    );
+}
+
+#[test]
+fn hanging_machine_is_quiescent_after_the_timeout_and_killed() {
+    let spec = spec(SPEC);
+    let mut opts = options(50, 50, 7);
+    // No `#quiet` comes after the hang: quiescence is concluded by this timeout.
+    opts.quiescence_timeout = Duration::from_millis(300);
+    let s = session(&spec, &[BIN, "--mode", "hang"], &opts);
+    let model = explore(Coffee::new(CoffeeMode::Hang), 1000).unwrap();
+    check_failure(
+        &s,
+        &model,
+        &spec,
+        "δ",
+        &["coffee!", "error!"],
+        &["pad?", "button?", "δ"],
+    );
+    s.assert_no_process_left();
+    // Bounded: one timeout for the failing observation, not one per step.
+    assert!(s.elapsed < Duration::from_secs(60), "took {:?}", s.elapsed);
+}
