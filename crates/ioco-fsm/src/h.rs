@@ -24,9 +24,59 @@ const CHECK_BUDGET: usize = 256;
 /// How many tree nodes below `u` (and below `v`) are tried as starts of a separator.
 const CANDIDATE_BUDGET: usize = 16;
 
+const NONE: u32 = u32::MAX;
+
 struct Trie {
     child: Vec<Vec<(u32, u32)>>,
     state: Vec<u32>,
+    /// Scratch space of the candidate search.
+    arena: Vec<Entry>,
+    /// Scratch space of the separation check.
+    stack: Vec<(u32, u32)>,
+}
+
+/// A node of the candidate search: tree node `x` below the start, the matching node `y` below
+/// the other start (`NONE` once the path leaves the tree there, after `matched` symbols), the
+/// other side's specification state `t`.
+#[derive(Copy, Clone)]
+struct Entry {
+    x: u32,
+    y: u32,
+    t: u32,
+    depth: usize,
+    matched: usize,
+    parent: u32,
+    input: u32,
+}
+
+/// The path from the search root to entry `i`.
+fn path(arena: &[Entry], mut i: usize) -> Vec<u32> {
+    let mut w = Vec::new();
+    while arena[i].parent != u32::MAX {
+        w.push(arena[i].input);
+        i = arena[i].parent as usize;
+    }
+    w.reverse();
+    w
+}
+
+/// The cheapest separator found so far: symbols it adds to the tree, then its length.
+struct Best {
+    cost: usize,
+    len: usize,
+    word: Vec<u32>,
+}
+
+impl Best {
+    fn improves(&self, cost: usize, len: usize) -> bool {
+        self.word.is_empty() || (cost, len) < (self.cost, self.len)
+    }
+
+    fn set(&mut self, cost: usize, len: usize, word: Vec<u32>) {
+        self.cost = cost;
+        self.len = len;
+        self.word = word;
+    }
 }
 
 impl Trie {
@@ -69,8 +119,16 @@ impl Trie {
     }
 
     /// Whether the tree already holds `u·γ`, `v·γ` with `γ` separating their states.
-    fn separated(&self, m: &Mealy, u: u32, v: u32) -> bool {
-        let mut stack = vec![(u, v)];
+    fn separated(&mut self, m: &Mealy, u: u32, v: u32) -> bool {
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.clear();
+        stack.push((u, v));
+        let found = self.separated_with(m, &mut stack);
+        self.stack = stack;
+        found
+    }
+
+    fn separated_with(&self, m: &Mealy, stack: &mut Vec<(u32, u32)>) -> bool {
         let mut visited = 0;
         while let Some((x, y)) = stack.pop() {
             visited += 1;
@@ -94,35 +152,80 @@ impl Trie {
         false
     }
 
-    /// Separators that continue paths already in the tree below `u` (the other state `t`).
-    fn continuations(&self, p: &Prepared, u: u32, t: u32, out: &mut Vec<Vec<u32>>) {
+    /// Consider separators that continue paths already in the tree below `x0` (whose state is
+    /// `s`; the other side is node `y0` with state `t`): every path `p` below `x0` (bounded
+    /// breadth-first search) gives the candidate `p·sep(δ(s,p), δ(t,p))`, or `p` itself when
+    /// its last step already separates. Improves `best = (cost, length, word)`.
+    fn continuations(&mut self, p: &Prepared, x0: u32, y0: u32, t: u32, best: &mut Best) {
         let m = &p.machine;
-        let mut queue = std::collections::VecDeque::from([(u, t, Vec::<u32>::new())]);
-        let mut seen = 0;
-        while let Some((x, t_here, path)) = queue.pop_front() {
-            seen += 1;
-            if seen > CANDIDATE_BUDGET {
-                break;
-            }
-            let s_here = self.state[x as usize];
-            if !path.is_empty() {
-                let mut g = path.clone();
-                g.extend(p.seps.separator(s_here, t_here));
-                out.push(g);
-            }
-            for &(a, c) in &self.child[x as usize] {
-                let (Some((_, o1)), Some((t2, o2))) = (m.step(s_here, a), m.step(t_here, a)) else {
-                    continue;
+        let mut arena = std::mem::take(&mut self.arena);
+        arena.clear();
+        arena.push(Entry {
+            x: x0,
+            y: y0,
+            t,
+            depth: 0,
+            matched: 0,
+            parent: u32::MAX,
+            input: u32::MAX,
+        });
+        let mut head = 0;
+        while head < arena.len() && head < CANDIDATE_BUDGET {
+            let e = arena[head];
+            let s_here = self.state[e.x as usize];
+            if e.depth > 0 {
+                let sep = p.seps.separator_cow(s_here, e.t);
+                let own = e.depth + self.common(e.x, &sep);
+                let other = if e.y != NONE {
+                    e.depth + self.common(e.y, &sep)
+                } else {
+                    e.matched
                 };
-                let mut g = path.clone();
-                g.push(a);
-                if o1 != o2 {
-                    out.push(g);
-                } else if self.state[c as usize] != t2 {
-                    queue.push_back((c, t2, g));
+                let len = e.depth + sep.len();
+                if best.improves(2 * len - own - other, len) {
+                    let mut w = path(&arena, head);
+                    w.extend_from_slice(&sep);
+                    best.set(2 * len - own - other, len, w);
                 }
             }
+            for &(a, c) in &self.child[e.x as usize] {
+                let (Some((_, o1)), Some((t2, o2))) = (m.step(s_here, a), m.step(e.t, a)) else {
+                    continue;
+                };
+                let yc = if e.y != NONE {
+                    self.get(e.y, a).unwrap_or(NONE)
+                } else {
+                    NONE
+                };
+                let matched = if yc != NONE {
+                    e.depth + 1
+                } else if e.y != NONE {
+                    e.depth
+                } else {
+                    e.matched
+                };
+                if o1 != o2 {
+                    let len = e.depth + 1;
+                    if best.improves(2 * len - len - matched, len) {
+                        let mut w = path(&arena, head);
+                        w.push(a);
+                        best.set(2 * len - len - matched, len, w);
+                    }
+                } else if self.state[c as usize] != t2 {
+                    arena.push(Entry {
+                        x: c,
+                        y: yc,
+                        t: t2,
+                        depth: e.depth + 1,
+                        matched,
+                        parent: head as u32,
+                        input: a,
+                    });
+                }
+            }
+            head += 1;
         }
+        self.arena = arena;
     }
 
     /// Make sure `u` and `v` are separated, adding the cheapest separator if needed.
@@ -132,17 +235,18 @@ impl Trie {
         if s == t || self.separated(m, u, v) {
             return;
         }
-        let mut cands = vec![p.seps.separator(s, t)];
-        self.continuations(p, u, t, &mut cands);
-        self.continuations(p, v, s, &mut cands);
-        let cost = |g: &Vec<u32>| (2 * g.len() - self.common(u, g) - self.common(v, g), g.len());
-        let best = cands
-            .into_iter()
-            .filter(|g| !g.is_empty())
-            .min_by_key(cost)
-            .expect("minimal machines have separators");
-        self.insert(m, u, &best);
-        self.insert(m, v, &best);
+        let sep = p.seps.separator_cow(s, t);
+        let len = sep.len();
+        let mut best = Best {
+            cost: 2 * len - self.common(u, &sep) - self.common(v, &sep),
+            len,
+            word: sep.into_owned(),
+        };
+        self.continuations(p, u, v, t, &mut best);
+        self.continuations(p, v, u, s, &mut best);
+        assert!(!best.word.is_empty(), "minimal machines have separators");
+        self.insert(m, u, &best.word);
+        self.insert(m, v, &best.word);
     }
 
     fn leaves(&self) -> Vec<Vec<u32>> {
@@ -178,6 +282,8 @@ pub(crate) fn generate(
     let mut trie = Trie {
         child: vec![Vec::new()],
         state: vec![m.initial],
+        arena: Vec::new(),
+        stack: Vec::new(),
     };
     // The prefixes Q·I^{≤k+1}: (trie node, distance from Q, index of the parent entry).
     let mut unodes: Vec<(u32, usize, u32)> = vec![(0, 0, u32::MAX)];

@@ -51,6 +51,16 @@ pub fn maximal(mut words: Vec<Vec<u32>>) -> Vec<Vec<u32>> {
 }
 
 impl Separators {
+    /// A separating sequence of two distinct states, borrowed when the engine stores it.
+    pub fn separator_cow(&self, s: u32, t: u32) -> std::borrow::Cow<'_, [u32]> {
+        match self {
+            Separators::Tree(tree) => {
+                std::borrow::Cow::Borrowed(tree.separator(s, t).unwrap_or(&[]))
+            }
+            Separators::Pairs(p) => std::borrow::Cow::Owned(p.separator(s, t).unwrap_or_default()),
+        }
+    }
+
     /// A separating sequence of two distinct states of the prepared machine.
     pub fn separator(&self, s: u32, t: u32) -> Vec<u32> {
         match self {
