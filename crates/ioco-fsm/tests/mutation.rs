@@ -250,3 +250,57 @@ proptest! {
         random_case(seed, n, ni, no, k, 0.25)?;
     }
 }
+
+/// The Wp pitfall of LearnLib issue #29: in the second phase, following `r·x` (r a transition,
+/// x an infix) by the identifier of the state reached by `r` instead of by `r·x`. That buggy
+/// suite misses some mutant with one extra state; the real Wp suite (tested above) does not.
+#[test]
+fn wp_with_the_identifier_of_the_wrong_state_misses_mutants() {
+    let k = 1;
+    let mut missed = 0;
+    for spec in specs() {
+        let p = ioco_fsm::prepare::prepare(&spec).unwrap();
+        let m = &p.machine;
+        let w = p.seps.characterisation_set(m);
+        let acc = ioco_fsm::access::AccessTree::new(m);
+        let mut buggy: Vec<Vec<u32>> = Vec::new();
+        for &s in &acc.order {
+            let q = acc.access(s).unwrap();
+            // Phase 1: Q·I^{≤k}·W.
+            let mut layer = vec![q.clone()];
+            for depth in 0..=k + 1 {
+                let mut next = Vec::new();
+                for u in &layer {
+                    if depth <= k {
+                        for x in &w {
+                            buggy.push([u.as_slice(), x].concat());
+                        }
+                    } else {
+                        // Phase 2 with the wrong state: the one after the transition q·a.
+                        let after_transition = m.run_from(m.initial, &u[..q.len() + 1]).unwrap().0;
+                        for x in p.seps.identifier(m, after_transition, &w) {
+                            buggy.push([u.as_slice(), &x].concat());
+                        }
+                    }
+                    for a in 0..m.num_inputs() as u32 {
+                        next.push([u.as_slice(), &[a]].concat());
+                    }
+                }
+                layer = next;
+            }
+        }
+        let good = generate(m, Method::Wp, k).unwrap();
+        for mutant in all_one_extra_state_mutants(m) {
+            if distinguishing_word(m, &mutant).is_some() {
+                assert!(killed(&good.words, m, &mutant));
+                if !killed(&buggy, m, &mutant) {
+                    missed += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        missed > 0,
+        "the buggy Wp variant should miss some extra-state mutant"
+    );
+}
