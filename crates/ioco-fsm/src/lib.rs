@@ -20,6 +20,18 @@
 //! [`product`] (streaming, prefix-deduplicated enumeration), [`equivalence`] (product BFS,
 //! the oracle of the mutation tests).
 //!
+//! Preparation ([`prepare`]): unreachable states are dropped and equivalent states merged
+//! (reported in [`MachineInfo::merged`]); `n` is the size of the minimal machine. Partial
+//! machines are accepted: tests use defined input words only (the suites then detect every
+//! implementation that differs from the specification on a defined word), and a partial
+//! machine whose states cannot all be told apart by defined words is rejected with
+//! [`FsmError::Incompatible`] naming the state pairs.
+//!
+//! Output: [`generate`] collects an [`FsmSuite`] (input words, [`Stats`], [`FsmSuite::to_suite`]
+//! for the shared JSON test-case format, each step `i?` then `o!`); [`Plan`] streams the same
+//! tests without storing them ([`Plan::iter`], [`Plan::for_each`], [`Plan::write_words`]). No
+//! test is a prefix of another.
+//!
 //! ```
 //! use ioco_model::Mealy;
 //! use ioco_fsm::{generate, Method};
