@@ -1,0 +1,227 @@
+//! The solver interface: the three-valued oracle `solver(t) ∈ {sat, unsat, unknown}` and
+//! `getValues(t, p̄)` of thesis §4.2 (P2 §2.2, L155).
+//!
+//! A [`Solver`] is incremental (push/pop, assertions) and answers [`SatResult`]; after `Sat` it
+//! gives values for chosen variables ([`Solver::model`]). Soundness of every algorithm in this
+//! crate holds for **any** solver that is correct when it says sat or unsat (thesis Thm. 4.19):
+//! `Unknown` only ever leads to keeping a symbolic edge or to an Inconclusive verdict, never to
+//! Fail. [`UnknownSolver`] (always `Unknown`) is the degenerate case used to test this.
+//!
+//! [`Checker`] wraps a solver with a memo table of satisfiability results keyed by the formula
+//! (guard instances repeat a lot: the same switch from the same concrete state) and counts
+//! queries, cache hits and solver time ([`SolverStats`]).
+
+use crate::term::{domain_constraint, SymVar, Term, T};
+use ioco_lang::ir::{Defs, Value};
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+/// The answer of a satisfiability query.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SatResult {
+    /// Satisfiable.
+    Sat,
+    /// Unsatisfiable.
+    Unsat,
+    /// The solver gave up (time-out, incompleteness, no solver); the reason.
+    Unknown(String),
+}
+
+impl SatResult {
+    /// `Sat` or `Unknown` (the benefit of the doubt of thesis Def. 4.12).
+    pub fn maybe(&self) -> bool {
+        !matches!(self, SatResult::Unsat)
+    }
+}
+
+/// An incremental SMT solver.
+pub trait Solver {
+    /// A short name for messages (`z3 4.8.12`).
+    fn name(&self) -> String;
+    /// Opens a scope.
+    fn push(&mut self);
+    /// Closes the innermost scope, dropping its assertions.
+    fn pop(&mut self);
+    /// Asserts a boolean term in the current scope.
+    fn assert(&mut self, t: &T);
+    /// Checks the current assertions.
+    fn check(&mut self) -> SatResult;
+    /// After `Sat`: values for these variables (`None` if the model lacks one or cannot be
+    /// read back).
+    fn model(&mut self, vars: &[SymVar]) -> Option<Vec<Value>>;
+    /// Bounds the time of each check.
+    fn set_timeout(&mut self, t: Duration);
+}
+
+/// A solver that never knows: every check is `Unknown`. Testing with it must never give Fail.
+#[derive(Debug, Default)]
+pub struct UnknownSolver;
+
+impl Solver for UnknownSolver {
+    fn name(&self) -> String {
+        "unknown-solver".into()
+    }
+    fn push(&mut self) {}
+    fn pop(&mut self) {}
+    fn assert(&mut self, _: &T) {}
+    fn check(&mut self) -> SatResult {
+        SatResult::Unknown("the solver answers unknown to everything".into())
+    }
+    fn model(&mut self, _: &[SymVar]) -> Option<Vec<Value>> {
+        None
+    }
+    fn set_timeout(&mut self, _: Duration) {}
+}
+
+/// Counters of solver work.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SolverStats {
+    /// Satisfiability questions asked (cached or not).
+    pub queries: u64,
+    /// Questions answered from the memo table.
+    pub cache_hits: u64,
+    /// Questions answered by constant folding (no solver call).
+    pub trivial: u64,
+    /// Calls of [`Solver::check`].
+    pub solver_calls: u64,
+    /// Model extractions.
+    pub models: u64,
+    /// `Unknown` answers.
+    pub unknowns: u64,
+    /// Time spent in the solver.
+    pub solver_time: Duration,
+}
+
+/// A solver with a memo table and statistics (the object the algorithms use).
+pub struct Checker {
+    solver: Box<dyn Solver>,
+    cache: HashMap<T, SatResult>,
+    /// Counters.
+    pub stats: SolverStats,
+    /// Maximum number of memoised formulas (the table is cleared when full).
+    pub cache_limit: usize,
+}
+
+impl Checker {
+    /// Wraps a solver.
+    pub fn new(solver: Box<dyn Solver>) -> Checker {
+        Checker {
+            solver,
+            cache: HashMap::new(),
+            stats: SolverStats::default(),
+            cache_limit: 100_000,
+        }
+    }
+
+    /// The underlying solver's name.
+    pub fn solver_name(&self) -> String {
+        self.solver.name()
+    }
+
+    /// Sets the per-check time-out.
+    pub fn set_timeout(&mut self, t: Duration) {
+        self.solver.set_timeout(t);
+    }
+
+    /// Is `φ` (with the domain constraints of its variables) satisfiable? Memoised.
+    pub fn sat(&mut self, defs: &Defs, phi: &T) -> SatResult {
+        self.stats.queries += 1;
+        match phi.as_const() {
+            Some(Value::Bool(b)) => {
+                self.stats.trivial += 1;
+                return if *b { SatResult::Sat } else { SatResult::Unsat };
+            }
+            Some(_) => return SatResult::Unknown("not a boolean formula".into()),
+            None => {}
+        }
+        if let Some(r) = self.cache.get(phi) {
+            self.stats.cache_hits += 1;
+            return r.clone();
+        }
+        self.solver.push();
+        self.assert_with_domains(defs, phi);
+        let r = self.timed_check();
+        self.solver.pop();
+        if self.cache.len() >= self.cache_limit {
+            self.cache.clear();
+        }
+        self.cache.insert(phi.clone(), r.clone());
+        r
+    }
+
+    fn assert_with_domains(&mut self, defs: &Defs, phi: &T) {
+        self.solver.assert(phi);
+        for v in phi.vars() {
+            let d = domain_constraint(defs, &v);
+            if d.as_const().is_none() {
+                self.solver.assert(&d);
+            }
+        }
+    }
+
+    fn timed_check(&mut self) -> SatResult {
+        let t0 = Instant::now();
+        let r = self.solver.check();
+        self.stats.solver_time += t0.elapsed();
+        self.stats.solver_calls += 1;
+        if matches!(r, SatResult::Unknown(_)) {
+            self.stats.unknowns += 1;
+        }
+        r
+    }
+
+    /// `getValues(φ, p̄)`: values for `vars` such that the other variables of `φ` can be chosen
+    /// to make `φ` true, trying the `hints` first (each an extra constraint, dropped when it
+    /// makes the formula unsat; see [`crate::pick`]). `Err` carries the reason when no values
+    /// were found (unsat or unknown).
+    pub fn values(
+        &mut self,
+        defs: &Defs,
+        phi: &T,
+        vars: &[SymVar],
+        hints: &[T],
+    ) -> Result<Vec<Value>, SatResult> {
+        self.stats.queries += 1;
+        self.solver.push();
+        self.assert_with_domains(defs, phi);
+        for v in vars {
+            let d = domain_constraint(defs, v);
+            if d.as_const().is_none() {
+                self.solver.assert(&d);
+            }
+        }
+        let base = self.timed_check();
+        if base != SatResult::Sat {
+            self.solver.pop();
+            return Err(base);
+        }
+        for h in hints {
+            self.solver.push();
+            self.solver.assert(h);
+            if self.timed_check() == SatResult::Sat {
+                self.stats.models += 1;
+                if let Some(m) = self.solver.model(vars) {
+                    self.solver.pop();
+                    self.solver.pop();
+                    return Ok(m);
+                }
+            }
+            self.solver.pop();
+        }
+        // the hints failed: the plain model (check again, the last hint check replaced it)
+        let r = self.timed_check();
+        self.stats.models += 1;
+        let m = if r == SatResult::Sat {
+            self.solver.model(vars)
+        } else {
+            None
+        };
+        self.solver.pop();
+        m.ok_or_else(|| SatResult::Unknown("the solver gave no model".into()))
+    }
+}
+
+/// Equality of a variable and a value, as a term (for hints and substitutions).
+pub fn var_is(v: &SymVar, value: Value) -> T {
+    Term::eq(Term::sym(v.clone()), Term::val(value))
+}

@@ -1,0 +1,495 @@
+//! On-the-fly testing with data: the spec side of tutorial Alg. 2 (P1 §7.2) lifted to STSs
+//! (thesis Def. 4.5–4.8 semantics, §4.7 quiescence remark), as a tracker.
+//!
+//! [`SymbolicSpec`] keeps the set `C` of **all** semantic states `(l, ϑ)` of `⟦S⟧` reachable by
+//! the observed trace (every candidate when the model is nondeterministic), closed under τ
+//! moves. Since the tester chooses every input value and observes every output value, these
+//! states are concrete: `enab` and `succ` are plain evaluation, no solver call. The solver is
+//! needed for two existential questions only:
+//!
+//! - **input choice**: is there `w̄` with `φ_r[ϑ](w̄)` for an input switch `r`, and which one
+//!   ([`Checker::values`] with the diversity hints of [`crate::pick`]);
+//! - **quiescence** (thesis §4.7 / P2 L404, made precise here): a semantic state `q = (l, ϑ)`
+//!   is *quiescent* iff no τ move is enabled in `q` and for every output move `r` from `l` the
+//!   formula `∃ w̄. φ_r[ϑ](w̄)` is unsatisfiable. Since `ϑ` is concrete, this is one existential
+//!   query per output switch (no quantifier alternation), memoised per `(r, ϑ)`. The solver
+//!   answer classifies `q` as quiescent (all unsat), not quiescent (one sat, with a witness
+//!   output), or unknown.
+//!
+//! Verdicts ([`Step`]): an output (or quiescence) that no candidate state allows is **Fail**,
+//! with the violated guard conjuncts explained. An `unknown` solver answer never produces Fail
+//! (TAP19 Thm. 19 / thesis Thm. 4.19): observed quiescence is Fail only if every candidate is
+//! *provably* not quiescent; if none is provably quiescent but some are unknown, the verdict is
+//! Inconclusive. Outputs are judged by evaluation alone, so they never depend on the solver.
+
+use crate::pick::Picker;
+use crate::solver::{Checker, SatResult, Solver};
+use crate::system::{Move, State, System};
+use crate::term::{value_in_type, Term, T};
+use ioco_lang::ir::{Direction, Spec, Value};
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+/// The outcome of an observation or a stimulus.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Allowed by the spec; testing can go on.
+    Ok,
+    /// Not allowed: a non-conformance, explained.
+    Fail(String),
+    /// Cannot be judged (solver unknown, model error, input outside the spec); the reason.
+    Inconclusive(String),
+}
+
+/// Whether a state is quiescent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Quiescence {
+    /// No output and no τ is possible.
+    Quiescent,
+    /// This output (gate and values) or τ (`None`) is possible.
+    Active(Option<(String, Vec<Value>)>),
+    /// The solver could not decide; the reason.
+    Unknown(String),
+}
+
+/// The online tracker (see the module documentation).
+pub struct SymbolicSpec {
+    /// The flattened spec.
+    pub sys: System,
+    /// The solver with its memo table.
+    pub checker: Checker,
+    /// Input value selection.
+    pub picker: Picker,
+    states: Vec<State>,
+    steps: usize,
+    /// Bound on the candidate set (τ-closure included); exceeding it is an Inconclusive.
+    pub max_states: usize,
+}
+
+impl SymbolicSpec {
+    /// A tracker for a spec with a solver.
+    pub fn new(spec: Arc<Spec>, solver: Box<dyn Solver>) -> Result<SymbolicSpec, String> {
+        let sys = System::new(spec)?;
+        let mut t = SymbolicSpec {
+            sys,
+            checker: Checker::new(solver),
+            picker: Picker::default(),
+            states: Vec::new(),
+            steps: 0,
+            max_states: 10_000,
+        };
+        t.reset()?;
+        Ok(t)
+    }
+
+    /// A tracker with the Z3 back end.
+    pub fn with_z3(spec: Arc<Spec>) -> Result<SymbolicSpec, String> {
+        let defs = spec.defs.clone();
+        SymbolicSpec::new(spec, Box::new(crate::z3solver::Z3Solver::new(defs)))
+    }
+
+    /// Back to the initial state.
+    pub fn reset(&mut self) -> Result<(), String> {
+        self.steps = 0;
+        self.states = self.closure(vec![self.sys.initial()])?;
+        Ok(())
+    }
+
+    /// The current candidate states (τ-closed, sorted).
+    pub fn states(&self) -> &[State] {
+        &self.states
+    }
+
+    /// Inputs and outputs processed since the reset.
+    pub fn steps(&self) -> usize {
+        self.steps
+    }
+
+    fn closure(&self, start: Vec<State>) -> Result<Vec<State>, String> {
+        let mut seen: BTreeSet<State> = BTreeSet::new();
+        let mut stack = start;
+        while let Some(q) = stack.pop() {
+            if seen.contains(&q) {
+                continue;
+            }
+            for m in self.sys.moves(&q.locs).iter().filter(|m| m.gate.is_none()) {
+                let on = self
+                    .sys
+                    .enabled(&q, m, &[])
+                    .map_err(|e| self.model_error(&e.message, m))?;
+                if on {
+                    stack.push(
+                        self.sys
+                            .succ(&q, m, &[])
+                            .map_err(|e| self.model_error(&e.message, m))?,
+                    );
+                }
+            }
+            seen.insert(q);
+            if seen.len() > self.max_states {
+                return Err(format!(
+                    "more than {} states reachable by τ steps (divergence with data?)",
+                    self.max_states
+                ));
+            }
+        }
+        Ok(seen.into_iter().collect())
+    }
+
+    fn model_error(&self, msg: &str, m: &Move) -> String {
+        format!(
+            "model error in `{}`: {}",
+            self.sys.switch_name(m.parts[0]),
+            msg
+        )
+    }
+
+    fn check_values(&self, gate: &str, dir: Direction, values: &[Value]) -> Result<u32, String> {
+        let Some(g) = self.sys.gate(gate) else {
+            let known: Vec<&str> = self
+                .sys
+                .spec
+                .gates
+                .iter()
+                .map(|g| g.name.as_str())
+                .collect();
+            return Err(format!(
+                "`{}` is not a gate of the spec (gates: {})",
+                gate,
+                known.join(", ")
+            ));
+        };
+        let decl = &self.sys.spec.gates[g as usize];
+        if decl.dir != dir {
+            return Err(
+                format!("`{}` is an {:?} gate, not an {:?}", gate, decl.dir, dir).to_lowercase(),
+            );
+        }
+        if decl.params.len() != values.len() {
+            return Err(format!(
+                "`{}` takes {} parameter(s), got {}",
+                gate,
+                decl.params.len(),
+                values.len()
+            ));
+        }
+        for ((name, ty), v) in decl.params.iter().zip(values) {
+            if !value_in_type(&self.sys.spec.defs, *ty, v) {
+                return Err(format!(
+                    "value {} of parameter `{}` of `{}` is not of type {}",
+                    v.display(&self.sys.spec.defs),
+                    name,
+                    gate,
+                    self.sys.spec.defs.type_name(*ty)
+                ));
+            }
+        }
+        Ok(g)
+    }
+
+    fn label(&self, gate: &str, values: &[Value]) -> String {
+        ioco_lang::semantics::label_name(&self.sys.spec.defs, gate, values)
+    }
+
+    /// Successors of every candidate by a gate value; `Err` on a model error.
+    fn advance(&self, g: u32, values: &[Value]) -> Result<Vec<State>, String> {
+        let mut next = Vec::new();
+        for q in &self.states {
+            for m in self.sys.moves(&q.locs).iter().filter(|m| m.gate == Some(g)) {
+                if self
+                    .sys
+                    .enabled(q, m, values)
+                    .map_err(|e| self.model_error(&e.message, m))?
+                {
+                    next.push(
+                        self.sys
+                            .succ(q, m, values)
+                            .map_err(|e| self.model_error(&e.message, m))?,
+                    );
+                }
+            }
+        }
+        self.closure(next)
+    }
+
+    /// Chooses an input enabled in some candidate state, with values from the picker. `None`
+    /// when no input is (provably or possibly) enabled.
+    pub fn choose_input(&mut self, rng: &mut ChaCha8Rng) -> Option<(String, Vec<Value>)> {
+        let mut cands: Vec<(usize, Move)> = Vec::new();
+        for (i, q) in self.states.iter().enumerate() {
+            for m in self.sys.moves(&q.locs).iter() {
+                if self.sys.direction(m) == Some(Direction::Input)
+                    && !cands.iter().any(|(j, m2)| m2 == m && self.states[*j] == *q)
+                {
+                    cands.push((i, m.clone()));
+                }
+            }
+        }
+        cands.shuffle(rng);
+        for (i, m) in cands {
+            let q = &self.states[i];
+            let vars = self.sys.param_vars(&m, self.steps);
+            let params: Vec<T> = vars.iter().cloned().map(Term::sym).collect();
+            let phi = self.sys.guard_at(q, &m, &params);
+            if vars.is_empty() {
+                if self.checker.sat(&self.sys.spec.defs, &phi) == SatResult::Sat {
+                    let gate = self.sys.spec.gates[m.gate.unwrap() as usize].name.clone();
+                    return Some((gate, Vec::new()));
+                }
+                continue;
+            }
+            let hints = self.picker.hints(&self.sys.spec.defs, &phi, &vars, rng);
+            if let Ok(vals) = self
+                .checker
+                .values(&self.sys.spec.defs, &phi, &vars, &hints)
+            {
+                // the solver's model must satisfy the guard under the IR's own semantics
+                if self.sys.enabled(q, &m, &vals) == Ok(true) {
+                    let gate = self.sys.spec.gates[m.gate.unwrap() as usize].name.clone();
+                    return Some((gate, vals));
+                }
+            }
+        }
+        None
+    }
+
+    /// The tester sent this input.
+    pub fn after_input(&mut self, gate: &str, values: &[Value]) -> Step {
+        let g = match self.check_values(gate, Direction::Input, values) {
+            Ok(g) => g,
+            Err(e) => return Step::Inconclusive(e),
+        };
+        match self.advance(g, values) {
+            Err(e) => Step::Inconclusive(e),
+            Ok(next) if next.is_empty() => Step::Inconclusive(format!(
+                "input {} is not specified in the current state(s) {}: the spec says nothing after it",
+                self.label(gate, values),
+                self.describe_states()
+            )),
+            Ok(next) => {
+                self.states = next;
+                self.steps += 1;
+                Step::Ok
+            }
+        }
+    }
+
+    /// The system produced this output.
+    pub fn after_output(&mut self, gate: &str, values: &[Value]) -> Step {
+        let g = match self.check_values(gate, Direction::Output, values) {
+            Ok(g) => g,
+            Err(e) => {
+                return Step::Fail(format!(
+                    "output {} is malformed: {}",
+                    self.label(gate, values),
+                    e
+                ))
+            }
+        };
+        match self.advance(g, values) {
+            Err(e) => Step::Inconclusive(e),
+            Ok(next) if next.is_empty() => Step::Fail(self.explain_output(g, gate, values)),
+            Ok(next) => {
+                self.states = next;
+                self.steps += 1;
+                Step::Ok
+            }
+        }
+    }
+
+    fn describe_states(&self) -> String {
+        let ds: Vec<String> = self
+            .states
+            .iter()
+            .take(5)
+            .map(|q| self.sys.describe(q))
+            .collect();
+        let more = if self.states.len() > 5 {
+            format!(" and {} more", self.states.len() - 5)
+        } else {
+            String::new()
+        };
+        format!("{{{}}}{}", ds.join("; "), more)
+    }
+
+    fn explain_output(&self, g: u32, gate: &str, values: &[Value]) -> String {
+        let mut lines = vec![format!(
+            "output {} is not allowed after {} step(s) in {}",
+            self.label(gate, values),
+            self.steps,
+            self.describe_states()
+        )];
+        for q in &self.states {
+            let moves: Vec<Move> = self
+                .sys
+                .moves(&q.locs)
+                .iter()
+                .filter(|m| m.gate == Some(g))
+                .cloned()
+                .collect();
+            if moves.is_empty() {
+                let outs: BTreeSet<String> = self
+                    .sys
+                    .moves(&q.locs)
+                    .iter()
+                    .filter(|m| self.sys.direction(m) == Some(Direction::Output))
+                    .map(|m| self.sys.spec.gates[m.gate.unwrap() as usize].name.clone())
+                    .collect();
+                lines.push(format!(
+                    "  in {}: no `{}` switch; output gates there: {}",
+                    self.sys.describe(q),
+                    gate,
+                    if outs.is_empty() {
+                        "none (quiescent)".to_string()
+                    } else {
+                        outs.into_iter().collect::<Vec<_>>().join(", ")
+                    }
+                ));
+            }
+            for m in moves {
+                lines.push(format!(
+                    "  in {}: `{}` violated: {}",
+                    self.sys.describe(q),
+                    self.sys.switch_name(m.parts[0]),
+                    self.sys.explain(q, &m, values)
+                ));
+            }
+        }
+        lines.join("\n")
+    }
+
+    /// Is this state quiescent? (see the module documentation)
+    pub fn quiescence(&mut self, q: &State) -> Quiescence {
+        let mut unknown: Option<String> = None;
+        let moves = self.sys.moves(&q.locs);
+        for m in moves.iter() {
+            match self.sys.direction(m) {
+                None => match self.sys.enabled(q, m, &[]) {
+                    Ok(true) => return Quiescence::Active(None),
+                    Ok(false) => {}
+                    Err(e) => unknown = Some(e.message),
+                },
+                Some(Direction::Output) => {
+                    let vars = self.sys.param_vars(m, self.steps);
+                    let params: Vec<T> = vars.iter().cloned().map(Term::sym).collect();
+                    let phi = self.sys.guard_at(q, m, &params);
+                    match self.checker.sat(&self.sys.spec.defs, &phi) {
+                        SatResult::Unsat => {}
+                        SatResult::Sat => {
+                            let gate = self.sys.spec.gates[m.gate.unwrap() as usize].name.clone();
+                            let w = if vars.is_empty() {
+                                Some(Vec::new())
+                            } else {
+                                self.checker
+                                    .values(&self.sys.spec.defs, &phi, &vars, &[])
+                                    .ok()
+                            };
+                            return Quiescence::Active(w.map(|w| (gate, w)));
+                        }
+                        SatResult::Unknown(r) => {
+                            unknown = Some(format!("`{}`: {}", self.sys.switch_name(m.parts[0]), r))
+                        }
+                    }
+                }
+                Some(Direction::Input) => {}
+            }
+        }
+        match unknown {
+            Some(r) => Quiescence::Unknown(r),
+            None => Quiescence::Quiescent,
+        }
+    }
+
+    /// The system was observed quiescent (no output within the time-out).
+    pub fn after_quiescence(&mut self) -> Step {
+        let states = self.states.clone();
+        let mut keep = Vec::new();
+        let mut unknown = Vec::new();
+        let mut active = Vec::new();
+        for q in states {
+            match self.quiescence(&q) {
+                Quiescence::Quiescent => keep.push(q),
+                Quiescence::Unknown(r) => unknown.push((q, r)),
+                Quiescence::Active(w) => active.push((q, w)),
+            }
+        }
+        if !keep.is_empty() {
+            // states whose quiescence is unknown may be quiescent too: keep them (soundness)
+            keep.extend(unknown.into_iter().map(|(q, _)| q));
+            keep.sort();
+            self.states = keep;
+            self.steps += 1;
+            return Step::Ok;
+        }
+        if let Some((q, r)) = unknown.first() {
+            return Step::Inconclusive(format!(
+                "quiescence observed; the solver cannot decide whether {} is quiescent: {}",
+                self.sys.describe(q),
+                r
+            ));
+        }
+        let mut lines = vec![format!(
+            "quiescence is not allowed after {} step(s): every state expects an output",
+            self.steps
+        )];
+        for (q, w) in active {
+            let what = match w {
+                None => "an internal step".to_string(),
+                Some((g, vals)) => format!("e.g. {}", self.label(&g, &vals)),
+            };
+            lines.push(format!("  in {}: {}", self.sys.describe(&q), what));
+        }
+        Step::Fail(lines.join("\n"))
+    }
+
+    /// Output gates possible in some candidate state (for diagnostics and simulators).
+    pub fn allowed_output_gates(&self) -> Vec<String> {
+        let mut out = BTreeSet::new();
+        for q in &self.states {
+            for m in self.sys.moves(&q.locs).iter() {
+                if self.sys.direction(m) == Some(Direction::Output) {
+                    out.insert(self.sys.spec.gates[m.gate.unwrap() as usize].name.clone());
+                }
+            }
+        }
+        out.into_iter().collect()
+    }
+
+    /// Chooses an output enabled in some candidate state (for simulating the spec as an SUT).
+    pub fn choose_output(&mut self, rng: &mut ChaCha8Rng) -> Option<(String, Vec<Value>)> {
+        let mut cands: Vec<(usize, Move)> = Vec::new();
+        for (i, q) in self.states.iter().enumerate() {
+            for m in self.sys.moves(&q.locs).iter() {
+                if self.sys.direction(m) == Some(Direction::Output) {
+                    cands.push((i, m.clone()));
+                }
+            }
+        }
+        cands.shuffle(rng);
+        for (i, m) in cands {
+            let q = self.states[i].clone();
+            let vars = self.sys.param_vars(&m, self.steps);
+            let params: Vec<T> = vars.iter().cloned().map(Term::sym).collect();
+            let phi = self.sys.guard_at(&q, &m, &params);
+            let hints = self.picker.hints(&self.sys.spec.defs, &phi, &vars, rng);
+            let vals = if vars.is_empty() {
+                (self.checker.sat(&self.sys.spec.defs, &phi) == SatResult::Sat).then(Vec::new)
+            } else {
+                self.checker
+                    .values(&self.sys.spec.defs, &phi, &vars, &hints)
+                    .ok()
+            };
+            if let Some(vals) = vals {
+                if self.sys.enabled(&q, &m, &vals) == Ok(true) {
+                    return Some((
+                        self.sys.spec.gates[m.gate.unwrap() as usize].name.clone(),
+                        vals,
+                    ));
+                }
+            }
+        }
+        None
+    }
+}

@@ -1,0 +1,298 @@
+//! The Z3 back end of [`Solver`]: the `z3` crate (0.22, pinned) linked to the system `libz3`
+//! (Debian's libz3-dev 4.8.12, found with pkg-config).
+//!
+//! Encoding: `int` (and `int[lo..hi]`, whose range is asserted separately) is Z3's `Int`
+//! (mathematical integers; `/` and `%` are SMT-LIB's Euclidean `div`/`mod`, as in the IR),
+//! `bool` is `Bool`, each algebraic data type of [`Defs::types`] is a Z3 datatype (declared
+//! together, so mutual recursion works), constructor tests and field reads use Z3's
+//! recognisers and accessors (a field read on the wrong constructor is unconstrained in SMT-LIB
+//! but an error in the IR; guards written with `is` tests before field reads mean the same).
+//! Function calls are inlined; recursive calls deeper than [`Z3Solver::max_inline`] make the
+//! formula `Unknown` rather than approximating it.
+//!
+//! Z3 objects live in the thread-local context of the `z3` crate, so a [`Z3Solver`] must stay on
+//! the thread that made it (it is not `Send`).
+
+use crate::solver::{SatResult, Solver};
+use crate::term::{inline_call, SymVar, Term, T};
+use ioco_lang::ast::{BinOp, UnOp};
+use ioco_lang::ir::{Defs, Type, Value};
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+use z3::ast::{Ast, Bool, Datatype, Dynamic, Int};
+use z3::{DatatypeAccessor, DatatypeBuilder, DatatypeSort, Params, SatResult as ZSat, Sort};
+
+/// Z3 as a [`Solver`].
+pub struct Z3Solver {
+    defs: Arc<Defs>,
+    solver: z3::Solver,
+    sorts: Vec<DatatypeSort>,
+    consts: HashMap<(Arc<str>, Type), Dynamic>,
+    /// per scope: whether an assertion could not be encoded (then checks say unknown)
+    poisoned: Vec<Option<String>>,
+    /// How deep recursive function calls are inlined.
+    pub max_inline: usize,
+}
+
+/// The version of the linked Z3 library, e.g. `4.8.12`.
+pub fn z3_version() -> String {
+    z3::full_version().trim_start_matches("Z3 ").to_string()
+}
+
+impl Z3Solver {
+    /// A solver for terms over these definitions (declares the data types).
+    pub fn new(defs: Arc<Defs>) -> Z3Solver {
+        let sorts = if defs.types.is_empty() {
+            Vec::new()
+        } else {
+            let builders: Vec<DatatypeBuilder> = defs
+                .types
+                .iter()
+                .map(|t| {
+                    let mut b = DatatypeBuilder::new(t.name.as_str());
+                    for c in &t.ctors {
+                        let names: Vec<String> = c
+                            .fields
+                            .iter()
+                            .map(|(f, _)| format!("{}.{}.{}", t.name, c.name, f))
+                            .collect();
+                        let refs: Vec<(&str, DatatypeAccessor)> = names
+                            .iter()
+                            .zip(&c.fields)
+                            .map(|(n, (_, fty))| {
+                                let acc = match fty {
+                                    Type::Bool => DatatypeAccessor::sort(Sort::bool()),
+                                    Type::Int | Type::Range(..) => {
+                                        DatatypeAccessor::sort(Sort::int())
+                                    }
+                                    Type::Adt(a) => DatatypeAccessor::datatype(
+                                        defs.types[*a as usize].name.as_str(),
+                                    ),
+                                };
+                                (n.as_str(), acc)
+                            })
+                            .collect();
+                        b = b.variant(&format!("{}.{}", t.name, c.name), refs);
+                    }
+                    b
+                })
+                .collect();
+            z3::datatype_builder::create_datatypes(builders)
+        };
+        Z3Solver {
+            defs,
+            solver: z3::Solver::new(),
+            sorts,
+            consts: HashMap::new(),
+            poisoned: vec![None],
+            max_inline: 16,
+        }
+    }
+
+    fn sort(&self, ty: Type) -> Sort {
+        match ty {
+            Type::Bool => Sort::bool(),
+            Type::Int | Type::Range(..) => Sort::int(),
+            Type::Adt(a) => self.sorts[a as usize].sort.clone(),
+        }
+    }
+
+    fn constant(&mut self, v: &SymVar) -> Dynamic {
+        if let Some(c) = self.consts.get(&(v.name.clone(), v.ty)) {
+            return c.clone();
+        }
+        let c = match v.ty {
+            Type::Bool => Dynamic::from_ast(&Bool::new_const(&*v.name)),
+            Type::Int | Type::Range(..) => Dynamic::from_ast(&Int::new_const(&*v.name)),
+            Type::Adt(_) => Dynamic::from_ast(&Datatype::new_const(&*v.name, &self.sort(v.ty))),
+        };
+        self.consts.insert((v.name.clone(), v.ty), c.clone());
+        c
+    }
+
+    fn value(&self, v: &Value) -> Dynamic {
+        match v {
+            Value::Bool(b) => Dynamic::from_ast(&Bool::from_bool(*b)),
+            Value::Int(i) => Dynamic::from_ast(&Int::from_i64(*i)),
+            Value::Adt(t, c, fields) => {
+                let args: Vec<Dynamic> = fields.iter().map(|f| self.value(f)).collect();
+                let refs: Vec<&dyn Ast> = args.iter().map(|a| a as &dyn Ast).collect();
+                self.sorts[*t as usize].variants[*c as usize]
+                    .constructor
+                    .apply(&refs)
+            }
+        }
+    }
+
+    fn encode(&mut self, t: &Term, depth: usize) -> Result<Dynamic, String> {
+        let int = |d: Dynamic| {
+            d.as_int()
+                .ok_or_else(|| "expected an integer term".to_string())
+        };
+        let boolean = |d: Dynamic| {
+            d.as_bool()
+                .ok_or_else(|| "expected a boolean term".to_string())
+        };
+        Ok(match t {
+            Term::Const(v) => self.value(v),
+            Term::Sym(v) => self.constant(v),
+            Term::Unary(UnOp::Not, a) => Dynamic::from_ast(&boolean(self.encode(a, depth)?)?.not()),
+            Term::Unary(UnOp::Neg, a) => {
+                Dynamic::from_ast(&int(self.encode(a, depth)?)?.unary_minus())
+            }
+            Term::Binary(op, a, b) => {
+                let x = self.encode(a, depth)?;
+                let y = self.encode(b, depth)?;
+                use BinOp::*;
+                match op {
+                    Eq | Ne => {
+                        let e = x.safe_eq(y).map_err(|e| format!("{:?}", e))?;
+                        Dynamic::from_ast(&if *op == Eq { e } else { e.not() })
+                    }
+                    And => Dynamic::from_ast(&Bool::and(&[boolean(x)?, boolean(y)?])),
+                    Or => Dynamic::from_ast(&Bool::or(&[boolean(x)?, boolean(y)?])),
+                    Implies => Dynamic::from_ast(&boolean(x)?.implies(boolean(y)?)),
+                    _ => {
+                        let (x, y) = (int(x)?, int(y)?);
+                        match op {
+                            Add => Dynamic::from_ast(&Int::add(&[x, y])),
+                            Sub => Dynamic::from_ast(&Int::sub(&[x, y])),
+                            Mul => Dynamic::from_ast(&Int::mul(&[x, y])),
+                            Div => Dynamic::from_ast(&x.div(y)),
+                            Mod => Dynamic::from_ast(&x.modulo(y)),
+                            Lt => Dynamic::from_ast(&x.lt(y)),
+                            Le => Dynamic::from_ast(&x.le(y)),
+                            Gt => Dynamic::from_ast(&x.gt(y)),
+                            Ge => Dynamic::from_ast(&x.ge(y)),
+                            _ => unreachable!("handled above"),
+                        }
+                    }
+                }
+            }
+            Term::Ite(c, a, b) => {
+                let c = boolean(self.encode(c, depth)?)?;
+                let a = self.encode(a, depth)?;
+                let b = self.encode(b, depth)?;
+                c.ite(&a, &b)
+            }
+            Term::Ctor(ty, c, xs) => {
+                let mut args = Vec::new();
+                for x in xs {
+                    args.push(self.encode(x, depth)?);
+                }
+                let refs: Vec<&dyn Ast> = args.iter().map(|a| a as &dyn Ast).collect();
+                self.sorts[*ty as usize].variants[*c as usize]
+                    .constructor
+                    .apply(&refs)
+            }
+            Term::Field(a, ty, c, f) => {
+                let x = self.encode(a, depth)?;
+                self.sorts[*ty as usize].variants[*c as usize].accessors[*f as usize]
+                    .apply(&[&x as &dyn Ast])
+            }
+            Term::Is(a, ty, c) => {
+                let x = self.encode(a, depth)?;
+                self.sorts[*ty as usize].variants[*c as usize]
+                    .tester
+                    .apply(&[&x as &dyn Ast])
+            }
+            Term::Call(f, xs) => {
+                if depth >= self.max_inline {
+                    return Err(format!(
+                        "recursive function `{}` unfolded more than {} times",
+                        self.defs.functions[*f as usize].name, self.max_inline
+                    ));
+                }
+                let body = inline_call(&self.defs, *f, xs);
+                self.encode(&body, depth + 1)?
+            }
+        })
+    }
+
+    fn read(&self, model: &z3::Model, d: &Dynamic, ty: Type) -> Option<Value> {
+        let v = model.eval(d, true)?;
+        match ty {
+            Type::Bool => v.as_bool()?.simplify().as_bool().map(Value::Bool),
+            Type::Int | Type::Range(..) => v.as_int()?.simplify().as_i64().map(Value::Int),
+            Type::Adt(a) => {
+                let def = &self.defs.types[a as usize];
+                let sort = &self.sorts[a as usize];
+                for (ci, var) in sort.variants.iter().enumerate() {
+                    let test = var.tester.apply(&[&v as &dyn Ast]).as_bool()?;
+                    if model.eval(&test, true)?.simplify().as_bool() == Some(true) {
+                        let mut fields = Vec::new();
+                        for (fi, acc) in var.accessors.iter().enumerate() {
+                            let fv = acc.apply(&[&v as &dyn Ast]);
+                            fields.push(self.read(model, &fv, def.ctors[ci].fields[fi].1)?);
+                        }
+                        return Some(Value::Adt(a, ci as u32, fields.into()));
+                    }
+                }
+                None
+            }
+        }
+    }
+}
+
+impl Solver for Z3Solver {
+    fn name(&self) -> String {
+        format!("z3 {}", z3_version())
+    }
+
+    fn push(&mut self) {
+        self.solver.push();
+        self.poisoned.push(None);
+    }
+
+    fn pop(&mut self) {
+        self.solver.pop(1);
+        if self.poisoned.len() > 1 {
+            self.poisoned.pop();
+        }
+    }
+
+    fn assert(&mut self, t: &T) {
+        match self.encode(t, 0).and_then(|d| {
+            d.as_bool()
+                .ok_or_else(|| "not a boolean formula".to_string())
+        }) {
+            Ok(b) => self.solver.assert(&b),
+            Err(e) => {
+                let top = self.poisoned.last_mut().expect("scope stack");
+                top.get_or_insert(e);
+            }
+        }
+    }
+
+    fn check(&mut self) -> SatResult {
+        if let Some(e) = self.poisoned.iter().flatten().next() {
+            return SatResult::Unknown(e.clone());
+        }
+        match self.solver.check() {
+            ZSat::Sat => SatResult::Sat,
+            ZSat::Unsat => SatResult::Unsat,
+            ZSat::Unknown => SatResult::Unknown(
+                self.solver
+                    .get_reason_unknown()
+                    .unwrap_or_else(|| "z3 gave up".to_string()),
+            ),
+        }
+    }
+
+    fn model(&mut self, vars: &[SymVar]) -> Option<Vec<Value>> {
+        let model = self.solver.get_model()?;
+        let mut out = Vec::new();
+        for v in vars {
+            let c = self.constant(v);
+            out.push(self.read(&model, &c, v.ty)?);
+        }
+        Some(out)
+    }
+
+    fn set_timeout(&mut self, t: Duration) {
+        let mut p = Params::new();
+        p.set_u32("timeout", t.as_millis().clamp(1, u32::MAX as u128) as u32);
+        self.solver.set_params(&p);
+    }
+}
