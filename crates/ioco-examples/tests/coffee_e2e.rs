@@ -90,3 +90,45 @@ fn hanging_machine_is_quiescent_after_the_timeout_and_killed() {
     // Bounded: one timeout for the failing observation, not one per step.
     assert!(s.elapsed < Duration::from_secs(60), "took {:?}", s.elapsed);
 }
+
+#[test]
+fn reports_of_a_real_failing_session() {
+    // The README demo: the silent machine, shrunk, reported in every format.
+    let spec = spec(SPEC);
+    let mut opts = options(50, 50, 7);
+    opts.shrink = true;
+    let s = session(&spec, &[BIN, "--mode", "silent"], &opts);
+    let text = ioco_report::text::render(&s.summary, &Default::default());
+    assert!(text.starts_with("FAIL: "), "{text}");
+    assert!(text.contains("  observed  δ\n  allowed   coffee! error!\n"), "{text}");
+    assert!(
+        text.contains("  shrunk    δ water? δ pad? δ button? δ  (3 inputs,"),
+        "{text}"
+    );
+    assert!(text.contains("coverage: states "), "{text}");
+
+    let dir = std::env::temp_dir().join(format!("ioco-examples-report-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let files = ioco_report::ReportFiles {
+        json: Some(dir.join("run.json")),
+        junit: Some(dir.join("junit.xml")),
+        markdown: Some(dir.join("report.md")),
+    };
+    ioco_report::write_reports(&s.summary, &files).unwrap();
+    let back =
+        ioco_report::from_json(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap();
+    assert_eq!(back, s.summary);
+    let xml = std::fs::read_to_string(dir.join("junit.xml")).unwrap();
+    let fails = s.summary.count(RunVerdict::Fail);
+    assert_eq!(fails, 1);
+    assert!(xml.contains(r#"failures="1""#), "{xml}");
+    assert_eq!(
+        xml.matches("<testcase ").count(),
+        s.summary.runs.len(),
+        "one testcase per run"
+    );
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(md.starts_with("# ioco test report: **FAIL**"), "{md}");
+    assert!(md.contains("Shrunk to 3 inputs"), "{md}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

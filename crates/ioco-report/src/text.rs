@@ -44,8 +44,17 @@ pub fn render(summary: &Summary, opts: &TextOptions) -> String {
         summary.total_steps(),
         duration(summary.duration_ms)
     );
+    // The model and the SUT on lines of their own, the other parameters on one line.
+    let mut rest = Vec::new();
     for (k, v) in &summary.parameters {
-        let _ = writeln!(o, "  {k}: {}", param(v));
+        if matches!(k.as_str(), "model" | "spec" | "sut") {
+            let _ = writeln!(o, "  {k}: {}", param(v));
+        } else {
+            rest.push(format!("{k}={}", param(v)));
+        }
+    }
+    if !rest.is_empty() {
+        let _ = writeln!(o, "  with {}", rest.join(", "));
     }
     let c = &summary.coverage;
     if has_coverage(c) {

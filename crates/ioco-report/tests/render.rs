@@ -64,6 +64,8 @@ fn session() -> Summary {
         .insert("model".into(), "examples/coffee/coffee.aut".into());
     s.parameters
         .insert("sut".into(), "coffee-sut --mode silent --ack".into());
+    s.parameters.insert("depth".into(), 50.into());
+    s.parameters.insert("strategy".into(), "uniform".into());
     s
 }
 
@@ -119,10 +121,19 @@ fn junit() {
 
 #[test]
 fn json_snapshot_and_round_trip() {
-    let s = session();
+    let mut s = session();
     let j = ioco_report::to_json(&s);
     insta::assert_snapshot!(j);
     assert_eq!(ioco_report::from_json(&j).unwrap(), s);
+    // Durations measured by a clock read back exactly (no float rounding on the way).
+    s.runs[0].duration_ms = 1.9142860000000002;
+    s.duration_ms = 48.550162;
+    let back = ioco_report::from_json(&ioco_report::to_json(&s)).unwrap();
+    assert_eq!(
+        back.runs[0].duration_ms.to_bits(),
+        s.runs[0].duration_ms.to_bits()
+    );
+    assert_eq!(back, s);
 }
 
 #[test]
