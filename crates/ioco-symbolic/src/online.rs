@@ -204,7 +204,8 @@ impl<S: Clone> DataSut for InProcessSut<S> {
     }
 
     fn send(&mut self, gate: &str, args: &[Value]) -> Result<Sent, String> {
-        if let Some((g, v)) = self.pending.pop_front() {
+        // an output the system has ready (queued or spontaneous) wins the race
+        if let Some((g, v)) = self.next_output() {
             return Ok(Sent::Raced(g, v));
         }
         let outs = (self.input)(&mut self.state, gate, args);

@@ -147,46 +147,7 @@ impl SymbolicSpec {
     }
 
     fn check_values(&self, gate: &str, dir: Direction, values: &[Value]) -> Result<u32, String> {
-        let Some(g) = self.sys.gate(gate) else {
-            let known: Vec<&str> = self
-                .sys
-                .spec
-                .gates
-                .iter()
-                .map(|g| g.name.as_str())
-                .collect();
-            return Err(format!(
-                "`{}` is not a gate of the spec (gates: {})",
-                gate,
-                known.join(", ")
-            ));
-        };
-        let decl = &self.sys.spec.gates[g as usize];
-        if decl.dir != dir {
-            return Err(
-                format!("`{}` is an {:?} gate, not an {:?}", gate, decl.dir, dir).to_lowercase(),
-            );
-        }
-        if decl.params.len() != values.len() {
-            return Err(format!(
-                "`{}` takes {} parameter(s), got {}",
-                gate,
-                decl.params.len(),
-                values.len()
-            ));
-        }
-        for ((name, ty), v) in decl.params.iter().zip(values) {
-            if !value_in_type(&self.sys.spec.defs, *ty, v) {
-                return Err(format!(
-                    "value {} of parameter `{}` of `{}` is not of type {}",
-                    v.display(&self.sys.spec.defs),
-                    name,
-                    gate,
-                    self.sys.spec.defs.type_name(*ty)
-                ));
-            }
-        }
-        Ok(g)
+        check_gate_value(&self.sys, gate, dir, values)
     }
 
     fn label(&self, gate: &str, values: &[Value]) -> String {
@@ -362,44 +323,7 @@ impl SymbolicSpec {
 
     /// Is this state quiescent? (see the module documentation)
     pub fn quiescence(&mut self, q: &State) -> Quiescence {
-        let mut unknown: Option<String> = None;
-        let moves = self.sys.moves(&q.locs);
-        for m in moves.iter() {
-            match self.sys.direction(m) {
-                None => match self.sys.enabled(q, m, &[]) {
-                    Ok(true) => return Quiescence::Active(None),
-                    Ok(false) => {}
-                    Err(e) => unknown = Some(e.message),
-                },
-                Some(Direction::Output) => {
-                    let vars = self.sys.param_vars(m, self.steps);
-                    let params: Vec<T> = vars.iter().cloned().map(Term::sym).collect();
-                    let phi = self.sys.guard_at(q, m, &params);
-                    match self.checker.sat(&self.sys.spec.defs, &phi) {
-                        SatResult::Unsat => {}
-                        SatResult::Sat => {
-                            let gate = self.sys.spec.gates[m.gate.unwrap() as usize].name.clone();
-                            let w = if vars.is_empty() {
-                                Some(Vec::new())
-                            } else {
-                                self.checker
-                                    .values(&self.sys.spec.defs, &phi, &vars, &[])
-                                    .ok()
-                            };
-                            return Quiescence::Active(w.map(|w| (gate, w)));
-                        }
-                        SatResult::Unknown(r) => {
-                            unknown = Some(format!("`{}`: {}", self.sys.switch_name(m.parts[0]), r))
-                        }
-                    }
-                }
-                Some(Direction::Input) => {}
-            }
-        }
-        match unknown {
-            Some(r) => Quiescence::Unknown(r),
-            None => Quiescence::Quiescent,
-        }
+        quiescence(&self.sys, &mut self.checker, q, self.steps)
     }
 
     /// The system was observed quiescent (no output within the time-out).
@@ -492,4 +416,89 @@ impl SymbolicSpec {
         }
         None
     }
+}
+
+/// Is the concrete state `q` quiescent (see the module documentation)? Parameters of the
+/// existential queries are named `name@step`.
+pub fn quiescence(sys: &System, checker: &mut Checker, q: &State, step: usize) -> Quiescence {
+    let mut unknown: Option<String> = None;
+    let moves = sys.moves(&q.locs);
+    for m in moves.iter() {
+        match sys.direction(m) {
+            None => match sys.enabled(q, m, &[]) {
+                Ok(true) => return Quiescence::Active(None),
+                Ok(false) => {}
+                Err(e) => unknown = Some(e.message),
+            },
+            Some(Direction::Output) => {
+                let vars = sys.param_vars(m, step);
+                let params: Vec<T> = vars.iter().cloned().map(Term::sym).collect();
+                let phi = sys.guard_at(q, m, &params);
+                match checker.sat(&sys.spec.defs, &phi) {
+                    SatResult::Unsat => {}
+                    SatResult::Sat => {
+                        let gate = sys.spec.gates[m.gate.unwrap() as usize].name.clone();
+                        let w = if vars.is_empty() {
+                            Some(Vec::new())
+                        } else {
+                            checker.values(&sys.spec.defs, &phi, &vars, &[]).ok()
+                        };
+                        return Quiescence::Active(w.map(|w| (gate, w)));
+                    }
+                    SatResult::Unknown(r) => {
+                        unknown = Some(format!("`{}`: {}", sys.switch_name(m.parts[0]), r))
+                    }
+                }
+            }
+            Some(Direction::Input) => {}
+        }
+    }
+    match unknown {
+        Some(r) => Quiescence::Unknown(r),
+        None => Quiescence::Quiescent,
+    }
+}
+
+/// Checks that a gate value is well formed: the gate exists with this direction, the values
+/// have its sorts. Returns the gate index.
+pub fn check_gate_value(
+    sys: &System,
+    gate: &str,
+    dir: Direction,
+    values: &[Value],
+) -> Result<u32, String> {
+    let Some(g) = sys.gate(gate) else {
+        let known: Vec<&str> = sys.spec.gates.iter().map(|g| g.name.as_str()).collect();
+        return Err(format!(
+            "`{}` is not a gate of the spec (gates: {})",
+            gate,
+            known.join(", ")
+        ));
+    };
+    let decl = &sys.spec.gates[g as usize];
+    if decl.dir != dir {
+        return Err(
+            format!("`{}` is an {:?} gate, not an {:?}", gate, decl.dir, dir).to_lowercase(),
+        );
+    }
+    if decl.params.len() != values.len() {
+        return Err(format!(
+            "`{}` takes {} parameter(s), got {}",
+            gate,
+            decl.params.len(),
+            values.len()
+        ));
+    }
+    for ((name, ty), v) in decl.params.iter().zip(values) {
+        if !value_in_type(&sys.spec.defs, *ty, v) {
+            return Err(format!(
+                "value {} of parameter `{}` of `{}` is not of type {}",
+                v.display(&sys.spec.defs),
+                name,
+                gate,
+                sys.spec.defs.type_name(*ty)
+            ));
+        }
+    }
+    Ok(g)
 }

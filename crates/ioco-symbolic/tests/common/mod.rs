@@ -27,3 +27,55 @@ pub fn load(rel: &str, name: Option<&str>) -> Arc<Spec> {
 pub fn int(i: i64) -> Value {
     Value::Int(i)
 }
+
+use ioco_symbolic::online::InProcessSut;
+
+/// How a TAP19 implementation deviates (note §3.8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tap19Mode {
+    Correct,
+    EchoPlusOne,
+    StoreNotAdd,
+    DoneEarly,
+    NeverDone,
+}
+
+#[derive(Clone, Debug)]
+pub struct Tap19State {
+    loc: u8,
+    x: i64,
+}
+
+/// An input-enabled TAP19 implementation: x += p on inX at l0, echo x, done! at l0 when x > 15.
+pub fn tap19_sut(mode: Tap19Mode) -> InProcessSut<Tap19State> {
+    InProcessSut::new(
+        Tap19State { loc: 0, x: 0 },
+        move |s: &mut Tap19State, gate: &str, args: &[Value]| {
+            if gate != "inX" || s.loc != 0 {
+                return vec![];
+            }
+            let p = args[0].as_int().unwrap();
+            s.x = if mode == Tap19Mode::StoreNotAdd {
+                p
+            } else {
+                s.x + p
+            };
+            s.loc = 0;
+            let out = if mode == Tap19Mode::EchoPlusOne {
+                s.x + 1
+            } else {
+                s.x
+            };
+            vec![("outX".to_string(), vec![Value::Int(out)])]
+        },
+        move |s: &mut Tap19State| {
+            let threshold = if mode == Tap19Mode::DoneEarly { 5 } else { 15 };
+            if s.loc == 0 && s.x > threshold && mode != Tap19Mode::NeverDone {
+                s.loc = 2;
+                Some(("done".to_string(), vec![]))
+            } else {
+                None
+            }
+        },
+    )
+}
