@@ -2,7 +2,8 @@
 //!
 //! - The characterisation set `W` (Chow 1978; Vasilevskii 1973): a set of input words such that
 //!   every pair of distinct states gives different outputs on some word of `W`. From the
-//!   splitting tree: the splitting words of the internal nodes (at most `n − 1`); from the pair
+//!   splitting tree: the splitting words of the internal nodes (at most `n − 1`), then
+//!   redundant words dropped (longest first) while all response vectors stay distinct; from the pair
 //!   table (partial machines): greedily, adding the shortest separator of each pair that the
 //!   words chosen so far do not separate.
 //! - State identifiers `W_s ⊆ W` (Fujiwara et al. 1991's identification sets of the
@@ -76,12 +77,15 @@ impl Separators {
     /// reduced to its maximal words.
     pub fn characterisation_set(&self, m: &Mealy) -> Vec<Vec<u32>> {
         match self {
-            Separators::Tree(tree) => maximal(
-                tree.nodes
-                    .iter()
-                    .filter(|v| !v.children.is_empty())
-                    .map(|v| v.sigma.clone())
-                    .collect(),
+            Separators::Tree(tree) => reduce(
+                m,
+                maximal(
+                    tree.nodes
+                        .iter()
+                        .filter(|v| !v.children.is_empty())
+                        .map(|v| v.sigma.clone())
+                        .collect(),
+                ),
             ),
             Separators::Pairs(p) => {
                 let n = m.num_states() as u32;
@@ -113,40 +117,102 @@ impl Separators {
     }
 
     /// A state identifier `W_s ⊆ W` separating `s` from every other state (Fujiwara et al.'s
-    /// Wp-method identification sets).
+    /// Wp-method identification sets): the words of `W` in order, each kept when it separates
+    /// `s` from a state no earlier word did.
     pub fn identifier(&self, m: &Mealy, s: u32, w: &[Vec<u32>]) -> Vec<Vec<u32>> {
-        match self {
-            // The ancestors' σ separate s from everything and are themselves words of W (up
-            // to prefix: W keeps the maximal words, whose outputs include their prefixes').
-            Separators::Tree(_) => {
-                let own = self.harmonised(m, s);
-                let chosen: Vec<Vec<u32>> = own
-                    .iter()
-                    .map(|x| {
-                        w.iter()
-                            .find(|y| y.starts_with(x))
-                            .cloned()
-                            .unwrap_or_else(|| x.clone())
-                    })
-                    .collect();
-                maximal(chosen)
+        let n = m.num_states() as u32;
+        let mut todo: Vec<u32> = (0..n).filter(|&t| t != s).collect();
+        let mut out = Vec::new();
+        for x in w {
+            if todo.is_empty() {
+                break;
             }
-            Separators::Pairs(_) => {
-                let n = m.num_states() as u32;
-                let mut todo: Vec<u32> = (0..n).filter(|&t| t != s).collect();
+            let before = todo.len();
+            todo.retain(|&t| !separates(m, s, t, x));
+            if todo.len() < before {
+                out.push(x.clone());
+            }
+        }
+        maximal(out)
+    }
+
+    /// [`Separators::identifier`] for every state; on complete machines from hashed responses
+    /// (`O(n²·|W|)` comparisons instead of runs).
+    pub fn identifiers(&self, m: &Mealy, w: &[Vec<u32>]) -> Vec<Vec<Vec<u32>>> {
+        let n = m.num_states();
+        if matches!(self, Separators::Pairs(_)) {
+            return (0..n as u32).map(|s| self.identifier(m, s, w)).collect();
+        }
+        let resp: Vec<Vec<u64>> = (0..n as u32)
+            .map(|s| w.iter().map(|x| response_hash(m, s, x)).collect())
+            .collect();
+        (0..n)
+            .map(|s| {
+                let mut todo: Vec<usize> = (0..n).filter(|&t| t != s).collect();
                 let mut out = Vec::new();
-                for x in w {
+                for (j, x) in w.iter().enumerate() {
                     if todo.is_empty() {
                         break;
                     }
                     let before = todo.len();
-                    todo.retain(|&t| !separates(m, s, t, x));
+                    todo.retain(|&t| resp[t][j] == resp[s][j]);
                     if todo.len() < before {
                         out.push(x.clone());
                     }
                 }
+                debug_assert!(todo
+                    .iter()
+                    .all(|&t| w.iter().all(|x| !separates(m, s as u32, t as u32, x))));
                 maximal(out)
-            }
+            })
+            .collect()
+    }
+}
+
+/// A hash of the outputs of `w` from `s` (complete machines). Collisions only make an
+/// identifier larger (a word is kept that was not needed), never incomplete: a collision hides a
+/// difference, so the state stays to do and a later word is added.
+fn response_hash(m: &Mealy, s: u32, w: &[u32]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    m.run_from(s, w).map(|p| p.1).hash(&mut h);
+    h.finish()
+}
+
+/// Drop words of a characterisation set of a complete machine while the rest still separates
+/// every pair (longest words tried first): every state must keep a distinct response vector.
+fn reduce(m: &Mealy, mut w: Vec<Vec<u32>>) -> Vec<Vec<u32>> {
+    let n = m.num_states();
+    let resp: Vec<Vec<Vec<u32>>> = w
+        .iter()
+        .map(|x| {
+            (0..n as u32)
+                .map(|s| m.run_from(s, x).map(|p| p.1).unwrap_or_default())
+                .collect()
+        })
+        .collect();
+    let mut keep = vec![true; w.len()];
+    let mut order: Vec<usize> = (0..w.len()).collect();
+    order.sort_by_key(|&j| std::cmp::Reverse(w[j].len()));
+    for j in order {
+        keep[j] = false;
+        let mut sigs: Vec<Vec<&[u32]>> = (0..n)
+            .map(|s| {
+                (0..w.len())
+                    .filter(|&i| keep[i])
+                    .map(|i| resp[i][s].as_slice())
+                    .collect()
+            })
+            .collect();
+        sigs.sort_unstable();
+        if sigs.windows(2).any(|p| p[0] == p[1]) {
+            keep[j] = true;
         }
     }
+    let mut i = 0;
+    w.retain(|_| {
+        i += 1;
+        keep[i - 1]
+    });
+    w
 }

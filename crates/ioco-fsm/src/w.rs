@@ -2,8 +2,9 @@
 //! IEEE TSE 1978; Vasilevskii 1973): the suite `P·I^{≤k}·W = Q·I^{≤k+1}·W`, where `P` is the
 //! transition cover, `Q` the state cover and `W` a characterisation set (every pair of distinct
 //! states is separated by some word of `W`). `W` comes from the splitting tree
-//! ([`crate::tree`], one splitting word per internal node, reduced to maximal words) or, for
-//! partial machines, greedily from the pairwise shortest separators ([`crate::pairs`]).
+//! ([`crate::tree`], one splitting word per internal node, reduced to maximal words, then words
+//! dropped greedily, longest first, while the rest still separates every pair) or, for partial
+//! machines, greedily from the pairwise shortest separators ([`crate::pairs`]).
 
 use crate::prepare::Prepared;
 use crate::product::{Family, ProductSuite};

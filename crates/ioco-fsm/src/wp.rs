@@ -21,9 +21,7 @@ pub(crate) fn plan(
     let m = &p.machine;
     let w = p.seps.characterisation_set(m);
     params.insert("w_words".into(), w.len().into());
-    let ids: Vec<Vec<Vec<u32>>> = (0..m.num_states() as u32)
-        .map(|s| p.seps.identifier(m, s, &w))
-        .collect();
+    let ids = p.seps.identifiers(m, &w);
     params.insert(
         "max_identifier_words".into(),
         ids.iter().map(Vec::len).max().unwrap_or(0).into(),
