@@ -382,3 +382,62 @@ impl FsmSuite {
         s
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn method_names_round_trip() {
+        for m in Method::ALL {
+            assert_eq!(m.name().parse::<Method>().unwrap(), m);
+        }
+        assert!("spy"
+            .parse::<Method>()
+            .unwrap_err()
+            .contains("w, wp, hsi, h, hads"));
+    }
+
+    #[test]
+    fn bad_machines_get_clear_errors() {
+        let m = Mealy::new(0, vec!["a".into()], vec!["x".into()], 0);
+        assert_eq!(generate(&m, Method::W, 0).unwrap_err(), FsmError::NoStates);
+        let m = Mealy::new(2, vec![], vec!["x".into()], 0);
+        let e = generate(&m, Method::W, 0).unwrap_err();
+        assert!(e.to_string().contains("hint"));
+        let m = Mealy::new(2, vec!["a".into()], vec!["x".into()], 5);
+        assert!(generate(&m, Method::W, 0)
+            .unwrap_err()
+            .to_string()
+            .contains("initial state 5"));
+    }
+
+    #[test]
+    fn merged_states_are_reported_in_the_suite() {
+        // s1 and s2 are equivalent; s3 is unreachable.
+        let mut m = Mealy::new(4, vec!["a".into()], vec!["x".into(), "y".into()], 0);
+        m.set(0, 0, 1, 0);
+        m.set(1, 0, 2, 1);
+        m.set(2, 0, 1, 1);
+        m.set(3, 0, 3, 0);
+        let s = generate(&m, Method::Hsi, 0).unwrap();
+        assert_eq!(s.info.states, 4);
+        assert_eq!(s.info.reachable, 3);
+        assert_eq!(s.info.minimal, 2);
+        let suite = s.to_suite();
+        assert_eq!(
+            suite.parameters["merged"],
+            serde_json::json!([["s1", "s2"]])
+        );
+        assert_eq!(suite.parameters["states"], 2);
+        // The test of the word a·a: a? x! a? y! pass.
+        let t = s.test_case(&[0, 0]);
+        let json = serde_json::to_value(&t).unwrap();
+        assert_eq!(json["input"], "a?");
+        assert_eq!(json["after"]["branches"][0]["label"], "x!");
+        assert_eq!(json["after"]["otherwise"], "fail");
+        let second = &json["after"]["branches"][0]["then"];
+        assert_eq!(second["after"]["branches"][0]["label"], "y!");
+        assert_eq!(second["after"]["branches"][0]["then"]["verdict"], "pass");
+    }
+}
