@@ -7,7 +7,8 @@ Python 3 standard library only.
 Wire format: one input label per line on stdin (water, pad, button); the machine answers with
 zero or more output lines (coffee, error), flushed at once. Unknown lines are ignored. With
 --ack (or IOCO_ACK=1) it prints `#quiet` whenever it has finished reacting and waits for input
-(once at start-up and after every input line).
+(once at start-up and after every input line). The line `#reset` puts the machine back into
+its initial state, as if restarted.
 """
 import argparse
 import os
@@ -108,7 +109,11 @@ def main():
             emit("#quiet")
         for line in sys.stdin:
             label = line.strip()
-            if label in INPUTS:
+            if label == "#reset":
+                machine = CoffeeMachine(mode)
+                for out in machine.start():
+                    emit(out)
+            elif label in INPUTS:
                 for out in machine.react(label):
                     emit(out)
             if args.ack:

@@ -7,11 +7,18 @@
 //! (after any spontaneous output) and once after every input line, including lines it ignores —
 //! so a tester observes quiescence (δ) without waiting for a timeout. An unknown input line is
 //! ignored: no output, the state does not change (the program is input-enabled).
+//!
+//! The control line [`RESET_LINE`] (`#reset`; labels never start with `#`) puts the program back
+//! into its initial state as if it had just started (start-up effects included), so a tester can
+//! reset it without starting a new process.
 
 use std::io::{BufRead, Write};
 
 /// The line a program prints, with acknowledgements on, when it has finished reacting.
 pub const QUIET_MARKER: &str = "#quiet";
+
+/// The line that resets the program to its initial state.
+pub const RESET_LINE: &str = "#reset";
 
 /// The environment variable that turns acknowledgements on when set to `1` (or `true`).
 pub const ACK_ENV: &str = "IOCO_ACK";
@@ -54,13 +61,14 @@ pub fn ack_from_env() -> bool {
 ///
 /// Returns `Ok(())` at end of input, or the I/O error that stopped it (e.g. a closed pipe).
 /// [`Effect::Crash`] panics; [`Effect::Hang`] sleeps forever; [`Effect::Flood`] writes until the
-/// pipe closes.
-pub fn serve<M: Machine>(
+/// pipe closes. [`RESET_LINE`] restores the machine as it was passed in.
+pub fn serve<M: Machine + Clone>(
     machine: &mut M,
     ack: bool,
     input: impl BufRead,
     mut output: impl Write,
 ) -> std::io::Result<()> {
+    let initial = machine.clone();
     let effects = machine.start();
     perform(&effects, &mut output)?;
     if ack {
@@ -69,7 +77,11 @@ pub fn serve<M: Machine>(
     for l in input.lines() {
         let l = l?;
         let name = l.trim();
-        if machine.inputs().contains(&name) {
+        if name == RESET_LINE {
+            *machine = initial.clone();
+            let effects = machine.start();
+            perform(&effects, &mut output)?;
+        } else if machine.inputs().contains(&name) {
             let effects = machine.react(name);
             perform(&effects, &mut output)?;
         }
@@ -103,7 +115,7 @@ fn perform(effects: &[Effect], output: &mut impl Write) -> std::io::Result<()> {
 
 /// The entry point of the example binaries: run `machine` over stdin/stdout. A closed stdout
 /// (the tester went away) ends the program quietly with status 0.
-pub fn run_stdio<M: Machine>(machine: &mut M, ack: bool) {
+pub fn run_stdio<M: Machine + Clone>(machine: &mut M, ack: bool) {
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     match serve(machine, ack, stdin.lock(), stdout.lock()) {
@@ -120,6 +132,7 @@ pub fn run_stdio<M: Machine>(machine: &mut M, ack: bool) {
 mod tests {
     use super::*;
 
+    #[derive(Clone)]
     struct Echo;
     impl Machine for Echo {
         fn inputs(&self) -> &'static [&'static str] {
@@ -128,6 +141,38 @@ mod tests {
         fn react(&mut self, _: &str) -> Vec<Effect> {
             vec![Effect::Output("pong")]
         }
+    }
+
+    /// Counts pings; says `hello` at start-up.
+    #[derive(Clone)]
+    struct Counter(u8);
+    impl Machine for Counter {
+        fn inputs(&self) -> &'static [&'static str] {
+            &["ping"]
+        }
+        fn start(&mut self) -> Vec<Effect> {
+            vec![Effect::Output("hello")]
+        }
+        fn react(&mut self, _: &str) -> Vec<Effect> {
+            self.0 += 1;
+            vec![Effect::Output(if self.0 == 1 { "one" } else { "many" })]
+        }
+    }
+
+    #[test]
+    fn reset_line_restarts_the_machine_with_its_start_up_effects() {
+        let mut out = Vec::new();
+        serve(
+            &mut Counter(0),
+            true,
+            &b"ping\nping\n#reset\nping\n"[..],
+            &mut out,
+        )
+        .unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "hello\n#quiet\none\n#quiet\nmany\n#quiet\nhello\n#quiet\none\n#quiet\n"
+        );
     }
 
     #[test]

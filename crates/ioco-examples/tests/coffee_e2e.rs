@@ -7,6 +7,7 @@ mod common;
 
 use common::*;
 use ioco_examples::{explore, Coffee, CoffeeMode};
+use ioco_exec::adapter::process::ResetMode;
 use ioco_exec::RunVerdict;
 use std::time::Duration;
 
@@ -70,6 +71,41 @@ fn bug_numbers_are_aliases_of_the_faulty_modes() {
     );
 }
 
+/// Ignored until ioco-exec's reset-line drain waits for the reset's own marker: when a run ends
+/// right after an input, that input's `#quiet` is still on its way, the drain stops at it, and
+/// the reset's `#quiet` is then taken as the δ after the next input (a false Fail of the correct
+/// machine). Run with `--include-ignored`.
+#[test]
+#[ignore = "ioco-exec: reset line + marker can leave a stale #quiet (false Fail)"]
+fn reset_line_keeps_one_process_for_all_runs() {
+    let spec = spec(SPEC);
+    let reset = ResetMode::Line("#reset".into());
+    let s = session_with(&spec, &[BIN], &options(30, 50, 3), reset.clone());
+    assert_eq!(
+        s.summary.verdict,
+        RunVerdict::Pass,
+        "{}",
+        ioco_report_text(&s.summary)
+    );
+    assert_eq!(s.summary.runs.len(), 30);
+    assert_eq!(s.pids.len(), 1, "one process for all runs");
+    s.assert_no_process_left();
+    // Faults are still found, and shrinking replays through resets.
+    let mut opts = options(50, 50, 7);
+    opts.shrink = true;
+    let s = session_with(&spec, &[BIN, "--mode", "silent"], &opts, reset);
+    let model = explore(Coffee::new(CoffeeMode::Silent), 1000).unwrap();
+    check_failure(
+        &s,
+        &model,
+        &spec,
+        "δ",
+        &["coffee!", "error!"],
+        &["pad?", "button?", "δ"],
+    );
+    s.assert_no_process_left();
+}
+
 #[test]
 fn hanging_machine_is_quiescent_after_the_timeout_and_killed() {
     let spec = spec(SPEC);
@@ -100,7 +136,10 @@ fn reports_of_a_real_failing_session() {
     let s = session(&spec, &[BIN, "--mode", "silent"], &opts);
     let text = ioco_report::text::render(&s.summary, &Default::default());
     assert!(text.starts_with("FAIL: "), "{text}");
-    assert!(text.contains("  observed  δ\n  allowed   coffee! error!\n"), "{text}");
+    assert!(
+        text.contains("  observed  δ\n  allowed   coffee! error!\n"),
+        "{text}"
+    );
     assert!(
         text.contains("  shrunk    δ water? δ pad? δ button? δ  (3 inputs,"),
         "{text}"

@@ -5,6 +5,7 @@ mod common;
 
 use common::*;
 use ioco_examples::{explore, Coffee, CoffeeMode};
+use ioco_exec::adapter::process::ResetMode;
 use ioco_exec::RunVerdict;
 use std::time::Duration;
 
@@ -45,6 +46,28 @@ fn python_correct_machine_never_fails() {
         ioco_report_text(&s.summary)
     );
     assert_eq!(s.summary.runs.len(), 10);
+    s.assert_no_process_left();
+}
+
+/// The `#reset` line of the Python machine (same caveat as the Rust test of it).
+#[test]
+#[ignore = "ioco-exec: reset line + marker can leave a stale #quiet (false Fail)"]
+fn python_reset_line_keeps_one_interpreter() {
+    let Some(script) = python() else { return };
+    let spec = spec(SPEC);
+    let s = session_with(
+        &spec,
+        &["python3", &script],
+        &options(30, 50, 5),
+        ResetMode::Line("#reset".into()),
+    );
+    assert_eq!(
+        s.summary.verdict,
+        RunVerdict::Pass,
+        "{}",
+        ioco_report_text(&s.summary)
+    );
+    assert_eq!(s.pids.len(), 1);
     s.assert_no_process_left();
 }
 

@@ -10,7 +10,8 @@ use ioco_examples::wire;
 /// Wire format: one input label per line on stdin (water, pad, button); the machine answers
 /// with zero or more output lines (coffee, error). Unknown lines are ignored. With --ack (or
 /// IOCO_ACK=1) it prints `#quiet` whenever it has finished reacting and waits for input
-/// (once at start-up and after every input line).
+/// (once at start-up and after every input line). The line `#reset` puts it back into its
+/// initial state, as if restarted.
 #[derive(Parser, Debug)]
 #[command(name = "coffee-sut", version)]
 struct Args {

@@ -10,7 +10,8 @@ use ioco_examples::wire;
 /// Wire format: one input label per line on stdin (enq_0, enq_1, deq); the queue answers with
 /// zero or more output lines (out_0, out_1, empty, full). Unknown lines are ignored. With --ack
 /// (or IOCO_ACK=1) it prints `#quiet` whenever it has finished reacting and waits for input
-/// (once at start-up and after every input line).
+/// (once at start-up and after every input line). The line `#reset` puts it back into its
+/// initial state, as if restarted.
 #[derive(Parser, Debug)]
 #[command(name = "queue-sut", version)]
 struct Args {

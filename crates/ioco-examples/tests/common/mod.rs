@@ -5,7 +5,7 @@
 #![allow(dead_code)]
 
 use ioco_examples::CoffeeMode;
-use ioco_exec::adapter::process::{ProcessAdapter, ProcessConfig};
+use ioco_exec::adapter::process::{ProcessAdapter, ProcessConfig, ResetMode};
 use ioco_exec::{
     Adapter, AdapterError, Observation, OnlineOptions, RunResult, RunVerdict, Sent, Summary,
 };
@@ -170,14 +170,21 @@ pub fn options(runs: usize, depth: usize, seed: u64) -> OnlineOptions {
     }
 }
 
-/// Run ioco-exec's online tester against the program `argv` (with `--ack` added).
+/// Run ioco-exec's online tester against the program `argv` (with `--ack` added), restarting it
+/// before every run.
 pub fn session(spec: &Lts, argv: &[&str], opts: &OnlineOptions) -> Session {
+    session_with(spec, argv, opts, ResetMode::Restart)
+}
+
+/// [`session`] with a choice of reset: restart, or the `#reset` line.
+pub fn session_with(spec: &Lts, argv: &[&str], opts: &OnlineOptions, reset: ResetMode) -> Session {
     let pids = Arc::new(Mutex::new(Vec::new()));
     let mut cfg = ProcessConfig::from_command_line("placeholder").unwrap();
     cfg.argv = argv.iter().map(|s| s.to_string()).collect();
     cfg.argv.push("--ack".into());
     cfg.wire.marker = Some("#quiet".into());
     cfg.settle = Duration::from_secs(5);
+    cfg.reset = reset;
     let t0 = Instant::now();
     let summary = ioco_exec::run_online(spec, opts, |_| {
         Ok(Box::new(Recording {
