@@ -125,6 +125,13 @@ pub enum FsmError {
         /// The number of states.
         states: usize,
     },
+    /// A transition leads to a state or output that does not exist.
+    BadTransition {
+        /// The source state's name.
+        state: String,
+        /// The input's name.
+        input: String,
+    },
     /// A partial machine has distinct states that no defined input word separates.
     Incompatible {
         /// The pairs (state names).
@@ -150,6 +157,11 @@ impl fmt::Display for FsmError {
             FsmError::BadInitial { initial, states } => write!(
                 f,
                 "initial state {initial} does not exist (the machine has {states} states)"
+            ),
+            FsmError::BadTransition { state, input } => write!(
+                f,
+                "the transition of state `{state}` on input `{input}` leads to a state or output that \
+                 does not exist"
             ),
             FsmError::Incompatible { pairs } => {
                 let shown: Vec<String> = pairs
@@ -405,6 +417,12 @@ mod tests {
         let m = Mealy::new(2, vec![], vec!["x".into()], 0);
         let e = generate(&m, Method::W, 0).unwrap_err();
         assert!(e.to_string().contains("hint"));
+        let mut m = Mealy::new(2, vec!["a".into()], vec!["x".into()], 0);
+        m.set(0, 0, 7, 0);
+        assert!(matches!(
+            generate(&m, Method::Hads, 0),
+            Err(FsmError::BadTransition { .. })
+        ));
         let m = Mealy::new(2, vec!["a".into()], vec!["x".into()], 5);
         assert!(generate(&m, Method::W, 0)
             .unwrap_err()

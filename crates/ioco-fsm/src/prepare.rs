@@ -145,6 +145,18 @@ pub fn prepare(m: &Mealy) -> Result<Prepared, FsmError> {
     if m.num_inputs() == 0 {
         return Err(FsmError::NoInputs);
     }
+    for s in 0..m.num_states() as u32 {
+        for a in 0..m.num_inputs() as u32 {
+            if let Some((t, o)) = m.step(s, a) {
+                if t as usize >= m.num_states() || o as usize >= m.outputs.len() {
+                    return Err(FsmError::BadTransition {
+                        state: m.state_names[s as usize].clone(),
+                        input: m.inputs[a as usize].clone(),
+                    });
+                }
+            }
+        }
+    }
     let (r, _order) = reachable_part(m);
     let complete = r.is_complete();
     let mut info = MachineInfo {
