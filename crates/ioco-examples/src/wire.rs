@@ -11,6 +11,9 @@
 //! The control line [`RESET_LINE`] (`#reset`; labels never start with `#`) puts the program back
 //! into its initial state as if it had just started (start-up effects included), so a tester can
 //! reset it without starting a new process.
+//!
+//! [`listen`] serves the same format over TCP instead of stdin/stdout (as TorXakis's SUTs do):
+//! every connection gets a fresh machine, so a tester resets by reconnecting.
 
 use std::io::{BufRead, Write};
 
@@ -128,6 +131,43 @@ pub fn run_stdio<M: Machine + Clone>(machine: &mut M, ack: bool) {
     }
 }
 
+/// `7890` means `127.0.0.1:7890` (loopback); anything else is used as given.
+pub fn listen_address(s: &str) -> String {
+    if s.parse::<u16>().is_ok() {
+        format!("127.0.0.1:{s}")
+    } else {
+        s.to_string()
+    }
+}
+
+/// Serve `machine` over TCP at `addr` (see [`listen_address`]): print `listening on ADDR` to
+/// stderr once bound (port 0 picks a free port), then give every connection its own copy of
+/// the machine in its own thread, until the process is killed. A crash ends that connection
+/// only; a hang blocks that connection only.
+pub fn listen<M: Machine + Clone + Send + 'static>(
+    machine: M,
+    ack: bool,
+    addr: &str,
+) -> std::io::Result<()> {
+    let listener = std::net::TcpListener::bind(listen_address(addr))?;
+    eprintln!("listening on {}", listener.local_addr()?);
+    for conn in listener.incoming() {
+        let Ok(stream) = conn else { continue };
+        let mut m = machine.clone();
+        std::thread::spawn(move || {
+            let _ = stream.set_nodelay(true);
+            let Ok(read) = stream.try_clone() else { return };
+            let _ = serve(
+                &mut m,
+                ack,
+                std::io::BufReader::new(read),
+                std::io::BufWriter::new(stream),
+            );
+        });
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,6 +197,12 @@ mod tests {
             self.0 += 1;
             vec![Effect::Output(if self.0 == 1 { "one" } else { "many" })]
         }
+    }
+
+    #[test]
+    fn bare_ports_listen_on_loopback() {
+        assert_eq!(listen_address("7890"), "127.0.0.1:7890");
+        assert_eq!(listen_address("[::1]:0"), "[::1]:0");
     }
 
     #[test]

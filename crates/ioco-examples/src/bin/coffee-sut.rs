@@ -25,6 +25,11 @@ struct Args {
     /// Print `#quiet` after every reaction (explicit quiescence).
     #[arg(long, env = "IOCO_ACK", value_parser = clap::builder::FalseyValueParser::new())]
     ack: bool,
+    /// Serve over TCP instead of stdin/stdout: listen at ADDR (a bare port means
+    /// 127.0.0.1:PORT; 0 picks a free port, printed as `listening on ADDR` on stderr). Every
+    /// connection gets a fresh machine.
+    #[arg(long, value_name = "ADDR")]
+    listen: Option<String>,
 }
 
 fn main() {
@@ -33,5 +38,13 @@ fn main() {
         Some(n) => CoffeeMode::bug(n as usize).expect("range checked by clap"),
         None => args.mode,
     };
-    wire::run_stdio(&mut Coffee::new(mode), args.ack);
+    match args.listen {
+        Some(addr) => {
+            if let Err(e) = wire::listen(Coffee::new(mode), args.ack, &addr) {
+                eprintln!("error: cannot listen on {addr}: {e}");
+                std::process::exit(2);
+            }
+        }
+        None => wire::run_stdio(&mut Coffee::new(mode), args.ack),
+    }
 }
