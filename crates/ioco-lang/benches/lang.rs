@@ -46,17 +46,28 @@ fn main() {
         assert_eq!(m.entry().unwrap().automata[0].switches.len(), lines - 9);
         best = best.min(dt);
     }
-    println!("parse+check {lines} lines ({} KiB): {:.1} ms (best of 5)", src.len() / 1024, best * 1e3);
+    println!(
+        "parse+check {lines} lines ({} KiB): {:.1} ms (best of 5)",
+        src.len() / 1024,
+        best * 1e3
+    );
     let t = Instant::now();
     let out = ioco_lang::format(&src).unwrap();
-    println!("format {lines} lines: {:.1} ms ({} bytes out)", t.elapsed().as_secs_f64() * 1e3, out.len());
+    println!(
+        "format {lines} lines: {:.1} ms ({} bytes out)",
+        t.elapsed().as_secs_f64() * 1e3,
+        out.len()
+    );
 
     for n in [4usize, 5] {
         let m = ioco_lang::parse_str("many.ioco", &counters(n)).unwrap();
         let t = Instant::now();
         let lts = ioco_lang::translate::to_lts(
             m.spec("Many").unwrap(),
-            &ioco_lang::translate::Options { state_names: false, ..Default::default() },
+            &ioco_lang::translate::Options {
+                state_names: false,
+                ..Default::default()
+            },
         )
         .unwrap();
         let dt = t.elapsed().as_secs_f64();
@@ -77,9 +88,15 @@ fn main() {
     let t = Instant::now();
     for _ in 0..steps {
         let succ = sem.successors(&s).unwrap();
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         s = succ[(seed >> 33) as usize % succ.len()].1.clone();
     }
     let dt = t.elapsed().as_secs_f64();
-    println!("online walk on 10^6-state composition: {steps} steps in {:.1} ms = {:.0} steps/s", dt * 1e3, steps as f64 / dt);
+    println!(
+        "online walk on 10^6-state composition: {steps} steps in {:.1} ms = {:.0} steps/s",
+        dt * 1e3,
+        steps as f64 / dt
+    );
 }

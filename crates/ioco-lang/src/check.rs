@@ -266,7 +266,8 @@ pub fn check(files: &[(u32, &ast::File)]) -> Result<Program, Vec<Diagnostic>> {
                 _ => None,
             };
             if let Some(s) = spec {
-                if is_main_attr {
+                // `@main` counts in the main file only (imported files may have their own)
+                if is_main_attr && *fid == c.main {
                     entry = Some(specs.len());
                 }
                 if *fid == c.main {

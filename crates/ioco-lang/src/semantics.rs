@@ -26,8 +26,8 @@ use crate::ir::{Composition, Defs, Direction, Env, Expr, ExprKind, Spec, Type, V
 use crate::span::Span;
 use crate::Diagnostic;
 use ioco_model::{Alphabet, Label, LabelKind};
+use rustc_hash::FxHashMap as HashMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::hash::Hash;
 use std::sync::Arc;
 
@@ -64,22 +64,17 @@ impl SemError {
     }
 }
 
-/// The state of one automaton: location and variable values.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct LeafState {
-    /// Location index.
-    pub loc: u32,
-    /// Variable values.
-    pub vars: Box<[Value]>,
-}
+/// A state of a composition, flat: for each automaton in [`Spec::automata`] order, its
+/// location (as `Value::Int`) followed by its variables' values.
+pub type State = Box<[Value]>;
 
-/// A state of a composition: one [`LeafState`] per automaton, in [`Spec::automata`] order.
-pub type State = Box<[LeafState]>;
+/// One move of a subtree: its action and the slots of the state it writes.
+type Move = (Act, Vec<(u32, Value)>);
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum Act {
     Tau,
-    Vis(u32, Arc<[Value]>),
+    Vis(u32, Vec<Value>),
 }
 
 enum Node {
@@ -96,7 +91,7 @@ enum Plan {
     Infinite(String),
 }
 
-type LabelTable = (Alphabet, HashMap<(u32, Arc<[Value]>), Label>);
+type LabelTable = (Alphabet, HashMap<u32, HashMap<Vec<Value>, Label>>);
 
 /// The on-the-fly semantics of a spec (see the module documentation).
 pub struct Composed<'a> {
@@ -109,6 +104,8 @@ pub struct Composed<'a> {
     root_gates: HashMap<u32, (usize, Direction)>,
     labels: RefCell<LabelTable>,
     limit: usize,
+    /// start of each automaton's slots in a [`State`]
+    offsets: Vec<usize>,
 }
 
 fn intern(names: &mut Vec<String>, index: &mut HashMap<String, u32>, n: &str) -> u32 {
@@ -167,7 +164,7 @@ impl<'a> Composed<'a> {
     /// interned at once, in the order of the interface, so label numbers are stable.
     pub fn new(spec: &'a Spec, limit: usize) -> Composed<'a> {
         let mut names = Vec::new();
-        let mut index = HashMap::new();
+        let mut index = HashMap::default();
         fn build(
             c: &Composition,
             spec: &Spec,
@@ -256,8 +253,8 @@ impl<'a> Composed<'a> {
         }
         // root interface and eager labels
         let mut alphabet = Alphabet::new();
-        let mut map = HashMap::new();
-        let mut root_gates = HashMap::new();
+        let mut map: HashMap<u32, HashMap<Vec<Value>, Label>> = HashMap::default();
+        let mut root_gates = HashMap::default();
         for (gi, g) in spec.gates.iter().enumerate() {
             let id = intern(&mut names, &mut index, &g.name);
             root_gates.insert(id, (gi, g.dir));
@@ -275,12 +272,19 @@ impl<'a> Composed<'a> {
                 for t in tuples {
                     let name = label_name(defs, &g.name, &t);
                     if let Ok(l) = alphabet.intern(&name, kind) {
-                        map.insert((id, Arc::from(t)), l);
+                        map.entry(id).or_default().insert(t, l);
                     }
                 }
             }
         }
+        let mut offsets = Vec::new();
+        let mut off = 0;
+        for a in &spec.automata {
+            offsets.push(off);
+            off += 1 + a.vars.len();
+        }
         Composed {
+            offsets,
             spec,
             root,
             names,
@@ -300,13 +304,16 @@ impl<'a> Composed<'a> {
     fn leaf_succ(
         &self,
         ai: usize,
-        st: &LeafState,
+        st: &[Value],
         gate_names: &[u32],
-        out: &mut Vec<(Act, Vec<(usize, LeafState)>)>,
+        out: &mut Vec<Move>,
     ) -> Result<(), SemError> {
         let a = &self.spec.automata[ai];
         let defs = &*self.spec.defs;
-        for &si in &self.by_loc[ai][st.loc as usize] {
+        let loc = st[0].as_int().unwrap_or(0) as usize;
+        let vars = &st[1..];
+        let base = self.offsets[ai] as u32;
+        for &si in &self.by_loc[ai][loc] {
             let sw = &a.switches[si];
             let plan = &self.plans[ai][si];
             // enumerate parameter tuples incrementally
@@ -317,7 +324,7 @@ impl<'a> Composed<'a> {
                     match p {
                         Plan::Compute(e) => {
                             let env = Env {
-                                vars: &st.vars,
+                                vars,
                                 params: t,
                                 locals: &[],
                             };
@@ -359,7 +366,7 @@ impl<'a> Composed<'a> {
             }
             for t in tuples {
                 let env = Env {
-                    vars: &st.vars,
+                    vars,
                     params: &t,
                     locals: &[],
                 };
@@ -371,7 +378,8 @@ impl<'a> Composed<'a> {
                 if ok != Value::Bool(true) {
                     continue;
                 }
-                let mut vars = st.vars.clone();
+                let mut writes = Vec::with_capacity(1 + sw.assign.len());
+                writes.push((base, Value::Int(sw.to as i64)));
                 for (vi, e) in &sw.assign {
                     let v = defs.eval(e, &env).map_err(|e| SemError {
                         message: e.message,
@@ -381,82 +389,85 @@ impl<'a> Composed<'a> {
                     let var = &a.vars[*vi as usize];
                     if !defs.contains(var.ty, &v) {
                         return Err(SemError {
-                            message: format!("value {} assigned to `{}` is outside `{}`", v.display(defs), var.name, defs.type_name(var.ty)),
+                            message: format!(
+                                "value {} assigned to `{}` is outside `{}`",
+                                v.display(defs),
+                                var.name,
+                                defs.type_name(var.ty)
+                            ),
                             span: e.span,
                             help: Some("strengthen the guard so the assignment stays in range, or widen the variable's type".into()),
                         });
                     }
-                    vars[*vi as usize] = v;
+                    writes.push((base + 1 + *vi, v));
                 }
                 let act = match sw.gate {
                     None => Act::Tau,
-                    Some(g) => Act::Vis(gate_names[g as usize], t.into()),
+                    Some(g) => Act::Vis(gate_names[g as usize], t),
                 };
-                out.push((act, vec![(ai, LeafState { loc: sw.to, vars })]));
+                out.push((act, writes));
             }
         }
         Ok(())
     }
 
-    #[allow(clippy::type_complexity)]
-    fn node_succ(
-        &self,
-        n: &Node,
-        st: &[LeafState],
-    ) -> Result<Vec<(Act, Vec<(usize, LeafState)>)>, SemError> {
+    fn node_succ(&self, n: &Node, st: &[Value], out: &mut Vec<Move>) -> Result<(), SemError> {
         match n {
             Node::Leaf(ai, gn) => {
-                let mut out = Vec::new();
-                self.leaf_succ(*ai, &st[*ai], gn, &mut out)?;
-                Ok(out)
+                let off = self.offsets[*ai];
+                let len = 1 + self.spec.automata[*ai].vars.len();
+                self.leaf_succ(*ai, &st[off..off + len], gn, out)
             }
             Node::Hide(h, b) => {
-                let mut v = self.node_succ(b, st)?;
-                for (a, _) in &mut v {
+                let from = out.len();
+                self.node_succ(b, st, out)?;
+                for (a, _) in &mut out[from..] {
                     if let Act::Vis(g, _) = a {
                         if h.binary_search(g).is_ok() {
                             *a = Act::Tau;
                         }
                     }
                 }
-                Ok(v)
+                Ok(())
             }
             Node::Rename(m, b) => {
-                let mut v = self.node_succ(b, st)?;
-                for (a, _) in &mut v {
+                let from = out.len();
+                self.node_succ(b, st, out)?;
+                for (a, _) in &mut out[from..] {
                     if let Act::Vis(g, _) = a {
                         if let Some(n) = m.get(g) {
                             *g = *n;
                         }
                     }
                 }
-                Ok(v)
+                Ok(())
             }
             Node::Par(sync, l, r) => {
-                let ls = self.node_succ(l, st)?;
-                let rs = self.node_succ(r, st)?;
                 let synced = |a: &Act| matches!(a, Act::Vis(g, _) if sync.binary_search(g).is_ok());
-                let mut out = Vec::new();
-                for (a, ch) in &ls {
-                    if !synced(a) {
-                        out.push((a.clone(), ch.clone()));
-                    }
+                if sync.is_empty() {
+                    self.node_succ(l, st, out)?;
+                    return self.node_succ(r, st, out);
                 }
-                for (a, ch) in &rs {
-                    if !synced(a) {
-                        out.push((a.clone(), ch.clone()));
-                    }
-                }
-                for (a, lch) in ls.iter().filter(|(a, _)| synced(a)) {
-                    for (b, rch) in rs.iter().filter(|(b, _)| synced(b)) {
+                let mut ls = Vec::new();
+                self.node_succ(l, st, &mut ls)?;
+                let mut rs = Vec::new();
+                self.node_succ(r, st, &mut rs)?;
+                let (lsync, lfree): (Vec<Move>, Vec<Move>) =
+                    ls.into_iter().partition(|(a, _)| synced(a));
+                let (rsync, rfree): (Vec<Move>, Vec<Move>) =
+                    rs.into_iter().partition(|(a, _)| synced(a));
+                out.extend(lfree);
+                out.extend(rfree);
+                for (a, lw) in &lsync {
+                    for (b, rw) in &rsync {
                         if a == b {
-                            let mut ch = lch.clone();
-                            ch.extend(rch.iter().cloned());
-                            out.push((a.clone(), ch));
+                            let mut w = lw.clone();
+                            w.extend(rw.iter().cloned());
+                            out.push((a.clone(), w));
                         }
                     }
                 }
-                Ok(out)
+                Ok(())
             }
         }
     }
@@ -465,10 +476,16 @@ impl<'a> Composed<'a> {
         match act {
             Act::Tau => Ok(Label::TAU),
             Act::Vis(g, vals) => {
-                let mut lab = self.labels.borrow_mut();
-                if let Some(l) = lab.1.get(&(*g, vals.clone())) {
+                if let Some(l) = self
+                    .labels
+                    .borrow()
+                    .1
+                    .get(g)
+                    .and_then(|m| m.get(vals.as_slice()))
+                {
                     return Ok(*l);
                 }
+                let mut lab = self.labels.borrow_mut();
                 let (gi, dir) = self.root_gates.get(g).copied().ok_or_else(|| SemError {
                     message: format!("gate `{}` is not in the interface", self.names[*g as usize]),
                     span: Span::default(),
@@ -485,20 +502,21 @@ impl<'a> Composed<'a> {
                     span: self.spec.gates[gi].span,
                     help: None,
                 })?;
-                lab.1.insert((*g, vals.clone()), l);
+                lab.1.entry(*g).or_default().insert(vals.clone(), l);
                 Ok(l)
             }
         }
     }
 
-    fn leaf_name(&self, ai: usize, s: &LeafState) -> String {
+    fn leaf_name(&self, ai: usize, s: &[Value]) -> String {
         let a = &self.spec.automata[ai];
-        let mut n = a.locations[s.loc as usize].name.clone();
-        if !s.vars.is_empty() {
+        let loc = s[0].as_int().unwrap_or(0) as usize;
+        let mut n = a.locations[loc].name.clone();
+        if !a.vars.is_empty() {
             let vs: Vec<String> = a
                 .vars
                 .iter()
-                .zip(s.vars.iter())
+                .zip(s[1..].iter())
                 .map(|(v, x)| format!("{}={}", v.name, x.display(&self.spec.defs)))
                 .collect();
             n.push('{');
@@ -518,25 +536,23 @@ impl Semantics for Composed<'_> {
     type State = State;
 
     fn initial(&self) -> Vec<State> {
-        vec![self
-            .spec
-            .automata
-            .iter()
-            .map(|a| LeafState {
-                loc: a.initial,
-                vars: a.vars.iter().map(|v| v.init.clone()).collect(),
-            })
-            .collect()]
+        let mut st = Vec::new();
+        for a in &self.spec.automata {
+            st.push(Value::Int(a.initial as i64));
+            st.extend(a.vars.iter().map(|v| v.init.clone()));
+        }
+        vec![st.into()]
     }
 
     fn successors(&self, s: &State) -> Result<Vec<(Label, State)>, SemError> {
-        let moves = self.node_succ(&self.root, s)?;
+        let mut moves = Vec::new();
+        self.node_succ(&self.root, s, &mut moves)?;
         let mut out = Vec::with_capacity(moves.len());
-        for (act, changes) in moves {
+        for (act, writes) in moves {
             let l = self.label_of(&act)?;
             let mut t = s.clone();
-            for (i, ls) in changes {
-                t[i] = ls;
+            for (i, v) in writes {
+                t[i as usize] = v;
             }
             out.push((l, t));
         }
@@ -548,14 +564,15 @@ impl Semantics for Composed<'_> {
     }
 
     fn describe(&self, s: &State) -> String {
-        if s.len() == 1 {
-            return self.leaf_name(0, &s[0]);
+        let part = |i: usize| {
+            let off = self.offsets[i];
+            let len = 1 + self.spec.automata[i].vars.len();
+            self.leaf_name(i, &s[off..off + len])
+        };
+        if self.offsets.len() == 1 {
+            return part(0);
         }
-        let parts: Vec<String> = s
-            .iter()
-            .enumerate()
-            .map(|(i, l)| self.leaf_name(i, l))
-            .collect();
+        let parts: Vec<String> = (0..self.offsets.len()).map(part).collect();
         format!("({})", parts.join(","))
     }
 }

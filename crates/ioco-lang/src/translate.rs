@@ -7,7 +7,7 @@ use crate::ir::Spec;
 use crate::semantics::{Composed, SemError, Semantics};
 use crate::span::Span;
 use ioco_model::{Lts, LtsBuilder};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// Limits of the translation.
 #[derive(Clone, Debug)]
@@ -32,7 +32,7 @@ impl Default for Options {
 
 /// Explores `sem` from its initial states into an explicit LTS.
 pub fn explore<S: Semantics>(sem: &S, opts: &Options, err_span: Span) -> Result<Lts, SemError> {
-    let mut index: HashMap<S::State, u32> = HashMap::new();
+    let mut index: FxHashMap<S::State, u32> = FxHashMap::default();
     let mut states: Vec<S::State> = Vec::new();
     let mut edges: Vec<(u32, ioco_model::Label, u32)> = Vec::new();
     for s in sem.initial() {
@@ -45,15 +45,8 @@ pub fn explore<S: Semantics>(sem: &S, opts: &Options, err_span: Span) -> Result<
     let mut next = 0;
     while next < states.len() {
         let s = states[next].clone();
-        let mut succ = sem.successors(&s)?;
-        // an LTS is a set of transitions: the same (label, target) reached by different
-        // switches or components is one transition
-        let before = succ.len();
-        if before > 1 {
-            let mut seen = std::collections::HashSet::with_capacity(before);
-            succ.retain(|(l, t)| seen.insert((*l, t.clone())));
-        }
-        for (l, t) in succ {
+        let mut row: Vec<(ioco_model::Label, u32)> = Vec::new();
+        for (l, t) in sem.successors(&s)? {
             let id = match index.get(&t) {
                 Some(i) => *i,
                 None => {
@@ -70,8 +63,13 @@ pub fn explore<S: Semantics>(sem: &S, opts: &Options, err_span: Span) -> Result<
                     i
                 }
             };
-            edges.push((next as u32, l, id));
+            row.push((l, id));
         }
+        // an LTS is a set of transitions: the same (label, target) reached by different
+        // switches or components is one transition
+        row.sort_unstable();
+        row.dedup();
+        edges.extend(row.into_iter().map(|(l, t)| (next as u32, l, t)));
         next += 1;
     }
     let mut b = LtsBuilder::new(sem.alphabet());
