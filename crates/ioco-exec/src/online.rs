@@ -44,7 +44,7 @@ pub struct OnlineOptions {
     /// Wall-clock budget for the whole batch (runs not started in time are skipped; a run in
     /// progress stops, with the verdict so far).
     pub time_budget: Option<Duration>,
-    /// Stop after the first failing run.
+    /// Stop after the first failing (or erroneous) run.
     pub stop_on_failure: bool,
     /// Parallel SUT instances.
     pub jobs: usize,
@@ -228,7 +228,9 @@ where
                         break;
                     }
                     let r = work(&mut tester, &mut *adapter, k, deadline);
-                    if r.verdict == RunVerdict::Fail && opts.stop_on_failure {
+                    if matches!(r.verdict, RunVerdict::Fail | RunVerdict::Error)
+                        && opts.stop_on_failure
+                    {
                         stop.store(true, Ordering::Relaxed);
                     }
                     runs.push(r);
@@ -336,7 +338,7 @@ pub fn run_online_with(
         if opts.shrink && r.verdict == RunVerdict::Fail {
             r.shrunk = crate::replay::shrink(&mut tester, adapter, opts, &r);
         }
-        let failed = r.verdict == RunVerdict::Fail;
+        let failed = matches!(r.verdict, RunVerdict::Fail | RunVerdict::Error);
         runs.push(r);
         if failed && opts.stop_on_failure {
             break;

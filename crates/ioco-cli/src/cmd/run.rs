@@ -1,0 +1,85 @@
+//! `ioco run MODEL SUITE.json --cmd ...`: execute a stored test suite (the JSON of `ioco gen`)
+//! against a SUT with `ioco_exec::run_suite` (note §2.4): nested distinguishing suites never
+//! count as non-conformance; `--repetitions` repeats tests for nondeterministic outputs.
+//! Exit 0 when every test passes, 1 when one fails, 2 on an error.
+
+use super::test::{base_options, seed_or_clock, ReportArgs, SutArgs};
+use super::Outcome;
+use crate::load::load_lts;
+use ioco_gen::Suite;
+use miette::{miette, Result};
+use std::path::PathBuf;
+
+/// Arguments of `ioco run`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The specification model (for the labels, coverage and the exit rule).
+    pub model: PathBuf,
+    /// The test suite (JSON, format ioco-suite/1).
+    pub suite: PathBuf,
+    #[command(flatten)]
+    pub sut: SutArgs,
+    /// Run each test up to N times (until it fails), to see other nondeterministic outputs.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub repetitions: usize,
+    /// SUT instances in parallel.
+    #[arg(long, short, value_name = "N", default_value_t = 1)]
+    pub jobs: usize,
+    /// Seed (for the simulator and the repetitions).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Go on after a failing test.
+    #[arg(long)]
+    pub keep_going: bool,
+    #[command(flatten)]
+    pub report: ReportArgs,
+}
+
+/// Run `ioco run`.
+pub fn run(args: Args) -> Result<Outcome> {
+    let spec = load_lts(&args.model)?;
+    let text = std::fs::read_to_string(&args.suite)
+        .map_err(|e| miette!("cannot read {}: {e}", args.suite.display()))?;
+    let suite: Suite = serde_json::from_str(&text).map_err(|e| {
+        miette!(
+            help = "a suite is the JSON written by `ioco gen` (format ioco-suite/1)",
+            "{}:{}:{}: {e}",
+            args.suite.display(),
+            e.line(),
+            e.column()
+        )
+    })?;
+    if suite.format != Suite::FORMAT {
+        return Err(miette!(
+            "{}: format `{}`, expected `{}`",
+            args.suite.display(),
+            suite.format,
+            Suite::FORMAT
+        ));
+    }
+    for t in &suite.tests {
+        t.test
+            .validate()
+            .map_err(|e| miette!("{}: test {}: {e}", args.suite.display(), t.name))?;
+    }
+    let factory = args.sut.factory(&spec)?;
+    let seed = seed_or_clock(args.seed);
+    let opts = ioco_exec::OnlineOptions {
+        repetitions: args.repetitions.max(1),
+        jobs: args.jobs.max(1),
+        stop_on_failure: !args.keep_going,
+        ..base_options(&args.sut, seed)
+    };
+    eprintln!("ioco run: {} tests, seed {seed}", suite.num_tests());
+    let mut summary = ioco_exec::run_suite(&spec, &suite, &opts, factory);
+    summary
+        .parameters
+        .insert("model".into(), args.model.display().to_string().into());
+    summary
+        .parameters
+        .insert("suite".into(), args.suite.display().to_string().into());
+    summary
+        .parameters
+        .insert("sut".into(), args.sut.describe().into());
+    args.report.finish(&summary)
+}

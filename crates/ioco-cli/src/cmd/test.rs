@@ -1,0 +1,347 @@
+//! `ioco test MODEL --cmd "PROGRAM ARGS"`: online ioco testing (tutorial Alg. 2) of a real
+//! system with `ioco_exec::run_online`; also the SUT options shared with `ioco run` and
+//! `ioco replay` ([`SutArgs`]) and the report options ([`ReportArgs`]).
+//!
+//! The SUT is one of: a child process (`--cmd`, spoken to over stdin/stdout), a TCP server
+//! (`--tcp HOST:PORT`), a TCP client that connects to us (`--listen PORT`), or a model run by the
+//! simulator (`--sim IMPL_MODEL`). The wire format is documented in `ioco_exec::adapter::wire`.
+//! Exit 0 when every run passes, 1 when a run fails, 2 on an error.
+
+use super::{Outcome, PolicyArg};
+use crate::load::load_lts;
+use ioco_exec::adapter::process::{ProcessAdapter, ProcessConfig, ResetMode};
+use ioco_exec::adapter::sim::{SimOptions, Simulator};
+use ioco_exec::adapter::tcp::{TcpAdapter, TcpConfig, TcpMode};
+use ioco_exec::adapter::wire::{Format, Mapping, WireConfig};
+use ioco_exec::adapter::Adapter;
+use ioco_exec::{AdapterError, OnlineOptions, RunVerdict, Summary};
+use ioco_gen::StrategySpec;
+use ioco_model::Lts;
+use miette::{miette, IntoDiagnostic, Result};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How to reach the system under test (shared by `test`, `run`, `replay`).
+#[derive(clap::Args, Clone, Debug)]
+pub struct SutArgs {
+    /// Run this command line as the SUT (split like a shell would; no shell runs unless you
+    /// write `sh -c '...'`).
+    #[arg(long, value_name = "COMMAND", group = "sut")]
+    pub cmd: Option<String>,
+    /// Connect to the SUT at HOST:PORT.
+    #[arg(long, value_name = "HOST:PORT", group = "sut")]
+    pub tcp: Option<String>,
+    /// Listen on PORT (loopback; or ADDR:PORT) and let the SUT connect.
+    #[arg(long, value_name = "PORT", group = "sut")]
+    pub listen: Option<String>,
+    /// Simulate this model as the SUT (for experiments and mutants).
+    #[arg(long, value_name = "IMPL_MODEL", group = "sut")]
+    pub sim: Option<PathBuf>,
+    /// The line the SUT prints when it has finished reacting and waits for input (e.g. #quiet).
+    #[arg(long, value_name = "LINE")]
+    pub quiescence_marker: Option<String>,
+    /// Milliseconds without output after which the SUT counts as quiescent.
+    #[arg(long, value_name = "MS", default_value_t = 200)]
+    pub timeout: u64,
+    /// Speak JSON lines ({"label": ..., "args": [...]}) instead of plain label lines.
+    #[arg(long)]
+    pub json_lines: bool,
+    /// A JSON file mapping model labels to wire strings ({"coin": "COIN", ...}).
+    #[arg(long, value_name = "FILE")]
+    pub map: Option<PathBuf>,
+    /// Reset the SUT between runs by sending this line instead of restarting it.
+    #[arg(long, value_name = "LINE")]
+    pub reset_line: Option<String>,
+    /// Attempts to (re)start the SUT before a run is an error.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub retries: usize,
+    /// With --sim: probability that an enabled output races ahead of an input.
+    #[arg(long, value_name = "P", default_value_t = 0.25)]
+    pub race: f64,
+    /// When a state is quiescent.
+    #[arg(long, value_enum, default_value_t = PolicyArg::Stable)]
+    pub policy: PolicyArg,
+}
+
+/// Where to write reports (shared by `test`, `run`, `replay`).
+#[derive(clap::Args, Clone, Debug)]
+pub struct ReportArgs {
+    /// Write the summary as JSON (the input of `ioco replay`).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write a JUnit XML report.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Write a Markdown report.
+    #[arg(long, value_name = "FILE")]
+    pub markdown: Option<PathBuf>,
+    /// List passing runs too.
+    #[arg(long, short)]
+    pub verbose: bool,
+}
+
+/// A factory of adapters, one per worker.
+pub type Factory = Box<dyn Fn(usize) -> Result<Box<dyn Adapter + Send>, AdapterError> + Sync>;
+
+impl SutArgs {
+    fn wire(&self) -> Result<WireConfig> {
+        let mapping = match &self.map {
+            None => Mapping::default(),
+            Some(p) => {
+                let text = std::fs::read_to_string(p)
+                    .map_err(|e| miette!("cannot read {}: {e}", p.display()))?;
+                Mapping::from_json(&text).map_err(|e| miette!("{}:{e}", p.display()))?
+            }
+        };
+        Ok(WireConfig {
+            format: if self.json_lines {
+                Format::JsonLines
+            } else {
+                Format::Lines
+            },
+            marker: self.quiescence_marker.clone(),
+            mapping,
+            ..WireConfig::default()
+        })
+    }
+
+    fn reset(&self) -> ResetMode {
+        match &self.reset_line {
+            Some(l) => ResetMode::Line(l.clone()),
+            None => ResetMode::Restart,
+        }
+    }
+
+    /// A short description of the SUT, for the report.
+    pub fn describe(&self) -> String {
+        if let Some(c) = &self.cmd {
+            format!("process: {c}")
+        } else if let Some(a) = &self.tcp {
+            format!("tcp client of {a}")
+        } else if let Some(p) = &self.listen {
+            format!("tcp server on {p}")
+        } else if let Some(m) = &self.sim {
+            format!("simulated model {}", m.display())
+        } else {
+            "none".into()
+        }
+    }
+
+    /// The adapter factory for `spec`. `--listen` binds once (a single worker).
+    pub fn factory(&self, spec: &Lts) -> Result<Factory> {
+        let alphabet = spec.alphabet().clone();
+        let wire = self.wire()?;
+        let settle = Duration::from_millis(self.timeout);
+        if let Some(cmd) = &self.cmd {
+            let mut cfg = ProcessConfig::from_command_line(cmd).map_err(|e| miette!("{e}"))?;
+            cfg.wire = wire;
+            cfg.reset = self.reset();
+            cfg.settle = settle;
+            // Check the mapping against the model now, for a clear error.
+            ProcessAdapter::new(&alphabet, cfg.clone()).map_err(|e| miette!("{e}"))?;
+            return Ok(Box::new(move |_| {
+                Ok(Box::new(ProcessAdapter::new(&alphabet, cfg.clone())?)
+                    as Box<dyn Adapter + Send>)
+            }));
+        }
+        if let Some(addr) = &self.tcp {
+            let mut cfg = TcpConfig::new(TcpMode::Connect(addr.clone()));
+            cfg.wire = wire;
+            cfg.reset = self.reset();
+            cfg.settle = settle;
+            return Ok(Box::new(move |_| {
+                Ok(Box::new(TcpAdapter::new(&alphabet, cfg.clone())?) as Box<dyn Adapter + Send>)
+            }));
+        }
+        if let Some(port) = &self.listen {
+            let mut cfg = TcpConfig::new(TcpMode::Listen(port.clone()));
+            cfg.wire = wire;
+            cfg.reset = self.reset();
+            cfg.settle = settle;
+            let adapter = std::sync::Mutex::new(Some(
+                TcpAdapter::new(&alphabet, cfg).map_err(|e| miette!("{e}"))?,
+            ));
+            return Ok(Box::new(move |_| {
+                let a = adapter
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .take()
+                    .ok_or_else(|| {
+                        AdapterError::Start("--listen serves one SUT: use --jobs 1".into())
+                    })?;
+                Ok(Box::new(a) as Box<dyn Adapter + Send>)
+            }));
+        }
+        if let Some(path) = &self.sim {
+            let imp = Arc::new(load_lts(path)?);
+            let opts = SimOptions {
+                policy: self.policy.into(),
+                race: self.race,
+                ..SimOptions::default()
+            };
+            return Ok(Box::new(move |_| {
+                Ok(Box::new(Simulator::new(Arc::clone(&imp), &alphabet, opts))
+                    as Box<dyn Adapter + Send>)
+            }));
+        }
+        Err(miette!(
+            help = "e.g. --cmd \"./my-sut --ack\" --quiescence-marker '#quiet'",
+            "no system under test: give --cmd, --tcp, --listen or --sim"
+        ))
+    }
+}
+
+impl ReportArgs {
+    /// Print the text summary and write the report files; the outcome of the verdict.
+    pub fn finish(&self, summary: &Summary) -> Result<Outcome> {
+        let text = ioco_report::text::render(
+            summary,
+            &ioco_report::text::TextOptions {
+                verbose: self.verbose,
+                ..Default::default()
+            },
+        );
+        super::emit(&text, None)?;
+        ioco_report::write_reports(
+            summary,
+            &ioco_report::ReportFiles {
+                json: self.json.clone(),
+                junit: self.junit.clone(),
+                markdown: self.markdown.clone(),
+            },
+        )
+        .into_diagnostic()?;
+        match summary.verdict {
+            RunVerdict::Pass | RunVerdict::Inconclusive => Ok(Outcome::Ok),
+            RunVerdict::Fail => Ok(Outcome::Fail),
+            RunVerdict::Error => Err(miette!("the test session ended in an error (see above)")),
+        }
+    }
+}
+
+/// `--strategy`.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum StrategyArg {
+    /// Observe or give an enabled input, uniformly.
+    #[default]
+    Uniform,
+    /// By the weights of --weight.
+    Weighted,
+    /// Prefer transitions of the model not covered yet.
+    Coverage,
+}
+
+/// Arguments of `ioco test`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The specification model.
+    pub model: PathBuf,
+    #[command(flatten)]
+    pub sut: SutArgs,
+    /// Number of runs.
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    pub runs: usize,
+    /// Steps (inputs and observations) per run.
+    #[arg(long, value_name = "N", default_value_t = 50)]
+    pub depth: usize,
+    /// Master seed (default: from the clock; always printed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// SUT instances in parallel.
+    #[arg(long, short, value_name = "N", default_value_t = 1)]
+    pub jobs: usize,
+    /// Choice strategy.
+    #[arg(long, value_enum, default_value_t = StrategyArg::Uniform)]
+    pub strategy: StrategyArg,
+    /// A weight for --strategy weighted: `coin?=3` or `δ=1` (observe); repeatable.
+    #[arg(long, value_name = "LABEL=W")]
+    pub weight: Vec<String>,
+    /// Stop after this many seconds (runs in progress end with the verdict so far).
+    #[arg(long, value_name = "SECS")]
+    pub time_budget: Option<f64>,
+    /// Go on after a failing run.
+    #[arg(long)]
+    pub keep_going: bool,
+    /// Shrink failing runs (delta debugging over their inputs).
+    #[arg(long)]
+    pub shrink: bool,
+    #[command(flatten)]
+    pub report: ReportArgs,
+}
+
+/// The seed to use: the given one or one from the clock.
+pub fn seed_or_clock(seed: Option<u64>) -> u64 {
+    seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64 % 1_000_000_007)
+            .unwrap_or(0)
+    })
+}
+
+fn parse_weights(ws: &[String]) -> Result<Vec<(String, f64)>> {
+    ws.iter()
+        .map(|w| {
+            let (l, x) = w.rsplit_once('=').ok_or_else(|| {
+                miette!(
+                    help = "write LABEL=WEIGHT, e.g. coin?=3",
+                    "bad --weight `{w}`"
+                )
+            })?;
+            let x: f64 = x
+                .trim()
+                .parse()
+                .map_err(|_| miette!("bad weight in --weight `{w}`: not a number"))?;
+            Ok((l.trim().to_string(), x))
+        })
+        .collect()
+}
+
+/// Options shared by the commands, from the SUT arguments.
+pub fn base_options(sut: &SutArgs, seed: u64) -> OnlineOptions {
+    OnlineOptions {
+        policy: sut.policy.into(),
+        seed,
+        quiescence_timeout: Duration::from_millis(sut.timeout),
+        retries: sut.retries,
+        ..OnlineOptions::default()
+    }
+}
+
+/// Run `ioco test`.
+pub fn run(args: Args) -> Result<Outcome> {
+    let spec = load_lts(&args.model)?;
+    let factory = args.sut.factory(&spec)?;
+    let seed = seed_or_clock(args.seed);
+    let strategy = match args.strategy {
+        StrategyArg::Uniform => StrategySpec::Uniform,
+        StrategyArg::Coverage => StrategySpec::Coverage,
+        StrategyArg::Weighted => StrategySpec::Weighted(parse_weights(&args.weight)?),
+    };
+    if args.sut.listen.is_some() && args.jobs > 1 {
+        return Err(miette!(
+            help = "use --jobs 1 with --listen",
+            "--listen serves one SUT connection at a time"
+        ));
+    }
+    let opts = OnlineOptions {
+        runs: args.runs,
+        depth: args.depth,
+        jobs: args.jobs.max(1),
+        strategy,
+        time_budget: args.time_budget.map(Duration::from_secs_f64),
+        stop_on_failure: !args.keep_going,
+        shrink: args.shrink,
+        ..base_options(&args.sut, seed)
+    };
+    eprintln!("ioco test: seed {seed}");
+    let mut summary = ioco_exec::run_online(&spec, &opts, factory).map_err(|e| miette!("{e}"))?;
+    summary
+        .parameters
+        .insert("model".into(), args.model.display().to_string().into());
+    summary
+        .parameters
+        .insert("sut".into(), args.sut.describe().into());
+    args.report.finish(&summary)
+}

@@ -1,0 +1,162 @@
+//! `ioco test`, `ioco run` and `ioco replay` end to end: the coffee machine of
+//! examples/coffee against simulated models and shell-script SUTs; exit codes 0/1/2.
+
+use assert_cmd::Command;
+use predicates::str::contains;
+use std::path::PathBuf;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn ioco() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_ioco"));
+    c.current_dir(root());
+    c
+}
+
+const SPEC: &str = "examples/coffee/coffee.aut";
+
+/// The coffee machine in sh, with the `#quiet` marker; `tea` after the third input when
+/// `faulty` (a label the model does not know).
+fn sh_sut(faulty: bool) -> String {
+    let brew = if faulty { "echo tea" } else { "echo coffee" };
+    format!(
+        "sh -c 's=0; echo \"#quiet\"; while IFS= read -r l; do \
+         case \"$s:$l\" in 0:water) s=1;; 1:pad) s=2;; 2:button) s=0; {brew};; \
+         0:button|1:button) s=0; echo error;; esac; echo \"#quiet\"; done'"
+    )
+}
+
+#[test]
+fn test_with_a_simulated_conforming_model_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("out.json");
+    ioco()
+        .args([
+            "test", SPEC, "--sim", SPEC, "--runs", "40", "--depth", "15", "--seed", "5",
+        ])
+        .arg("--json")
+        .arg(&json)
+        .assert()
+        .code(0)
+        .stdout(contains("PASS: 40 runs"))
+        .stdout(contains("transitions 9/9"));
+    let s: ioco_exec::Summary =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(s.seed, 5);
+    assert_eq!(s.runs.len(), 40);
+}
+
+#[test]
+fn a_faulty_program_fails_shrinks_and_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("fail.json");
+    ioco()
+        .args([
+            "test",
+            SPEC,
+            "--cmd",
+            &sh_sut(true),
+            "--quiescence-marker",
+            "#quiet",
+        ])
+        .args(["--runs", "50", "--depth", "20", "--seed", "3", "--shrink"])
+        .arg("--json")
+        .arg(&json)
+        .assert()
+        .code(1)
+        .stdout(contains("FAIL"))
+        .stdout(contains("observed  tea"))
+        .stdout(contains("shrunk"));
+    let s: ioco_exec::Summary =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let shrunk = s.first_failure().unwrap().shrunk.clone().unwrap();
+    assert_eq!(shrunk.inputs, vec!["water?", "pad?", "button?"]);
+    // The recorded failure replays against the faulty program ...
+    ioco()
+        .args(["replay", SPEC])
+        .arg(&json)
+        .args(["--cmd", &sh_sut(true), "--quiescence-marker", "#quiet"])
+        .assert()
+        .code(1)
+        .stdout(contains("observed  tea"));
+    // ... and passes against the repaired one.
+    ioco()
+        .args(["replay", SPEC])
+        .arg(&json)
+        .args(["--cmd", &sh_sut(false), "--quiescence-marker", "#quiet"])
+        .assert()
+        .code(0)
+        .stdout(contains("PASS"));
+}
+
+#[test]
+fn stored_suites_run_against_models() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = ioco_formats::load(&root().join(SPEC))
+        .unwrap()
+        .into_lts()
+        .unwrap();
+    let suite = ioco_gen::generate_random(&spec, ioco_model::QuiescencePolicy::Stable, 30, 8, 1);
+    let suite_file = dir.path().join("suite.json");
+    std::fs::write(&suite_file, serde_json::to_string(&suite).unwrap()).unwrap();
+    ioco()
+        .args(["run", SPEC])
+        .arg(&suite_file)
+        .args(["--sim", SPEC, "--repetitions", "3", "--seed", "1"])
+        .assert()
+        .code(0)
+        .stdout(contains("PASS: 30 runs"));
+    // A mutant: button in the initial state brews coffee.
+    let mutant = dir.path().join("mutant.aut");
+    std::fs::write(
+        &mutant,
+        std::fs::read_to_string(root().join(SPEC))
+            .unwrap()
+            .replace("(4, \"error!\", 0)", "(4, \"coffee!\", 0)"),
+    )
+    .unwrap();
+    ioco()
+        .args(["run", SPEC])
+        .arg(&suite_file)
+        .arg("--sim")
+        .arg(&mutant)
+        .args(["--repetitions", "3"])
+        .assert()
+        .code(1)
+        .stdout(contains("observed  coffee!"));
+}
+
+#[test]
+fn usage_errors_exit_2_with_a_hint() {
+    ioco()
+        .args(["test", SPEC, "--runs", "1"])
+        .assert()
+        .code(2)
+        .stderr(contains("no system under test"));
+    ioco()
+        .args(["test", SPEC, "--cmd", "/nonexistent/sut", "--runs", "3"])
+        .assert()
+        .code(2)
+        .stdout(contains("could not start the SUT"));
+    ioco()
+        .args([
+            "test",
+            SPEC,
+            "--sim",
+            SPEC,
+            "--strategy",
+            "weighted",
+            "--weight",
+            "milk?=2",
+        ])
+        .assert()
+        .code(2)
+        .stderr(contains("unknown label `milk?`"));
+    ioco()
+        .args(["run", SPEC, "Cargo.toml", "--sim", SPEC])
+        .assert()
+        .code(2)
+        .stderr(contains("Cargo.toml:1:"));
+}
