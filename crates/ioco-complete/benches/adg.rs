@@ -1,1 +1,220 @@
-fn main() {}
+//! Benchmark: compatibility (thesis Alg. 2 on S‖S) and the adaptive distinguishing graph
+//! (splitting graph, Alg. 5 extraction, Table 3.2 metrics) on suspension automata of up to
+//! 5 000 states / 19 000 transitions, random and from the Mealy corpus.
+//!
+//! `cargo bench -p ioco-complete --bench adg` runs every case in a child process (so its
+//! peak RSS is its own) and prints one line per case. `-- <case>` runs one case in-process.
+//! Cases: `random:<states>:<seed>`, `corpus:<path to .dot>`.
+
+use ioco_complete::adg::{build_adg, metrics, AdgOptions};
+use ioco_complete::compat::Compat;
+use ioco_complete::Sa;
+use ioco_model::{Alphabet, Label, Lts, LtsBuilder, QuiescencePolicy, SuspensionAutomaton};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::time::Instant;
+
+/// A random deterministic suspension automaton in the shape of those derived from I/O systems
+/// (Mealy machines, the thesis' ESM models): *stable* states are quiescent (δ loop) and enable
+/// inputs (each of the 11 inputs with probability `p_in`), *transient* states enable 1–2 of 20
+/// outputs and no input. Targets are mostly near (a "protocol" structure) with random back
+/// edges. About 3.8 transitions per state with `p_in = 0.55`, like the thesis' largest models.
+fn random_sa(n: usize, seed: u64, p_in: f64) -> Lts {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut alpha = Alphabet::new();
+    let inputs: Vec<Label> = (0..11)
+        .map(|i| alpha.input(&format!("i{i}")).unwrap())
+        .collect();
+    let outputs: Vec<Label> = (0..20)
+        .map(|i| alpha.output(&format!("o{i}")).unwrap())
+        .collect();
+    let mut b = LtsBuilder::new(alpha);
+    b.add_states(n);
+    b.add_initial(0);
+    let stable: Vec<bool> = (0..n).map(|s| s == 0 || rng.random_bool(0.4)).collect();
+    for s in 0..n as u32 {
+        let target = |rng: &mut ChaCha8Rng| {
+            if rng.random_bool(0.8) {
+                (s + rng.random_range(1..30)) % n as u32
+            } else {
+                rng.random_range(0..n as u32)
+            }
+        };
+        if stable[s as usize] {
+            b.add_transition(s, Label::DELTA, s);
+            for &a in &inputs {
+                if rng.random_bool(p_in) {
+                    let t = target(&mut rng);
+                    b.add_transition(s, a, t);
+                }
+            }
+        } else {
+            let k = rng.random_range(1..=2);
+            let mut used = Vec::new();
+            while used.len() < k {
+                let x = outputs[rng.random_range(0..outputs.len())];
+                if !used.contains(&x) {
+                    used.push(x);
+                    let t = target(&mut rng);
+                    b.add_transition(s, x, t);
+                }
+            }
+        }
+    }
+    b.build().unwrap()
+}
+
+/// CPU seconds (user + system) of this process so far: robust on a loaded machine.
+fn cpu_secs() -> f64 {
+    std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|s| {
+            let rest = &s[s.rfind(')')? + 2..];
+            let f: Vec<&str> = rest.split_whitespace().collect();
+            let ticks: u64 = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+            Some(ticks as f64 / 100.0)
+        })
+        .unwrap_or(0.0)
+}
+
+fn peak_rss_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+fn run_case(case: &str) -> Result<String, String> {
+    let t0 = Instant::now();
+    let sa_lts = if let Some(rest) = case.strip_prefix("random:") {
+        let mut it = rest.split(':');
+        let n: usize = it.next().unwrap().parse().unwrap();
+        let seed: u64 = it.next().unwrap_or("1").parse().unwrap();
+        let p_in: f64 = it.next().unwrap_or("0.55").parse().unwrap();
+        random_sa(n, seed, p_in)
+    } else if let Some(path) = case.strip_prefix("corpus:") {
+        let src = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+        let m = ioco_formats::dot::parse_mealy(&src, path).map_err(|e| format!("{e}"))?;
+        let lts = m.to_lts().map_err(|e| e.to_string())?;
+        SuspensionAutomaton::build(&lts, QuiescencePolicy::Stable).lts
+    } else {
+        return Err(format!("unknown case {case}"));
+    };
+    let sa = Sa::from_lts(&sa_lts).map_err(|e| e.to_string())?;
+    let c1 = cpu_secs();
+    let c = Compat::compute(&sa);
+    let c2 = cpu_secs();
+    let opts = AdgOptions::default();
+    let adg = build_adg(&sa, &c, &opts).map_err(|e| e.to_string())?;
+    let c3 = cpu_secs();
+    let (m, _) = metrics(&sa, &c, &adg, &opts);
+    if std::env::var("IOCO_DIAG").is_ok() {
+        let g = &adg.graph;
+        let mut by_kind = [0usize; 2];
+        let mut sizes = std::collections::BTreeMap::new();
+        for node in &g.nodes {
+            *sizes.entry(node.set.len()).or_insert(0usize) += 1;
+            if let Some(w) = node.witness {
+                let first = adg.terms.prefixes(w)[0].0;
+                by_kind[sa.is_out(first) as usize] += 1;
+            }
+        }
+        eprintln!(
+            "input splits {} output splits {} sizes {:?}",
+            by_kind[0], by_kind[1], sizes
+        );
+        for (i, node) in g.nodes.iter().enumerate().take(12) {
+            eprintln!(
+                "node {i} {:?} children {:?} w {:?}",
+                node.set.len(),
+                node.children
+                    .iter()
+                    .map(|&c| g.nodes[c].set.len())
+                    .collect::<Vec<_>>(),
+                node.witness.map(|w| adg.terms.render(&sa, w, 200))
+            );
+        }
+    }
+    let c4 = cpu_secs();
+    let n = sa.n() as f64;
+    Ok(format!(
+        "{case}: states {} transitions {} | compatible pairs {} ({:.2}%) | split nodes {} | depth {} | undistinguished {} ({:.2}%) | leaf avg {:.2} weighted {:.2} | CPU s: load {:.2} compat {:.2} adg {:.2} metrics {:.2} total {:.2} (wall {:.2}) | peak RSS {} MiB",
+        sa.n(),
+        sa.num_transitions(),
+        2 * c.compatible_pairs(),
+        200.0 * c.compatible_pairs() as f64 / (n * (n - 1.0)).max(1.0),
+        m.splitting_graph_nodes,
+        m.depth,
+        m.undistinguished_pairs,
+        m.undistinguished_percent,
+        m.average_leaf_size,
+        m.weighted_leaf_size,
+        c1,
+        c2 - c1,
+        c3 - c2,
+        c4 - c3,
+        c4,
+        t0.elapsed().as_secs_f64(),
+        peak_rss_kib() / 1024
+    ))
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    if let Some(case) = args.first() {
+        match run_case(case) {
+            Ok(line) => println!("{line}"),
+            Err(e) => {
+                eprintln!("{case}: error: {e}");
+                std::process::exit(2);
+            }
+        }
+        return;
+    }
+    let mut cases: Vec<String> = vec![
+        "random:1000:1:1.0".into(),
+        "random:2000:1:1.0".into(),
+        "random:5000:1:1.0".into(),
+        "random:5000:2:1.0".into(),
+        "random:5000:3:0.9".into(),
+        "random:300:1:0.55".into(),
+    ];
+    let corpus = std::env::var("IOCO_CORPUS").unwrap_or_else(|_| {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus").to_string()
+    });
+    let mut dots = Vec::new();
+    fn walk(dir: &std::path::Path, out: &mut Vec<String>) {
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            return;
+        };
+        let mut es: Vec<_> = rd.flatten().collect();
+        es.sort_by_key(|e| e.path());
+        for e in es {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "dot") {
+                out.push(p.display().to_string());
+            }
+        }
+    }
+    walk(std::path::Path::new(&corpus), &mut dots);
+    cases.extend(dots.into_iter().map(|d| format!("corpus:{d}")));
+    println!("seeds: random cases use ChaCha8 with the seed after the last colon");
+    let exe = std::env::current_exe().unwrap();
+    for case in cases {
+        let out = std::process::Command::new(&exe)
+            .arg(&case)
+            .output()
+            .unwrap();
+        print!("{}", String::from_utf8_lossy(&out.stdout));
+        eprint!("{}", String::from_utf8_lossy(&out.stderr));
+    }
+}

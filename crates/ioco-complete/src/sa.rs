@@ -48,14 +48,10 @@ impl Sa {
                 lts.initial().len()
             )));
         }
-        let mut used = vec![false; alpha.len()];
-        for (_, l, _) in lts.transitions() {
-            used[l.index()] = true;
-        }
+        // δ is always an output of the alphabet (an implementation may be quiescent even
+        // where the specification never is).
         let mut labels: Vec<Label> = alpha.visible().collect();
-        if used[Label::DELTA.index()] {
-            labels.insert(0, Label::DELTA);
-        }
+        labels.insert(0, Label::DELTA);
         if labels.len() >= u16::MAX as usize {
             return Err(CompleteError::NotSuspensionAutomaton(
                 "more than 65 534 labels".into(),

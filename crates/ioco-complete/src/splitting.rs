@@ -8,7 +8,9 @@
 //!
 //! Alg. 3 repeatedly splits a leaf holding an incompatible pair; the leaf with the
 //! minimal-rank incompatible pair is always splittable (Lemma 3.26), so leaves are processed
-//! in order of that rank. Splits on output are preferred (as in the thesis' implementation):
+//! in order of that rank. Children contained in another child are dropped (they explain no
+//! observation the larger child does not, and the union is unchanged), which keeps the graph
+//! small in practice. Splits on output are preferred (as in the thesis' implementation):
 //! an output some states lack separates the states enabling it; an output all states have is
 //! split by the *induced split* of an LCA of `l after x`. A split on input `a` uses the
 //! induced split of an LCA of `l after a` and **adds the states not enabling `a` to every
@@ -227,10 +229,19 @@ impl SplittingGraph {
         l: &[u32],
         add_non_enabling: bool,
     ) -> Option<(Vec<Vec<u32>>, TermId)> {
+        // Inputs enabled by the most states first (fewer non-enabling states are copied into
+        // every child), then in label order.
         let mut ins: Vec<u16> = l.iter().flat_map(|&q| sa.ins(q).map(|p| p.0)).collect();
         ins.sort_unstable();
-        ins.dedup();
+        let mut counted: Vec<(usize, u16)> = Vec::new();
         for a in ins {
+            match counted.last_mut() {
+                Some((c, b)) if *b == a => *c += 1,
+                _ => counted.push((1, a)),
+            }
+        }
+        counted.sort_by_key(|&(c, a)| (std::cmp::Reverse(c), a));
+        for (_, a) in counted {
             let p = after(sa, l, a);
             let Some(&v) = self.lca(&p).first() else {
                 continue;
@@ -299,6 +310,20 @@ impl SplittingGraph {
                     continue;
                 }
             };
+            // Keep only maximal children: a child contained in another explains no observation
+            // the larger one does not (Def. 3.22 only needs some child per observation), and the
+            // union is unchanged.
+            let mut children = children;
+            children.sort_by_key(|c| std::cmp::Reverse(c.len()));
+            children.dedup();
+            let mut kept: Vec<(Vec<u32>, Vec<u64>)> = Vec::new();
+            for c in children {
+                let b = bits_of(&c, words);
+                if !kept.iter().any(|(_, kb)| subset(&b, kb)) {
+                    kept.push((c, b));
+                }
+            }
+            let children: Vec<Vec<u32>> = kept.into_iter().map(|(c, _)| c).collect();
             let mut ids = Vec::new();
             for c in children {
                 debug_assert!(!c.is_empty() && c.len() < set.len());

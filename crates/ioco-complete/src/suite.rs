@@ -4,7 +4,9 @@
 //! `T(S, n) = {(σ, τ) | σ ∈ P⁺(S, n), τ ∈ DE(S after σ)}` where
 //! * `P⁺(S, n)` = every trace of length ≤ `n` (the notes' fidelity fix: ε included), not
 //!   continued past states equivalent to chaos;
-//! * `DE(q)` = the harmonised pairwise distinguishing graphs `DG(q, q')` for `q' ⋈̸ q`, and
+//! * `DE(q)` = the harmonised pairwise distinguishing graphs `DG(q, q')` for `q' ⋈̸ q` (plus
+//!   "observe one output" when none of them starts by observing: without it a specification
+//!   whose states are all equivalent would get no test at all), and
 //!   for every reachable `q' ⋈ q` with `q ≉ q'` (neither chaotic) the nested suite
 //!   `T(q ∧ q', n)`, run after `σ`, whose `fail` means "distinguished"
 //!   ([`SuiteRole::Distinguishing`]; thesis Ex. 2.39).
@@ -92,6 +94,10 @@ pub struct Level {
     /// Per state: partners for distinguishing graphs and for nested merge suites.
     pub dg: Vec<Vec<u32>>,
     pub nested: Vec<Vec<u32>>,
+    /// States none of whose distinguishing graphs starts by observing: they get the
+    /// experiment "observe one output" so that every output after every access sequence is
+    /// checked (with no incompatible partner, Def. 2.37 alone would give no test at all).
+    pub observe: Vec<bool>,
 }
 
 impl Level {
@@ -125,6 +131,13 @@ impl Level {
                 }
             }
         }
+        let observe = (0..sa.n())
+            .map(|q| {
+                !dg[q]
+                    .iter()
+                    .any(|&q2| compat.strategy(q as u32, q2) == Some(crate::compat::Strategy::Wait))
+            })
+            .collect();
         Level {
             sa,
             compat,
@@ -132,6 +145,7 @@ impl Level {
             states,
             dg,
             nested,
+            observe,
         }
     }
 
@@ -230,7 +244,8 @@ impl<'a> Generator<'a> {
             if c == 0.0 {
                 continue;
             }
-            let mut per = self.levels[level].dg[q as usize].len() as f64;
+            let mut per = self.levels[level].dg[q as usize].len() as f64
+                + self.levels[level].observe[q as usize] as u8 as f64;
             let partners = self.levels[level].nested[q as usize].clone();
             for q2 in partners {
                 let m = self.merge_level(level, q, q2);
@@ -274,7 +289,10 @@ impl<'a> Generator<'a> {
         let outer: f64 = lv
             .states
             .iter()
-            .map(|&q| counts[q as usize] * lv.dg[q as usize].len() as f64)
+            .map(|&q| {
+                counts[q as usize]
+                    * (lv.dg[q as usize].len() as f64 + lv.observe[q as usize] as u8 as f64)
+            })
             .sum();
         SizeEstimate {
             n: self.n,
@@ -357,6 +375,26 @@ impl<'a> Generator<'a> {
     ) {
         let flatten = self.opts.flatten_nested;
         let full: Vec<u16> = prefix.iter().chain(word).copied().collect();
+        if self.levels[level].observe[q as usize] {
+            let top = &self.levels[0].sa;
+            let lv = &self.levels[level];
+            let ctx = Ctx {
+                local: &lv.sa,
+                top,
+                nested: depth > 0,
+                flatten,
+            };
+            let test = follow(top, &full, Some(top.initial), &mut |tq| {
+                ctx.observe(q, tq, &mut |_, _, _| pass("observed"))
+            });
+            let purpose = format!("after {}: observe", top.show(&full));
+            let name = self.name();
+            suite.tests.push(NamedTest {
+                name,
+                purpose: Some(purpose),
+                test,
+            });
+        }
         let partners = self.levels[level].dg[q as usize].clone();
         for q2 in partners {
             let top = &self.levels[0].sa;

@@ -388,6 +388,49 @@ fn f8_compatibility_merges_and_graphs() {
     let x = sa.local(l.alphabet().lookup("x").unwrap()).unwrap();
     assert!(sa.run(sa.initial, &[a, a, x]).is_some());
     assert!(m23.run(m23.initial, &[a, x]).is_none());
+    // Harmonised identifiers (journal note §A3, derived): 13 incompatible pairs;
+    // |W(1)| = |W(6)| = 5, |W(2..5)| = 4; DG(1,4) ∈ W(1) ∩ W(4).
+    let all: Vec<u32> = (0..6).collect();
+    assert_eq!(
+        ioco_complete::distgraph::characterisation_set(&c, &all).len(),
+        13
+    );
+    let w = ioco_complete::distgraph::identifiers(&c, &all);
+    for (q, size) in [("1", 5), ("6", 5), ("2", 4), ("3", 4), ("4", 4), ("5", 4)] {
+        assert_eq!(w[&s(q)].len(), size, "|W({q})|");
+    }
+    assert!(w[&s("1")].contains(&s("4")) && w[&s("4")].contains(&s("1")));
+}
+
+#[test]
+fn f8_depth_guard_falls_back_to_unconditional() {
+    let l = f8();
+    let (good, bad) = f8_impls();
+    let suite = n_complete(
+        &l,
+        4,
+        &NCompleteOptions {
+            max_depth: 0,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert!(!suite.suites.is_empty());
+    assert!(suite
+        .suites
+        .iter()
+        .all(|s| s.method == "unconditional" && s.role == ioco_gen::SuiteRole::Distinguishing));
+    let r = run_suite(&suite, &good, &l);
+    assert!(!r.conformance_fail && !r.monitor);
+    let r = run_suite(&suite, &bad, &l);
+    assert!(r.conformance_fail && !r.unsound_fail);
+    // The suite is valid JSON in the shared format and survives a round trip.
+    let j = serde_json::to_string(&suite).unwrap();
+    let back: ioco_gen::Suite = serde_json::from_str(&j).unwrap();
+    assert_eq!(back, suite);
+    for t in &suite.tests {
+        t.test.validate().unwrap();
+    }
 }
 
 /// Fig. 2.1b: a conforming implementation (2' implements both 2 and 3); Fig. 2.1c-like:
@@ -687,6 +730,22 @@ fn f14_coffee_machine() {
     let est = ioco_complete::estimate(&l, 2).unwrap();
     let suite = n_complete(&l, 2, &Default::default()).unwrap();
     assert_eq!(suite.num_tests() as f64, est.total_tests);
+    assert!(!run_suite(&suite, &fig15, &l).conformance_fail);
+    for bad in [&fig16l, &fig16r] {
+        let r = run_suite(&suite, bad, &l);
+        assert!(r.conformance_fail && !r.unsound_fail);
+    }
+    // The `adg` suite: the only experiment is "wait: output or δ" (L1366–1376).
+    let a = ioco_complete::analyze(&l).unwrap();
+    assert_eq!(a.compatible_pairs, 6);
+    let adg = a.adg.unwrap();
+    assert_eq!(adg.depth, 1);
+    assert!(
+        adg.term.contains("δ.0") && adg.term.contains("coffee.0") && adg.term.contains("error.0"),
+        "{}",
+        adg.term
+    );
+    let suite = ioco_complete::adg_suite(&l, &Default::default()).unwrap();
     assert!(!run_suite(&suite, &fig15, &l).conformance_fail);
     for bad in [&fig16l, &fig16r] {
         let r = run_suite(&suite, bad, &l);
