@@ -172,6 +172,13 @@ impl Trie {
         let mut head = 0;
         while head < arena.len() && head < CANDIDATE_BUDGET {
             let e = arena[head];
+            head += 1;
+            // Once the path has left the tree on the other side, every candidate through it
+            // adds at least `depth + 1 - matched` symbols there: prune when that cannot win.
+            if e.y == NONE && e.depth + 1 - e.matched > best.cost {
+                continue;
+            }
+            let here = head - 1;
             let s_here = self.state[e.x as usize];
             if e.depth > 0 {
                 let sep = p.seps.separator_cow(s_here, e.t);
@@ -183,7 +190,7 @@ impl Trie {
                 };
                 let len = e.depth + sep.len();
                 if best.improves(2 * len - own - other, len) {
-                    let mut w = path(&arena, head);
+                    let mut w = path(&arena, here);
                     w.extend_from_slice(&sep);
                     best.set(2 * len - own - other, len, w);
                 }
@@ -207,7 +214,7 @@ impl Trie {
                 if o1 != o2 {
                     let len = e.depth + 1;
                     if best.improves(2 * len - len - matched, len) {
-                        let mut w = path(&arena, head);
+                        let mut w = path(&arena, here);
                         w.push(a);
                         best.set(2 * len - len - matched, len, w);
                     }
@@ -218,12 +225,11 @@ impl Trie {
                         t: t2,
                         depth: e.depth + 1,
                         matched,
-                        parent: head as u32,
+                        parent: here as u32,
                         input: a,
                     });
                 }
             }
-            head += 1;
         }
         self.arena = arena;
     }
