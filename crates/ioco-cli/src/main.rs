@@ -1,1 +1,58 @@
-fn main() {}
+//! `ioco`: model-based testing with the ioco conformance relation.
+//!
+//! This file is only the command enum and the dispatch; each command lives in `cmd/<name>.rs`
+//! with its own `Args` and `run`. Exit codes: 0 = ok / conforms / pass, 1 = does not conform /
+//! fail, 2 = error (bad input, bad usage).
+
+mod cmd;
+mod load;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "ioco",
+    version,
+    about = "Model-based testing with the ioco conformance relation"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Parse and validate a model; print a summary (states, labels, quiescence, determinism,
+    /// input-enabledness, divergence, unreachable states).
+    Check(cmd::check::Args),
+    /// Print a model, or its suspension automaton, as DOT, .aut or JSON.
+    Show(cmd::show::Args),
+    /// Decide `IMPL ioco SPEC` for two finite models; print the shortest counterexample.
+    Compare(cmd::compare::Args),
+    /// Online ioco testing of a real system (a program, a TCP peer, or a simulated model).
+    Test(cmd::test::Args),
+    /// Execute a stored test suite (JSON) against a system.
+    Run(cmd::run::Args),
+    /// Replay a recorded run (JSON of `ioco test --json`) against a system; optionally shrink it.
+    Replay(cmd::replay::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Check(a) => cmd::check::run(a),
+        Command::Show(a) => cmd::show::run(a),
+        Command::Compare(a) => cmd::compare::run(a),
+        Command::Test(a) => cmd::test::run(a),
+        Command::Run(a) => cmd::run::run(a),
+        Command::Replay(a) => cmd::replay::run(a),
+    };
+    match result {
+        Ok(outcome) => outcome.exit_code(),
+        Err(report) => {
+            eprintln!("{report:?}");
+            ExitCode::from(2)
+        }
+    }
+}

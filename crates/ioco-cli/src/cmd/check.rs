@@ -1,0 +1,178 @@
+//! `ioco check MODEL`: parse, validate and summarise a model.
+//!
+//! Reports the sizes, the alphabet, τ transitions, quiescent states under the policy
+//! (tutorial Def. 4.7 or the stable form), determinism and input-enabledness (tutorial
+//! P1:L151), divergent states (states on a τ-cycle, tutorial §1.6: a warning, since their
+//! quiescence depends on the policy) and unreachable states (a warning). Exit 0 when the model
+//! is well-formed, 2 when it cannot be read.
+
+use super::{Outcome, PolicyArg};
+use crate::load::load_model;
+use ioco_formats::Model;
+use ioco_model::{Label, Lts, QuiescencePolicy, State};
+use miette::Result;
+use petgraph::algo::tarjan_scc;
+use petgraph::graphmap::DiGraphMap;
+use serde_json::json;
+use std::path::PathBuf;
+
+/// Arguments of `ioco check`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The model file (.aut, .dot, .gv, .json).
+    pub model: PathBuf,
+    /// When a state is quiescent.
+    #[arg(long, value_enum, default_value_t = PolicyArg::Stable)]
+    pub policy: PolicyArg,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// States on a τ-cycle (a τ self-loop or a τ strongly connected component of two or more states).
+pub fn divergent_states(lts: &Lts) -> Vec<State> {
+    let mut g: DiGraphMap<State, ()> = DiGraphMap::new();
+    for (s, l, t) in lts.transitions() {
+        if l == Label::TAU {
+            g.add_edge(s, t, ());
+        }
+    }
+    let mut out: Vec<State> = tarjan_scc(&g)
+        .into_iter()
+        .filter(|c| c.len() > 1 || g.contains_edge(c[0], c[0]))
+        .flatten()
+        .collect();
+    out.sort_unstable();
+    out
+}
+
+fn names(lts: &Lts, states: &[State], max: usize) -> String {
+    let mut v: Vec<String> = states
+        .iter()
+        .take(max)
+        .map(|&s| lts.state_name(s))
+        .collect();
+    if states.len() > max {
+        v.push(format!("… ({} more)", states.len() - max));
+    }
+    v.join(", ")
+}
+
+/// Run `ioco check`.
+pub fn run(args: Args) -> Result<Outcome> {
+    let model = load_model(&args.model)?;
+    let kind = model.kind();
+    let mealy = match &model {
+        Model::Mealy(m) => Some(json!({
+            "states": m.num_states(),
+            "inputs": m.num_inputs(),
+            "outputs": m.outputs.len(),
+            "transitions": (0..m.num_states() as u32)
+                .map(|s| (0..m.num_inputs() as u32).filter(|&i| m.step(s, i).is_some()).count())
+                .sum::<usize>(),
+            "complete": m.is_complete(),
+        })),
+        Model::Lts(_) => None,
+    };
+    let lts = model.into_lts().map_err(miette::Report::new)?;
+    let policy: QuiescencePolicy = args.policy.into();
+    let a = lts.alphabet();
+    let inputs: Vec<String> = a.inputs().map(|l| a.display(l)).collect();
+    let outputs: Vec<String> = a.outputs().map(|l| a.display(l)).collect();
+    let quiescent = lts
+        .states()
+        .filter(|&s| lts.is_quiescent(s, policy))
+        .count();
+    let violations = lts.input_enabledness_violations();
+    let divergent = divergent_states(&lts);
+    let reach = lts.reachable();
+    let unreachable: Vec<State> = lts.states().filter(|&s| !reach[s as usize]).collect();
+    let deterministic = lts.is_deterministic();
+
+    if args.json {
+        let v = json!({
+            "model": args.model.display().to_string(),
+            "kind": kind,
+            "mealy": mealy,
+            "states": lts.num_states(),
+            "transitions": lts.num_transitions(),
+            "tau_transitions": lts.num_tau(),
+            "explicit_delta": lts.has_explicit_delta(),
+            "initial": lts.initial().iter().map(|&s| lts.state_name(s)).collect::<Vec<_>>(),
+            "inputs": inputs,
+            "outputs": outputs,
+            "policy": args.policy.name(),
+            "quiescent_states": quiescent,
+            "deterministic": deterministic,
+            "input_enabled": violations.is_empty(),
+            "states_missing_inputs": violations.len(),
+            "divergent_states": divergent.iter().map(|&s| lts.state_name(s)).collect::<Vec<_>>(),
+            "unreachable_states": unreachable.iter().map(|&s| lts.state_name(s)).collect::<Vec<_>>(),
+        });
+        println!("{}", serde_json::to_string_pretty(&v).expect("json"));
+        return Ok(Outcome::Ok);
+    }
+
+    let yn = |b: bool| if b { "yes" } else { "no" };
+    println!("{}: {kind}", args.model.display());
+    if let Some(m) = &mealy {
+        println!(
+            "  Mealy machine:     {} states, {} inputs, {} outputs, {} transitions, {}",
+            m["states"],
+            m["inputs"],
+            m["outputs"],
+            m["transitions"],
+            if m["complete"] == json!(true) {
+                "complete"
+            } else {
+                "partial"
+            }
+        );
+        println!("  as an LTS (each i/o transition is i? then o!):");
+    }
+    println!("  states:            {}", lts.num_states());
+    println!(
+        "  transitions:       {} ({} τ{})",
+        lts.num_transitions(),
+        lts.num_tau(),
+        if lts.has_explicit_delta() {
+            ", explicit δ"
+        } else {
+            ""
+        }
+    );
+    println!("  initial:           {}", names(&lts, lts.initial(), 8));
+    println!("  inputs ({}):        {}", inputs.len(), inputs.join(" "));
+    println!("  outputs ({}):       {}", outputs.len(), outputs.join(" "));
+    println!(
+        "  quiescent states:  {quiescent} (policy {})",
+        args.policy.name()
+    );
+    println!("  deterministic:     {}", yn(deterministic));
+    match violations.first() {
+        None => println!("  input-enabled:     yes"),
+        Some(&(s, i)) => println!(
+            "  input-enabled:     no ({} states miss an input; e.g. state {} does not accept {})",
+            violations.len(),
+            lts.state_name(s),
+            a.display(i)
+        ),
+    }
+    println!("  divergent states:  {}", divergent.len());
+    println!("  unreachable:       {}", unreachable.len());
+    if !divergent.is_empty() {
+        eprintln!(
+            "warning: {} state(s) lie on a τ-cycle (divergence): {}; whether they are quiescent depends on --policy (stable: no; no-output: when they enable no output)",
+            divergent.len(),
+            names(&lts, &divergent, 10)
+        );
+    }
+    if !unreachable.is_empty() {
+        eprintln!(
+            "warning: {} state(s) cannot be reached from the initial state: {}",
+            unreachable.len(),
+            names(&lts, &unreachable, 10)
+        );
+    }
+    Ok(Outcome::Ok)
+}

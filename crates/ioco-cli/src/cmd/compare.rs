@@ -1,0 +1,123 @@
+//! `ioco compare SPEC IMPL`: decide `IMPL ioco SPEC` (tutorial Def. 6.1) with
+//! `ioco_model::compare`, and print the shortest counterexample σ, the output (or δ) the
+//! implementation shows after σ, and out(SPEC after σ). Exit 0 when the implementation
+//! conforms, 1 when it does not, 2 on an error.
+
+use super::{Outcome, PolicyArg};
+use crate::load::load_lts;
+use ioco_model::{compare, CompareError, CompareOptions, InputCompletion};
+use miette::{miette, Result};
+use serde_json::json;
+use std::path::PathBuf;
+
+/// Arguments of `ioco compare`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The specification model.
+    pub spec: PathBuf,
+    /// The implementation model.
+    #[arg(value_name = "IMPL")]
+    pub implementation: PathBuf,
+    /// Refuse an implementation that is not input-enabled (default: complete it angelically,
+    /// i.e. a missing input is ignored, and say how many (state, input) pairs were completed).
+    #[arg(long)]
+    pub require_input_enabled: bool,
+    /// When a state is quiescent.
+    #[arg(long, value_enum, default_value_t = PolicyArg::Stable)]
+    pub policy: PolicyArg,
+    /// Give up after exploring this many (implementation, specification) state pairs.
+    #[arg(long, value_name = "N")]
+    pub max_pairs: Option<usize>,
+    /// Print the verdict as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Run `ioco compare`.
+pub fn run(args: Args) -> Result<Outcome> {
+    let spec = load_lts(&args.spec)?;
+    let imp = load_lts(&args.implementation)?;
+    let opts = CompareOptions {
+        policy: args.policy.into(),
+        completion: if args.require_input_enabled {
+            InputCompletion::Require
+        } else {
+            InputCompletion::Angelic
+        },
+        max_pairs: args.max_pairs,
+    };
+    let r = compare(&imp, &spec, &opts).map_err(|e| match e {
+        CompareError::NotInputEnabled { .. } => miette!(
+            help = "drop --require-input-enabled to complete the implementation angelically (missing inputs are ignored)",
+            "{}: {e}",
+            args.implementation.display()
+        ),
+        CompareError::TooLarge { .. } => {
+            miette!(help = "raise --max-pairs", "{e}")
+        }
+        CompareError::KindMismatch { .. } => miette!(
+            help = "a label must have the same direction in both models",
+            "{e}"
+        ),
+    })?;
+    let sa = spec.alphabet();
+    let (s, i) = (args.spec.display(), args.implementation.display());
+    let completion_note = (r.completed_inputs > 0).then(|| {
+        format!(
+            "note: {i} is not input-enabled; angelic completion added {} (state, input) self-loop(s)",
+            r.completed_inputs
+        )
+    });
+    if args.json {
+        let cex = r.counterexample.as_ref().map(|c| {
+            json!({
+                "trace": c.trace.iter().map(|&l| sa.display(l)).collect::<Vec<_>>(),
+                "observed": c.observed,
+                "allowed": c.allowed.iter().map(|&l| sa.display(l)).collect::<Vec<_>>(),
+            })
+        });
+        let v = json!({
+            "spec": s.to_string(),
+            "implementation": i.to_string(),
+            "conforms": r.conforms(),
+            "policy": args.policy.name(),
+            "counterexample": cex,
+            "pairs": r.pairs,
+            "impl_suspension_states": r.impl_states,
+            "spec_suspension_states": r.spec_states,
+            "completed_inputs": r.completed_inputs,
+        });
+        println!("{}", serde_json::to_string_pretty(&v).expect("json"));
+    } else {
+        match &r.counterexample {
+            None => println!(
+                "conforms: {i} ioco {s} ({} state pairs explored, policy {})",
+                r.pairs,
+                args.policy.name()
+            ),
+            Some(c) => {
+                let allowed: Vec<String> = c.allowed.iter().map(|&l| sa.display(l)).collect();
+                println!("does not conform: {i} is not ioco {s}");
+                println!("  after σ = {}", sa.display_trace(&c.trace));
+                println!("  the implementation can show: {}", c.observed);
+                println!(
+                    "  the specification allows:    {}",
+                    if allowed.is_empty() {
+                        "nothing (σ·output is not a suspension trace of the specification)"
+                            .to_string()
+                    } else {
+                        allowed.join(" ")
+                    }
+                );
+            }
+        }
+        if let Some(n) = &completion_note {
+            println!("{n}");
+        }
+    }
+    Ok(if r.conforms() {
+        Outcome::Ok
+    } else {
+        Outcome::Fail
+    })
+}

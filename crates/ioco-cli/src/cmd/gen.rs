@@ -1,0 +1,210 @@
+//! `ioco gen`: generate a test suite (JSON, the format `ioco run` executes).
+//!
+//! Methods and the crate that implements each:
+//! - `random`, `batch`: tutorial Alg. 1 (ioco-gen), seeded;
+//! - `n-complete`: thesis Def. 2.37, T(S, n) with nested merge suites (ioco-complete), after a
+//!   size estimate; `adg`: access sequences + adaptive distinguishing graphs (thesis ch. 3);
+//! - `w`, `wp`, `hsi`, `h`, `hads`: complete suites for Mealy machines with `--extra-states k`
+//!   (ioco-fsm);
+//! - `reach`, `joker`: winning / joker strategies of the test game for `--goal` under
+//!   `--assume` (ioco-games); `purpose`: a TGV-style test purpose (`--purpose FILE`).
+
+use super::{emit, Outcome, PolicyArg};
+use crate::load::{load_lts, load_model};
+use ioco_formats::Model;
+use ioco_gen::Suite;
+use ioco_model::{QuiescencePolicy, SuspensionAutomaton};
+use miette::{miette, IntoDiagnostic, Result};
+use std::path::PathBuf;
+
+/// Generation methods.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum MethodArg {
+    /// Random fail-fast, input-minimal tests (tutorial Alg. 1, uniform choices).
+    Random,
+    /// Batch tests (tutorial Alg. 1) steered to uncovered transitions.
+    Batch,
+    /// n-complete ioco suite T(S, n) (thesis Def. 2.37).
+    NComplete,
+    /// Access sequences + adaptive distinguishing graphs (thesis ch. 3).
+    Adg,
+    /// Chow's W method (Mealy machines).
+    W,
+    /// Wp method (Mealy machines).
+    Wp,
+    /// HSI method (Mealy machines).
+    Hsi,
+    /// H method (Mealy machines).
+    H,
+    /// Hybrid adaptive distinguishing sequences (Mealy machines).
+    Hads,
+    /// A winning strategy to reach `--goal` under `--assume` (thesis ch. 5).
+    Reach,
+    /// Fewest jokers, then fewest moves, to reach `--goal` (thesis ch. 6).
+    Joker,
+    /// A test case from a test purpose `--purpose FILE` (seed 004, TGV).
+    Purpose,
+}
+
+/// Arguments of `ioco gen`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The specification (.aut, .dot, .json, .ioco).
+    pub model: PathBuf,
+    /// How to generate.
+    #[arg(long, short, value_enum)]
+    pub method: MethodArg,
+    /// Write the suite here (default: standard output).
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Number of tests (random, batch).
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    pub tests: usize,
+    /// Maximal depth of a test in actions (random, batch).
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub depth: usize,
+    /// Seed (random, batch); printed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// The bound n on implementation states (n-complete).
+    #[arg(long, value_name = "N")]
+    pub n: Option<usize>,
+    /// Print the size estimate of T(S, n) and stop (n-complete).
+    #[arg(long)]
+    pub estimate: bool,
+    /// Extra states k the implementation may have (w, wp, hsi, h, hads).
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    pub extra_states: usize,
+    /// The goal: `state:NAME`, `label:NAME`, or several joined by `|` (reach, joker).
+    #[arg(long)]
+    pub goal: Option<String>,
+    /// Test assumption: input-eager, output-eager, nondeterministic or input-fair (reach, joker).
+    #[arg(long, default_value = "nondeterministic")]
+    pub assume: String,
+    /// The test purpose: an LTS whose states named `accept…`/`refuse…` mark accepting and
+    /// refusing states (purpose).
+    #[arg(long, value_name = "FILE")]
+    pub purpose: Option<PathBuf>,
+    /// Quiescence policy of the specification.
+    #[arg(long, value_enum, default_value_t = PolicyArg::Stable)]
+    pub policy: PolicyArg,
+}
+
+fn suspension(args: &Args) -> Result<ioco_model::Lts> {
+    let lts = load_lts(&args.model)?;
+    Ok(SuspensionAutomaton::build(&lts, QuiescencePolicy::from(args.policy)).lts)
+}
+
+fn need<'a, T>(v: &'a Option<T>, flag: &str, method: &str) -> Result<&'a T> {
+    v.as_ref()
+        .ok_or_else(|| miette!(help = format!("e.g. `ioco gen MODEL --method {method} {flag} ...`"), "--method {method} needs {flag}"))
+}
+
+/// Run `ioco gen`.
+pub fn run(args: Args) -> Result<Outcome> {
+    let policy = QuiescencePolicy::from(args.policy);
+    let suite: Suite = match args.method {
+        MethodArg::Random | MethodArg::Batch => {
+            let lts = load_lts(&args.model)?;
+            eprintln!("seed: {}", args.seed);
+            if args.method == MethodArg::Random {
+                ioco_gen::generate_random(&lts, policy, args.tests, args.depth, args.seed)
+            } else {
+                let opts = ioco_gen::BatchOptions {
+                    policy,
+                    depth: args.depth,
+                    ..Default::default()
+                };
+                let mut strategy = ioco_gen::CoverageGuided::default();
+                ioco_gen::generate(&lts, opts, args.tests, &mut strategy, args.seed)
+            }
+        }
+        MethodArg::NComplete => {
+            let n = *need(&args.n, "--n N", "n-complete")?;
+            let sa = suspension(&args)?;
+            let est = ioco_complete::estimate(&sa, n).map_err(|e| miette!("{e}"))?;
+            eprintln!(
+                "T(S, {n}): about {:.3e} test cases ({:.3e} access sequences, {:.3e} outer, {:.3e} nested; {} fallbacks to U)",
+                est.total_tests, est.access_sequences, est.outer_tests, est.nested_tests, est.fallbacks
+            );
+            if args.estimate {
+                return Ok(Outcome::Ok);
+            }
+            ioco_complete::n_complete(&sa, n, &Default::default()).map_err(|e| miette!("{e}"))?
+        }
+        MethodArg::Adg => {
+            let sa = suspension(&args)?;
+            ioco_complete::adg_suite(&sa, &Default::default()).map_err(|e| miette!("{e}"))?
+        }
+        MethodArg::W | MethodArg::Wp | MethodArg::Hsi | MethodArg::H | MethodArg::Hads => {
+            let mealy = match load_model(&args.model)? {
+                Model::Mealy(m) => m,
+                Model::Lts(_) => {
+                    return Err(miette!(
+                        help = "W, Wp, HSI, H and hybrid-ADS work on Mealy machines: a DOT file with `in/out` edge labels",
+                        "{} is an LTS, not a Mealy machine",
+                        args.model.display()
+                    ))
+                }
+            };
+            let method: ioco_fsm::Method = match args.method {
+                MethodArg::W => ioco_fsm::Method::W,
+                MethodArg::Wp => ioco_fsm::Method::Wp,
+                MethodArg::Hsi => ioco_fsm::Method::Hsi,
+                MethodArg::H => ioco_fsm::Method::H,
+                _ => ioco_fsm::Method::Hads,
+            };
+            let s = ioco_fsm::generate(&mealy, method, args.extra_states)
+                .map_err(|e| miette!("{e}"))?;
+            let st = s.stats();
+            eprintln!("{method}: {st:?}");
+            s.to_suite()
+        }
+        MethodArg::Reach | MethodArg::Joker => {
+            let method = if args.method == MethodArg::Reach { "reach" } else { "joker" };
+            let goal_text = need(&args.goal, "--goal GOAL", method)?;
+            let sa = suspension(&args)?;
+            let goal = ioco_games::Goal::parse(goal_text, &sa).map_err(|e| miette!("{e}"))?;
+            let assume: ioco_games::Assumption = args
+                .assume
+                .parse()
+                .map_err(|e| miette!(help = "one of input-eager, output-eager, nondeterministic, input-fair", "{e}"))?;
+            if args.method == MethodArg::Reach {
+                let r = ioco_games::reach(&sa, &goal, assume).map_err(|e| miette!("{e}"))?;
+                eprintln!("goal {goal_text} is winnable under {}: at most {} moves", args.assume, r.moves);
+                r.into_suite()
+            } else {
+                let r = ioco_games::joker_with(&sa, &goal, assume, &Default::default())
+                    .map_err(|e| miette!("{e}"))?;
+                eprintln!("goal {goal_text}: {} joker(s), at most {} moves", r.jokers, r.moves);
+                r.into_suite()
+            }
+        }
+        MethodArg::Purpose => {
+            let p = need(&args.purpose, "--purpose FILE", "purpose")?;
+            let sa = suspension(&args)?;
+            let purpose = ioco_games::Purpose::from_lts(load_lts(p)?).map_err(|e| miette!("{e}"))?;
+            let test = ioco_games::purpose_test(&sa, &purpose).map_err(|e| miette!("{e}"))?;
+            let mut s = Suite::new("purpose");
+            s.parameters.insert("purpose".into(), p.display().to_string().into());
+            s.tests.push(ioco_gen::NamedTest {
+                name: "purpose".into(),
+                purpose: Some(format!("reach an accepting state of {}", p.display())),
+                test,
+            });
+            s
+        }
+    };
+    let mut suite = suite;
+    suite
+        .parameters
+        .entry("model".to_string())
+        .or_insert_with(|| args.model.display().to_string().into());
+    if matches!(args.method, MethodArg::Random | MethodArg::Batch) {
+        suite.parameters.insert("seed".into(), args.seed.into());
+    }
+    eprintln!("{} test case(s), method {}", suite.num_tests(), suite.method);
+    let text = serde_json::to_string_pretty(&suite).into_diagnostic()?;
+    emit(&(text + "\n"), args.output.as_deref())?;
+    Ok(Outcome::Ok)
+}

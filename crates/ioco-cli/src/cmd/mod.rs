@@ -1,0 +1,75 @@
+//! The commands of `ioco`, one module each, and what they share.
+
+pub mod check;
+pub mod compare;
+pub mod replay;
+pub mod run;
+pub mod show;
+pub mod test;
+
+use ioco_model::QuiescencePolicy;
+use std::process::ExitCode;
+
+/// How a command ended (errors are `Err(miette::Report)` and exit with 2).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Ok / conforms / pass: exit 0.
+    Ok,
+    /// Does not conform / fail: exit 1.
+    Fail,
+}
+
+impl Outcome {
+    /// The process exit code.
+    pub fn exit_code(self) -> ExitCode {
+        match self {
+            Outcome::Ok => ExitCode::SUCCESS,
+            Outcome::Fail => ExitCode::from(1),
+        }
+    }
+}
+
+/// `--policy`: when a state is quiescent.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum PolicyArg {
+    /// No output and no τ (Tretmans, TorXakis, JTorX).
+    #[default]
+    Stable,
+    /// No output; τ ignored (tutorial Def. 4.7).
+    NoOutput,
+}
+
+impl From<PolicyArg> for QuiescencePolicy {
+    fn from(p: PolicyArg) -> Self {
+        match p {
+            PolicyArg::Stable => QuiescencePolicy::Stable,
+            PolicyArg::NoOutput => QuiescencePolicy::NoOutput,
+        }
+    }
+}
+
+impl PolicyArg {
+    /// The name as written on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            PolicyArg::Stable => "stable",
+            PolicyArg::NoOutput => "no-output",
+        }
+    }
+}
+
+/// Write `text` to `path`, or to standard output when `path` is `None`.
+pub fn emit(text: &str, path: Option<&std::path::Path>) -> miette::Result<()> {
+    use std::io::Write;
+    match path {
+        Some(p) => std::fs::write(p, text)
+            .map_err(|e| miette::miette!("cannot write {}: {e}", p.display())),
+        None => {
+            let mut out = std::io::stdout().lock();
+            // A closed pipe (`ioco show ... | head`) is not an error worth a report.
+            let _ = out.write_all(text.as_bytes());
+            let _ = out.flush();
+            Ok(())
+        }
+    }
+}
