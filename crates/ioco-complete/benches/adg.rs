@@ -90,6 +90,20 @@ fn peak_rss_kib() -> u64 {
 
 fn run_case(case: &str) -> Result<String, String> {
     let t0 = Instant::now();
+    if let Some(rest) = case.strip_prefix("estimate:") {
+        // estimate:<n>:<path>: the size estimate of T(S, n) for a corpus model.
+        let (n, path) = rest.split_once(':').ok_or("estimate:<n>:<path>")?;
+        let src = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+        let m = ioco_formats::dot::parse_mealy(&src, path).map_err(|e| format!("{e}"))?;
+        let lts = m.to_lts().map_err(|e| e.to_string())?;
+        let sa = SuspensionAutomaton::build(&lts, QuiescencePolicy::Stable).lts;
+        let est = ioco_complete::estimate(&sa, n.parse().unwrap()).map_err(|e| e.to_string())?;
+        return Ok(format!(
+            "{case}: {est:?} | CPU {:.2}s | peak RSS {} MiB",
+            cpu_secs(),
+            peak_rss_kib() / 1024
+        ));
+    }
     let sa_lts = if let Some(rest) = case.strip_prefix("random:") {
         let mut it = rest.split(':');
         let n: usize = it.next().unwrap().parse().unwrap();

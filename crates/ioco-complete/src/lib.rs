@@ -125,6 +125,29 @@ pub fn n_complete(sa: &Lts, n: usize, opts: &NCompleteOptions) -> Result<Suite, 
     suite::n_complete_sa(Sa::from_lts(sa)?, n, opts)
 }
 
+/// `T(S, n)` streamed test by test, depth first over the access sequences (nothing is kept
+/// in memory but the current path): for suites too large to hold. Returns the estimate; the
+/// test limit of `opts` still applies.
+pub fn n_complete_stream(
+    sa: &Lts,
+    n: usize,
+    opts: &NCompleteOptions,
+    sink: &mut dyn FnMut(suite::Event),
+) -> Result<SizeEstimate, CompleteError> {
+    let mut g = suite::Generator::new(Sa::from_lts(sa)?, n, opts);
+    let est = g.estimate();
+    if est.total_tests > opts.max_tests as f64 {
+        return Err(CompleteError::TooLarge {
+            n,
+            estimated: est.total_tests,
+            limit: opts.max_tests,
+            feasible_n: None,
+        });
+    }
+    g.stream(&est, sink);
+    Ok(est)
+}
+
 /// The size of `T(S, n)`, estimated without generating it.
 pub fn estimate(sa: &Lts, n: usize) -> Result<SizeEstimate, CompleteError> {
     let opts = NCompleteOptions::default();

@@ -18,7 +18,8 @@
 //! *some* n-complete suite for the merge, notes §A2.6). Merges are reduced to their
 //! `≈`-quotient first. Generation walks the access sequences depth
 //! first, sharing each prefix's oracle state, and every merge is built once per level and
-//! state pair. The number of tests is estimated first (traces counted per state by dynamic
+//! state pair. Tests can be streamed one by one ([`crate::n_complete_stream`], [`Event`])
+//! instead of collected into a [`Suite`]. The number of tests is estimated first (traces counted per state by dynamic
 //! programming); a suite above [`NCompleteOptions::max_tests`] is refused with the largest
 //! feasible `n`.
 //!
@@ -41,6 +42,17 @@ use crate::CompleteError;
 use ioco_gen::{NamedTest, Suite, SuiteRole, TestCase};
 use rustc_hash::FxHashMap;
 use serde::Serialize;
+
+/// One step of a streamed suite ([`crate::n_complete_stream`]).
+#[derive(Clone, Debug)]
+pub enum Event {
+    /// A test of the innermost open suite.
+    Test(NamedTest),
+    /// A (nested) suite opens: its header, without tests.
+    Begin(Suite),
+    /// The innermost open suite ends.
+    End,
+}
 
 /// Options of [`crate::n_complete`].
 #[derive(Clone, Debug, Serialize)]
@@ -335,10 +347,10 @@ impl<'a> Generator<'a> {
     }
 
     /// Generate the tests of `level`'s suite after `prefix` into `suite`.
-    fn gen(&mut self, level: usize, prefix: &[u16], depth: usize, suite: &mut Suite) {
+    fn gen(&mut self, level: usize, prefix: &[u16], depth: usize, sink: &mut dyn FnMut(Event)) {
         let start = self.levels[level].sa.initial;
         let mut word = Vec::new();
-        self.walk(level, start, prefix, &mut word, depth, suite);
+        self.walk(level, start, prefix, &mut word, depth, sink);
     }
 
     fn walk(
@@ -348,17 +360,17 @@ impl<'a> Generator<'a> {
         prefix: &[u16],
         word: &mut Vec<u16>,
         depth: usize,
-        suite: &mut Suite,
+        sink: &mut dyn FnMut(Event),
     ) {
         if self.levels[level].sa.chaos[q as usize] {
             return;
         }
-        self.experiments(level, q, prefix, word, depth, suite);
+        self.experiments(level, q, prefix, word, depth, sink);
         if word.len() < self.n {
             let succ: Vec<(u16, u32)> = self.levels[level].sa.enabled(q).to_vec();
             for (mu, t) in succ {
                 word.push(mu);
-                self.walk(level, t, prefix, word, depth, suite);
+                self.walk(level, t, prefix, word, depth, sink);
                 word.pop();
             }
         }
@@ -371,7 +383,7 @@ impl<'a> Generator<'a> {
         prefix: &[u16],
         word: &[u16],
         depth: usize,
-        suite: &mut Suite,
+        sink: &mut dyn FnMut(Event),
     ) {
         let flatten = self.opts.flatten_nested;
         let full: Vec<u16> = prefix.iter().chain(word).copied().collect();
@@ -389,11 +401,11 @@ impl<'a> Generator<'a> {
             });
             let purpose = format!("after {}: observe", top.show(&full));
             let name = self.name();
-            suite.tests.push(NamedTest {
+            sink(Event::Test(NamedTest {
                 name,
                 purpose: Some(purpose),
                 test,
-            });
+            }));
         }
         let partners = self.levels[level].dg[q as usize].clone();
         for q2 in partners {
@@ -415,11 +427,11 @@ impl<'a> Generator<'a> {
                 lv.sa.state_names[q2 as usize]
             );
             let name = self.name();
-            suite.tests.push(NamedTest {
+            sink(Event::Test(NamedTest {
                 name,
                 purpose: Some(purpose),
                 test,
-            });
+            }));
         }
         let partners = self.levels[level].nested[q as usize].clone();
         for q2 in partners {
@@ -438,22 +450,22 @@ impl<'a> Generator<'a> {
                 .insert("after".into(), self.levels[0].sa.show(&full).into());
             child.parameters.insert("n".into(), self.n.into());
             let pre = full.clone();
-            if use_u {
-                self.gen_unconditional(m, &pre, &mut child);
-            } else {
-                self.gen(m, &pre, depth + 1, &mut child);
+            if !flatten {
+                sink(Event::Begin(child));
             }
-            if flatten {
-                suite.tests.append(&mut child.tests);
-                suite.suites.append(&mut child.suites);
+            if use_u {
+                self.gen_unconditional(m, &pre, sink);
             } else {
-                suite.suites.push(child);
+                self.gen(m, &pre, depth + 1, sink);
+            }
+            if !flatten {
+                sink(Event::End);
             }
         }
     }
 
     /// `U(M, n)` after `prefix` for merge level `m`.
-    fn gen_unconditional(&mut self, m: usize, prefix: &[u16], suite: &mut Suite) {
+    fn gen_unconditional(&mut self, m: usize, prefix: &[u16], sink: &mut dyn FnMut(Event)) {
         let flatten = self.opts.flatten_nested;
         let mut words = Vec::new();
         bounded_words(&self.levels[m].sa, self.n, u64::MAX, &mut |w, q| {
@@ -474,11 +486,11 @@ impl<'a> Generator<'a> {
             });
             let purpose = format!("unconditional: after {} observe", top.show(&full));
             let name = self.name();
-            suite.tests.push(NamedTest {
+            sink(Event::Test(NamedTest {
                 name,
                 purpose: Some(purpose),
                 test,
-            });
+            }));
         }
     }
 
@@ -494,8 +506,29 @@ impl<'a> Generator<'a> {
         suite
             .parameters
             .insert("estimated_tests".into(), est.total_tests.into());
-        self.gen(0, &[], 0, &mut suite);
+        let mut stack = vec![suite];
+        self.gen(0, &[], 0, &mut |e| match e {
+            Event::Test(t) => stack.last_mut().expect("open suite").tests.push(t),
+            Event::Begin(s) => stack.push(s),
+            Event::End => {
+                let done = stack.pop().expect("open suite");
+                stack.last_mut().expect("outer suite").suites.push(done);
+            }
+        });
+        stack.pop().expect("outer suite")
+    }
+
+    /// Stream the suite: the outer suite's header first, then its tests and nested suites
+    /// depth first, as they are generated.
+    pub fn stream(&mut self, est: &SizeEstimate, sink: &mut dyn FnMut(Event)) {
+        let mut suite = Suite::new("n-complete");
+        suite.parameters.insert("n".into(), self.n.into());
         suite
+            .parameters
+            .insert("estimated_tests".into(), est.total_tests.into());
+        sink(Event::Begin(suite));
+        self.gen(0, &[], 0, sink);
+        sink(Event::End);
     }
 }
 

@@ -851,3 +851,39 @@ fn bad_input_is_an_error() {
         "{e}"
     );
 }
+
+#[test]
+fn streaming_yields_the_same_tests() {
+    let l = f8();
+    let opts = NCompleteOptions::default();
+    let suite = n_complete(&l, 4, &opts).unwrap();
+    let mut tests = Vec::new();
+    let mut depth = 0i32;
+    let mut max_depth = 0;
+    let est = ioco_complete::n_complete_stream(&l, 4, &opts, &mut |e| match e {
+        ioco_complete::suite::Event::Test(t) => tests.push(t),
+        ioco_complete::suite::Event::Begin(_) => {
+            depth += 1;
+            max_depth = max_depth.max(depth);
+        }
+        ioco_complete::suite::Event::End => depth -= 1,
+    })
+    .unwrap();
+    assert_eq!(depth, 0);
+    assert_eq!(max_depth, 2, "outer suite and one level of merge suites");
+    assert_eq!(tests.len(), suite.num_tests());
+    assert_eq!(est.total_tests, suite.num_tests() as f64);
+    fn all(s: &ioco_gen::Suite, out: &mut Vec<ioco_gen::NamedTest>) {
+        out.extend(s.tests.iter().cloned());
+        for c in &s.suites {
+            all(c, out);
+        }
+    }
+    let mut flat = Vec::new();
+    all(&suite, &mut flat);
+    let mut a: Vec<String> = flat.iter().map(|t| t.name.clone()).collect();
+    let mut b: Vec<String> = tests.iter().map(|t| t.name.clone()).collect();
+    a.sort();
+    b.sort();
+    assert_eq!(a, b);
+}
