@@ -16,12 +16,15 @@
 //! which is n-complete too (thesis Cor. 2.44); above it, each nested suite is whichever of
 //! `T(q ∧ q', n)` and `U(q ∧ q', n)` is estimated smaller (the proof of Theorem 2.40 only needs
 //! *some* n-complete suite for the merge, notes §A2.6). Merges are reduced to their
-//! `≈`-quotient first. Generation walks the access sequences depth
-//! first, sharing each prefix's oracle state, and every merge is built once per level and
-//! state pair. Tests can be streamed one by one ([`crate::n_complete_stream`], [`Event`])
-//! instead of collected into a [`Suite`]. The number of tests is estimated first (traces counted per state by dynamic
-//! programming); a suite above [`NCompleteOptions::max_tests`] is refused with the largest
-//! feasible `n`.
+//! `≈`-quotient first. Generation walks the trie of access sequences depth first (each prefix
+//! is visited once, whatever the number of experiments after it), and every merge is built
+//! once per level and state pair. Tests can be streamed one by one
+//! ([`crate::n_complete_stream`], [`Event`]) instead of collected into a [`Suite`]. The number
+//! of tests is estimated first (traces counted per state by dynamic programming); a suite above
+//! [`NCompleteOptions::max_tests`] is refused with the largest feasible `n`.
+//!
+//! The pairwise graphs are the tester's strategies of [`crate::compat`] (thesis Alg. 2 ranks);
+//! Alg. 1's graphs ([`crate::alg1`]) have the same shape and are kept as a cross-check.
 //!
 //! **Executing nested suites.** Every observation is checked against the specification: a
 //! *fail* leaf in the outer suite, or an output the specification does not allow anywhere
