@@ -42,10 +42,10 @@ pub fn format_named(name: &str, src: &str) -> Result<String, Vec<Diagnostic>> {
         indent: 0,
     };
     for (i, item) in file.items.iter().enumerate() {
-        f.flush_comments(item.span.start as usize);
         if i > 0 {
             f.blank_line();
         }
+        f.flush_comments(item.span.start as usize);
         f.item(item);
     }
     f.flush_comments(src.len() + 1);
@@ -124,6 +124,12 @@ impl Fmt<'_> {
         }
     }
 
+    fn has_comment_in(&self, span: crate::span::Span) -> bool {
+        self.comments[self.next_comment..]
+            .iter()
+            .any(|c| c.span.start >= span.start && c.span.end <= span.end)
+    }
+
     fn attrs(&mut self, attrs: &[Attr]) {
         for a in attrs {
             let s = attr(a);
@@ -137,12 +143,14 @@ impl Fmt<'_> {
             ItemKind::Import(p, _) => self.line(&format!("import {}", quote(p))),
             ItemKind::Type(t) => {
                 let one = format!("type {} = {}", t.name.name, type_body(&t.body, " | "));
-                if one.len() <= WIDTH {
+                let multi = matches!(&t.body, TypeBody::Adt(cs) if cs.len() > 1);
+                if one.len() <= WIDTH && !(multi && self.has_comment_in(item.span)) {
                     self.line(&one);
                 } else if let TypeBody::Adt(cs) = &t.body {
                     self.line(&format!("type {} =", t.name.name));
                     self.indent += 1;
                     for c in cs {
+                        self.flush_comments(c.name.span.start as usize);
                         self.line(&format!("| {}", ctor(c)));
                     }
                     self.indent -= 1;
@@ -168,7 +176,7 @@ impl Fmt<'_> {
             ItemKind::Model(m) => self.model(m),
             ItemKind::System(s) => {
                 let body = comp(&s.body);
-                if body.len() + s.name.name.len() + 12 <= WIDTH {
+                if body.len() + s.name.name.len() + 12 <= WIDTH && !self.has_comment_in(item.span) {
                     self.line(&format!("system {} {{ {} }}", s.name.name, body));
                 } else {
                     self.line(&format!("system {} {{", s.name.name));
@@ -201,10 +209,19 @@ impl Fmt<'_> {
                 }
                 chain.push((None, cur));
                 chain.reverse();
+                // operators in a left column, operands aligned after them
+                let w = chain
+                    .iter()
+                    .filter_map(|(op, _)| op.map(|o| parop(o).len()))
+                    .max()
+                    .unwrap_or(0);
                 for (op, operand) in chain {
+                    self.flush_comments(operand.span.start as usize);
                     match op {
-                        None => self.line(&comp(operand)),
-                        Some(op) => self.line(&format!("{} {}", parop(op), comp(operand))),
+                        None => self.line(&format!("{:w$} {}", "", comp(operand), w = w)),
+                        Some(op) => {
+                            self.line(&format!("{:>w$} {}", parop(op), comp(operand), w = w))
+                        }
                     }
                 }
             }
@@ -276,6 +293,20 @@ impl Fmt<'_> {
                 }
                 MemberKind::Switch(s) => switch(s, widths[mi]),
             };
+            if text.len() + 2 * self.indent > WIDTH {
+                if let MemberKind::Switch(s) = &mem.kind {
+                    // long switch: the guard, the update and the target on their own lines
+                    let parts = switch_parts(s, widths[mi]);
+                    self.line(&parts[0]);
+                    self.indent += 2;
+                    for p in &parts[1..] {
+                        self.line(p);
+                    }
+                    self.indent -= 2;
+                    self.last_end = mem.span.end as usize;
+                    continue;
+                }
+            }
             self.line(&text);
             self.last_end = mem.span.end as usize;
         }
@@ -364,6 +395,35 @@ fn type_body(b: &TypeBody, sep: &str) -> String {
 }
 
 fn switch(s: &Switch, width: usize) -> String {
+    switch_parts(s, width).join(" ")
+}
+
+/// The head (`from -- action`), the guard, the update and `--> to`.
+fn switch_parts(s: &Switch, width: usize) -> Vec<String> {
+    let full = switch_one(s, width);
+    let mut parts = Vec::new();
+    let head_end = full
+        .find(" [")
+        .or_else(|| full.find(" {"))
+        .or_else(|| full.rfind(" -->"))
+        .unwrap_or(full.len());
+    parts.push(full[..head_end].to_string());
+    if let Some(g) = &s.guard {
+        parts.push(format!("[{}]", expr(g)));
+    }
+    if !s.updates.is_empty() {
+        let u: Vec<String> = s
+            .updates
+            .iter()
+            .map(|(v, e)| format!("{} = {}", v.name, expr(e)))
+            .collect();
+        parts.push(format!("{{ {} }}", u.join(", ")));
+    }
+    parts.push(format!("--> {}", s.to.name));
+    parts
+}
+
+fn switch_one(s: &Switch, width: usize) -> String {
     let mut out = format!("{:<w$} -- ", s.from.name, w = width);
     match &s.action {
         Action::Tau(_) => out.push_str("tau"),

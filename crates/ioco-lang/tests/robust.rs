@@ -318,3 +318,16 @@ fn deep_nesting_is_an_error_not_a_crash() {
     );
     assert!(parse_str("d.ioco", &deep).is_err());
 }
+
+#[test]
+fn example_files_are_formatted() {
+    for p in examples() {
+        let src = std::fs::read_to_string(&p).unwrap();
+        assert_eq!(
+            format(&src).unwrap(),
+            src,
+            "{} is not formatted (run the formatter)",
+            p.display()
+        );
+    }
+}
