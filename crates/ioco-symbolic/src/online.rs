@@ -160,15 +160,20 @@ pub fn run_online(
     }
 }
 
+/// A gate value.
+pub type GateValue = (String, Vec<Value>);
+type InputFn<S> = Box<dyn FnMut(&mut S, &str, &[Value]) -> Vec<GateValue>>;
+type OutputFn<S> = Box<dyn FnMut(&mut S) -> Option<GateValue>>;
+
 /// An in-process system: a state and two functions. `input(state, gate, args)` handles an
 /// input; `output(state)` returns the next output, if any (outputs queue up and are delivered
 /// before inputs are accepted, which models races).
 pub struct InProcessSut<S> {
     init: S,
     state: S,
-    input: Box<dyn FnMut(&mut S, &str, &[Value]) -> Vec<(String, Vec<Value>)>>,
+    input: InputFn<S>,
     pending: VecDeque<(String, Vec<Value>)>,
-    spontaneous: Box<dyn FnMut(&mut S) -> Option<(String, Vec<Value>)>>,
+    spontaneous: OutputFn<S>,
 }
 
 impl<S: Clone> InProcessSut<S> {

@@ -60,6 +60,7 @@ enum Node {
     Rename(HashMap<String, String>, Box<Node>),
 }
 
+type MoveCache = HashMap<Box<[u32]>, Arc<Vec<Move>>>;
 type RawMove = (Option<String>, Vec<SwitchId>);
 
 /// A spec prepared for symbolic and concrete stepping.
@@ -68,7 +69,7 @@ pub struct System {
     pub spec: Arc<Spec>,
     root: Node,
     gate_index: HashMap<String, u32>,
-    cache: RefCell<HashMap<Box<[u32]>, Arc<Vec<Move>>>>,
+    cache: RefCell<MoveCache>,
 }
 
 fn build(c: &Composition) -> Node {

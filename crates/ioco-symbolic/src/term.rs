@@ -110,7 +110,7 @@ impl Term {
     }
 
     /// `!a`, simplified.
-    pub fn not(a: T) -> T {
+    pub fn negate(a: T) -> T {
         unary(UnOp::Not, a)
     }
 

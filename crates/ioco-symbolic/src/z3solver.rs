@@ -31,6 +31,9 @@ pub struct Z3Solver {
     consts: HashMap<(Arc<str>, Type), Dynamic>,
     /// per scope: whether an assertion could not be encoded (then checks say unknown)
     poisoned: Vec<Option<String>>,
+    /// per scope: the assertions, and whether one was approximated (deep recursion cut)
+    asserted: Vec<(Vec<T>, bool)>,
+    fresh: usize,
     /// How deep recursive function calls are inlined.
     pub max_inline: usize,
 }
@@ -86,7 +89,9 @@ impl Z3Solver {
             sorts,
             consts: HashMap::new(),
             poisoned: vec![None],
-            max_inline: 16,
+            asserted: vec![(Vec::new(), false)],
+            fresh: 0,
+            max_inline: 12,
         }
     }
 
@@ -199,15 +204,59 @@ impl Z3Solver {
             }
             Term::Call(f, xs) => {
                 if depth >= self.max_inline {
-                    return Err(format!(
-                        "recursive function `{}` unfolded more than {} times",
-                        self.defs.functions[*f as usize].name, self.max_inline
-                    ));
+                    // cut the unfolding: an unconstrained result (an over-approximation; a
+                    // `sat` answer is then confirmed by evaluating the model, see `check`)
+                    self.fresh += 1;
+                    self.asserted.last_mut().expect("scope").1 = true;
+                    let ret = self.defs.functions[*f as usize].ret;
+                    let name = format!(
+                        "{}!cut{}",
+                        self.defs.functions[*f as usize].name, self.fresh
+                    );
+                    return Ok(self.constant(&SymVar {
+                        name: name.into(),
+                        ty: ret,
+                    }));
                 }
                 let body = inline_call(&self.defs, *f, xs);
                 self.encode(&body, depth + 1)?
             }
         })
+    }
+
+    /// A `sat` answer of an approximated formula: evaluate every assertion in the model.
+    fn confirm(&mut self) -> SatResult {
+        let terms: Vec<T> = self
+            .asserted
+            .iter()
+            .flat_map(|a| a.0.iter().cloned())
+            .collect();
+        let mut vars: Vec<SymVar> = Vec::new();
+        for t in &terms {
+            for v in t.vars() {
+                if !vars.contains(&v) {
+                    vars.push(v);
+                }
+            }
+        }
+        let depth = self.max_inline;
+        let unconfirmed =
+            || SatResult::Unknown(format!("recursive functions unfolded only {} times", depth));
+        let Some(vals) = self.model(&vars) else {
+            return unconfirmed();
+        };
+        let defs = self.defs.clone();
+        let all_true = terms.iter().all(|t| {
+            let r = Term::subst(t, &defs, &|v: &SymVar| {
+                vars.iter().position(|x| x == v).map(|i| vals[i].clone())
+            });
+            r.as_const() == Some(&Value::Bool(true))
+        });
+        if all_true {
+            SatResult::Sat
+        } else {
+            unconfirmed()
+        }
     }
 
     fn read(&self, model: &z3::Model, d: &Dynamic, ty: Type) -> Option<Value> {
@@ -243,12 +292,14 @@ impl Solver for Z3Solver {
     fn push(&mut self) {
         self.solver.push();
         self.poisoned.push(None);
+        self.asserted.push((Vec::new(), false));
     }
 
     fn pop(&mut self) {
         self.solver.pop(1);
         if self.poisoned.len() > 1 {
             self.poisoned.pop();
+            self.asserted.pop();
         }
     }
 
@@ -257,7 +308,10 @@ impl Solver for Z3Solver {
             d.as_bool()
                 .ok_or_else(|| "not a boolean formula".to_string())
         }) {
-            Ok(b) => self.solver.assert(&b),
+            Ok(b) => {
+                self.solver.assert(&b);
+                self.asserted.last_mut().expect("scope").0.push(t.clone());
+            }
             Err(e) => {
                 let top = self.poisoned.last_mut().expect("scope stack");
                 top.get_or_insert(e);
@@ -270,6 +324,7 @@ impl Solver for Z3Solver {
             return SatResult::Unknown(e.clone());
         }
         match self.solver.check() {
+            ZSat::Sat if self.asserted.iter().any(|a| a.1) => self.confirm(),
             ZSat::Sat => SatResult::Sat,
             ZSat::Unsat => SatResult::Unsat,
             ZSat::Unknown => SatResult::Unknown(

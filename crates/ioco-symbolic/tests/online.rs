@@ -1,0 +1,130 @@
+//! Online testing with data: TAP19's implementations (note §3.8) and soundness against the
+//! spec simulated as a system (property test: a conforming system never gets Fail).
+mod common;
+use common::{load, tap19_sut, Tap19Mode};
+use ioco_symbolic::online::{run_online, OnlineOptions, SpecSut, Verdict};
+use ioco_symbolic::tracker::SymbolicSpec;
+use ioco_symbolic::UnknownSolver;
+use proptest::prelude::*;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+fn verdict(mode: Tap19Mode, seed: u64, steps: usize) -> (Verdict, Vec<String>) {
+    let mut t = SymbolicSpec::with_z3(load("tests/models/tap19.ioco", None)).unwrap();
+    let mut sut = tap19_sut(mode);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let run = run_online(
+        &mut t,
+        &mut sut,
+        &OnlineOptions {
+            steps,
+            input_bias: 0.5,
+        },
+        &mut rng,
+    );
+    (run.verdict, run.trace)
+}
+
+#[test]
+fn correct_tap19_passes() {
+    for seed in 0..10 {
+        let (v, trace) = verdict(Tap19Mode::Correct, seed, 100);
+        assert_eq!(v, Verdict::Pass, "seed {}: {:?}", seed, trace);
+    }
+}
+
+#[test]
+fn tap19_mutants_fail() {
+    for mode in [
+        Tap19Mode::EchoPlusOne,
+        Tap19Mode::StoreNotAdd,
+        Tap19Mode::DoneEarly,
+        Tap19Mode::NeverDone,
+    ] {
+        let mut failed = 0;
+        for seed in 0..10 {
+            let (v, trace) = verdict(mode, seed, 100);
+            assert!(
+                !matches!(v, Verdict::Inconclusive(_)),
+                "{:?} seed {}: {:?} {:?}",
+                mode,
+                seed,
+                v,
+                trace
+            );
+            if let Verdict::Fail(_) = v {
+                failed += 1;
+            }
+        }
+        assert!(
+            failed >= 8,
+            "{:?} killed in only {} of 10 runs",
+            mode,
+            failed
+        );
+    }
+}
+
+#[test]
+fn fail_messages_explain() {
+    let (v, trace) = verdict(Tap19Mode::EchoPlusOne, 1, 100);
+    let Verdict::Fail(why) = v else { panic!() };
+    assert!(why.contains("p == x"), "{}", why);
+    assert!(trace.last().unwrap().starts_with("outX!("));
+}
+
+#[test]
+fn unknown_solver_gives_inconclusive_not_fail() {
+    for mode in [
+        Tap19Mode::EchoPlusOne,
+        Tap19Mode::NeverDone,
+        Tap19Mode::Correct,
+    ] {
+        for seed in 0..5 {
+            let mut t = SymbolicSpec::new(
+                load("tests/models/tap19.ioco", None),
+                Box::new(UnknownSolver),
+            )
+            .unwrap();
+            let mut sut = tap19_sut(mode);
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let run = run_online(&mut t, &mut sut, &OnlineOptions::default(), &mut rng);
+            assert!(!matches!(run.verdict, Verdict::Fail(_)), "{:?}", run);
+        }
+    }
+}
+
+fn simulate(file: &str, name: Option<&str>, seed: u64, steps: usize) -> Verdict {
+    let spec = load(file, name);
+    let mut t = SymbolicSpec::with_z3(spec.clone()).unwrap();
+    let sim = SymbolicSpec::with_z3(spec).unwrap();
+    let mut sut = SpecSut::new(sim, ChaCha8Rng::seed_from_u64(seed ^ 0x5eed));
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    run_online(
+        &mut t,
+        &mut sut,
+        &OnlineOptions {
+            steps,
+            input_bias: 0.5,
+        },
+        &mut rng,
+    )
+    .verdict
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    /// Soundness: the spec itself (a conforming implementation) never gets Fail.
+    #[test]
+    fn simulated_specs_never_fail(seed in any::<u64>()) {
+        for (file, name) in [
+            ("tests/models/tap19.ioco", None),
+            ("tests/models/coffee-fig13.ioco", None),
+            ("../../examples/coffee/coffee-sts.ioco", Some("CoffeeMachine")),
+            ("../../examples/torxakis/adder.ioco", Some("Adder")),
+        ] {
+            let v = simulate(file, name, seed, 40);
+            prop_assert!(v == Verdict::Pass, "{} seed {}: {:?}", file, seed, v);
+        }
+    }
+}
