@@ -116,7 +116,7 @@ fn main() {
     let m = random_machine(seed, n, ni, 2);
     for k in 0..=opt("--random-k", 1) {
         for method in Method::ALL {
-            if method == Method::H && (n > 500 || k > 0) && !flag("--with-h") {
+            if method == Method::H && n > 500 && k > 0 && !flag("--with-h") {
                 println!("| random-{n}x{ni} | | h | {k} | skipped (use --with-h) | | | |");
                 continue;
             }
