@@ -148,3 +148,69 @@ fn same_seed_same_runs() {
     // full coverage of the specification by 30 coverage-guided runs
     assert_eq!(a.coverage.transitions_visited, spec.num_transitions());
 }
+
+#[test]
+fn distinguishing_suites_never_count_as_non_conformance() {
+    use ioco_gen::{Branch, NamedTest, Suite, SuiteRole, TestCase, Verdict};
+    let spec = music_player::spec();
+    let (_, a_only, _) = music_player::implementations().remove(0);
+    // "Does the player play song B after shuffle?": fail means "distinguished" (A-only never
+    // plays B), which is no non-conformance.
+    let probe = TestCase::Stimulate {
+        input: "shuffle?".into(),
+        after: Box::new(TestCase::Observe {
+            branches: vec![Branch {
+                label: "playB!".into(),
+                then: TestCase::leaf(Verdict::Pass),
+            }],
+            otherwise: Verdict::Fail,
+        }),
+        branches: vec![],
+        otherwise: Verdict::Fail,
+    };
+    let mut inner = Suite::new("merge");
+    inner.role = SuiteRole::Distinguishing;
+    inner.tests.push(NamedTest {
+        name: "b-after-shuffle".into(),
+        purpose: None,
+        test: probe.clone(),
+    });
+    let mut outer = Suite::new("manual");
+    outer.suites.push(inner);
+    let opts = OnlineOptions {
+        seed: 1,
+        ..OnlineOptions::default()
+    };
+    let s = run_suite(&spec, &outer, &opts, sim_factory(&a_only, &spec));
+    assert_eq!(s.verdict, RunVerdict::Pass);
+    assert_eq!(s.runs[0].test.as_deref(), Some("merge.0/b-after-shuffle"));
+    assert!(s.runs[0]
+        .note
+        .as_ref()
+        .unwrap()
+        .starts_with("distinguished"));
+    // The same test in a conformance suite is a Fail.
+    let mut plain = Suite::new("manual");
+    plain.tests.push(NamedTest {
+        name: "b".into(),
+        purpose: None,
+        test: probe,
+    });
+    let s = run_suite(&spec, &plain, &opts, sim_factory(&a_only, &spec));
+    assert_eq!(s.verdict, RunVerdict::Fail);
+    assert_eq!(s.runs[0].failure.as_ref().unwrap().observed, "playA!");
+}
+
+#[test]
+fn a_spent_time_budget_starts_no_run() {
+    let spec = music_player::spec();
+    let (_, full, _) = music_player::implementations().remove(1);
+    let opts = OnlineOptions {
+        runs: 10,
+        time_budget: Some(std::time::Duration::ZERO),
+        ..OnlineOptions::default()
+    };
+    let s = run_online(&spec, &opts, sim_factory(&full, &spec)).unwrap();
+    assert!(s.runs.is_empty());
+    assert_eq!(s.verdict, RunVerdict::Pass);
+}

@@ -377,3 +377,30 @@ fn start_errors_are_clear() {
         .unwrap()
         .contains("could not reset"));
 }
+
+#[test]
+fn parallel_jobs_run_separate_processes_and_leave_none() {
+    use ioco_exec::run_online;
+    let spec = spec();
+    let pids = PidFile::new("jobs");
+    let cfg = sh(&pids, GOOD, true);
+    let alphabet = spec.alphabet().clone();
+    let opts = OnlineOptions {
+        runs: 12,
+        depth: 10,
+        jobs: 3,
+        seed: 8,
+        ..OnlineOptions::default()
+    };
+    let s = run_online(&spec, &opts, |_| {
+        Ok(Box::new(ProcessAdapter::new(&alphabet, cfg.clone())?)
+            as Box<dyn ioco_exec::Adapter + Send>)
+    })
+    .unwrap();
+    assert_eq!(s.verdict, RunVerdict::Pass, "{s:#?}");
+    assert_eq!(s.runs.len(), 12);
+    assert!(s.runs.iter().enumerate().all(|(k, r)| r.run == k));
+    // one shell and one background sleep per run (each run restarts its process)
+    assert!(pids.pids().len() >= 2 * 12);
+    pids.assert_all_gone();
+}
