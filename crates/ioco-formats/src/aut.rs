@@ -419,6 +419,22 @@ mod tests {
     }
 
     #[test]
+    fn several_initial_states_are_written_with_a_fresh_tau_state() {
+        let mut b = LtsBuilder::new(ioco_model::Alphabet::new());
+        b.add_states(2);
+        b.add_initial(0);
+        b.add_initial(1);
+        b.add(0, "x", ioco_model::LabelKind::Output, 1).unwrap();
+        let l = b.build().unwrap();
+        let w = write(&l);
+        assert!(w.starts_with("des (2, 3, 3)\n"), "{w}");
+        let back = parse(&w, "w.aut").unwrap();
+        assert_eq!(back.initial(), &[2]);
+        let from_fresh: Vec<u32> = back.successors(2, Label::TAU).collect();
+        assert_eq!(from_fresh, vec![0, 1]);
+    }
+
+    #[test]
     fn count_mismatches_point_at_lines() {
         let e = parse("des (0, 2, 2)\n(0, a?, 1)\n", "f.aut").unwrap_err();
         assert_eq!((e.line, e.column), (1, 9));

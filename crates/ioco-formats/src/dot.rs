@@ -1116,6 +1116,23 @@ __start0 -> s1  [label=""];
     }
 
     #[test]
+    fn strict_subgraphs_ports_and_edge_defaults() {
+        let src = r#"strict digraph {
+  graph [rankdir=LR]; rankdir = LR
+  subgraph cluster_0 { edge [label="a?"]; s0:n -> s1:sw:s }
+  { s1 -> s0 [label="b!", color=red] }
+  s1 -> s1 [label=<tau>]
+}"#;
+        let l = parse_lts(src, "s.dot").unwrap();
+        assert_eq!(l.num_states(), 2);
+        assert_eq!(l.num_transitions(), 3);
+        assert!(l.enables(1, Label::TAU));
+        let a = l.alphabet();
+        assert!(l.enables(0, a.lookup("a").unwrap()));
+        assert!(l.enables(1, a.lookup("b").unwrap()));
+    }
+
+    #[test]
     fn nondeterministic_mealy_is_an_error_with_both_lines() {
         let src = "digraph g {\ns0 -> s1 [label=\"a/x\"]\ns0 -> s0 [label=\"a/y\"]\n}";
         let e = parse(src, "n.dot").unwrap_err();
