@@ -144,7 +144,8 @@ pub fn render(summary: &Summary) -> String {
 }
 
 fn details(o: &mut String, r: &RunResult) {
-    let _ = writeln!(o, "\n## {}: {} (seed {})\n", run_name(r), r.verdict, r.seed);
+    let title = run_name(r).replace(['\n', '\r'], " ");
+    let _ = writeln!(o, "\n## {title}: {} (seed {})\n", r.verdict, r.seed);
     if let Some(f) = &r.failure {
         let allowed = if f.allowed.is_empty() {
             "nothing".to_string()

@@ -27,6 +27,23 @@ impl Default for TextOptions {
     }
 }
 
+/// `s` with control characters escaped (`\u{1b}`, `\n`), so that what a SUT wrote cannot move
+/// the cursor or recolour the user's terminal.
+fn visible(s: &str) -> String {
+    if !s.chars().any(char::is_control) {
+        return s.to_string();
+    }
+    s.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 fn upper(v: RunVerdict) -> String {
     v.to_string().to_uppercase()
 }
@@ -48,13 +65,13 @@ pub fn render(summary: &Summary, opts: &TextOptions) -> String {
     let mut rest = Vec::new();
     for (k, v) in &summary.parameters {
         if matches!(k.as_str(), "model" | "spec" | "sut") {
-            let _ = writeln!(o, "  {k}: {}", param(v));
+            let _ = writeln!(o, "  {k}: {}", visible(&param(v)));
         } else {
             rest.push(format!("{k}={}", param(v)));
         }
     }
     if !rest.is_empty() {
-        let _ = writeln!(o, "  with {}", rest.join(", "));
+        let _ = writeln!(o, "  with {}", visible(&rest.join(", ")));
     }
     let c = &summary.coverage;
     if has_coverage(c) {
@@ -111,7 +128,7 @@ pub fn render(summary: &Summary, opts: &TextOptions) -> String {
             let _ = writeln!(
                 o,
                 "{} pass (seed {}, {} steps, {})",
-                run_name(r),
+                visible(&run_name(r)),
                 r.seed,
                 r.steps,
                 duration(r.duration_ms)
@@ -122,37 +139,38 @@ pub fn render(summary: &Summary, opts: &TextOptions) -> String {
 }
 
 fn clipped(labels: &[String], max: usize) -> String {
-    if labels.len() <= max {
+    let t = if labels.len() <= max {
         trace(labels)
     } else {
         let skip = labels.len() - max;
         format!("… ({skip} earlier) {}", trace(&labels[skip..]))
-    }
+    };
+    visible(&t)
 }
 
 fn run(o: &mut String, r: &RunResult, opts: &TextOptions) {
     let _ = writeln!(
         o,
         "{} {} (seed {}, {} steps, {})",
-        run_name(r),
+        visible(&run_name(r)),
         upper(r.verdict),
         r.seed,
         r.steps,
         duration(r.duration_ms)
     );
     if let Some(e) = &r.error {
-        let _ = writeln!(o, "  error     {e}");
+        let _ = writeln!(o, "  error     {}", visible(e));
     }
     let _ = writeln!(o, "  trace     {}", clipped(&r.trace, opts.max_trace));
     if let Some(f) = &r.failure {
-        let _ = writeln!(o, "  observed  {}", f.observed);
+        let _ = writeln!(o, "  observed  {}", visible(&f.observed));
         let allowed = if f.allowed.is_empty() {
             "-".to_string()
         } else {
             f.allowed.join(" ")
         };
-        let _ = writeln!(o, "  allowed   {allowed}");
-        let _ = writeln!(o, "  reason    {}", f.reason);
+        let _ = writeln!(o, "  allowed   {}", visible(&allowed));
+        let _ = writeln!(o, "  reason    {}", visible(&f.reason));
     }
     if let Some(s) = &r.shrunk {
         let _ = writeln!(
@@ -164,19 +182,24 @@ fn run(o: &mut String, r: &RunResult, opts: &TextOptions) {
         );
         if let Some(f) = &s.failure {
             if Some(f) != r.failure.as_ref() {
-                let _ = writeln!(o, "            observed {} — {}", f.observed, f.reason);
+                let _ = writeln!(
+                    o,
+                    "            observed {} — {}",
+                    visible(&f.observed),
+                    visible(&f.reason)
+                );
             }
         }
     }
     if let Some(n) = &r.note {
-        let _ = writeln!(o, "  note      {n}");
+        let _ = writeln!(o, "  note      {}", visible(n));
     }
     if let Some(e) = &r.stderr {
         let lines: Vec<&str> = e.lines().collect();
         let tail = &lines[lines.len().saturating_sub(5)..];
         let _ = writeln!(o, "  stderr    (last {} lines)", tail.len());
         for l in tail {
-            let _ = writeln!(o, "    | {l}");
+            let _ = writeln!(o, "    | {}", visible(l));
         }
     }
 }
