@@ -135,6 +135,10 @@ impl Extract<'_> {
         }
         let r = if f == Terms::ZERO {
             let cands = self.graph.lca(&p);
+            if cands.is_empty() {
+                // Only possible with an incomplete splitting graph: stop here.
+                return f;
+            }
             let v = if cands.len() <= 1 || p.len() > 2000 {
                 cands[0]
             } else {
@@ -348,9 +352,13 @@ pub(crate) fn adg_suite_sa(sa: Sa, opts: &AdgOptions) -> Result<Suite, CompleteE
     suite
         .parameters
         .insert("extra_steps".into(), opts.extra_steps.into());
+    let mut shown = m.clone();
+    if shown.term.len() > 2000 {
+        shown.term = format!("({} characters; see `analyze`)", m.term.len());
+    }
     suite.parameters.insert(
         "adg".into(),
-        serde_json::to_value(&m).expect("metrics serialise"),
+        serde_json::to_value(&shown).expect("metrics serialise"),
     );
     let ctx = Ctx {
         local: sa,
