@@ -11,8 +11,10 @@ use std::path::Path;
 
 /// Load a model file (an LTS or a Mealy machine).
 pub fn load_model(path: &Path) -> Result<Model> {
-    // `.ioco` files: call the ioco-lang loader here, before ioco-formats (which rejects them
-    // with a message naming ioco-lang).
+    // `.ioco` files: the modelling language of ioco-lang (its entry point, as an explicit LTS).
+    if path.extension().is_some_and(|e| e == "ioco") {
+        return ioco_lang::load_lts(path).map(Model::Lts);
+    }
     ioco_formats::load(path).map_err(Report::new)
 }
 
