@@ -404,3 +404,34 @@ fn parallel_jobs_run_separate_processes_and_leave_none() {
     assert!(pids.pids().len() >= 2 * 12);
     pids.assert_all_gone();
 }
+
+#[test]
+fn json_lines_and_label_mapping() {
+    use ioco_exec::adapter::wire::{Format, Mapping};
+    let spec = spec();
+    let pids = PidFile::new("json");
+    // Speaks JSON lines; the model's coffee is COFFEE on the wire.
+    let body = "echo '{\"label\":\"#quiet\"}'; while IFS= read -r l; do \
+        case \"$l\" in *'\"coin\"'*) echo '{\"label\":\"COFFEE\",\"args\":[]}';; esac; \
+        echo '{\"label\":\"#quiet\"}'; done";
+    let mut cfg = sh(&pids, body, true);
+    cfg.wire.format = Format::JsonLines;
+    cfg.wire.mapping = Mapping::from_json(r#"{"coffee!": "COFFEE"}"#).unwrap();
+    let s = run(&spec, cfg, 5, 12);
+    assert_eq!(s.verdict, RunVerdict::Pass, "{s:#?}");
+    assert!(s
+        .runs
+        .iter()
+        .any(|r| r.trace.contains(&"coffee!".to_string())));
+    pids.assert_all_gone();
+    // Without the mapping, COFFEE is an unknown output: a Fail naming it.
+    let pids = PidFile::new("json-nomap");
+    let mut cfg = sh(&pids, body, true);
+    cfg.wire.format = Format::JsonLines;
+    let s = run(&spec, cfg, 5, 12);
+    assert_eq!(
+        only_failure(&s).failure.as_ref().unwrap().observed,
+        "COFFEE"
+    );
+    pids.assert_all_gone();
+}

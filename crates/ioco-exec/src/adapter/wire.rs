@@ -13,6 +13,14 @@
 //! * Lines longer than [`WireConfig::max_line`] (default 64 KiB) are an error; the reader stops
 //!   there, so a flood cannot grow memory without bound.
 //!
+//! The input/output race: with a marker, an input is only given once the SUT has printed its
+//! marker since the last input (it has finished reacting); an output that comes first is
+//! reported as [`super::Sent::Raced`], so the recorded order is the real one. Without a marker,
+//! only outputs already received when the input is written race ahead; an output the SUT
+//! produces while the input is in flight is recorded after the input. If the SUT may produce
+//! outputs spontaneously while waiting for input, use a marker (or a quiescence time-out long
+//! enough for it to settle).
+//!
 //! Decoding rules: a line that is valid UTF-8 but not a known output is
 //! [`Decoded::Unknown`] (a Fail: an output the specification does not allow); invalid UTF-8
 //! and, in JSON-lines mode, a line that is not a JSON object with a string `label`, are
