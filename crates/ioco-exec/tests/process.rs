@@ -148,7 +148,17 @@ fn crash_is_a_fail_where_an_output_is_required() {
     let spec = spec();
     let pids = PidFile::new("crash");
     let body = "echo '#quiet'; read -r l; echo dying >&2; kill -SEGV $$";
-    let s = run(&spec, sh(&pids, body, true), 20, 10);
+    // A generous time-out: the crash must be seen as an exit, not as quiescence, even on a
+    // loaded machine (the marker makes the other observations immediate).
+    let mut a = ProcessAdapter::new(spec.alphabet(), sh(&pids, body, true)).unwrap();
+    let opts = OnlineOptions {
+        runs: 20,
+        depth: 10,
+        seed: 5,
+        quiescence_timeout: Duration::from_secs(5),
+        ..OnlineOptions::default()
+    };
+    let s = run_online_with(&spec, &opts, &mut a).unwrap();
     let r = only_failure(&s);
     let f = r.failure.as_ref().unwrap();
     assert_eq!(f.observed, "exit");
@@ -171,7 +181,7 @@ fn exit_rules_fail_or_error() {
     let mut a = ProcessAdapter::new(spec.alphabet(), sh(&pids, "exit 3", false)).unwrap();
     let opts = OnlineOptions {
         runs: 3,
-        depth: 5,
+        depth: 100, // observing until the exit is seen, however slow the machine
         quiescence_timeout: Duration::from_millis(100),
         strategy: ioco_gen::StrategySpec::Weighted(vec![("coin?".into(), 0.0)]),
         ..OnlineOptions::default()
