@@ -333,6 +333,16 @@ impl LineIo {
 
     /// Wait up to `timeout` for an observation.
     pub(crate) fn observe(&mut self, timeout: Duration) -> Result<Observation, Stop> {
+        self.observe_with(timeout, &mut || false)
+    }
+
+    /// Wait up to `timeout` for an observation; every 50 ms of silence, ask `gone` whether the
+    /// SUT has ended (its output stream may stay open in a background child).
+    pub(crate) fn observe_with(
+        &mut self,
+        timeout: Duration,
+        gone: &mut dyn FnMut() -> bool,
+    ) -> Result<Observation, Stop> {
         if self.settled {
             // The SUT said it waits for input: anything already queued is still an output.
             loop {
@@ -352,10 +362,15 @@ impl LineIo {
         let deadline = Instant::now() + timeout;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
-            match self.rx.recv_timeout(left) {
+            match self.rx.recv_timeout(left.min(Duration::from_millis(50))) {
                 Ok(ev) => {
                     if let Some(o) = self.event(ev)? {
                         return Ok(o);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) if !left.is_zero() => {
+                    if gone() {
+                        return Err(Stop::Eof);
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => {
@@ -374,13 +389,22 @@ impl LineIo {
 
     /// Give `input`, unless an output is pending (then return it).
     pub(crate) fn send(&mut self, input: Label) -> Result<Sent, Stop> {
+        self.send_with(input, &mut || false)
+    }
+
+    /// [`LineIo::send`], asking `gone` whether the SUT has ended while waiting for its marker.
+    pub(crate) fn send_with(
+        &mut self,
+        input: Label,
+        gone: &mut dyn FnMut() -> bool,
+    ) -> Result<Sent, Stop> {
         let line = self
             .codec
             .encode(input, &[])
             .map_err(AdapterError::UnknownInput)?;
         if self.codec.has_marker() && !self.settled {
             // Let the SUT finish reacting: an output before its marker races ahead of the input.
-            match self.observe(self.settle)? {
+            match self.observe_with(self.settle, gone)? {
                 Observation::Output(l) => return Ok(Sent::Raced(l)),
                 Observation::Quiescent => {}
             }

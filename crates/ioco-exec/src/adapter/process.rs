@@ -282,7 +282,11 @@ impl Adapter for ProcessAdapter {
         if r.exited() {
             return Err(self.stopped(Stop::Eof));
         }
-        match r.io.send(input) {
+        let child = &mut r.child;
+        match r
+            .io
+            .send_with(input, &mut || matches!(child.try_wait(), Ok(Some(_))))
+        {
             Ok(s) => Ok(s),
             Err(s) => Err(self.stopped(s)),
         }
@@ -290,7 +294,10 @@ impl Adapter for ProcessAdapter {
 
     fn observe(&mut self, timeout: Duration) -> Result<Observation, AdapterError> {
         let r = self.running()?;
-        match r.io.observe(timeout) {
+        let child = &mut r.child;
+        let res =
+            r.io.observe_with(timeout, &mut || matches!(child.try_wait(), Ok(Some(_))));
+        match res {
             // Quiescent, or exited while a background child keeps its stdout open?
             Ok(Observation::Quiescent) if r.exited() => Err(self.stopped(Stop::Eof)),
             Ok(o) => Ok(o),
