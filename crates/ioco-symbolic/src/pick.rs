@@ -104,7 +104,7 @@ impl Picker {
             }
             out.extend(round);
         }
-        out.truncate(8);
+        out.truncate(4);
         out
     }
 

@@ -80,6 +80,8 @@ pub struct SolverStats {
     pub queries: u64,
     /// Questions answered from the memo table.
     pub cache_hits: u64,
+    /// Value choices answered from the pool of earlier models.
+    pub pool_hits: u64,
     /// Questions answered by constant folding (no solver call).
     pub trivial: u64,
     /// Calls of [`Solver::check`].
@@ -96,6 +98,7 @@ pub struct SolverStats {
 pub struct Checker {
     solver: Box<dyn Solver>,
     cache: HashMap<T, SatResult>,
+    pool: HashMap<(T, Vec<SymVar>), Vec<Vec<Value>>>,
     /// Counters.
     pub stats: SolverStats,
     /// Maximum number of memoised formulas (the table is cleared when full).
@@ -108,6 +111,7 @@ impl Checker {
         Checker {
             solver,
             cache: HashMap::new(),
+            pool: HashMap::new(),
             stats: SolverStats::default(),
             cache_limit: 100_000,
         }
@@ -220,6 +224,45 @@ impl Checker {
         m.ok_or_else(|| SatResult::Unknown("the solver gave no model".into()))
     }
 }
+
+impl Checker {
+    /// [`Checker::values`] with reuse: the models found for the same formula and variables
+    /// are pooled (up to [`POOL_LIMIT`]); once the pool has a few, a random pooled model is
+    /// reused instead of asking the solver, with a probability that grows with the pool. The
+    /// pool is filled with diverse models (the hints are random), so reuse keeps diversity.
+    pub fn values_pooled(
+        &mut self,
+        defs: &Defs,
+        phi: &T,
+        vars: &[SymVar],
+        rng: &mut rand_chacha::ChaCha8Rng,
+        hints: impl FnOnce(&mut rand_chacha::ChaCha8Rng) -> Vec<T>,
+    ) -> Result<Vec<Value>, SatResult> {
+        use rand::Rng;
+        let key = (phi.clone(), vars.to_vec());
+        if let Some(pool) = self.pool.get(&key) {
+            let n = pool.len();
+            if n >= 4 && rng.random_range(0..n + 4) >= 8.min(n) {
+                self.stats.queries += 1;
+                self.stats.pool_hits += 1;
+                return Ok(pool[rng.random_range(0..n)].clone());
+            }
+        }
+        let h = hints(rng);
+        let w = self.values(defs, phi, vars, &h)?;
+        if self.pool.len() >= self.cache_limit {
+            self.pool.clear();
+        }
+        let pool = self.pool.entry(key).or_default();
+        if pool.len() < POOL_LIMIT && !pool.contains(&w) {
+            pool.push(w.clone());
+        }
+        Ok(w)
+    }
+}
+
+/// Most models pooled per formula.
+pub const POOL_LIMIT: usize = 64;
 
 /// Equality of a variable and a value, as a term (for hints and substitutions).
 pub fn var_is(v: &SymVar, value: Value) -> T {

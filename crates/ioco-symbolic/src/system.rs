@@ -454,6 +454,37 @@ impl System {
         )
     }
 
+    /// Parameter values forced by equalities in the guards (`p == e` or `e == p` conjuncts
+    /// with `e` free of parameters, which is what `gate!(=e)` produces), evaluated at `q`.
+    /// `Some` only when every parameter is forced: then enabledness is a matter of evaluation,
+    /// no solver needed.
+    pub fn forced_params(&self, q: &State, m: &Move) -> Option<Vec<Value>> {
+        let n = self.param_types(m).len();
+        let mut out: Vec<Option<Value>> = vec![None; n];
+        for &(a, s) in &m.parts {
+            let sw = &self.automaton(a).switches[s as usize];
+            let env = Env {
+                vars: &q.vars[a as usize],
+                params: &[],
+                locals: &[],
+            };
+            for c in sw.guard.conjuncts() {
+                if let ExprKind::Binary(ioco_lang::ast::BinOp::Eq, x, y) = &c.kind {
+                    for (p, e) in [(x, y), (y, x)] {
+                        if let ExprKind::Param(j) = p.kind {
+                            if out[j as usize].is_none() && !reads_params(e) {
+                                if let Ok(v) = self.spec.defs.eval(e, &env) {
+                                    out[j as usize] = Some(v);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        out.into_iter().collect()
+    }
+
     /// Explains why a move is not enabled for these values: the false conjuncts of its guards.
     pub fn explain(&self, q: &State, m: &Move, values: &[Value]) -> String {
         let mut out = Vec::new();
@@ -482,6 +513,16 @@ impl System {
         }
         out.join(", ")
     }
+}
+
+fn reads_params(e: &Expr) -> bool {
+    let mut found = false;
+    e.visit(&mut |x| {
+        if matches!(x.kind, ExprKind::Param(_)) {
+            found = true;
+        }
+    });
+    found
 }
 
 /// Renders an IR expression with the automaton's variable names and the switch's parameter names.

@@ -191,21 +191,27 @@ impl SymbolicSpec {
         cands.shuffle(rng);
         for (i, m) in cands {
             let q = &self.states[i];
-            let vars = self.sys.param_vars(&m, self.steps);
-            let params: Vec<T> = vars.iter().cloned().map(Term::sym).collect();
-            let phi = self.sys.guard_at(q, &m, &params);
-            if vars.is_empty() {
-                if self.checker.sat(&self.sys.spec.defs, &phi) == SatResult::Sat {
+            if let Some(vals) = self.sys.forced_params(q, &m) {
+                if self.sys.enabled(q, &m, &vals) == Ok(true) {
                     let gate = self.sys.spec.gates[m.gate.unwrap() as usize].name.clone();
-                    return Some((gate, Vec::new()));
+                    return Some((gate, vals));
                 }
                 continue;
             }
-            let hints = self.picker.hints(&self.sys.spec.defs, &phi, &vars, rng);
-            if let Ok(vals) = self
-                .checker
-                .values(&self.sys.spec.defs, &phi, &vars, &hints)
-            {
+            let vars = self.sys.param_vars(&m, self.steps);
+            let params: Vec<T> = vars.iter().cloned().map(Term::sym).collect();
+            let phi = self.sys.guard_at(q, &m, &params);
+            if self.checker.sat(&self.sys.spec.defs, &phi) != SatResult::Sat {
+                continue;
+            }
+            if vars.is_empty() {
+                let gate = self.sys.spec.gates[m.gate.unwrap() as usize].name.clone();
+                return Some((gate, Vec::new()));
+            }
+            let (defs, picker) = (&self.sys.spec.defs, &mut self.picker);
+            if let Ok(vals) = self.checker.values_pooled(defs, &phi, &vars, rng, |rng| {
+                picker.hints(defs, &phi, &vars, rng)
+            }) {
                 // the solver's model must satisfy the guard under the IR's own semantics
                 if self.sys.enabled(q, &m, &vals) == Ok(true) {
                     let gate = self.sys.spec.gates[m.gate.unwrap() as usize].name.clone();
@@ -368,6 +374,37 @@ impl SymbolicSpec {
         Step::Fail(lines.join("\n"))
     }
 
+    /// One step of a random walk through the spec (TorXakis's `stepper`): an enabled input or
+    /// output with values from the picker, applied to the tracker. Returns the label, `None`
+    /// when nothing is enabled (or the solver cannot find values).
+    pub fn simulate_step(&mut self, rng: &mut ChaCha8Rng) -> Option<String> {
+        use rand::Rng;
+        let input_first: bool = rng.random();
+        for k in 0..2 {
+            let pick = if (k == 0) == input_first {
+                self.choose_input(rng).map(|(g, w)| (g, w, true))
+            } else {
+                self.choose_output(rng).map(|(g, w)| (g, w, false))
+            };
+            if let Some((g, w, is_input)) = pick {
+                let r = if is_input {
+                    self.after_input(&g, &w)
+                } else {
+                    self.after_output(&g, &w)
+                };
+                if r == Step::Ok {
+                    let l = self.label(&g, &w);
+                    let mark = if is_input { "?" } else { "!" };
+                    return Some(match l.find('(') {
+                        Some(i) => format!("{}{}{}", &l[..i], mark, &l[i..]),
+                        None => format!("{}{}", l, mark),
+                    });
+                }
+            }
+        }
+        None
+    }
+
     /// Output gates possible in some candidate state (for diagnostics and simulators).
     pub fn allowed_output_gates(&self) -> Vec<String> {
         let mut out = BTreeSet::new();
@@ -394,15 +431,29 @@ impl SymbolicSpec {
         cands.shuffle(rng);
         for (i, m) in cands {
             let q = self.states[i].clone();
+            if let Some(vals) = self.sys.forced_params(&q, &m) {
+                if self.sys.enabled(&q, &m, &vals) == Ok(true) {
+                    return Some((
+                        self.sys.spec.gates[m.gate.unwrap() as usize].name.clone(),
+                        vals,
+                    ));
+                }
+                continue;
+            }
             let vars = self.sys.param_vars(&m, self.steps);
             let params: Vec<T> = vars.iter().cloned().map(Term::sym).collect();
             let phi = self.sys.guard_at(&q, &m, &params);
-            let hints = self.picker.hints(&self.sys.spec.defs, &phi, &vars, rng);
-            let vals = if vars.is_empty() {
-                (self.checker.sat(&self.sys.spec.defs, &phi) == SatResult::Sat).then(Vec::new)
+            let sat = self.checker.sat(&self.sys.spec.defs, &phi) == SatResult::Sat;
+            let vals = if !sat {
+                None
+            } else if vars.is_empty() {
+                Some(Vec::new())
             } else {
+                let (defs, picker) = (&self.sys.spec.defs, &mut self.picker);
                 self.checker
-                    .values(&self.sys.spec.defs, &phi, &vars, &hints)
+                    .values_pooled(defs, &phi, &vars, rng, |rng| {
+                        picker.hints(defs, &phi, &vars, rng)
+                    })
                     .ok()
             };
             if let Some(vals) = vals {
@@ -431,6 +482,19 @@ pub fn quiescence(sys: &System, checker: &mut Checker, q: &State, step: usize) -
                 Err(e) => unknown = Some(e.message),
             },
             Some(Direction::Output) => {
+                if let Some(vals) = sys.forced_params(q, m) {
+                    match sys.enabled(q, m, &vals) {
+                        Ok(true) => {
+                            let gate = sys.spec.gates[m.gate.unwrap() as usize].name.clone();
+                            return Quiescence::Active(Some((gate, vals)));
+                        }
+                        Ok(false) => continue,
+                        Err(e) => {
+                            unknown = Some(e.message);
+                            continue;
+                        }
+                    }
+                }
                 let vars = sys.param_vars(m, step);
                 let params: Vec<T> = vars.iter().cloned().map(Term::sym).collect();
                 let phi = sys.guard_at(q, m, &params);

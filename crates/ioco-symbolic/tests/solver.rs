@@ -78,7 +78,9 @@ fn datatypes_and_functions() {
         bin(BinOp::Eq, bin(BinOp::Sub, m1.clone(), m2), Term::int(7)),
         bin(BinOp::Gt, m1, Term::int(2147483647 - 10)),
     ]);
-    let w = ck.values(&defs, &phi, std::slice::from_ref(&opn), &[]).unwrap();
+    let w = ck
+        .values(&defs, &phi, std::slice::from_ref(&opn), &[])
+        .unwrap();
     let Value::Adt(_, 1, f) = &w[0] else {
         panic!("{:?}", w)
     };

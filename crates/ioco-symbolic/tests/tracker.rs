@@ -90,15 +90,29 @@ fn unknown_solver_never_fails() {
     // ground guards are decided by evaluation, without the solver
     assert_eq!(t.after_quiescence(), Step::Ok);
     assert_eq!(t.after_input("inX", &[int(4)]), Step::Ok);
-    // at l1 the solver must decide ∃p. p == 4: unknown → Inconclusive, not Fail
-    match t.after_quiescence() {
+    // at l1 the guard p == x forces the value: decided by evaluation (outX!(4) is due), so
+    // quiescence is a genuine Fail even without a solver
+    assert!(matches!(t.after_quiescence(), Step::Fail(_)));
+    // here the solver must decide ∃c. c > k: unknown → Inconclusive, never Fail
+    let src = "model Q {\n  input go(k: int)\n  output out(c: int)\n  var k: int = 0\n  init s\n  location s, t\n  s -- go?(n) { k = n } --> t\n  t -- out!(c) [c > k] --> s\n}\n";
+    let spec = std::sync::Arc::new(
+        ioco_lang::parse_str("q.ioco", src)
+            .unwrap()
+            .entry()
+            .unwrap()
+            .clone(),
+    );
+    let mut c = SymbolicSpec::new(spec, Box::new(UnknownSolver)).unwrap();
+    assert_eq!(c.after_input("go", &[int(5)]), Step::Ok);
+    match c.after_quiescence() {
         Step::Inconclusive(why) => assert!(why.contains("unknown"), "{}", why),
         other => panic!("{:?}", other),
     }
     // no input can be chosen without a solver model
     let mut rng = ChaCha8Rng::seed_from_u64(1);
-    assert_eq!(t.choose_input(&mut rng), None);
-    assert!(t.checker.stats.unknowns > 0);
+    c.reset().unwrap();
+    assert_eq!(c.choose_input(&mut rng), None);
+    assert!(c.checker.stats.unknowns > 0);
 }
 
 #[test]
