@@ -4,8 +4,9 @@
 //! output races ahead (then that output's branch is followed).
 //!
 //! * Nested suites with [`SuiteRole::Distinguishing`] (thesis Def. 2.37's merge suites): their
-//!   `fail` means "distinguished", never non-conformance: such a run is reported as Pass with
-//!   the note "distinguished".
+//!   `fail` means "distinguished", and such a run is reported as Pass with the note
+//!   "distinguished" — unless the observed trace leaves the outer specification through an
+//!   output or δ (tutorial Def. 6.2), which is a real non-conformance and stays Fail.
 //! * Nondeterministic SUTs: each test is repeated up to `repetitions` times (stopping at the
 //!   first Fail), so that other outputs get a chance (fairness, tutorial P1:L326-328).
 //! * The specification is tracked along for coverage and for the exit rule of
@@ -222,6 +223,35 @@ fn exec(
     }
 }
 
+/// True when `trace` (labels as written: `a?`, `x!`, `δ`) leaves `spec` through an output or
+/// δ: the a^ioco annotation of tutorial Def. 6.2 is fail.
+fn leaves_spec_by_output(
+    spec: &Lts,
+    policy: ioco_model::QuiescencePolicy,
+    trace: &[String],
+) -> bool {
+    let alphabet = spec.alphabet();
+    let mut sus = ioco_model::Suspension::new(spec, policy);
+    let mut q = sus.initial();
+    for text in trace {
+        let l = if text == ioco_gen::DELTA {
+            Some(Label::DELTA)
+        } else {
+            let bare = text.trim_end_matches(['?', '!']);
+            alphabet.lookup(bare)
+        };
+        let Some(l) = l else {
+            // Not a label of the specification: an unknown output is a violation.
+            return !text.ends_with('?');
+        };
+        match sus.step(q, l) {
+            Some(n) => q = n,
+            None => return !alphabet.is_input(l),
+        }
+    }
+    false
+}
+
 /// Run every test of `suite` (nested suites included) against SUTs made by `make_adapter`.
 pub fn run_suite<F>(spec: &Lts, suite: &Suite, opts: &OnlineOptions, make_adapter: F) -> Summary
 where
@@ -245,7 +275,11 @@ where
             }
         }
         r.test = Some(f.name.clone());
-        if f.role == SuiteRole::Distinguishing && r.verdict == RunVerdict::Fail {
+        // In a distinguishing suite a fail means "told apart" unless the observed trace is a
+        // counterexample of the outer specification itself (tutorial Def. 6.2): that stays Fail.
+        let real =
+            r.verdict == RunVerdict::Fail && leaves_spec_by_output(t.spec(), opts.policy, &r.trace);
+        if f.role == SuiteRole::Distinguishing && r.verdict == RunVerdict::Fail && !real {
             r.verdict = RunVerdict::Pass;
             let what = r.failure.take().map(|f| f.reason).unwrap_or_default();
             r.note = Some(format!(

@@ -214,3 +214,40 @@ fn a_spent_time_budget_starts_no_run() {
     assert!(s.runs.is_empty());
     assert_eq!(s.verdict, RunVerdict::Pass);
 }
+
+#[test]
+fn a_real_counterexample_inside_a_distinguishing_suite_stays_fail() {
+    use ioco_gen::{Branch, NamedTest, Suite, SuiteRole, TestCase, Verdict};
+    let spec = music_player::spec();
+    let early = music_player::implementations()
+        .into_iter()
+        .find(|(name, _, _)| *name == "early")
+        .expect("the `early` implementation")
+        .1;
+    // Observe at the start: δ is the only thing the specification allows there. `early` may
+    // play song A before any button press: that is not "distinguished", it is a
+    // non-conformance of the outer specification (tutorial Def. 6.2).
+    let probe = TestCase::Observe {
+        branches: vec![Branch {
+            label: "δ".into(),
+            then: TestCase::leaf(Verdict::Pass),
+        }],
+        otherwise: Verdict::Fail,
+    };
+    let mut inner = Suite::new("merge");
+    inner.role = SuiteRole::Distinguishing;
+    inner.tests.push(NamedTest {
+        name: "wait".into(),
+        purpose: None,
+        test: probe,
+    });
+    let mut outer = Suite::new("manual");
+    outer.suites.push(inner);
+    let opts = OnlineOptions {
+        seed: 3,
+        repetitions: 20,
+        ..OnlineOptions::default()
+    };
+    let s = run_suite(&spec, &outer, &opts, sim_factory(&early, &spec));
+    assert_eq!(s.verdict, RunVerdict::Fail);
+}
