@@ -76,6 +76,38 @@ fn check_warns_about_divergence_and_unreachable_states() {
 }
 
 #[test]
+fn check_validates_explicit_delta() {
+    let dir = tempfile::tempdir().unwrap();
+    // 0 -δ-> 1, but 1 offers b! and has no δ self-loop: not a QLTS (tutorial Def. 4.8)
+    let f = dir.path().join("q.aut");
+    std::fs::write(
+        &f,
+        "des (0, 3, 2)\n(0, \"delta\", 1)\n(0, \"a?\", 0)\n(1, \"b!\", 0)\n",
+    )
+    .unwrap();
+    ioco()
+        .arg("check")
+        .arg(&f)
+        .assert()
+        .code(0)
+        .stdout(contains("explicit δ"))
+        .stderr(contains("not well-formed"));
+    // a suspension automaton written by `ioco show` is well-formed
+    let sa = dir.path().join("sa.aut");
+    ioco()
+        .args(["show", "--suspension", "--format", "aut", "-o"])
+        .arg(&sa)
+        .arg("examples/models/music-spec.aut")
+        .assert()
+        .code(0);
+    let out = ioco().arg("check").arg("--json").arg(&sa).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["explicit_delta"], true);
+    assert_eq!(v["ill_formed_delta"], serde_json::json!([]));
+    assert_eq!(v["deterministic"], true);
+}
+
+#[test]
 fn bad_input_exits_2_with_a_location_and_a_hint() {
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("bad.aut");

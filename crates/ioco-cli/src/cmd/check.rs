@@ -46,6 +46,18 @@ pub fn divergent_states(lts: &Lts) -> Vec<State> {
     out
 }
 
+/// Explicit δ transitions that break the QLTS well-formedness of tutorial Def. 4.8: after
+/// `s -δ-> t`, `t` must enable no output and must have a δ self-loop.
+pub fn ill_formed_delta(lts: &Lts) -> Vec<(State, State)> {
+    lts.transitions()
+        .filter(|&(_, l, t)| {
+            l == Label::DELTA
+                && (lts.has_output(t) || !lts.successors(t, Label::DELTA).any(|u| u == t))
+        })
+        .map(|(s, _, t)| (s, t))
+        .collect()
+}
+
 fn names(lts: &Lts, states: &[State], max: usize) -> String {
     let mut v: Vec<String> = states
         .iter()
@@ -88,6 +100,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let reach = lts.reachable();
     let unreachable: Vec<State> = lts.states().filter(|&s| !reach[s as usize]).collect();
     let deterministic = lts.is_deterministic();
+    let bad_delta = ill_formed_delta(&lts);
 
     if args.json {
         let v = json!({
@@ -108,6 +121,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             "states_missing_inputs": violations.len(),
             "divergent_states": divergent.iter().map(|&s| lts.state_name(s)).collect::<Vec<_>>(),
             "unreachable_states": unreachable.iter().map(|&s| lts.state_name(s)).collect::<Vec<_>>(),
+            "ill_formed_delta": bad_delta.iter().map(|&(s, t)| [lts.state_name(s), lts.state_name(t)]).collect::<Vec<_>>(),
         });
         println!("{}", serde_json::to_string_pretty(&v).expect("json"));
         return Ok(Outcome::Ok);
@@ -165,6 +179,14 @@ pub fn run(args: Args) -> Result<Outcome> {
             "warning: {} state(s) lie on a τ-cycle (divergence): {}; whether they are quiescent depends on --policy (stable: no; no-output: when they enable no output)",
             divergent.len(),
             names(&lts, &divergent, 10)
+        );
+    }
+    if let Some(&(s, t)) = bad_delta.first() {
+        eprintln!(
+            "warning: {} δ transition(s) are not well-formed (tutorial Def. 4.8: after δ the state enables no output and has a δ self-loop); e.g. {} -δ-> {}",
+            bad_delta.len(),
+            lts.state_name(s),
+            lts.state_name(t)
         );
     }
     if !unreachable.is_empty() {
