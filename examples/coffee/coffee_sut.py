@@ -102,6 +102,8 @@ def main():
     args = p.parse_args()
     mode = NAMES[args.bug] if args.bug else args.mode
     machine = CoffeeMachine(mode)
+    # Bytes that are not UTF-8 make an unknown line, ignored like any other.
+    sys.stdin.reconfigure(errors="replace")
     try:
         for out in machine.start():
             emit(out)

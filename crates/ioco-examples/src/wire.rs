@@ -77,8 +77,15 @@ pub fn serve<M: Machine + Clone>(
     if ack {
         line(&mut output, QUIET_MARKER)?;
     }
-    for l in input.lines() {
-        let l = l?;
+    let mut input = input;
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        if input.read_until(b'\n', &mut buf)? == 0 {
+            break;
+        }
+        // Bytes that are not UTF-8 make an unknown line, ignored like any other.
+        let l = String::from_utf8_lossy(&buf);
         let name = l.trim();
         if name == RESET_LINE {
             *machine = initial.clone();
@@ -224,10 +231,16 @@ mod tests {
     #[test]
     fn ack_marks_startup_and_every_line_and_unknown_lines_are_ignored() {
         let mut out = Vec::new();
-        serve(&mut Echo, true, &b"ping\nhello\n ping \r\n"[..], &mut out).unwrap();
+        serve(
+            &mut Echo,
+            true,
+            &b"ping\nhello\n ping \r\n\xff\xfe\nping"[..],
+            &mut out,
+        )
+        .unwrap();
         assert_eq!(
             String::from_utf8(out).unwrap(),
-            "#quiet\npong\n#quiet\n#quiet\npong\n#quiet\n"
+            "#quiet\npong\n#quiet\n#quiet\npong\n#quiet\n#quiet\npong\n#quiet\n"
         );
         let mut out = Vec::new();
         serve(&mut Echo, false, &b"ping\nhello\n"[..], &mut out).unwrap();
