@@ -36,6 +36,9 @@ enum Command {
     Run(cmd::run::Args),
     /// Replay a recorded run (JSON of `ioco test --json`) against a system; optionally shrink it.
     Replay(cmd::replay::Args),
+    /// Print .ioco model files in the canonical layout (`--check`: exit 1 if one is not
+    /// formatted; `--write`: rewrite them).
+    Fmt(cmd::fmt::Args),
 }
 
 fn main() -> ExitCode {
@@ -47,6 +50,7 @@ fn main() -> ExitCode {
         Command::Test(a) => cmd::test::run(a),
         Command::Run(a) => cmd::run::run(a),
         Command::Replay(a) => cmd::replay::run(a),
+        Command::Fmt(a) => cmd::fmt::run(a),
     };
     match result {
         Ok(outcome) => outcome.exit_code(),

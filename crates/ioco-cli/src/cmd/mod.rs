@@ -2,6 +2,7 @@
 
 pub mod check;
 pub mod compare;
+pub mod fmt;
 pub mod replay;
 pub mod run;
 pub mod show;
