@@ -12,14 +12,17 @@
 //! - [`pick`]: value selection that finds bugs (random, boundary, growing, model);
 //! - [`tracker`]: the online tracker [`SymbolicSpec`] (candidate states, input choice,
 //!   output/quiescence verdicts; quiescence of STS states defined there);
-//! - [`online`]: the online test loop over a [`online::DataSut`];
+//! - [`online`]: the online test loop over a [`online::DataSut`]; [`process`]: a child process
+//!   as a system under test (line wire format `gate arg1 arg2`);
 //! - [`seg`]: symbolic execution graph, switch-coverage test purposes and their execution
 //!   (TAP19 Alg. 1 = thesis Alg. 6), a priori and a posteriori coverage.
 //!
 //! Soundness: an `unknown` solver answer never produces Fail (TAP19 Thm. 19).
 
+pub mod brp;
 pub mod online;
 pub mod pick;
+pub mod process;
 pub mod seg;
 pub mod solver;
 pub mod system;

@@ -21,6 +21,8 @@ pub enum Sent {
     Sent,
     /// Not delivered: the system produced this output first.
     Raced(String, Vec<Value>),
+    /// Not delivered: the system produced a malformed output first (explained).
+    RacedMalformed(String),
 }
 
 /// An observation.
@@ -30,6 +32,8 @@ pub enum Observed {
     Output(String, Vec<Value>),
     /// Nothing within the time-out.
     Quiescent,
+    /// Something that is not an output gate value of the spec (explained): a Fail.
+    Malformed(String),
 }
 
 /// A system under test with data.
@@ -124,6 +128,7 @@ pub fn run_online(
                     trace.push(label(&og, &ovals, "!"));
                     spec.after_output(&og, &ovals)
                 }
+                Ok(Sent::RacedMalformed(why)) => Step::Fail(format!("malformed output: {}", why)),
                 Err(e) => Step::Inconclusive(format!("system error: {}", e)),
             },
             None => match sut.observe() {
@@ -135,6 +140,7 @@ pub fn run_online(
                     trace.push("δ".into());
                     spec.after_quiescence()
                 }
+                Ok(Observed::Malformed(why)) => Step::Fail(format!("malformed output: {}", why)),
                 Err(e) => Step::Inconclusive(format!("system error: {}", e)),
             },
         };

@@ -91,18 +91,23 @@ impl Picker {
             per_var.push(self.var_hints(defs, v, strategy, &consts, rng));
         }
         let mut out = Vec::new();
-        let firsts: Vec<T> = per_var.iter().filter_map(|h| h.first().cloned()).collect();
-        if firsts.len() > 1 {
-            out.push(Term::and_all(firsts));
-        }
-        // interleave so that every variable gets a hint early
-        let longest = per_var.iter().map(Vec::len).max().unwrap_or(0);
-        for i in 0..longest {
-            let round: Vec<T> = per_var.iter().filter_map(|h| h.get(i).cloned()).collect();
-            if round.len() > 1 {
-                out.push(Term::and_all(round.clone()));
+        if per_var.len() <= 2 {
+            let firsts: Vec<T> = per_var.iter().filter_map(|h| h.first().cloned()).collect();
+            if firsts.len() > 1 {
+                out.push(Term::and_all(firsts));
             }
-            out.extend(round);
+            // interleave so that every variable gets a hint early
+            let longest = per_var.iter().map(Vec::len).max().unwrap_or(0);
+            for i in 0..longest {
+                out.extend(per_var.iter().filter_map(|h| h.get(i).cloned()));
+            }
+        } else {
+            // many variables: joint hints are usually unsat; hint two random variables alone
+            let a = rng.random_range(0..per_var.len());
+            let b = (a + 1 + rng.random_range(0..per_var.len() - 1)) % per_var.len();
+            out.extend(per_var[a].first().cloned());
+            out.extend(per_var[b].first().cloned());
+            out.extend(per_var[a].get(1).cloned());
         }
         out.truncate(4);
         out

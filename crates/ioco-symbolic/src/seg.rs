@@ -448,6 +448,9 @@ fn run_inner(
                         trace.push(label(sys, &g, &ow, "!"));
                         return judge_other_output(sys, &c, &label(sys, &gate, &w, "?"), &g, &ow);
                     }
+                    Ok(Sent::RacedMalformed(why)) => {
+                        return PurposeVerdict::Fail(format!("malformed output: {}", why))
+                    }
                     Ok(Sent::Sent) => {}
                 }
                 trace.push(label(sys, &gate, &w, "?"));
@@ -470,6 +473,9 @@ fn run_inner(
                     Err(e) => return PurposeVerdict::Inconclusive(format!("system error: {}", e)),
                 };
                 match obs {
+                    Observed::Malformed(why) => {
+                        return PurposeVerdict::Fail(format!("malformed output: {}", why))
+                    }
                     Observed::Quiescent => {
                         trace.push("δ".into());
                         let mut unknown = false;

@@ -194,11 +194,6 @@ impl Checker {
                 self.solver.assert(&d);
             }
         }
-        let base = self.timed_check();
-        if base != SatResult::Sat {
-            self.solver.pop();
-            return Err(base);
-        }
         for h in hints {
             self.solver.push();
             self.solver.assert(h);
@@ -212,14 +207,15 @@ impl Checker {
             }
             self.solver.pop();
         }
-        // the hints failed: the plain model (check again, the last hint check replaced it)
+        // no hint (or none satisfiable): the plain query (a sat hint implies sat, so the plain
+        // check is only needed here)
         let r = self.timed_check();
+        if r != SatResult::Sat {
+            self.solver.pop();
+            return Err(r);
+        }
         self.stats.models += 1;
-        let m = if r == SatResult::Sat {
-            self.solver.model(vars)
-        } else {
-            None
-        };
+        let m = self.solver.model(vars);
         self.solver.pop();
         m.ok_or_else(|| SatResult::Unknown("the solver gave no model".into()))
     }

@@ -8,7 +8,8 @@
 //! needed for two existential questions only:
 //!
 //! - **input choice**: is there `w̄` with `φ_r[ϑ](w̄)` for an input switch `r`, and which one
-//!   ([`Checker::values`] with the diversity hints of [`crate::pick`]);
+//!   ([`Checker::values`] with the diversity hints of [`crate::pick`]; models are pooled per
+//!   question and reused, see [`Checker::values_pooled`]);
 //! - **quiescence** (thesis §4.7 / P2 L404, made precise here): a semantic state `q = (l, ϑ)`
 //!   is *quiescent* iff no τ move is enabled in `q` and for every output move `r` from `l` the
 //!   formula `∃ w̄. φ_r[ϑ](w̄)` is unsatisfiable. Since `ϑ` is concrete, this is one existential
@@ -198,7 +199,7 @@ impl SymbolicSpec {
                 }
                 continue;
             }
-            let vars = self.sys.param_vars(&m, self.steps);
+            let vars = self.sys.param_vars(&m, 0);
             let params: Vec<T> = vars.iter().cloned().map(Term::sym).collect();
             let phi = self.sys.guard_at(q, &m, &params);
             if self.checker.sat(&self.sys.spec.defs, &phi) != SatResult::Sat {
@@ -440,7 +441,7 @@ impl SymbolicSpec {
                 }
                 continue;
             }
-            let vars = self.sys.param_vars(&m, self.steps);
+            let vars = self.sys.param_vars(&m, 0);
             let params: Vec<T> = vars.iter().cloned().map(Term::sym).collect();
             let phi = self.sys.guard_at(&q, &m, &params);
             let sat = self.checker.sat(&self.sys.spec.defs, &phi) == SatResult::Sat;
@@ -469,9 +470,10 @@ impl SymbolicSpec {
     }
 }
 
-/// Is the concrete state `q` quiescent (see the module documentation)? Parameters of the
-/// existential queries are named `name@step`.
-pub fn quiescence(sys: &System, checker: &mut Checker, q: &State, step: usize) -> Quiescence {
+/// Is the concrete state `q` quiescent (see the module documentation)? The existential
+/// queries name their parameters `name@0` whatever the step (`step` is kept for callers), so
+/// the same question at the same concrete state hits the memo table.
+pub fn quiescence(sys: &System, checker: &mut Checker, q: &State, _step: usize) -> Quiescence {
     let mut unknown: Option<String> = None;
     let moves = sys.moves(&q.locs);
     for m in moves.iter() {
@@ -495,7 +497,7 @@ pub fn quiescence(sys: &System, checker: &mut Checker, q: &State, step: usize) -
                         }
                     }
                 }
-                let vars = sys.param_vars(m, step);
+                let vars = sys.param_vars(m, 0);
                 let params: Vec<T> = vars.iter().cloned().map(Term::sym).collect();
                 let phi = sys.guard_at(q, m, &params);
                 match checker.sat(&sys.spec.defs, &phi) {
