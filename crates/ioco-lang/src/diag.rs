@@ -254,7 +254,9 @@ pub fn did_you_mean<'a>(
         }
         let lev = strsim::levenshtein(&name.to_lowercase(), &c.to_lowercase());
         let jw = strsim::jaro_winkler(name, c);
-        let ok = lev <= (name.len().max(c.len()) / 3).max(1) || jw >= 0.85;
+        let short = name.len().min(c.len()) < 3;
+        let ok = name.eq_ignore_ascii_case(c)
+            || (!short && (lev <= (name.len().max(c.len()) / 3).max(1) || jw >= 0.85));
         let better = match best {
             None => true,
             Some((s, _)) => jw > s,
