@@ -33,7 +33,7 @@ fn ir_of(name: &str, src: &str, dir: Option<&Path>) -> String {
     let _guard = dir; // imports are resolved relative to the current directory for parse_str
     let m = match dir {
         Some(d) => {
-            let tmp = d.join(format!(".fmt-test-{}", name));
+            let tmp = d.join(format!(".fmt-test-{}-{}.tmp", std::process::id(), name));
             std::fs::write(&tmp, src).unwrap();
             let r = ioco_lang::parse_file(&tmp);
             std::fs::remove_file(&tmp).unwrap();
