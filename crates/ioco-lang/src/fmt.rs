@@ -22,7 +22,7 @@ pub fn format(src: &str) -> Result<String, Vec<Diagnostic>> {
     format_named("<input>", src)
 }
 
-/// As [`format`], naming the source in diagnostics.
+/// As [`format()`], naming the source in diagnostics.
 pub fn format_named(name: &str, src: &str) -> Result<String, Vec<Diagnostic>> {
     let mut map = SourceMap::new();
     let fid = map.add(name, src);
