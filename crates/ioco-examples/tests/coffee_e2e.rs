@@ -71,12 +71,10 @@ fn bug_numbers_are_aliases_of_the_faulty_modes() {
     );
 }
 
-/// Ignored until ioco-exec's reset-line drain waits for the reset's own marker: when a run ends
-/// right after an input, that input's `#quiet` is still on its way, the drain stops at it, and
-/// the reset's `#quiet` is then taken as the δ after the next input (a false Fail of the correct
-/// machine). Run with `--include-ignored`.
+/// Regression: when a run ends right after an input, that input's `#quiet` is still on its way;
+/// the reset must wait for it *and* for the reset's own `#quiet`, or the latter is taken as the δ
+/// after the next input (a false Fail of the correct machine).
 #[test]
-#[ignore = "ioco-exec: reset line + marker can leave a stale #quiet (false Fail)"]
 fn reset_line_keeps_one_process_for_all_runs() {
     let spec = spec(SPEC);
     let reset = ResetMode::Line("#reset".into());

@@ -49,9 +49,8 @@ fn python_correct_machine_never_fails() {
     s.assert_no_process_left();
 }
 
-/// The `#reset` line of the Python machine (same caveat as the Rust test of it).
+/// The `#reset` line of the Python machine (regression test, like the Rust one).
 #[test]
-#[ignore = "ioco-exec: reset line + marker can leave a stale #quiet (false Fail)"]
 fn python_reset_line_keeps_one_interpreter() {
     let Some(script) = python() else { return };
     let spec = spec(SPEC);

@@ -278,6 +278,10 @@ pub(crate) struct LineIo {
     settled: bool,
     /// Bytes of an unterminated line are pending.
     partial: bool,
+    /// Markers the SUT still owes: one at start-up and one after every line we wrote (inputs
+    /// and reset lines), minus the markers seen. A reset waits for all of them, so a marker
+    /// left over from the previous run is never read as quiescence of the next one.
+    owed: u32,
     /// How long to wait for the marker before giving an input, and for a write to go through.
     pub settle: Duration,
     pub write_timeout: Duration,
@@ -290,12 +294,14 @@ impl LineIo {
         codec: Arc<Codec>,
         settle: Duration,
     ) -> LineIo {
+        let owed = u32::from(codec.has_marker());
         LineIo {
             writer,
             rx,
             codec,
             settled: false,
             partial: false,
+            owed,
             settle,
             write_timeout: Duration::from_secs(5),
         }
@@ -310,6 +316,7 @@ impl LineIo {
                     Decoded::Output(l) => Ok(Some(Observation::Output(l))),
                     Decoded::Marker => {
                         self.settled = true;
+                        self.owed = self.owed.saturating_sub(1);
                         Ok(Some(Observation::Quiescent))
                     }
                     Decoded::Unknown(line) => Err(Stop::Err(AdapterError::UnknownOutput {
@@ -426,6 +433,9 @@ impl LineIo {
         }
         self.write_line(&line)?;
         self.settled = false;
+        if self.codec.has_marker() {
+            self.owed += 1;
+        }
         Ok(Sent::Accepted)
     }
 
@@ -465,27 +475,37 @@ impl LineIo {
         Ok(())
     }
 
-    /// Drop pending events and wait up to `timeout` for the marker (after a reset line).
+    /// After a reset line: drop pending events and, with a marker, wait up to `timeout` until
+    /// every marker the SUT owes has arrived (the reset line's own included), so the next run
+    /// starts aligned with the SUT.
     pub(crate) fn drain(&mut self, timeout: Duration) -> Result<(), Stop> {
         self.settled = false;
-        // Bounded: a SUT that floods must not keep a reset busy forever.
-        for _ in 0..10_000 {
-            match self.rx.try_recv() {
-                Ok(Event::Eof) | Err(TryRecvError::Disconnected) => return Err(Stop::Eof),
-                Ok(_) => {}
-                Err(TryRecvError::Empty) => break,
-            }
-        }
         if self.codec.has_marker() {
+            self.owed += 1;
             let deadline = Instant::now() + timeout;
-            while !self.settled {
+            while self.owed > 0 {
                 let left = deadline.saturating_duration_since(Instant::now());
                 match self.rx.recv_timeout(left) {
                     Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => return Err(Stop::Eof),
-                    Ok(ev) => {
-                        let _ = self.event(ev);
+                    Ok(Event::Line(bytes)) => {
+                        if self.codec.decode(&bytes) == Decoded::Marker {
+                            self.owed -= 1;
+                        }
                     }
+                    Ok(_) => {}
                     Err(RecvTimeoutError::Timeout) => break,
+                }
+            }
+            // Aligned, or given up after `timeout` (a SUT that does not print its markers).
+            self.settled = self.owed == 0;
+            self.owed = 0;
+        } else {
+            // Bounded: a SUT that floods must not keep a reset busy forever.
+            for _ in 0..10_000 {
+                match self.rx.try_recv() {
+                    Ok(Event::Eof) | Err(TryRecvError::Disconnected) => return Err(Stop::Eof),
+                    Ok(_) => {}
+                    Err(TryRecvError::Empty) => break,
                 }
             }
         }
