@@ -129,5 +129,12 @@ fn main() {
             name, mc, cov_kills, seeds, mr, rnd_kills, seeds
         );
     }
-    println!("| sum | {:.1} | | {:.1} | |", sum_c, sum_r);
+    let show = |x: f64| {
+        if x.is_nan() {
+            "not all killed".to_string()
+        } else {
+            format!("{:.1}", x)
+        }
+    };
+    println!("| sum | {} | | {} | |", show(sum_c), show(sum_r));
 }

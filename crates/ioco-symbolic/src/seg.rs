@@ -18,7 +18,9 @@
 //!   SUT legally left the purpose); an output allowed by another branch of the candidate set
 //!   `C` (pairs of semantic and symbolic states) is Inconclusive; anything else is Fail.
 //!   Extensions: observed quiescence (Fail only when every state of `C` provably expects an
-//!   output), races (an output before an input is judged against `C`), τ moves.
+//!   output), races (an output before an input is judged against `C`), τ moves, and one
+//!   final observation after a purpose that ends with an input (judged against `C`; without
+//!   it, BRP mutants whose fault shows in the response to the purpose's last input survive).
 //! - A posteriori coverage counts the purposes that ended in Pass with `|C| = 1`
 //!   (conservative, thesis L7422) and, liberally, every Pass.
 
@@ -537,6 +539,48 @@ fn run_inner(
                         };
                     }
                 }
+            }
+        }
+    }
+    // extension: a purpose that ends with an input observes the response once more (the
+    // faults of a switch's effect show in the next output; an allowed observation passes)
+    if purpose
+        .path
+        .last()
+        .is_some_and(|m| sys.direction(m) == Some(Direction::Input))
+    {
+        match sut.observe() {
+            Err(e) => return PurposeVerdict::Inconclusive(format!("system error: {}", e)),
+            Ok(Observed::Malformed(why)) => {
+                return PurposeVerdict::Fail(format!("malformed output: {}", why))
+            }
+            Ok(Observed::Output(g, w)) => {
+                trace.push(label(sys, &g, &w, "!"));
+                if let PurposeVerdict::Fail(why) =
+                    judge_other_output(sys, &c, "the end of the purpose", &g, &w)
+                {
+                    return PurposeVerdict::Fail(why);
+                }
+                let gi = sys.gate(&g).expect("a well-formed output");
+                c = step(sys, &c, gi, &w).unwrap_or_default();
+            }
+            Ok(Observed::Quiescent) => {
+                trace.push("δ".into());
+                let n = purpose.path.len();
+                let allowed = c.iter().any(|(cq, _)| {
+                    !matches!(quiescence(sys, checker, cq, n), Quiescence::Active(_))
+                });
+                if !allowed {
+                    let states: Vec<String> =
+                        c.iter().take(4).map(|p| sys.describe(&p.0)).collect();
+                    return PurposeVerdict::Fail(format!(
+                        "quiescence is not allowed: every candidate state expects an output ({})",
+                        states.join("; ")
+                    ));
+                }
+                c.retain(|(cq, _)| {
+                    !matches!(quiescence(sys, checker, cq, n), Quiescence::Active(_))
+                });
             }
         }
     }

@@ -370,7 +370,39 @@ fn call(defs: &Defs, f: FnId, xs: Vec<T>) -> T {
             return Term::val(v);
         }
     }
-    Arc::new(Term::Call(f, xs))
+    // partial evaluation: unfold the body with the symbolic arguments (recursion on constant
+    // data folds away: `contains(Cons(3, Nil), b)` becomes `3 == b || false`), up to a depth
+    INLINE_DEPTH.with(|d| {
+        if d.get() >= MAX_TERM_INLINE {
+            return Arc::new(Term::Call(f, xs.clone()));
+        }
+        d.set(d.get() + 1);
+        let t = inst(defs, &defs.functions[f as usize].body, &[], &[], &xs);
+        d.set(d.get() - 1);
+        if d.get() == 0 && has_call(&t) {
+            // the unfolding did not terminate on its own: keep the call for the solver
+            Arc::new(Term::Call(f, xs.clone()))
+        } else {
+            t
+        }
+    })
+}
+
+const MAX_TERM_INLINE: usize = 8;
+
+thread_local! {
+    static INLINE_DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+fn has_call(t: &Term) -> bool {
+    match t {
+        Term::Call(..) => true,
+        Term::Const(_) | Term::Sym(_) => false,
+        Term::Unary(_, a) | Term::Field(a, ..) | Term::Is(a, ..) => has_call(a),
+        Term::Binary(_, a, b) => has_call(a) || has_call(b),
+        Term::Ite(a, b, c) => has_call(a) || has_call(b) || has_call(c),
+        Term::Ctor(_, _, xs) => xs.iter().any(|x| has_call(x)),
+    }
 }
 
 /// Substitutes terms for the location variables and parameters of an IR expression
