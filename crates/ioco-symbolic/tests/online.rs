@@ -128,3 +128,25 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+    /// Soundness of switch coverage (thesis Thm. 4.19): the simulated spec never gets Fail.
+    #[test]
+    fn switch_coverage_never_fails_the_spec(seed in any::<u64>()) {
+        use ioco_symbolic::pick::Picker;
+        use ioco_symbolic::seg::{run_switch_coverage, CoverageOptions};
+        use ioco_symbolic::{Checker, System, Z3Solver};
+        for file in ["tests/models/tap19.ioco", "tests/models/coffee-fig13.ioco", "tests/models/brp.ioco"] {
+            let spec = load(file, None);
+            let sys = System::new(spec.clone()).unwrap();
+            let mut ck = Checker::new(Box::new(Z3Solver::new(spec.defs.clone())));
+            let sim = SymbolicSpec::with_z3(spec.clone()).unwrap();
+            let mut sut = SpecSut::new(sim, ChaCha8Rng::seed_from_u64(seed ^ 7));
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let opts = CoverageOptions { depth: 10, ..Default::default() };
+            let rep = run_switch_coverage(&sys, &mut ck, &mut Picker::default(), &mut sut, &opts, &mut rng);
+            prop_assert!(rep.fail.is_none(), "{}: {}", file, rep);
+        }
+    }
+}
