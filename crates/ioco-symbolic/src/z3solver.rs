@@ -23,6 +23,9 @@ use std::time::Duration;
 use z3::ast::{Ast, Bool, Datatype, Dynamic, Int};
 use z3::{DatatypeAccessor, DatatypeBuilder, DatatypeSort, Params, SatResult as ZSat, Sort};
 
+/// The per-check time-out a new solver starts with (a check that runs out says `unknown`).
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(2);
+
 /// Z3 as a [`Solver`].
 pub struct Z3Solver {
     defs: Arc<Defs>,
@@ -83,7 +86,7 @@ impl Z3Solver {
                 .collect();
             z3::datatype_builder::create_datatypes(builders)
         };
-        Z3Solver {
+        let mut s = Z3Solver {
             defs,
             solver: z3::Solver::new(),
             sorts,
@@ -92,7 +95,9 @@ impl Z3Solver {
             asserted: vec![(Vec::new(), false)],
             fresh: 0,
             max_inline: 12,
-        }
+        };
+        s.set_timeout(DEFAULT_TIMEOUT);
+        s
     }
 
     fn sort(&self, ty: Type) -> Sort {
