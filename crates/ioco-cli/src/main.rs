@@ -34,6 +34,12 @@ enum Command {
     Test(cmd::test::Args),
     /// Execute a stored test suite (JSON) against a system.
     Run(cmd::run::Args),
+    /// Generate a test suite (JSON) from a model: random, batch, n-complete, adg, w, wp, hsi,
+    /// h, hads, reach, joker, purpose.
+    Gen(cmd::gen::Args),
+    /// Compatible and equivalent states and adaptive-distinguishing-graph metrics of a model's
+    /// suspension automaton (thesis Table 3.2).
+    Analyze(cmd::analyze::Args),
     /// Replay a recorded run (JSON of `ioco test --json`) against a system; optionally shrink it.
     Replay(cmd::replay::Args),
     /// Print .ioco model files in the canonical layout (`--check`: exit 1 if one is not
@@ -51,6 +57,8 @@ fn main() -> ExitCode {
         Command::Run(a) => cmd::run::run(a),
         Command::Replay(a) => cmd::replay::run(a),
         Command::Fmt(a) => cmd::fmt::run(a),
+        Command::Gen(a) => cmd::gen::run(a),
+        Command::Analyze(a) => cmd::analyze::run(a),
     };
     match result {
         Ok(outcome) => outcome.exit_code(),

@@ -18,11 +18,21 @@ fn fmt_prints_check_and_write() {
         .assert()
         .code(0)
         .stdout("model M {\n  input a // stimulus\n  init s\n  s -- a? --> s\n}\n");
-    ioco().args(["fmt", "--check"]).arg(&p).assert().code(1).stdout(contains("not formatted"));
+    ioco()
+        .args(["fmt", "--check"])
+        .arg(&p)
+        .assert()
+        .code(1)
+        .stdout(contains("not formatted"));
     ioco().args(["fmt", "--write"]).arg(&p).assert().code(0);
     ioco().args(["fmt", "--check"]).arg(&p).assert().code(0);
     // the formatted file is still the same model
-    ioco().args(["check"]).arg(&p).assert().code(0).stdout(contains("states:            1"));
+    ioco()
+        .args(["check"])
+        .arg(&p)
+        .assert()
+        .code(0)
+        .stdout(contains("states:            1"));
 }
 
 #[test]

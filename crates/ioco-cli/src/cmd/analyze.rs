@@ -32,8 +32,16 @@ pub fn run(args: Args) -> Result<Outcome> {
         return emit(&(text + "\n"), None).map(|_| Outcome::Ok);
     }
     let mut out = String::new();
-    let _ = writeln!(out, "suspension automaton: {} states, {} transitions, {} inputs, {} outputs", a.states, a.transitions, a.inputs, a.outputs);
-    let _ = writeln!(out, "compatible pairs:     {} ({:.1}% of ordered pairs)", a.compatible_pairs, a.compatible_percent);
+    let _ = writeln!(
+        out,
+        "suspension automaton: {} states, {} transitions, {} inputs, {} outputs",
+        a.states, a.transitions, a.inputs, a.outputs
+    );
+    let _ = writeln!(
+        out,
+        "compatible pairs:     {} ({:.1}% of ordered pairs)",
+        a.compatible_pairs, a.compatible_percent
+    );
     for (p, q) in a.compatible_examples.iter().take(10) {
         let _ = writeln!(out, "  {p} ⋈ {q}");
     }
@@ -44,12 +52,32 @@ pub fn run(args: Args) -> Result<Outcome> {
     match (&a.adg, &a.adg_error) {
         (Some(m), _) => {
             let _ = writeln!(out, "adaptive distinguishing graph (thesis Table 3.2):");
-            let _ = writeln!(out, "  splitting-graph nodes:        {}", m.splitting_graph_nodes);
+            let _ = writeln!(
+                out,
+                "  splitting-graph nodes:        {}",
+                m.splitting_graph_nodes
+            );
             let _ = writeln!(out, "  depth:                        {}", m.depth);
-            let _ = writeln!(out, "  incompatible pairs:           {}", m.incompatible_pairs);
-            let _ = writeln!(out, "  not distinguished by the ADG: {} ({:.1}%)", m.undistinguished_pairs, m.undistinguished_percent);
-            let _ = writeln!(out, "  average leaf size:            {:.2}", m.average_leaf_size);
-            let _ = writeln!(out, "  weighted leaf size:           {:.2}", m.weighted_leaf_size);
+            let _ = writeln!(
+                out,
+                "  incompatible pairs:           {}",
+                m.incompatible_pairs
+            );
+            let _ = writeln!(
+                out,
+                "  not distinguished by the ADG: {} ({:.1}%)",
+                m.undistinguished_pairs, m.undistinguished_percent
+            );
+            let _ = writeln!(
+                out,
+                "  average leaf size:            {:.2}",
+                m.average_leaf_size
+            );
+            let _ = writeln!(
+                out,
+                "  weighted leaf size:           {:.2}",
+                m.weighted_leaf_size
+            );
             if m.term.len() <= 200 {
                 let _ = writeln!(out, "  ADG: {}", m.term);
             }

@@ -96,8 +96,12 @@ fn suspension(args: &Args) -> Result<ioco_model::Lts> {
 }
 
 fn need<'a, T>(v: &'a Option<T>, flag: &str, method: &str) -> Result<&'a T> {
-    v.as_ref()
-        .ok_or_else(|| miette!(help = format!("e.g. `ioco gen MODEL --method {method} {flag} ...`"), "--method {method} needs {flag}"))
+    v.as_ref().ok_or_else(|| {
+        miette!(
+            help = format!("e.g. `ioco gen MODEL --method {method} {flag} ...`"),
+            "--method {method} needs {flag}"
+        )
+    })
 }
 
 /// Run `ioco gen`.
@@ -161,32 +165,46 @@ pub fn run(args: Args) -> Result<Outcome> {
             s.to_suite()
         }
         MethodArg::Reach | MethodArg::Joker => {
-            let method = if args.method == MethodArg::Reach { "reach" } else { "joker" };
+            let method = if args.method == MethodArg::Reach {
+                "reach"
+            } else {
+                "joker"
+            };
             let goal_text = need(&args.goal, "--goal GOAL", method)?;
             let sa = suspension(&args)?;
             let goal = ioco_games::Goal::parse(goal_text, &sa).map_err(|e| miette!("{e}"))?;
-            let assume: ioco_games::Assumption = args
-                .assume
-                .parse()
-                .map_err(|e| miette!(help = "one of input-eager, output-eager, nondeterministic, input-fair", "{e}"))?;
+            let assume: ioco_games::Assumption = args.assume.parse().map_err(|e| {
+                miette!(
+                    help = "one of input-eager, output-eager, nondeterministic, input-fair",
+                    "{e}"
+                )
+            })?;
             if args.method == MethodArg::Reach {
                 let r = ioco_games::reach(&sa, &goal, assume).map_err(|e| miette!("{e}"))?;
-                eprintln!("goal {goal_text} is winnable under {}: at most {} moves", args.assume, r.moves);
+                eprintln!(
+                    "goal {goal_text} is winnable under {}: at most {} moves",
+                    args.assume, r.moves
+                );
                 r.into_suite()
             } else {
                 let r = ioco_games::joker_with(&sa, &goal, assume, &Default::default())
                     .map_err(|e| miette!("{e}"))?;
-                eprintln!("goal {goal_text}: {} joker(s), at most {} moves", r.jokers, r.moves);
+                eprintln!(
+                    "goal {goal_text}: {} joker(s), at most {} moves",
+                    r.jokers, r.moves
+                );
                 r.into_suite()
             }
         }
         MethodArg::Purpose => {
             let p = need(&args.purpose, "--purpose FILE", "purpose")?;
             let sa = suspension(&args)?;
-            let purpose = ioco_games::Purpose::from_lts(load_lts(p)?).map_err(|e| miette!("{e}"))?;
+            let purpose =
+                ioco_games::Purpose::from_lts(load_lts(p)?).map_err(|e| miette!("{e}"))?;
             let test = ioco_games::purpose_test(&sa, &purpose).map_err(|e| miette!("{e}"))?;
             let mut s = Suite::new("purpose");
-            s.parameters.insert("purpose".into(), p.display().to_string().into());
+            s.parameters
+                .insert("purpose".into(), p.display().to_string().into());
             s.tests.push(ioco_gen::NamedTest {
                 name: "purpose".into(),
                 purpose: Some(format!("reach an accepting state of {}", p.display())),
@@ -203,7 +221,11 @@ pub fn run(args: Args) -> Result<Outcome> {
     if matches!(args.method, MethodArg::Random | MethodArg::Batch) {
         suite.parameters.insert("seed".into(), args.seed.into());
     }
-    eprintln!("{} test case(s), method {}", suite.num_tests(), suite.method);
+    eprintln!(
+        "{} test case(s), method {}",
+        suite.num_tests(),
+        suite.method
+    );
     let text = serde_json::to_string_pretty(&suite).into_diagnostic()?;
     emit(&(text + "\n"), args.output.as_deref())?;
     Ok(Outcome::Ok)

@@ -1,8 +1,10 @@
 //! The commands of `ioco`, one module each, and what they share.
 
+pub mod analyze;
 pub mod check;
 pub mod compare;
 pub mod fmt;
+pub mod gen;
 pub mod replay;
 pub mod run;
 pub mod show;

@@ -27,7 +27,7 @@ use std::time::Duration;
 pub struct SutArgs {
     /// Run this command line as the SUT (split like a shell would; no shell runs unless you
     /// write `sh -c '...'`).
-    #[arg(long, value_name = "COMMAND", group = "sut")]
+    #[arg(long, visible_alias = "sut", value_name = "COMMAND", group = "sut")]
     pub cmd: Option<String>,
     /// Connect to the SUT at HOST:PORT.
     #[arg(long, value_name = "HOST:PORT", group = "sut")]
@@ -36,7 +36,12 @@ pub struct SutArgs {
     #[arg(long, value_name = "PORT", group = "sut")]
     pub listen: Option<String>,
     /// Simulate this model as the SUT (for experiments and mutants).
-    #[arg(long, value_name = "IMPL_MODEL", group = "sut")]
+    #[arg(
+        long,
+        visible_alias = "simulate",
+        value_name = "IMPL_MODEL",
+        group = "sut"
+    )]
     pub sim: Option<PathBuf>,
     /// The line the SUT prints when it has finished reacting and waits for input (e.g. #quiet).
     #[arg(long, value_name = "LINE")]
@@ -243,7 +248,7 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 100)]
     pub runs: usize,
     /// Steps (inputs and observations) per run.
-    #[arg(long, value_name = "N", default_value_t = 50)]
+    #[arg(long, visible_alias = "steps", value_name = "N", default_value_t = 50)]
     pub depth: usize,
     /// Master seed (default: from the clock; always printed).
     #[arg(long)]
