@@ -37,7 +37,7 @@ pub mod suite;
 pub mod tester;
 
 pub use adapter::{Adapter, AdapterError, Observation, Sent};
-pub use online::{run_online, run_online_with, test_component, OnlineOptions};
+pub use online::{run_online, run_online_with, test_component, OnlineOptions, Progress};
 pub use replay::{parse_trace, replay_inputs, replay_trace, shrink};
 pub use result::{CoverageSummary, Failure, RunResult, RunVerdict, Shrunk, Summary};
 pub use suite::{run_suite, run_test};

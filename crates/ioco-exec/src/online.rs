@@ -28,6 +28,23 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+/// What [`Progress`] calls after every finished run.
+pub type RunCallback = std::sync::Arc<dyn Fn(&RunResult) + Send + Sync>;
+
+/// A callback after every finished run (e.g. to drive a progress bar), shared by all workers.
+#[derive(Clone, Default)]
+pub struct Progress(pub Option<RunCallback>);
+
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "Progress(Some)"
+        } else {
+            "Progress(None)"
+        })
+    }
+}
+
 /// Options of online testing (also used by [`crate::suite`] and [`crate::replay`]).
 #[derive(Clone, Debug)]
 pub struct OnlineOptions {
@@ -59,6 +76,8 @@ pub struct OnlineOptions {
     /// Stored suites: how often a test may be repeated to see other nondeterministic outputs
     /// (it stops at the first Fail).
     pub repetitions: usize,
+    /// Called after every run.
+    pub progress: Progress,
 }
 
 impl Default for OnlineOptions {
@@ -77,6 +96,7 @@ impl Default for OnlineOptions {
             shrink: false,
             shrink_budget: 100,
             repetitions: 1,
+            progress: Progress::default(),
         }
     }
 }
@@ -228,6 +248,9 @@ where
                         break;
                     }
                     let r = work(&mut tester, &mut *adapter, k, deadline);
+                    if let Some(f) = &opts.progress.0 {
+                        f(&r);
+                    }
                     if matches!(r.verdict, RunVerdict::Fail | RunVerdict::Error)
                         && opts.stop_on_failure
                     {

@@ -76,3 +76,30 @@ pub fn emit(text: &str, path: Option<&std::path::Path>) -> miette::Result<()> {
         }
     }
 }
+
+/// A live progress bar on standard error for multi-run work (hidden when standard error is not
+/// a terminal, e.g. in CI), and the callback that advances it after every run.
+pub fn progress(runs: usize) -> (ioco_exec::Progress, indicatif::ProgressBar) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    let bar = if runs > 1 {
+        indicatif::ProgressBar::new(runs as u64)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} runs {msg} [{elapsed}]")
+    {
+        bar.set_style(style);
+    }
+    let fails = Arc::new(AtomicUsize::new(0));
+    let b = bar.clone();
+    let callback = move |r: &ioco_exec::RunResult| {
+        if r.verdict == ioco_exec::RunVerdict::Fail {
+            let n = fails.fetch_add(1, Ordering::Relaxed) + 1;
+            b.set_message(format!("({n} fail)"));
+        }
+        b.inc(1);
+    };
+    (ioco_exec::Progress(Some(Arc::new(callback))), bar)
+}

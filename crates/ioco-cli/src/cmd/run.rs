@@ -64,7 +64,9 @@ pub fn run(args: Args) -> Result<Outcome> {
     }
     let factory = args.sut.factory(&spec)?;
     let seed = seed_or_clock(args.seed);
+    let (progress, bar) = super::progress(suite.num_tests());
     let opts = ioco_exec::OnlineOptions {
+        progress,
         repetitions: args.repetitions.max(1),
         jobs: args.jobs.max(1),
         stop_on_failure: !args.keep_going,
@@ -72,6 +74,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     };
     eprintln!("ioco run: {} tests, seed {seed}", suite.num_tests());
     let mut summary = ioco_exec::run_suite(&spec, &suite, &opts, factory);
+    bar.finish_and_clear();
     summary
         .parameters
         .insert("model".into(), args.model.display().to_string().into());

@@ -330,7 +330,9 @@ pub fn run(args: Args) -> Result<Outcome> {
             "--listen serves one SUT connection at a time"
         ));
     }
+    let (progress, bar) = super::progress(args.runs);
     let opts = OnlineOptions {
+        progress,
         runs: args.runs,
         depth: args.depth,
         jobs: args.jobs.max(1),
@@ -341,7 +343,9 @@ pub fn run(args: Args) -> Result<Outcome> {
         ..base_options(&args.sut, seed)
     };
     eprintln!("ioco test: seed {seed}");
-    let mut summary = ioco_exec::run_online(&spec, &opts, factory).map_err(|e| miette!("{e}"))?;
+    let summary = ioco_exec::run_online(&spec, &opts, factory);
+    bar.finish_and_clear();
+    let mut summary = summary.map_err(|e| miette!("{e}"))?;
     summary
         .parameters
         .insert("model".into(), args.model.display().to_string().into());
