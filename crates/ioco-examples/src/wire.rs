@@ -175,6 +175,24 @@ pub fn listen<M: Machine + Clone + Send + 'static>(
     Ok(())
 }
 
+/// The `main` of an example program: serve `machine` over TCP at `listen` (exiting with status
+/// 2 when the address cannot be bound) or, without an address, over stdin/stdout.
+pub fn main_with<M: Machine + Clone + Send + 'static>(
+    mut machine: M,
+    ack: bool,
+    listen: Option<String>,
+) {
+    match listen {
+        Some(addr) => {
+            if let Err(e) = self::listen(machine, ack, &addr) {
+                eprintln!("error: cannot listen on {addr}: {e}");
+                std::process::exit(2);
+            }
+        }
+        None => run_stdio(&mut machine, ack),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

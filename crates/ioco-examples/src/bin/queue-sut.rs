@@ -38,13 +38,5 @@ fn main() {
         Some(n) => QueueMode::bug(n as usize).expect("range checked by clap"),
         None => args.mode,
     };
-    match args.listen {
-        Some(addr) => {
-            if let Err(e) = wire::listen(Queue::new(mode), args.ack, &addr) {
-                eprintln!("error: cannot listen on {addr}: {e}");
-                std::process::exit(2);
-            }
-        }
-        None => wire::run_stdio(&mut Queue::new(mode), args.ack),
-    }
+    wire::main_with(Queue::new(mode), args.ack, args.listen);
 }
