@@ -66,6 +66,25 @@ fn finish(
     r.duration_ms = t0.elapsed().as_secs_f64() * 1e3;
 }
 
+/// Start a run: the clock, the tester at the initial state, the SUT reset. A SUT that cannot be
+/// reset ends the run at once: `r` becomes an Error result and `None` is returned.
+fn begin(
+    tester: &mut Tester<'_>,
+    adapter: &mut dyn Adapter,
+    opts: &OnlineOptions,
+    seed: u64,
+    r: &mut RunResult,
+) -> Option<Instant> {
+    let t0 = Instant::now();
+    tester.start();
+    if let Err(e) = reset(adapter, seed, opts.retries) {
+        let end = End::error(format!("could not reset the SUT: {e}"));
+        finish(tester, adapter, end, r, t0);
+        return None;
+    }
+    Some(t0)
+}
+
 /// Replay a recorded trace (labels of the specification) against the SUT.
 pub fn replay_trace(
     tester: &mut Tester<'_>,
@@ -76,18 +95,9 @@ pub fn replay_trace(
     seed: u64,
 ) -> RunResult {
     let mut r = RunResult::new(run, seed);
-    let t0 = Instant::now();
-    tester.start();
-    if let Err(e) = reset(adapter, seed, opts.retries) {
-        finish(
-            tester,
-            adapter,
-            End::error(format!("could not reset the SUT: {e}")),
-            &mut r,
-            t0,
-        );
+    let Some(t0) = begin(tester, adapter, opts, seed, &mut r) else {
         return r;
-    }
+    };
     let alphabet = tester.alphabet();
     let mut diverged: Option<String> = None;
     let mut note = |i: usize, want: Label, got: Label| {
@@ -192,18 +202,9 @@ pub fn replay_inputs(
     seed: u64,
 ) -> RunResult {
     let mut r = RunResult::new(run, seed);
-    let t0 = Instant::now();
-    tester.start();
-    if let Err(e) = reset(adapter, seed, opts.retries) {
-        finish(
-            tester,
-            adapter,
-            End::error(format!("could not reset the SUT: {e}")),
-            &mut r,
-            t0,
-        );
+    let Some(t0) = begin(tester, adapter, opts, seed, &mut r) else {
         return r;
-    }
+    };
     let mut end = End::pass();
     'all: {
         for &a in inputs {
