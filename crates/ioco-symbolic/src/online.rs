@@ -6,13 +6,27 @@
 //! quiescence out. Races are explicit: [`Sent::Raced`] means the system produced an output
 //! before it took the input (the input was not delivered), as in the atomic try-send of the
 //! tutorial's §2.4. [`InProcessSut`] wraps a closure-based implementation; [`SpecSut`]
-//! simulates the spec itself (a conforming SUT by construction, used in property tests).
+//! simulates the spec itself (a conforming SUT by construction, used in property tests). Real
+//! programs (child processes, TCP peers) are driven by `ioco_exec::data`.
+//!
+//! Verdicts for a system that exits or crashes ([`SutError::Exited`]), as in the label-level
+//! tester (`ioco_exec::tester`): if every candidate state provably requires an output, the exit
+//! is quiescence where none is allowed (**Fail**); else if the spec offers an input there, the
+//! system stopped accepting inputs an ioco implementation must accept (**Fail**); else the exit
+//! is no evidence (**Error**). A system that cannot be started or writes bytes that are not a
+//! line ([`SutError::Broken`]) ends the run with **Error**, never Fail.
+//!
+//! [`replay_inputs`] repeats recorded input values with observation to quiescence in between,
+//! and [`shrink`] is delta debugging (Zeller's ddmin, [`ddmin`]) over the inputs of a failing run.
 
-use crate::tracker::{Step, SymbolicSpec};
-use ioco_lang::ir::Value;
+use crate::system::{render_expr, Move};
+use crate::term::value_in_type;
+use crate::tracker::{Quiescence, Step, SymbolicSpec};
+use ioco_lang::ir::{Defs, Direction, Type, Value};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;
+use std::fmt;
 
 /// Result of sending an input.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,14 +50,43 @@ pub enum Observed {
     Malformed(String),
 }
 
+/// Why a system under test could not be talked to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SutError {
+    /// It exited, crashed or closed the connection: how (`exited with status 101`).
+    Exited(String),
+    /// Anything else: it cannot be started or reached, wrote bytes that are not a line of
+    /// text, stopped reading its input, an I/O error.
+    Broken(String),
+}
+
+impl fmt::Display for SutError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SutError::Exited(s) => write!(f, "the system {}", s),
+            SutError::Broken(s) => f.write_str(s),
+        }
+    }
+}
+
+impl From<String> for SutError {
+    fn from(s: String) -> SutError {
+        SutError::Broken(s)
+    }
+}
+
 /// A system under test with data.
 pub trait DataSut {
     /// Back to the initial state.
-    fn reset(&mut self) -> Result<(), String>;
+    fn reset(&mut self) -> Result<(), SutError>;
     /// Offers an input.
-    fn send(&mut self, gate: &str, args: &[Value]) -> Result<Sent, String>;
+    fn send(&mut self, gate: &str, args: &[Value]) -> Result<Sent, SutError>;
     /// Waits for an output.
-    fn observe(&mut self) -> Result<Observed, String>;
+    fn observe(&mut self) -> Result<Observed, SutError>;
+    /// The last bytes of the system's standard error since the last reset, if it has one.
+    fn stderr_tail(&mut self) -> Option<String> {
+        None
+    }
 }
 
 /// Final verdict of an online run.
@@ -53,9 +96,14 @@ pub enum Verdict {
     Pass,
     /// A non-conformance, explained.
     Fail(String),
-    /// Stopped without a verdict (solver unknown, unspecified behaviour, SUT error).
+    /// Stopped without a verdict (solver unknown, unspecified behaviour).
     Inconclusive(String),
+    /// The system could not be tested (not started, broken output, exit without evidence).
+    Error(String),
 }
+
+/// A gate value.
+pub type GateValue = (String, Vec<Value>);
 
 /// An online run.
 #[derive(Clone, Debug)]
@@ -64,6 +112,25 @@ pub struct Run {
     pub verdict: Verdict,
     /// The observed trace, `water?(100)`, `coffee!(120)`, `δ`.
     pub trace: Vec<String>,
+    /// The inputs given, with their values, in order (what a replay sends).
+    pub inputs: Vec<GateValue>,
+    /// For a Fail: the failing observation (`coffee!(170)`, `δ`, `exit`, a malformed line).
+    pub observed: Option<String>,
+    /// For a Fail: what the spec allowed there (output switches with their guards and the
+    /// candidate state, and `δ` when quiescence was allowed).
+    pub allowed: Vec<String>,
+}
+
+impl Run {
+    fn new() -> Run {
+        Run {
+            verdict: Verdict::Pass,
+            trace: Vec::new(),
+            inputs: Vec::new(),
+            observed: None,
+            allowed: Vec::new(),
+        }
+    }
 }
 
 /// Online testing parameters.
@@ -84,6 +151,196 @@ impl Default for OnlineOptions {
     }
 }
 
+/// A gate value as a label: `water?(100)`, `coffee!(120)`, `pad?`.
+pub fn label(defs: &Defs, gate: &str, values: &[Value], mark: &str) -> String {
+    let l = ioco_lang::semantics::label_name(defs, gate, values);
+    match l.find('(') {
+        Some(i) => format!("{}{}{}", &l[..i], mark, &l[i..]),
+        None => format!("{}{}", l, mark),
+    }
+}
+
+/// What the spec allows in its current candidate states: every output move with its guard and
+/// the state (`coffee!(c) [c >= total - 50 && c <= total] in brewing{total=150}`), and `δ`
+/// when some candidate is provably quiescent (or possibly, when the solver does not know).
+pub fn allowed_outputs(spec: &mut SymbolicSpec) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut quiet = false;
+    let states = spec.states().to_vec();
+    for q in &states {
+        let moves = spec.sys.moves(&q.locs);
+        for m in moves.iter() {
+            if spec.sys.direction(m) == Some(Direction::Output) {
+                let s = format!("{} in {}", describe_move(spec, m), spec.sys.describe(q));
+                if !out.contains(&s) {
+                    out.push(s);
+                }
+            }
+        }
+        if !matches!(spec.quiescence(q), Quiescence::Active(_)) {
+            quiet = true;
+        }
+    }
+    if quiet {
+        out.push("δ".into());
+    }
+    out
+}
+
+fn describe_move(spec: &SymbolicSpec, m: &Move) -> String {
+    let defs = &spec.sys.spec.defs;
+    let mut guards = Vec::new();
+    let mut params: Vec<String> = Vec::new();
+    for &(a, s) in &m.parts {
+        let aut = spec.sys.automaton(a);
+        let sw = &aut.switches[s as usize];
+        if params.is_empty() {
+            params = sw.params.iter().map(|p| p.0.clone()).collect();
+        }
+        if !sw.guard.is_true() {
+            guards.push(render_expr(defs, aut, &sw.params, &sw.guard));
+        }
+    }
+    let gate = m
+        .gate
+        .map(|g| spec.sys.spec.gates[g as usize].name.clone())
+        .unwrap_or_else(|| "τ".into());
+    let mut s = gate;
+    s.push('!');
+    if !params.is_empty() {
+        s.push_str(&format!("({})", params.join(", ")));
+    }
+    if !guards.is_empty() {
+        s.push_str(&format!(" [{}]", guards.join(" && ")));
+    }
+    s
+}
+
+/// Is this input (gate value) enabled in some candidate state? (evaluation only, no solver)
+pub fn input_enabled(spec: &SymbolicSpec, gate: &str, values: &[Value]) -> bool {
+    let Some(g) = spec.sys.gate(gate) else {
+        return false;
+    };
+    spec.states().iter().any(|q| {
+        spec.sys
+            .moves(&q.locs)
+            .iter()
+            .any(|m| m.gate == Some(g) && spec.sys.enabled(q, m, values) == Ok(true))
+    })
+}
+
+/// The verdict rule for a system that exited (see the module documentation).
+fn exited(spec: &mut SymbolicSpec, status: &str, run: &mut Run, rng: &mut ChaCha8Rng) -> Verdict {
+    let allowed = allowed_outputs(spec);
+    match spec.after_quiescence() {
+        Step::Fail(why) => {
+            run.observed = Some("exit".into());
+            run.allowed = allowed;
+            Verdict::Fail(format!(
+                "the system {} where an output is required:\n{}",
+                status, why
+            ))
+        }
+        Step::Inconclusive(why) => Verdict::Inconclusive(format!(
+            "the system {}; whether an output was required is unknown: {}",
+            status, why
+        )),
+        Step::Ok => match spec.choose_input(rng) {
+            Some((g, v)) => {
+                run.observed = Some("exit".into());
+                run.allowed = allowed;
+                Verdict::Fail(format!(
+                    "the system {}: it no longer accepts the inputs the spec offers here (e.g. {}), \
+                     and an ioco implementation is input-enabled",
+                    status,
+                    label(&spec.sys.spec.defs, &g, &v, "?")
+                ))
+            }
+            None => Verdict::Error(format!(
+                "the system {} where the spec allows quiescence and offers no input: no evidence either way",
+                status
+            )),
+        },
+    }
+}
+
+/// Judges one output; `Some(verdict)` ends the run.
+fn judge_output(spec: &mut SymbolicSpec, run: &mut Run, g: &str, v: &[Value]) -> Option<Verdict> {
+    let l = label(&spec.sys.spec.defs, g, v, "!");
+    run.trace.push(l.clone());
+    match spec.after_output(g, v) {
+        Step::Ok => None,
+        Step::Fail(why) => {
+            run.observed = Some(l);
+            // a Fail leaves the candidate states as they were
+            run.allowed = allowed_outputs(spec);
+            Some(Verdict::Fail(why))
+        }
+        Step::Inconclusive(why) => Some(Verdict::Inconclusive(why)),
+    }
+}
+
+fn malformed(run: &mut Run, why: String) -> Verdict {
+    run.trace.push(why.clone());
+    run.observed = Some(why.clone());
+    Verdict::Fail(format!("malformed output: {}", why))
+}
+
+/// Judges one observation; `Some(verdict)` ends the run.
+fn judge(
+    spec: &mut SymbolicSpec,
+    run: &mut Run,
+    obs: Result<Observed, SutError>,
+    rng: &mut ChaCha8Rng,
+) -> Option<Verdict> {
+    match obs {
+        Ok(Observed::Output(g, v)) => judge_output(spec, run, &g, &v),
+        Ok(Observed::Quiescent) => {
+            run.trace.push("δ".into());
+            match spec.after_quiescence() {
+                Step::Ok => None,
+                Step::Fail(why) => {
+                    run.observed = Some("δ".into());
+                    run.allowed = allowed_outputs(spec);
+                    Some(Verdict::Fail(why))
+                }
+                Step::Inconclusive(why) => Some(Verdict::Inconclusive(why)),
+            }
+        }
+        Ok(Observed::Malformed(why)) => Some(malformed(run, why)),
+        Err(SutError::Exited(status)) => Some(exited(spec, &status, run, rng)),
+        Err(SutError::Broken(why)) => Some(Verdict::Error(why)),
+    }
+}
+
+/// Sends an input, handling races; `Ok(true)` when delivered, `Err(verdict)` ends the run.
+fn give(
+    spec: &mut SymbolicSpec,
+    sut: &mut dyn DataSut,
+    run: &mut Run,
+    g: &str,
+    vals: &[Value],
+    rng: &mut ChaCha8Rng,
+) -> Result<bool, Verdict> {
+    match sut.send(g, vals) {
+        Ok(Sent::Sent) => {
+            run.trace.push(label(&spec.sys.spec.defs, g, vals, "?"));
+            run.inputs.push((g.to_string(), vals.to_vec()));
+            match spec.after_input(g, vals) {
+                Step::Ok => Ok(true),
+                Step::Fail(why) => Err(Verdict::Fail(why)),
+                Step::Inconclusive(why) => Err(Verdict::Inconclusive(why)),
+            }
+        }
+        Ok(Sent::Raced(og, ov)) => match judge(spec, run, Ok(Observed::Output(og, ov)), rng) {
+            Some(v) => Err(v),
+            None => Ok(false),
+        },
+        Ok(Sent::RacedMalformed(why)) => Err(malformed(run, why)),
+        Err(e) => Err(judge(spec, run, Err(e), rng).expect("an error ends the run")),
+    }
+}
+
 /// Runs one online test (resets both sides first).
 pub fn run_online(
     spec: &mut SymbolicSpec,
@@ -91,83 +348,263 @@ pub fn run_online(
     opts: &OnlineOptions,
     rng: &mut ChaCha8Rng,
 ) -> Run {
-    let mut trace = Vec::new();
+    let mut run = Run::new();
     if let Err(e) = spec.reset() {
-        return Run {
-            verdict: Verdict::Inconclusive(e),
-            trace,
-        };
+        run.verdict = Verdict::Error(format!("model error: {}", e));
+        return run;
     }
     if let Err(e) = sut.reset() {
-        return Run {
-            verdict: Verdict::Inconclusive(format!("cannot reset the system: {}", e)),
-            trace,
-        };
+        run.verdict = Verdict::Error(format!("cannot reset the system: {}", e));
+        return run;
     }
-    let defs = spec.sys.spec.defs.clone();
-    let label = |g: &str, v: &[Value], mark: &str| {
-        let l = ioco_lang::semantics::label_name(&defs, g, v);
-        match l.find('(') {
-            Some(i) => format!("{}{}{}", &l[..i], mark, &l[i..]),
-            None => format!("{}{}", l, mark),
-        }
-    };
-    for _ in 0..opts.steps {
+    while run.trace.len() < opts.steps {
         let input = if rng.random_bool(opts.input_bias) {
             spec.choose_input(rng)
         } else {
             None
         };
-        let step = match input {
-            Some((g, vals)) => match sut.send(&g, &vals) {
-                Ok(Sent::Sent) => {
-                    trace.push(label(&g, &vals, "?"));
-                    spec.after_input(&g, &vals)
-                }
-                Ok(Sent::Raced(og, ovals)) => {
-                    trace.push(label(&og, &ovals, "!"));
-                    spec.after_output(&og, &ovals)
-                }
-                Ok(Sent::RacedMalformed(why)) => Step::Fail(format!("malformed output: {}", why)),
-                Err(e) => Step::Inconclusive(format!("system error: {}", e)),
-            },
-            None => match sut.observe() {
-                Ok(Observed::Output(og, ovals)) => {
-                    trace.push(label(&og, &ovals, "!"));
-                    spec.after_output(&og, &ovals)
-                }
-                Ok(Observed::Quiescent) => {
-                    trace.push("δ".into());
-                    spec.after_quiescence()
-                }
-                Ok(Observed::Malformed(why)) => Step::Fail(format!("malformed output: {}", why)),
-                Err(e) => Step::Inconclusive(format!("system error: {}", e)),
-            },
-        };
-        match step {
-            Step::Ok => {}
-            Step::Fail(why) => {
-                return Run {
-                    verdict: Verdict::Fail(why),
-                    trace,
-                }
+        let end = match input {
+            Some((g, vals)) => give(spec, sut, &mut run, &g, &vals, rng).err(),
+            None => {
+                let obs = sut.observe();
+                judge(spec, &mut run, obs, rng)
             }
-            Step::Inconclusive(why) => {
-                return Run {
-                    verdict: Verdict::Inconclusive(why),
-                    trace,
+        };
+        if let Some(v) = end {
+            run.verdict = v;
+            return run;
+        }
+    }
+    run
+}
+
+/// Replays recorded inputs: before each input, and at the end, observes until the system is
+/// quiescent (all observations judged); inputs the spec does not enable at that point are
+/// skipped. At most `max_steps` labels in all.
+pub fn replay_inputs(
+    spec: &mut SymbolicSpec,
+    sut: &mut dyn DataSut,
+    inputs: &[GateValue],
+    max_steps: usize,
+    rng: &mut ChaCha8Rng,
+) -> Run {
+    let mut run = Run::new();
+    if let Err(e) = spec.reset() {
+        run.verdict = Verdict::Error(format!("model error: {}", e));
+        return run;
+    }
+    if let Err(e) = sut.reset() {
+        run.verdict = Verdict::Error(format!("cannot reset the system: {}", e));
+        return run;
+    }
+    let settle = |spec: &mut SymbolicSpec,
+                  sut: &mut dyn DataSut,
+                  run: &mut Run,
+                  rng: &mut ChaCha8Rng|
+     -> Option<Verdict> {
+        while run.trace.len() < max_steps {
+            let obs = sut.observe();
+            let quiet = obs == Ok(Observed::Quiescent);
+            if let Some(v) = judge(spec, run, obs, rng) {
+                return Some(v);
+            }
+            if quiet {
+                return None;
+            }
+        }
+        None
+    };
+    for (g, vals) in inputs {
+        if let Some(v) = settle(spec, sut, &mut run, rng) {
+            run.verdict = v;
+            return run;
+        }
+        if run.trace.len() >= max_steps {
+            return run;
+        }
+        while input_enabled(spec, g, vals) && run.trace.len() < max_steps {
+            match give(spec, sut, &mut run, g, vals, rng) {
+                Ok(true) => break,
+                Ok(false) => {
+                    if let Some(v) = settle(spec, sut, &mut run, rng) {
+                        run.verdict = v;
+                        return run;
+                    }
+                }
+                Err(v) => {
+                    run.verdict = v;
+                    return run;
                 }
             }
         }
     }
-    Run {
-        verdict: Verdict::Pass,
-        trace,
+    if let Some(v) = settle(spec, sut, &mut run, rng) {
+        run.verdict = v;
+    }
+    run
+}
+
+/// Delta debugging (Zeller's ddmin): a 1-minimal sub-sequence of `items` for which `fails`
+/// holds (assumed to hold for `items`), within `budget` calls of `fails`.
+pub fn ddmin<T: Clone>(
+    items: Vec<T>,
+    budget: usize,
+    mut fails: impl FnMut(&[T]) -> bool,
+) -> Vec<T> {
+    let mut cur = items;
+    let mut calls = 0usize;
+    let mut n = 2usize;
+    while cur.len() >= 2 && calls < budget {
+        let chunk = cur.len().div_ceil(n);
+        let mut reduced = false;
+        let mut start = 0;
+        while start < cur.len() && calls < budget {
+            let end = (start + chunk).min(cur.len());
+            let cand: Vec<T> = cur[..start].iter().chain(&cur[end..]).cloned().collect();
+            calls += 1;
+            if fails(&cand) {
+                cur = cand;
+                n = (n - 1).max(2);
+                reduced = true;
+                break;
+            }
+            start = end;
+        }
+        if !reduced {
+            if n >= cur.len() {
+                break;
+            }
+            n = (2 * n).min(cur.len());
+        }
+    }
+    if cur.len() == 1 && calls < budget && fails(&[]) {
+        cur.clear();
+    }
+    cur
+}
+
+/// The result of shrinking a failing run.
+#[derive(Clone, Debug)]
+pub struct Shrunk {
+    /// The inputs that still make the system fail.
+    pub inputs: Vec<GateValue>,
+    /// The failing replay of those inputs.
+    pub run: Run,
+    /// Replays used.
+    pub replays: usize,
+}
+
+/// Shrinks a failing run by [`ddmin`] over its recorded inputs (each candidate replayed with
+/// [`replay_inputs`] up to `tries` times, for nondeterministic systems). `None` when even the
+/// full input sequence does not fail again.
+pub fn shrink(
+    spec: &mut SymbolicSpec,
+    sut: &mut dyn DataSut,
+    failed: &Run,
+    budget: usize,
+    tries: usize,
+    rng: &mut ChaCha8Rng,
+) -> Option<Shrunk> {
+    let max_steps = failed.trace.len().max(8) * 2 + 16;
+    let mut replays = 0usize;
+    let mut best: Option<(Vec<GateValue>, Run)> = None;
+    let mut test = |cand: &[GateValue]| -> bool {
+        for _ in 0..tries.max(1) {
+            replays += 1;
+            let r = replay_inputs(spec, sut, cand, max_steps, rng);
+            if matches!(r.verdict, Verdict::Fail(_)) {
+                let better = best.as_ref().is_none_or(|(b, _)| cand.len() <= b.len());
+                if better {
+                    best = Some((cand.to_vec(), r));
+                }
+                return true;
+            }
+        }
+        false
+    };
+    if !test(&failed.inputs) {
+        return None;
+    }
+    let _ = ddmin(failed.inputs.clone(), budget, &mut test);
+    let (inputs, run) = best?;
+    Some(Shrunk {
+        inputs,
+        run,
+        replays,
+    })
+}
+
+/// Parses a value of a type as written by [`Value::display`] (`42`, `-1`, `true`, `Red`,
+/// `Plus(1,2)`): the value syntax of the line wire format.
+pub fn parse_value(defs: &Defs, ty: Type, s: &str) -> Result<Value, String> {
+    let (v, rest) = parse_at(defs, ty, s.trim())?;
+    if !rest.is_empty() {
+        return Err(format!("unexpected {:?} after the value", rest));
+    }
+    if !value_in_type(defs, ty, &v) {
+        return Err(format!("{} is not a value of {}", s, defs.type_name(ty)));
+    }
+    Ok(v)
+}
+
+fn parse_at<'a>(defs: &Defs, ty: Type, s: &'a str) -> Result<(Value, &'a str), String> {
+    match ty {
+        Type::Bool => {
+            for (w, b) in [("true", true), ("false", false)] {
+                if let Some(rest) = s.strip_prefix(w) {
+                    return Ok((Value::Bool(b), rest));
+                }
+            }
+            Err(format!("expected true or false, found {:?}", s))
+        }
+        Type::Int | Type::Range(..) => {
+            let end = s
+                .char_indices()
+                .find(|&(i, c)| !(c.is_ascii_digit() || (i == 0 && c == '-')))
+                .map(|(i, _)| i)
+                .unwrap_or(s.len());
+            let n: i64 = s[..end]
+                .parse()
+                .map_err(|_| format!("expected an integer, found {:?}", s))?;
+            Ok((Value::Int(n), &s[end..]))
+        }
+        Type::Adt(a) => {
+            let def = &defs.types[a as usize];
+            let end = s
+                .char_indices()
+                .find(|&(_, c)| !(c.is_alphanumeric() || c == '_'))
+                .map(|(i, _)| i)
+                .unwrap_or(s.len());
+            let name = &s[..end];
+            let Some(ci) = def.ctors.iter().position(|c| c.name == name) else {
+                return Err(format!("`{}` is not a constructor of {}", name, def.name));
+            };
+            let ctor = &def.ctors[ci];
+            let mut rest = &s[end..];
+            let mut fields = Vec::new();
+            if !ctor.fields.is_empty() {
+                rest = rest
+                    .strip_prefix('(')
+                    .ok_or_else(|| format!("expected `(` after {}", name))?;
+                for (k, (_, fty)) in ctor.fields.iter().enumerate() {
+                    if k > 0 {
+                        rest = rest
+                            .strip_prefix(',')
+                            .ok_or_else(|| format!("expected `,` in {}", name))?;
+                    }
+                    let (v, r) = parse_at(defs, *fty, rest)?;
+                    fields.push(v);
+                    rest = r;
+                }
+                rest = rest
+                    .strip_prefix(')')
+                    .ok_or_else(|| format!("expected `)` after {}", name))?;
+            }
+            Ok((Value::Adt(a, ci as u32, fields.into()), rest))
+        }
     }
 }
 
-/// A gate value.
-pub type GateValue = (String, Vec<Value>);
 type InputFn<S> = Box<dyn FnMut(&mut S, &str, &[Value]) -> Vec<GateValue>>;
 type OutputFn<S> = Box<dyn FnMut(&mut S) -> Option<GateValue>>;
 
@@ -208,13 +645,13 @@ impl<S: Clone> InProcessSut<S> {
 }
 
 impl<S: Clone> DataSut for InProcessSut<S> {
-    fn reset(&mut self) -> Result<(), String> {
+    fn reset(&mut self) -> Result<(), SutError> {
         self.state = self.init.clone();
         self.pending.clear();
         Ok(())
     }
 
-    fn send(&mut self, gate: &str, args: &[Value]) -> Result<Sent, String> {
+    fn send(&mut self, gate: &str, args: &[Value]) -> Result<Sent, SutError> {
         // an output the system has ready (queued or spontaneous) wins the race
         if let Some((g, v)) = self.next_output() {
             return Ok(Sent::Raced(g, v));
@@ -224,7 +661,7 @@ impl<S: Clone> DataSut for InProcessSut<S> {
         Ok(Sent::Sent)
     }
 
-    fn observe(&mut self) -> Result<Observed, String> {
+    fn observe(&mut self) -> Result<Observed, SutError> {
         Ok(match self.next_output() {
             Some((g, v)) => Observed::Output(g, v),
             None => Observed::Quiescent,
@@ -255,20 +692,23 @@ impl SpecSut {
 }
 
 impl DataSut for SpecSut {
-    fn reset(&mut self) -> Result<(), String> {
-        self.sim.reset()
+    fn reset(&mut self) -> Result<(), SutError> {
+        Ok(self.sim.reset()?)
     }
 
-    fn send(&mut self, gate: &str, args: &[Value]) -> Result<Sent, String> {
+    fn send(&mut self, gate: &str, args: &[Value]) -> Result<Sent, SutError> {
         match self.sim.after_input(gate, args) {
             Step::Ok => Ok(Sent::Sent),
             // an input the spec does not specify: the simulator ignores it (input-enabled
             // completion by a self-loop is not expressible here, so report it)
-            other => Err(format!("simulator cannot take {}: {:?}", gate, other)),
+            other => Err(SutError::Broken(format!(
+                "simulator cannot take {}: {:?}",
+                gate, other
+            ))),
         }
     }
 
-    fn observe(&mut self) -> Result<Observed, String> {
+    fn observe(&mut self) -> Result<Observed, SutError> {
         let states = self.sim.states().to_vec();
         let quiet_ok = states
             .iter()
@@ -284,7 +724,9 @@ impl DataSut for SpecSut {
             self.sim.after_quiescence();
             Ok(Observed::Quiescent)
         } else {
-            Err("the simulator found no output and is not provably quiescent".into())
+            Err(SutError::Broken(
+                "the simulator found no output and is not provably quiescent".into(),
+            ))
         }
     }
 }

@@ -24,7 +24,7 @@
 //! - A posteriori coverage counts the purposes that ended in Pass with `|C| = 1`
 //!   (conservative, thesis L7422) and, liberally, every Pass.
 
-use crate::online::{DataSut, Observed, Sent};
+use crate::online::{label as gate_label, DataSut, Observed, Sent, SutError};
 use crate::pick::Picker;
 use crate::solver::{Checker, SatResult};
 use crate::system::{Move, State, SwitchId, SymState, System};
@@ -251,6 +251,9 @@ pub enum PurposeVerdict {
     Fail(String),
     /// The purpose could not be completed; why.
     Inconclusive(String),
+    /// The system could not be tested (not started, broken output, an exit that is no
+    /// evidence); why.
+    Error(String),
 }
 
 /// One execution of a purpose.
@@ -304,10 +307,38 @@ fn step(sys: &System, c: &[Pair], gate: u32, values: &[Value]) -> Result<Vec<Pai
 }
 
 fn label(sys: &System, gate: &str, values: &[Value], mark: &str) -> String {
-    let l = ioco_lang::semantics::label_name(&sys.spec.defs, gate, values);
-    match l.find('(') {
-        Some(i) => format!("{}{}{}", &l[..i], mark, &l[i..]),
-        None => format!("{}{}", l, mark),
+    gate_label(&sys.spec.defs, gate, values, mark)
+}
+
+/// A system that exited or broke during a purpose: Fail only when every candidate state
+/// provably requires an output (the exit is quiescence where none is allowed).
+fn sut_error(
+    sys: &System,
+    checker: &mut Checker,
+    c: &[Pair],
+    step: usize,
+    e: SutError,
+    trace: &mut Vec<String>,
+) -> PurposeVerdict {
+    match e {
+        SutError::Broken(why) => PurposeVerdict::Error(why),
+        SutError::Exited(status) => {
+            let required = !c.is_empty()
+                && c.iter().all(|(cq, _)| {
+                    matches!(quiescence(sys, checker, cq, step), Quiescence::Active(_))
+                });
+            if required {
+                trace.push("exit".into());
+                let states: Vec<String> = c.iter().take(4).map(|p| sys.describe(&p.0)).collect();
+                PurposeVerdict::Fail(format!(
+                    "the system {} where an output is required ({})",
+                    status,
+                    states.join("; ")
+                ))
+            } else {
+                PurposeVerdict::Error(format!("the system {}", status))
+            }
+        }
     }
 }
 
@@ -376,7 +407,7 @@ fn run_inner(
 ) -> PurposeVerdict {
     let defs = sys.spec.defs.clone();
     if let Err(e) = sut.reset() {
-        return PurposeVerdict::Inconclusive(format!("cannot reset the system: {}", e));
+        return PurposeVerdict::Error(format!("cannot reset the system: {}", e));
     }
     let mut q = sys.initial();
     let mut c = match tau_close(sys, vec![(q.clone(), sys.initial_symbolic())], 10_000) {
@@ -445,7 +476,7 @@ fn run_inner(
                     ));
                 }
                 match sut.send(&gate, &w) {
-                    Err(e) => return PurposeVerdict::Inconclusive(format!("system error: {}", e)),
+                    Err(e) => return sut_error(sys, checker, &c, i, e, trace),
                     Ok(Sent::Raced(g, ow)) => {
                         trace.push(label(sys, &g, &ow, "!"));
                         return judge_other_output(sys, &c, &label(sys, &gate, &w, "?"), &g, &ow);
@@ -472,7 +503,7 @@ fn run_inner(
                 let gate = sys.spec.gates[r.gate.unwrap() as usize].name.clone();
                 let obs = match sut.observe() {
                     Ok(o) => o,
-                    Err(e) => return PurposeVerdict::Inconclusive(format!("system error: {}", e)),
+                    Err(e) => return sut_error(sys, checker, &c, i, e, trace),
                 };
                 match obs {
                     Observed::Malformed(why) => {
@@ -550,7 +581,7 @@ fn run_inner(
         .is_some_and(|m| sys.direction(m) == Some(Direction::Input))
     {
         match sut.observe() {
-            Err(e) => return PurposeVerdict::Inconclusive(format!("system error: {}", e)),
+            Err(e) => return sut_error(sys, checker, &c, purpose.path.len(), e, trace),
             Ok(Observed::Malformed(why)) => {
                 return PurposeVerdict::Fail(format!("malformed output: {}", why))
             }

@@ -150,3 +150,21 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn wire_values() {
+    use common::int;
+    use ioco_symbolic::online::parse_value;
+    let spec = load("../../examples/torxakis/adder.ioco", Some("Adder"));
+    let defs = &spec.defs;
+    let ty = spec.automata[0].gates[0].params[0].1;
+    let v = parse_value(defs, ty, "Minus(5,-3)").unwrap();
+    assert_eq!(v.display(defs).to_string(), "Minus(5,-3)");
+    assert!(parse_value(defs, ty, "Times(1,2)").is_err());
+    assert!(parse_value(defs, ty, "Plus(1)").is_err());
+    assert_eq!(
+        parse_value(defs, ioco_lang::ir::Type::Range(0, 3), "2"),
+        Ok(int(2))
+    );
+    assert!(parse_value(defs, ioco_lang::ir::Type::Range(0, 3), "4").is_err());
+}
