@@ -20,7 +20,9 @@
 //!   state (LY Thm. 3.2: if some block cannot be split validly, no complete ADS exists).
 //!
 //! Blocks are refined in passes that only apply the shortest available splitting word, which
-//! keeps the σ short (not always minimal).
+//! keeps the σ short (not always minimal); among the shortest, the word whose children have the
+//! lowest weighted size estimate (see `best_split`), so that the states suites reach most often
+//! get short identifiers.
 
 use ioco_model::Mealy;
 use std::collections::BTreeMap;
@@ -72,6 +74,15 @@ impl SplittingTree {
             }],
             leaf_of: vec![0; n],
         };
+        // How often suites reach each state: 1 + its in-degree.
+        let mut weight = vec![1.0f64; n];
+        for s in 0..n as u32 {
+            for a in 0..m.num_inputs() as u32 {
+                if let Some((t, _)) = m.step(s, a) {
+                    weight[t as usize] += 1.0;
+                }
+            }
+        }
         let mut limit = 1usize;
         loop {
             let mut leaves: Vec<u32> = (0..t.nodes.len() as u32)
@@ -86,7 +97,7 @@ impl SplittingTree {
             let mut progress = false;
             let mut shortest = usize::MAX;
             for v in leaves {
-                if let Some(sigma) = t.best_split(m, v, mode) {
+                if let Some(sigma) = t.best_split(m, v, mode, &weight) {
                     if sigma.len() <= limit {
                         t.apply(m, v, sigma);
                         progress = true;
@@ -149,19 +160,28 @@ impl SplittingTree {
             .collect()
     }
 
-    /// The shortest word that splits leaf `v` in the given mode, if any.
-    fn best_split(&self, m: &Mealy, v: u32, mode: Mode) -> Option<Vec<u32>> {
+    /// The word that splits leaf `v` in the given mode, if any: the shortest, and among the
+    /// shortest the one with the lowest score `Σ_c W(c)·log2|c|` over the children `c` it
+    /// would create, where `W(c)` sums the weights (1 + in-degree) of the states of `c`
+    /// (ties: lowest input). The score estimates how many more words the identifiers of the
+    /// block's states will need (the depth still to go, weighted by how often suites reach
+    /// each state): the first splitting input instead can leave a state that most transitions
+    /// reach (a sink) deep in the tree, so that nearly every test carries many words.
+    fn best_split(&self, m: &Mealy, v: u32, mode: Mode, weight: &[f64]) -> Option<Vec<u32>> {
         let block = &self.nodes[v as usize].states;
-        let mut best: Option<Vec<u32>> = None;
+        // (score, input) of the best single input; (score, word) of the best a·σ.
+        let mut best_input: Option<(f64, u32)> = None;
+        let mut best_word: Option<(f64, Vec<u32>)> = None;
+        let mut steps = Vec::with_capacity(block.len());
+        let mut keys: Vec<(u32, u32)> = Vec::with_capacity(block.len());
         'inputs: for a in 0..m.num_inputs() as u32 {
-            let mut steps = Vec::with_capacity(block.len());
+            steps.clear();
             for &s in block {
                 match m.step(s, a) {
                     Some(p) => steps.push(p),
                     None => continue 'inputs,
                 }
             }
-            let same_output = steps.iter().all(|p| p.1 == steps[0].1);
             if mode == Mode::Adaptive {
                 // Valid: no two states with the same output reach the same state.
                 let mut seen: Vec<(u32, u32)> = steps.iter().map(|&(t, o)| (o, t)).collect();
@@ -170,25 +190,54 @@ impl SplittingTree {
                     continue;
                 }
             }
+            let same_output = steps.iter().all(|p| p.1 == steps[0].1);
             if !same_output {
-                return Some(vec![a]);
+                keys.clear();
+                keys.extend(steps.iter().zip(block).map(|(p, &s)| (p.1, s)));
+                let sc = score(&mut keys, weight);
+                if best_input.is_none_or(|(b, _)| sc < b) {
+                    best_input = Some((sc, a));
+                }
+                continue;
+            }
+            if best_input.is_some() {
+                continue;
             }
             let mut u = self.leaf_of[steps[0].0 as usize];
             for &(t, _) in &steps[1..] {
                 u = self.lca(u, self.leaf_of[t as usize]);
             }
-            let sigma = &self.nodes[u as usize].sigma;
-            if self.nodes[u as usize].children.is_empty() {
+            let node = &self.nodes[u as usize];
+            if node.children.is_empty() {
                 continue; // all images in one unsplit block
             }
-            if best.as_ref().map_or(usize::MAX, Vec::len) > sigma.len() + 1 {
-                let mut w = Vec::with_capacity(sigma.len() + 1);
+            let len = node.sigma.len() + 1;
+            let best_len = best_word.as_ref().map_or(usize::MAX, |(_, w)| w.len());
+            if len > best_len {
+                continue;
+            }
+            // The children of u that the images fall into: one group each.
+            let below = node.depth + 1;
+            keys.clear();
+            keys.extend(steps.iter().zip(block).map(|(&(t, _), &s)| {
+                let mut x = self.leaf_of[t as usize];
+                while self.nodes[x as usize].depth > below {
+                    x = self.nodes[x as usize].parent;
+                }
+                (x, s)
+            }));
+            let sc = score(&mut keys, weight);
+            if len < best_len || best_word.as_ref().is_some_and(|(b, _)| sc < *b) {
+                let mut w = Vec::with_capacity(len);
                 w.push(a);
-                w.extend_from_slice(sigma);
-                best = Some(w);
+                w.extend_from_slice(&node.sigma);
+                best_word = Some((sc, w));
             }
         }
-        best
+        match best_input {
+            Some((_, a)) => Some(vec![a]),
+            None => best_word.map(|(_, w)| w),
+        }
     }
 
     fn apply(&mut self, m: &Mealy, v: u32, sigma: Vec<u32>) {
@@ -218,6 +267,24 @@ impl SplittingTree {
         }
         self.nodes[v as usize].sigma = sigma;
     }
+}
+
+/// `Σ_c W(c)·log2|c|` over the groups `c` of `(group key, state)` pairs (sorts `keys`).
+fn score(keys: &mut [(u32, u32)], weight: &[f64]) -> f64 {
+    keys.sort_unstable();
+    let mut total = 0.0;
+    let mut i = 0;
+    while i < keys.len() {
+        let mut j = i;
+        let mut w = 0.0;
+        while j < keys.len() && keys[j].0 == keys[i].0 {
+            w += weight[keys[j].1 as usize];
+            j += 1;
+        }
+        total += w * ((j - i) as f64).log2();
+        i = j;
+    }
+    total
 }
 
 #[cfg(test)]
