@@ -9,6 +9,8 @@
 //! * [`online`]: on-the-fly testing, tutorial Alg. 2 ([`run_online`], [`test_component`]);
 //! * [`suite`]: running stored test suites (note §2.4) ([`run_suite`]);
 //! * [`replay`]: replaying recorded traces and shrinking failures by delta debugging;
+//! * [`data`]: processes and TCP peers as systems under test with data (gate values), for
+//!   the symbolic engine of `ioco-symbolic`;
 //! * [`tester`]: the shared bookkeeping of a run and the verdict rules for misbehaving SUTs.
 //!
 //! Typical use (the CLI does the same):
@@ -30,6 +32,7 @@
 //! ```
 
 pub mod adapter;
+pub mod data;
 pub mod online;
 pub mod replay;
 pub mod result;

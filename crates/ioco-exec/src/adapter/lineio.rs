@@ -285,6 +285,8 @@ pub(crate) struct LineIo {
     /// How long to wait for the marker before giving an input, and for a write to go through.
     pub settle: Duration,
     pub write_timeout: Duration,
+    /// The raw bytes of the last output line (for [`crate::data`], which reads its arguments).
+    pub(crate) last_line: Vec<u8>,
 }
 
 impl LineIo {
@@ -304,6 +306,7 @@ impl LineIo {
             owed,
             settle,
             write_timeout: Duration::from_secs(5),
+            last_line: Vec::new(),
         }
     }
 
@@ -313,7 +316,11 @@ impl LineIo {
             Event::Line(bytes) => {
                 self.partial = false;
                 match self.codec.decode(&bytes) {
-                    Decoded::Output(l) => Ok(Some(Observation::Output(l))),
+                    Decoded::Output(l) => {
+                        // kept for data-level adapters, which parse the arguments themselves
+                        self.last_line = bytes;
+                        Ok(Some(Observation::Output(l)))
+                    }
                     Decoded::Marker => {
                         self.settled = true;
                         self.owed = self.owed.saturating_sub(1);
@@ -409,6 +416,16 @@ impl LineIo {
             .codec
             .encode(input, &[])
             .map_err(AdapterError::UnknownInput)?;
+        self.send_line_with(&line, gone)
+    }
+
+    /// [`LineIo::send_with`] for an input already encoded as a line (`\n` included), e.g. with
+    /// data arguments ([`crate::data`]).
+    pub(crate) fn send_line_with(
+        &mut self,
+        line: &[u8],
+        gone: &mut dyn FnMut() -> bool,
+    ) -> Result<Sent, Stop> {
         if self.codec.has_marker() && !self.settled {
             // Let the SUT finish reacting: an output before its marker races ahead of the input.
             match self.observe_with(self.settle, gone)? {
@@ -431,7 +448,7 @@ impl LineIo {
                 }
             }
         }
-        self.write_line(&line)?;
+        self.write_line(line)?;
         self.settled = false;
         if self.codec.has_marker() {
             self.owed += 1;

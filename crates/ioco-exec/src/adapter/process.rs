@@ -256,6 +256,33 @@ impl ProcessAdapter {
     }
 }
 
+impl ProcessAdapter {
+    /// Give an input already encoded as a wire line (`\n` included; data arguments), with the
+    /// race contract of [`Adapter::send`] (for [`crate::data`]).
+    pub(crate) fn send_line(&mut self, line: &[u8]) -> Result<Sent, AdapterError> {
+        let r = self.running()?;
+        if r.exited() {
+            return Err(self.stopped(Stop::Eof));
+        }
+        let child = &mut r.child;
+        match r
+            .io
+            .send_line_with(line, &mut || matches!(child.try_wait(), Ok(Some(_))))
+        {
+            Ok(s) => Ok(s),
+            Err(s) => Err(self.stopped(s)),
+        }
+    }
+
+    /// The raw bytes of the last output line observed (or raced), without `\n`.
+    pub(crate) fn last_line(&self) -> &[u8] {
+        self.running
+            .as_ref()
+            .map(|r| r.io.last_line.as_slice())
+            .unwrap_or(&[])
+    }
+}
+
 impl Adapter for ProcessAdapter {
     fn reset(&mut self) -> Result<(), AdapterError> {
         self.dead_stderr = None;

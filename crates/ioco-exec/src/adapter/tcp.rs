@@ -187,6 +187,25 @@ impl TcpAdapter {
     }
 }
 
+impl TcpAdapter {
+    /// Give an input already encoded as a wire line (`\n` included; data arguments), with the
+    /// race contract of [`Adapter::send`] (for [`crate::data`]).
+    pub(crate) fn send_line(&mut self, line: &[u8]) -> Result<Sent, AdapterError> {
+        match self.io()?.send_line_with(line, &mut || false) {
+            Ok(s) => Ok(s),
+            Err(s) => Err(self.stopped(s)),
+        }
+    }
+
+    /// The raw bytes of the last output line observed (or raced), without `\n`.
+    pub(crate) fn last_line(&self) -> &[u8] {
+        self.conn
+            .as_ref()
+            .map(|c| c.1.last_line.as_slice())
+            .unwrap_or(&[])
+    }
+}
+
 impl Adapter for TcpAdapter {
     fn reset(&mut self) -> Result<(), AdapterError> {
         if let (ResetMode::Line(line), Some((_, io))) = (&self.cfg.reset, self.conn.as_mut()) {

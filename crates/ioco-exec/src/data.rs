@@ -1,0 +1,383 @@
+//! Systems under test **with data**: a child process or a TCP peer as an
+//! [`ioco_symbolic::online::DataSut`], for the symbolic engine (`ioco test` on a `.ioco` model
+//! with infinite data, `ioco run` of a switch-coverage suite).
+//!
+//! [`DataAdapter`] reuses the label-level adapters of [`crate::adapter`] for everything that is
+//! not about values: process groups killed on reset, error and drop; line-length and flood
+//! caps; the quiescence marker (`--quiescence-marker`) and the time-out; stderr capture;
+//! TCP client and server; reset by restart, reconnection or a reset line. It adds the values.
+//!
+//! ## Wire format with data
+//! * **Lines** (default): `gate arg1 arg2 …`, one action per line, both ways; the gate is the
+//!   gate name of the spec (or its wire string from a `--map` file); values are written as in
+//!   labels ([`ioco_lang::ir::Value::display`]): `120`, `-3`, `true`, `Red`, `Plus(1,2)`, no
+//!   spaces inside a value. Example: tester → SUT `water 120`; SUT → tester `coffee 100`.
+//! * **JSON lines** (`--json-lines`): `{"label":"water","args":[120]}` both ways; integers are
+//!   JSON numbers, booleans JSON booleans, values of data types strings in the label syntax
+//!   (`"Plus(1,2)"`). `args` may be left out for gates without parameters.
+//! * Quiescence, the marker line, reset lines and the race rule are those of
+//!   [`crate::adapter::wire`].
+//!
+//! An output line whose gate is not an output of the spec, or whose values do not parse or
+//! have the wrong number or sort, is an output the spec does not allow (Fail; it is reported
+//! as [`Observed::Malformed`] with the line). Bytes that are not a line of text are an Error. A
+//! system that exits is judged by the exit rule of [`ioco_symbolic::online`].
+
+use crate::adapter::process::{ProcessAdapter, ProcessConfig};
+use crate::adapter::tcp::{TcpAdapter, TcpConfig};
+use crate::adapter::wire::{Format, WireConfig};
+use crate::adapter::{Adapter, AdapterError, Observation, Sent as LabelSent};
+use ioco_lang::ir::{Direction, Spec, Value};
+use ioco_model::{Alphabet, Label};
+use ioco_symbolic::online::{parse_value, DataSut, Observed, Sent, SutError};
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Where the system under test is.
+#[derive(Clone, Debug)]
+pub enum DataTarget {
+    /// A child process.
+    Process(ProcessConfig),
+    /// A TCP peer (client or server mode).
+    Tcp(TcpConfig),
+}
+
+impl DataTarget {
+    fn wire(&self) -> &WireConfig {
+        match self {
+            DataTarget::Process(c) => &c.wire,
+            DataTarget::Tcp(c) => &c.wire,
+        }
+    }
+}
+
+enum Inner {
+    Process(ProcessAdapter),
+    Tcp(TcpAdapter),
+}
+
+impl Inner {
+    fn adapter(&mut self) -> &mut dyn Adapter {
+        match self {
+            Inner::Process(a) => a,
+            Inner::Tcp(a) => a,
+        }
+    }
+
+    fn send_line(&mut self, line: &[u8]) -> Result<LabelSent, AdapterError> {
+        match self {
+            Inner::Process(a) => a.send_line(line),
+            Inner::Tcp(a) => a.send_line(line),
+        }
+    }
+
+    fn last_line(&self) -> &[u8] {
+        match self {
+            Inner::Process(a) => a.last_line(),
+            Inner::Tcp(a) => a.last_line(),
+        }
+    }
+}
+
+/// The alphabet of a spec's gates (names without values): what the label-level wire sees.
+pub fn gate_alphabet(spec: &Spec) -> Result<Alphabet, String> {
+    let mut a = Alphabet::new();
+    for g in &spec.gates {
+        let r = match g.dir {
+            Direction::Input => a.input(&g.name),
+            Direction::Output => a.output(&g.name),
+        };
+        r.map_err(|e| format!("gate `{}`: {e:?}", g.name))?;
+    }
+    Ok(a)
+}
+
+/// A process or TCP system under test speaking gate values (see the module documentation).
+pub struct DataAdapter {
+    inner: Inner,
+    spec: Arc<Spec>,
+    alphabet: Alphabet,
+    format: Format,
+    /// Wire string of each input gate.
+    wire_name: HashMap<String, String>,
+    /// How long to wait for an output before concluding quiescence.
+    pub timeout: Duration,
+}
+
+impl DataAdapter {
+    /// An adapter for `spec`'s gates. Errors: a mapping entry that names no gate, a TCP port
+    /// that cannot be bound.
+    pub fn new(spec: Arc<Spec>, target: DataTarget) -> Result<DataAdapter, String> {
+        let alphabet = gate_alphabet(&spec)?;
+        let wire = target.wire().clone();
+        let mut wire_name = HashMap::new();
+        for g in &spec.gates {
+            let mapped =
+                wire.mapping.0.iter().find_map(|(k, v)| {
+                    (k.trim_end_matches(['?', '!']) == g.name).then(|| v.clone())
+                });
+            wire_name.insert(g.name.clone(), mapped.unwrap_or_else(|| g.name.clone()));
+        }
+        let inner = match target {
+            DataTarget::Process(cfg) => {
+                Inner::Process(ProcessAdapter::new(&alphabet, cfg).map_err(|e| e.to_string())?)
+            }
+            DataTarget::Tcp(cfg) => {
+                Inner::Tcp(TcpAdapter::new(&alphabet, cfg).map_err(|e| e.to_string())?)
+            }
+        };
+        Ok(DataAdapter {
+            inner,
+            spec,
+            alphabet,
+            format: wire.format,
+            wire_name,
+            timeout: Duration::from_millis(200),
+        })
+    }
+
+    /// The line (with `\n`) that gives `gate` with `args`.
+    pub fn encode(&self, gate: &str, args: &[Value]) -> Vec<u8> {
+        let defs = &self.spec.defs;
+        let name = self.wire_name.get(gate).map(String::as_str).unwrap_or(gate);
+        let mut s = match self.format {
+            Format::Lines => {
+                let mut s = name.to_string();
+                for a in args {
+                    s.push(' ');
+                    s.push_str(&a.display(defs).to_string());
+                }
+                s
+            }
+            Format::JsonLines => {
+                let args: Vec<serde_json::Value> = args
+                    .iter()
+                    .map(|v| match v {
+                        Value::Int(i) => serde_json::Value::from(*i),
+                        Value::Bool(b) => serde_json::Value::from(*b),
+                        other => serde_json::Value::from(other.display(defs).to_string()),
+                    })
+                    .collect();
+                serde_json::json!({"label": name, "args": args}).to_string()
+            }
+        };
+        s.push('\n');
+        s.into_bytes()
+    }
+
+    /// Reads the values of an output line whose gate the label-level wire decoded as `l`.
+    pub fn decode(&self, l: Label, line: &[u8]) -> Observed {
+        let gate = self.alphabet.name(l).to_string();
+        let text = String::from_utf8_lossy(line);
+        let text = text.trim_end_matches('\r');
+        let Some(decl) = self
+            .spec
+            .gates
+            .iter()
+            .find(|g| g.name == gate && g.dir == Direction::Output)
+        else {
+            return Observed::Malformed(format!("`{text}` is not an output gate of the spec"));
+        };
+        let words: Vec<String> = match self.format {
+            Format::Lines => text.split_whitespace().skip(1).map(String::from).collect(),
+            Format::JsonLines => match json_args(text) {
+                Ok(w) => w,
+                Err(e) => return Observed::Malformed(format!("`{text}`: {e}")),
+            },
+        };
+        if words.len() != decl.params.len() {
+            return Observed::Malformed(format!(
+                "`{text}`: `{gate}` takes {} value(s), the line has {}",
+                decl.params.len(),
+                words.len()
+            ));
+        }
+        let mut vals = Vec::new();
+        for ((_, ty), w) in decl.params.iter().zip(&words) {
+            match parse_value(&self.spec.defs, *ty, w) {
+                Ok(v) => vals.push(v),
+                Err(e) => return Observed::Malformed(format!("`{text}`: {e}")),
+            }
+        }
+        Observed::Output(gate, vals)
+    }
+
+    fn error(e: AdapterError) -> SutError {
+        match e {
+            AdapterError::Exited { status } => SutError::Exited(status),
+            other => SutError::Broken(other.to_string()),
+        }
+    }
+}
+
+/// The `args` of a JSON-lines record, each as text in the label syntax.
+fn json_args(text: &str) -> Result<Vec<String>, String> {
+    let v: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not JSON ({e})"))?;
+    let args = match v.get("args") {
+        None | Some(serde_json::Value::Null) => return Ok(Vec::new()),
+        Some(serde_json::Value::Array(a)) => a,
+        Some(_) => return Err("`args` is not an array".into()),
+    };
+    args.iter()
+        .map(|a| match a {
+            serde_json::Value::Number(n) => Ok(n.to_string()),
+            serde_json::Value::Bool(b) => Ok(b.to_string()),
+            serde_json::Value::String(s) => Ok(s.clone()),
+            other => Err(format!(
+                "argument {other} is not a number, boolean or string"
+            )),
+        })
+        .collect()
+}
+
+impl DataSut for DataAdapter {
+    fn reset(&mut self) -> Result<(), SutError> {
+        self.inner.adapter().reset().map_err(DataAdapter::error)
+    }
+
+    fn send(&mut self, gate: &str, args: &[Value]) -> Result<Sent, SutError> {
+        let line = self.encode(gate, args);
+        match self.inner.send_line(&line) {
+            Ok(LabelSent::Accepted) => Ok(Sent::Sent),
+            Ok(LabelSent::Raced(l)) => Ok(match self.decode(l, self.inner.last_line()) {
+                Observed::Output(g, v) => Sent::Raced(g, v),
+                Observed::Malformed(m) => Sent::RacedMalformed(m),
+                Observed::Quiescent => unreachable!("a line is not quiescence"),
+            }),
+            Err(AdapterError::UnknownOutput { line }) => Ok(Sent::RacedMalformed(format!(
+                "`{line}` is not an output gate of the spec"
+            ))),
+            Err(e) => Err(DataAdapter::error(e)),
+        }
+    }
+
+    fn observe(&mut self) -> Result<Observed, SutError> {
+        match self.inner.adapter().observe(self.timeout) {
+            Ok(Observation::Quiescent) => Ok(Observed::Quiescent),
+            Ok(Observation::Output(l)) => Ok(self.decode(l, self.inner.last_line())),
+            Err(AdapterError::UnknownOutput { line }) => Ok(Observed::Malformed(format!(
+                "`{line}` is not an output gate of the spec"
+            ))),
+            Err(e) => Err(DataAdapter::error(e)),
+        }
+    }
+
+    fn stderr_tail(&mut self) -> Option<String> {
+        self.inner.adapter().stderr_tail()
+    }
+}
+
+impl Drop for DataAdapter {
+    fn drop(&mut self) {
+        let _ = self.inner.adapter().close();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ioco_symbolic::online::{run_online, OnlineOptions, Verdict};
+    use ioco_symbolic::SymbolicSpec;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+    use std::path::PathBuf;
+
+    fn tap19() -> Arc<Spec> {
+        let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../ioco-symbolic/tests/models/tap19.ioco");
+        Arc::new(
+            ioco_lang::parse_file(&p)
+                .expect("tap19.ioco")
+                .entry()
+                .unwrap()
+                .clone(),
+        )
+    }
+
+    fn adapter(mode: &str, format: Format) -> DataAdapter {
+        let script = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../ioco-symbolic/tests/suts/tap19.sh")
+            .display()
+            .to_string();
+        let mut cfg =
+            ProcessConfig::from_command_line(&format!("/bin/sh {script} {mode}")).unwrap();
+        cfg.wire.format = format;
+        let mut a = DataAdapter::new(tap19(), DataTarget::Process(cfg)).unwrap();
+        // generous: a slow machine must not turn a late output into quiescence
+        a.timeout = Duration::from_millis(400);
+        a
+    }
+
+    fn run(mode: &str, seed: u64) -> ioco_symbolic::online::Run {
+        let mut t = SymbolicSpec::with_z3(tap19()).unwrap();
+        let mut sut = adapter(mode, Format::Lines);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let opts = OnlineOptions {
+            steps: 14,
+            input_bias: 0.6,
+        };
+        run_online(&mut t, &mut sut, &opts, &mut rng)
+    }
+
+    #[test]
+    fn a_process_with_data_passes_or_fails_with_the_right_reason() {
+        let r = run("correct", 4);
+        assert_eq!(r.verdict, Verdict::Pass, "{:?}", r.trace);
+        assert!(r.trace.iter().any(|l| l.starts_with("outX!(")), "{:?}", r);
+        let r = run("plus1", 4);
+        assert!(matches!(r.verdict, Verdict::Fail(_)), "{:?}", r);
+        assert!(
+            r.observed.as_deref().unwrap().starts_with("outX!("),
+            "{r:?}"
+        );
+        assert!(r.allowed.iter().any(|a| a.contains("outX!")), "{r:?}");
+        let r = run("garbage", 4);
+        match &r.verdict {
+            Verdict::Fail(why) => assert!(why.contains("malformed"), "{}", why),
+            other => panic!("{:?}", other),
+        }
+        // exit 3 right after an input, where the spec requires outX!: Fail by the exit rule
+        let r = run("crash", 4);
+        match &r.verdict {
+            Verdict::Fail(why) => assert!(why.contains("exited with status 3"), "{}", why),
+            other => panic!("{:?}", other),
+        }
+        assert_eq!(r.observed.as_deref(), Some("exit"));
+    }
+
+    #[test]
+    fn lines_and_json_lines_encode_and_decode_values() {
+        let a = adapter("correct", Format::Lines);
+        assert_eq!(a.encode("inX", &[Value::Int(-5)]), b"inX -5\n");
+        let out = a.alphabet.lookup("outX").unwrap();
+        assert_eq!(
+            a.decode(out, b"outX 7\r"),
+            Observed::Output("outX".into(), vec![Value::Int(7)])
+        );
+        assert!(matches!(a.decode(out, b"outX"), Observed::Malformed(_)));
+        assert!(matches!(a.decode(out, b"outX x"), Observed::Malformed(_)));
+        let j = adapter("correct", Format::JsonLines);
+        assert_eq!(
+            j.encode("inX", &[Value::Int(3)]),
+            b"{\"args\":[3],\"label\":\"inX\"}\n"
+        );
+        assert_eq!(
+            j.decode(out, br#"{"label":"outX","args":[12]}"#),
+            Observed::Output("outX".into(), vec![Value::Int(12)])
+        );
+        assert!(matches!(
+            j.decode(out, br#"{"label":"outX","args":[true]}"#),
+            Observed::Malformed(_)
+        ));
+        let mut bad = adapter("correct", Format::Lines);
+        bad.inner = Inner::Process(
+            ProcessAdapter::new(
+                &bad.alphabet,
+                ProcessConfig::from_command_line("/nonexistent/sut").unwrap(),
+            )
+            .unwrap(),
+        );
+        assert!(matches!(bad.reset(), Err(SutError::Broken(m)) if m.contains("/nonexistent")));
+    }
+}
