@@ -11,6 +11,7 @@
 //! (guard instances repeat a lot: the same switch from the same concrete state) and counts
 //! queries, cache hits and solver time ([`SolverStats`]).
 
+use crate::quick::{self, Quick};
 use crate::term::{domain_constraint, SymVar, Term, T};
 use ioco_lang::ir::{Defs, Value};
 use std::collections::HashMap;
@@ -51,6 +52,13 @@ pub trait Solver {
     fn model(&mut self, vars: &[SymVar]) -> Option<Vec<Value>>;
     /// Bounds the time of each check.
     fn set_timeout(&mut self, t: Duration);
+    /// Whether the solver decides (sat or unsat, no time-out) every formula of the
+    /// difference-logic fragment of [`crate::quick`]. Only then does [`Checker`] answer such
+    /// formulas itself, so the fast path never changes an answer of the solver (a solver that
+    /// may say `unknown` keeps saying it). Default `false`.
+    fn decides_difference_logic(&self) -> bool {
+        false
+    }
 }
 
 /// A solver that never knows: every check is `Unknown`. Testing with it must never give Fail.
@@ -84,6 +92,8 @@ pub struct SolverStats {
     pub pool_hits: u64,
     /// Questions answered by constant folding (no solver call).
     pub trivial: u64,
+    /// Checks decided by the difference-logic fast path ([`crate::quick`], no solver call).
+    pub quick: u64,
     /// Calls of [`Solver::check`].
     pub solver_calls: u64,
     /// Model extractions.
@@ -103,17 +113,23 @@ pub struct Checker {
     pub stats: SolverStats,
     /// Maximum number of memoised formulas (the table is cleared when full).
     pub cache_limit: usize,
+    /// Decide difference-logic formulas without the solver ([`crate::quick`]; on when the
+    /// solver [decides them](Solver::decides_difference_logic), as Z3 does).
+    /// Turning it off changes no answer (see the property test `tests/solver_quick.rs`),
+    /// only the time and possibly which model is returned.
+    pub quick: bool,
 }
 
 impl Checker {
     /// Wraps a solver.
     pub fn new(solver: Box<dyn Solver>) -> Checker {
         Checker {
-            solver,
             cache: HashMap::new(),
             pool: HashMap::new(),
             stats: SolverStats::default(),
             cache_limit: 100_000,
+            quick: solver.decides_difference_logic(),
+            solver,
         }
     }
 
@@ -142,14 +158,53 @@ impl Checker {
             self.stats.cache_hits += 1;
             return r.clone();
         }
-        self.solver.push();
-        self.assert_with_domains(defs, phi);
-        let r = self.timed_check();
-        self.solver.pop();
+        let r = match self.quick_check(defs, phi, &[], None) {
+            Some(Quick::Sat(_)) => SatResult::Sat,
+            Some(Quick::Unsat) => SatResult::Unsat,
+            None => {
+                self.solver.push();
+                self.assert_with_domains(defs, phi);
+                let r = self.timed_check();
+                self.solver.pop();
+                r
+            }
+        };
         if self.cache.len() >= self.cache_limit {
             self.cache.clear();
         }
         self.cache.insert(phi.clone(), r.clone());
+        r
+    }
+
+    /// The fast path: `phi`, the domain constraints of its variables and of `vars`, and `hint`.
+    fn quick_check(
+        &mut self,
+        defs: &Defs,
+        phi: &T,
+        vars: &[SymVar],
+        hint: Option<&T>,
+    ) -> Option<Quick> {
+        if !self.quick {
+            return None;
+        }
+        let mut fs = vec![phi.clone()];
+        let mut seen = phi.vars();
+        for v in vars {
+            if !seen.contains(v) {
+                seen.push(v.clone());
+            }
+        }
+        for v in &seen {
+            let d = domain_constraint(defs, v);
+            if d.as_const().is_none() {
+                fs.push(d);
+            }
+        }
+        fs.extend(hint.cloned());
+        let r = quick::decide(defs, &fs, quick::BUDGET);
+        if r.is_some() {
+            self.stats.quick += 1;
+        }
         r
     }
 
@@ -186,6 +241,9 @@ impl Checker {
         hints: &[T],
     ) -> Result<Vec<Value>, SatResult> {
         self.stats.queries += 1;
+        if let Some(r) = self.quick_values(defs, phi, vars, hints) {
+            return r;
+        }
         self.solver.push();
         self.assert_with_domains(defs, phi);
         for v in vars {
@@ -222,6 +280,32 @@ impl Checker {
 }
 
 impl Checker {
+    /// [`Checker::values`] by the fast path; `None` when some question is outside it.
+    fn quick_values(
+        &mut self,
+        defs: &Defs,
+        phi: &T,
+        vars: &[SymVar],
+        hints: &[T],
+    ) -> Option<Result<Vec<Value>, SatResult>> {
+        if !self.quick {
+            return None;
+        }
+        let read = |m: &quick::Model| -> Option<Vec<Value>> {
+            vars.iter().map(|v| m.get(v).cloned()).collect()
+        };
+        for h in hints {
+            match self.quick_check(defs, phi, vars, Some(h))? {
+                Quick::Sat(m) => return read(&m).map(Ok),
+                Quick::Unsat => {}
+            }
+        }
+        Some(match self.quick_check(defs, phi, vars, None)? {
+            Quick::Sat(m) => Ok(read(&m)?),
+            Quick::Unsat => Err(SatResult::Unsat),
+        })
+    }
+
     /// [`Checker::values`] with reuse: the models found for the same formula and variables
     /// are pooled (up to [`POOL_LIMIT`]); once the pool has a few, a random pooled model is
     /// reused instead of asking the solver, with a probability that grows with the pool. The

@@ -350,6 +350,12 @@ impl Solver for Z3Solver {
         Some(out)
     }
 
+    fn decides_difference_logic(&self) -> bool {
+        // Z3 decides linear integer arithmetic; a difference-logic check runs far below any
+        // sensible time-out
+        true
+    }
+
     fn set_timeout(&mut self, t: Duration) {
         let mut p = Params::new();
         p.set_u32("timeout", t.as_millis().clamp(1, u32::MAX as u128) as u32);
