@@ -176,6 +176,14 @@ fn load(
 /// Loads a `.ioco` file and translates its entry point to an explicit LTS (for the CLI). All
 /// diagnostics are in the report (render it with miette).
 pub fn load_lts(path: impl AsRef<Path>) -> Result<ioco_model::Lts, miette::Report> {
+    load_lts_timed(path).map(|(lts, _)| lts)
+}
+
+/// [`load_lts`], also returning the model's `@timeout`s per LTS state and label
+/// ([`translate::Timing`], for test drivers).
+pub fn load_lts_timed(
+    path: impl AsRef<Path>,
+) -> Result<(ioco_model::Lts, translate::Timing), miette::Report> {
     let path = path.as_ref();
     let model = parse_file(path).map_err(|diags| {
         miette::Report::new(Diagnostics {
@@ -190,7 +198,7 @@ pub fn load_lts(path: impl AsRef<Path>) -> Result<ioco_model::Lts, miette::Repor
             path.display()
         )
     })?;
-    translate::to_lts(spec, &translate::Options::default()).map_err(|e| {
+    translate::to_lts_timed(spec, &translate::Options::default()).map_err(|e| {
         let mut d = e.into_diagnostic();
         d.attach(&model.sources);
         miette::Report::new(d)
