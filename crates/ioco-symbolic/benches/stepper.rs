@@ -2,7 +2,10 @@
 //! of TorXakis's data micro-benchmarks (test/sqatt/data/bench: Sequence10Ints, MatchInt,
 //! ParallelData6, SeqEnableInt). TorXakis issue #850 reports 1.25 s to 17 s per 100 steps.
 //!
-//! Run: `cargo bench -p ioco-symbolic --bench stepper` (optional argument: repetitions).
+//! Run: `cargo bench -p ioco-symbolic --bench stepper -- 10` (repetitions; default 20). Each
+//! model runs twice in the same process: without and with the difference-logic fast path
+//! ([`ioco_symbolic::quick`]), so before/after share the machine's load. Wall and thread CPU
+//! time are reported; `--only-quick` / `--no-quick` run one configuration (for callgrind).
 use ioco_symbolic::SymbolicSpec;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -21,11 +24,80 @@ fn load(rel: &str, name: &str) -> Arc<ioco_lang::ir::Spec> {
     )
 }
 
+/// CPU time of the calling thread (load-independent, unlike wall time).
+fn thread_cpu() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes into the valid timespec passed to it
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+}
+
+struct Run {
+    wall: f64,
+    min: f64,
+    cpu: f64,
+    calls: u64,
+    quick: u64,
+    hits: u64,
+    pooled: u64,
+}
+
+/// `reps` walks of 100 steps (seeds 0..reps); means per run in ms.
+fn measure(label: &str, spec: &Arc<ioco_lang::ir::Spec>, reps: usize, quick: bool) -> Run {
+    let mut r = Run {
+        wall: 0.0,
+        min: f64::MAX,
+        cpu: 0.0,
+        calls: 0,
+        quick: 0,
+        hits: 0,
+        pooled: 0,
+    };
+    for seed in 0..reps as u64 {
+        let mut t = SymbolicSpec::with_z3(spec.clone()).expect("spec");
+        t.checker.quick = quick;
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let (t0, c0) = (Instant::now(), thread_cpu());
+        for _ in 0..100 {
+            assert!(
+                t.simulate_step(&mut rng).is_some(),
+                "{}: the walk got stuck",
+                label
+            );
+        }
+        let (dt, dc) = (t0.elapsed().as_secs_f64() * 1e3, (thread_cpu() - c0) * 1e3);
+        r.wall += dt;
+        r.min = r.min.min(dt);
+        r.cpu += dc;
+        r.calls += t.checker.stats.solver_calls;
+        r.quick += t.checker.stats.quick;
+        r.hits += t.checker.stats.cache_hits;
+        r.pooled += t.checker.stats.pool_hits;
+    }
+    let n = reps as f64;
+    r.wall /= n;
+    r.cpu /= n;
+    r.calls /= reps as u64;
+    r.quick /= reps as u64;
+    r.hits /= reps as u64;
+    r.pooled /= reps as u64;
+    r
+}
+
 fn main() {
-    let reps: usize = std::env::args()
-        .skip(1)
-        .find_map(|a| a.parse().ok())
-        .unwrap_or(20);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let reps: usize = args.iter().find_map(|a| a.parse().ok()).unwrap_or(20);
+    // `--only-quick` / `--no-quick`: one configuration (e.g. under callgrind)
+    let configs: Vec<bool> = if args.iter().any(|a| a == "--only-quick") {
+        vec![true]
+    } else if args.iter().any(|a| a == "--no-quick") {
+        vec![false]
+    } else {
+        vec![false, true]
+    };
     let cases = [
         (
             "Sequence10Ints",
@@ -41,53 +113,32 @@ fn main() {
         ("SeqEnableInt", "tests/models/bench.ioco", "SeqEnableInt"),
     ];
     println!(
-        "seed 0..{}, 100 steps per run, {} runs per model",
-        reps, reps
+        "seeds 0..{}, 100 steps per run, {} runs per model and configuration; z3 {}",
+        reps,
+        reps,
+        ioco_symbolic::z3solver::z3_version()
     );
     println!(
-        "| model | ms per 100 steps (mean) | min | steps/s | speed-up vs 1.25 s | solver calls/run | cache hits/run | pooled models/run |"
+        "| model | fast path | wall ms/100 steps (mean) | min | CPU ms/100 steps | vs TorXakis 1.25 s (CPU) | Z3 checks/run | fast-path answers/run | memo hits/run | pooled models/run |"
     );
-    println!("|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
     for (label, file, name) in cases {
         let spec = load(file, name);
-        let mut total = 0.0f64;
-        let mut min = f64::MAX;
-        let mut calls = 0u64;
-        let mut hits = 0u64;
-        let mut pooled = 0u64;
-        let mut steps = 0usize;
-        for seed in 0..reps as u64 {
-            let mut t = SymbolicSpec::with_z3(spec.clone()).expect("spec");
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            let t0 = Instant::now();
-            let mut n = 0;
-            for _ in 0..100 {
-                if t.simulate_step(&mut rng).is_none() {
-                    break;
-                }
-                n += 1;
-            }
-            let dt = t0.elapsed().as_secs_f64() * 1000.0;
-            total += dt;
-            min = min.min(dt);
-            steps += n;
-            calls += t.checker.stats.solver_calls;
-            hits += t.checker.stats.cache_hits;
-            pooled += t.checker.stats.pool_hits;
+        for &quick in &configs {
+            let r = measure(label, &spec, reps, quick);
+            println!(
+                "| {} | {} | {:.2} | {:.2} | {:.2} | {:.0}x | {} | {} | {} | {} |",
+                label,
+                if quick { "on" } else { "off" },
+                r.wall,
+                r.min,
+                r.cpu,
+                1250.0 / r.cpu.max(1e-9),
+                r.calls,
+                r.quick,
+                r.hits,
+                r.pooled
+            );
         }
-        let mean = total / reps as f64;
-        let per100 = mean * 100.0 / (steps as f64 / reps as f64).max(1.0);
-        println!(
-            "| {} | {:.2} | {:.2} | {:.0} | {:.0}x | {} | {} | {} |",
-            label,
-            per100,
-            min,
-            100_000.0 / per100,
-            1250.0 / per100,
-            calls / reps as u64,
-            hits / reps as u64,
-            pooled / reps as u64
-        );
-        assert_eq!(steps, 100 * reps, "{}: the walk got stuck", label);
     }
 }

@@ -373,7 +373,14 @@ fn call(defs: &Defs, f: FnId, xs: Vec<T>) -> T {
     // partial evaluation: unfold the body with the symbolic arguments (recursion on constant
     // data folds away: `contains(Cons(3, Nil), b)` becomes `3 == b || false`), up to a depth
     INLINE_DEPTH.with(|d| {
-        if d.get() >= MAX_TERM_INLINE {
+        if d.get() == 0 {
+            INLINE_WORK.with(|w| w.set(0));
+        }
+        let work = INLINE_WORK.with(|w| {
+            w.set(w.get() + 1);
+            w.get()
+        });
+        if d.get() >= MAX_TERM_INLINE || work > MAX_TERM_WORK {
             return Arc::new(Term::Call(f, xs.clone()));
         }
         d.set(d.get() + 1);
@@ -388,10 +395,16 @@ fn call(defs: &Defs, f: FnId, xs: Vec<T>) -> T {
     })
 }
 
-const MAX_TERM_INLINE: usize = 8;
+/// Deepest nesting of unfolded calls (recursion on constant data, e.g. `contains` on a
+/// concrete list of 60 elements, unfolds completely; recursion on a symbolic argument is cut
+/// and left to the solver).
+const MAX_TERM_INLINE: usize = 64;
+/// Most unfoldings per top-level call (bounds branching recursion).
+const MAX_TERM_WORK: usize = 512;
 
 thread_local! {
     static INLINE_DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    static INLINE_WORK: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 fn has_call(t: &Term) -> bool {
