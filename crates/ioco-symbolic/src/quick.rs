@@ -64,38 +64,24 @@ pub fn decide(defs: &Defs, formulas: &[T], budget: usize) -> Option<Quick> {
     let mut cx = Cx::default();
     let mut roots = Vec::new();
     for f in formulas {
-        roots.push(cx.nnf(f, true)?);
+        roots.push(cx.nnf(f, true));
     }
     let root = Node::And(roots);
     let mut search = Search {
         cx: &cx,
+        defs,
+        formulas,
         leaves: 0,
         budget,
+        unverified: false,
     };
     let mut lits = Vec::new();
     match search.run(vec![&root], &[], &mut lits)? {
+        Some(model) => Some(Quick::Sat(model)),
+        // every conjunction of the relaxation is unsat: so is the formula; but a model of the
+        // relaxation that failed the evaluation leaves the question open
+        None if search.unverified => None,
         None => Some(Quick::Unsat),
-        Some((ints, bools)) => {
-            let mut vars = Vec::new();
-            let mut vals = Vec::new();
-            for (i, v) in cx.ints.iter().enumerate() {
-                vars.push(v.clone());
-                vals.push(Value::Int(i64::try_from(ints[i]).ok()?));
-            }
-            for (i, v) in cx.bools.iter().enumerate() {
-                vars.push(v.clone());
-                vals.push(Value::Bool(bools[i]));
-            }
-            let model = Model { vars, vals };
-            // the model must satisfy every formula under the IR's semantics
-            let lookup = |v: &SymVar| model.get(v).cloned();
-            for f in formulas {
-                if Term::subst(f, defs, &lookup).as_const() != Some(&Value::Bool(true)) {
-                    return None;
-                }
-            }
-            Some(Quick::Sat(model))
-        }
     }
 }
 
@@ -107,6 +93,7 @@ enum Lit {
 }
 
 enum Node {
+    /// `true`, or an atom outside the fragment, relaxed to `true` (see [`Cx::nnf`]).
     True,
     False,
     Lit(Lit),
@@ -224,8 +211,33 @@ impl Cx {
         }
     }
 
-    /// The node of `t` (if `pos`) or `!t`, in negation normal form.
-    fn nnf(&mut self, t: &T, pos: bool) -> Option<Node> {
+    /// The node of `t` (if `pos`) or `!t`, in negation normal form. A part outside the
+    /// fragment becomes `true`: since negation normal form is monotone in its atoms, this is
+    /// a relaxation (unsat relaxed implies unsat), and a model of the relaxation is a model of
+    /// the formula only if evaluation says so (checked at each leaf of the search).
+    fn nnf(&mut self, t: &T, pos: bool) -> Node {
+        self.nnf_exact(t, pos).unwrap_or_else(|| {
+            self.opaque(t);
+            Node::True
+        })
+    }
+
+    /// Registers the variables of a relaxed part (they get values in models).
+    fn opaque(&mut self, t: &Term) {
+        for v in t.vars() {
+            match v.ty {
+                Type::Int | Type::Range(..) => {
+                    self.int_var(&v);
+                }
+                Type::Bool => {
+                    self.bool_var(&v);
+                }
+                Type::Adt(_) => {}
+            }
+        }
+    }
+
+    fn nnf_exact(&mut self, t: &T, pos: bool) -> Option<Node> {
         use BinOp::*;
         Some(match &**t {
             Term::Const(Value::Bool(b)) => {
@@ -236,9 +248,9 @@ impl Cx {
                 }
             }
             Term::Sym(v) if v.ty == Type::Bool => Node::Lit(Lit::Bool(self.bool_var(v), pos)),
-            Term::Unary(UnOp::Not, a) => self.nnf(a, !pos)?,
+            Term::Unary(UnOp::Not, a) => self.nnf(a, !pos),
             Term::Binary(op @ (And | Or), a, b) => {
-                let (x, y) = (self.nnf(a, pos)?, self.nnf(b, pos)?);
+                let (x, y) = (self.nnf(a, pos), self.nnf(b, pos));
                 if (*op == And) == pos {
                     Node::And(vec![x, y])
                 } else {
@@ -247,7 +259,7 @@ impl Cx {
             }
             Term::Binary(Implies, a, b) => {
                 // a => b  ≡  !a || b;  !(a => b)  ≡  a && !b
-                let (x, y) = (self.nnf(a, !pos)?, self.nnf(b, pos)?);
+                let (x, y) = (self.nnf(a, !pos), self.nnf(b, pos));
                 if pos {
                     Node::Or(vec![x, y])
                 } else {
@@ -257,16 +269,16 @@ impl Cx {
             Term::Ite(c, a, b) => {
                 // (c && a) || (!c && b), for either polarity of the branches
                 Node::Or(vec![
-                    Node::And(vec![self.nnf(c, true)?, self.nnf(a, pos)?]),
-                    Node::And(vec![self.nnf(c, false)?, self.nnf(b, pos)?]),
+                    Node::And(vec![self.nnf(c, true), self.nnf(a, pos)]),
+                    Node::And(vec![self.nnf(c, false), self.nnf(b, pos)]),
                 ])
             }
             Term::Binary(op @ (Eq | Ne), a, b) if is_bool(a) || is_bool(b) => {
                 // a == b  ≡  (a && b) || (!a && !b); a != b is its negation
                 let same = (*op == Eq) == pos;
                 Node::Or(vec![
-                    Node::And(vec![self.nnf(a, true)?, self.nnf(b, same)?]),
-                    Node::And(vec![self.nnf(a, false)?, self.nnf(b, !same)?]),
+                    Node::And(vec![self.nnf(a, true), self.nnf(b, same)]),
+                    Node::And(vec![self.nnf(a, false), self.nnf(b, !same)]),
                 ])
             }
             Term::Binary(op @ (Lt | Le | Gt | Ge | Eq | Ne), a, b) => {
@@ -329,22 +341,26 @@ fn is_bool(t: &Term) -> bool {
 
 struct Search<'a> {
     cx: &'a Cx,
+    defs: &'a Defs,
+    formulas: &'a [T],
     leaves: usize,
     budget: usize,
+    /// A conjunction was satisfiable but its solution did not evaluate to a model.
+    unverified: bool,
 }
 
 type Assignment = (Vec<i128>, Vec<bool>);
 
 impl<'a> Search<'a> {
-    /// Depth-first search for a satisfiable conjunction of the `pending` nodes and the
-    /// disjunctions `ors`: `Some(None)` when every branch is unsat, `None` when the budget ran
-    /// out.
+    /// Depth-first search for a model of the conjunction of the `pending` nodes and the
+    /// disjunctions `ors`: `Some(None)` when no conjunction gives one, `None` when the budget
+    /// ran out.
     fn run<'n>(
         &mut self,
         pending: Vec<&'n Node>,
         ors: &[OrRef<'n>],
         lits: &mut Vec<Lit>,
-    ) -> Option<Option<Assignment>> {
+    ) -> Option<Option<Model>> {
         let mark = lits.len();
         let mut pending = pending;
         let mut more: Vec<&'n [Node]> = ors.iter().map(|o| o.0).collect();
@@ -372,7 +388,16 @@ impl<'a> Search<'a> {
                     lits.truncate(mark);
                     return None;
                 }
-                solve(self.cx, lits)
+                match solve(self.cx, lits) {
+                    None => None,
+                    Some(a) => {
+                        let m = self.model(a);
+                        if m.is_none() {
+                            self.unverified = true;
+                        }
+                        m
+                    }
+                }
             }
             Some(alts) => {
                 let rest: Vec<OrRef<'n>> = more.iter().map(|xs| OrRef(xs)).collect();
@@ -395,6 +420,29 @@ impl<'a> Search<'a> {
         };
         lits.truncate(mark);
         Some(r)
+    }
+
+    /// The assignment as a model, if every formula evaluates to `true` under it (with the IR's
+    /// semantics: values in `i64`, no overflow).
+    fn model(&self, (ints, bools): Assignment) -> Option<Model> {
+        let mut vars = Vec::new();
+        let mut vals = Vec::new();
+        for (i, v) in self.cx.ints.iter().enumerate() {
+            vars.push(v.clone());
+            vals.push(Value::Int(i64::try_from(ints[i]).ok()?));
+        }
+        for (i, v) in self.cx.bools.iter().enumerate() {
+            vars.push(v.clone());
+            vals.push(Value::Bool(bools[i]));
+        }
+        let model = Model { vars, vals };
+        let lookup = |v: &SymVar| model.get(v).cloned();
+        for f in self.formulas {
+            if Term::subst(f, self.defs, &lookup).as_const() != Some(&Value::Bool(true)) {
+                return None;
+            }
+        }
+        Some(model)
     }
 }
 
