@@ -11,6 +11,7 @@
 //! * [`replay`]: replaying recorded traces and shrinking failures by delta debugging;
 //! * [`data`]: processes and TCP peers as systems under test with data (gate values), for
 //!   the symbolic engine of `ioco-symbolic`;
+//! * [`timeouts`]: how long to wait before concluding quiescence (per state and label);
 //! * [`tester`]: the shared bookkeeping of a run and the verdict rules for misbehaving SUTs.
 //!
 //! Typical use (the CLI does the same):
@@ -38,6 +39,7 @@ pub mod replay;
 pub mod result;
 pub mod suite;
 pub mod tester;
+pub mod timeouts;
 
 pub use adapter::{Adapter, AdapterError, Observation, Sent};
 pub use online::{run_online, run_online_with, test_component, OnlineOptions, Progress};
@@ -45,3 +47,4 @@ pub use replay::{parse_trace, replay_inputs, replay_trace, shrink};
 pub use result::{CoverageSummary, Failure, RunResult, RunVerdict, Shrunk, Summary};
 pub use suite::{run_suite, run_test};
 pub use tester::Tester;
+pub use timeouts::Timeouts;

@@ -19,13 +19,14 @@ use crate::adapter::inproc::{Component, InProcess};
 use crate::adapter::{Adapter, AdapterError, Observation, Sent};
 use crate::result::{CoverageSummary, RunResult, RunVerdict, Summary};
 use crate::tester::{End, Tester};
+use crate::timeouts::Timeouts;
 use ioco_gen::strategy::{derive_seed, Choice, Situation, Strategy, StrategySpec};
 use ioco_gen::Coverage;
 use ioco_model::{Label, Lts, QuiescencePolicy};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// What [`Progress`] calls after every finished run.
@@ -56,8 +57,12 @@ pub struct OnlineOptions {
     pub depth: usize,
     /// Master seed.
     pub seed: u64,
-    /// How long to wait for an output before concluding quiescence.
+    /// How long to wait for an output before concluding quiescence, where no state or label
+    /// has a timeout of its own (see [`crate::timeouts`]).
     pub quiescence_timeout: Duration,
+    /// Per-state and per-label timeouts of the specification, overriding
+    /// `quiescence_timeout` (the max rule of [`crate::timeouts`]); `None`: none.
+    pub timeouts: Option<Arc<Timeouts>>,
     /// Wall-clock budget for the whole batch (runs not started in time are skipped; a run in
     /// progress stops, with the verdict so far).
     pub time_budget: Option<Duration>,
@@ -88,6 +93,7 @@ impl Default for OnlineOptions {
             depth: 50,
             seed: 0,
             quiescence_timeout: Duration::from_millis(200),
+            timeouts: None,
             time_budget: None,
             stop_on_failure: true,
             jobs: 1,
@@ -182,7 +188,7 @@ fn alg2(
         );
         let observed = match choice {
             Choice::Stop => break,
-            Choice::Observe => match adapter.observe(opts.quiescence_timeout) {
+            Choice::Observe => match adapter.observe(tester.quiescence_timeout(opts)) {
                 Ok(Observation::Output(x)) => x,
                 Ok(Observation::Quiescent) => Label::DELTA,
                 Err(e) => return tester.adapter_error(e),
@@ -305,6 +311,13 @@ pub(crate) fn summarise(mode: &str, opts: &OnlineOptions, p: Pooled, t0: Instant
         "quiescence_timeout_ms".into(),
         (opts.quiescence_timeout.as_millis() as u64).into(),
     );
+    if let Some(t) = opts.timeouts.as_deref().filter(|t| !t.is_empty()) {
+        let n = |v: &[Option<Duration>]| v.iter().filter(|x| x.is_some()).count();
+        p.insert(
+            "own_timeouts".into(),
+            serde_json::json!({ "states": n(&t.states), "labels": n(&t.labels) }),
+        );
+    }
     p.insert(
         "policy".into(),
         serde_json::to_value(opts.policy).unwrap_or_default(),

@@ -152,7 +152,7 @@ pub fn replay_trace(
                 }
             }
         } else {
-            match adapter.observe(opts.quiescence_timeout) {
+            match adapter.observe(tester.quiescence_timeout(opts)) {
                 Ok(Observation::Output(x)) => x,
                 Ok(Observation::Quiescent) => Label::DELTA,
                 Err(e) => {
@@ -177,7 +177,7 @@ pub fn replay_trace(
 /// Observe until quiescence (or the step budget); `Some(end)` when the run ends.
 fn settle(tester: &mut Tester<'_>, adapter: &mut dyn Adapter, opts: &OnlineOptions) -> Option<End> {
     while tester.steps < opts.depth {
-        let x = match adapter.observe(opts.quiescence_timeout) {
+        let x = match adapter.observe(tester.quiescence_timeout(opts)) {
             Ok(Observation::Output(x)) => x,
             Ok(Observation::Quiescent) => Label::DELTA,
             Err(e) => return Some(tester.adapter_error(e)),

@@ -181,7 +181,12 @@ fn exec(
                 branches,
                 otherwise,
             } => {
-                let x = match adapter.observe(opts.quiescence_timeout) {
+                let timeout = if tracking {
+                    tester.quiescence_timeout(opts)
+                } else {
+                    opts.quiescence_timeout
+                };
+                let x = match adapter.observe(timeout) {
                     Ok(Observation::Output(x)) => x,
                     Ok(Observation::Quiescent) => Label::DELTA,
                     Err(e) => return on_error(tester, e, tracking),

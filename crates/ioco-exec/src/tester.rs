@@ -19,6 +19,7 @@ use crate::adapter::AdapterError;
 use crate::result::{Failure, RunResult, RunVerdict};
 use ioco_gen::Coverage;
 use ioco_model::{Alphabet, Label, Lts, SaState, Suspension};
+use std::time::Duration;
 
 /// The tester's state for one worker: the lazy suspension automaton of the specification and
 /// the coverage, both kept across runs; plus the current run's position and trace.
@@ -218,6 +219,25 @@ impl<'a> Tester<'a> {
     pub(crate) fn io_span_of(&self, q: SaState) -> (usize, usize, usize) {
         let (st, ni, no) = self.io_span[q as usize];
         (st as usize, ni as usize, no as usize)
+    }
+
+    /// How long to wait for an output now: the rule of [`crate::timeouts`] in the current
+    /// state, after the trace so far.
+    pub(crate) fn quiescence_timeout(&mut self, opts: &crate::OnlineOptions) -> Duration {
+        let Some(t) = opts.timeouts.as_deref() else {
+            return opts.quiescence_timeout;
+        };
+        let q = self.q;
+        self.io(q);
+        let (st, ni, no) = self.io_span_of(q);
+        let a = self.alphabet();
+        let last_input = self.trace.last().copied().filter(|&l| a.is_input(l));
+        t.for_observation(
+            self.sus.set(q),
+            &self.io_data[st + ni..st + ni + no],
+            last_input,
+            opts.quiescence_timeout,
+        )
     }
 
     /// out(q) as written.
