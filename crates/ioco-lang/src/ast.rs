@@ -44,13 +44,18 @@ pub enum AttrArg {
     Str(String, Span),
     /// `name`
     Name(Ident),
+    /// `a | b | c`: a set of gates (`@sync(a | b)`).
+    Gates(Vec<Ident>, Span),
 }
 
 impl AttrArg {
     /// Its span.
     pub fn span(&self) -> Span {
         match self {
-            AttrArg::Int(_, s) | AttrArg::Duration(_, s) | AttrArg::Str(_, s) => *s,
+            AttrArg::Int(_, s)
+            | AttrArg::Duration(_, s)
+            | AttrArg::Str(_, s)
+            | AttrArg::Gates(_, s) => *s,
             AttrArg::Name(i) => i.span,
         }
     }
@@ -227,11 +232,13 @@ pub struct Switch {
     pub from: Ident,
     /// The action.
     pub action: Action,
+    /// Further gate actions of a multi-action `a?(x) | b!(y)` (all happen in one step).
+    pub also: Vec<Action>,
     /// Guard, `true` if absent.
     pub guard: Option<Expr>,
     /// Simultaneous assignments.
     pub updates: Vec<(Ident, Expr)>,
-    /// Target location.
+    /// Target location (for `exit`, which has no target, the name is empty).
     pub to: Ident,
 }
 
@@ -240,6 +247,8 @@ pub struct Switch {
 pub enum Action {
     /// `tau`
     Tau(Span),
+    /// `exit`: successful termination (TorXakis `EXIT`); the switch has no target.
+    Exit(Span),
     /// `gate?(args)` or `gate!(args)`
     Gate {
         /// Gate name.
@@ -295,6 +304,8 @@ pub enum CompKind {
     Rename(Box<Comp>, Vec<(Ident, Ident)>),
     /// `(P)` (kept for the formatter).
     Paren(Box<Comp>),
+    /// `P >>> Q`: `Q` starts when `P` has exited (TorXakis enabling).
+    Seq(Box<Comp>, Box<Comp>),
 }
 
 /// `system Name { composition }`

@@ -186,9 +186,14 @@ struct Checker<'a> {
     models: Vec<&'a ast::Item>,
     systems: Vec<&'a ast::Item>,
     templates: Vec<Option<Template>>,
+    /// Counter for the hidden gates of `>>>` and loops.
+    fresh: u32,
 }
 
-const KNOWN_ATTRS: [&str; 2] = ["timeout", "main"];
+/// The location an automaton is in after `exit`.
+const END_LOC: &str = "#end";
+
+const KNOWN_ATTRS: [&str; 3] = ["timeout", "main", "sync"];
 
 /// Checks the files (the first is the main file) and lowers them to a [`Program`].
 pub fn check(files: &[(u32, &ast::File)]) -> Result<Program, Vec<Diagnostic>> {
@@ -203,6 +208,7 @@ pub fn check(files: &[(u32, &ast::File)]) -> Result<Program, Vec<Diagnostic>> {
         models: Vec::new(),
         systems: Vec::new(),
         templates: Vec::new(),
+        fresh: 0,
     };
     c.collect();
     c.types();
@@ -228,13 +234,20 @@ pub fn check(files: &[(u32, &ast::File)]) -> Result<Program, Vec<Diagnostic>> {
                         .unwrap();
                     match &c.templates[idx] {
                         Some(t) => match instantiate(&defs, t, &m.name.name, &[]) {
-                            Ok(a) => Some(Spec {
-                                name: m.name.name.clone(),
-                                defs: defs.clone(),
-                                gates: sorted(a.gates.clone()),
-                                automata: vec![a],
-                                root: Composition::Leaf(0),
-                            }),
+                            Ok(a) => {
+                                let mut gates = a.gates.clone();
+                                let mut root = Composition::Leaf(0);
+                                finish_root(&mut root, &mut gates);
+                                let sync = c.sync_sets(&item.attrs, &gates);
+                                Some(Spec {
+                                    name: m.name.name.clone(),
+                                    defs: defs.clone(),
+                                    gates: sorted(gates),
+                                    automata: vec![a],
+                                    root,
+                                    sync,
+                                })
+                            }
                             Err(msg) => {
                                 c.diags.push(Diagnostic::error(
                                     "ioco::check::init",
@@ -262,7 +275,7 @@ pub fn check(files: &[(u32, &ast::File)]) -> Result<Program, Vec<Diagnostic>> {
                     }
                     None
                 }
-                ItemKind::System(s) => c.system(&defs, s),
+                ItemKind::System(s) => c.system(&defs, s, &item.attrs),
                 _ => None,
             };
             if let Some(s) = spec {
@@ -303,6 +316,130 @@ pub fn check(files: &[(u32, &ast::File)]) -> Result<Program, Vec<Diagnostic>> {
         entry,
         warnings,
     })
+}
+
+fn unparen(c: &ast::Comp) -> &ast::Comp {
+    match &c.kind {
+        CompKind::Paren(x) => unparen(x),
+        _ => c,
+    }
+}
+
+/// Hides the exit of the root: a system that has exited is simply stopped.
+fn finish_root(root: &mut Composition, gates: &mut Vec<Gate>) {
+    if let Some(i) = gates.iter().position(|g| g.name == ir::EXIT_GATE) {
+        gates.remove(i);
+        let body = std::mem::replace(root, Composition::Leaf(0));
+        *root = Composition::Hide {
+            gates: vec![ir::EXIT_GATE.into()],
+            body: Box::new(body),
+        };
+    }
+}
+
+/// Adds a gate to the synchronisation set of every parallel composition in `c`.
+fn add_sync(c: &mut Composition, gate: &str) {
+    match c {
+        Composition::Leaf(_) => {}
+        Composition::Par { sync, left, right } => {
+            if !sync.iter().any(|g| g == gate) {
+                sync.push(gate.into());
+            }
+            add_sync(left, gate);
+            add_sync(right, gate);
+        }
+        Composition::Hide { body, .. } | Composition::Rename { body, .. } => add_sync(body, gate),
+    }
+}
+
+/// Renames a gate in every synchronisation set of `c`.
+fn rename_sync(c: &mut Composition, from: &str, to: &str) {
+    match c {
+        Composition::Leaf(_) => {}
+        Composition::Par { sync, left, right } => {
+            for g in sync.iter_mut().filter(|g| *g == from) {
+                *g = to.into();
+            }
+            rename_sync(left, from, to);
+            rename_sync(right, from, to);
+        }
+        Composition::Hide { body, .. } | Composition::Rename { body, .. } => {
+            rename_sync(body, from, to)
+        }
+    }
+}
+
+/// `P >>> Q`, an automaton of P: its exits become the hidden step `seq` into a new location
+/// `#done<k>`, from which it exits again together with Q (so that the whole exits together).
+fn seq_first(a: &mut ir::Automaton, seq: &str, k: u32) {
+    let Some(eg) = a.gate(ir::EXIT_GATE) else {
+        return;
+    };
+    let span = a.gates[eg as usize].span;
+    a.gates.push(Gate {
+        name: seq.into(),
+        dir: Direction::Output,
+        params: Vec::new(),
+        timeout: None,
+        span,
+    });
+    let sg = (a.gates.len() - 1) as u32;
+    a.locations.push(ir::Location {
+        name: format!("#done{}", k),
+        timeout: None,
+        span,
+    });
+    let done = (a.locations.len() - 1) as u32;
+    let end = a
+        .locations
+        .iter()
+        .position(|l| l.name == END_LOC)
+        .unwrap_or(done as usize) as u32;
+    for sw in a.switches.iter_mut().filter(|sw| sw.gate == Some(eg)) {
+        sw.gate = Some(sg);
+        sw.to = done;
+    }
+    a.switches.push(ir::Switch {
+        from: done,
+        gate: Some(eg),
+        also: Vec::new(),
+        params: Vec::new(),
+        guard: Expr::tru(span),
+        assign: Vec::new(),
+        to: end,
+        span,
+    });
+}
+
+/// `P >>> Q`, an automaton of Q: it waits in a new initial location `#wait<k>` for the step
+/// `seq` (P's exit).
+fn seq_then(a: &mut ir::Automaton, seq: &str, k: u32) {
+    let span = a.span;
+    a.gates.push(Gate {
+        name: seq.into(),
+        dir: Direction::Input,
+        params: Vec::new(),
+        timeout: None,
+        span,
+    });
+    let sg = (a.gates.len() - 1) as u32;
+    a.locations.push(ir::Location {
+        name: format!("#wait{}", k),
+        timeout: None,
+        span,
+    });
+    let wait = (a.locations.len() - 1) as u32;
+    a.switches.push(ir::Switch {
+        from: wait,
+        gate: Some(sg),
+        also: Vec::new(),
+        params: Vec::new(),
+        guard: Expr::tru(span),
+        assign: Vec::new(),
+        to: a.initial,
+        span,
+    });
+    a.initial = wait;
 }
 
 fn sorted(mut gates: Vec<Gate>) -> Vec<Gate> {
@@ -370,8 +507,8 @@ impl<'a> Checker<'a> {
         for (_, f) in files {
             for item in &f.items {
                 let allowed: &[&str] = match &item.kind {
-                    ItemKind::Model(_) => &["main", "timeout"],
-                    ItemKind::System(_) => &["main"],
+                    ItemKind::Model(_) => &["main", "timeout", "sync"],
+                    ItemKind::System(_) => &["main", "sync"],
                     _ => &[],
                 };
                 self.check_attrs(&item.attrs, allowed, item_kind_word(&item.kind));
@@ -422,7 +559,9 @@ impl<'a> Checker<'a> {
                 )
                 .help(match did_you_mean(n, KNOWN_ATTRS) {
                     Some(s) => format!("did you mean `@{}`?", s),
-                    None => "known attributes: `@timeout(duration)`, `@main`".into(),
+                    None => {
+                        "known attributes: `@timeout(duration)`, `@main`, `@sync(a | b)`".into()
+                    }
                 });
                 self.err(d);
             } else if !allowed.contains(&n) {
@@ -433,7 +572,7 @@ impl<'a> Checker<'a> {
                         a.span,
                         "misplaced attribute",
                     )
-                    .help("`@timeout` goes on a model, a gate declaration or a `location` declaration; `@main` on a model or system"),
+                    .help("`@timeout` goes on a model, a gate declaration or a `location` declaration; `@main` and `@sync` on a model or system"),
                 );
             } else if n == "main" && !a.args.is_empty() {
                 self.err(Diagnostic::error(
@@ -442,6 +581,21 @@ impl<'a> Checker<'a> {
                     a.span,
                     "remove the arguments",
                 ));
+            } else if n == "sync"
+                && (a.args.is_empty()
+                    || a.args
+                        .iter()
+                        .any(|x| !matches!(x, AttrArg::Gates(..) | AttrArg::Name(_))))
+            {
+                self.err(
+                    Diagnostic::error(
+                        "ioco::check::attribute",
+                        "`@sync` takes sets of gates",
+                        a.span,
+                        "expected gate sets such as `a | b`",
+                    )
+                    .help("for example `@sync(a | b, a | b | c)`: each set may happen as one multi-action step"),
+                );
             } else if n == "timeout" && !matches!(a.args.as_slice(), [AttrArg::Duration(..)]) {
                 self.err(
                     Diagnostic::error(
@@ -1314,19 +1468,48 @@ impl<'a> Checker<'a> {
                 Some((locations.len() - 1) as u32)
             };
         let mut switches = Vec::new();
+        let exit_span = m.members.iter().find_map(|mm| match &mm.kind {
+            MemberKind::Switch(sw) => match sw.action {
+                ast::Action::Exit(sp) => Some(sp),
+                _ => None,
+            },
+            _ => None,
+        });
+        let mut end_loc = None;
+        if let Some(sp) = exit_span {
+            gates.push(Gate {
+                name: ir::EXIT_GATE.into(),
+                dir: Direction::Output,
+                params: Vec::new(),
+                timeout: None,
+                span: sp,
+            });
+            locations.push(ir::Location {
+                name: END_LOC.into(),
+                timeout: None,
+                span: sp,
+            });
+            end_loc = Some((locations.len() - 1) as u32);
+        }
         for mem in &m.members {
             let MemberKind::Switch(sw) = &mem.kind else {
                 continue;
             };
             let from = resolve_loc(self, &sw.from, &mut locations);
-            let to = resolve_loc(self, &sw.to, &mut locations);
+            let to = if matches!(sw.action, ast::Action::Exit(_)) {
+                end_loc
+            } else {
+                resolve_loc(self, &sw.to, &mut locations)
+            };
             loc_uses.entry(sw.from.name.clone()).or_default().0 += 1;
             loc_uses.entry(sw.to.name.clone()).or_default().1 += 1;
             let s = self.switch(sw, mem.span, &gates, &vars, &locals);
-            if let (Some(from), Some(to), Some((gate, params, guard, assign))) = (from, to, s) {
+            if let (Some(from), Some(to), Some((gate, also, params, guard, assign))) = (from, to, s)
+            {
                 switches.push(ir::Switch {
                     from,
                     gate,
+                    also,
                     params,
                     guard,
                     assign,
@@ -1359,7 +1542,7 @@ impl<'a> Checker<'a> {
         };
         // locations only entered, never left, whose name is close to another: likely typos
         for (name, (src, tgt)) in &loc_uses {
-            if *src == 0 && *tgt > 0 && !any_loc_decl {
+            if *src == 0 && *tgt > 0 && !any_loc_decl && !name.is_empty() {
                 let others: Vec<&str> = loc_uses
                     .iter()
                     .filter(|(n, (s, _))| *s > 0 && *n != name)
@@ -1424,22 +1607,54 @@ impl<'a> Checker<'a> {
         gates: &[Gate],
         vars: &[(String, Type, Span)],
         locals: &[(String, Type, Span)],
-    ) -> Option<(Option<u32>, Vec<(String, Type)>, Expr, Vec<(u32, Expr)>)> {
+    ) -> Option<(
+        Option<u32>,
+        Vec<u32>,
+        Vec<(String, Type)>,
+        Expr,
+        Vec<(u32, Expr)>,
+    )> {
         let mut scope = Scope {
             params: Vec::new(),
             vars: Some(vars),
             locals: locals.to_vec(),
         };
         let mut gate_id = None;
+        let mut also = Vec::new();
         let mut conj: Vec<Expr> = Vec::new();
         let mut ok = true;
-        if let ast::Action::Gate {
-            name,
-            dir,
-            dir_span,
-            args,
-        } = &sw.action
-        {
+        if matches!(sw.action, ast::Action::Exit(_)) {
+            gate_id = gates
+                .iter()
+                .position(|g| g.name == ir::EXIT_GATE)
+                .map(|i| i as u32);
+        }
+        let mut seen: Vec<(&str, Span)> = Vec::new();
+        for act in std::iter::once(&sw.action).chain(&sw.also) {
+            let ast::Action::Gate {
+                name,
+                dir,
+                dir_span,
+                args,
+            } = act
+            else {
+                continue;
+            };
+            if let Some((_, prev)) = seen.iter().find(|(n, _)| *n == name.name) {
+                let prev = *prev;
+                self.err(
+                    Diagnostic::error(
+                        "ioco::check::multi_action",
+                        format!("gate `{}` occurs twice in one multi-action", name.name),
+                        name.span,
+                        "second occurrence",
+                    )
+                    .label(prev, "first occurrence")
+                    .help("a gate happens at most once per step; use one switch after another for two values"),
+                );
+                return None;
+            }
+            seen.push((&name.name, name.span));
             let Some(gi) = gates.iter().position(|g| g.name == name.name) else {
                 let cands = gates.iter().map(|g| g.name.clone()).collect();
                 let extra = Some(format!(
@@ -1455,7 +1670,11 @@ impl<'a> Checker<'a> {
                 return None;
             };
             let g = &gates[gi];
-            gate_id = Some(gi as u32);
+            if gate_id.is_none() {
+                gate_id = Some(gi as u32);
+            } else {
+                also.push(gi as u32);
+            }
             if g.dir != dir_of(*dir) {
                 let right = if g.dir == Direction::Input { "?" } else { "!" };
                 self.err(
@@ -1515,7 +1734,7 @@ impl<'a> Checker<'a> {
                 );
                 return None;
             }
-            for (i, (a, (pn, pt))) in args.iter().zip(&g.params).enumerate() {
+            for (a, (pn, pt)) in args.iter().zip(&g.params) {
                 match a {
                     Arg::Bind(id) => {
                         let clash = vars
@@ -1544,7 +1763,7 @@ impl<'a> Checker<'a> {
                         scope.params.push((id.name.clone(), *pt, id.span));
                     }
                     Arg::Value(e) => {
-                        let pname = format!("{}#{}", pn, i);
+                        let pname = format!("{}#{}", pn, scope.params.len());
                         scope.params.push((pname.clone(), *pt, e.span));
                         let idx = scope.params.len() - 1;
                         // the value expression may not read parameters bound later; it sees earlier ones
@@ -1697,22 +1916,154 @@ impl<'a> Checker<'a> {
             .iter()
             .map(|(n, t, _)| (n.clone(), *t))
             .collect();
-        Some((gate_id, params, guard, assign))
+        Some((gate_id, also, params, guard, assign))
     }
 
     // ----- systems -----
 
-    fn system(&mut self, defs: &Arc<Defs>, s: &ast::System) -> Option<Spec> {
+    fn system(&mut self, defs: &Arc<Defs>, s: &ast::System, attrs: &[ast::Attr]) -> Option<Spec> {
         let mut automata = Vec::new();
         let mut stack = vec![s.name.name.clone()];
-        let (root, gates) = self.comp(defs, &s.body, &mut automata, &mut stack)?;
+        let (mut root, mut gates) =
+            self.system_body(defs, &s.name, &s.body, &mut automata, &mut stack)?;
+        finish_root(&mut root, &mut gates);
+        let sync = self.sync_sets(attrs, &gates);
         Some(Spec {
             name: s.name.name.clone(),
             defs: defs.clone(),
             automata,
             root,
             gates: sorted(gates),
+            sync,
         })
+    }
+
+    /// The multi-action sets of `@sync(..)` attributes, checked against the interface.
+    fn sync_sets(&mut self, attrs: &[ast::Attr], gates: &[Gate]) -> Vec<Vec<String>> {
+        let mut out: Vec<Vec<String>> = Vec::new();
+        for a in attrs.iter().filter(|a| a.name.name == "sync") {
+            for arg in &a.args {
+                let AttrArg::Gates(names, span) = arg else {
+                    continue;
+                };
+                let mut set: Vec<String> = Vec::new();
+                let mut first: Option<&Gate> = None;
+                for n in names {
+                    let Some(g) = gates.iter().find(|g| g.name == n.name) else {
+                        let cands = gates
+                            .iter()
+                            .filter(|g| !g.name.starts_with('#'))
+                            .map(|g| g.name.clone())
+                            .collect();
+                        self.unknown(
+                            "gate",
+                            n,
+                            cands,
+                            Some("`@sync` lists visible gates of the model or system".into()),
+                        );
+                        continue;
+                    };
+                    if let Some(f) = first {
+                        if f.dir != g.dir {
+                            self.err(
+                                Diagnostic::error(
+                                    "ioco::check::sync",
+                                    format!(
+                                        "`{}` is {} but `{}` is {}: a multi-action is all inputs or all outputs",
+                                        f.name,
+                                        dir_word(f.dir),
+                                        g.name,
+                                        dir_word(g.dir)
+                                    ),
+                                    *span,
+                                    "in this set",
+                                )
+                                .help("a tester can send several inputs at once or observe several outputs at once, not both"),
+                            );
+                        }
+                    } else {
+                        first = Some(g);
+                    }
+                    if !set.contains(&g.name) {
+                        set.push(g.name.clone());
+                    }
+                }
+                set.sort();
+                if set.len() >= 2 && !out.contains(&set) {
+                    out.push(set);
+                }
+            }
+        }
+        out
+    }
+
+    /// The body of a system; `P >>> S` inside `system S` is a loop (P, then P again).
+    fn system_body(
+        &mut self,
+        defs: &Arc<Defs>,
+        name: &ast::Ident,
+        body: &ast::Comp,
+        automata: &mut Vec<ir::Automaton>,
+        stack: &mut Vec<String>,
+    ) -> Option<(Composition, Vec<Gate>)> {
+        let CompKind::Seq(l, r) = &unparen(body).kind else {
+            return self.comp(defs, body, automata, stack);
+        };
+        if !matches!(&unparen(r).kind, CompKind::Inst(n, args) if n.name == name.name && args.is_empty())
+        {
+            return self.comp(defs, body, automata, stack);
+        }
+        let p0 = automata.len();
+        let (mut bc, mut bg) = self.comp(defs, l, automata, stack)?;
+        let Some(ei) = bg.iter().position(|g| g.name == ir::EXIT_GATE) else {
+            self.err(
+                Diagnostic::error(
+                    "ioco::check::exit",
+                    format!("the body of the loop `{}` never exits", name.name),
+                    l.span,
+                    "no `exit` in here",
+                )
+                .help("end the processes of the body with a switch `from -- exit`; then the body starts again"),
+            );
+            return None;
+        };
+        bg.remove(ei);
+        self.fresh += 1;
+        let gate = format!("#loop{}", self.fresh);
+        for a in &mut automata[p0..] {
+            let Some(eg) = a.gate(ir::EXIT_GATE) else {
+                continue;
+            };
+            a.gates[eg as usize].name = gate.clone();
+            let reset: Vec<(u32, Expr)> = a
+                .vars
+                .iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    (
+                        i as u32,
+                        Expr {
+                            kind: ExprKind::Const(v.init.clone()),
+                            ty: v.ty,
+                            span: v.span,
+                        },
+                    )
+                })
+                .collect();
+            let init = a.initial;
+            for sw in a.switches.iter_mut().filter(|sw| sw.gate == Some(eg)) {
+                sw.to = init;
+                sw.assign = reset.clone();
+            }
+        }
+        rename_sync(&mut bc, ir::EXIT_GATE, &gate);
+        Some((
+            Composition::Hide {
+                gates: vec![gate],
+                body: Box::new(bc),
+            },
+            bg,
+        ))
     }
 
     fn comp(
@@ -1724,6 +2075,79 @@ impl<'a> Checker<'a> {
     ) -> Option<(Composition, Vec<Gate>)> {
         match &c.kind {
             CompKind::Paren(x) => self.comp(defs, x, automata, stack),
+            CompKind::Seq(l, r) => {
+                let p0 = automata.len();
+                let lres = self.comp(defs, l, automata, stack);
+                let p1 = automata.len();
+                let rres = self.comp(defs, r, automata, stack);
+                let ((mut lc, lg), (mut rc, rg)) = (lres?, rres?);
+                if !lg.iter().any(|g| g.name == ir::EXIT_GATE) {
+                    self.err(
+                        Diagnostic::error(
+                            "ioco::check::exit",
+                            "the left operand of `>>>` never exits",
+                            l.span,
+                            "no `exit` in here",
+                        )
+                        .label(r.span, "so this never starts")
+                        .help("end the processes on the left with a switch `from -- exit`"),
+                    );
+                    return None;
+                }
+                let mut gates = lg.clone();
+                for g in rg {
+                    if let Some(prev) = gates.iter().find(|x| x.name == g.name) {
+                        if prev.dir != g.dir
+                            || prev
+                                .params
+                                .iter()
+                                .map(|p| p.1)
+                                .ne(g.params.iter().map(|p| p.1))
+                        {
+                            let (ps, gs) = (prev.span, g.span);
+                            self.err(
+                                Diagnostic::error(
+                                    "ioco::check::direction",
+                                    format!(
+                                        "gate `{}` differs in direction or parameter types before and after `>>>`",
+                                        g.name
+                                    ),
+                                    c.span,
+                                    "in this sequence",
+                                )
+                                .label(ps, "declared here")
+                                .label(gs, "and here")
+                                .help("a gate keeps its direction and parameter types in the whole system; rename one side"),
+                            );
+                            return None;
+                        }
+                    } else {
+                        gates.push(g);
+                    }
+                }
+                self.fresh += 1;
+                let k = self.fresh;
+                let seq = format!("#seq{}", k);
+                for a in &mut automata[p0..p1] {
+                    seq_first(a, &seq, k);
+                }
+                for a in &mut automata[p1..] {
+                    seq_then(a, &seq, k);
+                }
+                add_sync(&mut lc, &seq);
+                add_sync(&mut rc, &seq);
+                Some((
+                    Composition::Hide {
+                        gates: vec![seq.clone()],
+                        body: Box::new(Composition::Par {
+                            sync: vec![seq, ir::EXIT_GATE.into()],
+                            left: Box::new(lc),
+                            right: Box::new(rc),
+                        }),
+                    },
+                    gates,
+                ))
+            }
             CompKind::Inst(name, args) => match self.globals.get(&name.name).copied() {
                 Some((Global::Model(mi), sp)) => {
                     let t = self.templates[mi].clone()?;
@@ -1815,7 +2239,7 @@ impl<'a> Checker<'a> {
                                 name.span,
                                 "used inside its own definition",
                             )
-                            .help("compositions are finite trees: unfold the recursion by hand"),
+                            .help("compositions are finite trees; the one recursion allowed is a loop `system S { P >>> S }` (P, then P again)"),
                         );
                         return None;
                     }
@@ -1823,7 +2247,7 @@ impl<'a> Checker<'a> {
                         return None;
                     };
                     stack.push(name.name.clone());
-                    let r = self.comp(defs, &s.body, automata, stack);
+                    let r = self.system_body(defs, &s.name, &s.body, automata, stack);
                     stack.pop();
                     r
                 }
@@ -1989,6 +2413,13 @@ impl<'a> Checker<'a> {
                         out
                     }
                 };
+                let mut sync = sync;
+                if (lg.iter().chain(&rg)).any(|g| g.name == ir::EXIT_GATE)
+                    && !sync.iter().any(|g| g == ir::EXIT_GATE)
+                {
+                    // TorXakis: a parallel composition exits when both sides exit together
+                    sync.push(ir::EXIT_GATE.into());
+                }
                 let mut gates = lg.clone();
                 for g in rg {
                     if let Some(prev) = gates.iter_mut().find(|x| x.name == g.name) {

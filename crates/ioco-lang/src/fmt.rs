@@ -358,6 +358,11 @@ fn attr(a: &Attr) -> String {
             AttrArg::Duration(us, _) => duration(*us),
             AttrArg::Str(s, _) => quote(s),
             AttrArg::Name(n) => n.name.clone(),
+            AttrArg::Gates(ns, _) => ns
+                .iter()
+                .map(|n| n.name.as_str())
+                .collect::<Vec<_>>()
+                .join(" | "),
         })
         .collect();
     format!("@{}({})", a.name.name, args.join(", "))
@@ -419,18 +424,20 @@ fn switch_parts(s: &Switch, width: usize) -> Vec<String> {
             .collect();
         parts.push(format!("{{ {} }}", u.join(", ")));
     }
-    parts.push(format!("--> {}", s.to.name));
+    if !matches!(s.action, Action::Exit(_)) {
+        parts.push(format!("--> {}", s.to.name));
+    }
     parts
 }
 
-fn switch_one(s: &Switch, width: usize) -> String {
-    let mut out = format!("{:<w$} -- ", s.from.name, w = width);
-    match &s.action {
-        Action::Tau(_) => out.push_str("tau"),
+fn action(a: &Action) -> String {
+    match a {
+        Action::Tau(_) => "tau".into(),
+        Action::Exit(_) => "exit".into(),
         Action::Gate {
             name, dir, args, ..
         } => {
-            out.push_str(&name.name);
+            let mut out = name.name.clone();
             out.push(if *dir == Dir::Input { '?' } else { '!' });
             if !args.is_empty() {
                 let a: Vec<String> = args
@@ -442,7 +449,17 @@ fn switch_one(s: &Switch, width: usize) -> String {
                     .collect();
                 out.push_str(&format!("({})", a.join(", ")));
             }
+            out
         }
+    }
+}
+
+fn switch_one(s: &Switch, width: usize) -> String {
+    let mut out = format!("{:<w$} -- ", s.from.name, w = width);
+    out.push_str(&action(&s.action));
+    for a in &s.also {
+        out.push_str(" | ");
+        out.push_str(&action(a));
     }
     if let Some(g) = &s.guard {
         out.push_str(&format!(" [{}]", expr(g)));
@@ -455,7 +472,9 @@ fn switch_one(s: &Switch, width: usize) -> String {
             .collect();
         out.push_str(&format!(" {{ {} }}", u.join(", ")));
     }
-    out.push_str(&format!(" --> {}", s.to.name));
+    if !matches!(s.action, Action::Exit(_)) {
+        out.push_str(&format!(" --> {}", s.to.name));
+    }
     out
 }
 
@@ -498,6 +517,7 @@ pub fn comp(c: &Comp) -> String {
             format!("{}[{}]", comp(b), m.join(", "))
         }
         CompKind::Paren(b) => format!("({})", comp(b)),
+        CompKind::Seq(a, b) => format!("{} >>> {}", comp(a), comp(b)),
     }
 }
 

@@ -26,12 +26,20 @@
 //! replaced by constants) and a [`Composition`] tree over them (parallel composition with a
 //! synchronisation set, hiding, renaming; tutorial Def. 4.5 and 4.6), plus the visible
 //! interface of the root.
+//!
+//! TorXakis's `EXIT` and enabling `P >>> Q` are lowered into this IR (no new node): `exit` is a
+//! switch on the gate [`EXIT_GATE`] (synchronised by every parallel composition, hidden at the
+//! root), and `>>>` renames `P`'s exits to a fresh hidden gate on which `Q`'s automata leave a
+//! new waiting initial location (docs/language.md §7).
 
 use crate::ast::{BinOp, UnOp};
 use crate::span::Span;
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
+
+/// The gate of `exit` switches (not a valid source name, so it cannot clash).
+pub const EXIT_GATE: &str = "#exit";
 
 /// Index into [`Defs::types`].
 pub type AdtId = u32;
@@ -321,8 +329,13 @@ pub struct Switch {
     pub from: LocId,
     /// The gate, `None` for τ.
     pub gate: Option<GateId>,
-    /// The gate parameters, local to this switch: (name, type), matching the gate's sort list.
+    /// The gate parameters, local to this switch: (name, type), matching the gate's sort list
+    /// (for a multi-action: the parameters of `gate`, then those of each gate of `also`).
     pub params: Vec<(String, Type)>,
+    /// Further gates of a multi-action (TorXakis `A | B`, docs/language.md §6): `gate` and
+    /// these happen together in one step. Empty for an ordinary switch. Tools that do not
+    /// handle multi-actions must reject switches where this is not empty.
+    pub also: Vec<GateId>,
     /// Guard over variables and parameters.
     pub guard: Expr,
     /// Simultaneous assignment of changed variables.
@@ -410,6 +423,11 @@ pub struct Spec {
     /// Visible gates of the root (after hiding and renaming), sorted by name. Direction: a
     /// gate synchronised between an output and an input is an output of the composition.
     pub gates: Vec<Gate>,
+    /// Multi-actions the root may show (`@sync(a | b)`, TorXakis `SYNC`): sets of two or more
+    /// gate names of [`Spec::gates`], each sorted, all of one direction. A step of the root
+    /// that combines several gates is visible only if its gate set is listed here (single
+    /// gates always are). Empty for almost every spec.
+    pub sync: Vec<Vec<String>>,
 }
 
 impl Spec {

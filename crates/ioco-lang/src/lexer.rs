@@ -149,6 +149,8 @@ pub enum Tok {
     Interleave,
     #[token("|")]
     Pipe,
+    #[token(">>>")]
+    Enable,
 
     /// End of file (added by [`lex`], never produced by logos).
     Eof,
@@ -219,6 +221,7 @@ impl Tok {
             AndAnd => "`&&`",
             OrOr => "`||`",
             Interleave => "`|||`",
+            Enable => "`>>>`",
             Pipe => "`|`",
             Eof => "the end of the file",
         }

@@ -321,7 +321,18 @@ impl<'a> Parser<'a> {
                 self.bump();
                 Ok(AttrArg::Str(unescape(self.text(t)), t.span))
             }
-            Tok::Ident => Ok(AttrArg::Name(self.ident("a name")?)),
+            Tok::Ident => {
+                let first = self.ident("a name")?;
+                if self.peek() != Tok::Pipe {
+                    return Ok(AttrArg::Name(first));
+                }
+                let mut names = vec![first];
+                while self.eat(Tok::Pipe) {
+                    names.push(self.ident("a gate name")?);
+                }
+                let span = names[0].span.to(self.prev_span());
+                Ok(AttrArg::Gates(names, span))
+            }
             _ => self.unexpected(
                 "an attribute argument (number, duration, string or name)",
                 Some("for example `@timeout(500ms)`".into()),
@@ -667,69 +678,31 @@ impl<'a> Parser<'a> {
             Tok::DashDash,
             Some("a switch is written `from -- gate? --> to`"),
         )?;
-        let action = if self.peek() == Tok::Tau {
-            Action::Tau(self.bump().span)
-        } else {
-            let name = self.ident("a gate name or `tau`")?;
-            let (dir, dir_span) = match self.peek() {
-                Tok::Question => (Dir::Input, self.bump().span),
-                Tok::Bang => (Dir::Output, self.bump().span),
-                Tok::NotEq => return self.unexpected(
-                    "`?` or `!`",
-                    Some(
-                        "`!=` was read as one token: write `gate! [` with a space, or `gate!(=e)`"
-                            .into(),
-                    ),
-                ),
+        let action = self.action()?;
+        let mut also = Vec::new();
+        while self.peek() == Tok::Pipe {
+            let bar = self.bump().span;
+            let a = self.action()?;
+            match (&action, &a) {
+                (Action::Gate { .. }, Action::Gate { .. }) => also.push(a),
                 _ => {
-                    return self.unexpected(
-                        "`?` or `!` after the gate name",
-                        Some(format!(
-                            "write `{0}?` if `{0}` is an input, `{0}!` if it is an output",
-                            name.name
-                        )),
-                    )
+                    let what = match (&action, &a) {
+                        (Action::Tau(_), _) | (_, Action::Tau(_)) => "`tau`",
+                        _ => "`exit`",
+                    };
+                    self.error(
+                        Diagnostic::error(
+                            "ioco::parse::multi_action",
+                            format!("{} cannot be part of a multi-action", what),
+                            bar.to(self.prev_span()),
+                            "combined here",
+                        )
+                        .help("a multi-action `a? | b!` combines gates only; write a separate switch for `tau` or `exit`"),
+                    );
+                    return Err(());
                 }
-            };
-            let mut args = Vec::new();
-            if self.eat(Tok::LParen) {
-                if self.peek() != Tok::RParen {
-                    loop {
-                        if self.eat(Tok::Eq) {
-                            args.push(Arg::Value(self.expr()?));
-                        } else if self.peek() == Tok::Ident
-                            && matches!(self.peek_at(1), Tok::Comma | Tok::RParen)
-                        {
-                            args.push(Arg::Bind(self.ident("a parameter name")?));
-                        } else {
-                            let t = self.tok();
-                            return self.unexpected(
-                                "a fresh name or `=expr`",
-                                Some(format!(
-                                    "to require a value write `=` before it, as in `{}(={})`",
-                                    name.name,
-                                    if t.kind == Tok::Eof {
-                                        "0"
-                                    } else {
-                                        self.text(t)
-                                    }
-                                )),
-                            );
-                        }
-                        if !self.eat(Tok::Comma) {
-                            break;
-                        }
-                    }
-                }
-                self.expect(Tok::RParen, None)?;
             }
-            Action::Gate {
-                name,
-                dir,
-                dir_span,
-                args,
-            }
-        };
+        }
         let mut guard = None;
         if self.eat(Tok::LBracket) {
             guard = Some(self.expr()?);
@@ -757,6 +730,44 @@ impl<'a> Parser<'a> {
             }
             self.expect(Tok::RBrace, Some("separate assignments with `,` or `;`"))?;
         }
+        if let Action::Exit(sp) = action {
+            if let Some((v, _)) = updates.first() {
+                self.error(
+                    Diagnostic::error(
+                        "ioco::parse::exit",
+                        "`exit` cannot assign variables",
+                        v.span,
+                        "assigned here",
+                    )
+                    .help("the process ends with `exit`: its variables are not read afterwards"),
+                );
+                return Err(());
+            }
+            if self.peek() == Tok::LongArrow {
+                let t = self.bump().span;
+                self.error(
+                    Diagnostic::error(
+                        "ioco::parse::exit",
+                        "`exit` has no target location",
+                        t.to(if self.peek() == Tok::Ident { self.tok().span } else { t }),
+                        "remove this",
+                    )
+                    .help("`from -- exit` ends the process (TorXakis `EXIT`); what follows is given by `>>>` in a system"),
+                );
+                return Err(());
+            }
+            return Ok(Switch {
+                from,
+                action,
+                also,
+                guard,
+                updates,
+                to: Ident {
+                    name: String::new(),
+                    span: sp,
+                },
+            });
+        }
         if self.peek() == Tok::Arrow {
             return self.unexpected(
                 "`-->`",
@@ -768,9 +779,83 @@ impl<'a> Parser<'a> {
         Ok(Switch {
             from,
             action,
+            also,
             guard,
             updates,
             to,
+        })
+    }
+
+    /// `tau`, `exit` or `gate?(args)` / `gate!(args)`.
+    fn action(&mut self) -> PResult<Action> {
+        if self.peek() == Tok::Tau {
+            return Ok(Action::Tau(self.bump().span));
+        }
+        if self.peek() == Tok::Ident
+            && self.text(self.tok()) == "exit"
+            && !matches!(self.peek_at(1), Tok::Question | Tok::Bang | Tok::NotEq)
+        {
+            return Ok(Action::Exit(self.bump().span));
+        }
+        let name = self.ident("a gate name, `tau` or `exit`")?;
+        let (dir, dir_span) =
+            match self.peek() {
+                Tok::Question => (Dir::Input, self.bump().span),
+                Tok::Bang => (Dir::Output, self.bump().span),
+                Tok::NotEq => return self.unexpected(
+                    "`?` or `!`",
+                    Some(
+                        "`!=` was read as one token: write `gate! [` with a space, or `gate!(=e)`"
+                            .into(),
+                    ),
+                ),
+                _ => {
+                    return self.unexpected(
+                        "`?` or `!` after the gate name",
+                        Some(format!(
+                            "write `{0}?` if `{0}` is an input, `{0}!` if it is an output",
+                            name.name
+                        )),
+                    )
+                }
+            };
+        let mut args = Vec::new();
+        if self.eat(Tok::LParen) {
+            if self.peek() != Tok::RParen {
+                loop {
+                    if self.eat(Tok::Eq) {
+                        args.push(Arg::Value(self.expr()?));
+                    } else if self.peek() == Tok::Ident
+                        && matches!(self.peek_at(1), Tok::Comma | Tok::RParen)
+                    {
+                        args.push(Arg::Bind(self.ident("a parameter name")?));
+                    } else {
+                        let t = self.tok();
+                        return self.unexpected(
+                            "a fresh name or `=expr`",
+                            Some(format!(
+                                "to require a value write `=` before it, as in `{}(={})`",
+                                name.name,
+                                if t.kind == Tok::Eof {
+                                    "0"
+                                } else {
+                                    self.text(t)
+                                }
+                            )),
+                        );
+                    }
+                    if !self.eat(Tok::Comma) {
+                        break;
+                    }
+                }
+            }
+            self.expect(Tok::RParen, None)?;
+        }
+        Ok(Action::Gate {
+            name,
+            dir,
+            dir_span,
+            args,
         })
     }
 
@@ -814,6 +899,23 @@ impl<'a> Parser<'a> {
                 kind: CompKind::Hide(gates, Box::new(body)),
             });
         }
+        let mut lhs = self.comp_par()?;
+        while self.peek() == Tok::Enable {
+            self.bump();
+            let rhs = if self.peek() == Tok::Hide {
+                self.comp()?
+            } else {
+                self.comp_par()?
+            };
+            lhs = Comp {
+                span: lhs.span.to(rhs.span),
+                kind: CompKind::Seq(Box::new(lhs), Box::new(rhs)),
+            };
+        }
+        Ok(lhs)
+    }
+
+    fn comp_par(&mut self) -> PResult<Comp> {
         let mut lhs = self.comp_post()?;
         loop {
             let op = match self.peek() {

@@ -68,6 +68,9 @@ impl SemError {
 /// location (as `Value::Int`) followed by its variables' values.
 pub type State = Box<[Value]>;
 
+/// The gates (by interned name) and values of a multi-action.
+type Parts = Vec<(u32, Vec<Value>)>;
+
 /// One move of a subtree: its action and the slots of the state it writes.
 type Move = (Act, Vec<(u32, Value)>);
 
@@ -75,11 +78,65 @@ type Move = (Act, Vec<(u32, Value)>);
 enum Act {
     Tau,
     Vis(u32, Vec<Value>),
+    /// A multi-action: two or more gates with their values, sorted by gate, each gate once.
+    Multi(Vec<(u32, Vec<Value>)>),
+}
+
+impl Act {
+    fn parts(&self) -> Vec<(u32, Vec<Value>)> {
+        match self {
+            Act::Tau => Vec::new(),
+            Act::Vis(g, v) => vec![(*g, v.clone())],
+            Act::Multi(ps) => ps.clone(),
+        }
+    }
+
+    /// The action made of these parts: sorted, equal parts merged; `None` if a gate occurs
+    /// twice with different values.
+    fn from_parts(mut ps: Vec<(u32, Vec<Value>)>) -> Option<Act> {
+        ps.sort();
+        ps.dedup();
+        Act::strict(ps)
+    }
+
+    /// As [`Act::from_parts`] on sorted parts, but a gate occurring twice is always a conflict
+    /// (two components cannot both take the same gate in one step unless synchronised).
+    fn strict(mut ps: Vec<(u32, Vec<Value>)>) -> Option<Act> {
+        ps.sort();
+        if ps.windows(2).any(|w| w[0].0 == w[1].0) {
+            return None;
+        }
+        Some(match ps.len() {
+            0 => Act::Tau,
+            1 => {
+                let (g, v) = ps.pop().unwrap_or_default();
+                Act::Vis(g, v)
+            }
+            _ => Act::Multi(ps),
+        })
+    }
+
+    fn touches(&self, set: &[u32]) -> bool {
+        match self {
+            Act::Tau => false,
+            Act::Vis(g, _) => set.binary_search(g).is_ok(),
+            Act::Multi(ps) => ps.iter().any(|(g, _)| set.binary_search(g).is_ok()),
+        }
+    }
+
+    /// The parts on gates of `set`.
+    fn restrict(&self, set: &[u32]) -> Vec<(u32, Vec<Value>)> {
+        let mut p = self.parts();
+        p.retain(|(g, _)| set.binary_search(g).is_ok());
+        p
+    }
 }
 
 enum Node {
     Leaf(usize, Vec<u32>),
-    Par(Vec<u32>, Box<Node>, Box<Node>),
+    /// Synchronised gates, operands, and whether independent steps of the two sides may also
+    /// happen together (needed only when an enclosing multi-action may ask for them).
+    Par(Vec<u32>, Box<Node>, Box<Node>, bool),
     Hide(Vec<u32>, Box<Node>),
     Rename(HashMap<u32, u32>, Box<Node>),
 }
@@ -103,6 +160,9 @@ pub struct Composed<'a> {
     plans: Vec<Vec<Vec<Plan>>>,
     root_gates: HashMap<u32, (usize, Direction)>,
     labels: RefCell<LabelTable>,
+    multi_labels: RefCell<HashMap<Parts, Label>>,
+    /// `Spec::sync` as sorted gate ids.
+    root_sync: Vec<Vec<u32>>,
     limit: usize,
     /// start of each automaton's slots in a [`State`]
     offsets: Vec<usize>,
@@ -165,11 +225,29 @@ impl<'a> Composed<'a> {
     pub fn new(spec: &'a Spec, limit: usize) -> Composed<'a> {
         let mut names = Vec::new();
         let mut index = HashMap::default();
+        fn has_multi(c: &Composition, spec: &Spec) -> bool {
+            match c {
+                Composition::Leaf(i) => spec.automata[*i as usize]
+                    .switches
+                    .iter()
+                    .any(|s| !s.also.is_empty()),
+                Composition::Par { left, right, .. } => {
+                    has_multi(left, spec) || has_multi(right, spec)
+                }
+                Composition::Hide { body, .. } | Composition::Rename { body, .. } => {
+                    has_multi(body, spec)
+                }
+            }
+        }
+        // independent steps of the two sides of a `|[G]|` happen together (TorXakis) only
+        // where it can matter: below an operand that has multi-actions, or when the root
+        // shows multi-actions
         fn build(
             c: &Composition,
             spec: &Spec,
             names: &mut Vec<String>,
             index: &mut HashMap<String, u32>,
+            combine: bool,
         ) -> Node {
             match c {
                 Composition::Leaf(i) => {
@@ -185,27 +263,47 @@ impl<'a> Composed<'a> {
                 Composition::Par { sync, left, right } => {
                     let mut s: Vec<u32> = sync.iter().map(|n| intern(names, index, n)).collect();
                     s.sort_unstable();
+                    let (ml, mr) = (has_multi(left, spec), has_multi(right, spec));
                     Node::Par(
                         s,
-                        Box::new(build(left, spec, names, index)),
-                        Box::new(build(right, spec, names, index)),
+                        Box::new(build(left, spec, names, index, combine || mr)),
+                        Box::new(build(right, spec, names, index, combine || ml)),
+                        combine,
                     )
                 }
                 Composition::Hide { gates, body } => {
                     let mut s: Vec<u32> = gates.iter().map(|n| intern(names, index, n)).collect();
                     s.sort_unstable();
-                    Node::Hide(s, Box::new(build(body, spec, names, index)))
+                    Node::Hide(s, Box::new(build(body, spec, names, index, combine)))
                 }
                 Composition::Rename { map, body } => {
                     let m = map
                         .iter()
                         .map(|(a, b)| (intern(names, index, a), intern(names, index, b)))
                         .collect();
-                    Node::Rename(m, Box::new(build(body, spec, names, index)))
+                    Node::Rename(m, Box::new(build(body, spec, names, index, combine)))
                 }
             }
         }
-        let root = build(&spec.root, spec, &mut names, &mut index);
+        let root = build(
+            &spec.root,
+            spec,
+            &mut names,
+            &mut index,
+            !spec.sync.is_empty(),
+        );
+        let root_sync = spec
+            .sync
+            .iter()
+            .map(|set| {
+                let mut v: Vec<u32> = set
+                    .iter()
+                    .map(|n| intern(&mut names, &mut index, n))
+                    .collect();
+                v.sort_unstable();
+                v
+            })
+            .collect();
         let defs = &spec.defs;
         let mut by_loc = Vec::new();
         let mut plans = Vec::new();
@@ -292,6 +390,8 @@ impl<'a> Composed<'a> {
             plans,
             root_gates,
             labels: RefCell::new((alphabet, map)),
+            multi_labels: RefCell::new(HashMap::default()),
+            root_sync,
             limit,
         }
     }
@@ -403,7 +503,21 @@ impl<'a> Composed<'a> {
                 }
                 let act = match sw.gate {
                     None => Act::Tau,
-                    Some(g) => Act::Vis(gate_names[g as usize], t),
+                    Some(g) if sw.also.is_empty() => Act::Vis(gate_names[g as usize], t),
+                    Some(g) => {
+                        // split the parameter tuple among the gates of the multi-action
+                        let mut parts = Vec::with_capacity(1 + sw.also.len());
+                        let mut rest = t.as_slice();
+                        for gi in std::iter::once(g).chain(sw.also.iter().copied()) {
+                            let n = a.gates[gi as usize].params.len().min(rest.len());
+                            parts.push((gate_names[gi as usize], rest[..n].to_vec()));
+                            rest = &rest[n..];
+                        }
+                        match Act::strict(parts) {
+                            Some(a) => a,
+                            None => continue,
+                        }
+                    }
                 };
                 out.push((act, writes));
             }
@@ -422,10 +536,20 @@ impl<'a> Composed<'a> {
                 let from = out.len();
                 self.node_succ(b, st, out)?;
                 for (a, _) in &mut out[from..] {
-                    if let Act::Vis(g, _) = a {
-                        if h.binary_search(g).is_ok() {
-                            *a = Act::Tau;
+                    match a {
+                        Act::Vis(g, _) => {
+                            if h.binary_search(g).is_ok() {
+                                *a = Act::Tau;
+                            }
                         }
+                        Act::Multi(ps) => {
+                            if ps.iter().any(|(g, _)| h.binary_search(g).is_ok()) {
+                                let mut ps = std::mem::take(ps);
+                                ps.retain(|(g, _)| h.binary_search(g).is_err());
+                                *a = Act::from_parts(ps).unwrap_or(Act::Tau);
+                            }
+                        }
+                        Act::Tau => {}
                     }
                 }
                 Ok(())
@@ -433,18 +557,48 @@ impl<'a> Composed<'a> {
             Node::Rename(m, b) => {
                 let from = out.len();
                 self.node_succ(b, st, out)?;
+                let mut conflict = false;
                 for (a, _) in &mut out[from..] {
-                    if let Act::Vis(g, _) = a {
-                        if let Some(n) = m.get(g) {
-                            *g = *n;
+                    match a {
+                        Act::Vis(g, _) => {
+                            if let Some(n) = m.get(g) {
+                                *g = *n;
+                            }
+                        }
+                        Act::Multi(ps) => {
+                            let mut ps = std::mem::take(ps);
+                            for (g, _) in &mut ps {
+                                if let Some(n) = m.get(g) {
+                                    *g = *n;
+                                }
+                            }
+                            // two gates merged by the renaming: one step, if the values agree
+                            match Act::from_parts(ps) {
+                                Some(x) => *a = x,
+                                None => {
+                                    *a = Act::Multi(Vec::new());
+                                    conflict = true;
+                                }
+                            }
+                        }
+                        Act::Tau => {}
+                    }
+                }
+                if conflict {
+                    let mut i = from;
+                    while i < out.len() {
+                        if matches!(&out[i].0, Act::Multi(ps) if ps.is_empty()) {
+                            out.remove(i);
+                        } else {
+                            i += 1;
                         }
                     }
                 }
                 Ok(())
             }
-            Node::Par(sync, l, r) => {
-                let synced = |a: &Act| matches!(a, Act::Vis(g, _) if sync.binary_search(g).is_ok());
-                if sync.is_empty() {
+            Node::Par(sync, l, r, combine) => {
+                let synced = |a: &Act| a.touches(sync);
+                if sync.is_empty() && !combine {
                     self.node_succ(l, st, out)?;
                     return self.node_succ(r, st, out);
                 }
@@ -456,14 +610,43 @@ impl<'a> Composed<'a> {
                     ls.into_iter().partition(|(a, _)| synced(a));
                 let (rsync, rfree): (Vec<Move>, Vec<Move>) =
                     rs.into_iter().partition(|(a, _)| synced(a));
+                if *combine {
+                    // TorXakis: steps of the two sides outside the synchronisation set may
+                    // also happen together, as one multi-action
+                    for (a, lw) in lfree.iter().filter(|m| m.0 != Act::Tau) {
+                        for (b, rw) in rfree.iter().filter(|m| m.0 != Act::Tau) {
+                            let mut ps = a.parts();
+                            ps.extend(b.parts());
+                            if let Some(x) = Act::strict(ps) {
+                                let mut w = lw.clone();
+                                w.extend(rw.iter().cloned());
+                                out.push((x, w));
+                            }
+                        }
+                    }
+                }
                 out.extend(lfree);
                 out.extend(rfree);
                 for (a, lw) in &lsync {
                     for (b, rw) in &rsync {
-                        if a == b {
+                        let joint = match (a, b) {
+                            (Act::Vis(..), Act::Vis(..)) => (a == b).then(|| a.clone()),
+                            // multi-actions: the same synchronised part on both sides
+                            _ if a.restrict(sync) == b.restrict(sync) => {
+                                let mut ps = a.parts();
+                                ps.extend(
+                                    b.parts()
+                                        .into_iter()
+                                        .filter(|(g, _)| sync.binary_search(g).is_err()),
+                                );
+                                Act::strict(ps)
+                            }
+                            _ => None,
+                        };
+                        if let Some(x) = joint {
                             let mut w = lw.clone();
                             w.extend(rw.iter().cloned());
-                            out.push((a.clone(), w));
+                            out.push((x, w));
                         }
                     }
                 }
@@ -475,6 +658,43 @@ impl<'a> Composed<'a> {
     fn label_of(&self, act: &Act) -> Result<Label, SemError> {
         match act {
             Act::Tau => Ok(Label::TAU),
+            Act::Multi(ps) => {
+                if let Some(l) = self.multi_labels.borrow().get(ps) {
+                    return Ok(*l);
+                }
+                let mut named = Vec::new();
+                let mut dir = Direction::Output;
+                for (g, vals) in ps {
+                    let (gi, d) = self.root_gates.get(g).copied().ok_or_else(|| SemError {
+                        message: format!(
+                            "gate `{}` is not in the interface",
+                            self.names[*g as usize]
+                        ),
+                        span: Span::default(),
+                        help: None,
+                    })?;
+                    dir = d;
+                    named.push(label_name(&self.spec.defs, &self.spec.gates[gi].name, vals));
+                }
+                named.sort();
+                let kind = if dir == Direction::Input {
+                    LabelKind::Input
+                } else {
+                    LabelKind::Output
+                };
+                let l = self
+                    .labels
+                    .borrow_mut()
+                    .0
+                    .intern(&named.join("|"), kind)
+                    .map_err(|e| SemError {
+                        message: e.to_string(),
+                        span: Span::default(),
+                        help: None,
+                    })?;
+                self.multi_labels.borrow_mut().insert(ps.clone(), l);
+                Ok(l)
+            }
             Act::Vis(g, vals) => {
                 if let Some(l) = self
                     .labels
@@ -549,6 +769,13 @@ impl Semantics for Composed<'_> {
         self.node_succ(&self.root, s, &mut moves)?;
         let mut out = Vec::with_capacity(moves.len());
         for (act, writes) in moves {
+            if let Act::Multi(ps) = &act {
+                // the root shows a multi-action only if `@sync` lists its gates
+                let gates: Vec<u32> = ps.iter().map(|p| p.0).collect();
+                if !self.root_sync.contains(&gates) {
+                    continue;
+                }
+            }
             let l = self.label_of(&act)?;
             let mut t = s.clone();
             for (i, v) in writes {

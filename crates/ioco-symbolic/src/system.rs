@@ -102,6 +102,25 @@ impl System {
             cache: RefCell::new(HashMap::new()),
         };
         sys.check_hidden(&sys.root)?;
+        if let Some(a) = sys
+            .spec
+            .automata
+            .iter()
+            .find(|a| a.switches.iter().any(|sw| !sw.also.is_empty()))
+        {
+            return Err(format!(
+                "`{}` has multi-actions (`a? | b?`), which the symbolic engine does not support \
+                 (hint: test it with the explicit engine, or write the gates as consecutive switches)",
+                a.name
+            ));
+        }
+        if !sys.spec.sync.is_empty() {
+            return Err(
+                "`@sync` multi-actions are not supported by the symbolic engine \
+                        (hint: test the model with the explicit engine)"
+                    .into(),
+            );
+        }
         Ok(sys)
     }
 
