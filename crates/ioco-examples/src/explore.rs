@@ -108,6 +108,7 @@ impl Builder {
         for e in effects {
             match e {
                 Effect::Output(o) | Effect::Garbage(o) => hops.push((o, LabelKind::Output)),
+                Effect::Line(o) => hops.push((o.as_str(), LabelKind::Output)),
                 Effect::Crash(_) | Effect::Hang => {
                     end = self.dead()?;
                     break;

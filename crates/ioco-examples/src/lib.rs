@@ -4,8 +4,16 @@
 //! the line-based wire format of [`wire`]. [`explore`] turns a machine into an LTS, so that
 //! tests can check the bundled specifications against the correct modes with
 //! `ioco_model::compare`.
+//!
+//! With data ([`data`]: `gate arg1 arg2` lines or JSON lines): the coffee machine of
+//! `examples/coffee/coffee-sts.ioco` ([`coffee_sts`], binary `coffee-sts-sut`) and the
+//! Bounded Retransmission Protocol sender of `examples/brp/brp.ioco` ([`brp`], binary
+//! `brp-sut`), for the symbolic engine.
 
+pub mod brp;
 pub mod coffee;
+pub mod coffee_sts;
+pub mod data;
 pub mod explore;
 pub mod queue;
 pub mod wire;

@@ -33,6 +33,8 @@ pub enum Effect {
     Output(&'static str),
     /// Print a line that is not a label of the interface.
     Garbage(&'static str),
+    /// Print this line (an output with data, built at run time: `coffee 120`).
+    Line(String),
     /// Panic (the process exits with status 101 and a message on stderr).
     Crash(&'static str),
     /// Stop responding: never read input or write output again, but stay alive.
@@ -49,8 +51,13 @@ pub trait Machine {
     fn start(&mut self) -> Vec<Effect> {
         Vec::new()
     }
-    /// React to one input (always one of [`Machine::inputs`]).
+    /// React to one input (always a line [`Machine::accepts`]).
     fn react(&mut self, input: &str) -> Vec<Effect>;
+    /// Whether an input line (trimmed) is understood; others are ignored. Default: it is one
+    /// of [`Machine::inputs`]. Machines with data ([`crate::data`]) parse the line.
+    fn accepts(&self, line: &str) -> bool {
+        self.inputs().contains(&line)
+    }
 }
 
 /// Whether acknowledgements were asked for in the environment ([`ACK_ENV`]).
@@ -91,7 +98,7 @@ pub fn serve<M: Machine + Clone>(
             *machine = initial.clone();
             let effects = machine.start();
             perform(&effects, &mut output)?;
-        } else if machine.inputs().contains(&name) {
+        } else if machine.accepts(name) {
             let effects = machine.react(name);
             perform(&effects, &mut output)?;
         }
@@ -111,6 +118,7 @@ fn perform(effects: &[Effect], output: &mut impl Write) -> std::io::Result<()> {
     for e in effects {
         match e {
             Effect::Output(l) | Effect::Garbage(l) => line(output, l)?,
+            Effect::Line(l) => line(output, l)?,
             Effect::Crash(msg) => panic!("{msg}"),
             Effect::Hang => loop {
                 std::thread::sleep(std::time::Duration::from_secs(3600));

@@ -44,6 +44,9 @@ pub enum MethodArg {
     Joker,
     /// A test case from a test purpose `--purpose FILE` (seed 004, TGV).
     Purpose,
+    /// One test purpose per switch of a .ioco model with data (TAP19 Alg. 1; `--depth` bounds
+    /// the symbolic execution graph); format ioco-sts-suite/1, run with `ioco run SUITE`.
+    SwitchCoverage,
 }
 
 /// Arguments of `ioco gen`.
@@ -196,6 +199,7 @@ pub fn run(args: Args) -> Result<Outcome> {
                 r.into_suite()
             }
         }
+        MethodArg::SwitchCoverage => return super::gen_sts::run(&args),
         MethodArg::Purpose => {
             let p = need(&args.purpose, "--purpose FILE", "purpose")?;
             let sa = suspension(&args)?;

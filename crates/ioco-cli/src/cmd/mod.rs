@@ -5,10 +5,13 @@ pub mod check;
 pub mod compare;
 pub mod fmt;
 pub mod gen;
+pub mod gen_sts;
 pub mod replay;
 pub mod run;
+pub mod run_sts;
 pub mod show;
 pub mod test;
+pub mod test_data;
 
 use ioco_model::QuiescencePolicy;
 use std::process::ExitCode;

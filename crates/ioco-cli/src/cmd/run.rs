@@ -13,10 +13,11 @@ use std::path::PathBuf;
 /// Arguments of `ioco run`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The specification model (for the labels, coverage and the exit rule).
+    /// The specification model (for the labels, coverage and the exit rule); a
+    /// switch-coverage suite (ioco-sts-suite/1) may come alone: it names its model.
     pub model: PathBuf,
-    /// The test suite (JSON, format ioco-suite/1).
-    pub suite: PathBuf,
+    /// The test suite (JSON, format ioco-suite/1 or ioco-sts-suite/1).
+    pub suite: Option<PathBuf>,
     #[command(flatten)]
     pub sut: SutArgs,
     /// Run each test up to N times (until it fails), to see other nondeterministic outputs.
@@ -37,14 +38,23 @@ pub struct Args {
 
 /// Run `ioco run`.
 pub fn run(args: Args) -> Result<Outcome> {
+    if let Some(outcome) = super::run_sts::dispatch(&args)? {
+        return Ok(outcome);
+    }
+    let suite_path = args.suite.clone().ok_or_else(|| {
+        miette!(
+            help = "ioco run MODEL SUITE.json --cmd ... (a switch-coverage suite may come alone)",
+            "no test suite given"
+        )
+    })?;
     let spec = load_lts(&args.model)?;
-    let text = std::fs::read_to_string(&args.suite)
-        .map_err(|e| miette!("cannot read {}: {e}", args.suite.display()))?;
+    let text = std::fs::read_to_string(&suite_path)
+        .map_err(|e| miette!("cannot read {}: {e}", suite_path.display()))?;
     let suite: Suite = serde_json::from_str(&text).map_err(|e| {
         miette!(
             help = "a suite is the JSON written by `ioco gen` (format ioco-suite/1)",
             "{}:{}:{}: {e}",
-            args.suite.display(),
+            suite_path.display(),
             e.line(),
             e.column()
         )
@@ -52,7 +62,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     if suite.format != Suite::FORMAT {
         return Err(miette!(
             "{}: format `{}`, expected `{}`",
-            args.suite.display(),
+            suite_path.display(),
             suite.format,
             Suite::FORMAT
         ));
@@ -60,7 +70,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     for t in &suite.tests {
         t.test
             .validate()
-            .map_err(|e| miette!("{}: test {}: {e}", args.suite.display(), t.name))?;
+            .map_err(|e| miette!("{}: test {}: {e}", suite_path.display(), t.name))?;
     }
     let factory = args.sut.factory(&spec)?;
     let seed = seed_or_clock(args.seed);
@@ -80,7 +90,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         .insert("model".into(), args.model.display().to_string().into());
     summary
         .parameters
-        .insert("suite".into(), args.suite.display().to_string().into());
+        .insert("suite".into(), suite_path.display().to_string().into());
     summary
         .parameters
         .insert("sut".into(), args.sut.describe().into());

@@ -90,7 +90,7 @@ pub struct ReportArgs {
 pub type Factory = Box<dyn Fn(usize) -> Result<Box<dyn Adapter + Send>, AdapterError> + Sync>;
 
 impl SutArgs {
-    fn wire(&self) -> Result<WireConfig> {
+    pub(crate) fn wire(&self) -> Result<WireConfig> {
         let mapping = match &self.map {
             None => Mapping::default(),
             Some(p) => {
@@ -111,7 +111,7 @@ impl SutArgs {
         })
     }
 
-    fn reset(&self) -> ResetMode {
+    pub(crate) fn reset(&self) -> ResetMode {
         match &self.reset_line {
             Some(l) => ResetMode::Line(l.clone()),
             None => ResetMode::Restart,
@@ -271,6 +271,10 @@ pub struct Args {
     /// Shrink failing runs (delta debugging over their inputs).
     #[arg(long)]
     pub shrink: bool,
+    /// Test a .ioco model with the symbolic engine even if its data is finite (models with
+    /// infinite data, e.g. `int` parameters, always are; see `cmd::test_data`).
+    #[arg(long)]
+    pub symbolic: bool,
     #[command(flatten)]
     pub report: ReportArgs,
 }
@@ -316,6 +320,9 @@ pub fn base_options(sut: &SutArgs, seed: u64) -> OnlineOptions {
 
 /// Run `ioco test`.
 pub fn run(args: Args) -> Result<Outcome> {
+    if let Some((spec, why)) = super::test_data::data_spec(&args.model, args.symbolic)? {
+        return super::test_data::run(args, spec, why);
+    }
     let spec = load_lts(&args.model)?;
     let factory = args.sut.factory(&spec)?;
     let seed = seed_or_clock(args.seed);

@@ -1,0 +1,339 @@
+//! `ioco test MODEL.ioco` for models **with data** (gate parameters or variables of infinite
+//! types such as `int`): symbolic online testing with `ioco-symbolic` (tutorial Alg. 2 over an
+//! STS; inputs with values chosen by the Z3 solver and the value picker, outputs and their
+//! values judged against the guards, STS quiescence; a solver `unknown` never gives Fail).
+//!
+//! [`data_spec`] decides when a model goes here: a `.ioco` file whose entry point has a gate
+//! parameter or a variable whose values cannot be enumerated (the LTS translation is
+//! impossible), or any `.ioco` model with `--symbolic`. The SUT is a process or TCP peer
+//! (`ioco_exec::data`, wire format `gate arg1 arg2` or JSON lines), or `--sim IMPL.ioco`: an
+//! implementation model with data simulated by the solver.
+//!
+//! Runs become `ioco_exec::RunResult`s with traces like `water?(100) coffee!(120) δ`, so the
+//! text summary, `--json/--junit/--markdown` and the exit codes (0 pass, 1 fail, 2 error) are
+//! those of the label-level `ioco test`. A Fail shows the trace, the observed output with its
+//! values, the outputs the spec allowed (guards with the variables' values) and the violated
+//! guard conjuncts; `--shrink` replays the recorded input values and minimises them (ddmin).
+
+use super::test::Args;
+use super::Outcome;
+use ioco_exec::adapter::process::ProcessConfig;
+use ioco_exec::adapter::tcp::{TcpConfig, TcpMode};
+use ioco_exec::data::{DataAdapter, DataTarget};
+use ioco_exec::{Failure, RunResult, RunVerdict, Shrunk, Summary};
+use ioco_lang::ir::{Spec, Type};
+use ioco_symbolic::online::{self, DataSut, GateValue, Run, SpecSut, Verdict};
+use ioco_symbolic::SymbolicSpec;
+use miette::{miette, Result};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Loads the entry point of a `.ioco` file.
+pub fn load_spec(path: &Path) -> Result<Arc<Spec>> {
+    let model = ioco_lang::parse_file(path).map_err(|diags| {
+        miette::Report::new(ioco_lang::Diagnostics {
+            diags,
+            file: path.display().to_string(),
+        })
+    })?;
+    let spec = model.entry().ok_or_else(|| {
+        miette!(
+            help = "add a `model` without parameters or a `system`, or mark one with `@main`",
+            "{} has no model to test",
+            path.display()
+        )
+    })?;
+    Ok(Arc::new(spec.clone()))
+}
+
+/// Why a spec needs the symbolic engine: the first gate parameter or variable whose values
+/// cannot be enumerated, or `None`.
+pub fn infinite_data(spec: &Spec) -> Option<String> {
+    let finite = |ty: Type| spec.defs.enumerate(ty, 100_000).err();
+    for g in &spec.gates {
+        for (p, ty) in &g.params {
+            if let Some(why) = finite(*ty) {
+                return Some(format!("parameter `{p}` of gate `{}`: {why}", g.name));
+            }
+        }
+    }
+    for a in &spec.automata {
+        for v in &a.vars {
+            if let Some(why) = finite(v.ty) {
+                return Some(format!("variable `{}` of `{}`: {why}", v.name, a.name));
+            }
+        }
+    }
+    None
+}
+
+/// The spec to test symbolically, if `path` is a `.ioco` model with infinite data (or
+/// `force`). A model that does not parse is left to the label-level path (its diagnostics).
+pub fn data_spec(path: &Path, force: bool) -> Result<Option<(Arc<Spec>, String)>> {
+    if path.extension().is_none_or(|e| e != "ioco") {
+        if force {
+            return Err(miette!(
+                help = "the symbolic engine reads .ioco models",
+                "--symbolic needs a .ioco model, not {}",
+                path.display()
+            ));
+        }
+        return Ok(None);
+    }
+    let Ok(model) = ioco_lang::parse_file(path) else {
+        return Ok(None);
+    };
+    let Some(spec) = model.entry() else {
+        return Ok(None);
+    };
+    match infinite_data(spec) {
+        Some(why) => Ok(Some((Arc::new(spec.clone()), why))),
+        None if force => Ok(Some((Arc::new(spec.clone()), "--symbolic".into()))),
+        None => Ok(None),
+    }
+}
+
+/// A maker of systems under test, one per worker.
+pub type DataFactory =
+    Box<dyn Fn(u64) -> std::result::Result<Box<dyn DataSut>, String> + Sync + Send>;
+
+/// The systems under test of the SUT options, for `spec`.
+pub fn data_factory(sut: &super::test::SutArgs, spec: &Arc<Spec>) -> Result<DataFactory> {
+    let wire = sut.wire()?;
+    let settle = Duration::from_millis(sut.timeout);
+    let timeout = Duration::from_millis(sut.timeout);
+    let target = if let Some(cmd) = &sut.cmd {
+        let mut cfg = ProcessConfig::from_command_line(cmd).map_err(|e| miette!("{e}"))?;
+        cfg.wire = wire.clone();
+        cfg.reset = sut.reset();
+        cfg.settle = settle;
+        Some(DataTarget::Process(cfg))
+    } else if let Some(addr) = &sut.tcp {
+        let mut cfg = TcpConfig::new(TcpMode::Connect(addr.clone()));
+        cfg.wire = wire.clone();
+        cfg.reset = sut.reset();
+        cfg.settle = settle;
+        Some(DataTarget::Tcp(cfg))
+    } else {
+        None
+    };
+    if let Some(target) = target {
+        // check the mapping against the gates now, for a clear error
+        DataAdapter::new(spec.clone(), target.clone()).map_err(|e| miette!("{e}"))?;
+        let spec = spec.clone();
+        return Ok(Box::new(move |_| {
+            let mut a = DataAdapter::new(spec.clone(), target.clone())?;
+            a.timeout = timeout;
+            Ok(Box::new(a) as Box<dyn DataSut>)
+        }));
+    }
+    if let Some(port) = &sut.listen {
+        let mut cfg = TcpConfig::new(TcpMode::Listen(port.clone()));
+        cfg.wire = wire;
+        cfg.reset = sut.reset();
+        cfg.settle = settle;
+        let mut a =
+            DataAdapter::new(spec.clone(), DataTarget::Tcp(cfg)).map_err(|e| miette!("{e}"))?;
+        a.timeout = timeout;
+        let cell = Mutex::new(Some(a));
+        return Ok(Box::new(move |_| {
+            let a = cell
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .take()
+                .ok_or("--listen serves one SUT: use --jobs 1")?;
+            Ok(Box::new(a) as Box<dyn DataSut>)
+        }));
+    }
+    if let Some(path) = &sut.sim {
+        let imp = load_spec(path)?;
+        // fail early on a model the engine cannot handle
+        SymbolicSpec::with_z3(imp.clone()).map_err(|e| miette!("{}: {e}", path.display()))?;
+        return Ok(Box::new(move |seed| {
+            let sim = SymbolicSpec::with_z3(imp.clone())?;
+            Ok(
+                Box::new(SpecSut::new(sim, ChaCha8Rng::seed_from_u64(seed ^ 0x5eed)))
+                    as Box<dyn DataSut>,
+            )
+        }));
+    }
+    Err(miette!(
+        help = "e.g. --cmd \"./my-sut --ack\" --quiescence-marker '#quiet'",
+        "no system under test: give --cmd, --tcp, --listen or --sim"
+    ))
+}
+
+/// One line for a multi-line explanation (the reports show one line per field).
+pub fn one_line(s: &str) -> String {
+    s.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// A symbolic run as a [`RunResult`].
+pub fn to_result(run: &Run, index: usize, seed: u64) -> RunResult {
+    let mut r = RunResult::new(index, seed);
+    r.trace = run.trace.clone();
+    r.steps = run.trace.len();
+    match &run.verdict {
+        Verdict::Pass => {}
+        Verdict::Fail(why) => {
+            r.verdict = RunVerdict::Fail;
+            r.failure = Some(Failure {
+                observed: run
+                    .observed
+                    .clone()
+                    .unwrap_or_else(|| run.trace.last().cloned().unwrap_or_default()),
+                allowed: run.allowed.clone(),
+                reason: one_line(why),
+            });
+        }
+        Verdict::Inconclusive(why) => {
+            r.verdict = RunVerdict::Inconclusive;
+            r.note = Some(one_line(why));
+        }
+        Verdict::Error(why) => {
+            r.verdict = RunVerdict::Error;
+            r.error = Some(one_line(why));
+        }
+    }
+    r
+}
+
+/// Input values as labels (`water?(100)`).
+pub fn input_labels(spec: &Spec, inputs: &[GateValue]) -> Vec<String> {
+    inputs
+        .iter()
+        .map(|(g, v)| online::label(&spec.defs, g, v, "?"))
+        .collect()
+}
+
+/// Run `ioco test` on a model with data.
+pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
+    if args.sut.listen.is_some() && args.jobs > 1 {
+        return Err(miette!(
+            help = "use --jobs 1 with --listen",
+            "--listen serves one SUT connection at a time"
+        ));
+    }
+    if !args.weight.is_empty() {
+        return Err(miette!(
+            help = "the symbolic engine chooses inputs and values itself",
+            "--weight/--strategy apply to models without data only"
+        ));
+    }
+    // the model must be usable by the engine (hidden gates with data are not, say so now)
+    SymbolicSpec::with_z3(spec.clone()).map_err(|e| miette!("{}: {e}", args.model.display()))?;
+    let factory = data_factory(&args.sut, &spec)?;
+    let seed = super::test::seed_or_clock(args.seed);
+    eprintln!(
+        "ioco test: seed {seed} (symbolic engine, Z3 {}: {why})",
+        ioco_symbolic::z3solver::z3_version()
+    );
+    let (progress, bar) = super::progress(args.runs);
+    let jobs = args.jobs.max(1).min(args.runs.max(1));
+    let stop = AtomicBool::new(false);
+    let t0 = Instant::now();
+    let budget = args.time_budget.map(Duration::from_secs_f64);
+    let results: Mutex<Vec<RunResult>> = Mutex::new(Vec::new());
+    let setup_error: Mutex<Option<String>> = Mutex::new(None);
+    let opts = online::OnlineOptions {
+        steps: args.depth,
+        input_bias: 0.5,
+    };
+    std::thread::scope(|scope| {
+        for w in 0..jobs {
+            let (spec, factory, stop, results, setup_error, progress, opts) = (
+                spec.clone(),
+                &factory,
+                &stop,
+                &results,
+                &setup_error,
+                &progress,
+                &opts,
+            );
+            let (shrink, keep_going, runs) = (args.shrink, args.keep_going, args.runs);
+            scope.spawn(move || {
+                let mut tracker = match SymbolicSpec::with_z3(spec.clone()) {
+                    Ok(t) => t,
+                    Err(e) => {
+                        *setup_error.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                        return;
+                    }
+                };
+                let mut sut: Option<Box<dyn DataSut>> = None;
+                let mut k = w;
+                while k < runs {
+                    if stop.load(Ordering::Relaxed) || budget.is_some_and(|b| t0.elapsed() > b) {
+                        break;
+                    }
+                    let run_seed = ioco_gen::derive_seed(seed, k as u64);
+                    if sut.is_none() {
+                        match factory(run_seed) {
+                            Ok(s) => sut = Some(s),
+                            Err(e) => {
+                                *setup_error.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                                stop.store(true, Ordering::Relaxed);
+                                return;
+                            }
+                        }
+                    }
+                    let s = sut.as_mut().expect("made above");
+                    let start = Instant::now();
+                    let mut rng = ChaCha8Rng::seed_from_u64(run_seed);
+                    let run = online::run_online(&mut tracker, s.as_mut(), opts, &mut rng);
+                    let mut r = to_result(&run, k, run_seed);
+                    if matches!(r.verdict, RunVerdict::Fail | RunVerdict::Error) {
+                        r.stderr = s.stderr_tail();
+                    }
+                    if r.verdict == RunVerdict::Fail && shrink {
+                        let mut rng = ChaCha8Rng::seed_from_u64(run_seed ^ 0x5421);
+                        if let Some(sh) =
+                            online::shrink(&mut tracker, s.as_mut(), &run, 100, 2, &mut rng)
+                        {
+                            let sr = to_result(&sh.run, k, run_seed);
+                            r.shrunk = Some(Shrunk {
+                                inputs: input_labels(&spec, &sh.inputs),
+                                trace: sr.trace,
+                                failure: sr.failure,
+                                replays: sh.replays,
+                            });
+                        }
+                    }
+                    r.duration_ms = start.elapsed().as_secs_f64() * 1e3;
+                    if let Some(cb) = &progress.0 {
+                        cb(&r);
+                    }
+                    if matches!(r.verdict, RunVerdict::Fail | RunVerdict::Error) && !keep_going {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    results.lock().unwrap_or_else(|p| p.into_inner()).push(r);
+                    k += jobs;
+                }
+            });
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(e) = setup_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(miette!("{e}"));
+    }
+    let mut runs = results.into_inner().unwrap_or_else(|p| p.into_inner());
+    runs.sort_by_key(|r| r.run);
+    let mut summary = Summary::new("online", seed, runs);
+    summary.duration_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let p = &mut summary.parameters;
+    p.insert("model".into(), args.model.display().to_string().into());
+    p.insert("sut".into(), args.sut.describe().into());
+    p.insert("engine".into(), "symbolic".into());
+    p.insert("runs".into(), args.runs.into());
+    p.insert("steps".into(), args.depth.into());
+    p.insert("jobs".into(), jobs.into());
+    p.insert("timeout_ms".into(), args.sut.timeout.into());
+    args.report.finish(&summary)
+}

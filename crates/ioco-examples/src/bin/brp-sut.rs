@@ -1,0 +1,45 @@
+//! `brp-sut`: the sender of the Bounded Retransmission Protocol (`examples/brp/brp.ioco`) as a
+//! program under test, correct or with one of the six mutants of `docs/brp.md`. See
+//! `ioco_examples::brp`.
+
+use clap::Parser;
+use ioco_examples::brp::{Brp, MUTANTS};
+use ioco_examples::data::DataWire;
+use ioco_examples::wire;
+
+/// The BRP sender as a system under test.
+///
+/// Wire format: `req 5`, `ack`, `timeout` in; `frame 1 false`, `conf 1` out (or JSON lines
+/// with --json-lines). With --ack it prints `#quiet` whenever it waits for input; `#reset`
+/// puts it back into its initial state.
+#[derive(Parser, Debug)]
+#[command(name = "brp-sut", version)]
+struct Args {
+    /// 0 = correct; 1..6 = the mutants of docs/brp.md.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=6))]
+    mutant: u32,
+    /// Print `#quiet` after every reaction (explicit quiescence).
+    #[arg(long, env = "IOCO_ACK", value_parser = clap::builder::FalseyValueParser::new())]
+    ack: bool,
+    /// Speak JSON lines.
+    #[arg(long)]
+    json_lines: bool,
+    /// Serve over TCP at ADDR instead of stdin/stdout.
+    #[arg(long, value_name = "ADDR")]
+    listen: Option<String>,
+    /// List the mutants and exit.
+    #[arg(long)]
+    list: bool,
+}
+
+fn main() {
+    let args = Args::parse();
+    if args.list {
+        for (i, m) in MUTANTS.iter().enumerate() {
+            println!("{i}: {m}");
+        }
+        return;
+    }
+    let m = DataWire::new(Brp::new(args.mutant as usize), args.json_lines);
+    wire::main_with(m, args.ack, args.listen);
+}
