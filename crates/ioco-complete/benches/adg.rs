@@ -4,7 +4,10 @@
 //!
 //! `cargo bench -p ioco-complete --bench adg` runs every case in a child process (so its
 //! peak RSS is its own) and prints one line per case. `-- <case>` runs one case in-process.
-//! Cases: `random:<states>:<seed>`, `corpus:<path to .dot>`.
+//! Cases: `random:<states>:<seed>[:<p_in>]` (a random suspension automaton),
+//! `mealy:<states>:<inputs>:<seed>` (the suspension automaton of a random complete Mealy
+//! machine with 4 outputs: `states·(1 + inputs)` states), `corpus:<path to .dot>` (the
+//! suspension automaton of a corpus Mealy machine).
 
 use ioco_complete::adg::{build_adg, metrics, AdgOptions};
 use ioco_complete::compat::Compat;
@@ -64,6 +67,25 @@ fn random_sa(n: usize, seed: u64, p_in: f64) -> Lts {
     b.build().unwrap()
 }
 
+/// A random complete Mealy machine (a chain on input 0 keeps every state reachable).
+fn random_mealy(n: usize, ni: usize, seed: u64) -> ioco_model::Mealy {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let inputs = (0..ni).map(|i| format!("i{i}")).collect();
+    let outputs = (0..4).map(|o| format!("o{o}")).collect();
+    let mut m = ioco_model::Mealy::new(n, inputs, outputs, 0);
+    for s in 0..n as u32 {
+        for a in 0..ni as u32 {
+            let t = if a == 0 && (s as usize) + 1 < n {
+                s + 1
+            } else {
+                rng.random_range(0..n as u32)
+            };
+            m.set(s, a, t, rng.random_range(0..4));
+        }
+    }
+    m
+}
+
 /// CPU seconds (user + system) of this process so far: robust on a loaded machine.
 fn cpu_secs() -> f64 {
     std::fs::read_to_string("/proc/self/stat")
@@ -110,6 +132,13 @@ fn run_case(case: &str) -> Result<String, String> {
         let seed: u64 = it.next().unwrap_or("1").parse().unwrap();
         let p_in: f64 = it.next().unwrap_or("0.55").parse().unwrap();
         random_sa(n, seed, p_in)
+    } else if let Some(rest) = case.strip_prefix("mealy:") {
+        let v: Vec<usize> = rest.split(':').map(|x| x.parse().unwrap()).collect();
+        let (n, ni, seed) = (v[0], v[1], *v.get(2).unwrap_or(&1) as u64);
+        let lts = random_mealy(n, ni, seed)
+            .to_lts()
+            .map_err(|e| e.to_string())?;
+        SuspensionAutomaton::build(&lts, QuiescencePolicy::Stable).lts
     } else if let Some(path) = case.strip_prefix("corpus:") {
         let src = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
         let m = ioco_formats::dot::parse_mealy(&src, path).map_err(|e| format!("{e}"))?;
@@ -199,6 +228,8 @@ fn main() {
         "random:5000:2:1.0".into(),
         "random:5000:3:0.9".into(),
         "random:300:1:0.55".into(),
+        "mealy:1000:4:1".into(),
+        "mealy:500:9:2".into(),
     ];
     let corpus = std::env::var("IOCO_CORPUS").unwrap_or_else(|_| {
         concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus").to_string()

@@ -1,7 +1,8 @@
 //! Benchmark of the complete-test-suite methods: generation time and suite size (tests, total
 //! input symbols) for random machines and (when the DOT parser is available) the corpus.
 //!
-//! `cargo bench -p ioco-fsm --bench suites -- [--random-only] [--states N] [--inputs I] [--k K]`
+//! `cargo bench -p ioco-fsm --bench suites -- [--random-only] [--states N] [--inputs I] [--k K]
+//! [--random-k K] [--methods w,wp,hsi,h,hads] [--with-h]`
 //!
 //! Suites are enumerated in streaming mode (counted, not stored).
 
@@ -98,12 +99,19 @@ fn main() {
             .and_then(|v| v.parse().ok())
             .unwrap_or(d)
     };
+    // --methods w,hsi: only these methods.
+    let methods: Vec<Method> = args
+        .iter()
+        .position(|a| a == "--methods")
+        .and_then(|i| args.get(i + 1))
+        .map(|v| v.split(',').map(|m| m.parse().expect("method")).collect())
+        .unwrap_or(Method::ALL.to_vec());
     println!("| model | n | method | k | tests | symbols | prepare s | total s |");
     println!("|---|---|---|---|---|---|---|---|");
     if !flag("--random-only") {
         for (name, m) in corpus() {
             for k in 0..=opt("--k", 2) {
-                for method in Method::ALL {
+                for &method in &methods {
                     row(&name, &m, method, k, 60.0);
                 }
             }
@@ -115,7 +123,7 @@ fn main() {
     eprintln!("random machine: seed {seed}, {n} states, {ni} inputs, 2 outputs");
     let m = random_machine(seed, n, ni, 2);
     for k in 0..=opt("--random-k", 1) {
-        for method in Method::ALL {
+        for &method in &methods {
             if method == Method::H && n > 500 && k > 0 && !flag("--with-h") {
                 println!("| random-{n}x{ni} | | h | {k} | skipped (use --with-h) | | | |");
                 continue;

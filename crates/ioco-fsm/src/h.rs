@@ -29,6 +29,9 @@ const NONE: u32 = u32::MAX;
 struct Trie {
     child: Vec<Vec<(u32, u32)>>,
     state: Vec<u32>,
+    /// Nodes that have a child for every input defined in their state (the prefixes at
+    /// distance ≤ k from the state cover); nodes beyond the vector are not full.
+    full: Vec<bool>,
     /// Scratch space of the candidate search.
     arena: Vec<Entry>,
     /// Scratch space of the separation check.
@@ -118,8 +121,28 @@ impl Trie {
         word.len()
     }
 
+    fn is_full(&self, v: u32) -> bool {
+        self.full.get(v as usize).copied().unwrap_or(false)
+    }
+
+    /// Fast check of the first symbol when `v` is full: some input below `u` on which the
+    /// states give different outputs (then `v` has that child too). Walks only `u`'s child
+    /// list and the two states' rows, not `v`'s children (the pair checks of the H-method are
+    /// `|U|·n`; this keeps each to a few cache lines).
+    fn first_symbol_separates(&self, m: &Mealy, u: u32, s: u32, t: u32) -> bool {
+        self.child[u as usize].iter().any(|&(a, _)| {
+            matches!((m.step(s, a), m.step(t, a)), (Some((_, o1)), Some((_, o2))) if o1 != o2)
+        })
+    }
+
     /// Whether the tree already holds `u·γ`, `v·γ` with `γ` separating their states.
     fn separated(&mut self, m: &Mealy, u: u32, v: u32) -> bool {
+        let (s, t) = (self.state[u as usize], self.state[v as usize]);
+        if (self.is_full(v) && self.first_symbol_separates(m, u, s, t))
+            || (self.is_full(u) && self.first_symbol_separates(m, v, t, s))
+        {
+            return true;
+        }
         let mut stack = std::mem::take(&mut self.stack);
         stack.clear();
         stack.push((u, v));
@@ -288,6 +311,7 @@ pub(crate) fn generate(
     let mut trie = Trie {
         child: vec![Vec::new()],
         state: vec![m.initial],
+        full: Vec::new(),
         arena: Vec::new(),
         stack: Vec::new(),
     };
@@ -317,6 +341,11 @@ pub(crate) fn generate(
         }
         head += 1;
     }
+    let mut full = vec![false; trie.child.len()];
+    for &(v, d, _) in &unodes {
+        full[v as usize] = d <= k;
+    }
+    trie.full = full;
     // 1. State cover pairs.
     for t in 0..n {
         for s in 0..t {

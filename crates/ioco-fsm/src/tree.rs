@@ -58,6 +58,9 @@ pub struct SplittingTree {
     pub nodes: Vec<Node>,
     /// The leaf that holds each state.
     pub leaf_of: Vec<u32>,
+    /// `(parent, depth)` of every node, compact for [`SplittingTree::lca`] (which the
+    /// H-method calls millions of times).
+    up: Vec<(u32, u32)>,
 }
 
 impl SplittingTree {
@@ -73,6 +76,7 @@ impl SplittingTree {
                 depth: 0,
             }],
             leaf_of: vec![0; n],
+            up: vec![(u32::MAX, 0)],
         };
         // How often suites reach each state: 1 + its in-degree.
         let mut weight = vec![1.0f64; n];
@@ -119,11 +123,11 @@ impl SplittingTree {
     /// The lowest node holding both leaves `a` and `b`.
     pub fn lca(&self, mut a: u32, mut b: u32) -> u32 {
         while a != b {
-            let (da, db) = (self.nodes[a as usize].depth, self.nodes[b as usize].depth);
+            let ((pa, da), (pb, db)) = (self.up[a as usize], self.up[b as usize]);
             if da >= db {
-                a = self.nodes[a as usize].parent;
+                a = pa;
             } else {
-                b = self.nodes[b as usize].parent;
+                b = pb;
             }
         }
         a
@@ -256,6 +260,7 @@ impl SplittingTree {
             for &s in &states {
                 self.leaf_of[s as usize] = id;
             }
+            self.up.push((v, depth));
             self.nodes.push(Node {
                 states,
                 parent: v,
