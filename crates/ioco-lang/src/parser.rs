@@ -1015,7 +1015,7 @@ impl<'a> Parser<'a> {
             _ => self.unexpected(
                 "a model instance, `(` or `hide`",
                 Some(
-                    "compose models with `|||`, `||`, `|[gates]|`, `hide g in P` and `P[a -> b]`"
+                    "compose models with `|||`, `||`, `|[gates]|`, `>>>`, `hide g in P` and `P[a -> b]`"
                         .into(),
                 ),
             ),

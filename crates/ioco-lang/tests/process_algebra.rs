@@ -1,0 +1,333 @@
+//! TorXakis's process-algebra constructs (multi-actions, `@sync`, `exit`, `>>>`, loops) on the
+//! ports of TorXakis models that need them: ParallelSync, SeqEnable, Match, MatchInt,
+//! DispatchProcess and ControlLoop (examples/torxakis/). Each test checks a semantic property
+//! derived by hand from the TorXakis model: state counts, traces that must or must not be
+//! possible, outputs after a trace, and ioco against hand-made implementations.
+
+use ioco_lang::ir::Spec;
+use ioco_lang::translate::{to_lts, Options};
+use ioco_lang::{parse_file, Model};
+use ioco_model::{
+    compare, Alphabet, CompareOptions, InputCompletion, Label, LabelKind, Lts, LtsBuilder,
+    QuiescencePolicy, Suspension,
+};
+use std::path::PathBuf;
+
+fn load(file: &str) -> Model {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/torxakis")
+        .join(file);
+    match parse_file(&p) {
+        Ok(m) => {
+            assert!(
+                m.warnings().is_empty(),
+                "{}",
+                ioco_lang::render_plain(m.warnings())
+            );
+            m
+        }
+        Err(d) => panic!("{}", ioco_lang::render_plain(&d)),
+    }
+}
+
+fn spec<'a>(m: &'a Model, name: &str) -> &'a Spec {
+    m.spec(name).unwrap_or_else(|| panic!("no spec {}", name))
+}
+
+fn lts(m: &Model, name: &str) -> Lts {
+    to_lts(spec(m, name), &Options::default()).unwrap()
+}
+
+fn labels(l: &Lts, names: &[&str]) -> Vec<Label> {
+    names
+        .iter()
+        .map(|n| {
+            l.alphabet()
+                .lookup(n)
+                .unwrap_or_else(|| panic!("no label {}", n))
+        })
+        .collect()
+}
+
+/// The outputs (and δ) after a trace, as sorted display names; `None` if the trace is not one
+/// of the model.
+fn out_after(l: &Lts, trace: &[&str]) -> Option<Vec<String>> {
+    let t = labels(l, trace);
+    let mut sa = Suspension::new(l, QuiescencePolicy::Stable);
+    let q = sa.run(&t)?;
+    let mut out: Vec<String> = sa.out(q).iter().map(|x| l.alphabet().display(*x)).collect();
+    out.sort();
+    Some(out)
+}
+
+fn is_trace(l: &Lts, trace: &[&str]) -> bool {
+    trace.iter().all(|n| l.alphabet().lookup(n).is_some()) && out_after(l, trace).is_some()
+}
+
+fn visible_labels(l: &Lts) -> Vec<String> {
+    let mut v: Vec<String> = l
+        .transitions()
+        .filter(|(_, lab, _)| *lab != Label::TAU)
+        .map(|(_, lab, _)| l.alphabet().display(lab))
+        .collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+#[test]
+fn parallel_sync_multi_actions_and_exit() {
+    let m = load("parallel-sync.ioco");
+    let l = lts(&m, "ParallelSync");
+    // the right operand offers only POut|POut3 first: the left does POut and POut3 together
+    assert_eq!(out_after(&l, &[]).unwrap(), ["POut|POut3!"]);
+    assert!(!is_trace(&l, &["POut"]));
+    assert!(l.alphabet().is_output(labels(&l, &["POut|POut3"])[0]));
+    // then POut (third process and Head), then the three-way POut2 (while Head exits: τ)
+    assert_eq!(out_after(&l, &["POut|POut3"]).unwrap(), ["POut!"]);
+    assert_eq!(out_after(&l, &["POut|POut3", "POut"]).unwrap(), ["POut2!"]);
+    assert_eq!(
+        out_after(&l, &["POut|POut3", "POut", "POut2"]).unwrap(),
+        ["POut3!"]
+    );
+    // the first two processes each owe POut3 (then the second POut), One and Two each take
+    // POut3 (then Two POut): depending on who pairs with whom, POut3, POut or both at once
+    let t4 = ["POut|POut3", "POut", "POut2", "POut3"];
+    assert_eq!(
+        out_after(&l, &t4).unwrap(),
+        ["POut!", "POut3!", "POut|POut3!"]
+    );
+    // everybody exits together: the system stops (quiescent, no further step)
+    for end in [
+        &["POut|POut3", "POut", "POut2", "POut3", "POut|POut3"][..],
+        &["POut|POut3", "POut", "POut2", "POut3", "POut3", "POut"][..],
+        &["POut|POut3", "POut", "POut2", "POut3", "POut", "POut3"][..],
+    ] {
+        assert_eq!(out_after(&l, end).unwrap(), ["δ"], "{:?}", end);
+    }
+    // multi-actions not listed in @sync stay invisible (POut2 never combines)
+    assert!(visible_labels(&l)
+        .iter()
+        .all(|x| !x.contains("POut2|") && !x.contains("|POut2")));
+}
+
+#[test]
+fn enable_loops() {
+    let m = load("enable.ioco");
+    // (Act >-> EXIT) >>> seqEnable: act, then the exit as τ back to the start
+    let l = lts(&m, "SeqEnable");
+    assert_eq!(
+        (l.num_states(), l.num_transitions(), l.num_tau()),
+        (2, 2, 1)
+    );
+    assert!(is_trace(&l, &["EAct", "EAct", "EAct"]));
+    // (A >-> EXIT ||| B >-> EXIT) >>> loop: both before the next round
+    let l = lts(&m, "TwoEnable");
+    assert_eq!((l.num_states(), l.num_transitions()), (4, 5));
+    assert!(is_trace(&l, &["EA", "EB", "EB", "EA", "EA"]));
+    assert!(!is_trace(&l, &["EA", "EA"]));
+    assert_eq!(out_after(&l, &["EA"]).unwrap(), ["EB!"]);
+}
+
+#[test]
+fn match_hidden_partner_of_a_multi_action() {
+    let m = load("match.ioco");
+    // bag n in 0..2 x match n in 0..2 = 9 states; MyInA: 6, MyInB: bag>0 && match<2: 4,
+    // MyOut: match>0: 6
+    let l = lts(&m, "Match2");
+    assert_eq!(
+        (l.num_states(), l.num_transitions(), l.num_tau()),
+        (9, 16, 0)
+    );
+    // {H, MyInB} with H hidden is the input MyInB, possible only once the bag holds something
+    let mut sa = Suspension::new(&l, QuiescencePolicy::Stable);
+    let init = sa.initial();
+    let names = |sa: &mut Suspension, q| {
+        let mut v: Vec<String> = sa
+            .inputs(q)
+            .iter()
+            .map(|x| l.alphabet().display(*x))
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(names(&mut sa, init), ["MyInA?"]);
+    let q = sa.run(&labels(&l, &["MyInA"])).unwrap();
+    assert_eq!(names(&mut sa, q), ["MyInA?", "MyInB?"]);
+    assert_eq!(out_after(&l, &["MyInA", "MyInB"]).unwrap(), ["MyOut!"]);
+    assert_eq!(out_after(&l, &["MyInA", "MyInB", "MyOut"]).unwrap(), ["δ"]);
+
+    // MatchInt: only equal values match; each match is output once
+    let l = lts(&m, "MatchInt1");
+    // bag empty or holding one of 11 values, times the same for the matcher
+    assert_eq!(l.num_states(), 12 * 12);
+    assert!(is_trace(&l, &["MyInAInt(3)", "MyInBInt(3)", "MyOutInt(3)"]));
+    assert!(!is_trace(&l, &["MyInAInt(3)", "MyInBInt(4)"]));
+    assert!(!is_trace(&l, &["MyInBInt(3)"]));
+    assert_eq!(
+        out_after(&l, &["MyInAInt(7)", "MyInBInt(7)"]).unwrap(),
+        ["MyOutInt(7)!"]
+    );
+}
+
+/// An implementation that takes up to `cap` jobs and finishes them one by one (inputs beyond
+/// `cap` are ignored by the angelic completion).
+fn job_counter(cap: u32) -> Lts {
+    let mut b = LtsBuilder::new(Alphabet::new());
+    b.add_states(cap as usize + 1);
+    b.add_initial(0);
+    for k in 0..cap {
+        b.add(k, "Job", LabelKind::Input, k + 1).unwrap();
+        b.add(k + 1, "Finish", LabelKind::Output, k).unwrap();
+    }
+    b.build().unwrap()
+}
+
+#[test]
+fn dispatch_process() {
+    let m = load("dispatch-process.ioco");
+    assert_eq!(
+        (
+            lts(&m, "DisPro01").num_states(),
+            lts(&m, "DisPro01").num_transitions()
+        ),
+        (2, 2)
+    );
+    // dispatcher idle/dispatch x processor idle/busy; Job2Proc needs an idle processor
+    let l = lts(&m, "DisPro02");
+    assert_eq!((l.num_states(), l.num_transitions()), (4, 5));
+    // 2 x 2^3 states; Job? in the 8 idle states, Job2Proc: 3 x 4 (one per idle processor),
+    // Finish: 2 x 12 (one per busy processor)
+    for name in ["DisPro03", "DisPro04"] {
+        let l = lts(&m, name);
+        assert_eq!((l.num_states(), l.num_transitions()), (16, 44), "{}", name);
+    }
+    let spec = lts(&m, "DisPro04");
+    assert_eq!(spec.num_tau(), 12);
+    // up to 4 jobs in the system (3 processors and the dispatcher); each is finished
+    let opts = CompareOptions {
+        completion: InputCompletion::Angelic,
+        ..CompareOptions::default()
+    };
+    assert!(compare(&job_counter(4), &spec, &opts).unwrap().conforms());
+    // dropping the 4th job: after 4 jobs and 3 finishes it is quiescent, but one is left
+    let c = compare(&job_counter(3), &spec, &opts).unwrap();
+    let cex = c.counterexample.expect("not ioco");
+    assert_eq!(cex.trace.len(), 7);
+
+    // gcd: dispatcher idle or holding one of the 4 valid jobs, each processor idle or busy with
+    // one: 5^4 = 625 states; Job 125 x 4, τ 4 x 75, Finish 5 x 300
+    for name in ["DisPro07", "DisPro09"] {
+        let l = lts(&m, name);
+        assert_eq!(
+            (l.num_states(), l.num_transitions()),
+            (625, 2300),
+            "{}",
+            name
+        );
+    }
+    let l = lts(&m, "DisPro07");
+    assert_eq!(out_after(&l, &["Job(2,2)"]).unwrap(), ["Finish(2)!"]);
+    assert_eq!(out_after(&l, &["Job(1,2)"]).unwrap(), ["Finish(1)!"]);
+    assert!(!is_trace(&l, &["Job(0,1)"]), "x > 0 is required");
+    let l = lts(&m, "DisPro09");
+    assert_eq!(
+        out_after(&l, &["Job(2,2)"]).unwrap(),
+        ["Finish(1,2)!", "Finish(2,2)!", "Finish(3,2)!"]
+    );
+
+    // unique ids: Acquire ? jobid | Job ? job, with Acquire hidden and the id manager refusing
+    // ids in use; the id is released after the job's Finish
+    let l = lts(&m, "DisPro12");
+    let j1 = "Job(JobData(1,1,1))";
+    let j1b = "Job(JobData(1,2,2))";
+    let j2 = "Job(JobData(2,2,2))";
+    assert!(is_trace(&l, &[j1]));
+    assert!(!is_trace(&l, &[j1, j1b]), "job id 1 is in use");
+    assert!(is_trace(&l, &[j1, j2]));
+    assert!(is_trace(&l, &[j1, "Finish(JobOut(1,1,1))", j1b]));
+    assert!(is_trace(&l, &[j1, "Finish(JobOut(1,2,1))", j1b]));
+    assert!(!is_trace(&l, &["Job(JobData(1,0,1))"]), "invalid job");
+}
+
+#[test]
+fn control_loop() {
+    let m = load("control-loop.ioco");
+    let l = lts(&m, "ControlLoop");
+    // an observer: every gate is an output of the system
+    assert_eq!(l.alphabet().inputs().count(), 0);
+    assert_eq!(
+        out_after(&l, &[]).unwrap(),
+        ["In_Material(0)!", "In_Material(1)!"]
+    );
+    assert_eq!(
+        out_after(&l, &["In_Material(1)"]).unwrap(),
+        ["Material(1)!"]
+    );
+    // after the material moves on, the production report and the measurement of the same
+    // material can only be seen together (SYNC {ProduceReport | MeasureReport})
+    let after = out_after(&l, &["In_Material(1)", "Material(1)"]).unwrap();
+    assert!(
+        after.contains(&"Out_Material(1)!".to_string()),
+        "{:?}",
+        after
+    );
+    let pair = "MeasureReport(MeasureReport(1,0))|ProduceReport(ProduceReport(1,1))";
+    assert!(after.contains(&format!("{}!", pair)), "{:?}", after);
+    assert!(
+        after.iter().all(|x| !x.starts_with("ProduceReport(")),
+        "{:?}",
+        after
+    );
+    assert!(visible_labels(&l)
+        .iter()
+        .all(
+            |x| !x.starts_with("ProduceReport(") && !x.starts_with("MeasureReport(")
+                || x.contains('|')
+        ));
+    // the correction has the sign of produced minus measured value
+    let t = ["In_Material(1)", "Material(1)", pair];
+    let out = out_after(&l, &t).unwrap();
+    assert!(
+        out.contains(&"Correction(Correction(1,1))!".to_string()),
+        "{:?}",
+        out
+    );
+    assert!(
+        !out.contains(&"Correction(Correction(1,0))!".to_string()),
+        "{:?}",
+        out
+    );
+    assert!(
+        !out.contains(&"Correction(Correction(1,-1))!".to_string()),
+        "{:?}",
+        out
+    );
+    assert!(
+        !out.contains(&"Correction(Correction(0,1))!".to_string()),
+        "{:?}",
+        out
+    );
+    // the next material is produced only after the correction
+    assert!(!is_trace(
+        &l,
+        &[
+            "In_Material(1)",
+            "Material(1)",
+            "In_Material(0)",
+            "Material(0)"
+        ]
+    ));
+    assert!(is_trace(
+        &l,
+        &[
+            "In_Material(1)",
+            "Material(1)",
+            "In_Material(0)",
+            "Out_Material(1)",
+            pair,
+            "Correction(Correction(1,1))",
+            "Material(0)"
+        ]
+    ));
+}
