@@ -165,3 +165,35 @@ fn every_diagnostic_has_a_location() {
         assert!(x.location.starts_with("x.ioco:"), "{}", x.location);
     }
 }
+
+#[test]
+fn tau_in_a_multi_action() {
+    insta::assert_snapshot!(errors(&coffee("  idle -- pad? | tau --> idle")));
+}
+
+#[test]
+fn exit_has_no_target() {
+    insta::assert_snapshot!(errors(&coffee("  idle -- exit --> idle")));
+}
+
+#[test]
+fn gate_twice_in_a_multi_action() {
+    insta::assert_snapshot!(errors(&coffee(
+        "  idle -- water?(a) | pad? | water?(b) --> idle"
+    )));
+}
+
+#[test]
+fn left_of_enable_never_exits() {
+    insta::assert_snapshot!(errors(
+        "model Loop { output a  init s  s -- a! --> s }\nmodel Once { output b  init s  s -- b! --> t  t -- exit }\nsystem S { Loop >>> Once }\n"
+    ));
+}
+
+#[test]
+fn sync_set_mixes_inputs_and_outputs() {
+    insta::assert_snapshot!(errors(&format!(
+        "@sync(error | pad)\n{}  idle -- error! | pad? --> idle\n}}\n",
+        HEAD
+    )));
+}

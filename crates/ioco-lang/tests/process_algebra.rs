@@ -331,3 +331,41 @@ fn control_loop() {
         ]
     ));
 }
+
+#[test]
+fn loops_restart_their_processes_with_fresh_variables() {
+    let src = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/13-loop-with-data.ioco"),
+    )
+    .unwrap();
+    let m = ioco_lang::parse_str("loop.ioco", &src).unwrap();
+    // n = 0, 1, 2, then the exit is the τ back to n = 0
+    let l = lts(&m, "Loop");
+    assert_eq!(
+        (l.num_states(), l.num_transitions(), l.num_tau()),
+        (3, 3, 1)
+    );
+    assert!(is_trace(&l, &["tick(0)", "tick(1)", "tick(0)", "tick(1)"]));
+    // (Count >>> Count) >>> Nested: the first Count, the second, then both start again
+    let l = lts(&m, "Nested");
+    assert_eq!(
+        (l.num_states(), l.num_transitions(), l.num_tau()),
+        (6, 6, 2)
+    );
+    assert!(is_trace(
+        &l,
+        &["tick(0)", "tick(1)", "tick(0)", "tick(1)", "tick(0)"]
+    ));
+    assert!(!is_trace(&l, &["tick(0)", "tick(0)"]));
+    // two counters in parallel: the round ends when both have exited
+    let l = lts(&m, "Both");
+    assert_eq!(
+        (l.num_states(), l.num_transitions(), l.num_tau()),
+        (9, 13, 1)
+    );
+    assert!(is_trace(
+        &l,
+        &["tick(0)", "tick(1)", "tock(0)", "tock(1)", "tock(0)"]
+    ));
+    assert!(!is_trace(&l, &["tick(0)", "tick(1)", "tick(0)"]));
+}
