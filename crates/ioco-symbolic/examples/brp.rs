@@ -3,7 +3,10 @@
 //! random online walk (runs of 40 steps, repeated until Fail), averaged over seeds.
 //!
 //! `cargo run --release -p ioco-symbolic --example brp [seeds]`
-use ioco_symbolic::brp::{brp_sut, MUTANTS};
+#[path = "../tests/common/brp_sut.rs"]
+mod brp_sut;
+use brp_sut::brp_sut;
+use ioco_examples::brp::MUTANTS;
 use ioco_symbolic::online::{run_online, OnlineOptions, Verdict};
 use ioco_symbolic::pick::Picker;
 use ioco_symbolic::seg::{run_switch_coverage, select_purposes, CoverageOptions};
@@ -20,7 +23,7 @@ fn main() {
         .skip(1)
         .find_map(|a| a.parse().ok())
         .unwrap_or(20);
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/models/brp.ioco");
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/brp/brp.ioco");
     let spec = Arc::new(
         ioco_lang::parse_file(&p)
             .expect("brp.ioco")

@@ -22,7 +22,6 @@
 //!
 //! Soundness: an `unknown` solver answer never produces Fail (TAP19 Thm. 19).
 
-pub mod brp;
 pub mod online;
 pub mod pick;
 pub mod quick;

@@ -1,8 +1,8 @@
-//! The BRP sender (tests/models/brp.ioco) under switch coverage: full a priori coverage, no
+//! The BRP sender (examples/brp/brp.ioco, the `brp-sut` of ioco-examples) under switch coverage: full a priori coverage, no
 //! Fail for the correct sender, the shallow mutants killed in the first round.
 mod common;
+use common::brp_sut::brp_sut;
 use common::load;
-use ioco_symbolic::brp::brp_sut;
 use ioco_symbolic::pick::Picker;
 use ioco_symbolic::seg::{run_switch_coverage, CoverageOptions};
 use ioco_symbolic::{Checker, System, Z3Solver};
@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 
 #[test]
 fn brp_switch_coverage() {
-    let spec = load("tests/models/brp.ioco", None);
+    let spec = load("../../examples/brp/brp.ioco", None);
     let sys = System::new(spec.clone()).unwrap();
     let mut ck = Checker::new(Box::new(Z3Solver::new(spec.defs.clone())));
     let opts = CoverageOptions {

@@ -137,7 +137,7 @@ proptest! {
         use ioco_symbolic::pick::Picker;
         use ioco_symbolic::seg::{run_switch_coverage, CoverageOptions};
         use ioco_symbolic::{Checker, System, Z3Solver};
-        for file in ["tests/models/tap19.ioco", "tests/models/coffee-fig13.ioco", "tests/models/brp.ioco"] {
+        for file in ["tests/models/tap19.ioco", "tests/models/coffee-fig13.ioco", "../../examples/brp/brp.ioco"] {
             let spec = load(file, None);
             let sys = System::new(spec.clone()).unwrap();
             let mut ck = Checker::new(Box::new(Z3Solver::new(spec.defs.clone())));
