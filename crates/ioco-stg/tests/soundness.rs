@@ -1,0 +1,190 @@
+//! Soundness of the over-approximation (seed 004 L610-617: only `coreach^α ⊇ coreach` is
+//! needed): on small random STSs with two variables and one parameter, concrete enumeration
+//! over bounded values shows that
+//! * every state from which accept is reachable (within the bounds) is in coreach^α, and
+//! * the strengthened guard `G ∧ K_t` never excludes a step that leads into that set,
+//!
+//! for both domains.
+
+use ioco_lang::ir::Direction;
+use ioco_stg::coreach::{coreach, strengthen};
+use ioco_stg::product::{Location, Product, Transition};
+use ioco_stg::{Domain, Interval, LinCons, LinExpr, Octagon, Options};
+use proptest::prelude::*;
+
+const B: i64 = 3;
+const LOCS: usize = 3; // plus one accept location
+
+fn lin() -> impl Strategy<Value = LinExpr> {
+    (
+        prop::collection::vec((0usize..3, -2i64..=2), 0..3),
+        -3i64..=3,
+    )
+        .prop_map(|(ts, c)| {
+            let mut e = LinExpr::constant(c);
+            for (d, a) in ts {
+                e = e.add_scaled(&LinExpr::var(d), a).unwrap();
+            }
+            e
+        })
+}
+
+fn transition() -> impl Strategy<Value = Transition> {
+    (
+        0..LOCS,
+        0..=LOCS,
+        prop::collection::vec(prop::collection::vec(lin(), 0..3), 1..3),
+        prop::collection::vec(prop::option::of(prop::option::weighted(0.85, lin())), 2),
+    )
+        .prop_map(|(from, to, guard, assign)| Transition {
+            from,
+            to,
+            gate: Some(("a".into(), Direction::Input)),
+            arity: 1,
+            guard: guard
+                .into_iter()
+                .map(|c| c.into_iter().map(|expr| LinCons { expr }).collect())
+                .collect(),
+            assign: assign
+                .into_iter()
+                .enumerate()
+                .filter_map(|(v, a)| a.map(|e| (v, e)))
+                .collect(),
+            spec_switch: 0,
+            purpose_switch: None,
+        })
+}
+
+fn product() -> impl Strategy<Value = Product> {
+    prop::collection::vec(transition(), 1..7).prop_map(|transitions| Product {
+        dims: ["x", "y", "p0", "'x", "'y"].map(String::from).to_vec(),
+        nvars: 2,
+        nparams: 1,
+        locations: (0..=LOCS)
+            .map(|l| Location {
+                name: format!("l{l}"),
+                spec: l as u32,
+                purpose: 0,
+                accept: l == LOCS,
+                refuse: false,
+            })
+            .collect(),
+        initial: 0,
+        init: vec![Some(0), Some(0)],
+        transitions,
+    })
+}
+
+fn idx(x: i64) -> usize {
+    (x + B) as usize
+}
+
+/// Concrete successors of (x, y) with parameter p under t (within the bounds).
+fn successors(t: &Transition, x: i64, y: i64, p: i64) -> Vec<(i64, i64)> {
+    let pt = [x, y, p, 0, 0];
+    if !t.guard.iter().any(|c| c.iter().all(|c| c.holds(&pt))) {
+        return Vec::new();
+    }
+    let val = |v: usize, old: i64| -> Vec<i64> {
+        match t.assign.iter().find(|a| a.0 == v) {
+            None => vec![old],
+            Some((_, Some(e))) => e.eval(&pt).into_iter().collect(),
+            Some((_, None)) => (-B..=B).collect(),
+        }
+    };
+    let mut out = Vec::new();
+    for nx in val(0, x) {
+        for ny in val(1, y) {
+            if nx.abs() <= B && ny.abs() <= B {
+                out.push((nx, ny));
+            }
+        }
+    }
+    out
+}
+
+/// Bounded concrete coreach(accept): `c[l][x][y]`.
+fn concrete(p: &Product) -> Vec<Vec<Vec<bool>>> {
+    let w = (2 * B + 1) as usize;
+    let mut c = vec![vec![vec![false; w]; w]; p.locations.len()];
+    for row in c[LOCS].iter_mut() {
+        row.iter_mut().for_each(|v| *v = true);
+    }
+    loop {
+        let mut changed = false;
+        for t in &p.transitions {
+            for x in -B..=B {
+                for y in -B..=B {
+                    if c[t.from][idx(x)][idx(y)] {
+                        continue;
+                    }
+                    let hit = (-B..=B).any(|q| {
+                        successors(t, x, y, q)
+                            .iter()
+                            .any(|&(nx, ny)| c[t.to][idx(nx)][idx(ny)])
+                    });
+                    if hit {
+                        c[t.from][idx(x)][idx(y)] = true;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if !changed {
+            return c;
+        }
+    }
+}
+
+fn sound<D: Domain>(p: &Product) -> Result<(), TestCaseError> {
+    let c = concrete(p);
+    let a = coreach::<D>(p, &Options::default());
+    for (l, cl) in c.iter().enumerate() {
+        for x in -B..=B {
+            for y in -B..=B {
+                if cl[idx(x)][idx(y)] {
+                    prop_assert!(
+                        a.values[l].contains(&[x, y, 0, 0, 0]),
+                        "{}: l{l} x={x} y={y} missing from {:?}",
+                        D::NAME,
+                        a.values[l]
+                    );
+                }
+            }
+        }
+    }
+    for (k, t) in p.transitions.iter().enumerate() {
+        let kept = strengthen(p, t, &a.values[t.to]);
+        for x in -B..=B {
+            for y in -B..=B {
+                for q in -B..=B {
+                    let good = successors(t, x, y, q)
+                        .iter()
+                        .any(|&(nx, ny)| c[t.to][idx(nx)][idx(ny)]);
+                    if good {
+                        prop_assert!(
+                            kept.iter().any(|d| d.contains(&[x, y, q, 0, 0])),
+                            "{}: transition {k} excludes x={x} y={y} p={q}",
+                            D::NAME
+                        );
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn intervals_over_approximate_coreach(p in product()) {
+        sound::<Interval>(&p)?;
+    }
+
+    #[test]
+    fn octagons_over_approximate_coreach(p in product()) {
+        sound::<Octagon>(&p)?;
+    }
+}
