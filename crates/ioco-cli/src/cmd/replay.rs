@@ -5,7 +5,6 @@
 
 use super::test::{base_options, ReportArgs, SutArgs};
 use super::Outcome;
-use crate::load::load_lts;
 use ioco_exec::{RunResult, RunVerdict, Summary, Tester};
 use miette::{miette, Result};
 use std::path::PathBuf;
@@ -35,7 +34,7 @@ pub struct Args {
 
 /// Run `ioco replay`.
 pub fn run(args: Args) -> Result<Outcome> {
-    let spec = load_lts(&args.model)?;
+    let (spec, timing) = super::test::load_timed(&args.model, &args.sut)?;
     let text = std::fs::read_to_string(&args.results)
         .map_err(|e| miette!("cannot read {}: {e}", args.results.display()))?;
     let at = |e: serde_json::Error| {
@@ -80,11 +79,12 @@ pub fn run(args: Args) -> Result<Outcome> {
         .map_err(|e| miette!("{}: run {}: {e}", args.results.display(), recorded.run))?;
     let factory = args.sut.factory(&spec)?;
     let mut adapter = factory(0).map_err(|e| miette!("{e}"))?;
-    let opts = ioco_exec::OnlineOptions {
+    let mut opts = ioco_exec::OnlineOptions {
         depth: trace.len().max(1) * 4 + 16,
         shrink_budget: args.shrink_budget,
         ..base_options(&args.sut, recorded.seed)
     };
+    timing.apply(&mut opts);
     eprintln!(
         "ioco replay: run {} (seed {}), {} steps",
         recorded.run,

@@ -5,7 +5,6 @@
 
 use super::test::{base_options, seed_or_clock, ReportArgs, SutArgs};
 use super::Outcome;
-use crate::load::load_lts;
 use ioco_gen::Suite;
 use miette::{miette, Result};
 use std::path::PathBuf;
@@ -47,7 +46,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             "no test suite given"
         )
     })?;
-    let spec = load_lts(&args.model)?;
+    let (spec, timing) = super::test::load_timed(&args.model, &args.sut)?;
     let text = std::fs::read_to_string(&suite_path)
         .map_err(|e| miette!("cannot read {}: {e}", suite_path.display()))?;
     let suite: Suite = serde_json::from_str(&text).map_err(|e| {
@@ -75,13 +74,14 @@ pub fn run(args: Args) -> Result<Outcome> {
     let factory = args.sut.factory(&spec)?;
     let seed = seed_or_clock(args.seed);
     let (progress, bar) = super::progress(suite.num_tests());
-    let opts = ioco_exec::OnlineOptions {
+    let mut opts = ioco_exec::OnlineOptions {
         progress,
         repetitions: args.repetitions.max(1),
         jobs: args.jobs.max(1),
         stop_on_failure: !args.keep_going,
         ..base_options(&args.sut, seed)
     };
+    timing.apply(&mut opts);
     eprintln!("ioco run: {} tests, seed {seed}", suite.num_tests());
     let mut summary = ioco_exec::run_suite(&spec, &suite, &opts, factory);
     bar.finish_and_clear();

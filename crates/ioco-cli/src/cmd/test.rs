@@ -46,9 +46,18 @@ pub struct SutArgs {
     /// The line the SUT prints when it has finished reacting and waits for input (e.g. #quiet).
     #[arg(long, value_name = "LINE")]
     pub quiescence_marker: Option<String>,
-    /// Milliseconds without output after which the SUT counts as quiescent.
+    /// Milliseconds without output after which the SUT counts as quiescent, where the model
+    /// sets no `@timeout` of its own.
     #[arg(long, value_name = "MS", default_value_t = 200)]
     pub timeout: u64,
+    /// Quiescence timeout of a gate (a label name for .aut/DOT/JSON models), overriding the
+    /// model's `@timeout`: `coffee=2000` (ms, or with a unit: 2s, 500ms); repeatable.
+    #[arg(long, value_name = "GATE=MS")]
+    pub timeout_gate: Vec<String>,
+    /// Quiescence timeout of a location (`Model.location` or `location`; a state name for
+    /// .aut/DOT/JSON models), overriding the model's `@timeout`: `brewing=1500`; repeatable.
+    #[arg(long, value_name = "LOCATION=MS")]
+    pub timeout_location: Vec<String>,
     /// Speak JSON lines ({"label": ..., "args": [...]}) instead of plain label lines.
     #[arg(long)]
     pub json_lines: bool,
@@ -323,7 +332,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     if let Some((spec, why)) = super::test_data::data_spec(&args.model, args.symbolic)? {
         return super::test_data::run(args, spec, why);
     }
-    let spec = load_lts(&args.model)?;
+    let (spec, timing) = load_timed(&args.model, &args.sut)?;
     let factory = args.sut.factory(&spec)?;
     let seed = seed_or_clock(args.seed);
     let strategy = match args.strategy {
@@ -338,7 +347,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         ));
     }
     let (progress, bar) = super::progress(args.runs);
-    let opts = OnlineOptions {
+    let mut opts = OnlineOptions {
         progress,
         runs: args.runs,
         depth: args.depth,
@@ -349,6 +358,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         shrink: args.shrink,
         ..base_options(&args.sut, seed)
     };
+    timing.apply(&mut opts);
     eprintln!("ioco test: seed {seed}");
     let summary = ioco_exec::run_online(&spec, &opts, factory);
     bar.finish_and_clear();
@@ -360,4 +370,225 @@ pub fn run(args: Args) -> Result<Outcome> {
         .parameters
         .insert("sut".into(), args.sut.describe().into());
     args.report.finish(&summary)
+}
+
+/// The quiescence timeouts of a test session: the default and the per-state and per-label
+/// ones (`ioco_exec::timeouts`), from the model's `@timeout`s and the command line.
+#[derive(Clone, Debug)]
+pub struct Timing {
+    /// Where no state or label has its own: the model's `@timeout`, else `--timeout`.
+    pub default: Duration,
+    /// Per state and label (`None` when there are none).
+    pub timeouts: Option<Arc<ioco_exec::Timeouts>>,
+}
+
+impl Timing {
+    /// Put these timeouts into `opts`.
+    pub fn apply(&self, opts: &mut OnlineOptions) {
+        opts.quiescence_timeout = self.default;
+        opts.timeouts = self.timeouts.clone();
+    }
+}
+
+/// A duration on the command line: milliseconds, or a number with `us`, `ms`, `s` or `min`.
+fn parse_ms(text: &str) -> Option<Duration> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !c.is_ascii_digit() && c != '.')
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let x: f64 = num
+        .parse()
+        .ok()
+        .filter(|x: &f64| x.is_finite() && *x >= 0.0)?;
+    let secs = match unit.trim() {
+        "" | "ms" => x / 1e3,
+        "us" => x / 1e6,
+        "s" => x,
+        "min" => x * 60.0,
+        _ => return None,
+    };
+    Some(Duration::from_secs_f64(secs))
+}
+
+/// Levenshtein distance (for did-you-mean hints on short names).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// `NAME=MS` pairs of a repeatable option, checked against the names the model has.
+fn overrides(
+    option: &str,
+    what: &str,
+    given: &[String],
+    known: &[String],
+) -> Result<std::collections::HashMap<String, Duration>> {
+    let mut out = std::collections::HashMap::new();
+    for g in given {
+        let (name, value) = g.rsplit_once('=').ok_or_else(|| {
+            miette!(
+                help = format!("write {option} NAME=MS, e.g. {option} coffee=2000"),
+                "bad {option} `{g}`: no `=`"
+            )
+        })?;
+        let name = name.trim().trim_end_matches(['?', '!']);
+        let d = parse_ms(value).ok_or_else(|| {
+            miette!(
+                help = "milliseconds (2000) or a duration with a unit: 2s, 500ms, 1min",
+                "bad {option} `{g}`: `{value}` is not a duration"
+            )
+        })?;
+        if !known.iter().any(|k| k == name) {
+            let mut near: Vec<&String> = known
+                .iter()
+                .filter(|k| edit_distance(k, name) <= 2.min(name.len() / 2))
+                .collect();
+            near.truncate(3);
+            let hint = if near.is_empty() {
+                let mut all: Vec<&str> = known.iter().map(String::as_str).collect();
+                all.truncate(20);
+                format!("the model's {what}s: {}", all.join(", "))
+            } else {
+                format!(
+                    "did you mean {}?",
+                    near.iter()
+                        .map(|s| s.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            };
+            return Err(miette!(
+                help = hint,
+                "{option} `{g}`: the model has no {what} `{name}`"
+            ));
+        }
+        out.insert(name.to_string(), d);
+    }
+    Ok(out)
+}
+
+/// Load the specification with its quiescence timeouts: a `.ioco` model's `@timeout`s on the
+/// model, its gates and its locations, overridden by `--timeout-gate` and
+/// `--timeout-location` (for other formats a gate is a label name and a location a state
+/// name). The rule that combines them is `ioco_exec::timeouts`'.
+pub fn load_timed(path: &std::path::Path, sut: &SutArgs) -> Result<(Lts, Timing)> {
+    let (spec, model) = if path.extension().is_some_and(|e| e == "ioco") {
+        let (lts, t) = ioco_lang::load_lts_timed(path)?;
+        (lts, Some(t))
+    } else {
+        (load_lts(path)?, None)
+    };
+    let timing = timing_of(&spec, model.as_ref(), sut)?;
+    Ok((spec, timing))
+}
+
+fn timing_of(
+    spec: &Lts,
+    model: Option<&ioco_lang::translate::Timing>,
+    sut: &SutArgs,
+) -> Result<Timing> {
+    let a = spec.alphabet();
+    let n = spec.num_states();
+    // gates: (name, the model's timeout) per label
+    let label_gate: Vec<Option<(String, Option<Duration>)>> = a
+        .all()
+        .map(|l| {
+            if !(a.is_input(l) || a.is_output(l)) {
+                return None;
+            }
+            match model {
+                Some(m) => m
+                    .label_gates
+                    .get(l.index())
+                    .copied()
+                    .flatten()
+                    .map(|g| m.gates[g as usize].clone()),
+                None => Some((a.name(l).to_string(), None)),
+            }
+        })
+        .collect();
+    let mut gate_names: Vec<String> = match model {
+        Some(m) => m.gates.iter().map(|g| g.0.clone()).collect(),
+        None => a.visible().map(|l| a.name(l).to_string()).collect(),
+    };
+    gate_names.sort();
+    gate_names.dedup();
+    let gates = overrides("--timeout-gate", "gate", &sut.timeout_gate, &gate_names)?;
+    let labels: Vec<Option<Duration>> = label_gate
+        .iter()
+        .map(|g| {
+            g.as_ref()
+                .and_then(|(name, t)| gates.get(name).copied().or(*t))
+        })
+        .collect();
+    let states: Vec<Option<Duration>> = match model {
+        Some(m) => {
+            let mut known: Vec<String> = Vec::new();
+            for (aut, loc, _) in &m.locations {
+                known.push(loc.clone());
+                known.push(format!("{aut}.{loc}"));
+            }
+            known.sort();
+            known.dedup();
+            let locs = overrides(
+                "--timeout-location",
+                "location",
+                &sut.timeout_location,
+                &known,
+            )?;
+            let per_loc: Vec<Option<Duration>> = m
+                .locations
+                .iter()
+                .map(|(aut, loc, t)| {
+                    locs.get(&format!("{aut}.{loc}"))
+                        .or_else(|| locs.get(loc))
+                        .copied()
+                        .or(*t)
+                })
+                .collect();
+            (0..n as u32)
+                .map(|s| {
+                    m.locations_of(s)
+                        .iter()
+                        .filter_map(|&i| per_loc[i as usize])
+                        .max()
+                })
+                .collect()
+        }
+        None => {
+            let names: Vec<String> = (0..n as u32).map(|s| spec.state_name(s)).collect();
+            let mut known = names.clone();
+            known.sort();
+            known.dedup();
+            let locs = overrides(
+                "--timeout-location",
+                "location",
+                &sut.timeout_location,
+                &known,
+            )?;
+            if locs.is_empty() {
+                Vec::new()
+            } else {
+                names.iter().map(|s| locs.get(s).copied()).collect()
+            }
+        }
+    };
+    let t = ioco_exec::Timeouts { states, labels };
+    Ok(Timing {
+        default: model
+            .and_then(|m| m.model)
+            .unwrap_or(Duration::from_millis(sut.timeout)),
+        timeouts: (!t.is_empty()).then(|| Arc::new(t)),
+    })
 }
