@@ -36,7 +36,25 @@ struct Trie {
     arena: Vec<Entry>,
     /// Scratch space of the separation check.
     stack: Vec<(u32, u32)>,
+    /// Class of each state's output row (equal classes: same output on every input); empty
+    /// for partial machines.
+    row: Vec<u32>,
+    /// Output of state `s` on input `a` at `s·ni + a` (`NONE` if undefined).
+    out: Vec<u32>,
+    ni: usize,
 }
+
+/// Outcome of the "already separated?" search.
+enum Check {
+    Separated,
+    /// Exhaustively not separated.
+    NotSeparated,
+    /// Budget exhausted.
+    Unknown,
+}
+
+/// A tree node with its specification state and whether it is full.
+type Side = (u32, u32, bool);
 
 /// A node of the candidate search: tree node `x` below the start, the matching node `y` below
 /// the other start (`NONE` once the path leaves the tree there, after `matched` symbols), the
@@ -125,23 +143,35 @@ impl Trie {
         self.full.get(v as usize).copied().unwrap_or(false)
     }
 
+    fn side(&self, v: u32) -> Side {
+        (v, self.state[v as usize], self.is_full(v))
+    }
+
     /// Fast check of the first symbol when `v` is full: some input below `u` on which the
     /// states give different outputs (then `v` has that child too). Walks only `u`'s child
     /// list and the two states' rows, not `v`'s children (the pair checks of the H-method are
     /// `|U|·n`; this keeps each to a few cache lines).
-    fn first_symbol_separates(&self, m: &Mealy, u: u32, s: u32, t: u32) -> bool {
+    fn first_symbol_separates(&self, u: u32, s: u32, t: u32) -> bool {
+        let (rs, rt) = (s as usize * self.ni, t as usize * self.ni);
         self.child[u as usize].iter().any(|&(a, _)| {
-            matches!((m.step(s, a), m.step(t, a)), (Some((_, o1)), Some((_, o2))) if o1 != o2)
+            let (o1, o2) = (self.out[rs + a as usize], self.out[rt + a as usize]);
+            o1 != o2 && o1 != NONE && o2 != NONE
         })
     }
 
-    /// Whether the tree already holds `u·γ`, `v·γ` with `γ` separating their states.
-    fn separated(&mut self, m: &Mealy, u: u32, v: u32) -> bool {
-        let (s, t) = (self.state[u as usize], self.state[v as usize]);
-        if (self.is_full(v) && self.first_symbol_separates(m, u, s, t))
-            || (self.is_full(u) && self.first_symbol_separates(m, v, t, s))
+    /// Whether the tree already holds `u·γ`, `v·γ` with `γ` separating their states
+    /// (`s`, `t` the states of `u`, `v`; `fu`, `fv` whether they are full).
+    fn separated(&mut self, m: &Mealy, (u, s, fu): Side, (v, t, fv): Side) -> Check {
+        if fu && fv && !self.row.is_empty() {
+            // Complete machine, both nodes have every input: separated at once iff the output
+            // rows differ.
+            if self.row[s as usize] != self.row[t as usize] {
+                return Check::Separated;
+            }
+        } else if (fv && self.first_symbol_separates(u, s, t))
+            || (fu && self.first_symbol_separates(v, t, s))
         {
-            return true;
+            return Check::Separated;
         }
         let mut stack = std::mem::take(&mut self.stack);
         stack.clear();
@@ -151,12 +181,12 @@ impl Trie {
         found
     }
 
-    fn separated_with(&self, m: &Mealy, stack: &mut Vec<(u32, u32)>) -> bool {
+    fn separated_with(&self, m: &Mealy, stack: &mut Vec<(u32, u32)>) -> Check {
         let mut visited = 0;
         while let Some((x, y)) = stack.pop() {
             visited += 1;
             if visited > CHECK_BUDGET {
-                return false;
+                return Check::Unknown;
             }
             let (sx, sy) = (self.state[x as usize], self.state[y as usize]);
             for &(a, cx) in &self.child[x as usize] {
@@ -164,7 +194,7 @@ impl Trie {
                     let o1 = m.step(sx, a).map(|p| p.1);
                     let o2 = m.step(sy, a).map(|p| p.1);
                     if o1 != o2 {
-                        return true;
+                        return Check::Separated;
                     }
                     if self.state[cx as usize] != self.state[cy as usize] {
                         stack.push((cx, cy));
@@ -172,7 +202,7 @@ impl Trie {
                 }
             }
         }
-        false
+        Check::NotSeparated
     }
 
     /// Consider separators that continue paths already in the tree below `x0` (whose state is
@@ -258,12 +288,19 @@ impl Trie {
     }
 
     /// Make sure `u` and `v` are separated, adding the cheapest separator if needed.
-    fn separate(&mut self, p: &Prepared, u: u32, v: u32) {
+    fn separate(&mut self, p: &Prepared, a: Side, b: Side) {
         let m = &p.machine;
-        let (s, t) = (self.state[u as usize], self.state[v as usize]);
-        if s == t || self.separated(m, u, v) {
+        let ((u, s, _), (v, t, _)) = (a, b);
+        if s == t {
             return;
         }
+        // The least possible (cost, length): a separator already in the tree costs 0, and
+        // there is none when the check was exhaustive.
+        let least = match self.separated(m, a, b) {
+            Check::Separated => return,
+            Check::NotSeparated => (1, 1),
+            Check::Unknown => (0, 1),
+        };
         let sep = p.seps.separator_cow(s, t);
         let len = sep.len();
         let mut best = Best {
@@ -271,8 +308,11 @@ impl Trie {
             len,
             word: sep.into_owned(),
         };
-        self.continuations(p, u, v, t, &mut best);
-        self.continuations(p, v, u, s, &mut best);
+        // Candidates replace `best` only when strictly cheaper: none can when it is least.
+        if (best.cost, best.len) > least {
+            self.continuations(p, u, v, t, &mut best);
+            self.continuations(p, v, u, s, &mut best);
+        }
         assert!(!best.word.is_empty(), "minimal machines have separators");
         self.insert(m, u, &best.word);
         self.insert(m, v, &best.word);
@@ -300,6 +340,23 @@ impl Trie {
     }
 }
 
+/// The class of every state's output row (empty for partial machines).
+fn output_rows(m: &Mealy) -> Vec<u32> {
+    if !m.is_complete() {
+        return Vec::new();
+    }
+    let mut index = std::collections::HashMap::new();
+    (0..m.num_states() as u32)
+        .map(|s| {
+            let row: Vec<Option<u32>> = (0..m.num_inputs() as u32)
+                .map(|a| m.step(s, a).map(|p| p.1))
+                .collect();
+            let next = index.len() as u32;
+            *index.entry(row).or_insert(next)
+        })
+        .collect()
+}
+
 pub(crate) fn generate(
     p: &Prepared,
     k: usize,
@@ -314,6 +371,13 @@ pub(crate) fn generate(
         full: Vec::new(),
         arena: Vec::new(),
         stack: Vec::new(),
+        row: output_rows(m),
+        out: (0..n as u32)
+            .flat_map(|s| {
+                (0..m.num_inputs() as u32).map(move |a| m.step(s, a).map_or(NONE, |p| p.1))
+            })
+            .collect(),
+        ni: m.num_inputs(),
     };
     // The prefixes Q·I^{≤k+1}: (trie node, distance from Q, index of the parent entry).
     let mut unodes: Vec<(u32, usize, u32)> = vec![(0, 0, u32::MAX)];
@@ -349,7 +413,7 @@ pub(crate) fn generate(
     // 1. State cover pairs.
     for t in 0..n {
         for s in 0..t {
-            trie.separate(p, q_node[s], q_node[t]);
+            trie.separate(p, (q_node[s], s as u32, true), (q_node[t], t as u32, true));
         }
     }
     // 2. and 3.
@@ -358,15 +422,16 @@ pub(crate) fn generate(
         if d == 0 {
             continue;
         }
-        for &q in &q_node {
-            trie.separate(p, u, q);
+        let su = trie.side(u);
+        for (t, &q) in q_node.iter().enumerate() {
+            trie.separate(p, su, (q, t as u32, true));
         }
         while parent != u32::MAX {
             let (v, dv, pp) = unodes[parent as usize];
             if dv == 0 {
                 break;
             }
-            trie.separate(p, u, v);
+            trie.separate(p, su, trie.side(v));
             parent = pp;
         }
     }
