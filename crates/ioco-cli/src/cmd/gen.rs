@@ -54,9 +54,9 @@ pub enum MethodArg {
 pub struct Args {
     /// The specification (.aut, .dot, .json, .ioco).
     pub model: PathBuf,
-    /// How to generate.
-    #[arg(long, short, value_enum)]
-    pub method: MethodArg,
+    /// How to generate (default with `--purpose`: purpose).
+    #[arg(long, short, value_enum, required_unless_present = "purpose")]
+    pub method: Option<MethodArg>,
     /// Write the suite here (default: standard output).
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
@@ -110,11 +110,12 @@ fn need<'a, T>(v: &'a Option<T>, flag: &str, method: &str) -> Result<&'a T> {
 /// Run `ioco gen`.
 pub fn run(args: Args) -> Result<Outcome> {
     let policy = QuiescencePolicy::from(args.policy);
-    let suite: Suite = match args.method {
+    let method = args.method.unwrap_or(MethodArg::Purpose);
+    let suite: Suite = match method {
         MethodArg::Random | MethodArg::Batch => {
             let lts = load_lts(&args.model)?;
             eprintln!("seed: {}", args.seed);
-            if args.method == MethodArg::Random {
+            if method == MethodArg::Random {
                 ioco_gen::generate_random(&lts, policy, args.tests, args.depth, args.seed)
             } else {
                 let opts = ioco_gen::BatchOptions {
@@ -154,7 +155,7 @@ pub fn run(args: Args) -> Result<Outcome> {
                     ))
                 }
             };
-            let method: ioco_fsm::Method = match args.method {
+            let method: ioco_fsm::Method = match method {
                 MethodArg::W => ioco_fsm::Method::W,
                 MethodArg::Wp => ioco_fsm::Method::Wp,
                 MethodArg::Hsi => ioco_fsm::Method::Hsi,
@@ -168,12 +169,12 @@ pub fn run(args: Args) -> Result<Outcome> {
             s.to_suite()
         }
         MethodArg::Reach | MethodArg::Joker => {
-            let method = if args.method == MethodArg::Reach {
+            let name = if method == MethodArg::Reach {
                 "reach"
             } else {
                 "joker"
             };
-            let goal_text = need(&args.goal, "--goal GOAL", method)?;
+            let goal_text = need(&args.goal, "--goal GOAL", name)?;
             let sa = suspension(&args)?;
             let goal = ioco_games::Goal::parse(goal_text, &sa).map_err(|e| miette!("{e}"))?;
             let assume: ioco_games::Assumption = args.assume.parse().map_err(|e| {
@@ -182,7 +183,7 @@ pub fn run(args: Args) -> Result<Outcome> {
                     "{e}"
                 )
             })?;
-            if args.method == MethodArg::Reach {
+            if method == MethodArg::Reach {
                 let r = ioco_games::reach(&sa, &goal, assume).map_err(|e| miette!("{e}"))?;
                 eprintln!(
                     "goal {goal_text} is winnable under {}: at most {} moves",
@@ -203,9 +204,9 @@ pub fn run(args: Args) -> Result<Outcome> {
         MethodArg::Purpose => {
             let p = need(&args.purpose, "--purpose FILE", "purpose")?;
             let sa = suspension(&args)?;
-            let purpose =
-                ioco_games::Purpose::from_lts(load_lts(p)?).map_err(|e| miette!("{e}"))?;
-            let test = ioco_games::purpose_test(&sa, &purpose).map_err(|e| miette!("{e}"))?;
+            let purpose = super::purpose::load_purpose(p)?;
+            let test = ioco_games::purpose_test(&sa, &purpose)
+                .map_err(|e| miette!("{}: {e}", p.display()))?;
             let mut s = Suite::new("purpose");
             s.parameters
                 .insert("purpose".into(), p.display().to_string().into());
@@ -222,7 +223,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         .parameters
         .entry("model".to_string())
         .or_insert_with(|| args.model.display().to_string().into());
-    if matches!(args.method, MethodArg::Random | MethodArg::Batch) {
+    if matches!(method, MethodArg::Random | MethodArg::Batch) {
         suite.parameters.insert("seed".into(), args.seed.into());
     }
     eprintln!(

@@ -6,6 +6,7 @@ pub mod compare;
 pub mod fmt;
 pub mod gen;
 pub mod gen_sts;
+pub mod purpose;
 pub mod replay;
 pub mod run;
 pub mod run_sts;

@@ -284,6 +284,10 @@ pub struct Args {
     /// infinite data, e.g. `int` parameters, always are; see `cmd::test_data`).
     #[arg(long)]
     pub symbolic: bool,
+    /// Steer the runs towards this test purpose (states named `accept…`/`refuse…`): Pass when
+    /// accept is reached, Inconclusive when it no longer can be (see `cmd::purpose`).
+    #[arg(long, value_name = "FILE")]
+    pub purpose: Option<PathBuf>,
     #[command(flatten)]
     pub report: ReportArgs,
 }
@@ -329,6 +333,9 @@ pub fn base_options(sut: &SutArgs, seed: u64) -> OnlineOptions {
 
 /// Run `ioco test`.
 pub fn run(args: Args) -> Result<Outcome> {
+    if let Some(p) = args.purpose.clone() {
+        return super::purpose::run_test(args, &p);
+    }
     if let Some((spec, why)) = super::test_data::data_spec(&args.model, args.symbolic)? {
         return super::test_data::run(args, spec, why);
     }

@@ -1,0 +1,181 @@
+//! `ioco test --purpose` and `ioco gen --purpose` end to end, with purposes written in the
+//! modelling language (examples/purposes/) and the real example coffee machine
+//! (examples/coffee/coffee_sut.py, the same machine and modes as the Rust `coffee-sut`),
+//! correct and faulty. The SUT tests are skipped, with a note, when `python3` is missing.
+
+use assert_cmd::Command;
+use predicates::str::contains;
+use std::path::PathBuf;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn ioco() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_ioco"));
+    c.current_dir(root());
+    c
+}
+
+const SPEC: &str = "examples/coffee/coffee.ioco";
+const BREW: &str = "examples/purposes/coffee-brew.ioco";
+const TWICE: &str = "examples/purposes/coffee-twice.ioco";
+
+fn have_python() -> bool {
+    let ok = std::process::Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("note: python3 is not available; the coffee SUT is not run");
+    }
+    ok
+}
+
+fn purpose_test(mode: &str, purpose: &str, json: &std::path::Path) -> assert_cmd::assert::Assert {
+    let sut = format!("python3 examples/coffee/coffee_sut.py --mode {mode} --ack");
+    ioco()
+        .args(["test", SPEC, "--purpose", purpose, "--cmd", &sut])
+        .args(["--quiescence-marker", "#quiet", "--timeout", "2000"])
+        .args(["--runs", "3", "--depth", "20", "--seed", "7", "--json"])
+        .arg(json)
+        .assert()
+}
+
+fn summary(json: &std::path::Path) -> ioco_exec::Summary {
+    serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap()
+}
+
+#[test]
+fn the_correct_machine_is_steered_to_accept() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("s.json");
+    purpose_test("correct", BREW, &json)
+        .code(0)
+        .stderr(contains("accept reached in 3 of 3 run(s)"));
+    let s = summary(&json);
+    assert_eq!(s.mode, "purpose");
+    assert_eq!(s.parameters["purpose"], BREW);
+    assert!(s.parameters["strategy"]
+        .as_str()
+        .unwrap()
+        .contains("towards accept"));
+    for r in &s.runs {
+        assert_eq!(r.verdict, ioco_exec::RunVerdict::Pass);
+        // The steering chooses exactly the inputs that lead to a coffee.
+        assert_eq!(r.trace, ["water?", "pad?", "button?", "coffee!"]);
+        assert!(r.note.as_deref().unwrap().starts_with("accept reached"));
+    }
+}
+
+#[test]
+fn faulty_machines_fail_on_the_way_to_the_purpose() {
+    if !have_python() {
+        return;
+    }
+    for (mode, observed) in [("tea", "tea"), ("silent", "δ"), ("refuse-pad", "error!")] {
+        let dir = tempfile::tempdir().unwrap();
+        let json = dir.path().join("s.json");
+        purpose_test(mode, BREW, &json)
+            .code(1)
+            .stdout(contains("FAIL"));
+        let s = summary(&json);
+        let f = s.first_failure().expect("a failing run");
+        assert_eq!(
+            f.failure.as_ref().unwrap().observed.trim_end_matches('!'),
+            observed.trim_end_matches('!'),
+            "{mode}"
+        );
+    }
+}
+
+#[test]
+fn a_refused_purpose_is_inconclusive_not_fail() {
+    // An implementation that (conformingly) always answers `error` to the button: the purpose
+    // refuses every run.
+    let dir = tempfile::tempdir().unwrap();
+    let imp = dir.path().join("errors.ioco");
+    std::fs::write(
+        &imp,
+        "model Errors { input water, pad, button  output coffee, error  init s0\n\
+         s0 -- water? --> s1  s1 -- pad? --> s2  s2 -- button? --> s3  s3 -- error! --> s0\n\
+         s0 -- button? --> e0  e0 -- error! --> s0  s1 -- button? --> e1  e1 -- error! --> s0\n\
+         s0 -- pad? --> s0  s1 -- water? --> s1  s2 -- water? --> s2  s2 -- pad? --> s2\n\
+         s0 -- water? --> s1 }\n",
+    )
+    .unwrap();
+    let json = dir.path().join("s.json");
+    ioco()
+        .args(["test", SPEC, "--purpose", BREW, "--sim"])
+        .arg(&imp)
+        .args(["--runs", "2", "--seed", "1", "--json"])
+        .arg(&json)
+        .assert()
+        .code(0)
+        .stderr(contains("accept reached in 0 of 2 run(s)"));
+    let s = summary(&json);
+    assert_eq!(s.verdict, ioco_exec::RunVerdict::Inconclusive);
+    assert!(
+        s.runs[0].note.as_deref().unwrap().contains("refuse"),
+        "{:?}",
+        s.runs[0]
+    );
+}
+
+#[test]
+fn a_purpose_that_cannot_be_met_is_an_error_that_says_why() {
+    ioco()
+        .args(["test", SPEC, "--purpose", TWICE, "--sim", SPEC])
+        .assert()
+        .code(2)
+        .stderr(contains("cannot be met"))
+        .stderr(contains("coffee-twice.ioco"));
+    ioco()
+        .args(["gen", SPEC, "--purpose", TWICE])
+        .assert()
+        .code(2)
+        .stderr(contains("cannot be met"));
+}
+
+#[test]
+fn gen_takes_a_purpose_in_the_modelling_language_without_method() {
+    let dir = tempfile::tempdir().unwrap();
+    let tc = dir.path().join("tc.json");
+    ioco()
+        .args(["gen", SPEC, "--purpose", BREW, "-o"])
+        .arg(&tc)
+        .assert()
+        .code(0);
+    let suite: ioco_gen::Suite =
+        serde_json::from_str(&std::fs::read_to_string(&tc).unwrap()).unwrap();
+    assert_eq!(suite.method, "purpose");
+    let text = std::fs::read_to_string(&tc).unwrap();
+    assert!(text.contains("\"pass\"") && text.contains("\"inconclusive\""));
+    // The test case runs against the simulated specification without Fail.
+    ioco()
+        .args(["run", SPEC])
+        .arg(&tc)
+        .args(["--sim", SPEC])
+        .assert()
+        .code(0);
+}
+
+#[test]
+fn a_purpose_with_an_unknown_label_is_an_error_with_a_hint() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("tea.ioco");
+    std::fs::write(
+        &p,
+        "model P { input water  output tea  init w  w -- tea! --> accept }\n",
+    )
+    .unwrap();
+    ioco()
+        .args(["gen", SPEC, "--purpose"])
+        .arg(&p)
+        .assert()
+        .code(2)
+        .stderr(contains("tea"));
+}
