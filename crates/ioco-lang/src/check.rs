@@ -221,6 +221,9 @@ pub fn check(files: &[(u32, &ast::File)]) -> Result<Program, Vec<Diagnostic>> {
     let mut specs = Vec::new();
     let mut entry = None;
     let mut last_main_file = None;
+    // warnings for multi-actions a model alone never shows (reported for the entry point only:
+    // other parameterless models are usually components of systems)
+    let mut lone_multi: Vec<(Diagnostic, usize)> = Vec::new();
     // specs in source order: walk items again
     for (fid, f) in files {
         for item in &f.items {
@@ -239,6 +242,27 @@ pub fn check(files: &[(u32, &ast::File)]) -> Result<Program, Vec<Diagnostic>> {
                                 let mut root = Composition::Leaf(0);
                                 finish_root(&mut root, &mut gates);
                                 let sync = c.sync_sets(&item.attrs, &gates);
+                                for sw in a.switches.iter().filter(|sw| !sw.also.is_empty()) {
+                                    let mut set: Vec<String> = std::iter::once(sw.gate)
+                                        .flatten()
+                                        .chain(sw.also.iter().copied())
+                                        .map(|g| a.gates[g as usize].name.clone())
+                                        .collect();
+                                    set.sort();
+                                    if !sync.contains(&set) {
+                                        let list = set.join(" | ");
+                                        lone_multi.push((
+                                            Diagnostic::warning(
+                                                "ioco::check::multi_action",
+                                                format!("the multi-action `{}` can never happen", list),
+                                                sw.span,
+                                                "not shown by this model",
+                                            )
+                                            .help(format!("a model shows single gates only, unless `@sync` lists the set: add `@sync({})` before `model {}`, or compose the model with others that take part in this step", list, m.name.name)),
+                                            specs.len(),
+                                        ));
+                                    }
+                                }
                                 Some(Spec {
                                     name: m.name.name.clone(),
                                     defs: defs.clone(),
@@ -293,6 +317,12 @@ pub fn check(files: &[(u32, &ast::File)]) -> Result<Program, Vec<Diagnostic>> {
         }
     }
     let entry = entry.or(last_main_file);
+    c.diags.extend(
+        lone_multi
+            .into_iter()
+            .filter(|(_, i)| Some(*i) == entry)
+            .map(|(d, _)| d),
+    );
     let (errors, warnings): (Vec<_>, Vec<_>) = c.diags.into_iter().partition(|d| d.is_error());
     if !errors.is_empty() {
         let mut all = errors;

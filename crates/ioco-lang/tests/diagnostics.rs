@@ -197,3 +197,8 @@ fn sync_set_mixes_inputs_and_outputs() {
         HEAD
     )));
 }
+
+#[test]
+fn multi_action_of_a_lone_model_needs_sync() {
+    insta::assert_snapshot!(errors(&coffee("  idle -- error! | coffee!(c) --> idle")));
+}
