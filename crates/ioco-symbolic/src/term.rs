@@ -341,10 +341,12 @@ fn ctor(ty: AdtId, c: u32, xs: Vec<T>) -> T {
 
 fn field(a: T, ty: AdtId, c: u32, f: u32) -> T {
     match &*a {
-        Term::Const(Value::Adt(_, vc, fields)) if *vc == c => {
+        Term::Const(Value::Adt(_, vc, fields)) if *vc == c && (f as usize) < fields.len() => {
             return Term::val(fields[f as usize].clone())
         }
-        Term::Ctor(_, vc, xs) if *vc == c => return xs[f as usize].clone(),
+        Term::Ctor(_, vc, xs) if *vc == c && (f as usize) < xs.len() => {
+            return xs[f as usize].clone()
+        }
         _ => {}
     }
     Arc::new(Term::Field(a, ty, c, f))
@@ -358,6 +360,14 @@ fn is(a: T, ty: AdtId, c: u32) -> T {
 }
 
 fn call(defs: &Defs, f: FnId, xs: Vec<T>) -> T {
+    if defs
+        .functions
+        .get(f as usize)
+        .is_none_or(|func| func.params.len() != xs.len())
+    {
+        // ill-typed (a hand-built term): left to the solver, which reports it
+        return Arc::new(Term::Call(f, xs));
+    }
     if xs.iter().all(|x| x.as_const().is_some()) {
         let vals: Vec<Value> = xs.iter().map(|x| x.as_const().unwrap().clone()).collect();
         let func = &defs.functions[f as usize];

@@ -85,10 +85,12 @@ impl SymbolicSpec {
         Ok(t)
     }
 
-    /// A tracker with the Z3 back end.
+    /// A tracker with the Z3 back end. `Err` when Z3 cannot be set up for the spec's data
+    /// types (see [`crate::z3solver::Z3Solver::try_new`]).
     pub fn with_z3(spec: Arc<Spec>) -> Result<SymbolicSpec, String> {
         let defs = spec.defs.clone();
-        SymbolicSpec::new(spec, Box::new(crate::z3solver::Z3Solver::new(defs)))
+        let solver = crate::z3solver::Z3Solver::try_new(defs)?;
+        SymbolicSpec::new(spec, Box::new(solver))
     }
 
     /// Back to the initial state.
@@ -503,13 +505,26 @@ pub fn quiescence(sys: &System, checker: &mut Checker, q: &State, _step: usize) 
                 match checker.sat(&sys.spec.defs, &phi) {
                     SatResult::Unsat => {}
                     SatResult::Sat => {
+                        // the solver's witness must enable the switch under the IR's semantics
+                        // (in SMT-LIB `x / 0` is some number and integers do not overflow; in
+                        // the IR both are evaluation errors): only then is `q` not quiescent
                         let gate = sys.spec.gates[m.gate.unwrap() as usize].name.clone();
                         let w = if vars.is_empty() {
-                            Some(Vec::new())
+                            Ok(Vec::new())
                         } else {
-                            checker.values(&sys.spec.defs, &phi, &vars, &[]).ok()
+                            checker.values(&sys.spec.defs, &phi, &vars, &[])
                         };
-                        return Quiescence::Active(w.map(|w| (gate, w)));
+                        let why = match w {
+                            Ok(w) => match sys.enabled(q, m, &w) {
+                                Ok(true) => return Quiescence::Active(Some((gate, w))),
+                                Ok(false) => {
+                                    "the solver's witness does not satisfy the guard".into()
+                                }
+                                Err(e) => format!("the solver's witness: {}", e.message),
+                            },
+                            Err(r) => format!("no witness: {:?}", r),
+                        };
+                        unknown = Some(format!("`{}`: {}", sys.switch_name(m.parts[0]), why));
                     }
                     SatResult::Unknown(r) => {
                         unknown = Some(format!("`{}`: {}", sys.switch_name(m.parts[0]), r))

@@ -39,6 +39,60 @@ pub struct Z3Solver {
     fresh: usize,
     /// How deep recursive function calls are inlined.
     pub max_inline: usize,
+    /// Why Z3 could not be set up (every check is then `unknown`).
+    broken: Option<String>,
+}
+
+/// Checks that Z3 can declare the data types: valid type indices, at least one constructor,
+/// and every type inhabited (a constructor whose fields all have values).
+fn check_defs(defs: &Defs) -> Result<(), String> {
+    let n = defs.types.len();
+    for t in &defs.types {
+        if t.ctors.is_empty() {
+            return Err(format!("data type `{}` has no constructor", t.name));
+        }
+        for c in &t.ctors {
+            for (f, ty) in &c.fields {
+                if let Type::Adt(a) = ty {
+                    if *a as usize >= n {
+                        return Err(format!(
+                            "field `{}` of `{}.{}` has an unknown type",
+                            f, t.name, c.name
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    // least fixpoint of inhabited types
+    let mut inhabited = vec![false; n];
+    loop {
+        let mut changed = false;
+        for (i, t) in defs.types.iter().enumerate() {
+            if !inhabited[i]
+                && t.ctors.iter().any(|c| {
+                    c.fields.iter().all(|(_, ty)| match ty {
+                        Type::Adt(a) => inhabited[*a as usize],
+                        _ => true,
+                    })
+                })
+            {
+                inhabited[i] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    if let Some(i) = inhabited.iter().position(|b| !b) {
+        let t = &defs.types[i];
+        return Err(format!(
+            "data type `{}` has no finite values: every constructor needs a value of a type without one              (hint: add a constructor without recursive fields, e.g. `| Nil`)",
+            t.name
+        ));
+    }
+    Ok(())
 }
 
 /// The version of the linked Z3 library, e.g. `4.8.12`.
@@ -47,9 +101,48 @@ pub fn z3_version() -> String {
 }
 
 impl Z3Solver {
-    /// A solver for terms over these definitions (declares the data types).
+    /// A solver for terms over these definitions (declares the data types). If Z3 cannot be
+    /// set up (see [`Z3Solver::try_new`]), the solver answers `unknown` to every check, with
+    /// the reason: testing then degrades to Inconclusive verdicts, never to Fail.
     pub fn new(defs: Arc<Defs>) -> Z3Solver {
-        let sorts = if defs.types.is_empty() {
+        match Z3Solver::try_new(defs.clone()) {
+            Ok(s) => s,
+            Err(e) => {
+                let mut s = Z3Solver::with_sorts(Arc::new(Defs::default()), Vec::new());
+                s.defs = defs;
+                s.broken = Some(e);
+                s
+            }
+        }
+    }
+
+    /// A solver for terms over these definitions, or why Z3 cannot be set up for them: a data
+    /// type without values (no constructor, or only constructors that need a value of the
+    /// type itself: Z3 requires well-founded data types and crashes otherwise), or a failure
+    /// inside Z3 (reported by the `z3` crate as a panic, caught here).
+    pub fn try_new(defs: Arc<Defs>) -> Result<Z3Solver, String> {
+        check_defs(&defs)?;
+        let d = defs.clone();
+        let sorts = std::panic::catch_unwind(move || Z3Solver::declare(&d)).map_err(|p| {
+            let msg = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown error".into());
+            format!(
+                "cannot set up the Z3 solver ({}): {} (hint: check that libz3 works, e.g. `z3 -version`)",
+                z3_version(),
+                msg
+            )
+        })?;
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            Z3Solver::with_sorts(defs, sorts)
+        }))
+        .map_err(|_| format!("cannot create a Z3 solver ({})", z3_version()))
+    }
+
+    fn declare(defs: &Defs) -> Vec<DatatypeSort> {
+        if defs.types.is_empty() {
             Vec::new()
         } else {
             let builders: Vec<DatatypeBuilder> = defs
@@ -85,7 +178,10 @@ impl Z3Solver {
                 })
                 .collect();
             z3::datatype_builder::create_datatypes(builders)
-        };
+        }
+    }
+
+    fn with_sorts(defs: Arc<Defs>, sorts: Vec<DatatypeSort>) -> Z3Solver {
         let mut s = Z3Solver {
             defs,
             solver: z3::Solver::new(),
@@ -95,44 +191,103 @@ impl Z3Solver {
             asserted: vec![(Vec::new(), false)],
             fresh: 0,
             max_inline: 12,
+            broken: None,
         };
         s.set_timeout(DEFAULT_TIMEOUT);
+        // a base scope: Z3 then always uses its incremental solver, which honours the
+        // time-out (4.8.12's non-incremental tactic for nonlinear integers does not: a check
+        // of `x³ + y³ = z³` ran for many minutes with a 50 ms time-out)
+        s.solver.push();
         s
     }
 
-    fn sort(&self, ty: Type) -> Sort {
-        match ty {
+    fn sort(&self, ty: Type) -> Result<Sort, String> {
+        Ok(match ty {
             Type::Bool => Sort::bool(),
             Type::Int | Type::Range(..) => Sort::int(),
-            Type::Adt(a) => self.sorts[a as usize].sort.clone(),
+            Type::Adt(a) => self
+                .sorts
+                .get(a as usize)
+                .ok_or_else(|| format!("unknown data type #{}", a))?
+                .sort
+                .clone(),
+        })
+    }
+
+    /// The field types of constructor `c` of data type `ty` (ill-typed terms are errors, not
+    /// panics: Z3 would reject them and the `z3` crate panics on that).
+    fn fields(&self, ty: u32, c: u32) -> Result<Vec<Type>, String> {
+        let def = self
+            .defs
+            .types
+            .get(ty as usize)
+            .filter(|_| (ty as usize) < self.sorts.len())
+            .ok_or_else(|| format!("unknown data type #{}", ty))?;
+        let ctor = def
+            .ctors
+            .get(c as usize)
+            .ok_or_else(|| format!("`{}` has no constructor #{}", def.name, c))?;
+        Ok(ctor.fields.iter().map(|f| f.1).collect())
+    }
+
+    /// Checks that an encoded term has the sort of `ty`.
+    fn expect(&self, d: &Dynamic, ty: Type) -> Result<(), String> {
+        if d.get_sort() == self.sort(ty)? {
+            Ok(())
+        } else {
+            Err(format!(
+                "ill-typed term: expected {}, got {}",
+                self.defs.type_name(ty),
+                d.get_sort()
+            ))
         }
     }
 
-    fn constant(&mut self, v: &SymVar) -> Dynamic {
+    /// A constructor applied to encoded arguments, after checking arity and sorts.
+    fn construct(&self, ty: u32, c: u32, args: &[Dynamic]) -> Result<Dynamic, String> {
+        let fields = self.fields(ty, c)?;
+        if fields.len() != args.len() {
+            return Err(format!(
+                "ill-typed term: constructor `{}` takes {} field(s), got {}",
+                self.defs.types[ty as usize].ctors[c as usize].name,
+                fields.len(),
+                args.len()
+            ));
+        }
+        for (a, f) in args.iter().zip(&fields) {
+            self.expect(a, *f)?;
+        }
+        let refs: Vec<&dyn Ast> = args.iter().map(|a| a as &dyn Ast).collect();
+        Ok(self.sorts[ty as usize].variants[c as usize]
+            .constructor
+            .apply(&refs))
+    }
+
+    fn constant(&mut self, v: &SymVar) -> Result<Dynamic, String> {
         if let Some(c) = self.consts.get(&(v.name.clone(), v.ty)) {
-            return c.clone();
+            return Ok(c.clone());
         }
         let c = match v.ty {
             Type::Bool => Dynamic::from_ast(&Bool::new_const(&*v.name)),
             Type::Int | Type::Range(..) => Dynamic::from_ast(&Int::new_const(&*v.name)),
-            Type::Adt(_) => Dynamic::from_ast(&Datatype::new_const(&*v.name, &self.sort(v.ty))),
+            Type::Adt(_) => Dynamic::from_ast(&Datatype::new_const(&*v.name, &self.sort(v.ty)?)),
         };
         self.consts.insert((v.name.clone(), v.ty), c.clone());
-        c
+        Ok(c)
     }
 
-    fn value(&self, v: &Value) -> Dynamic {
-        match v {
+    fn value(&self, v: &Value) -> Result<Dynamic, String> {
+        Ok(match v {
             Value::Bool(b) => Dynamic::from_ast(&Bool::from_bool(*b)),
             Value::Int(i) => Dynamic::from_ast(&Int::from_i64(*i)),
             Value::Adt(t, c, fields) => {
-                let args: Vec<Dynamic> = fields.iter().map(|f| self.value(f)).collect();
-                let refs: Vec<&dyn Ast> = args.iter().map(|a| a as &dyn Ast).collect();
-                self.sorts[*t as usize].variants[*c as usize]
-                    .constructor
-                    .apply(&refs)
+                let args = fields
+                    .iter()
+                    .map(|f| self.value(f))
+                    .collect::<Result<Vec<_>, _>>()?;
+                self.construct(*t, *c, &args)?
             }
-        }
+        })
     }
 
     fn encode(&mut self, t: &Term, depth: usize) -> Result<Dynamic, String> {
@@ -145,8 +300,8 @@ impl Z3Solver {
                 .ok_or_else(|| "expected a boolean term".to_string())
         };
         Ok(match t {
-            Term::Const(v) => self.value(v),
-            Term::Sym(v) => self.constant(v),
+            Term::Const(v) => self.value(v)?,
+            Term::Sym(v) => self.constant(v)?,
             Term::Unary(UnOp::Not, a) => Dynamic::from_ast(&boolean(self.encode(a, depth)?)?.not()),
             Term::Unary(UnOp::Neg, a) => {
                 Dynamic::from_ast(&int(self.encode(a, depth)?)?.unary_minus())
@@ -191,23 +346,43 @@ impl Z3Solver {
                 for x in xs {
                     args.push(self.encode(x, depth)?);
                 }
-                let refs: Vec<&dyn Ast> = args.iter().map(|a| a as &dyn Ast).collect();
-                self.sorts[*ty as usize].variants[*c as usize]
-                    .constructor
-                    .apply(&refs)
+                self.construct(*ty, *c, &args)?
             }
             Term::Field(a, ty, c, f) => {
                 let x = self.encode(a, depth)?;
+                let nf = self.fields(*ty, *c)?.len();
+                self.expect(&x, Type::Adt(*ty))?;
+                if *f as usize >= nf {
+                    return Err(format!(
+                        "ill-typed term: no field #{} in constructor #{}",
+                        f, c
+                    ));
+                }
                 self.sorts[*ty as usize].variants[*c as usize].accessors[*f as usize]
                     .apply(&[&x as &dyn Ast])
             }
             Term::Is(a, ty, c) => {
                 let x = self.encode(a, depth)?;
+                self.fields(*ty, *c)?;
+                self.expect(&x, Type::Adt(*ty))?;
                 self.sorts[*ty as usize].variants[*c as usize]
                     .tester
                     .apply(&[&x as &dyn Ast])
             }
             Term::Call(f, xs) => {
+                let func = self
+                    .defs
+                    .functions
+                    .get(*f as usize)
+                    .ok_or_else(|| format!("unknown function #{}", f))?;
+                if func.params.len() != xs.len() {
+                    return Err(format!(
+                        "ill-typed term: `{}` takes {} argument(s), got {}",
+                        func.name,
+                        func.params.len(),
+                        xs.len()
+                    ));
+                }
                 if depth >= self.max_inline {
                     // cut the unfolding: an unconstrained result (an over-approximation; a
                     // `sat` answer is then confirmed by evaluating the model, see `check`)
@@ -218,10 +393,10 @@ impl Z3Solver {
                         "{}!cut{}",
                         self.defs.functions[*f as usize].name, self.fresh
                     );
-                    return Ok(self.constant(&SymVar {
+                    return self.constant(&SymVar {
                         name: name.into(),
                         ty: ret,
-                    }));
+                    });
                 }
                 let body = inline_call(&self.defs, *f, xs);
                 self.encode(&body, depth + 1)?
@@ -301,8 +476,9 @@ impl Solver for Z3Solver {
     }
 
     fn pop(&mut self) {
-        self.solver.pop(1);
+        // never below the base scope
         if self.poisoned.len() > 1 {
+            self.solver.pop(1);
             self.poisoned.pop();
             self.asserted.pop();
         }
@@ -325,6 +501,9 @@ impl Solver for Z3Solver {
     }
 
     fn check(&mut self) -> SatResult {
+        if let Some(e) = &self.broken {
+            return SatResult::Unknown(e.clone());
+        }
         if let Some(e) = self.poisoned.iter().flatten().next() {
             return SatResult::Unknown(e.clone());
         }
@@ -344,7 +523,7 @@ impl Solver for Z3Solver {
         let model = self.solver.get_model()?;
         let mut out = Vec::new();
         for v in vars {
-            let c = self.constant(v);
+            let c = self.constant(v).ok()?;
             out.push(self.read(&model, &c, v.ty)?);
         }
         Some(out)
