@@ -10,7 +10,9 @@
 //!    [`interval`] (boxes) or [`octagon`] (relational: it keeps `p = x + 2`);
 //! 3. [`select`]: guards strengthened by the approximation (`G ∧ K_t`), inputs that certainly
 //!    leave coreach dropped, outputs that certainly leave it Inconclusive, and online input
-//!    choice inside the strengthened guards.
+//!    choice inside the strengthened guards;
+//! 4. [`online`]: online execution against a system with data, inputs controlled inside the
+//!    strengthened guards, conformance judged by `ioco-symbolic`'s oracle.
 //!
 //! Guards and updates are abstracted into linear integer constraints ([`linear`]); anything
 //! non-linear is over-approximated, so the analysis stays sound: **a strengthened guard never
@@ -34,6 +36,7 @@ pub mod domain;
 pub mod interval;
 pub mod linear;
 pub mod octagon;
+pub mod online;
 pub mod product;
 pub mod select;
 

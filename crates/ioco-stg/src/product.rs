@@ -78,6 +78,12 @@ pub struct Product {
     pub init: Vec<Option<i64>>,
     /// Transitions.
     pub transitions: Vec<Transition>,
+    /// The dimension of each specification variable (`None`: not an integer).
+    pub spec_var_dims: Vec<Option<usize>>,
+    /// The dimension of each purpose variable (observed ones share the specification's).
+    pub purpose_var_dims: Vec<Option<usize>>,
+    /// For each purpose variable, the specification variable it observes.
+    pub observes: Vec<Option<usize>>,
 }
 
 /// A product that cannot be built (with the source location where there is one).
@@ -150,6 +156,7 @@ impl Product {
         }
         let mut bvars = Vec::new();
         let mut observed = Vec::new();
+        let mut observes = Vec::new();
         for v in &b.vars {
             if let Some(i) = a.vars.iter().position(|w| w.name == v.name) {
                 if a.vars[i].ty != v.ty && !(is_int(a.vars[i].ty) && is_int(v.ty)) {
@@ -165,14 +172,17 @@ impl Product {
                 }
                 bvars.push(avars[i]);
                 observed.push(true);
+                observes.push(Some(i));
             } else if is_int(v.ty) {
                 bvars.push(Some(dims.len()));
                 dims.push(v.name.clone());
                 init.push(v.init.as_int());
                 observed.push(false);
+                observes.push(None);
             } else {
                 bvars.push(None);
                 observed.push(false);
+                observes.push(None);
             }
         }
         let nvars = dims.len();
@@ -283,6 +293,9 @@ impl Product {
             initial: 0,
             init,
             transitions: Vec::new(),
+            spec_var_dims: amap.vars.clone(),
+            purpose_var_dims: bmap.vars.clone(),
+            observes,
         };
         let mut index: HashMap<(u32, u32), usize> = HashMap::new();
         let mut intern = |p: &mut Product, sl: u32, pl: u32| -> usize {

@@ -72,6 +72,9 @@ fn product() -> impl Strategy<Value = Product> {
         initial: 0,
         init: vec![Some(0), Some(0)],
         transitions,
+        spec_var_dims: vec![Some(0), Some(1)],
+        purpose_var_dims: Vec::new(),
+        observes: Vec::new(),
     })
 }
 

@@ -1,0 +1,148 @@
+//! Online execution of seed 004's running example (§5): the tester controls the inputs inside
+//! the strengthened guards and reaches accept against the specification simulated by the
+//! solver; a faulty comparator fails; the steering never gives Fail on its own.
+
+use ioco_lang::ir::Value;
+use ioco_stg::online::{run, RunOptions};
+use ioco_stg::{analyse, Octagon};
+use ioco_symbolic::online::{DataSut, Observed, Sent, SpecSut, SutError, Verdict};
+use ioco_symbolic::SymbolicSpec;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::sync::Arc;
+
+fn load(name: &str) -> ioco_lang::Model {
+    let path = format!(
+        "{}/../../examples/purposes/stg/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    ioco_lang::parse_file(&path).unwrap_or_else(|d| panic!("{}", ioco_lang::render_plain(&d)))
+}
+
+fn oracle(m: &ioco_lang::Model) -> SymbolicSpec {
+    SymbolicSpec::with_z3(Arc::new(m.entry().unwrap().clone())).unwrap()
+}
+
+#[test]
+fn the_simulated_specification_is_steered_to_accept() {
+    let (spec, purpose) = (load("spec.ioco"), load("purpose.ioco"));
+    let g = analyse::<Octagon>(&spec, &purpose).unwrap();
+    let mut passes = 0;
+    for seed in 0..8 {
+        let sim = oracle(&spec);
+        let mut sut = SpecSut::new(sim, ChaCha8Rng::seed_from_u64(seed));
+        let mut o = oracle(&spec);
+        let r = run(
+            &g,
+            &spec,
+            &purpose,
+            &mut sut,
+            &mut o,
+            &RunOptions::default(),
+        );
+        assert!(
+            !matches!(r.verdict, Verdict::Fail(_) | Verdict::Error(_)),
+            "seed {seed}: {:?} {:?}",
+            r.verdict,
+            r.trace
+        );
+        if r.verdict == Verdict::Pass {
+            passes += 1;
+            // Start, a(p1) with p1 ≥ 6, a(p1 + 2), then OK(2).
+            let vals: Vec<i64> = r
+                .inputs
+                .iter()
+                .filter(|(g, _)| g == "a")
+                .map(|(_, v)| v[0].as_int().unwrap())
+                .collect();
+            assert_eq!(vals.len(), 2, "{:?}", r.trace);
+            assert!(vals[0] >= 6 && vals[1] == vals[0] + 2, "{:?}", r.trace);
+            assert_eq!(r.trace.last().unwrap(), "OK!(2)");
+        }
+    }
+    assert!(passes >= 1, "no run reached accept");
+}
+
+/// The comparator as a program, with a bug: OK carries p2 − p1 + `off`.
+struct Comparator {
+    off: i64,
+    st: u8,
+    x: i64,
+    out: Option<(String, Vec<Value>)>,
+}
+
+impl DataSut for Comparator {
+    fn reset(&mut self) -> Result<(), SutError> {
+        self.st = 0;
+        self.out = None;
+        Ok(())
+    }
+    fn send(&mut self, gate: &str, args: &[Value]) -> Result<Sent, SutError> {
+        match (self.st, gate) {
+            (0, "Start") => self.st = 1,
+            (1, "a") => {
+                self.x = args[0].as_int().unwrap();
+                self.st = 2
+            }
+            (2, "a") => {
+                let d = args[0].as_int().unwrap() - self.x;
+                self.st = 3;
+                self.out = Some(if d.abs() <= 2 {
+                    ("OK".into(), vec![Value::Int(d + self.off)])
+                } else {
+                    ("NOK".into(), vec![Value::Int(d)])
+                });
+            }
+            _ => {}
+        }
+        Ok(Sent::Sent)
+    }
+    fn observe(&mut self) -> Result<Observed, SutError> {
+        Ok(match self.out.take() {
+            Some((g, v)) => Observed::Output(g, v),
+            None => Observed::Quiescent,
+        })
+    }
+}
+
+#[test]
+fn a_correct_program_passes_and_a_faulty_one_fails() {
+    let (spec, purpose) = (load("spec.ioco"), load("purpose.ioco"));
+    let g = analyse::<Octagon>(&spec, &purpose).unwrap();
+    let mut ok = Comparator {
+        off: 0,
+        st: 0,
+        x: 0,
+        out: None,
+    };
+    let r = run(
+        &g,
+        &spec,
+        &purpose,
+        &mut ok,
+        &mut oracle(&spec),
+        &RunOptions::default(),
+    );
+    assert_eq!(r.verdict, Verdict::Pass, "{:?}", r.trace);
+    let mut bad = Comparator {
+        off: 1,
+        st: 0,
+        x: 0,
+        out: None,
+    };
+    let r = run(
+        &g,
+        &spec,
+        &purpose,
+        &mut bad,
+        &mut oracle(&spec),
+        &RunOptions::default(),
+    );
+    assert!(
+        matches!(r.verdict, Verdict::Fail(_)),
+        "{:?} {:?}",
+        r.verdict,
+        r.trace
+    );
+    assert_eq!(r.observed.as_deref(), Some("OK!(3)"));
+}
