@@ -14,7 +14,7 @@ use super::Outcome;
 use ioco_exec::{Failure, RunResult, RunVerdict, Summary};
 use ioco_symbolic::pick::Picker;
 use ioco_symbolic::seg::{run_purpose, Purpose, PurposeVerdict};
-use ioco_symbolic::{Checker, System, Z3Solver};
+use ioco_symbolic::{Checker, System};
 use miette::{miette, Result};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -138,7 +138,7 @@ fn run(args: &Args, model: Option<PathBuf>, suite_path: &Path, suite: StsSuite) 
         args.repetitions.max(1)
     );
     let mut sut = factory(seed).map_err(|e| miette!("{e}"))?;
-    let mut checker = Checker::new(Box::new(Z3Solver::new(spec.defs.clone())));
+    let mut checker = Checker::new(super::test_data::solver(&spec));
     let mut picker = Picker::default();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let (progress, bar) = super::progress(purposes.len() * args.repetitions.max(1));

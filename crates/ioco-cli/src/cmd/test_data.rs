@@ -97,6 +97,22 @@ pub fn data_spec(path: &Path, force: bool) -> Result<Option<(Arc<Spec>, String)>
     }
 }
 
+/// The solver: Z3, or with `IOCO_SOLVER=unknown` in the environment a solver that answers
+/// `unknown` to everything (a soundness check: the tester must then never give Fail because of
+/// the solver, only Pass or Inconclusive).
+pub fn solver(spec: &Spec) -> Box<dyn ioco_symbolic::Solver> {
+    if std::env::var("IOCO_SOLVER").is_ok_and(|v| v == "unknown") {
+        Box::new(ioco_symbolic::UnknownSolver)
+    } else {
+        Box::new(ioco_symbolic::Z3Solver::new(spec.defs.clone()))
+    }
+}
+
+/// The online tracker of a spec with [`solver`].
+pub fn tracker(spec: &Arc<Spec>) -> std::result::Result<SymbolicSpec, String> {
+    SymbolicSpec::new(spec.clone(), solver(spec))
+}
+
 /// A maker of systems under test, one per worker.
 pub type DataFactory =
     Box<dyn Fn(u64) -> std::result::Result<Box<dyn DataSut>, String> + Sync + Send>;
@@ -229,7 +245,7 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
         ));
     }
     // the model must be usable by the engine (hidden gates with data are not, say so now)
-    SymbolicSpec::with_z3(spec.clone()).map_err(|e| miette!("{}: {e}", args.model.display()))?;
+    tracker(&spec).map_err(|e| miette!("{}: {e}", args.model.display()))?;
     let factory = data_factory(&args.sut, &spec)?;
     let seed = super::test::seed_or_clock(args.seed);
     eprintln!(
@@ -260,7 +276,7 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
             );
             let (shrink, keep_going, runs) = (args.shrink, args.keep_going, args.runs);
             scope.spawn(move || {
-                let mut tracker = match SymbolicSpec::with_z3(spec.clone()) {
+                let mut tracker = match tracker(&spec) {
                     Ok(t) => t,
                     Err(e) => {
                         *setup_error.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);

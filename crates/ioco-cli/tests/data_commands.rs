@@ -1,0 +1,343 @@
+//! The symbolic engine from the command line, end to end with real programs with data:
+//! `ioco test` of the coffee machine with data (`examples/coffee/coffee-sts.ioco`) against
+//! `coffee-sts-sut` in every mode, and `ioco gen --method switch-coverage` + `ioco run` +
+//! `ioco test` on the BRP sender (`examples/brp/brp.ioco`) against `brp-sut` and its mutants.
+//!
+//! The example programs are binaries of `ioco-examples`; they are built on first use into the
+//! same target directory as `ioco`.
+
+use assert_cmd::Command;
+use predicates::str::contains;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn ioco() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_ioco"));
+    c.current_dir(root());
+    // a panicking SUT must exit at once (a backtrace takes longer than the quiescence time-out)
+    c.env("RUST_BACKTRACE", "0");
+    c.env_remove("IOCO_SOLVER");
+    c
+}
+
+/// The path of an `ioco-examples` binary, built once if needed.
+fn example_bin(name: &str) -> String {
+    static BUILT: OnceLock<()> = OnceLock::new();
+    let dir = Path::new(env!("CARGO_BIN_EXE_ioco"))
+        .parent()
+        .expect("bin dir")
+        .to_path_buf();
+    BUILT.get_or_init(|| {
+        let target = dir.parent().expect("target dir");
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let mut cmd = std::process::Command::new(cargo);
+        cmd.args(["build", "-q", "-p", "ioco-examples", "--bins"])
+            .env("CARGO_TARGET_DIR", target)
+            .current_dir(root());
+        if dir.file_name().is_some_and(|n| n == "release") {
+            cmd.arg("--release");
+        }
+        let st = cmd.status().expect("cargo build");
+        assert!(st.success(), "building the example programs failed");
+    });
+    dir.join(name).display().to_string()
+}
+
+const COFFEE: &str = "examples/coffee/coffee-sts.ioco";
+const BRP: &str = "examples/brp/brp.ioco";
+
+fn coffee(mode: &str) -> String {
+    format!("{} --ack --mode {mode}", example_bin("coffee-sts-sut"))
+}
+
+fn summary(path: &Path) -> ioco_exec::Summary {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn test_coffee(mode: &str, seed: u64, extra: &[&str]) -> (i32, ioco_exec::Summary, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("s.json");
+    let out = ioco()
+        .args(["test", COFFEE, "--sut", &coffee(mode)])
+        .args([
+            "--quiescence-marker",
+            "#quiet",
+            "--runs",
+            "25",
+            "--steps",
+            "60",
+        ])
+        .args(["--seed", &seed.to_string()])
+        .args(extra)
+        .arg("--json")
+        .arg(&json)
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code().unwrap(), summary(&json), text)
+}
+
+#[test]
+fn the_correct_coffee_machine_never_fails() {
+    for seed in 1..=4 {
+        let (code, s, text) = test_coffee("correct", seed, &[]);
+        assert_eq!(code, 0, "seed {seed}:\n{text}");
+        assert_eq!(s.count(ioco_exec::RunVerdict::Pass), 25, "{text}");
+        // values chosen by the solver and outputs with values in the trace
+        assert!(
+            s.runs
+                .iter()
+                .any(|r| r.trace.iter().any(|l| l.starts_with("coffee!("))),
+            "{text}"
+        );
+        assert!(s.runs[0].trace.iter().any(|l| l.starts_with("water?(")));
+    }
+    // JSON lines and quiescence by time-out (no marker) also pass
+    let dir = tempfile::tempdir().unwrap();
+    ioco()
+        .args(["test", COFFEE, "--json-lines", "--timeout", "300"])
+        .args(["--runs", "4", "--steps", "12", "--seed", "9", "--sut"])
+        .arg(format!("{} --json-lines", example_bin("coffee-sts-sut")))
+        .arg("--json")
+        .arg(dir.path().join("j.json"))
+        .assert()
+        .code(0)
+        .stdout(contains("PASS: 4 runs"));
+    assert!(summary(&dir.path().join("j.json")).runs[0]
+        .trace
+        .iter()
+        .any(|l| l.starts_with("water?(")));
+}
+
+#[test]
+fn every_faulty_coffee_machine_is_caught_with_its_counterexample() {
+    for mode in [
+        "wrong-value",
+        "boundary",
+        "silent",
+        "extra-output",
+        "refuse-water",
+        "crash",
+        "hang",
+        "garbage",
+    ] {
+        let (code, s, text) = test_coffee(mode, 1, &["--shrink"]);
+        assert_eq!(code, 1, "{mode}:\n{text}");
+        let r = s.first_failure().expect("a failing run");
+        let f = r.failure.as_ref().unwrap();
+        let last_input = r.trace.iter().rev().find(|l| l.contains('?')).unwrap();
+        match mode {
+            "wrong-value" => {
+                assert!(f.observed.starts_with("coffee!("), "{text}");
+                assert!(f.reason.contains("`c <= total` is false"), "{text}");
+                assert!(
+                    f.allowed.iter().any(|a| a.starts_with("coffee!(c) [")),
+                    "{text}"
+                );
+            }
+            "boundary" | "silent" | "hang" => {
+                assert_eq!(f.observed, "δ", "{mode}: {text}");
+                assert_eq!(last_input, "button?", "{mode}: {text}");
+                assert!(f.allowed.contains(&"error!".to_string()), "{text}");
+            }
+            "extra-output" => {
+                assert_eq!(f.observed, "error!", "{text}");
+                assert_eq!(last_input, "pad?", "{text}");
+                assert_eq!(f.allowed, ["δ"], "{text}");
+            }
+            "refuse-water" => {
+                assert_eq!(f.observed, "error!", "{text}");
+                let w: i64 = last_input
+                    .trim_start_matches("water?(")
+                    .trim_end_matches(')')
+                    .parse()
+                    .unwrap();
+                assert!(w > 100, "{text}");
+            }
+            "crash" => {
+                assert_eq!(f.observed, "exit", "{text}");
+                assert!(f.reason.contains("exited with status 101"), "{text}");
+                assert!(
+                    r.stderr.as_deref().unwrap_or("").contains("boiler"),
+                    "{text}"
+                );
+            }
+            "garbage" => assert!(f.reason.contains("malformed"), "{text}"),
+            _ => unreachable!(),
+        }
+        // shrinking keeps a failing input sequence no longer than the original
+        let sh = r.shrunk.as_ref().expect("shrunk");
+        let inputs = r.trace.iter().filter(|l| l.contains('?')).count();
+        assert!(!sh.inputs.is_empty() && sh.inputs.len() <= inputs, "{text}");
+        assert!(sh.failure.is_some(), "{text}");
+    }
+}
+
+#[test]
+fn the_boundary_fault_needs_the_boundary_value() {
+    // `water?(150)` or portions adding up to exactly 150 ml: found over a few seeds
+    let (code, s, text) = test_coffee("boundary", 2, &[]);
+    assert_eq!(code, 1, "{text}");
+    let r = s.first_failure().unwrap();
+    // the water poured since the last cup
+    let mut total = 0;
+    for l in &r.trace {
+        if let Some(v) = l.strip_prefix("water?(") {
+            total += v.trim_end_matches(')').parse::<i64>().unwrap();
+        } else if l.starts_with("coffee!") || l.starts_with("error!") {
+            total = 0;
+        }
+    }
+    assert_eq!(total, 150, "{text}");
+}
+
+#[test]
+fn an_unknown_solver_never_gives_fail() {
+    for mode in ["correct", "wrong-value", "silent", "extra-output"] {
+        let dir = tempfile::tempdir().unwrap();
+        let json = dir.path().join("u.json");
+        ioco()
+            .env("IOCO_SOLVER", "unknown")
+            .args(["test", COFFEE, "--sut", &coffee(mode)])
+            .args([
+                "--quiescence-marker",
+                "#quiet",
+                "--runs",
+                "5",
+                "--steps",
+                "20",
+            ])
+            .args(["--seed", "3", "--json"])
+            .arg(&json)
+            .assert()
+            .code(0);
+        let s = summary(&json);
+        assert_eq!(s.count(ioco_exec::RunVerdict::Fail), 0, "{mode}");
+    }
+}
+
+#[test]
+fn a_model_with_data_needs_a_system_and_reports_errors_clearly() {
+    ioco()
+        .args(["test", COFFEE])
+        .assert()
+        .code(2)
+        .stderr(contains("no system under test"));
+    ioco()
+        .args(["test", COFFEE, "--sut", "/nonexistent/sut", "--runs", "1"])
+        .assert()
+        .code(2)
+        .stdout(contains("/nonexistent/sut"));
+}
+
+#[test]
+fn brp_switch_coverage_gen_and_run_and_online_testing() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("brp-suite.json");
+    ioco()
+        .args(["gen", BRP, "--method", "switch-coverage", "-o"])
+        .arg(&suite)
+        .assert()
+        .code(0)
+        .stderr(contains("a priori switch coverage 100.0% (9/9)"));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&suite).unwrap()).unwrap();
+    assert_eq!(json["format"], "ioco-sts-suite/1");
+    assert_eq!(json["purposes"].as_array().unwrap().len(), 4);
+    assert_eq!(json["switches"].as_array().unwrap().len(), 9);
+    let brp = |m: u32| format!("{} --ack --mutant {m}", example_bin("brp-sut"));
+    let run = |m: u32, rounds: &str| {
+        let mut c = ioco();
+        c.arg("run")
+            .arg(&suite)
+            .args(["--sut", &brp(m), "--quiescence-marker", "#quiet"])
+            .args(["--repetitions", rounds, "--seed", "3"]);
+        c
+    };
+    let report = dir.path().join("run.json");
+    run(0, "5")
+        .arg("--json")
+        .arg(&report)
+        .assert()
+        .code(0)
+        .stdout(contains(
+            "a priori 100.0% (9 of 9 switches), a posteriori 100.0%",
+        ));
+    let s = summary(&report);
+    assert_eq!(s.runs.len(), 20);
+    assert_eq!(s.parameters["aposteriori_coverage"], 1.0);
+    for m in [1, 3, 4, 5] {
+        run(m, "1").assert().code(1).stdout(contains("FAIL"));
+    }
+    // mutant 6 needs a file of exactly 7 chunks: new values every round
+    run(6, "60").assert().code(1).stdout(contains("req?(7)"));
+    // mutant 2 survives switch coverage (docs/brp.md) but not a random walk
+    run(2, "3").assert().code(0);
+    ioco()
+        .args([
+            "test",
+            BRP,
+            "--sut",
+            &brp(2),
+            "--quiescence-marker",
+            "#quiet",
+        ])
+        .args(["--runs", "40", "--steps", "40", "--seed", "1"])
+        .assert()
+        .code(1)
+        .stdout(contains("conf!("));
+    // the model given explicitly, and a suite that no longer fits the model
+    ioco()
+        .args(["run", BRP])
+        .arg(&suite)
+        .args(["--sut", &brp(0), "--quiescence-marker", "#quiet"])
+        .assert()
+        .code(0);
+    let bad = dir.path().join("bad.json");
+    std::fs::write(
+        &bad,
+        std::fs::read_to_string(&suite)
+            .unwrap()
+            .replace("\"gate\": \"req\"", "\"gate\": \"nope\""),
+    )
+    .unwrap();
+    ioco()
+        .arg("run")
+        .arg(&bad)
+        .args(["--sut", &brp(0)])
+        .assert()
+        .code(2)
+        .stderr(contains("no gate `nope`"));
+}
+
+#[test]
+fn switches_that_cannot_be_covered_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("u.ioco");
+    std::fs::write(
+        &model,
+        "model U {\n  input a(x: int)\n  output b(y: int)\n  var n: int = 0\n  init s\n  location s, t, u\n  \
+         s -- a?(x) [x > 0 && x < 0] --> t\n  s -- a?(x) [x > 5] { n = x } --> u\n  \
+         u -- b!(y) [y == n] --> s\n}\n",
+    )
+    .unwrap();
+    ioco()
+        .arg("gen")
+        .arg(&model)
+        .args(["--method", "switch-coverage", "--depth", "1", "-o"])
+        .arg(dir.path().join("s.json"))
+        .assert()
+        .code(0)
+        .stderr(contains(
+            "WARNING: switch not covered: U: s -- a?(x) [x > 0 && x < 0] --> t (its guard is unsatisfiable)",
+        ))
+        .stderr(contains(
+            "WARNING: switch not covered: U: u -- b!(y) [y == n] --> s (not reached within depth 1",
+        ))
+        .stderr(contains("a priori switch coverage 33.3% (1/3)"));
+}
