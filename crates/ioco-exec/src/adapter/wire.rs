@@ -1,7 +1,8 @@
 //! The wire format between the tester and a SUT (process or TCP), line based, UTF-8.
 //!
 //! * Tester → SUT: one input per line, the label name without `?` (`water`), optionally
-//!   followed by space-separated arguments (for data, later).
+//!   followed by space-separated arguments (models with data: `water 120`, see [`crate::data`]
+//!   for the value syntax and JSON-lines arguments).
 //! * SUT → tester: one output per line, the label name without `!` (`coffee`).
 //! * Quiescence is observed by time-out, or immediately when the SUT prints the *quiescence
 //!   marker* line (by convention `#quiet`, option `--quiescence-marker`) whenever it has
