@@ -369,3 +369,75 @@ fn loops_restart_their_processes_with_fresh_variables() {
     ));
     assert!(!is_trace(&l, &["tick(0)", "tick(1)", "tick(0)"]));
 }
+
+mod algebra {
+    //! Algebraic laws of the parallel composition with multi-actions, on random small models:
+    //! `P |[G]| Q` and `Q |[G]| P` are the same LTS up to state names (ioco both ways, same
+    //! size), and `|||` is associative.
+    use super::*;
+    use proptest::prelude::*;
+
+    fn model(name: &str, sws: &[(u8, u8, u8)]) -> String {
+        let mut s = format!("model {} {{\n  output a, b, c\n  init s0\n", name);
+        for (from, acts, to) in sws {
+            let act = if *acts == 0 {
+                "tau".to_string()
+            } else {
+                ["a!", "b!", "c!"]
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| acts & (1 << i) != 0)
+                    .map(|(_, g)| *g)
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            };
+            s.push_str(&format!("  s{} -- {} --> s{}\n", from, act, to));
+        }
+        s.push_str("  s0 -- a! --> s0\n}\n");
+        s
+    }
+
+    fn switches() -> impl Strategy<Value = Vec<(u8, u8, u8)>> {
+        proptest::collection::vec((0u8..3, 0u8..8, 0u8..3), 1..5)
+    }
+
+    fn equivalent(m: &Model, x: &str, y: &str) -> Result<(), TestCaseError> {
+        let (lx, ly) = (lts(m, x), lts(m, y));
+        prop_assert_eq!(
+            (lx.num_states(), lx.num_transitions()),
+            (ly.num_states(), ly.num_transitions())
+        );
+        let opts = CompareOptions::default();
+        prop_assert!(compare(&lx, &ly, &opts).unwrap().conforms());
+        prop_assert!(compare(&ly, &lx, &opts).unwrap().conforms());
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn parallel_composition_is_commutative(p in switches(), q in switches(), g in 0u8..8, sync in any::<bool>()) {
+            let gates: Vec<&str> = ["a", "b", "c"].iter().enumerate().filter(|(i, _)| g & (1 << i) != 0).map(|(_, x)| *x).collect();
+            let op = if gates.is_empty() { "|||".to_string() } else { format!("|[{}]|", gates.join(", ")) };
+            let attr = if sync { "@sync(a | b, a | c, b | c, a | b | c)\n" } else { "" };
+            let src = format!(
+                "{}{}{}system PQ {{ P {op} Q }}\n{}system QP {{ Q {op} P }}\n",
+                model("P", &p), model("Q", &q), attr, attr, op = op
+            );
+            let m = ioco_lang::parse_str("law.ioco", &src).map_err(|d| TestCaseError::fail(ioco_lang::render_plain(&d)))?;
+            equivalent(&m, "PQ", "QP")?;
+        }
+
+        #[test]
+        fn interleaving_is_associative(p in switches(), q in switches(), r in switches()) {
+            let attr = "@sync(a | b, a | c, b | c, a | b | c)\n";
+            let src = format!(
+                "{}{}{}{}system L {{ (P ||| Q) ||| R }}\n{}system R3 {{ P ||| (Q ||| R) }}\n",
+                model("P", &p), model("Q", &q), model("R", &r), attr, attr
+            );
+            let m = ioco_lang::parse_str("law.ioco", &src).map_err(|d| TestCaseError::fail(ioco_lang::render_plain(&d)))?;
+            equivalent(&m, "L", "R3")?;
+        }
+    }
+}
