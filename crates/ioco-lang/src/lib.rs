@@ -2,8 +2,10 @@
 //!
 //! A readable language for models with inputs, outputs and data: channels (gates) with
 //! direction and typed parameters, automata with locations, location variables, guarded
-//! switches and τ steps, and compositions (parallel, interleaving, hiding, renaming). See
-//! `docs/language.md` for the reference.
+//! switches and τ steps, and compositions (parallel, interleaving, hiding, renaming), with
+//! TorXakis's process-algebra constructs: multi-actions (`a? | b?`, `@sync`), `exit`, enabling
+//! `P >>> Q` and loops (lowered into the IR by [`check`]). See `docs/language.md` for the
+//! reference.
 //!
 //! Pipeline: [`lexer`] → [`parser`] (error recovery, several errors per run) → [`check`] (name
 //! resolution, type checking, lowering) → [`ir`] (the symbolic transition system, the stable
