@@ -127,6 +127,21 @@ fn enable_loops() {
     assert!(is_trace(&l, &["EA", "EB", "EB", "EA", "EA"]));
     assert!(!is_trace(&l, &["EA", "EA"]));
     assert_eq!(out_after(&l, &["EA"]).unwrap(), ["EB!"]);
+    // the data versions: every round outputs the values it started with
+    let l = lts(&m, "SeqEnableInt");
+    assert_eq!(
+        (l.num_states(), l.num_transitions(), l.num_tau()),
+        (2, 2, 1)
+    );
+    assert!(is_trace(&l, &["ECh(31416)", "ECh(31416)", "ECh(31416)"]));
+    let l = lts(&m, "SeqEnableTwoInts");
+    assert_eq!((l.num_states(), l.num_transitions()), (4, 5));
+    assert_eq!(out_after(&l, &[]).unwrap(), ["ECh0(20)!", "ECh1(17)!"]);
+    assert!(is_trace(
+        &l,
+        &["ECh1(17)", "ECh0(20)", "ECh0(20)", "ECh1(17)"]
+    ));
+    assert!(!is_trace(&l, &["ECh0(20)", "ECh0(20)"]));
 }
 
 #[test]
