@@ -131,9 +131,9 @@ impl DataMachine for CoffeeSts {
                     M::Hang => vec![DataEffect::Hang],
                     M::Garbage => vec![DataEffect::Garbage("coffee lots")],
                     M::WrongValue => vec![DataEffect::Out("coffee", vec![Val::Int(total + 10)])],
-                    _ if self.cups % 3 == 0 => vec![DataEffect::Out("error", vec![])],
+                    _ if self.cups.is_multiple_of(3) => vec![DataEffect::Out("error", vec![])],
                     _ => {
-                        let c = if self.cups % 2 == 0 {
+                        let c = if self.cups.is_multiple_of(2) {
                             total - 20
                         } else {
                             total
