@@ -179,3 +179,111 @@ fn a_purpose_with_an_unknown_label_is_an_error_with_a_hint() {
         .code(2)
         .stderr(contains("tea"));
 }
+
+// ---- Specifications with data: symbolic purposes (seed 004 Table 3, ioco-stg) ----
+
+const STG_SPEC: &str = "examples/purposes/stg/spec.ioco";
+const STG_PURPOSE: &str = "examples/purposes/stg/purpose.ioco";
+
+/// The comparator of seed 004's running example as a shell program (wire format `gate args`,
+/// `#quiet` after every reaction); OK carries p2 − p1 + `off`.
+fn comparator(off: i64) -> String {
+    format!(
+        "sh -c 's=0; echo \"#quiet\"; while read -r g v; do case \"$s:$g\" in \
+         0:Start) s=1;; 1:a) x=$v; s=2;; \
+         2:a) d=$((v-x)); s=3; if [ $d -ge -2 ] && [ $d -le 2 ]; then echo \"OK $((d+{off}))\"; \
+         else echo \"NOK $d\"; fi;; esac; echo \"#quiet\"; done'"
+    )
+}
+
+fn stg_test(off: i64, json: &std::path::Path) -> assert_cmd::assert::Assert {
+    ioco()
+        .args([
+            "test",
+            STG_SPEC,
+            "--purpose",
+            STG_PURPOSE,
+            "--cmd",
+            &comparator(off),
+        ])
+        .args(["--quiescence-marker", "#quiet", "--timeout", "2000"])
+        .args(["--runs", "2", "--seed", "4", "--json"])
+        .arg(json)
+        .assert()
+}
+
+#[test]
+fn symbolic_purpose_steers_the_inputs_to_accept() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("s.json");
+    stg_test(0, &json)
+        .code(0)
+        .stderr(contains("accept reached in 2 of 2 run(s)"));
+    let s = summary(&json);
+    for r in &s.runs {
+        assert_eq!(r.verdict, ioco_exec::RunVerdict::Pass, "{r:?}");
+        // a(p1) with p1 ≥ 6, then a(p1 + 2): the strengthened guards of the octagon analysis.
+        assert_eq!(r.trace, ["Start?", "a?(6)", "a?(8)", "OK!(2)"]);
+    }
+    assert!(s.parameters["strategy"]
+        .as_str()
+        .unwrap()
+        .contains("octagon"));
+}
+
+#[test]
+fn symbolic_purpose_catches_a_faulty_comparator() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("s.json");
+    stg_test(1, &json).code(1).stdout(contains("FAIL"));
+    let s = summary(&json);
+    let f = s.first_failure().unwrap();
+    assert_eq!(f.failure.as_ref().unwrap().observed, "OK!(3)");
+}
+
+#[test]
+fn gen_writes_the_symbolic_test_graph() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("g.json");
+    ioco()
+        .args(["gen", STG_SPEC, "--purpose", STG_PURPOSE, "-o"])
+        .arg(&out)
+        .assert()
+        .code(0)
+        .stderr(contains("domain: octagon"));
+    let g: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(g["format"], "ioco-stg/1");
+    let ts = g["transitions"].as_array().unwrap();
+    let at = |from: &str, gate: &str| {
+        ts.iter()
+            .find(|t| t["from"] == from && t["gate"] == gate)
+            .unwrap_or_else(|| panic!("{from} {gate}"))
+            .clone()
+    };
+    assert_eq!(at("(RecX,Wait)", "a")["fate"], "keep");
+    assert_eq!(at("(RecX,Wait)", "End")["fate"], "inconclusive");
+    let guard = at("(RecY,Wait)", "a")["strengthened_guard"][0]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(guard.contains("p0") && guard.contains('x'), "{guard}");
+}
+
+#[test]
+fn an_unreachable_symbolic_purpose_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("five.ioco");
+    std::fs::write(
+        &p,
+        "model P { input Start, a(p: int)  output End, Error(p: int), OK(p: int), NOK(p: int)\n\
+         init w  w -- OK!(p) [p == 5] --> accept }\n",
+    )
+    .unwrap();
+    ioco()
+        .args(["gen", STG_SPEC, "--purpose"])
+        .arg(&p)
+        .assert()
+        .code(2)
+        .stderr(contains("cannot be met"));
+}

@@ -139,26 +139,43 @@ impl<D: Domain> TestGraph<D> {
         None
     }
 
+    /// An abstract value as a conjunction of constraints over the dimension names.
+    pub fn show(&self, d: &D) -> String {
+        if d.is_bottom() {
+            return "false".into();
+        }
+        let cs: Vec<String> = d
+            .constraints()
+            .iter()
+            .map(|c| c.display(&self.product.dims).to_string())
+            .collect();
+        if cs.is_empty() {
+            "true".into()
+        } else {
+            cs.join(" ∧ ")
+        }
+    }
+
+    /// What happens to transition `t`: `keep`, `dropped` (an input that never leads to
+    /// accept) or `inconclusive` (an output after which accept cannot be reached).
+    pub fn fate(&self, t: usize) -> &'static str {
+        if !self.kept[t].is_empty() {
+            "keep"
+        } else if matches!(
+            self.product.transitions[t].gate,
+            Some((_, Direction::Input))
+        ) {
+            "dropped"
+        } else {
+            "inconclusive"
+        }
+    }
+
     /// A human-readable account: coreach^α per location and the strengthened guard of every
     /// transition (the content of 004 Figs 4–6).
     pub fn render(&self) -> String {
         let p = &self.product;
-        let names = &p.dims;
-        let show = |d: &D| -> String {
-            if d.is_bottom() {
-                return "false".into();
-            }
-            let cs: Vec<String> = d
-                .constraints()
-                .iter()
-                .map(|c| c.display(names).to_string())
-                .collect();
-            if cs.is_empty() {
-                "true".into()
-            } else {
-                cs.join(" ∧ ")
-            }
-        };
+        let show = |d: &D| self.show(d);
         let mut s = String::new();
         let _ = writeln!(s, "domain: {}", D::NAME);
         for (l, loc) in p.locations.iter().enumerate() {

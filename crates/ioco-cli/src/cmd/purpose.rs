@@ -14,6 +14,12 @@
 //! * **Fail**: an output (or quiescence) the specification does not allow; a SUT that exits
 //!   where the specification requires an output or still offers inputs (the rule of
 //!   `ioco_exec::tester`).
+//!
+//! A specification **with data** (what `cmd::test_data` sends to the symbolic engine: `int`
+//! parameters or variables) goes to the symbolic purpose engine `ioco-stg` (seed 004 Table 3):
+//! the product of the two models, coreach(accept) over-approximated with octagons, guards
+//! strengthened, inputs chosen inside them online, conformance judged by `ioco-symbolic`.
+//! `ioco gen` then writes the symbolic test graph (`ioco-stg/1` JSON) instead of a suite.
 
 use super::test::{seed_or_clock, Args};
 use super::Outcome;
@@ -25,6 +31,7 @@ use ioco_gen::Verdict;
 use ioco_model::{Label, Lts, QuiescencePolicy, State, SuspensionAutomaton};
 use miette::{miette, Result};
 use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Load a test purpose (any model format; `.ioco` included).
@@ -60,6 +67,9 @@ pub fn product(
 
 /// Run `ioco test MODEL --purpose FILE`.
 pub fn run_test(args: Args, purpose_path: &Path) -> Result<Outcome> {
+    if let Some((spec, _)) = super::test_data::data_spec(&args.model, args.symbolic)? {
+        return run_symbolic(args, purpose_path, spec);
+    }
     let spec = load_lts(&args.model)?;
     let policy: QuiescencePolicy = args.sut.policy.into();
     let prod = product(&spec, purpose_path, policy)?;
@@ -109,6 +119,29 @@ pub fn run_test(args: Args, purpose_path: &Path) -> Result<Outcome> {
             let _ = adapter.close();
         }
     }
+    let strategy = "purpose: joker strategy of S × TP towards accept (coreachability steering)";
+    finish(
+        &args,
+        purpose_path,
+        runs,
+        seed,
+        t0,
+        strategy,
+        Some(prod.jokers),
+    )
+}
+
+/// The summary of a purpose session: it names the purpose and the strategy and counts the
+/// runs that reached accept.
+fn finish(
+    args: &Args,
+    purpose_path: &Path,
+    runs: Vec<RunResult>,
+    seed: u64,
+    t0: Instant,
+    strategy: &str,
+    jokers: Option<u32>,
+) -> Result<Outcome> {
     let accepted = runs
         .iter()
         .filter(|r| r.verdict == RunVerdict::Pass)
@@ -120,11 +153,10 @@ pub fn run_test(args: Args, purpose_path: &Path) -> Result<Outcome> {
     p.insert("model".into(), args.model.display().to_string().into());
     p.insert("sut".into(), args.sut.describe().into());
     p.insert("purpose".into(), purpose_path.display().to_string().into());
-    p.insert(
-        "strategy".into(),
-        "purpose: joker strategy of S × TP towards accept (coreachability steering)".into(),
-    );
-    p.insert("jokers".into(), prod.jokers.into());
+    p.insert("strategy".into(), strategy.into());
+    if let Some(j) = jokers {
+        p.insert("jokers".into(), j.into());
+    }
     p.insert("accepted_runs".into(), accepted.into());
     p.insert("runs".into(), args.runs.into());
     p.insert("depth".into(), args.depth.into());
@@ -298,4 +330,159 @@ fn exit_rule(
             format!("after trace {}: {other}", r.trace.join(" ")),
         ),
     }
+}
+
+/// Parse and check a `.ioco` file (diagnostics rendered by miette).
+fn parse_model(path: &Path) -> Result<ioco_lang::Model> {
+    ioco_lang::parse_file(path).map_err(|diags| {
+        miette::Report::new(ioco_lang::Diagnostics {
+            diags,
+            file: path.display().to_string(),
+        })
+    })
+}
+
+/// A symbolic test graph with the two models it was built from.
+pub type SymbolicGraph = (
+    ioco_lang::Model,
+    ioco_lang::Model,
+    ioco_stg::TestGraph<ioco_stg::Octagon>,
+);
+
+/// The symbolic test graph of a data specification and a purpose (octagons).
+pub fn symbolic_graph(model: &Path, purpose_path: &Path) -> Result<SymbolicGraph> {
+    let sm = parse_model(model)?;
+    if purpose_path.extension().is_none_or(|e| e != "ioco") {
+        return Err(miette!(
+            help = "write the purpose as a .ioco model with locations named accept…/refuse…",
+            "{}: a purpose for a specification with data must be a .ioco model",
+            purpose_path.display()
+        ));
+    }
+    let pm = parse_model(purpose_path)?;
+    let product = ioco_stg::Product::new(&sm, &pm).map_err(|e| {
+        miette!(
+            help = e.hint.clone(),
+            "{}: {}",
+            purpose_path.display(),
+            e.message
+        )
+    })?;
+    let g = ioco_stg::TestGraph::new(product, &Default::default()).map_err(|e| {
+        miette!(
+            help = "the analysis over-approximates: a purpose it rejects can certainly not be met",
+            "{}: {e}",
+            purpose_path.display()
+        )
+    })?;
+    Ok((sm, pm, g))
+}
+
+/// `ioco test` of a specification with data against a purpose.
+fn run_symbolic(
+    args: Args,
+    purpose_path: &Path,
+    spec: Arc<ioco_lang::ir::Spec>,
+) -> Result<Outcome> {
+    let (sm, pm, g) = symbolic_graph(&args.model, purpose_path)?;
+    let factory = super::test_data::data_factory(&args.sut, &spec)?;
+    let seed = seed_or_clock(args.seed);
+    eprintln!(
+        "ioco test: seed {seed}; symbolic purpose {} ({} product locations, octagon analysis)",
+        purpose_path.display(),
+        g.product.locations.len()
+    );
+    let t0 = Instant::now();
+    let deadline = args
+        .time_budget
+        .map(|b| Instant::now() + Duration::from_secs_f64(b));
+    let mut runs = Vec::new();
+    match factory(seed) {
+        Err(e) => {
+            let mut r = RunResult::new(0, seed);
+            r.verdict = RunVerdict::Error;
+            r.error = Some(format!("could not start the SUT: {e}"));
+            runs.push(r);
+        }
+        Ok(mut sut) => {
+            for k in 0..args.runs {
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    break;
+                }
+                let run_seed = ioco_gen::strategy::derive_seed(seed, k as u64);
+                let mut oracle = super::test_data::tracker(&spec).map_err(|e| miette!("{e}"))?;
+                let opts = ioco_stg::online::RunOptions { depth: args.depth };
+                let run = ioco_stg::online::run(&g, &sm, &pm, &mut *sut, &mut oracle, &opts);
+                let mut r = super::test_data::to_result(&run, k, run_seed);
+                r.test = Some("purpose".into());
+                if r.verdict == RunVerdict::Pass {
+                    r.note = Some("accept reached".into());
+                }
+                r.stderr = sut.stderr_tail();
+                let stop =
+                    matches!(r.verdict, RunVerdict::Fail | RunVerdict::Error) && !args.keep_going;
+                runs.push(r);
+                if stop {
+                    break;
+                }
+            }
+        }
+    }
+    let strategy = "purpose: symbolic (seed 004 Table 3), octagon coreachability, inputs \
+                    inside the strengthened guards";
+    finish(&args, purpose_path, runs, seed, t0, strategy, None)
+}
+
+/// `ioco gen` of a specification with data and a purpose: the symbolic test graph as JSON
+/// (format `ioco-stg/1`): coreach^α per location, and per transition its strengthened guard
+/// and fate (keep / dropped input / inconclusive output).
+pub fn gen_symbolic(model: &Path, purpose_path: &Path, output: Option<&Path>) -> Result<Outcome> {
+    let (_, _, g) = symbolic_graph(model, purpose_path)?;
+    let p = &g.product;
+    let locations: Vec<serde_json::Value> = p
+        .locations
+        .iter()
+        .enumerate()
+        .map(|(l, loc)| {
+            serde_json::json!({
+                "name": loc.name,
+                "accept": loc.accept,
+                "refuse": loc.refuse,
+                "coreach": g.show(&g.coreach.values[l]),
+            })
+        })
+        .collect();
+    let transitions: Vec<serde_json::Value> = p
+        .transitions
+        .iter()
+        .enumerate()
+        .map(|(t, tr)| {
+            let (gate, dir) = match &tr.gate {
+                Some((n, ioco_lang::ir::Direction::Input)) => (n.as_str(), "input"),
+                Some((n, ioco_lang::ir::Direction::Output)) => (n.as_str(), "output"),
+                None => ("τ", "internal"),
+            };
+            serde_json::json!({
+                "from": p.locations[tr.from].name,
+                "to": p.locations[tr.to].name,
+                "gate": gate,
+                "direction": dir,
+                "fate": g.fate(t),
+                "strengthened_guard": g.kept[t].iter().map(|k| g.show(k)).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let doc = serde_json::json!({
+        "format": "ioco-stg/1",
+        "model": model.display().to_string(),
+        "purpose": purpose_path.display().to_string(),
+        "domain": "octagon",
+        "dimensions": p.dims,
+        "locations": locations,
+        "transitions": transitions,
+    });
+    eprint!("{}", g.render());
+    let text = serde_json::to_string_pretty(&doc).map_err(|e| miette!("{e}"))?;
+    super::emit(&(text + "\n"), output)?;
+    Ok(Outcome::Ok)
 }
