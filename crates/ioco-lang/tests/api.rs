@@ -15,8 +15,18 @@ fn example(rel: &str) -> PathBuf {
 fn load_lts_gives_the_entry_point() {
     let lts = ioco_lang::load_lts(example("coffee/coffee.ioco")).unwrap();
     assert_eq!((lts.num_states(), lts.num_transitions()), (6, 9));
-    // coffee-sts.ioco: the entry is the last parameterless model, CoffeeSmall
-    let lts = ioco_lang::load_lts(example("coffee/coffee-sts.ioco")).unwrap();
+    // coffee-sts.ioco: the entry is the `@main` STS, which has no finite LTS; its finite
+    // variant CoffeeSmall has one
+    let err = ioco_lang::load_lts(example("coffee/coffee-sts.ioco")).unwrap_err();
+    assert!(
+        format!("{:?}", err).contains("cannot enumerate"),
+        "{:?}",
+        err
+    );
+    let m = ioco_lang::parse_file(example("coffee/coffee-sts.ioco")).unwrap();
+    assert_eq!(m.entry().unwrap().name, "CoffeeMachine");
+    let small = m.spec("CoffeeSmall").unwrap();
+    let lts = ioco_lang::translate::to_lts(small, &Default::default()).unwrap();
     assert_eq!(lts.num_states(), 9);
     // imports: hiding.ioco uses models of parallel.ioco, which imports sequence.ioco
     let lts = ioco_lang::load_lts(example("torxakis/hiding.ioco")).unwrap();
