@@ -136,8 +136,9 @@ impl Separators {
         maximal(out)
     }
 
-    /// [`Separators::identifier`] for every state; on complete machines from hashed responses
-    /// (`O(n²·|W|)` comparisons instead of runs).
+    /// A state identifier for every state; on partial machines [`Separators::identifier`], on
+    /// complete machines a greedy set cover over hashed responses (`O(n²·|W|)` comparisons per
+    /// chosen word instead of runs).
     pub fn identifiers(&self, m: &Mealy, w: &[Vec<u32>]) -> Vec<Vec<Vec<u32>>> {
         let n = m.num_states();
         if matches!(self, Separators::Pairs(_)) {
@@ -150,15 +151,21 @@ impl Separators {
             .map(|s| {
                 let mut todo: Vec<usize> = (0..n).filter(|&t| t != s).collect();
                 let mut out = Vec::new();
-                for (j, x) in w.iter().enumerate() {
-                    if todo.is_empty() {
-                        break;
+                // Greedy set cover: the word that separates `s` from the most states still to
+                // do (first in W on ties). Taking W's words in order instead can keep words
+                // that each separate only a few states.
+                while !todo.is_empty() {
+                    let (j, count) = (0..w.len())
+                        .map(|j| {
+                            let c = todo.iter().filter(|&&t| resp[t][j] != resp[s][j]).count();
+                            (j, c)
+                        })
+                        .fold((0, 0), |b, x| if x.1 > b.1 { x } else { b });
+                    if count == 0 {
+                        break; // hash collisions only: the debug assertion below checks
                     }
-                    let before = todo.len();
                     todo.retain(|&t| resp[t][j] == resp[s][j]);
-                    if todo.len() < before {
-                        out.push(x.clone());
-                    }
+                    out.push(w[j].clone());
                 }
                 debug_assert!(todo
                     .iter()

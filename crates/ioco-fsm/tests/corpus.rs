@@ -150,11 +150,12 @@ fn every_method_on_every_corpus_model() {
         }
     }
     assert!(generated > 200);
-    // Typical relations, over the whole corpus: H ≤ HSI ≤ Wp ≤ W and hybrid-ADS ≤ HSI.
+    // Typical relations, over the whole corpus: H ≤ HSI, Wp ≤ W and hybrid-ADS ≤ HSI. (HSI and
+    // Wp have no general order: greedy set-cover identifiers W_s can be smaller than the
+    // harmonised ones, as on this corpus at k = 0.)
     for k in [0, 1] {
         let t = |m: Method| totals[&(k, m)];
         assert!(t(Method::H) <= t(Method::Hsi), "k={k} {totals:?}");
-        assert!(t(Method::Hsi) <= t(Method::Wp), "k={k} {totals:?}");
         assert!(t(Method::Wp) <= t(Method::W), "k={k} {totals:?}");
         assert!(t(Method::Hads) <= t(Method::Hsi), "k={k} {totals:?}");
     }
