@@ -41,6 +41,8 @@ pub struct Z3Solver {
     pub max_inline: usize,
     /// Why Z3 could not be set up (every check is then `unknown`).
     broken: Option<String>,
+    /// Whether the base scope is open (see [`Z3Solver::base`]).
+    based: bool,
 }
 
 /// Checks that Z3 can declare the data types: valid type indices, at least one constructor,
@@ -192,13 +194,22 @@ impl Z3Solver {
             fresh: 0,
             max_inline: 12,
             broken: None,
+            based: false,
         };
         s.set_timeout(DEFAULT_TIMEOUT);
-        // a base scope: Z3 then always uses its incremental solver, which honours the
-        // time-out (4.8.12's non-incremental tactic for nonlinear integers does not: a check
-        // of `x³ + y³ = z³` ran for many minutes with a 50 ms time-out)
-        s.solver.push();
         s
+    }
+
+    /// Opens the base scope before the first use: Z3 then always uses its incremental
+    /// solver, which honours the time-out (4.8.12's non-incremental tactic for nonlinear
+    /// integers does not: a check of `x³ + y³ = z³` ran for many minutes with a 50 ms
+    /// time-out). Lazily, because setting up the incremental solver costs about 16 M
+    /// instructions, wasted when the fast path answers everything.
+    fn base(&mut self) {
+        if !self.based {
+            self.solver.push();
+            self.based = true;
+        }
     }
 
     fn sort(&self, ty: Type) -> Result<Sort, String> {
@@ -470,6 +481,7 @@ impl Solver for Z3Solver {
     }
 
     fn push(&mut self) {
+        self.base();
         self.solver.push();
         self.poisoned.push(None);
         self.asserted.push((Vec::new(), false));
@@ -485,6 +497,7 @@ impl Solver for Z3Solver {
     }
 
     fn assert(&mut self, t: &T) {
+        self.base();
         match self.encode(t, 0).and_then(|d| {
             d.as_bool()
                 .ok_or_else(|| "not a boolean formula".to_string())
@@ -504,6 +517,7 @@ impl Solver for Z3Solver {
         if let Some(e) = &self.broken {
             return SatResult::Unknown(e.clone());
         }
+        self.base();
         if let Some(e) = self.poisoned.iter().flatten().next() {
             return SatResult::Unknown(e.clone());
         }
