@@ -2,10 +2,12 @@
 //! TGV), with online steering.
 //!
 //! A *test purpose* is a deterministic automaton over the specification's labels whose states
-//! named `accept*` are the Accept sinks and `refuse*` the Refuse sinks (until the `.ioco`
-//! syntax exists, it is read from an LTS, e.g. an `.aut` file built with the LTS builder). A
-//! label a state does not mention leaves the purpose where it is (implicit self-loop, the
-//! usual completion "complete except in Accept", 004 Def. 4).
+//! named `accept*` are the Accept sinks and `refuse*` the Refuse sinks. It is read from any
+//! model that becomes an LTS: a `.ioco` model whose locations are named so (the CLI's
+//! `--purpose`, examples/purposes/), an `.aut` file, or the LTS builder. A label a state does
+//! not mention leaves the purpose where it is (implicit self-loop, the usual completion
+//! "complete except in Accept", 004 Def. 4). Purposes over specifications with unbounded data
+//! are the symbolic ones of the `ioco-stg` crate.
 //!
 //! Table 2:
 //! 1. P = S × TP, the synchronous product of the specification's suspension automaton and the
