@@ -251,6 +251,27 @@ fn dispatch_process() {
         ["Finish(1,2)!", "Finish(2,2)!", "Finish(3,2)!"]
     );
 
+    // robust: a valid job goes to a processor, an invalid one (odd id, or x = 0) gets Error;
+    // dispatcher idle, holding one of the 4 valid jobs (id 2) or answering an error, times 5^3
+    let l = lts(&m, "DisPro11");
+    assert_eq!(l.num_states(), 6 * 125);
+    assert_eq!(
+        out_after(&l, &["Job(Job11(1,1,1))"]).unwrap(),
+        ["Finish(Error11)!"]
+    );
+    assert_eq!(
+        out_after(&l, &["Job(Job11(2,0,1))"]).unwrap(),
+        ["Finish(Error11)!"]
+    );
+    assert_eq!(
+        out_after(&l, &["Job(Job11(2,1,2))"]).unwrap(),
+        [
+            "Finish(Out11(2,1,1))!",
+            "Finish(Out11(2,2,1))!",
+            "Finish(Out11(2,3,1))!"
+        ]
+    );
+
     // unique ids: Acquire ? jobid | Job ? job, with Acquire hidden and the id manager refusing
     // ids in use; the id is released after the job's Finish
     let l = lts(&m, "DisPro12");
