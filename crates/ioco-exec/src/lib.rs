@@ -42,7 +42,7 @@ pub mod tester;
 pub mod timeouts;
 
 pub use adapter::{Adapter, AdapterError, Observation, Sent};
-pub use online::{run_online, run_online_with, test_component, OnlineOptions, Progress};
+pub use online::{run_online, run_online_with, test_component, OnlineOptions, Progress, Traces};
 pub use replay::{parse_trace, replay_inputs, replay_trace, shrink};
 pub use result::{CoverageSummary, Failure, RunResult, RunVerdict, Shrunk, Summary};
 pub use suite::{run_suite, run_test};

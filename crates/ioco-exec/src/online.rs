@@ -14,6 +14,16 @@
 //! `jobs = N`, N workers (scoped threads, one SUT instance each) take runs k ≡ w (mod N) in
 //! order, so a given (seed, jobs) pair gives the same runs (the coverage-guided strategy looks
 //! at its own worker's coverage).
+//!
+//! Quiescence is observed by a timeout chosen per observation ([`crate::timeouts`]: the largest
+//! own timeout of the states the specification may be in, of the outputs it allows there and
+//! of the input just given; else [`OnlineOptions::quiescence_timeout`]), or at once where the
+//! adapter has an explicit acknowledgement (the quiescence marker).
+//!
+//! Cost per step: the trace is kept as labels and written out as strings once, when the run
+//! ends ([`Traces`]); the specification is tracked through a per-worker table of the
+//! suspension states visited (one record per state: inputs, out-set, successors), so a step
+//! of the tester is a few array reads.
 
 use crate::adapter::inproc::{Component, InProcess};
 use crate::adapter::{Adapter, AdapterError, Observation, Sent};
@@ -83,6 +93,23 @@ pub struct OnlineOptions {
     pub repetitions: usize,
     /// Called after every run.
     pub progress: Progress,
+    /// Which runs keep their trace in the [`RunResult`] (as strings).
+    pub traces: Traces,
+}
+
+/// Which runs keep their trace in their [`RunResult`].
+///
+/// A trace is kept as labels while the run goes on and written out as strings (`coin?`,
+/// `coffee!`, `δ`) when the run ends: one string per step. For long in-process sessions whose
+/// passing runs nobody reads (a `cargo test` of a component, a benchmark), `Failures` skips
+/// that work and memory; the steps are still counted in [`RunResult::steps`].
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Traces {
+    /// Every run (the reports' format; the default).
+    #[default]
+    All,
+    /// Only runs that did not pass; a passing run's trace is empty.
+    Failures,
 }
 
 impl Default for OnlineOptions {
@@ -103,6 +130,7 @@ impl Default for OnlineOptions {
             shrink_budget: 100,
             repetitions: 1,
             progress: Progress::default(),
+            traces: Traces::All,
         }
     }
 }
@@ -148,7 +176,7 @@ pub fn online_run(
         Ok(()) => alg2(tester, strategy, adapter, opts, &mut rng, deadline, &mut r),
     };
     end.write(&mut r);
-    r.trace = tester.take_trace();
+    r.trace = tester.take_trace_for(r.verdict, opts.traces);
     r.steps = tester.steps;
     r.stderr = adapter.stderr_tail();
     r.duration_ms = t0.elapsed().as_secs_f64() * 1e3;
@@ -164,23 +192,23 @@ fn alg2(
     deadline: Option<Instant>,
     r: &mut RunResult,
 ) -> End {
+    let uses_coverage = strategy.uses_coverage();
     while tester.steps < opts.depth {
         if deadline.is_some_and(|d| Instant::now() >= d) {
             r.note = Some("stopped early: time budget used up".into());
             break;
         }
         let q = tester.q;
-        if strategy.uses_coverage() {
+        if uses_coverage {
             tester.flush();
         }
-        tester.io(q);
-        let (st, ni, no) = tester.io_span_of(q);
+        let (inputs, outputs) = tester.io_now();
         let choice = strategy.choose(
             &Situation {
                 lts: tester.sus.lts(),
                 set: tester.sus.set(q),
-                inputs: &tester.io_data[st..st + ni],
-                outputs: &tester.io_data[st + ni..st + ni + no],
+                inputs,
+                outputs,
                 depth: tester.steps,
                 coverage: &tester.coverage,
             },

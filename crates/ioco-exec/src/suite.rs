@@ -120,7 +120,7 @@ pub fn run_test(
         Ok(()) => exec(tester, adapter, opts, test),
     };
     end.write(&mut r);
-    r.trace = tester.take_trace();
+    r.trace = tester.take_trace_for(r.verdict, opts.traces);
     r.steps = tester.steps;
     r.stderr = adapter.stderr_tail();
     r.duration_ms = t0.elapsed().as_secs_f64() * 1e3;

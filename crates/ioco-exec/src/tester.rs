@@ -27,18 +27,24 @@ pub struct Tester<'a> {
     pub(crate) sus: Suspension<'a>,
     pub(crate) coverage: Coverage,
     pub(crate) q: SaState,
+    /// Where the record of `q` starts in `nodes`.
+    at: usize,
     /// The trace so far, as labels (turned into strings only when the run ends).
     pub(crate) trace: Vec<Label>,
     /// An output line that is not a label (always the last thing of a failed run).
     pub(crate) garbage: Option<String>,
     pub(crate) steps: usize,
-    /// Per suspension state: its enabled inputs then its out-set, as a span of `io_data`
-    /// (start, number of inputs, number of outputs); filled on first use.
-    io_span: Vec<(u32, u32, u32)>,
-    pub(crate) io_data: Vec<Label>,
-    /// Per suspension state, which of its successor edges (by position, first 64) were taken;
-    /// new ones wait in `pending` until the coverage of the LTS is updated ([`Tester::flush`]).
-    taken: Vec<u64>,
+    /// Per suspension state, where its record starts in `nodes` (`u32::MAX`: not built yet).
+    node_at: Vec<u32>,
+    /// The records of the suspension states visited, built on first use: `[ni, no, taken
+    /// (low, high), ni inputs, no outputs and δ, ni + no targets, ni + no target records]`,
+    /// labels sorted within each part, `targets[k]` the successor by the k-th label (a state
+    /// stored as `Label(q)`) and `target records[k]` where its record starts (`u32::MAX` until
+    /// it is known). `taken` are 64 bits, one per successor edge (first 64): the steps already
+    /// recorded in `pending` (so the per-step cost does not depend on the size of the sets).
+    /// One record per state, in one stretch of memory, found from its predecessor's: a step
+    /// reads one record, which is prefetched while the SUT takes its step.
+    pub(crate) nodes: Vec<Label>,
     pending: Vec<(SaState, Label, SaState)>,
 }
 
@@ -90,12 +96,12 @@ impl<'a> Tester<'a> {
             sus,
             coverage,
             q: 0,
+            at: 0,
             trace: Vec::new(),
             garbage: None,
             steps: 0,
-            io_span: Vec::new(),
-            io_data: Vec::new(),
-            taken: Vec::new(),
+            node_at: Vec::new(),
+            nodes: Vec::new(),
             pending: Vec::new(),
         };
         t.start();
@@ -136,6 +142,7 @@ impl<'a> Tester<'a> {
     /// Back to the initial state with an empty trace.
     pub(crate) fn start(&mut self) {
         self.q = self.sus.initial();
+        self.at = self.node(self.q);
         self.trace.clear();
         self.garbage = None;
         self.steps = 0;
@@ -143,22 +150,82 @@ impl<'a> Tester<'a> {
         self.coverage.visit(lts, self.sus.set(self.q));
     }
 
-    fn step(&mut self, l: Label) -> Option<SaState> {
-        let q = self.q;
-        let succ = self.sus.successors(q);
-        let i = succ.binary_search_by_key(&l, |p| p.0).ok()?;
-        let t = succ[i].1;
-        let qi = q as usize;
-        if self.taken.len() <= qi {
-            self.taken.resize(qi + 1, 0);
+    /// The record of `q` in `nodes` (built on first use): its start.
+    #[inline]
+    pub(crate) fn node(&mut self, q: SaState) -> usize {
+        match self.node_at.get(q as usize) {
+            Some(&at) if at != u32::MAX => at as usize,
+            _ => self.build_node(q),
         }
-        let bit = 1u64 << i.min(63);
-        if i >= 63 || self.taken[qi] & bit == 0 {
-            self.taken[qi] |= bit;
+    }
+
+    #[cold]
+    fn build_node(&mut self, q: SaState) -> usize {
+        let i = q as usize;
+        if self.node_at.len() <= i {
+            self.node_at.resize(i + 1, u32::MAX);
+        }
+        let a = self.sus.alphabet();
+        let succ = self.sus.successors(q);
+        let ins = succ.iter().filter(|p| a.is_input(p.0));
+        let outs = succ.iter().filter(|p| !a.is_input(p.0));
+        let (ni, no) = (ins.clone().count(), outs.clone().count());
+        let start = self.nodes.len();
+        self.nodes
+            .extend([Label(ni as u32), Label(no as u32), Label(0), Label(0)]);
+        self.nodes
+            .extend(ins.clone().chain(outs.clone()).map(|p| p.0));
+        self.nodes.extend(ins.chain(outs).map(|p| Label(p.1)));
+        self.nodes
+            .extend(std::iter::repeat_n(Label(u32::MAX), ni + no));
+        self.node_at[i] = start as u32;
+        start
+    }
+
+    /// The inputs enabled in the record at `at`, and its out-set (outputs and δ), sorted.
+    #[inline]
+    pub(crate) fn io_at(&self, at: usize) -> (&[Label], &[Label]) {
+        let (ni, no) = (self.nodes[at].0 as usize, self.nodes[at + 1].0 as usize);
+        let l = &self.nodes[at + 4..at + 4 + ni + no];
+        (&l[..ni], &l[ni..])
+    }
+
+    #[inline]
+    fn step(&mut self, l: Label) -> Option<SaState> {
+        let (q, at) = (self.q, self.at);
+        debug_assert_eq!(self.node_at[q as usize] as usize, at);
+        let (ni, no) = (self.nodes[at].0 as usize, self.nodes[at + 1].0 as usize);
+        let n = ni + no;
+        let labels = &self.nodes[at + 4..at + 4 + n];
+        let k = labels.iter().position(|&x| x == l)?;
+        let t = self.nodes[at + 4 + n + k].0;
+        let (word, bit) = (at + 2 + usize::from(k >= 32), 1u32 << (k % 32));
+        if k >= 64 || self.nodes[word].0 & bit == 0 {
+            if k < 64 {
+                self.nodes[word].0 |= bit;
+            }
             self.pending.push((q, l, t));
         }
+        let slot = at + 4 + 2 * n + k;
+        let next = match self.nodes[slot].0 {
+            u32::MAX => {
+                let next = self.node(t);
+                self.nodes[slot] = Label(next as u32);
+                next
+            }
+            next => next as usize,
+        };
         self.q = t;
+        self.at = next;
+        // Ask for the next record now: its cache miss overlaps with the SUT's step.
+        crate::adapter::prefetch(&self.nodes[next]);
         Some(t)
+    }
+
+    /// The inputs enabled in the current state and its out-set (outputs and δ), sorted.
+    #[inline]
+    pub(crate) fn io_now(&self) -> (&[Label], &[Label]) {
+        self.io_at(self.at)
     }
 
     /// The trace as written (`coin?`, `coffee!`, `δ`, and a garbage line as `line!`); empties
@@ -177,6 +244,21 @@ impl<'a> Tester<'a> {
         out
     }
 
+    /// [`Tester::take_trace`] if `traces` keeps the trace of a run with this verdict, else
+    /// an empty trace (and the tester's is emptied).
+    pub(crate) fn take_trace_for(
+        &mut self,
+        verdict: crate::RunVerdict,
+        traces: crate::online::Traces,
+    ) -> Vec<String> {
+        if traces == crate::online::Traces::Failures && verdict == crate::RunVerdict::Pass {
+            self.trace.clear();
+            self.garbage = None;
+            return Vec::new();
+        }
+        self.take_trace()
+    }
+
     /// The last entry of the trace, as written.
     pub(crate) fn last_text(&self) -> String {
         match (&self.garbage, self.trace.last()) {
@@ -186,55 +268,22 @@ impl<'a> Tester<'a> {
         }
     }
 
-    /// The inputs enabled in `q` and out(q) (outputs and δ), both sorted; memoised.
-    pub(crate) fn io(&mut self, q: SaState) -> (&[Label], &[Label]) {
-        let i = q as usize;
-        if self.io_span.len() <= i {
-            self.io_span.resize(i + 1, (u32::MAX, 0, 0));
-        }
-        if self.io_span[i].0 == u32::MAX {
-            let a = self.sus.alphabet();
-            let start = self.io_data.len();
-            let succ = self.sus.successors(q);
-            self.io_data
-                .extend(succ.iter().map(|p| p.0).filter(|&l| a.is_input(l)));
-            let n_in = self.io_data.len() - start;
-            self.io_data.extend(
-                succ.iter()
-                    .map(|p| p.0)
-                    .filter(|&l| l == Label::DELTA || a.is_output(l)),
-            );
-            let n_out = self.io_data.len() - start - n_in;
-            self.io_span[i] = (start as u32, n_in as u32, n_out as u32);
-        }
-        let (st, ni, no) = self.io_span[i];
-        let (st, ni, no) = (st as usize, ni as usize, no as usize);
-        (
-            &self.io_data[st..st + ni],
-            &self.io_data[st + ni..st + ni + no],
-        )
-    }
-
-    /// The span of [`Tester::io`]'s answer in `io_data` (call `io(q)` first).
-    pub(crate) fn io_span_of(&self, q: SaState) -> (usize, usize, usize) {
-        let (st, ni, no) = self.io_span[q as usize];
-        (st as usize, ni as usize, no as usize)
-    }
-
     /// How long to wait for an output now: the rule of [`crate::timeouts`] in the current
     /// state, after the trace so far.
+    #[inline]
     pub(crate) fn quiescence_timeout(&mut self, opts: &crate::OnlineOptions) -> Duration {
-        let Some(t) = opts.timeouts.as_deref() else {
-            return opts.quiescence_timeout;
-        };
-        let q = self.q;
-        self.io(q);
-        let (st, ni, no) = self.io_span_of(q);
+        match opts.timeouts.as_deref() {
+            None => opts.quiescence_timeout,
+            Some(t) => self.own_timeout(t, opts),
+        }
+    }
+
+    fn own_timeout(&mut self, t: &crate::Timeouts, opts: &crate::OnlineOptions) -> Duration {
         let a = self.alphabet();
         let last_input = self.trace.last().copied().filter(|&l| a.is_input(l));
         t.for_observation(
-            self.sus.set(q),
-            &self.io_data[st + ni..st + ni + no],
+            self.sus.set(self.q),
+            self.io_now().1,
             last_input,
             opts.quiescence_timeout,
         )

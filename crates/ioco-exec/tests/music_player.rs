@@ -4,7 +4,7 @@
 
 use ioco_exec::adapter::sim::{SimOptions, Simulator};
 use ioco_exec::adapter::Adapter;
-use ioco_exec::{run_online, run_suite, OnlineOptions, RunVerdict};
+use ioco_exec::{run_online, run_suite, OnlineOptions, RunVerdict, Traces};
 use ioco_gen::fixtures::music_player;
 use ioco_gen::{generate_random, StrategySpec};
 use ioco_model::{Lts, QuiescencePolicy};
@@ -147,6 +147,39 @@ fn same_seed_same_runs() {
     assert_ne!(traces(&a), traces(&c));
     // full coverage of the specification by 30 coverage-guided runs
     assert_eq!(a.coverage.transitions_visited, spec.num_transitions());
+}
+
+#[test]
+fn keeping_only_failing_traces_changes_nothing_else() {
+    let spec = music_player::spec();
+    for (name, imp, _) in music_player::implementations() {
+        let opts = OnlineOptions {
+            runs: 40,
+            depth: 12,
+            seed: 5,
+            stop_on_failure: false,
+            ..OnlineOptions::default()
+        };
+        let all = run_online(&spec, &opts, sim_factory(&imp, &spec)).unwrap();
+        let lean = OnlineOptions {
+            traces: Traces::Failures,
+            ..opts
+        };
+        let lean = run_online(&spec, &lean, sim_factory(&imp, &spec)).unwrap();
+        assert_eq!(all.verdict, lean.verdict, "{name}");
+        assert_eq!(all.coverage, lean.coverage, "{name}");
+        for (a, b) in all.runs.iter().zip(&lean.runs) {
+            assert_eq!(
+                (a.verdict, a.steps, &a.failure),
+                (b.verdict, b.steps, &b.failure)
+            );
+            if a.verdict == RunVerdict::Pass {
+                assert!(b.trace.is_empty() && !a.trace.is_empty(), "{name}");
+            } else {
+                assert_eq!(a.trace, b.trace, "{name}");
+            }
+        }
+    }
 }
 
 #[test]

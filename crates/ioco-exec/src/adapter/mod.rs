@@ -148,3 +148,18 @@ impl<A: Adapter + ?Sized> Adapter for Box<A> {
         (**self).stderr_tail()
     }
 }
+
+/// A hint to the processor to bring `x` into the cache (model walks over big tables: the
+/// simulator and the tester's suspension records ask for their next record early).
+#[inline(always)]
+pub(crate) fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint to the cache; it reads nothing and cannot fault (and
+    // the address is that of a live reference anyway).
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>((x as *const T).cast::<i8>());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
+}

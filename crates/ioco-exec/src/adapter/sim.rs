@@ -55,13 +55,15 @@ pub struct Simulator {
     to_imp: Vec<Option<Label>>,
     /// Implementation label → specification label (outputs).
     to_spec: Vec<Option<Label>>,
-    state: State,
+    /// The current state, as the position of its record in `moves`.
+    at: u32,
     rng: ChaCha8Rng,
-    /// Per state: where its moves start in `moves`, and how many outputs, spontaneous moves
-    /// (outputs, τ, δ) and input edges it has. `moves` holds, per state, the outputs, then τ and
-    /// δ, then the input edges: one record and one stretch of memory per step.
-    table: Vec<(u32, u32, u32, u32)>,
-    moves: Vec<(Label, State)>,
+    /// Per state, one record: `[state, n_out, n_spont, n_in, (label, target record)...]` with
+    /// the outputs first, then τ and δ (the spontaneous moves), then the input edges, targets
+    /// given by the position of their record: a step reads one stretch of memory.
+    moves: Vec<u32>,
+    /// Per state, the position of its record.
+    record: Vec<u32>,
 }
 
 impl Simulator {
@@ -70,47 +72,75 @@ impl Simulator {
         let imp = imp.into();
         let to_imp = spec_alphabet.translation_to(imp.alphabet());
         let to_spec = imp.alphabet().translation_to(spec_alphabet);
-        let state = imp.initial()[0];
         // Precompute every state's moves: outputs, τ and δ (explicit or by policy), inputs.
         let lts = &*imp;
-        let mut table = Vec::with_capacity(lts.num_states());
-        let mut moves = Vec::new();
+        let kind = |e: &ioco_model::Edge| lts.alphabet().kind(e.label);
+        let spont =
+            |e: &ioco_model::Edge| matches!(kind(e), LabelKind::Internal | LabelKind::Quiescence);
+        let mut record = Vec::with_capacity(lts.num_states());
+        let mut lists = Vec::with_capacity(lts.num_states());
+        let mut len = 0usize;
         for s in lts.states() {
             let edges = lts.edges(s);
-            let start = moves.len();
-            let of = |want: &[LabelKind]| {
+            let mut m: Vec<(Label, State)> = Vec::new();
+            m.extend(
                 edges
                     .iter()
-                    .filter(|e| want.contains(&lts.alphabet().kind(e.label)))
-                    .map(|e| (e.label, e.target))
-                    .collect::<Vec<_>>()
-            };
-            moves.extend(of(&[LabelKind::Output]));
-            let n_out = moves.len() - start;
-            moves.extend(of(&[LabelKind::Internal, LabelKind::Quiescence]));
+                    .filter(|e| kind(e) == LabelKind::Output)
+                    .map(|e| (e.label, e.target)),
+            );
+            let n_out = m.len();
+            m.extend(
+                edges
+                    .iter()
+                    .filter(|e| spont(e))
+                    .map(|e| (e.label, e.target)),
+            );
             if !lts.has_explicit_delta() && lts.is_quiescent(s, opts.policy) {
-                moves.push((Label::DELTA, s));
+                m.push((Label::DELTA, s));
             }
-            let n_spont = moves.len() - start;
-            moves.extend(of(&[LabelKind::Input]));
-            let n_in = moves.len() - start - n_spont;
-            table.push((start as u32, n_out as u32, n_spont as u32, n_in as u32));
+            let n_spont = m.len();
+            m.extend(
+                edges
+                    .iter()
+                    .filter(|e| kind(e) == LabelKind::Input)
+                    .map(|e| (e.label, e.target)),
+            );
+            let n_in = m.len() - n_spont;
+            record.push(len as u32);
+            len += 4 + 2 * m.len();
+            lists.push((n_out, n_spont, n_in, m));
         }
+        let mut moves = Vec::with_capacity(len);
+        for (s, (n_out, n_spont, n_in, m)) in lists.into_iter().enumerate() {
+            moves.extend([s as u32, n_out as u32, n_spont as u32, n_in as u32]);
+            for (l, t) in m {
+                moves.extend([l.0, record[t as usize]]);
+            }
+        }
+        let at = record[imp.initial()[0] as usize];
         Simulator {
             imp,
             opts,
             to_imp,
             to_spec,
-            state,
+            at,
             rng: ChaCha8Rng::seed_from_u64(0),
-            table,
             moves,
+            record,
         }
     }
 
     /// The current state of the implementation model.
     pub fn state(&self) -> State {
-        self.state
+        self.moves[self.at as usize]
+    }
+
+    /// The `k`-th move of the current state: (label, target record).
+    #[inline]
+    fn move_at(&self, k: usize) -> (Label, u32) {
+        let i = self.at as usize + 4 + 2 * k;
+        (Label(self.moves[i]), self.moves[i + 1])
     }
 
     fn output(&self, l: Label) -> Result<Label, AdapterError> {
@@ -123,43 +153,55 @@ impl Simulator {
 impl Adapter for Simulator {
     fn reset(&mut self) -> Result<(), AdapterError> {
         let init = self.imp.initial();
-        self.state = init[self.rng.random_range(0..init.len())];
+        self.at = self.record[init[self.rng.random_range(0..init.len())] as usize];
         Ok(())
     }
 
     fn send(&mut self, input: Label) -> Result<Sent, AdapterError> {
-        let (start, n_out, n_spont, n_in) = self.table[self.state as usize];
-        let start = start as usize;
+        let at = self.at as usize;
+        let (n_out, n_spont, n_in) = (
+            self.moves[at + 1] as usize,
+            self.moves[at + 2] as usize,
+            self.moves[at + 3] as usize,
+        );
         if n_out > 0 && self.rng.random_bool(self.opts.race.clamp(0.0, 1.0)) {
-            let k = self.rng.random_range(0..n_out as usize);
-            let (l, t) = self.moves[start + k];
-            self.state = t;
+            let k = self.rng.random_range(0..n_out);
+            let (l, t) = self.move_at(k);
+            self.at = t;
+            super::prefetch(&self.moves[t as usize]);
             return Ok(Sent::Raced(self.output(l)?));
         }
         let Some(a) = self.to_imp.get(input.index()).copied().flatten() else {
             return Ok(Sent::Accepted); // an input the implementation does not know: ignored
         };
-        let ins = &self.moves[start + n_spont as usize..start + (n_spont + n_in) as usize];
-        let lo = ins.iter().take_while(|m| m.0 < a).count();
-        let n = ins[lo..].iter().take_while(|m| m.0 == a).count();
+        let ins = (n_spont..n_spont + n_in).map(|k| self.move_at(k));
+        let lo = ins.clone().take_while(|m| m.0 < a).count();
+        let n = ins.skip(lo).take_while(|m| m.0 == a).count();
         match n {
             0 => {} // not enabled: ignored (angelic completion)
-            1 => self.state = ins[lo].1,
-            n => self.state = ins[lo + self.rng.random_range(0..n)].1,
+            1 => self.at = self.move_at(n_spont + lo).1,
+            n => {
+                let k = self.rng.random_range(0..n);
+                self.at = self.move_at(n_spont + lo + k).1;
+            }
         }
+        super::prefetch(&self.moves[self.at as usize]);
         Ok(Sent::Accepted)
     }
 
     fn observe(&mut self, _timeout: Duration) -> Result<Observation, AdapterError> {
         for _ in 0..=self.opts.max_tau {
-            let (start, _, n_spont, _) = self.table[self.state as usize];
-            let start = start as usize;
+            let n_spont = self.moves[self.at as usize + 2] as usize;
             let (l, t) = match n_spont {
                 0 => return Ok(Observation::Quiescent),
-                1 => self.moves[start],
-                n => self.moves[start + self.rng.random_range(0..n as usize)],
+                1 => self.move_at(0),
+                n => {
+                    let k = self.rng.random_range(0..n);
+                    self.move_at(k)
+                }
             };
-            self.state = t;
+            self.at = t;
+            super::prefetch(&self.moves[t as usize]);
             if l == Label::DELTA {
                 return Ok(Observation::Quiescent);
             }
