@@ -245,9 +245,14 @@ fn main() {
         .or_else(|| std::env::var("HYBRID_ADS").ok())
         .map(PathBuf::from);
     let Some(exe) = exe.filter(|p| p.is_file()) else {
+        let given = value("--hybrid-ads").or_else(|| std::env::var("HYBRID_ADS").ok());
+        let why = match given {
+            Some(p) => format!("{p} is not a file"),
+            None => "no hybrid-ADS binary".to_string(),
+        };
         println!(
-            "vs_hybrid_ads: skipped: no hybrid-ADS binary (set HYBRID_ADS=/path/to/hybrid-ads/build/main \
-             or pass --hybrid-ads PATH; see crates/ioco-fsm/benches/RESULTS.md for how to build it)"
+            "vs_hybrid_ads: skipped: {why} (set HYBRID_ADS=/path/to/hybrid-ads/build/main or pass \
+             --hybrid-ads PATH; see crates/ioco-fsm/benches/RESULTS.md for how to build it)"
         );
         return;
     };
