@@ -5,7 +5,10 @@
 //! Run: `cargo bench -p ioco-symbolic --bench stepper -- 10` (repetitions; default 20). Each
 //! model runs twice in the same process: without and with the difference-logic fast path
 //! ([`ioco_symbolic::quick`]), so before/after share the machine's load. Wall and thread CPU
-//! time are reported; `--only-quick` / `--no-quick` run one configuration (for callgrind).
+//! time are reported; `--only-quick` / `--no-quick` run one configuration and `--model NAME`
+//! one model (for callgrind: `valgrind --tool=callgrind --toggle-collect='*simulate_step*'
+//! target/release/deps/stepper-* 3 --model MatchInt --no-quick` counts the instructions of
+//! the walks only).
 use ioco_symbolic::SymbolicSpec;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -122,7 +125,15 @@ fn main() {
         "| model | fast path | wall ms/100 steps (mean) | min | CPU ms/100 steps | vs TorXakis 1.25 s (CPU) | Z3 checks/run | fast-path answers/run | memo hits/run | pooled models/run |"
     );
     println!("|---|---|---|---|---|---|---|---|---|---|");
+    // `--model NAME`: one model only
+    let only = args
+        .iter()
+        .position(|a| a == "--model")
+        .and_then(|i| args.get(i + 1).cloned());
     for (label, file, name) in cases {
+        if only.as_deref().is_some_and(|m| m != label) {
+            continue;
+        }
         let spec = load(file, name);
         for &quick in &configs {
             let r = measure(label, &spec, reps, quick);

@@ -30,7 +30,6 @@
 use crate::term::{SymVar, Term, T};
 use ioco_lang::ast::{BinOp, UnOp};
 use ioco_lang::ir::{Defs, Type, Value};
-use std::collections::HashMap;
 
 /// The answer of [`decide`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -135,32 +134,32 @@ impl Lin {
     }
 }
 
+/// The variables (few: a linear search beats hashing).
 #[derive(Default)]
 struct Cx {
     ints: Vec<SymVar>,
     bools: Vec<SymVar>,
-    index: HashMap<SymVar, usize>,
 }
 
 impl Cx {
     fn int_var(&mut self, v: &SymVar) -> usize {
-        if let Some(&i) = self.index.get(v) {
-            return i;
+        match self.ints.iter().position(|x| x == v) {
+            Some(i) => i,
+            None => {
+                self.ints.push(v.clone());
+                self.ints.len() - 1
+            }
         }
-        self.ints.push(v.clone());
-        let i = self.ints.len() - 1;
-        self.index.insert(v.clone(), i);
-        i
     }
 
     fn bool_var(&mut self, v: &SymVar) -> usize {
-        if let Some(&i) = self.index.get(v) {
-            return i;
+        match self.bools.iter().position(|x| x == v) {
+            Some(i) => i,
+            None => {
+                self.bools.push(v.clone());
+                self.bools.len() - 1
+            }
         }
-        self.bools.push(v.clone());
-        let i = self.bools.len() - 1;
-        self.index.insert(v.clone(), i);
-        i
     }
 
     fn lin(&mut self, t: &Term) -> Option<Lin> {

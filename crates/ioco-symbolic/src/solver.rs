@@ -14,7 +14,7 @@
 use crate::quick::{self, Quick};
 use crate::term::{domain_constraint, SymVar, Term, T};
 use ioco_lang::ir::{Defs, Value};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::time::{Duration, Instant};
 
 /// The answer of a satisfiability query.
@@ -124,8 +124,8 @@ impl Checker {
     /// Wraps a solver.
     pub fn new(solver: Box<dyn Solver>) -> Checker {
         Checker {
-            cache: HashMap::new(),
-            pool: HashMap::new(),
+            cache: HashMap::default(),
+            pool: HashMap::default(),
             stats: SolverStats::default(),
             cache_limit: 100_000,
             quick: solver.decides_difference_logic(),

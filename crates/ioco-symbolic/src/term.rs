@@ -278,7 +278,44 @@ fn cexpr(v: &Value) -> Expr {
     }
 }
 
+/// The IR's semantics of a binary operator on two values, for the common well-typed cases
+/// without building an expression (`Some(None)`: an evaluation error, e.g. overflow or
+/// division by zero); `None`: not handled here, ask [`fold`].
+fn fold_binary(op: BinOp, x: &Value, y: &Value) -> Option<Option<Value>> {
+    use BinOp::*;
+    Some(match (op, x, y) {
+        (Eq, _, _) => Some(Value::Bool(x == y)),
+        (Ne, _, _) => Some(Value::Bool(x != y)),
+        (_, Value::Int(a), Value::Int(b)) => {
+            let (a, b) = (*a, *b);
+            match op {
+                Add => a.checked_add(b).map(Value::Int),
+                Sub => a.checked_sub(b).map(Value::Int),
+                Mul => a.checked_mul(b).map(Value::Int),
+                Div if b != 0 => a.checked_div_euclid(b).map(Value::Int),
+                Mod if b != 0 => a.checked_rem_euclid(b).map(Value::Int),
+                Div | Mod => None,
+                Lt => Some(Value::Bool(a < b)),
+                Le => Some(Value::Bool(a <= b)),
+                Gt => Some(Value::Bool(a > b)),
+                Ge => Some(Value::Bool(a >= b)),
+                _ => return None,
+            }
+        }
+        _ => return None,
+    })
+}
+
 fn unary(op: UnOp, a: T) -> T {
+    match (op, &*a) {
+        (UnOp::Not, Term::Const(Value::Bool(b))) => return Term::bool(!b),
+        (UnOp::Neg, Term::Const(Value::Int(i))) => {
+            if let Some(n) = i.checked_neg() {
+                return Term::int(n);
+            }
+        }
+        _ => {}
+    }
     if let Term::Const(v) = &*a {
         let defs = Defs::default();
         if let Some(r) = fold(ExprKind::Unary(op, Box::new(cexpr(v))), Type::Int, &defs) {
@@ -311,6 +348,11 @@ fn binary(op: BinOp, a: T, b: T) -> T {
         _ => {}
     }
     if let (Term::Const(x), Term::Const(y)) = (&*a, &*b) {
+        match fold_binary(op, x, y) {
+            Some(Some(r)) => return Term::val(r),
+            Some(None) => return Arc::new(Term::Binary(op, a, b)),
+            None => {}
+        }
         let defs = Defs::default();
         if let Some(r) = fold(
             ExprKind::Binary(op, Box::new(cexpr(x)), Box::new(cexpr(y))),

@@ -238,3 +238,44 @@ fn fast_path_decides_difference_formulas() {
     let g = count(&mut runner, &formula().boxed());
     assert!(g >= 100, "{} of 300 general formulas decided", g);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    /// Constant folding of terms is the IR's evaluation (overflow and division by zero are
+    /// errors there and leave the term unfolded here).
+    #[test]
+    fn folding_agrees_with_the_evaluator(
+        op in prop_oneof![
+            Just(BinOp::Add), Just(BinOp::Sub), Just(BinOp::Mul), Just(BinOp::Div),
+            Just(BinOp::Mod), Just(BinOp::Lt), Just(BinOp::Le), Just(BinOp::Gt),
+            Just(BinOp::Ge), Just(BinOp::Eq), Just(BinOp::Ne)
+        ],
+        a in prop_oneof![-20i64..20, Just(i64::MAX), Just(i64::MIN), Just(-1)],
+        b in prop_oneof![-20i64..20, Just(i64::MAX), Just(i64::MIN), Just(-1), Just(0)],
+        neg in any::<bool>(),
+    ) {
+        use ioco_lang::ir::{Env, Expr, ExprKind};
+        let span = ioco_lang::Span::new(0, 0, 0);
+        let c = |v: i64| Expr { kind: ExprKind::Const(Value::Int(v)), ty: Type::Int, span };
+        let mut e = Expr {
+            kind: ExprKind::Binary(op, Box::new(c(a)), Box::new(c(b))),
+            ty: Type::Int,
+            span,
+        };
+        let mut t = bin(op, sym("p", Type::Int), sym("q", Type::Int));
+        if neg && !matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne) {
+            e = Expr { kind: ExprKind::Unary(UnOp::Neg, Box::new(e)), ty: Type::Int, span };
+            t = Arc::new(Term::Unary(UnOp::Neg, t));
+        }
+        let defs = Defs::default();
+        let ir = defs.eval(&e, &Env { vars: &[], params: &[], locals: &[] }).ok();
+        let folded = Term::subst(&t, &defs, &|v: &SymVar| {
+            Some(Value::Int(if &*v.name == "p" { a } else { b }))
+        });
+        prop_assert_eq!(folded.as_const().cloned(), ir);
+    }
+}
+
+fn sym(name: &str, ty: Type) -> T {
+    Term::sym(var(name, ty))
+}
