@@ -174,17 +174,22 @@ impl Adapter for Simulator {
         let Some(a) = self.to_imp.get(input.index()).copied().flatten() else {
             return Ok(Sent::Accepted); // an input the implementation does not know: ignored
         };
-        let ins = (n_spont..n_spont + n_in).map(|k| self.move_at(k));
-        let lo = ins.clone().take_while(|m| m.0 < a).count();
-        let n = ins.skip(lo).take_while(|m| m.0 == a).count();
-        match n {
-            0 => {} // not enabled: ignored (angelic completion)
-            1 => self.at = self.move_at(n_spont + lo).1,
-            n => {
-                let k = self.rng.random_range(0..n);
-                self.at = self.move_at(n_spont + lo + k).1;
-            }
-        }
+        // The input edges, sorted by label: the ones labelled `a` are a run from `lo`.
+        let ins = &self.moves[at + 4 + 2 * n_spont..at + 4 + 2 * (n_spont + n_in)];
+        let Some(lo) = ins.iter().step_by(2).position(|&l| l == a.0) else {
+            return Ok(Sent::Accepted); // not enabled: ignored (angelic completion)
+        };
+        let n = ins[2 * lo..]
+            .iter()
+            .step_by(2)
+            .take_while(|&&l| l == a.0)
+            .count();
+        let k = if n == 1 {
+            0
+        } else {
+            self.rng.random_range(0..n)
+        };
+        self.at = ins[2 * (lo + k) + 1];
         super::prefetch(&self.moves[self.at as usize]);
         Ok(Sent::Accepted)
     }
