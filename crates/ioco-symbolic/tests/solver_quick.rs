@@ -123,12 +123,23 @@ fn with_domains(defs: &Defs, phi: &T) -> Vec<T> {
     fs
 }
 
-fn z3(defs: &Arc<Defs>, fs: &[T]) -> SatResult {
-    let mut s = Z3Solver::new(defs.clone());
-    for f in fs {
-        s.assert(f);
-    }
-    s.check()
+thread_local! {
+    /// One solver for all cases (a scope per question).
+    static Z3: std::cell::RefCell<Z3Solver> =
+        std::cell::RefCell::new(Z3Solver::new(Arc::new(Defs::default())));
+}
+
+fn z3(_defs: &Arc<Defs>, fs: &[T]) -> SatResult {
+    Z3.with(|s| {
+        let mut s = s.borrow_mut();
+        s.push();
+        for f in fs {
+            s.assert(f);
+        }
+        let r = s.check();
+        s.pop();
+        r
+    })
 }
 
 proptest! {
