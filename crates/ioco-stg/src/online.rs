@@ -18,7 +18,7 @@ use crate::domain::Domain;
 use crate::select::TestGraph;
 use ioco_lang::ir::{Automaton, Defs, Direction, Env, Value};
 use ioco_lang::Model;
-use ioco_symbolic::online::{label, DataSut, Observed, Run, Sent, SutError, Verdict};
+use ioco_symbolic::online::{label, DataSut, GateValue, Observed, Sent, SutError, Verdict};
 use ioco_symbolic::{Step, SymbolicSpec};
 
 /// The concrete state of the tester.
@@ -168,6 +168,21 @@ impl<D: Domain> Tracker<'_, D> {
         }
         None
     }
+}
+
+/// One online run steered by a purpose.
+#[derive(Clone, Debug)]
+pub struct Run {
+    /// The verdict (Pass: accept was reached).
+    pub verdict: Verdict,
+    /// The trace, `a?(6)`, `OK!(2)`, `δ`.
+    pub trace: Vec<String>,
+    /// The inputs given, with their values, in order.
+    pub inputs: Vec<GateValue>,
+    /// For a Fail: the failing observation.
+    pub observed: Option<String>,
+    /// For a Fail: the output gates the specification allowed there.
+    pub allowed: Vec<String>,
 }
 
 /// Options of [`run`].

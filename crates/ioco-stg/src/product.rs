@@ -12,14 +12,15 @@
 //!   with switches `g1 … gn` also stays where it is under `¬(g1 ∨ … ∨ gn)`, and a gate with no
 //!   switch there stays under `true`. τ steps of the specification move alone.
 //!
-//! Gate parameters are matched by position (the purpose's `OK!(q)` names the same first
+//! Parameters of bounded types (`int[lo..hi]`) are constrained to their range. Gate
+//! parameters are matched by position (the purpose's `OK!(q)` names the same first
 //! parameter as the specification's `OK!(p)`).
 //!
 //! Dimensions of the abstract values: the integer variables (specification, then the purpose's
 //! own), then the gate parameters `p0, p1, …` (as many as the widest gate), then one scratch
 //! dimension per variable (used for backward assignment, see [`crate::coreach`]).
 
-use crate::linear::{dnf, dnf_none_of, linear, DimMap, Dnf, LinExpr};
+use crate::linear::{dnf, dnf_none_of, linear, DimMap, Dnf, LinCons, LinExpr};
 use ioco_lang::ir::{Automaton, Direction, Type};
 use ioco_lang::Model;
 use std::collections::HashMap;
@@ -348,6 +349,16 @@ impl Product {
                     continue;
                 };
                 let gate = &a.gates[g as usize];
+                // Parameters of bounded types stay in their range (a sound strengthening).
+                let mut ranges = Vec::new();
+                for (i, (_, ty)) in gate.params.iter().enumerate() {
+                    if let Type::Range(lo, hi) = ty {
+                        let d = LinExpr::var(nvars + i);
+                        ranges.extend(LinCons::le(&LinExpr::constant(*lo), &d));
+                        ranges.extend(LinCons::le(&d, &LinExpr::constant(*hi)));
+                    }
+                }
+                let sg = conj(&sg, &vec![ranges]);
                 let matching: Vec<(usize, &ioco_lang::ir::Switch)> = b
                     .switches
                     .iter()

@@ -413,7 +413,7 @@ fn run_symbolic(
                 let mut oracle = super::test_data::tracker(&spec).map_err(|e| miette!("{e}"))?;
                 let opts = ioco_stg::online::RunOptions { depth: args.depth };
                 let run = ioco_stg::online::run(&g, &sm, &pm, &mut *sut, &mut oracle, &opts);
-                let mut r = super::test_data::to_result(&run, k, run_seed);
+                let mut r = to_result(&run, k, run_seed);
                 r.test = Some("purpose".into());
                 if r.verdict == RunVerdict::Pass {
                     r.note = Some("accept reached".into());
@@ -485,4 +485,36 @@ pub fn gen_symbolic(model: &Path, purpose_path: &Path, output: Option<&Path>) ->
     let text = serde_json::to_string_pretty(&doc).map_err(|e| miette!("{e}"))?;
     super::emit(&(text + "\n"), output)?;
     Ok(Outcome::Ok)
+}
+
+/// A purpose run as a [`RunResult`].
+fn to_result(run: &ioco_stg::online::Run, index: usize, seed: u64) -> RunResult {
+    use ioco_symbolic::online::Verdict as V;
+    let one_line = super::test_data::one_line;
+    let mut r = RunResult::new(index, seed);
+    r.trace = run.trace.clone();
+    r.steps = run.trace.len();
+    match &run.verdict {
+        V::Pass => {}
+        V::Fail(why) => {
+            r.verdict = RunVerdict::Fail;
+            r.failure = Some(Failure {
+                observed: run
+                    .observed
+                    .clone()
+                    .unwrap_or_else(|| run.trace.last().cloned().unwrap_or_default()),
+                allowed: run.allowed.clone(),
+                reason: one_line(why),
+            });
+        }
+        V::Inconclusive(why) => {
+            r.verdict = RunVerdict::Inconclusive;
+            r.note = Some(one_line(why));
+        }
+        V::Error(why) => {
+            r.verdict = RunVerdict::Error;
+            r.error = Some(one_line(why));
+        }
+    }
+    r
 }
