@@ -78,6 +78,10 @@ fn bits_of(set: &[u32], words: usize) -> Vec<u64> {
     b
 }
 
+fn has(bits: &[u64], q: u32) -> bool {
+    bits[q as usize / 64] >> (q % 64) & 1 == 1
+}
+
 fn subset(a: &[u64], b: &[u64]) -> bool {
     a.iter().zip(b).all(|(x, y)| x & !y == 0)
 }
@@ -125,6 +129,9 @@ impl SplittingGraph {
     /// children contains `p`. One traversal from the root.
     pub fn lca(&self, p: &[u32]) -> Vec<usize> {
         let pb = bits_of(p, self.words);
+        let (Some(&first), Some(&last)) = (p.first(), p.last()) else {
+            return Vec::new();
+        };
         let mut result = Vec::new();
         let mut seen = vec![false; self.nodes.len()];
         let mut stack = vec![0usize];
@@ -139,7 +146,12 @@ impl SplittingGraph {
             }
             let mut descended = false;
             for &c in &node.children {
-                if subset(&pb, &self.nodes[c].bits) {
+                let cb = &self.nodes[c].bits;
+                // Quick rejection on two states of p before the word-by-word subset test.
+                if !has(cb, first) || !has(cb, last) {
+                    continue;
+                }
+                if subset(&pb, cb) {
                     descended = true;
                     if !seen[c] {
                         seen[c] = true;
