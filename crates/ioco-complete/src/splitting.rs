@@ -167,6 +167,41 @@ impl SplittingGraph {
         result
     }
 
+    /// One least common ancestor of `p` (any LCA serves Alg. 4): a depth-first descent
+    /// through children containing `p` that stops at the first internal node none of whose
+    /// children contains `p`. Usually a single root-to-node path, where [`SplittingGraph::lca`]
+    /// visits every node containing `p`.
+    pub fn lca_one(&self, p: &[u32]) -> Option<usize> {
+        let (&first, &last) = (p.first()?, p.last()?);
+        let pb = bits_of(p, self.words);
+        if !subset(&pb, &self.nodes[0].bits) {
+            return None;
+        }
+        let mut seen: rustc_hash::FxHashSet<usize> = rustc_hash::FxHashSet::default();
+        let mut stack = vec![0usize];
+        seen.insert(0);
+        while let Some(v) = stack.pop() {
+            let node = &self.nodes[v];
+            if node.children.is_empty() {
+                continue;
+            }
+            let mut descended = false;
+            for &c in node.children.iter().rev() {
+                let cb = &self.nodes[c].bits;
+                if has(cb, first) && has(cb, last) && subset(&pb, cb) {
+                    descended = true;
+                    if seen.insert(c) {
+                        stack.push(c);
+                    }
+                }
+            }
+            if !descended {
+                return Some(v);
+            }
+        }
+        None
+    }
+
     fn add_node(&mut self, set: Vec<u32>) -> (usize, bool) {
         let bits = bits_of(&set, self.words);
         if let Some(&id) = self.index.get(&bits) {
@@ -225,7 +260,7 @@ impl SplittingGraph {
                 parts.push(terms.prefix(x, Terms::ZERO));
             } else {
                 let p = after(sa, l, x);
-                let v = *self.lca(&p).first()?;
+                let v = self.lca_one(&p)?;
                 children.extend(self.induced(sa, l, x, v));
                 let w = self.nodes[v].witness.expect("internal");
                 parts.push(terms.prefix(x, w));
@@ -255,7 +290,7 @@ impl SplittingGraph {
         counted.sort_by_key(|&(c, a)| (std::cmp::Reverse(c), a));
         for (_, a) in counted {
             let p = after(sa, l, a);
-            let Some(&v) = self.lca(&p).first() else {
+            let Some(v) = self.lca_one(&p) else {
                 continue;
             };
             let rest: Vec<u32> = l
