@@ -87,6 +87,10 @@ fn the_correct_coffee_machine_never_fails() {
     for seed in 1..=4 {
         let (code, s, text) = test_coffee("correct", seed, &[]);
         assert_eq!(code, 0, "seed {seed}:\n{text}");
+        assert!(
+            text.contains("switch coverage: 6 of 6 switches taken"),
+            "{text}"
+        );
         assert_eq!(s.count(ioco_exec::RunVerdict::Pass), 25, "{text}");
         // values chosen by the solver and outputs with values in the trace
         assert!(
@@ -112,6 +116,28 @@ fn the_correct_coffee_machine_never_fails() {
         .trace
         .iter()
         .any(|l| l.starts_with("water?(")));
+}
+
+#[test]
+fn the_spec_simulated_passes_and_the_same_seed_gives_the_same_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let traces = |name: &str| {
+        let json = dir.path().join(name);
+        ioco()
+            .args([
+                "test", COFFEE, "--sim", COFFEE, "--jobs", "2", "--runs", "8",
+            ])
+            .args(["--steps", "30", "--seed", "11", "--json"])
+            .arg(&json)
+            .assert()
+            .code(0)
+            .stdout(contains("PASS: 8 runs"));
+        let s = summary(&json);
+        s.runs.into_iter().map(|r| r.trace).collect::<Vec<_>>()
+    };
+    let a = traces("a.json");
+    assert_eq!(a, traces("b.json"));
+    assert!(a.iter().flatten().any(|l| l.starts_with("coffee!(")));
 }
 
 #[test]

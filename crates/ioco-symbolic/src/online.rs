@@ -19,13 +19,13 @@
 //! [`replay_inputs`] repeats recorded input values with observation to quiescence in between,
 //! and [`shrink`] is delta debugging (Zeller's ddmin, [`ddmin`]) over the inputs of a failing run.
 
-use crate::system::{render_expr, Move};
+use crate::system::{render_expr, Move, State, SwitchId};
 use crate::term::value_in_type;
 use crate::tracker::{Quiescence, Step, SymbolicSpec};
 use ioco_lang::ir::{Defs, Direction, Type, Value};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
-use std::collections::VecDeque;
+use std::collections::{BTreeSet, VecDeque};
 use std::fmt;
 
 /// Result of sending an input.
@@ -119,6 +119,10 @@ pub struct Run {
     /// For a Fail: what the spec allowed there (output switches with their guards and the
     /// candidate state, and `δ` when quiescence was allowed).
     pub allowed: Vec<String>,
+    /// The switches of the spec taken by the run: of every move a given input or an allowed
+    /// output enabled in a candidate state (with a nondeterministic spec, every switch that may
+    /// have been taken; τ switches are not counted).
+    pub switches: BTreeSet<SwitchId>,
 }
 
 impl Run {
@@ -129,6 +133,7 @@ impl Run {
             inputs: Vec::new(),
             observed: None,
             allowed: Vec::new(),
+            switches: BTreeSet::new(),
         }
     }
 }
@@ -160,9 +165,10 @@ pub fn label(defs: &Defs, gate: &str, values: &[Value], mark: &str) -> String {
     }
 }
 
-/// What the spec allows in its current candidate states: every output move with its guard and
-/// the state (`coffee!(c) [c >= total - 50 && c <= total] in brewing{total=150}`), and `δ`
-/// when some candidate is provably quiescent (or possibly, when the solver does not know).
+/// What the spec allows in its current candidate states: every output move with its guard,
+/// the variables replaced by their values in that state (`coffee!(c) [c >= 150 - 50 && c <=
+/// 150]`), and `δ` when some candidate is provably quiescent (or possibly, when the solver does
+/// not know).
 pub fn allowed_outputs(spec: &mut SymbolicSpec) -> Vec<String> {
     let mut out = Vec::new();
     let mut quiet = false;
@@ -171,7 +177,7 @@ pub fn allowed_outputs(spec: &mut SymbolicSpec) -> Vec<String> {
         let moves = spec.sys.moves(&q.locs);
         for m in moves.iter() {
             if spec.sys.direction(m) == Some(Direction::Output) {
-                let s = format!("{} in {}", describe_move(spec, m), spec.sys.describe(q));
+                let s = describe_move(spec, q, m);
                 if !out.contains(&s) {
                     out.push(s);
                 }
@@ -187,7 +193,7 @@ pub fn allowed_outputs(spec: &mut SymbolicSpec) -> Vec<String> {
     out
 }
 
-fn describe_move(spec: &SymbolicSpec, m: &Move) -> String {
+fn describe_move(spec: &SymbolicSpec, q: &State, m: &Move) -> String {
     let defs = &spec.sys.spec.defs;
     let mut guards = Vec::new();
     let mut params: Vec<String> = Vec::new();
@@ -198,7 +204,12 @@ fn describe_move(spec: &SymbolicSpec, m: &Move) -> String {
             params = sw.params.iter().map(|p| p.0.clone()).collect();
         }
         if !sw.guard.is_true() {
-            guards.push(render_expr(defs, aut, &sw.params, &sw.guard));
+            // the guard with the variables' values in this state
+            let mut at = aut.clone();
+            for (v, val) in at.vars.iter_mut().zip(q.vars[a as usize].iter()) {
+                v.name = val.display(defs).to_string();
+            }
+            guards.push(render_expr(defs, &at, &sw.params, &sw.guard));
         }
     }
     let gate = m
@@ -208,7 +219,7 @@ fn describe_move(spec: &SymbolicSpec, m: &Move) -> String {
     let mut s = gate;
     s.push('!');
     if !params.is_empty() {
-        s.push_str(&format!("({})", params.join(", ")));
+        s.push_str(&format!("({})", params.join(",")));
     }
     if !guards.is_empty() {
         s.push_str(&format!(" [{}]", guards.join(" && ")));
@@ -227,6 +238,22 @@ pub fn input_enabled(spec: &SymbolicSpec, gate: &str, values: &[Value]) -> bool 
             .iter()
             .any(|m| m.gate == Some(g) && spec.sys.enabled(q, m, values) == Ok(true))
     })
+}
+
+/// The switches of the moves this gate value enables in some candidate state.
+fn fired(spec: &SymbolicSpec, gate: &str, values: &[Value]) -> Vec<SwitchId> {
+    let Some(g) = spec.sys.gate(gate) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for q in spec.states() {
+        for m in spec.sys.moves(&q.locs).iter() {
+            if m.gate == Some(g) && spec.sys.enabled(q, m, values) == Ok(true) {
+                out.extend(m.parts.iter().copied());
+            }
+        }
+    }
+    out
 }
 
 /// The verdict rule for a system that exited (see the module documentation).
@@ -268,8 +295,12 @@ fn exited(spec: &mut SymbolicSpec, status: &str, run: &mut Run, rng: &mut ChaCha
 fn judge_output(spec: &mut SymbolicSpec, run: &mut Run, g: &str, v: &[Value]) -> Option<Verdict> {
     let l = label(&spec.sys.spec.defs, g, v, "!");
     run.trace.push(l.clone());
+    let fired = fired(spec, g, v);
     match spec.after_output(g, v) {
-        Step::Ok => None,
+        Step::Ok => {
+            run.switches.extend(fired);
+            None
+        }
         Step::Fail(why) => {
             run.observed = Some(l);
             // a Fail leaves the candidate states as they were
@@ -326,6 +357,7 @@ fn give(
         Ok(Sent::Sent) => {
             run.trace.push(label(&spec.sys.spec.defs, g, vals, "?"));
             run.inputs.push((g.to_string(), vals.to_vec()));
+            run.switches.extend(fired(spec, g, vals));
             match spec.after_input(g, vals) {
                 Step::Ok => Ok(true),
                 Step::Fail(why) => Err(Verdict::Fail(why)),

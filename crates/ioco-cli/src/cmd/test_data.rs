@@ -27,6 +27,7 @@ use ioco_symbolic::SymbolicSpec;
 use miette::{miette, Result};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -258,6 +259,7 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
     let t0 = Instant::now();
     let budget = args.time_budget.map(Duration::from_secs_f64);
     let results: Mutex<Vec<RunResult>> = Mutex::new(Vec::new());
+    let switches: Mutex<BTreeSet<(u32, u32)>> = Mutex::new(BTreeSet::new());
     let setup_error: Mutex<Option<String>> = Mutex::new(None);
     let opts = online::OnlineOptions {
         steps: args.depth,
@@ -265,7 +267,7 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
     };
     std::thread::scope(|scope| {
         for w in 0..jobs {
-            let (spec, factory, stop, results, setup_error, progress, opts) = (
+            let (spec, factory, stop, results, setup_error, progress, opts, switches) = (
                 spec.clone(),
                 &factory,
                 &stop,
@@ -273,6 +275,7 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
                 &setup_error,
                 &progress,
                 &opts,
+                &switches,
             );
             let (shrink, keep_going, runs) = (args.shrink, args.keep_going, args.runs);
             scope.spawn(move || {
@@ -304,6 +307,10 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
                     let start = Instant::now();
                     let mut rng = ChaCha8Rng::seed_from_u64(run_seed);
                     let run = online::run_online(&mut tracker, s.as_mut(), opts, &mut rng);
+                    switches
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .extend(run.switches.iter().copied());
                     let mut r = to_result(&run, k, run_seed);
                     if matches!(r.verdict, RunVerdict::Fail | RunVerdict::Error) {
                         r.stderr = s.stderr_tail();
@@ -351,5 +358,22 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
     p.insert("steps".into(), args.depth.into());
     p.insert("jobs".into(), jobs.into());
     p.insert("timeout_ms".into(), args.sut.timeout.into());
+    let total = ioco_symbolic::System::new(spec.clone())
+        .map(|s| s.switches().len())
+        .unwrap_or(0);
+    let covered = switches
+        .into_inner()
+        .unwrap_or_else(|p| p.into_inner())
+        .len();
+    let ratio = if total == 0 {
+        1.0
+    } else {
+        covered as f64 / total as f64
+    };
+    p.insert("switch_coverage".into(), ratio.into());
+    println!(
+        "switch coverage: {covered} of {total} switches taken ({:.1}%)",
+        100.0 * ratio
+    );
     args.report.finish(&summary)
 }
