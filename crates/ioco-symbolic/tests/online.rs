@@ -168,3 +168,39 @@ fn wire_values() {
     );
     assert!(parse_value(defs, ioco_lang::ir::Type::Range(0, 3), "4").is_err());
 }
+
+#[test]
+fn failing_runs_record_what_was_allowed_and_shrink_to_a_failing_replay() {
+    use ioco_symbolic::online::shrink;
+    let spec = load("tests/models/tap19.ioco", None);
+    let mut t = SymbolicSpec::with_z3(spec).unwrap();
+    let mut sut = tap19_sut(Tap19Mode::EchoPlusOne);
+    let mut rng = ChaCha8Rng::seed_from_u64(2);
+    let run = run_online(&mut t, &mut sut, &OnlineOptions::default(), &mut rng);
+    assert!(matches!(run.verdict, Verdict::Fail(_)), "{:?}", run);
+    assert!(run.observed.as_deref().unwrap().starts_with("outX!("));
+    assert!(
+        run.allowed.iter().any(|a| a.starts_with("outX!(")),
+        "{:?}",
+        run.allowed
+    );
+    assert!(!run.switches.is_empty());
+    let sh = shrink(&mut t, &mut sut, &run, 100, 1, &mut rng).expect("the failure replays");
+    assert!(matches!(sh.run.verdict, Verdict::Fail(_)), "{:?}", sh.run);
+    assert!(!sh.inputs.is_empty() && sh.inputs.len() <= run.inputs.len());
+    // one input suffices: the very first echo is off by one
+    assert_eq!(sh.inputs.len(), 1, "{:?}", sh.inputs);
+}
+
+#[test]
+fn ddmin_finds_a_one_minimal_subsequence() {
+    use ioco_symbolic::online::ddmin;
+    let items: Vec<u32> = (0..20).collect();
+    let mut calls = 0;
+    let min = ddmin(items, 1000, |c| {
+        calls += 1;
+        c.contains(&3) && c.contains(&17)
+    });
+    assert_eq!(min, vec![3, 17]);
+    assert!(calls < 100, "{}", calls);
+}
