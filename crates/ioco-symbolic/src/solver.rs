@@ -13,7 +13,7 @@
 
 use crate::quick::{self, Quick};
 use crate::term::{domain_constraint, SymVar, Term, T};
-use ioco_lang::ir::{Defs, Value};
+use ioco_lang::ir::{Defs, Type, Value};
 use rustc_hash::FxHashMap as HashMap;
 use std::time::{Duration, Instant};
 
@@ -291,8 +291,18 @@ impl Checker {
         if !self.quick {
             return None;
         }
+        // a variable in none of the formulas is unconstrained (ranges always have their
+        // domain constraint, so they are in the model)
         let read = |m: &quick::Model| -> Option<Vec<Value>> {
-            vars.iter().map(|v| m.get(v).cloned()).collect()
+            vars.iter()
+                .map(|v| {
+                    m.get(v).cloned().or(match v.ty {
+                        Type::Int => Some(Value::Int(0)),
+                        Type::Bool => Some(Value::Bool(false)),
+                        _ => None,
+                    })
+                })
+                .collect()
         };
         for h in hints {
             match self.quick_check(defs, phi, vars, Some(h))? {
