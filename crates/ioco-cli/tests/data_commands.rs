@@ -367,3 +367,40 @@ fn switches_that_cannot_be_covered_are_named() {
         ))
         .stderr(contains("a priori switch coverage 33.3% (1/3)"));
 }
+
+#[test]
+fn a_system_with_data_over_tcp() {
+    use std::io::BufRead;
+    // the SUT listens on a free port and says where
+    let mut child = std::process::Command::new(example_bin("coffee-sts-sut"))
+        .args(["--ack", "--mode", "wrong-value", "--listen", "0"])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap()
+        .to_string();
+    let out = ioco()
+        .args([
+            "test",
+            COFFEE,
+            "--tcp",
+            &addr,
+            "--quiescence-marker",
+            "#quiet",
+        ])
+        .args(["--runs", "10", "--steps", "40", "--seed", "4"])
+        .output()
+        .unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("observed  coffee!("), "{text}");
+}
