@@ -106,7 +106,8 @@ impl std::fmt::Display for CompleteError {
             CompleteError::SplittingGraphTooLarge { limit } => write!(
                 f,
                 "the splitting graph has more than {limit} nodes (thesis Lemma 3.31: it can be \
-                 exponential); raise the limit"
+                 exponential; the limit is lowered on large models so that the graph stays under \
+                 about 640 MiB); hint: use n-complete suites, or fewer states"
             ),
         }
     }

@@ -25,10 +25,14 @@ use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+/// Memory the node sets of a splitting graph may take (bytes, estimated): the node limit is
+/// lowered so that a graph that keeps growing fails with a clear error well below 1 GiB.
+pub const NODE_MEMORY: usize = 640 << 20;
+
 /// Options of the construction.
 #[derive(Clone, Debug)]
 pub struct SplitOptions {
-    /// Give up past this many nodes.
+    /// Give up past this many nodes (or past [`NODE_MEMORY`] of node sets, if fewer).
     pub max_nodes: usize,
     /// Prefer splits on output (the thesis' choice).
     pub output_first: bool,
@@ -330,6 +334,10 @@ impl SplittingGraph {
             words,
             complete: false,
         };
+        // Each node holds its bitset twice (node and index key) plus its state list: stop
+        // before the node sets alone pass NODE_MEMORY, whatever `max_nodes` says.
+        let per_node = 16 * words + 4 * sa.n().min(256) + 96;
+        let limit = opts.max_nodes.min(NODE_MEMORY / per_node);
         let root: Vec<u32> = (0..sa.n() as u32).collect();
         g.add_node(root.clone());
         // Leaves holding an incompatible pair, by minimal rank.
@@ -386,10 +394,8 @@ impl SplittingGraph {
             }
             ids.sort_unstable();
             g.nodes[l].children = ids;
-            if g.nodes.len() > opts.max_nodes {
-                return Err(CompleteError::SplittingGraphTooLarge {
-                    limit: opts.max_nodes,
-                });
+            if g.nodes.len() > limit {
+                return Err(CompleteError::SplittingGraphTooLarge { limit });
             }
             // The graph changed: stuck leaves may be splittable now.
             for s in stuck.drain(..) {
