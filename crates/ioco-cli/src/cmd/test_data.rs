@@ -239,7 +239,7 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
             "--listen serves one SUT connection at a time"
         ));
     }
-    if !args.weight.is_empty() {
+    if !args.weight.is_empty() || args.strategy != super::test::StrategyArg::Uniform {
         return Err(miette!(
             help = "the symbolic engine chooses inputs and values itself",
             "--weight/--strategy apply to models without data only"
