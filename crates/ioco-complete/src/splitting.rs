@@ -334,10 +334,10 @@ impl SplittingGraph {
             words,
             complete: false,
         };
-        // Each node holds its bitset twice (node and index key) plus its state list: stop
-        // before the node sets alone pass NODE_MEMORY, whatever `max_nodes` says.
-        let per_node = 16 * words + 4 * sa.n().min(256) + 96;
-        let limit = opts.max_nodes.min(NODE_MEMORY / per_node);
+        // Each node holds its bitset twice (node and index key), its state list and some
+        // bookkeeping: stop before the node sets pass NODE_MEMORY, whatever `max_nodes` says.
+        let fixed = 16 * words + 96;
+        let mut bytes = fixed + 4 * sa.n();
         let root: Vec<u32> = (0..sa.n() as u32).collect();
         g.add_node(root.clone());
         // Leaves holding an incompatible pair, by minimal rank.
@@ -382,7 +382,11 @@ impl SplittingGraph {
             let mut ids = Vec::new();
             for c in children {
                 debug_assert!(!c.is_empty() && c.len() < set.len());
+                let len = c.len();
                 let (id, fresh) = g.add_node(c);
+                if fresh {
+                    bytes += fixed + 4 * len;
+                }
                 if !ids.contains(&id) {
                     ids.push(id);
                 }
@@ -394,8 +398,10 @@ impl SplittingGraph {
             }
             ids.sort_unstable();
             g.nodes[l].children = ids;
-            if g.nodes.len() > limit {
-                return Err(CompleteError::SplittingGraphTooLarge { limit });
+            if g.nodes.len() > opts.max_nodes || bytes > NODE_MEMORY {
+                return Err(CompleteError::SplittingGraphTooLarge {
+                    limit: g.nodes.len().min(opts.max_nodes),
+                });
             }
             // The graph changed: stuck leaves may be splittable now.
             for s in stuck.drain(..) {
