@@ -229,8 +229,8 @@ fn main() {
         "random:5000:3:0.9".into(),
         "random:300:1:0.55".into(),
         // Fewer enabled inputs: the splitting graph grows fast (Lemma 3.31's worst case shows:
-        // 80% of inputs at 5000 states is ~140 k nodes and ~15 s; 55% at 1000 states is
-        // ~680 k nodes and minutes, past the 2 M node limit at 5000 states).
+        // 80% of inputs at 5000 states is ~145 k nodes and ~2.5 s of ADG; 55% at 1000 states
+        // is ~830 k nodes and ~12 s, past the memory guard at 5000 states). See RESULTS.md.
         "random:500:1:0.55".into(),
         "random:5000:4:0.8".into(),
         "mealy:1000:4:1".into(),
