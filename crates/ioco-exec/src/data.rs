@@ -266,6 +266,10 @@ impl DataSut for DataAdapter {
     fn stderr_tail(&mut self) -> Option<String> {
         self.inner.adapter().stderr_tail()
     }
+
+    fn set_timeout(&mut self, timeout: Duration) {
+        self.timeout = timeout;
+    }
 }
 
 impl Drop for DataAdapter {
@@ -316,6 +320,7 @@ mod tests {
         let opts = OnlineOptions {
             steps: 14,
             input_bias: 0.6,
+            timeouts: None,
         };
         run_online(&mut t, &mut sut, &opts, &mut rng)
     }

@@ -93,6 +93,7 @@ fn main() {
                     &OnlineOptions {
                         steps: 40,
                         input_bias: 0.5,
+                        timeouts: None,
                     },
                     &mut rng,
                 );

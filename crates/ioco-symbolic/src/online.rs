@@ -27,6 +27,7 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeSet, VecDeque};
 use std::fmt;
+use std::time::Duration;
 
 /// Result of sending an input.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,6 +88,76 @@ pub trait DataSut {
     fn stderr_tail(&mut self) -> Option<String> {
         None
     }
+    /// How long the next [`DataSut::observe`] waits before concluding quiescence (systems
+    /// observed by a time-out; the others ignore it).
+    fn set_timeout(&mut self, _timeout: Duration) {}
+}
+
+/// Quiescence time-outs of a spec with data: the rule of `ioco_exec::timeouts` over STS
+/// states. An observation waits the **maximum** of the `@timeout`s of the candidate states'
+/// locations, of the output gates possible there, and of the input gate it directly follows,
+/// over those that have one; else [`Timeouts::default`] (the model's `@timeout`, else the
+/// command line's). Taking the maximum keeps a late but allowed output from being read as δ.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Timeouts {
+    /// When nothing relevant has a time-out of its own.
+    pub default: Duration,
+    /// Per automaton, per location.
+    pub locations: Vec<Vec<Option<Duration>>>,
+    /// Per gate of the spec (root gate index).
+    pub gates: Vec<Option<Duration>>,
+}
+
+impl Timeouts {
+    /// The spec's `@timeout`s; `default` where the model has none of its own.
+    pub fn of_spec(spec: &ioco_lang::ir::Spec, default: Duration) -> Timeouts {
+        Timeouts {
+            default: spec
+                .automata
+                .iter()
+                .filter_map(|a| a.timeout)
+                .max()
+                .unwrap_or(default),
+            locations: spec
+                .automata
+                .iter()
+                .map(|a| a.locations.iter().map(|l| l.timeout).collect())
+                .collect(),
+            gates: spec.gates.iter().map(|g| g.timeout).collect(),
+        }
+    }
+
+    /// The wait before concluding quiescence in the tracker's current states, right after the
+    /// input `last_input` (if the last step was one).
+    pub fn wait(&self, spec: &SymbolicSpec, last_input: Option<&str>) -> Duration {
+        let mut best: Option<Duration> = None;
+        let mut see = |t: Option<Duration>| {
+            if let Some(t) = t {
+                best = Some(best.map_or(t, |b| b.max(t)));
+            }
+        };
+        for q in spec.states() {
+            for (i, &l) in q.locs.iter().enumerate() {
+                see(self
+                    .locations
+                    .get(i)
+                    .and_then(|ls| ls.get(l as usize))
+                    .copied()
+                    .flatten());
+            }
+            for m in spec.sys.moves(&q.locs).iter() {
+                if spec.sys.direction(m) == Some(Direction::Output) {
+                    see(m
+                        .gate
+                        .and_then(|g| self.gates.get(g as usize).copied().flatten()));
+                }
+            }
+        }
+        if let Some(g) = last_input.and_then(|g| spec.sys.gate(g)) {
+            see(self.gates.get(g as usize).copied().flatten());
+        }
+        best.unwrap_or(self.default)
+    }
 }
 
 /// Final verdict of an online run.
@@ -145,6 +216,8 @@ pub struct OnlineOptions {
     pub steps: usize,
     /// Probability of trying an input when one is possible.
     pub input_bias: f64,
+    /// Quiescence time-outs; `None`: the system's own.
+    pub timeouts: Option<Timeouts>,
 }
 
 impl Default for OnlineOptions {
@@ -152,7 +225,20 @@ impl Default for OnlineOptions {
         OnlineOptions {
             steps: 100,
             input_bias: 0.5,
+            timeouts: None,
         }
+    }
+}
+
+/// Sets the system's quiescence time-out for the next observation.
+fn before_observe(spec: &SymbolicSpec, sut: &mut dyn DataSut, t: Option<&Timeouts>, run: &Run) {
+    if let Some(t) = t {
+        let last_input = run
+            .trace
+            .last()
+            .and_then(|l| l.split_once('?'))
+            .map(|(g, _)| g);
+        sut.set_timeout(t.wait(spec, last_input));
     }
 }
 
@@ -398,6 +484,7 @@ pub fn run_online(
         let end = match input {
             Some((g, vals)) => give(spec, sut, &mut run, &g, &vals, rng).err(),
             None => {
+                before_observe(spec, sut, opts.timeouts.as_ref(), &run);
                 let obs = sut.observe();
                 judge(spec, &mut run, obs, rng)
             }
@@ -418,6 +505,7 @@ pub fn replay_inputs(
     sut: &mut dyn DataSut,
     inputs: &[GateValue],
     max_steps: usize,
+    timeouts: Option<&Timeouts>,
     rng: &mut ChaCha8Rng,
 ) -> Run {
     let mut run = Run::new();
@@ -435,6 +523,7 @@ pub fn replay_inputs(
                   rng: &mut ChaCha8Rng|
      -> Option<Verdict> {
         while run.trace.len() < max_steps {
+            before_observe(spec, sut, timeouts, run);
             let obs = sut.observe();
             let quiet = obs == Ok(Observed::Quiescent);
             if let Some(v) = judge(spec, run, obs, rng) {
@@ -535,6 +624,7 @@ pub fn shrink(
     failed: &Run,
     budget: usize,
     tries: usize,
+    timeouts: Option<&Timeouts>,
     rng: &mut ChaCha8Rng,
 ) -> Option<Shrunk> {
     let max_steps = failed.trace.len().max(8) * 2 + 16;
@@ -543,7 +633,7 @@ pub fn shrink(
     let mut test = |cand: &[GateValue]| -> bool {
         for _ in 0..tries.max(1) {
             replays += 1;
-            let r = replay_inputs(spec, sut, cand, max_steps, rng);
+            let r = replay_inputs(spec, sut, cand, max_steps, timeouts, rng);
             if matches!(r.verdict, Verdict::Fail(_)) {
                 let better = best.as_ref().is_none_or(|(b, _)| cand.len() <= b.len());
                 if better {

@@ -19,6 +19,7 @@ fn verdict(mode: Tap19Mode, seed: u64, steps: usize) -> (Verdict, Vec<String>) {
         &OnlineOptions {
             steps,
             input_bias: 0.5,
+            timeouts: None,
         },
         &mut rng,
     );
@@ -106,6 +107,7 @@ fn simulate(file: &str, name: Option<&str>, seed: u64, steps: usize) -> Verdict 
         &OnlineOptions {
             steps,
             input_bias: 0.5,
+            timeouts: None,
         },
         &mut rng,
     )
@@ -185,7 +187,7 @@ fn failing_runs_record_what_was_allowed_and_shrink_to_a_failing_replay() {
         run.allowed
     );
     assert!(!run.switches.is_empty());
-    let sh = shrink(&mut t, &mut sut, &run, 100, 1, &mut rng).expect("the failure replays");
+    let sh = shrink(&mut t, &mut sut, &run, 100, 1, None, &mut rng).expect("the failure replays");
     assert!(matches!(sh.run.verdict, Verdict::Fail(_)), "{:?}", sh.run);
     assert!(!sh.inputs.is_empty() && sh.inputs.len() <= run.inputs.len());
     // one input suffices: the very first echo is off by one
@@ -203,4 +205,28 @@ fn ddmin_finds_a_one_minimal_subsequence() {
     });
     assert_eq!(min, vec![3, 17]);
     assert!(calls < 100, "{}", calls);
+}
+
+#[test]
+fn quiescence_timeouts_follow_the_models_annotations() {
+    use ioco_symbolic::online::Timeouts;
+    use std::time::Duration;
+    let spec = load(
+        "../../examples/coffee/coffee-sts.ioco",
+        Some("CoffeeMachine"),
+    );
+    let t = Timeouts::of_spec(&spec, Duration::from_millis(200));
+    // @timeout(500ms) on the model is the default
+    assert_eq!(t.default, Duration::from_millis(500));
+    let mut s = SymbolicSpec::with_z3(spec).unwrap();
+    assert_eq!(t.wait(&s, None), Duration::from_millis(500));
+    for (g, v) in [
+        ("water", vec![common::int(200)]),
+        ("pad", vec![]),
+        ("button", vec![]),
+    ] {
+        assert_eq!(s.after_input(g, &v), ioco_symbolic::Step::Ok);
+    }
+    // @timeout(2s) on `brewing`
+    assert_eq!(t.wait(&s, Some("button")), Duration::from_secs(2));
 }

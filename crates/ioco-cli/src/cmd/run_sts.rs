@@ -20,7 +20,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Reads `path` as a switch-coverage suite, `None` if it is not one (another JSON format).
 pub fn read_suite(path: &Path) -> Result<Option<StsSuite>> {
@@ -138,6 +138,18 @@ fn run(args: &Args, model: Option<PathBuf>, suite_path: &Path, suite: StsSuite) 
         args.repetitions.max(1)
     );
     let mut sut = factory(seed).map_err(|e| miette!("{e}"))?;
+    // purposes observe without tracking the state's own time-out: wait the longest that
+    // applies anywhere (sound: a late allowed output is never read as δ)
+    let t = super::test_data::timeouts(&spec, &args.sut)?;
+    let longest = t
+        .locations
+        .iter()
+        .flatten()
+        .chain(&t.gates)
+        .flatten()
+        .copied()
+        .fold(t.default, Duration::max);
+    sut.set_timeout(longest);
     let mut checker = Checker::new(super::test_data::solver(&spec));
     let mut picker = Picker::default();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);

@@ -184,6 +184,78 @@ pub fn data_factory(sut: &super::test::SutArgs, spec: &Arc<Spec>) -> Result<Data
     ))
 }
 
+/// A duration: milliseconds, or a number with `ms` or `s`.
+fn duration(text: &str) -> Option<Duration> {
+    let t = text.trim();
+    let (num, scale) = if let Some(n) = t.strip_suffix("ms") {
+        (n, 1e-3)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1.0)
+    } else {
+        (t, 1e-3)
+    };
+    let x: f64 = num
+        .trim()
+        .parse()
+        .ok()
+        .filter(|x: &f64| x.is_finite() && *x >= 0.0)?;
+    Some(Duration::from_secs_f64(x * scale))
+}
+
+/// The quiescence time-outs of a session with data: the model's `@timeout`s (model, gates,
+/// locations), `--timeout` where the model has none, overridden by `--timeout-gate NAME=MS`
+/// and `--timeout-location [MODEL.]LOCATION=MS`; combined by the rule of
+/// `ioco_symbolic::online::Timeouts` (the maximum over what applies).
+pub fn timeouts(spec: &Spec, sut: &super::test::SutArgs) -> Result<online::Timeouts> {
+    let mut t = online::Timeouts::of_spec(spec, Duration::from_millis(sut.timeout));
+    let split = |opt: &str, g: &str| -> Result<(String, Duration)> {
+        let (name, v) = g
+            .rsplit_once('=')
+            .ok_or_else(|| miette!(help = format!("write {opt} NAME=MS"), "bad {opt} `{g}`"))?;
+        let d = duration(v).ok_or_else(|| {
+            miette!(
+                help = "milliseconds (2000) or 2s, 500ms",
+                "bad {opt} `{g}`: `{v}` is not a duration"
+            )
+        })?;
+        Ok((name.trim().trim_end_matches(['?', '!']).to_string(), d))
+    };
+    for g in &sut.timeout_gate {
+        let (name, d) = split("--timeout-gate", g)?;
+        let i = spec
+            .gates
+            .iter()
+            .position(|x| x.name == name)
+            .ok_or_else(|| {
+                let all: Vec<&str> = spec.gates.iter().map(|x| x.name.as_str()).collect();
+                miette!(
+                    help = format!("the model's gates: {}", all.join(", ")),
+                    "--timeout-gate `{g}`: the model has no gate `{name}`"
+                )
+            })?;
+        t.gates[i] = Some(d);
+    }
+    for l in &sut.timeout_location {
+        let (name, d) = split("--timeout-location", l)?;
+        let mut found = false;
+        for (ai, a) in spec.automata.iter().enumerate() {
+            for (li, loc) in a.locations.iter().enumerate() {
+                if name == loc.name || name == format!("{}.{}", a.name, loc.name) {
+                    t.locations[ai][li] = Some(d);
+                    found = true;
+                }
+            }
+        }
+        if !found {
+            return Err(miette!(
+                help = "name a location as LOCATION or MODEL.LOCATION",
+                "--timeout-location `{l}`: the model has no location `{name}`"
+            ));
+        }
+    }
+    Ok(t)
+}
+
 /// One line for a multi-line explanation (the reports show one line per field).
 pub fn one_line(s: &str) -> String {
     s.lines()
@@ -261,9 +333,11 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
     let results: Mutex<Vec<RunResult>> = Mutex::new(Vec::new());
     let switches: Mutex<BTreeSet<(u32, u32)>> = Mutex::new(BTreeSet::new());
     let setup_error: Mutex<Option<String>> = Mutex::new(None);
+    let timeouts = timeouts(&spec, &args.sut)?;
     let opts = online::OnlineOptions {
         steps: args.depth,
         input_bias: 0.5,
+        timeouts: Some(timeouts.clone()),
     };
     std::thread::scope(|scope| {
         for w in 0..jobs {
@@ -317,9 +391,15 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
                     }
                     if r.verdict == RunVerdict::Fail && shrink {
                         let mut rng = ChaCha8Rng::seed_from_u64(run_seed ^ 0x5421);
-                        if let Some(sh) =
-                            online::shrink(&mut tracker, s.as_mut(), &run, 100, 2, &mut rng)
-                        {
+                        if let Some(sh) = online::shrink(
+                            &mut tracker,
+                            s.as_mut(),
+                            &run,
+                            100,
+                            2,
+                            opts.timeouts.as_ref(),
+                            &mut rng,
+                        ) {
                             let sr = to_result(&sh.run, k, run_seed);
                             r.shrunk = Some(Shrunk {
                                 inputs: input_labels(&spec, &sh.inputs),
