@@ -35,7 +35,7 @@ enum Command {
     /// Execute a stored test suite (JSON) against a system.
     Run(cmd::run::Args),
     /// Generate a test suite (JSON) from a model: random, batch, n-complete, adg, w, wp, hsi,
-    /// h, hads, reach, joker, purpose.
+    /// h, hads, reach, joker, purpose, switch-coverage.
     Gen(cmd::gen::Args),
     /// Compatible and equivalent states and adaptive-distinguishing-graph metrics of a model's
     /// suspension automaton (thesis Table 3.2).
