@@ -1,11 +1,19 @@
 //! Benchmark: attractor and joker computation on random suspension automata of 10^3 … 10^6
-//! transitions (arena construction included), to show linear scaling.
+//! transitions, to show linear scaling.
 //!
 //! Run: `cargo bench -p ioco-games --bench games` (options after `--`: a seed, `--spread`
-//! for goals spread over the whole automaton, `--only=N` for one size).
-//! Prints, per size and assumption, the best of 5 runs and the time per transition. Times are
-//! the thread's CPU time (CLOCK_THREAD_CPUTIME_ID), so a loaded machine does not count the
-//! time other processes run; cache pollution by them still shows.
+//! for goals spread over the whole automaton, `--only=N` for one size, `--window=local|uniform`,
+//! `--assume=ie|nd`, `--reps=K` (default 7), `--phase=attr|joker` to run only one solver, e.g.
+//! under `valgrind --tool=callgrind`).
+//!
+//! Fairness: every size uses the same generator shape (4 inputs with p = 0.5, 3 outputs with
+//! p = 0.3, δ where no output: 3.24 transitions per state on average), so the average degree is
+//! the same at every size. Only the solver call is timed (the automaton and the arena are built
+//! outside the timed region); a solver call includes building its reverse index and allocating
+//! its result, which is part of the computation. Each cell is the **median** of `reps` runs
+//! (the minimum is printed too). Times are the thread's CPU time (CLOCK_THREAD_CPUTIME_ID), so a
+//! loaded machine does not count the time other processes run; cache pollution by them still
+//! shows.
 
 use ioco_games::random::{random_sa, RandomShape};
 use ioco_games::{attractor, joker_game, Arena, Assumption, Goal};
@@ -22,17 +30,23 @@ fn thread_cpu() -> Duration {
     Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
 
-fn best_of<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, T) {
-    let mut best = Duration::MAX;
+/// (median, minimum, last result) of `runs` runs.
+fn median_of<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, Duration, T) {
+    let mut times = Vec::with_capacity(runs);
     let mut out = None;
-    for _ in 0..runs {
+    for _ in 0..runs.max(1) {
         drop(out.take());
         let t = thread_cpu();
         let r = black_box(f());
-        best = best.min(thread_cpu() - t);
+        times.push(thread_cpu() - t);
         out = Some(r);
     }
-    (best, out.unwrap())
+    times.sort();
+    (times[times.len() / 2], times[0], out.unwrap())
+}
+
+fn arg<T: std::str::FromStr>(name: &str) -> Option<T> {
+    std::env::args().find_map(|a| a.strip_prefix(name)?.parse().ok())
 }
 
 fn main() {
@@ -40,32 +54,40 @@ fn main() {
         .skip(1)
         .find_map(|a| a.parse().ok())
         .unwrap_or(20261122);
+    let spread = std::env::args().any(|a| a == "--spread");
+    let only: Option<usize> = arg("--only=");
+    let reps: usize = arg("--reps=").unwrap_or(7);
+    let window_f: Option<String> = arg("--window=");
+    let assume_f: Option<String> = arg("--assume=");
+    let phase: Option<String> = arg("--phase=");
     println!("seed {seed}; shape: 4 inputs (p=0.5), 3 outputs (p=0.3), δ where no output");
     println!(
         "targets: `local` = 95% within ±64 states (like BFS-numbered models), `uniform` = anywhere"
     );
+    println!("median of {reps} runs (min in brackets); thread CPU time; solver only");
     println!(
-        "{:>8} {:>9} {:>9} {:>17} {:>10} {:>10} {:>10} {:>9} {:>9} {:>9} {:>7} {:>6}",
+        "{:>8} {:>8} {:>8} {:>17} {:>9} {:>9} {:>18} {:>18} {:>7} {:>7} {:>6}",
         "targets",
         "states",
         "trans",
         "assumption",
-        "arena ms",
         "attr ms",
         "joker ms",
-        "arena ns/t",
-        "attr ns/t",
-        "joker ns/t",
+        "attr ns/t [min]",
+        "joker ns/t [min]",
         "|Attr|",
+        "|Joker|",
         "levels"
     );
-    let spread = std::env::args().any(|a| a == "--spread");
-    let only: Option<usize> =
-        std::env::args().find_map(|a| a.strip_prefix("--only=")?.parse().ok());
     for (&target, window) in [1_000usize, 10_000, 100_000, 1_000_000]
         .iter()
         .filter(|t| only.is_none_or(|o| o == **t))
         .flat_map(|t| [(t, 64usize), (t, 0)])
+        .filter(|(_, w)| {
+            window_f
+                .as_deref()
+                .is_none_or(|f| (f == "local") == (*w != 0))
+        })
     {
         let shape = RandomShape {
             states: target * 100 / 324,
@@ -85,24 +107,39 @@ fn main() {
         };
         let goal = Goal::of_states(&sa, &goals);
         for a in [Assumption::InputEager, Assumption::Nondeterministic] {
-            let (t_arena, arena) = best_of(5, || Arena::of_sa(&sa, &goal, a));
-            let (t_attr, attr) = best_of(5, || attractor(&arena));
-            let (t_jok, jok) = best_of(5, || joker_game(&arena));
+            if assume_f.as_deref().is_some_and(|f| f.parse() != Ok(a)) {
+                continue;
+            }
+            let arena = Arena::of_sa(&sa, &goal, a);
+            let zero = || (Duration::ZERO, Duration::ZERO, None);
+            let (t_attr, m_attr, attr) = if phase.as_deref().is_none_or(|p| p == "attr") {
+                let (t, mn, r) = median_of(reps, || attractor(&arena));
+                (t, mn, Some(r))
+            } else {
+                zero()
+            };
+            let (t_jok, m_jok, jok) = if phase.as_deref().is_none_or(|p| p == "joker") {
+                let (t, mn, r) = median_of(reps, || joker_game(&arena));
+                (t, mn, Some(r))
+            } else {
+                zero()
+            };
             let per = |d: Duration| d.as_nanos() as f64 / m as f64;
             println!(
-                "{:>8} {:>9} {:>9} {:>17} {:>10.3} {:>10.3} {:>10.3} {:>9.1} {:>9.1} {:>9.1} {:>7} {:>6}",
+                "{:>8} {:>8} {:>8} {:>17} {:>9.3} {:>9.3} {:>10.1} [{:>5.1}] {:>10.1} [{:>5.1}] {:>7} {:>7} {:>6}",
                 if window == 0 { "uniform" } else { "local" },
                 sa.num_states(),
                 m,
                 a.name(),
-                t_arena.as_secs_f64() * 1e3,
                 t_attr.as_secs_f64() * 1e3,
                 t_jok.as_secs_f64() * 1e3,
-                per(t_arena),
                 per(t_attr),
+                per(m_attr),
                 per(t_jok),
-                attr.size(),
-                jok.levels
+                per(m_jok),
+                attr.as_ref().map_or(0, |s| s.size()),
+                jok.as_ref().map_or(0, |s| s.size()),
+                jok.as_ref().map_or(0, |s| s.levels)
             );
         }
     }

@@ -72,16 +72,20 @@ impl Solution {
     }
 }
 
-/// Per-position data, kept together so that a position costs one cache miss, not five.
+/// Per-position data, kept together so that a position costs one cache miss, not four; 16
+/// bytes, so four positions share a cache line. While a position is outside the set its
+/// `strategy` is [`NONE`] or [`CAND`] (already collected as a Pre candidate); the cold
+/// helping moves live in [`Engine::help`].
 #[derive(Copy, Clone)]
 pub(crate) struct Pos {
     pub(crate) jrank: u32,
     pub(crate) arank: u32,
     pub(crate) strategy: u32,
-    pub(crate) help: u32,
     pub(crate) moves: u32,
-    cand: bool,
 }
+
+/// `Pos::strategy` of a position outside the set that is already a Pre candidate.
+const CAND: u32 = NONE - 1;
 
 impl Pos {
     #[inline]
@@ -108,6 +112,7 @@ pub(crate) struct Engine<'a> {
     group_cnt: Vec<u32>,
     group_touched: Vec<bool>,
     pub(crate) pos: Vec<Pos>,
+    help: Vec<u32>,
     queue: Vec<u32>,
     head: usize,
     /// Pre(X) candidates collected while positions enter (joker games only).
@@ -117,6 +122,7 @@ pub(crate) struct Engine<'a> {
 
 impl<'a> Engine<'a> {
     #[allow(clippy::needless_range_loop)]
+    #[inline(never)]
     pub(crate) fn new(arena: &'a Arena, collect_pre: bool) -> Self {
         let n = arena.num_positions();
         let na = arena.num_actions();
@@ -194,12 +200,11 @@ impl<'a> Engine<'a> {
                     jrank: NONE,
                     arank: NONE,
                     strategy: NONE,
-                    help: NONE,
                     moves: NONE,
-                    cand: false,
                 };
                 n
             ],
+            help: vec![NONE; n],
             queue: Vec::with_capacity(n),
             head: 0,
             collect_pre,
@@ -208,12 +213,17 @@ impl<'a> Engine<'a> {
     }
 
     /// The solution, in per-field vectors.
+    #[inline(never)]
     pub(crate) fn solution(&self, levels: u32) -> Solution {
         Solution {
             jrank: self.pos.iter().map(|p| p.jrank).collect(),
             arank: self.pos.iter().map(|p| p.arank).collect(),
-            strategy: self.pos.iter().map(|p| p.strategy).collect(),
-            help: self.pos.iter().map(|p| p.help).collect(),
+            strategy: self
+                .pos
+                .iter()
+                .map(|p| if p.inside() { p.strategy } else { NONE })
+                .collect(),
+            help: self.help.clone(),
             moves: self.pos.iter().map(|p| p.moves).collect(),
             levels,
         }
@@ -226,8 +236,8 @@ impl<'a> Engine<'a> {
         e.jrank = level;
         e.arank = 0;
         e.strategy = strategy;
-        e.help = help;
         e.moves = moves;
+        self.help[p as usize] = help;
         self.queue.push(p);
     }
 
@@ -258,13 +268,14 @@ impl<'a> Engine<'a> {
     #[inline]
     fn candidate(&mut self, o: u32) {
         let e = &mut self.pos[o as usize];
-        if !e.inside() && !e.cand {
-            e.cand = true;
+        if !e.inside() && e.strategy != CAND {
+            e.strategy = CAND;
             self.cands.push(o);
         }
     }
 
     /// Run the worklist to its fixpoint; positions entering get joker level `level`.
+    #[inline(never)]
     pub(crate) fn propagate(&mut self, level: u32) {
         let mut block_end = self.head;
         while self.head < self.queue.len() {
