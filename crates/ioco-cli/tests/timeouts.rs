@@ -109,14 +109,23 @@ fn the_models_timeout_on_a_gate_or_a_location_makes_the_slow_machine_pass() {
     ioco()
         .arg("test")
         .arg(&on_gate)
-        // the model's @timeout(50ms) wins over --timeout (the default where it says nothing)
-        .args(["--cmd", SLOW_SUT, "--timeout", "3000"])
+        // the model's @timeout(50ms) is the default where it says nothing more specific
+        .args(["--cmd", SLOW_SUT])
         .args(RUNS)
         .assert()
         .code(0)
         .stdout(contains("PASS: 2 runs"))
         .stdout(contains("quiescence_timeout_ms=50"))
         .stdout(contains(r#"own_timeouts={"labels":1,"states":0}"#));
+    // an explicit --timeout overrides the model's own default
+    ioco()
+        .arg("test")
+        .arg(&on_gate)
+        .args(["--cmd", SLOW_SUT, "--timeout", "3000"])
+        .args(RUNS)
+        .assert()
+        .code(0)
+        .stdout(contains("quiescence_timeout_ms=3000"));
     let on_location = model(dir.path(), "location.ioco", "", "@timeout(5s)");
     ioco()
         .arg("test")
@@ -193,4 +202,31 @@ fn unknown_names_and_bad_durations_are_clear_errors() {
         .stderr(contains("s0"));
     run(&["--timeout-gate", "coffee=fast"]).stderr(contains("`fast` is not a duration"));
     run(&["--timeout-gate", "coffee"]).stderr(contains("no `=`"));
+}
+
+/// The slow machine again, now announcing quiescence with `#quiet` (at start-up and after each
+/// reaction). Without `--timeout`, a marker makes the default wait 2000 ms (the marker ends it
+/// early), so the 0.5 s brew is not mistaken for δ; an explicit short `--timeout` still is.
+const SLOW_ACK_SUT: &str =
+    "sh -c 's=0; echo \"#quiet\"; while IFS= read -r l; do case \"$s:$l\" in \
+     0:water) s=1;; 1:pad) s=2;; 2:button) s=0; sleep 0.5; echo coffee;; \
+     0:button|1:button) s=0; echo error;; esac; echo \"#quiet\"; done'";
+
+#[test]
+fn with_a_quiescence_marker_the_default_wait_is_long() {
+    ioco()
+        .args(["test", SPEC, "--cmd", SLOW_ACK_SUT])
+        .args(["--quiescence-marker", "#quiet"])
+        .args(RUNS)
+        .assert()
+        .code(0)
+        .stdout(contains("PASS: 2 runs"))
+        .stdout(contains("quiescence_timeout_ms=2000"));
+    ioco()
+        .args(["test", SPEC, "--cmd", SLOW_ACK_SUT])
+        .args(["--quiescence-marker", "#quiet", "--timeout", "50"])
+        .args(RUNS)
+        .assert()
+        .code(1)
+        .stdout(contains("button? δ"));
 }

@@ -81,7 +81,7 @@ pub fn run_test(args: Args, purpose_path: &Path) -> Result<Outcome> {
         prod.lts.num_states(),
         prod.jokers
     );
-    let timeout = Duration::from_millis(args.sut.timeout);
+    let timeout = Duration::from_millis(args.sut.timeout_ms());
     let t0 = Instant::now();
     let deadline = args
         .time_budget

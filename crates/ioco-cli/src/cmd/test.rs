@@ -46,10 +46,12 @@ pub struct SutArgs {
     /// The line the SUT prints when it has finished reacting and waits for input (e.g. #quiet).
     #[arg(long, value_name = "LINE")]
     pub quiescence_marker: Option<String>,
-    /// Milliseconds without output after which the SUT counts as quiescent, where the model
-    /// sets no `@timeout` of its own.
-    #[arg(long, value_name = "MS", default_value_t = 200)]
-    pub timeout: u64,
+    /// Milliseconds without output after which the SUT counts as quiescent (overrides the
+    /// model's own `@timeout`). Default: the model's `@timeout`, else 200 ms, or 2000 ms with a
+    /// `--quiescence-marker` (a SUT that prints its marker ends the wait early, so a long wait
+    /// costs nothing and guards against a slow or loaded machine).
+    #[arg(long, value_name = "MS")]
+    pub timeout: Option<u64>,
     /// Quiescence timeout of a gate (a label name for .aut/DOT/JSON models), overriding the
     /// model's `@timeout`: `coffee=2000` (ms, or with a unit: 2s, 500ms); repeatable.
     #[arg(long, value_name = "GATE=MS")]
@@ -143,10 +145,20 @@ impl SutArgs {
     }
 
     /// The adapter factory for `spec`. `--listen` binds once (a single worker).
+    /// The default quiescence timeout in ms: `--timeout`, else 2000 with a quiescence marker,
+    /// else 200 (a model's `@timeout` comes between the first and the others: [`Timing`]).
+    pub fn timeout_ms(&self) -> u64 {
+        self.timeout.unwrap_or(if self.quiescence_marker.is_some() {
+            2000
+        } else {
+            200
+        })
+    }
+
     pub fn factory(&self, spec: &Lts) -> Result<Factory> {
         let alphabet = spec.alphabet().clone();
         let wire = self.wire()?;
-        let settle = Duration::from_millis(self.timeout);
+        let settle = Duration::from_millis(self.timeout_ms());
         if let Some(cmd) = &self.cmd {
             let mut cfg = ProcessConfig::from_command_line(cmd).map_err(|e| miette!("{e}"))?;
             cfg.wire = wire;
@@ -325,7 +337,7 @@ pub fn base_options(sut: &SutArgs, seed: u64) -> OnlineOptions {
     OnlineOptions {
         policy: sut.policy.into(),
         seed,
-        quiescence_timeout: Duration::from_millis(sut.timeout),
+        quiescence_timeout: Duration::from_millis(sut.timeout_ms()),
         retries: sut.retries,
         ..OnlineOptions::default()
     }
@@ -593,9 +605,12 @@ fn timing_of(
     };
     let t = ioco_exec::Timeouts { states, labels };
     Ok(Timing {
-        default: model
-            .and_then(|m| m.model)
-            .unwrap_or(Duration::from_millis(sut.timeout)),
+        default: match sut.timeout {
+            Some(ms) => Duration::from_millis(ms),
+            None => model
+                .and_then(|m| m.model)
+                .unwrap_or(Duration::from_millis(sut.timeout_ms())),
+        },
         timeouts: (!t.is_empty()).then(|| Arc::new(t)),
     })
 }

@@ -121,8 +121,8 @@ pub type DataFactory =
 /// The systems under test of the SUT options, for `spec`.
 pub fn data_factory(sut: &super::test::SutArgs, spec: &Arc<Spec>) -> Result<DataFactory> {
     let wire = sut.wire()?;
-    let settle = Duration::from_millis(sut.timeout);
-    let timeout = Duration::from_millis(sut.timeout);
+    let settle = Duration::from_millis(sut.timeout_ms());
+    let timeout = Duration::from_millis(sut.timeout_ms());
     let target = if let Some(cmd) = &sut.cmd {
         let mut cfg = ProcessConfig::from_command_line(cmd).map_err(|e| miette!("{e}"))?;
         cfg.wire = wire.clone();
@@ -203,11 +203,15 @@ fn duration(text: &str) -> Option<Duration> {
 }
 
 /// The quiescence time-outs of a session with data: the model's `@timeout`s (model, gates,
-/// locations), `--timeout` where the model has none, overridden by `--timeout-gate NAME=MS`
+/// locations), `--timeout` overriding the model's, overridden by `--timeout-gate NAME=MS`
 /// and `--timeout-location [MODEL.]LOCATION=MS`; combined by the rule of
 /// `ioco_symbolic::online::Timeouts` (the maximum over what applies).
 pub fn timeouts(spec: &Spec, sut: &super::test::SutArgs) -> Result<online::Timeouts> {
-    let mut t = online::Timeouts::of_spec(spec, Duration::from_millis(sut.timeout));
+    let mut t = online::Timeouts::of_spec(spec, Duration::from_millis(sut.timeout_ms()));
+    if let Some(ms) = sut.timeout {
+        // An explicit `--timeout` overrides the model's own `@timeout`.
+        t.default = Duration::from_millis(ms);
+    }
     let split = |opt: &str, g: &str| -> Result<(String, Duration)> {
         let (name, v) = g
             .rsplit_once('=')
@@ -437,7 +441,7 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
     p.insert("runs".into(), args.runs.into());
     p.insert("steps".into(), args.depth.into());
     p.insert("jobs".into(), jobs.into());
-    p.insert("timeout_ms".into(), args.sut.timeout.into());
+    p.insert("timeout_ms".into(), args.sut.timeout_ms().into());
     let total = ioco_symbolic::System::new(spec.clone())
         .map(|s| s.switches().len())
         .unwrap_or(0);
