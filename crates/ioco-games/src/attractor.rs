@@ -121,68 +121,77 @@ pub(crate) struct Engine<'a> {
 }
 
 impl<'a> Engine<'a> {
-    #[allow(clippy::needless_range_loop)]
     #[inline(never)]
     pub(crate) fn new(arena: &'a Arena, collect_pre: bool) -> Self {
         let n = arena.num_positions();
-        let na = arena.num_actions();
         let ng = arena.group_off.len() - 1;
-        // Reverse index: position -> (action | group) occurrences.
+        // Reverse index (position -> action and group occurrences) and group users (group ->
+        // actions using it), both CSR. One counting pass; then each occurrence is written once,
+        // walking backwards with the end offsets as cursors, so no separate `fill` array is
+        // touched and the lists keep forward order (actions first, then groups).
         let mut rev_off = vec![0u32; n + 1];
-        for &p in &arena.parts {
-            if p & GROUP_BIT == 0 {
-                rev_off[p as usize + 1] += 1;
-            }
-        }
-        for &t in &arena.group_members {
-            rev_off[t as usize + 1] += 1;
-        }
-        for i in 0..n {
-            rev_off[i + 1] += rev_off[i];
-        }
-        let mut fill = rev_off.clone();
-        let mut rev = vec![0u32; rev_off[n] as usize];
-        let mut act: Vec<Act> = arena
-            .act_owner
-            .iter()
-            .map(|&owner| Act { cnt: 0, owner })
-            .collect();
         let mut user_off = vec![0u32; ng + 1];
-        for i in 0..na {
-            for &p in &arena.parts[arena.part_off[i] as usize..arena.part_off[i + 1] as usize] {
+        let mut act: Vec<Act> = Vec::with_capacity(arena.num_actions());
+        for (w, &owner) in arena.part_off.windows(2).zip(&arena.act_owner) {
+            let mut cnt = 0u32;
+            for &p in &arena.parts[w[0] as usize..w[1] as usize] {
                 if p & GROUP_BIT == 0 {
-                    rev[fill[p as usize] as usize] = i as u32;
-                    fill[p as usize] += 1;
-                    act[i].cnt += 1;
+                    rev_off[p as usize] += 1;
+                    cnt += 1;
                 } else {
                     let g = (p & !GROUP_BIT) as usize;
-                    user_off[g + 1] += 1;
-                    if arena.group_off[g + 1] > arena.group_off[g] {
-                        act[i].cnt += 1;
-                    }
+                    user_off[g] += 1;
+                    cnt += u32::from(arena.group_off[g + 1] > arena.group_off[g]);
                 }
             }
+            act.push(Act { cnt, owner });
         }
-        let mut group_cnt = vec![0u32; ng];
-        for g in 0..ng {
-            let (a, b) = (arena.group_off[g] as usize, arena.group_off[g + 1] as usize);
-            group_cnt[g] = (b - a) as u32;
-            for &t in &arena.group_members[a..b] {
-                rev[fill[t as usize] as usize] = g as u32 | GROUP_BIT;
-                fill[t as usize] += 1;
+        let mut group_cnt = Vec::with_capacity(ng);
+        for w in arena.group_off.windows(2) {
+            group_cnt.push(w[1] - w[0]);
+        }
+        for &t in &arena.group_members {
+            rev_off[t as usize] += 1;
+        }
+        // Inclusive prefix sums: x_off[i] is the end of i's list (and x_off[last] the total).
+        let mut sum = 0u32;
+        for c in &mut rev_off[..n] {
+            sum += *c;
+            *c = sum;
+        }
+        rev_off[n] = sum;
+        let mut rev = vec![0u32; sum as usize];
+        let mut sum = 0u32;
+        for c in &mut user_off[..ng] {
+            sum += *c;
+            *c = sum;
+        }
+        user_off[ng] = sum;
+        let mut users = vec![0u32; sum as usize];
+        // Backwards: groups (in reverse), then actions (in reverse); each cursor ends at the
+        // start of its list.
+        for (g, w) in arena.group_off.windows(2).enumerate().rev() {
+            for &t in arena.group_members[w[0] as usize..w[1] as usize]
+                .iter()
+                .rev()
+            {
+                let c = &mut rev_off[t as usize];
+                *c -= 1;
+                rev[*c as usize] = g as u32 | GROUP_BIT;
             }
         }
-        for g in 0..ng {
-            user_off[g + 1] += user_off[g];
-        }
-        let mut ufill = user_off.clone();
-        let mut users = vec![0u32; user_off[ng] as usize];
-        for i in 0..na {
-            for &p in &arena.parts[arena.part_off[i] as usize..arena.part_off[i + 1] as usize] {
-                if p & GROUP_BIT != 0 {
-                    let g = (p & !GROUP_BIT) as usize;
-                    users[ufill[g] as usize] = i as u32;
-                    ufill[g] += 1;
+        for (i, w) in arena.part_off.windows(2).enumerate().rev() {
+            for &p in arena.parts[w[0] as usize..w[1] as usize].iter().rev() {
+                let c = if p & GROUP_BIT == 0 {
+                    &mut rev_off[p as usize]
+                } else {
+                    &mut user_off[(p & !GROUP_BIT) as usize]
+                };
+                *c -= 1;
+                if p & GROUP_BIT == 0 {
+                    rev[*c as usize] = i as u32;
+                } else {
+                    users[*c as usize] = i as u32;
                 }
             }
         }
