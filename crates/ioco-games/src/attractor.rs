@@ -115,6 +115,8 @@ pub(crate) struct Engine<'a> {
     help: Vec<u32>,
     queue: Vec<u32>,
     head: usize,
+    /// Scratch space of [`sort_positions`].
+    pub(crate) scratch: Vec<u32>,
     /// Pre(X) candidates collected while positions enter (joker games only).
     collect_pre: bool,
     pub(crate) cands: Vec<u32>,
@@ -216,6 +218,7 @@ impl<'a> Engine<'a> {
             help: vec![NONE; n],
             queue: Vec::with_capacity(n),
             head: 0,
+            scratch: Vec::new(),
             collect_pre,
             cands: Vec::new(),
         }
@@ -293,7 +296,7 @@ impl<'a> Engine<'a> {
                 // index order, so memory is swept instead of hit at random (ranks and the
                 // linear number of counter updates are unchanged).
                 block_end = self.queue.len();
-                self.queue[self.head..block_end].sort_unstable();
+                sort_positions(&mut self.queue[self.head..block_end], &mut self.scratch);
             }
             let p = self.queue[self.head];
             self.head += 1;
@@ -341,6 +344,51 @@ impl<'a> Engine<'a> {
     }
 }
 
+/// Sort distinct position indices in linear time: LSD radix sort with 11-bit digits (as many
+/// passes as the largest index needs) for long slices, a comparison sort for short ones. A
+/// comparison sort here made the whole computation O(n log n) (its share of the instructions
+/// grew with the size of the automaton).
+pub(crate) fn sort_positions(v: &mut [u32], scratch: &mut Vec<u32>) {
+    const BITS: u32 = 11;
+    const BUCKETS: usize = 1 << BITS;
+    if v.len() < 1024 {
+        v.sort_unstable();
+        return;
+    }
+    let max = v.iter().copied().max().unwrap_or(0);
+    let passes = (u32::BITS - max.leading_zeros()).div_ceil(BITS);
+    scratch.clear();
+    scratch.resize(v.len(), 0);
+    let mut count = vec![0u32; BUCKETS];
+    for pass in 0..passes {
+        let shift = pass * BITS;
+        let digit = |x: u32| ((x >> shift) as usize) & (BUCKETS - 1);
+        let (src, dst): (&[u32], &mut [u32]) = if pass % 2 == 0 {
+            (&*v, &mut scratch[..])
+        } else {
+            (&scratch[..], &mut *v)
+        };
+        count.fill(0);
+        for &x in src {
+            count[digit(x)] += 1;
+        }
+        let mut sum = 0u32;
+        for c in &mut count {
+            let k = *c;
+            *c = sum;
+            sum += k;
+        }
+        for &x in src {
+            let c = &mut count[digit(x)];
+            dst[*c as usize] = x;
+            *c += 1;
+        }
+    }
+    if passes % 2 == 1 {
+        v.copy_from_slice(scratch);
+    }
+}
+
 /// The attractor of the arena's goal positions, with ranks and a memoryless attracting
 /// strategy (thesis Def. 6.7–6.8). Linear in [`Arena::size`].
 pub fn attractor(arena: &Arena) -> Solution {
@@ -352,4 +400,29 @@ pub fn attractor(arena: &Arena) -> Solution {
     }
     e.propagate(0);
     e.solution(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sort_positions;
+
+    #[test]
+    fn radix_sort_sorts_long_and_short_slices() {
+        let mut scratch = Vec::new();
+        for (len, modulus) in [
+            (10usize, 1u64 << 32),
+            (5000, 1 << 32),
+            (5000, 3000),
+            (70_000, 1 << 20),
+        ] {
+            // Scrambled values (multiplicative hashing), with duplicates when modulus < len.
+            let mut v: Vec<u32> = (0..len as u64)
+                .map(|i| ((i * 2_654_435_761) % modulus) as u32)
+                .collect();
+            let mut want = v.clone();
+            want.sort_unstable();
+            sort_positions(&mut v, &mut scratch);
+            assert_eq!(v, want, "len {len}");
+        }
+    }
 }

@@ -37,7 +37,8 @@ pub fn joker_game(arena: &Arena) -> Solution {
     let mut level = 0u32;
     loop {
         let mut cands = std::mem::take(&mut e.cands);
-        cands.sort_unstable(); // index order: sweep memory instead of hitting it at random
+        // Index order: sweep memory instead of hitting it at random.
+        crate::attractor::sort_positions(&mut cands, &mut e.scratch);
         let mut seeds = Vec::new();
         for o in cands {
             if e.pos[o as usize].inside() {
