@@ -404,3 +404,61 @@ fn a_system_with_data_over_tcp() {
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(text.contains("observed  coffee!("), "{text}");
 }
+
+#[test]
+fn a_recorded_run_with_data_replays_to_the_same_verdict_and_shrinks() {
+    // record a failing run of the faulty machine with `ioco test --json`
+    let dir = tempfile::tempdir().unwrap();
+    let (code, s, text) = test_coffee("wrong-value", 1, &[]);
+    assert_eq!(code, 1, "{text}");
+    let json = dir.path().join("rec.json");
+    std::fs::write(&json, serde_json::to_string(&s).unwrap()).unwrap();
+    let recorded = s.first_failure().unwrap();
+    let replay = |mode: &str, extra: &[&str], out: &str| {
+        let res = dir.path().join(out);
+        let o = ioco()
+            .args(["replay", COFFEE])
+            .arg(&json)
+            .args(["--sut", &coffee(mode), "--quiescence-marker", "#quiet"])
+            .args(extra)
+            .arg("--json")
+            .arg(&res)
+            .output()
+            .unwrap();
+        let text =
+            String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+        (o.status.code().unwrap(), summary(&res), text)
+    };
+    // the same faulty machine fails again, on the recorded input values
+    let (code, r, text) = replay("wrong-value", &["--shrink"], "a.json");
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("symbolic engine"), "{text}");
+    let run = &r.runs[0];
+    assert_eq!(run.verdict, ioco_exec::RunVerdict::Fail, "{text}");
+    let f = run.failure.as_ref().unwrap();
+    assert!(f.observed.starts_with("coffee!("), "{text}");
+    assert!(f.reason.contains("`c <= total` is false"), "{text}");
+    fn inputs<S: AsRef<str>>(t: &[S]) -> Vec<String> {
+        t.iter()
+            .map(|l| l.as_ref().to_string())
+            .filter(|l| l.contains('?'))
+            .collect()
+    }
+    let rec_inputs = inputs(&recorded.trace);
+    let replayed = inputs(&run.trace);
+    assert!(
+        !replayed.is_empty() && rec_inputs.starts_with(&replayed),
+        "{text}"
+    );
+    let sh = run.shrunk.as_ref().expect("shrunk");
+    assert!(
+        !sh.inputs.is_empty() && sh.inputs.len() <= replayed.len(),
+        "{text}"
+    );
+    assert!(sh.failure.is_some(), "{text}");
+    // the correct machine passes the same inputs
+    let (code, r, text) = replay("correct", &[], "b.json");
+    assert_eq!(code, 0, "{text}");
+    assert_eq!(r.runs[0].verdict, ioco_exec::RunVerdict::Pass, "{text}");
+    assert_eq!(inputs(&r.runs[0].trace), rec_inputs, "{text}");
+}

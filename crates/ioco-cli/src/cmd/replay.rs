@@ -2,12 +2,24 @@
 //! `ioco test --json`) against a SUT with `ioco_exec::replay_trace`, and optionally shrink it
 //! (`--shrink`: delta debugging over its inputs). By default the first failing run is replayed;
 //! `--run K` picks another. Exit 0 when the replay passes, 1 when it fails, 2 on an error.
+//!
+//! A model **with data** (the dispatch rule of `ioco test`, `cmd::test_data::data_spec`) is
+//! replayed by the symbolic engine: the recorded inputs with their values (`water?(100)`) are
+//! sent again with `ioco_symbolic::online::replay_inputs` (observing until quiescence before
+//! each), the outputs judged against the guards; `--shrink` minimises them with
+//! `ioco_symbolic::online::shrink` (ddmin).
 
 use super::test::{base_options, ReportArgs, SutArgs};
+use super::test_data;
 use super::Outcome;
-use ioco_exec::{RunResult, RunVerdict, Summary, Tester};
+use ioco_exec::{RunResult, RunVerdict, Shrunk, Summary, Tester};
+use ioco_lang::ir::Spec;
+use ioco_symbolic::online::{self, GateValue};
 use miette::{miette, Result};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Arguments of `ioco replay`.
@@ -25,6 +37,10 @@ pub struct Args {
     /// Shrink the run if the replay fails.
     #[arg(long)]
     pub shrink: bool,
+    /// Replay with the symbolic engine even if the model's data is finite (as `ioco test
+    /// --symbolic`).
+    #[arg(long)]
+    pub symbolic: bool,
     /// Maximal number of replays for shrinking.
     #[arg(long, value_name = "N", default_value_t = 100)]
     pub shrink_budget: usize,
@@ -32,9 +48,8 @@ pub struct Args {
     pub report: ReportArgs,
 }
 
-/// Run `ioco replay`.
-pub fn run(args: Args) -> Result<Outcome> {
-    let (spec, timing) = super::test::load_timed(&args.model, &args.sut)?;
+/// The recorded run to replay.
+fn recorded(args: &Args) -> Result<RunResult> {
     let text = std::fs::read_to_string(&args.results)
         .map_err(|e| miette!("cannot read {}: {e}", args.results.display()))?;
     let at = |e: serde_json::Error| {
@@ -63,6 +78,16 @@ pub fn run(args: Args) -> Result<Outcome> {
         }
         Err(_) => serde_json::from_str::<RunResult>(&text).map_err(at)?,
     };
+    Ok(recorded)
+}
+
+/// Run `ioco replay`.
+pub fn run(args: Args) -> Result<Outcome> {
+    if let Some((spec, _)) = super::test_data::data_spec(&args.model, args.symbolic)? {
+        return run_data(args, spec);
+    }
+    let (spec, timing) = super::test::load_timed(&args.model, &args.sut)?;
+    let recorded = recorded(&args)?;
     // A failing run may end with a line that is not a label (garbage): replay it as an
     // observation at that point.
     let mut steps = recorded.trace.clone();
@@ -113,5 +138,126 @@ pub fn run(args: Args) -> Result<Outcome> {
     summary
         .parameters
         .insert("sut".into(), args.sut.describe().into());
+    args.report.finish(&summary)
+}
+
+/// Splits `a,B(1,2),c` at its top-level commas.
+fn split_args(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0i32, 0usize);
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(&s[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&s[start..]);
+    out
+}
+
+/// Parses a recorded input label (`water?(100)`, `pad?`) into a gate and its values.
+fn parse_input(spec: &Spec, label: &str) -> std::result::Result<GateValue, String> {
+    let (gate, rest) = label
+        .split_once('?')
+        .ok_or_else(|| format!("`{label}` is not an input"))?;
+    let g = spec
+        .gates
+        .iter()
+        .find(|g| g.name == gate && g.dir == ioco_lang::ir::Direction::Input)
+        .ok_or_else(|| format!("`{label}`: the model has no input gate `{gate}`"))?;
+    let texts = match rest.strip_prefix('(').and_then(|r| r.strip_suffix(')')) {
+        Some(inner) => split_args(inner),
+        None if rest.is_empty() => Vec::new(),
+        None => return Err(format!("`{label}`: expected `{gate}?(v1,..)`")),
+    };
+    if texts.len() != g.params.len() {
+        return Err(format!(
+            "`{label}`: gate `{gate}` has {} parameters, the label {} values",
+            g.params.len(),
+            texts.len()
+        ));
+    }
+    let mut vals = Vec::new();
+    for (t, (_, ty)) in texts.iter().zip(&g.params) {
+        vals.push(online::parse_value(&spec.defs, *ty, t).map_err(|e| format!("`{label}`: {e}"))?);
+    }
+    Ok((gate.to_string(), vals))
+}
+
+/// `ioco replay` of a run on a model with data: the recorded inputs with their values.
+fn run_data(args: Args, spec: Arc<Spec>) -> Result<Outcome> {
+    let recorded = recorded(&args)?;
+    let inputs = recorded
+        .trace
+        .iter()
+        .filter(|l| l.contains('?'))
+        .map(|l| parse_input(&spec, l))
+        .collect::<std::result::Result<Vec<_>, _>>()
+        .map_err(|e| {
+            miette!(
+                help = "give the JSON written by `ioco test --json` on this model",
+                "{}: run {}: {e}",
+                args.results.display(),
+                recorded.run
+            )
+        })?;
+    let mut tracker =
+        test_data::tracker(&spec).map_err(|e| miette!("{}: {e}", args.model.display()))?;
+    let factory = test_data::data_factory(&args.sut, &spec)?;
+    let timeouts = test_data::timeouts(&spec, &args.sut)?;
+    let mut sut = factory(recorded.seed).map_err(|e| miette!("{e}"))?;
+    eprintln!(
+        "ioco replay: run {} (seed {}), {} inputs with data (symbolic engine)",
+        recorded.run,
+        recorded.seed,
+        inputs.len()
+    );
+    let t0 = Instant::now();
+    let max_steps = recorded.trace.len().max(8) * 2 + 16;
+    let mut rng = ChaCha8Rng::seed_from_u64(recorded.seed);
+    let run = online::replay_inputs(
+        &mut tracker,
+        sut.as_mut(),
+        &inputs,
+        max_steps,
+        Some(&timeouts),
+        &mut rng,
+    );
+    let mut r = test_data::to_result(&run, recorded.run, recorded.seed);
+    if matches!(r.verdict, RunVerdict::Fail | RunVerdict::Error) {
+        r.stderr = sut.stderr_tail();
+    }
+    if args.shrink && r.verdict == RunVerdict::Fail {
+        let mut rng = ChaCha8Rng::seed_from_u64(recorded.seed ^ 0x5421);
+        if let Some(sh) = online::shrink(
+            &mut tracker,
+            sut.as_mut(),
+            &run,
+            args.shrink_budget,
+            2,
+            Some(&timeouts),
+            &mut rng,
+        ) {
+            let sr = test_data::to_result(&sh.run, recorded.run, recorded.seed);
+            r.shrunk = Some(Shrunk {
+                inputs: test_data::input_labels(&spec, &sh.inputs),
+                trace: sr.trace,
+                failure: sr.failure,
+                replays: sh.replays,
+            });
+        }
+    }
+    r.duration_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let mut summary = Summary::new("replay", recorded.seed, vec![r]);
+    summary.duration_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let p = &mut summary.parameters;
+    p.insert("model".into(), args.model.display().to_string().into());
+    p.insert("sut".into(), args.sut.describe().into());
+    p.insert("engine".into(), "symbolic".into());
     args.report.finish(&summary)
 }
