@@ -11,7 +11,12 @@
 //! the same at every size. Only the solver call is timed (the automaton and the arena are built
 //! outside the timed region); a solver call includes building its reverse index and allocating
 //! its result, which is part of the computation. Each cell is the **median** of `reps` runs
-//! (the minimum is printed too). Times are the thread's CPU time (CLOCK_THREAD_CPUTIME_ID), so a
+//! (the minimum is printed too). Memory: by default (glibc) freed memory stays in the heap
+//! (`mallopt`: no mmap for blocks below 32 MiB, no trimming), so after the first run a solver's
+//! arrays reuse pages that are already mapped, as in a long-running process solving many games:
+//! the median then excludes first-touch page faults. `--cold` keeps glibc's defaults, where at
+//! 10^6 every run gets fresh pages from the kernel (page faults and zeroing are then timed).
+//! Times are the thread's CPU time (CLOCK_THREAD_CPUTIME_ID), so a
 //! loaded machine does not count the time other processes run; cache pollution by them still
 //! shows.
 
@@ -60,11 +65,28 @@ fn main() {
     let window_f: Option<String> = arg("--window=");
     let assume_f: Option<String> = arg("--assume=");
     let phase: Option<String> = arg("--phase=");
+    let cold = std::env::args().any(|a| a == "--cold");
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    if !cold {
+        // SAFETY: mallopt only changes allocator tuning parameters; called before any
+        // large allocation of this program.
+        unsafe {
+            libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
+            libc::mallopt(libc::M_TRIM_THRESHOLD, i32::MAX);
+        }
+    }
     println!("seed {seed}; shape: 4 inputs (p=0.5), 3 outputs (p=0.3), δ where no output");
     println!(
         "targets: `local` = 95% within ±64 states (like BFS-numbered models), `uniform` = anywhere"
     );
-    println!("median of {reps} runs (min in brackets); thread CPU time; solver only");
+    println!(
+        "median of {reps} runs (min in brackets); thread CPU time; solver only; memory {}",
+        if cold {
+            "cold (glibc defaults: fresh pages per run)"
+        } else {
+            "reused (mallopt: freed blocks stay mapped)"
+        }
+    );
     println!(
         "{:>8} {:>8} {:>8} {:>17} {:>9} {:>9} {:>18} {:>18} {:>7} {:>7} {:>6}",
         "targets",
