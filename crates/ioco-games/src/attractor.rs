@@ -101,16 +101,26 @@ struct Act {
     owner: u32,
 }
 
+/// Per-group data: the members not yet in the set (with [`TOUCHED`] once a member entered,
+/// for Pre collection) and the start of the group's users (actions with the group as a part;
+/// they end where the next group's start).
+#[derive(Copy, Clone, Default)]
+struct Grp {
+    left: u32,
+    users: u32,
+}
+
+const TOUCHED: u32 = 1 << 31;
+
 /// The incremental counter engine shared by [`attractor`] and [`crate::joker::joker_game`].
 pub(crate) struct Engine<'a> {
     arena: &'a Arena,
     rev_off: Vec<u32>,
     rev: Vec<u32>,
-    user_off: Vec<u32>,
     users: Vec<u32>,
     act: Vec<Act>,
-    group_cnt: Vec<u32>,
-    group_touched: Vec<bool>,
+    /// Per group, plus a sentinel: one cache line serves the counter, the flag and the users.
+    grp: Vec<Grp>,
     pub(crate) pos: Vec<Pos>,
     help: Vec<u32>,
     queue: Vec<u32>,
@@ -132,7 +142,7 @@ impl<'a> Engine<'a> {
         // walking backwards with the end offsets as cursors, so no separate `fill` array is
         // touched and the lists keep forward order (actions first, then groups).
         let mut rev_off = vec![0u32; n + 1];
-        let mut user_off = vec![0u32; ng + 1];
+        let mut grp = vec![Grp::default(); ng + 1];
         let mut act: Vec<Act> = Vec::with_capacity(arena.num_actions());
         for (w, &owner) in arena.part_off.windows(2).zip(&arena.act_owner) {
             let mut cnt = 0u32;
@@ -142,15 +152,14 @@ impl<'a> Engine<'a> {
                     cnt += 1;
                 } else {
                     let g = (p & !GROUP_BIT) as usize;
-                    user_off[g] += 1;
+                    grp[g].users += 1;
                     cnt += u32::from(arena.group_off[g + 1] > arena.group_off[g]);
                 }
             }
             act.push(Act { cnt, owner });
         }
-        let mut group_cnt = Vec::with_capacity(ng);
-        for w in arena.group_off.windows(2) {
-            group_cnt.push(w[1] - w[0]);
+        for (gr, w) in grp.iter_mut().zip(arena.group_off.windows(2)) {
+            gr.left = w[1] - w[0];
         }
         for &t in &arena.group_members {
             rev_off[t as usize] += 1;
@@ -164,11 +173,11 @@ impl<'a> Engine<'a> {
         rev_off[n] = sum;
         let mut rev = vec![0u32; sum as usize];
         let mut sum = 0u32;
-        for c in &mut user_off[..ng] {
-            sum += *c;
-            *c = sum;
+        for gr in &mut grp[..ng] {
+            sum += gr.users;
+            gr.users = sum;
         }
-        user_off[ng] = sum;
+        grp[ng].users = sum;
         let mut users = vec![0u32; sum as usize];
         // Backwards: groups (in reverse), then actions (in reverse); each cursor ends at the
         // start of its list.
@@ -187,7 +196,7 @@ impl<'a> Engine<'a> {
                 let c = if p & GROUP_BIT == 0 {
                     &mut rev_off[p as usize]
                 } else {
-                    &mut user_off[(p & !GROUP_BIT) as usize]
+                    &mut grp[(p & !GROUP_BIT) as usize].users
                 };
                 *c -= 1;
                 if p & GROUP_BIT == 0 {
@@ -201,11 +210,9 @@ impl<'a> Engine<'a> {
             arena,
             rev_off,
             rev,
-            user_off,
             users,
             act,
-            group_cnt,
-            group_touched: vec![false; ng],
+            grp,
             pos: vec![
                 Pos {
                     jrank: NONE,
@@ -319,15 +326,18 @@ impl<'a> Engine<'a> {
                     }
                 } else {
                     let g = (x & !GROUP_BIT) as usize;
-                    self.group_cnt[g] -= 1;
-                    let (ua, ub) = (self.user_off[g] as usize, self.user_off[g + 1] as usize);
-                    if self.collect_pre && !self.group_touched[g] {
-                        self.group_touched[g] = true;
+                    let gr = &mut self.grp[g];
+                    gr.left -= 1;
+                    let first = gr.left & TOUCHED == 0;
+                    gr.left |= TOUCHED;
+                    let done = gr.left == TOUCHED;
+                    let (ua, ub) = (self.grp[g].users as usize, self.grp[g + 1].users as usize);
+                    if self.collect_pre && first {
                         for u in ua..ub {
                             self.candidate(self.act[self.users[u] as usize].owner);
                         }
                     }
-                    if self.group_cnt[g] == 0 {
+                    if done {
                         for u in ua..ub {
                             let i = self.users[u];
                             let act = &mut self.act[i as usize];
