@@ -114,36 +114,16 @@ impl Domain for Interval {
             return self.clone();
         }
         Interval {
-            lo: self
-                .lo
-                .iter()
-                .zip(&other.lo)
-                .map(|(a, b)| *a.min(b))
-                .collect(),
-            hi: self
-                .hi
-                .iter()
-                .zip(&other.hi)
-                .map(|(a, b)| *a.max(b))
-                .collect(),
+            lo: pointwise(&self.lo, &other.lo, |a, b| a.min(b)),
+            hi: pointwise(&self.hi, &other.hi, |a, b| a.max(b)),
             empty: false,
         }
     }
 
     fn meet(&self, other: &Self) -> Self {
         let mut r = Interval {
-            lo: self
-                .lo
-                .iter()
-                .zip(&other.lo)
-                .map(|(a, b)| *a.max(b))
-                .collect(),
-            hi: self
-                .hi
-                .iter()
-                .zip(&other.hi)
-                .map(|(a, b)| *a.min(b))
-                .collect(),
+            lo: pointwise(&self.lo, &other.lo, |a, b| a.max(b)),
+            hi: pointwise(&self.hi, &other.hi, |a, b| a.min(b)),
             empty: self.empty || other.empty,
         };
         r.check();
@@ -158,18 +138,8 @@ impl Domain for Interval {
             return self.clone();
         }
         Interval {
-            lo: self
-                .lo
-                .iter()
-                .zip(&other.lo)
-                .map(|(a, b)| if b < a { NEG } else { *a })
-                .collect(),
-            hi: self
-                .hi
-                .iter()
-                .zip(&other.hi)
-                .map(|(a, b)| if b > a { INF } else { *a })
-                .collect(),
+            lo: pointwise(&self.lo, &other.lo, |a, b| if b < a { NEG } else { a }),
+            hi: pointwise(&self.hi, &other.hi, |a, b| if b > a { INF } else { a }),
             empty: false,
         }
     }
@@ -242,17 +212,17 @@ impl Domain for Interval {
     }
 }
 
+/// `f` applied to the bounds of each dimension of two boxes.
+fn pointwise(a: &[i64], b: &[i64], f: impl Fn(i64, i64) -> i64) -> Vec<i64> {
+    a.iter().zip(b).map(|(x, y)| f(*x, *y)).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn le(terms: &[(usize, i64)], bound: i64) -> LinCons {
-        LinCons {
-            expr: LinExpr {
-                terms: terms.to_vec(),
-                constant: -bound,
-            },
-        }
+        LinCons::at_most(terms, bound)
     }
 
     #[test]

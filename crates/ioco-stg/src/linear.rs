@@ -79,6 +79,17 @@ pub struct LinCons {
 }
 
 impl LinCons {
+    /// `Σ coefficient·x_dimension ≤ bound`, from `(dimension, coefficient)` terms sorted by
+    /// dimension.
+    pub fn at_most(terms: &[(usize, i64)], bound: i64) -> LinCons {
+        LinCons {
+            expr: LinExpr {
+                terms: terms.to_vec(),
+                constant: -bound,
+            },
+        }
+    }
+
     /// `a ≤ b`.
     pub fn le(a: &LinExpr, b: &LinExpr) -> Option<LinCons> {
         Some(LinCons {

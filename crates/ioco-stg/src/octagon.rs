@@ -490,12 +490,7 @@ mod tests {
     use super::*;
 
     fn le(terms: &[(usize, i64)], bound: i64) -> LinCons {
-        LinCons {
-            expr: LinExpr {
-                terms: terms.to_vec(),
-                constant: -bound,
-            },
-        }
+        LinCons::at_most(terms, bound)
     }
 
     #[test]
