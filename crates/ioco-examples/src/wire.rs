@@ -60,6 +60,20 @@ pub trait Machine {
     }
 }
 
+/// The command-line options every example program shares (flattened into each program's
+/// own clap arguments).
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct WireArgs {
+    /// Print `#quiet` after every reaction (explicit quiescence).
+    #[arg(long, env = "IOCO_ACK", value_parser = clap::builder::FalseyValueParser::new())]
+    pub ack: bool,
+    /// Serve over TCP instead of stdin/stdout: listen at ADDR (a bare port means
+    /// 127.0.0.1:PORT; 0 picks a free port, printed as `listening on ADDR` on stderr). Every
+    /// connection gets a fresh machine.
+    #[arg(long, value_name = "ADDR")]
+    pub listen: Option<String>,
+}
+
 /// Whether acknowledgements were asked for in the environment ([`ACK_ENV`]).
 pub fn ack_from_env() -> bool {
     std::env::var(ACK_ENV)

@@ -18,15 +18,11 @@ struct Args {
     /// 0 = correct; 1..6 = the mutants of docs/brp.md.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=6))]
     mutant: u32,
-    /// Print `#quiet` after every reaction (explicit quiescence).
-    #[arg(long, env = "IOCO_ACK", value_parser = clap::builder::FalseyValueParser::new())]
-    ack: bool,
+    #[command(flatten)]
+    wire: wire::WireArgs,
     /// Speak JSON lines.
     #[arg(long)]
     json_lines: bool,
-    /// Serve over TCP at ADDR instead of stdin/stdout.
-    #[arg(long, value_name = "ADDR")]
-    listen: Option<String>,
     /// List the mutants and exit.
     #[arg(long)]
     list: bool,
@@ -41,5 +37,5 @@ fn main() {
         return;
     }
     let m = DataWire::new(Brp::new(args.mutant as usize), args.json_lines);
-    wire::main_with(m, args.ack, args.listen);
+    wire::main_with(m, args.wire.ack, args.wire.listen);
 }

@@ -19,19 +19,15 @@ struct Args {
     /// is a fault ioco finds.
     #[arg(long, value_enum, default_value = "correct")]
     mode: CoffeeStsMode,
-    /// Print `#quiet` after every reaction (explicit quiescence).
-    #[arg(long, env = "IOCO_ACK", value_parser = clap::builder::FalseyValueParser::new())]
-    ack: bool,
+    #[command(flatten)]
+    wire: wire::WireArgs,
     /// Speak JSON lines.
     #[arg(long)]
     json_lines: bool,
-    /// Serve over TCP at ADDR (a bare port means 127.0.0.1:PORT) instead of stdin/stdout.
-    #[arg(long, value_name = "ADDR")]
-    listen: Option<String>,
 }
 
 fn main() {
     let args = Args::parse();
     let m = DataWire::new(CoffeeSts::new(args.mode), args.json_lines);
-    wire::main_with(m, args.ack, args.listen);
+    wire::main_with(m, args.wire.ack, args.wire.listen);
 }

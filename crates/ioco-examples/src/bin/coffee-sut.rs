@@ -22,14 +22,8 @@ struct Args {
     /// Faulty mode by number (1 = wrong-output, 2 = tea, ..., 9 = flood), an alias of --mode.
     #[arg(long, value_name = "N", conflicts_with = "mode", value_parser = clap::value_parser!(u32).range(1..=9))]
     bug: Option<u32>,
-    /// Print `#quiet` after every reaction (explicit quiescence).
-    #[arg(long, env = "IOCO_ACK", value_parser = clap::builder::FalseyValueParser::new())]
-    ack: bool,
-    /// Serve over TCP instead of stdin/stdout: listen at ADDR (a bare port means
-    /// 127.0.0.1:PORT; 0 picks a free port, printed as `listening on ADDR` on stderr). Every
-    /// connection gets a fresh machine.
-    #[arg(long, value_name = "ADDR")]
-    listen: Option<String>,
+    #[command(flatten)]
+    wire: wire::WireArgs,
 }
 
 fn main() {
@@ -38,5 +32,5 @@ fn main() {
         Some(n) => CoffeeMode::bug(n as usize).expect("range checked by clap"),
         None => args.mode,
     };
-    wire::main_with(Coffee::new(mode), args.ack, args.listen);
+    wire::main_with(Coffee::new(mode), args.wire.ack, args.wire.listen);
 }
