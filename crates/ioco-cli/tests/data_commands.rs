@@ -168,12 +168,12 @@ fn every_faulty_coffee_machine_is_caught_with_its_counterexample() {
             }
             "boundary" | "silent" | "hang" => {
                 assert_eq!(f.observed, "δ", "{mode}: {text}");
-                assert_eq!(last_input, "button?", "{mode}: {text}");
+                assert_eq!(&**last_input, "button?", "{mode}: {text}");
                 assert!(f.allowed.contains(&"error!".to_string()), "{text}");
             }
             "extra-output" => {
                 assert_eq!(f.observed, "error!", "{text}");
-                assert_eq!(last_input, "pad?", "{text}");
+                assert_eq!(&**last_input, "pad?", "{text}");
                 assert_eq!(f.allowed, ["δ"], "{text}");
             }
             "refuse-water" => {
@@ -298,7 +298,23 @@ fn brp_switch_coverage_gen_and_run_and_online_testing() {
     assert_eq!(s.runs.len(), 20);
     assert_eq!(s.parameters["aposteriori_coverage"], 1.0);
     for m in [1, 3, 4, 5] {
-        run(m, "1").assert().code(1).stdout(contains("FAIL"));
+        let killed = dir.path().join(format!("m{m}.json"));
+        run(m, "1")
+            .arg("--json")
+            .arg(&killed)
+            .assert()
+            .code(1)
+            .stdout(contains("FAIL"));
+        // a Fail names what the spec allowed there: output switches with their guards (the
+        // variables' values substituted) or δ
+        let s = summary(&killed);
+        let f = s.first_failure().unwrap().failure.clone().unwrap();
+        assert!(!f.allowed.is_empty(), "mutant {m}: {f:?}");
+        assert!(
+            f.allowed.iter().all(|a| a == "δ" || a.contains('!')),
+            "mutant {m}: {f:?}"
+        );
+        assert!(!f.allowed.contains(&f.observed), "mutant {m}: {f:?}");
     }
     // mutant 6 needs a file of exactly 7 chunks: new values every round
     run(6, "60").assert().code(1).stdout(contains("req?(7)"));

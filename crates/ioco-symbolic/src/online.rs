@@ -280,11 +280,17 @@ pub fn allowed_outputs(spec: &mut SymbolicSpec) -> Vec<String> {
 }
 
 fn describe_move(spec: &SymbolicSpec, q: &State, m: &Move) -> String {
-    let defs = &spec.sys.spec.defs;
+    describe_output_move(&spec.sys, q, m)
+}
+
+/// An output move in a state: `coffee!(c) [c >= 150 - 50 && c <= 150]` (the guard with the
+/// variables' values of `q`).
+pub(crate) fn describe_output_move(sys: &crate::System, q: &State, m: &Move) -> String {
+    let defs = &sys.spec.defs;
     let mut guards = Vec::new();
     let mut params: Vec<String> = Vec::new();
     for &(a, s) in &m.parts {
-        let aut = spec.sys.automaton(a);
+        let aut = sys.automaton(a);
         let sw = &aut.switches[s as usize];
         if params.is_empty() {
             params = sw.params.iter().map(|p| p.0.clone()).collect();
@@ -300,7 +306,7 @@ fn describe_move(spec: &SymbolicSpec, q: &State, m: &Move) -> String {
     }
     let gate = m
         .gate
-        .map(|g| spec.sys.spec.gates[g as usize].name.clone())
+        .map(|g| sys.spec.gates[g as usize].name.clone())
         .unwrap_or_else(|| "τ".into());
     let mut s = gate;
     s.push('!');

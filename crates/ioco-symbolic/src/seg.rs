@@ -263,6 +263,10 @@ pub struct PurposeRun {
     pub verdict: PurposeVerdict,
     /// Labels exchanged (`inX?(6)`, `outX!(6)`, `δ`).
     pub trace: Vec<String>,
+    /// For a Fail: what the spec allowed where the failing observation was made (the output
+    /// switches of the candidate states with their guards, the variables replaced by their
+    /// values: `outX!(x) [x == 6]`, and `δ` when some candidate may be quiescent).
+    pub allowed: Vec<String>,
 }
 
 type Pair = (State, SymState);
@@ -352,8 +356,41 @@ pub fn run_purpose(
     rng: &mut ChaCha8Rng,
 ) -> PurposeRun {
     let mut trace = Vec::new();
-    let verdict = run_inner(sys, checker, picker, purpose, sut, rng, &mut trace);
-    PurposeRun { verdict, trace }
+    let mut c = Vec::new();
+    let verdict = run_inner(sys, checker, picker, purpose, sut, rng, &mut trace, &mut c);
+    let allowed = if matches!(verdict, PurposeVerdict::Fail(_)) {
+        allowed_outputs(sys, checker, &c, trace.len())
+    } else {
+        Vec::new()
+    };
+    PurposeRun {
+        verdict,
+        trace,
+        allowed,
+    }
+}
+
+/// The outputs allowed in the candidate states `c` (see [`PurposeRun::allowed`]).
+fn allowed_outputs(sys: &System, checker: &mut Checker, c: &[Pair], step: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut quiet = false;
+    for (q, _) in c {
+        for m in sys.moves(&q.locs).iter() {
+            if sys.direction(m) == Some(Direction::Output) {
+                let s = crate::online::describe_output_move(sys, q, m);
+                if !out.contains(&s) {
+                    out.push(s);
+                }
+            }
+        }
+        if !matches!(quiescence(sys, checker, q, step), Quiescence::Active(_)) {
+            quiet = true;
+        }
+    }
+    if quiet {
+        out.push("δ".into());
+    }
+    out
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -396,6 +433,9 @@ fn judge_other_output(
     }
 }
 
+/// `c`: the candidate set, left as it was when the run ended (a Fail: before the failing
+/// observation).
+#[allow(clippy::too_many_arguments)]
 fn run_inner(
     sys: &System,
     checker: &mut Checker,
@@ -404,13 +444,14 @@ fn run_inner(
     sut: &mut dyn DataSut,
     rng: &mut ChaCha8Rng,
     trace: &mut Vec<String>,
+    c: &mut Vec<Pair>,
 ) -> PurposeVerdict {
     let defs = sys.spec.defs.clone();
     if let Err(e) = sut.reset() {
         return PurposeVerdict::Error(format!("cannot reset the system: {}", e));
     }
     let mut q = sys.initial();
-    let mut c = match tau_close(sys, vec![(q.clone(), sys.initial_symbolic())], 10_000) {
+    *c = match tau_close(sys, vec![(q.clone(), sys.initial_symbolic())], 10_000) {
         Ok(c) => c,
         Err(e) => return PurposeVerdict::Inconclusive(e),
     };
@@ -476,10 +517,10 @@ fn run_inner(
                     ));
                 }
                 match sut.send(&gate, &w) {
-                    Err(e) => return sut_error(sys, checker, &c, i, e, trace),
+                    Err(e) => return sut_error(sys, checker, c, i, e, trace),
                     Ok(Sent::Raced(g, ow)) => {
                         trace.push(label(sys, &g, &ow, "!"));
-                        return judge_other_output(sys, &c, &label(sys, &gate, &w, "?"), &g, &ow);
+                        return judge_other_output(sys, c, &label(sys, &gate, &w, "?"), &g, &ow);
                     }
                     Ok(Sent::RacedMalformed(why)) => {
                         return PurposeVerdict::Fail(format!("malformed output: {}", why))
@@ -494,7 +535,7 @@ fn run_inner(
                         return PurposeVerdict::Inconclusive(format!("model error: {}", e.message))
                     }
                 };
-                c = match step(sys, &c, r.gate.unwrap(), &w) {
+                *c = match step(sys, c, r.gate.unwrap(), &w) {
                     Ok(c) => c,
                     Err(e) => return PurposeVerdict::Inconclusive(format!("model error: {}", e)),
                 };
@@ -503,7 +544,7 @@ fn run_inner(
                 let gate = sys.spec.gates[r.gate.unwrap() as usize].name.clone();
                 let obs = match sut.observe() {
                     Ok(o) => o,
-                    Err(e) => return sut_error(sys, checker, &c, i, e, trace),
+                    Err(e) => return sut_error(sys, checker, c, i, e, trace),
                 };
                 match obs {
                     Observed::Malformed(why) => {
@@ -512,7 +553,7 @@ fn run_inner(
                     Observed::Quiescent => {
                         trace.push("δ".into());
                         let mut unknown = false;
-                        for (cq, _) in &c {
+                        for (cq, _) in c.iter() {
                             match quiescence(sys, checker, cq, i) {
                                 Quiescence::Quiescent => {
                                     return PurposeVerdict::Inconclusive(format!(
@@ -543,7 +584,7 @@ fn run_inner(
                             && check_gate_value(sys, &g, Direction::Output, &w).is_ok()
                             && sys.enabled(&q, r, &w) == Ok(true);
                         if !fits {
-                            return judge_other_output(sys, &c, &gate, &g, &w);
+                            return judge_other_output(sys, c, &gate, &g, &w);
                         }
                         eta = subst(&eta, &w);
                         if checker.sat(&defs, &eta) == SatResult::Unsat {
@@ -562,7 +603,7 @@ fn run_inner(
                                 ))
                             }
                         };
-                        c = match step(sys, &c, r.gate.unwrap(), &w) {
+                        *c = match step(sys, c, r.gate.unwrap(), &w) {
                             Ok(c) => c,
                             Err(e) => {
                                 return PurposeVerdict::Inconclusive(format!("model error: {}", e))
@@ -581,19 +622,19 @@ fn run_inner(
         .is_some_and(|m| sys.direction(m) == Some(Direction::Input))
     {
         match sut.observe() {
-            Err(e) => return sut_error(sys, checker, &c, purpose.path.len(), e, trace),
+            Err(e) => return sut_error(sys, checker, c, purpose.path.len(), e, trace),
             Ok(Observed::Malformed(why)) => {
                 return PurposeVerdict::Fail(format!("malformed output: {}", why))
             }
             Ok(Observed::Output(g, w)) => {
                 trace.push(label(sys, &g, &w, "!"));
                 if let PurposeVerdict::Fail(why) =
-                    judge_other_output(sys, &c, "the end of the purpose", &g, &w)
+                    judge_other_output(sys, c, "the end of the purpose", &g, &w)
                 {
                     return PurposeVerdict::Fail(why);
                 }
                 let gi = sys.gate(&g).expect("a well-formed output");
-                c = step(sys, &c, gi, &w).unwrap_or_default();
+                *c = step(sys, c, gi, &w).unwrap_or_default();
             }
             Ok(Observed::Quiescent) => {
                 trace.push("δ".into());

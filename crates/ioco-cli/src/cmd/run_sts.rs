@@ -63,6 +63,7 @@ fn verdict_result(
     seed: u64,
     name: String,
     trace: Vec<String>,
+    allowed: Vec<String>,
     v: &PurposeVerdict,
 ) -> RunResult {
     let mut r = RunResult::new(index, seed);
@@ -80,7 +81,7 @@ fn verdict_result(
             r.verdict = RunVerdict::Fail;
             r.failure = Some(Failure {
                 observed: trace.last().cloned().unwrap_or_default(),
-                allowed: Vec::new(),
+                allowed,
                 reason: one_line(why),
             });
         }
@@ -93,7 +94,7 @@ fn verdict_result(
             r.error = Some(one_line(why));
         }
     }
-    r.trace = trace;
+    r.trace = trace.into_iter().map(Into::into).collect();
     r
 }
 
@@ -172,7 +173,14 @@ fn run(args: &Args, model: Option<PathBuf>, suite_path: &Path, suite: StsSuite) 
                     .map(String::as_str)
                     .unwrap_or("?")
             );
-            let mut r = verdict_result(results.len(), seed, name, run.trace, &run.verdict);
+            let mut r = verdict_result(
+                results.len(),
+                seed,
+                name,
+                run.trace,
+                run.allowed,
+                &run.verdict,
+            );
             if round > 0 {
                 r.note = Some(match r.note.take() {
                     Some(n) => format!("round {}; {n}", round + 1),
