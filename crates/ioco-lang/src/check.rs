@@ -798,6 +798,7 @@ impl<'a> Checker<'a> {
                 }
             }
         }
+        let mut declared = Vec::new();
         for (_, f) in files {
             for item in &f.items {
                 let ItemKind::Type(td) = &item.kind else {
@@ -839,7 +840,53 @@ impl<'a> Checker<'a> {
                     });
                 }
                 self.defs.types[id as usize].ctors = out;
+                declared.push((id, td.name.span));
             }
+        }
+        self.inhabited(&declared);
+    }
+
+    /// Every data type must have a finite value: a constructor whose fields all have one
+    /// (least fixpoint). `type S = Mk { s: S }` has none; the solver cannot declare it.
+    fn inhabited(&mut self, declared: &[(u32, Span)]) {
+        let n = self.defs.types.len();
+        let mut inhabited = vec![false; n];
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for i in 0..n {
+                if inhabited[i] {
+                    continue;
+                }
+                let ok = self.defs.types[i].ctors.iter().any(|c| {
+                    c.fields.iter().all(|(_, t)| match t {
+                        Type::Adt(a) => inhabited.get(*a as usize).copied().unwrap_or(true),
+                        _ => true,
+                    })
+                });
+                if ok {
+                    inhabited[i] = true;
+                    changed = true;
+                }
+            }
+        }
+        for &(id, sp) in declared {
+            if inhabited[id as usize] {
+                continue;
+            }
+            let name = self.defs.types[id as usize].name.clone();
+            self.err(
+                Diagnostic::error(
+                    "ioco::check::no_finite_value",
+                    format!("data type `{}` has no finite value", name),
+                    sp,
+                    "every constructor of this type needs a value of a type without one",
+                )
+                .help(format!(
+                    "add a constructor without recursive fields, e.g. `type {} = ... | Nil`",
+                    name
+                )),
+            );
         }
     }
 

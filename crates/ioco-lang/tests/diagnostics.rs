@@ -202,3 +202,10 @@ fn sync_set_mixes_inputs_and_outputs() {
 fn multi_action_of_a_lone_model_needs_sync() {
     insta::assert_snapshot!(errors(&coffee("  idle -- error! | coffee!(c) --> idle")));
 }
+
+#[test]
+fn data_type_without_finite_value() {
+    insta::assert_snapshot!(errors(
+        "type S = Mk { s: S }\ntype L = Cons { hd: int, tl: L } | Nil\nmodel M {\n  input a(x: S)\n  init s\n  s -- a?(x) --> s\n}\n"
+    ));
+}
