@@ -4,7 +4,8 @@
 //! Run: `cargo bench -p ioco-games --bench games` (options after `--`: a seed, `--spread`
 //! for goals spread over the whole automaton, `--only=N` for one size, `--window=local|uniform`,
 //! `--assume=ie|nd`, `--reps=K` (default 7), `--phase=attr|joker` to run only one solver, e.g.
-//! under `valgrind --tool=callgrind`).
+//! under `valgrind --tool=callgrind`). `benches/profile.sh` runs every cell under callgrind and
+//! prints instructions and simulated cache misses per transition (load-independent).
 //!
 //! Fairness: every size uses the same generator shape (4 inputs with p = 0.5, 3 outputs with
 //! p = 0.3, δ where no output: 3.24 transitions per state on average), so the average degree is
