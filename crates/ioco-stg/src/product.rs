@@ -127,13 +127,33 @@ fn single<'a>(m: &'a Model, what: &str) -> Result<&'a Automaton, ProductError> {
         message: format!("the {what} file has no model"),
         hint: "add a `model` without parameters, or mark one with `@main`".into(),
     })?;
-    spec.as_single().ok_or_else(|| ProductError {
+    if !spec.sync.is_empty() {
+        return Err(ProductError {
+            message: format!(
+                "the {what} `{}` declares `@sync` multi-actions, which symbolic test purposes do not support",
+                spec.name
+            ),
+            hint: "test the model with the explicit engine (`ioco test`)".into(),
+        });
+    }
+    let a = spec.as_single().ok_or_else(|| ProductError {
         message: format!(
             "the {what} `{}` is a composition; symbolic test purposes need one automaton",
             spec.name
         ),
         hint: "select a single model with `@main`".into(),
-    })
+    })?;
+    if let Some(sw) = a.switches.iter().find(|sw| !sw.also.is_empty()) {
+        return Err(ProductError {
+            message: format!(
+                "{}: the {what} `{}` has a multi-action (`a? | b?`), which symbolic test purposes do not support",
+                m.sources.location(sw.span),
+                a.name
+            ),
+            hint: "write the gates as consecutive switches, or test the model with the explicit engine (`ioco test`)".into(),
+        });
+    }
+    Ok(a)
 }
 
 impl Product {
