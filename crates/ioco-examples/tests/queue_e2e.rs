@@ -39,7 +39,7 @@ fn caught(mode: QueueMode, opts: &OnlineOptions, check: impl Fn(&RunResult, &[St
     let model = explore(Queue::new(mode), 1000).unwrap();
     let r = check_run(&s, &model, &spec);
     let f = r.failure.as_ref().unwrap();
-    let last_input = r.inputs().last().cloned().unwrap_or_default();
+    let last_input = r.inputs().last().map(|l| l.to_string()).unwrap_or_default();
     assert!(
         r.trace.len() >= 2 || f.observed == "exit",
         "trace {:?}",
@@ -128,7 +128,7 @@ fn large_capacity_is_not_full_when_it_should_be() {
 fn crash_on_empty_deq_is_a_failure_with_the_exit_status() {
     caught(QueueMode::Crash, &shrinking(), |r, ol| {
         assert_eq!(ol[0], "exit");
-        assert_eq!(r.trace.last().map(String::as_str), Some("deq?"));
+        assert_eq!(r.trace.last().map(|l| &**l), Some("deq?"));
         assert_eq!(allowed(r), ["empty!"]);
         let reason = &r.failure.as_ref().unwrap().reason;
         assert!(reason.contains("exited with status 101"), "{reason}");
@@ -146,7 +146,7 @@ fn hang_on_full_enq_is_quiescence_by_timeout() {
         assert!(ol[1].starts_with("enq_"), "{ol:?}");
         assert_eq!(ol[0], "δ");
         assert_eq!(allowed(r), ["full!"]);
-        assert_eq!(r.trace.last().map(String::as_str), Some("δ"));
+        assert_eq!(r.trace.last().map(|l| &**l), Some("δ"));
     });
     assert!(
         t0.elapsed() < Duration::from_secs(60),

@@ -141,7 +141,7 @@ fn in_process() {
     println!(
         "in-process, {n}-state model (median of 3, CPU time; {} runs × {} steps, coverage {}/{} \
          transitions): bare walk of the same table {:.2} M steps/s; online testing with every \
-         trace as strings (traces: All, the default) {:.2} M steps/s, ratio {:.2}; keeping only \
+         trace kept (traces: All, the default) {:.2} M steps/s, ratio {:.2}; keeping only \
          failing traces (traces: Failures) {:.2} M steps/s, ratio {:.2} (target ≥ 0.33)",
         s.runs.len(),
         depth,

@@ -18,22 +18,24 @@ use crate::result::{RunResult, RunVerdict, Shrunk};
 use crate::tester::{End, Tester};
 use ioco_gen::derive_seed;
 use ioco_model::{Label, Lts};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Parse labels as written (`coin?`, `coffee!`, `δ`) against `spec`'s alphabet.
-pub fn parse_trace(spec: &Lts, trace: &[String]) -> Result<Vec<Label>, String> {
+pub fn parse_trace(spec: &Lts, trace: &[Arc<str>]) -> Result<Vec<Label>, String> {
     let a = spec.alphabet();
     trace
         .iter()
         .enumerate()
         .map(|(i, s)| {
+            let s: &str = s;
             if s == "δ" || s == "delta" {
                 return Ok(Label::DELTA);
             }
             let (bare, want_input) = match (s.strip_suffix('?'), s.strip_suffix('!')) {
                 (Some(b), _) => (b, Some(true)),
                 (_, Some(b)) => (b, Some(false)),
-                _ => (s.as_str(), None),
+                _ => (s, None),
             };
             match a.lookup(bare) {
                 Some(l) if want_input.is_none_or(|w| w == a.is_input(l)) => Ok(l),

@@ -13,6 +13,7 @@
 //! ```
 
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// The verdict of one run (or of a whole summary).
 ///
@@ -91,7 +92,7 @@ pub struct Shrunk {
     /// The inputs that still make the SUT fail, in order (`coin?`, ...).
     pub inputs: Vec<String>,
     /// The trace of the failing replay of those inputs (inputs, outputs and `δ`).
-    pub trace: Vec<String>,
+    pub trace: Vec<Arc<str>>,
     /// The failure seen at the end of that replay.
     pub failure: Option<Failure>,
     /// How many replays shrinking took.
@@ -112,8 +113,10 @@ pub struct RunResult {
     /// The verdict.
     pub verdict: RunVerdict,
     /// Everything that happened, in order: inputs `water?`, outputs `coffee!`, quiescence `δ`.
-    /// For a Fail, the last element is the failing observation.
-    pub trace: Vec<String>,
+    /// For a Fail, the last element is the failing observation. Labels are shared strings
+    /// (each label's text is made once per tester, a step costs no allocation); in JSON a
+    /// list of strings.
+    pub trace: Vec<Arc<str>>,
     /// For a Fail: what was observed and what was allowed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<Failure>,
@@ -157,7 +160,7 @@ impl RunResult {
     }
 
     /// The inputs of the trace, in order (`coin?`, ...): what a replay sends.
-    pub fn inputs(&self) -> Vec<String> {
+    pub fn inputs(&self) -> Vec<Arc<str>> {
         self.trace
             .iter()
             .filter(|l| l.ends_with('?'))
@@ -280,7 +283,7 @@ mod tests {
         assert!(j.contains("\"verdict\":\"fail\""));
         let back: Summary = serde_json::from_str(&j).unwrap();
         assert_eq!(back, s);
-        assert_eq!(back.runs[1].inputs(), vec!["coin?".to_string()]);
+        assert_eq!(back.runs[1].inputs(), vec!["coin?".into()]);
         assert_eq!(RunVerdict::Error.worst(RunVerdict::Fail), RunVerdict::Fail);
         assert_eq!(RunVerdict::Inconclusive.exit_code(), 0);
     }

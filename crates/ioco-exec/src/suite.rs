@@ -233,13 +233,13 @@ fn exec(
 fn leaves_spec_by_output(
     spec: &Lts,
     policy: ioco_model::QuiescencePolicy,
-    trace: &[String],
+    trace: &[std::sync::Arc<str>],
 ) -> bool {
     let alphabet = spec.alphabet();
     let mut sus = ioco_model::Suspension::new(spec, policy);
     let mut q = sus.initial();
     for text in trace {
-        let l = if text == ioco_gen::DELTA {
+        let l = if &**text == ioco_gen::DELTA {
             Some(Label::DELTA)
         } else {
             let bare = text.trim_end_matches(['?', '!']);

@@ -19,6 +19,7 @@ use crate::adapter::AdapterError;
 use crate::result::{Failure, RunResult, RunVerdict};
 use ioco_gen::Coverage;
 use ioco_model::{Alphabet, Label, Lts, SaState, Suspension};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The tester's state for one worker: the lazy suspension automaton of the specification and
@@ -46,6 +47,9 @@ pub struct Tester<'a> {
     /// reads one record, which is prefetched while the SUT takes its step.
     pub(crate) nodes: Vec<Label>,
     pending: Vec<(SaState, Label, SaState)>,
+    /// Each label's text as written (`coin?`, `δ`), made on first use and shared by every
+    /// trace: a step of a kept trace costs a reference count, not an allocation.
+    names: Vec<Option<Arc<str>>>,
 }
 
 /// How a run ended, before it is written into a [`RunResult`].
@@ -103,6 +107,7 @@ impl<'a> Tester<'a> {
             node_at: Vec::new(),
             nodes: Vec::new(),
             pending: Vec::new(),
+            names: Vec::new(),
         };
         t.start();
         t
@@ -230,16 +235,23 @@ impl<'a> Tester<'a> {
 
     /// The trace as written (`coin?`, `coffee!`, `δ`, and a garbage line as `line!`); empties
     /// the tester's trace.
-    pub(crate) fn take_trace(&mut self) -> Vec<String> {
+    pub(crate) fn take_trace(&mut self) -> Vec<Arc<str>> {
         let a = self.alphabet();
-        let mut names: Vec<Option<String>> = vec![None; a.len()];
-        let mut out: Vec<String> = self
+        if self.names.len() < a.len() {
+            self.names.resize(a.len(), None);
+        }
+        let names = &mut self.names;
+        let mut out: Vec<Arc<str>> = self
             .trace
             .drain(..)
-            .map(|l| names[l.index()].get_or_insert_with(|| a.display(l)).clone())
+            .map(|l| {
+                names[l.index()]
+                    .get_or_insert_with(|| a.display(l).into())
+                    .clone()
+            })
             .collect();
         if let Some(g) = self.garbage.take() {
-            out.push(format!("{g}!"));
+            out.push(format!("{g}!").into());
         }
         out
     }
@@ -250,7 +262,7 @@ impl<'a> Tester<'a> {
         &mut self,
         verdict: crate::RunVerdict,
         traces: crate::online::Traces,
-    ) -> Vec<String> {
+    ) -> Vec<Arc<str>> {
         if traces == crate::online::Traces::Failures && verdict == crate::RunVerdict::Pass {
             self.trace.clear();
             self.garbage = None;

@@ -61,7 +61,12 @@ fn shrinking_finds_the_three_bs() {
     assert_eq!(sh.failure.as_ref().unwrap().observed, "bad!");
     assert!(sh.replays >= 1);
     // the shrunk trace: b? ok! b? ok! b? bad! (with δ observations in between)
-    let io: Vec<&String> = sh.trace.iter().filter(|l| l.as_str() != "δ").collect();
+    let io: Vec<&str> = sh
+        .trace
+        .iter()
+        .map(|l| &**l)
+        .filter(|&l| l != "δ")
+        .collect();
     assert_eq!(io, ["b?", "ok!", "b?", "ok!", "b?", "bad!"]);
 }
 

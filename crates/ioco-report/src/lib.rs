@@ -142,7 +142,7 @@ pub(crate) fn duration(ms: f64) -> String {
 }
 
 /// A trace as one line; `ε` when empty.
-pub(crate) fn trace(labels: &[String]) -> String {
+pub(crate) fn trace(labels: &[std::sync::Arc<str>]) -> String {
     if labels.is_empty() {
         "ε".to_string()
     } else {

@@ -138,7 +138,7 @@ pub fn render(summary: &Summary, opts: &TextOptions) -> String {
     o
 }
 
-fn clipped(labels: &[String], max: usize) -> String {
+fn clipped(labels: &[std::sync::Arc<str>], max: usize) -> String {
     let t = if labels.len() <= max {
         trace(labels)
     } else {

@@ -36,7 +36,7 @@ fn run(k: usize) -> impl Strategy<Value = RunResult> {
                 let mut r = RunResult::new(k, seed);
                 r.verdict = verdict;
                 r.steps = trace.len();
-                r.trace = trace.clone();
+                r.trace = trace.iter().map(|t| t.as_str().into()).collect();
                 r.duration_ms = ms;
                 r.stderr = stderr;
                 r.test = test;
@@ -54,7 +54,7 @@ fn run(k: usize) -> impl Strategy<Value = RunResult> {
                                     .filter(|t| t.ends_with('?'))
                                     .cloned()
                                     .collect(),
-                                trace,
+                                trace: r.trace.clone(),
                                 failure: Some(f.clone()),
                                 replays: 3,
                             });

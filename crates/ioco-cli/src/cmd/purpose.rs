@@ -239,7 +239,7 @@ fn steer(
             },
         };
         r.steps += 1;
-        r.trace.push(alpha.display(x));
+        r.trace.push(alpha.display(x).into());
         match prod.step(q, x) {
             Step::Continue(t) => q = t,
             Step::Stop(v, why) => {
@@ -287,7 +287,7 @@ fn exit_rule(
     match e {
         AdapterError::UnknownOutput { line } => {
             r.steps += 1;
-            r.trace.push(format!("{line}!"));
+            r.trace.push(format!("{line}!").into());
             let why = format!(
                 "the SUT wrote `{line}`, which is not an output of the model (allowed: {})",
                 allowed.join(", ")
@@ -492,7 +492,7 @@ fn to_result(run: &ioco_stg::online::Run, index: usize, seed: u64) -> RunResult 
     use ioco_symbolic::online::Verdict as V;
     let one_line = super::test_data::one_line;
     let mut r = RunResult::new(index, seed);
-    r.trace = run.trace.clone();
+    r.trace = run.trace.iter().map(|l| l.as_str().into()).collect();
     r.steps = run.trace.len();
     match &run.verdict {
         V::Pass => {}

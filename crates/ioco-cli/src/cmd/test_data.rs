@@ -272,7 +272,7 @@ pub fn one_line(s: &str) -> String {
 /// A symbolic run as a [`RunResult`].
 pub fn to_result(run: &Run, index: usize, seed: u64) -> RunResult {
     let mut r = RunResult::new(index, seed);
-    r.trace = run.trace.clone();
+    r.trace = run.trace.iter().map(|l| l.as_str().into()).collect();
     r.steps = run.trace.len();
     match &run.verdict {
         Verdict::Pass => {}
