@@ -112,17 +112,11 @@ struct Grp {
 
 const TOUCHED: u32 = 1 << 31;
 
-/// In a reverse-index entry: the action has a single part (a position), so it is ready as
-/// soon as that position enters, without reading its counter (one random access less per
-/// transition under IE, where every input action has one part).
-const SINGLE: u32 = 1 << 31;
-
 /// The incremental counter engine shared by [`attractor`] and [`crate::joker::joker_game`].
 pub(crate) struct Engine<'a> {
     arena: &'a Arena,
     rev_off: Vec<u32>,
-    /// Reverse index entries: (action, its owner | [`SINGLE`]) or (group | [`GROUP_BIT`], 0).
-    rev: Vec<[u32; 2]>,
+    rev: Vec<u32>,
     users: Vec<u32>,
     act: Vec<Act>,
     /// Per group, plus a sentinel: one cache line serves the counter, the flag and the users.
@@ -177,7 +171,7 @@ impl<'a> Engine<'a> {
             *c = sum;
         }
         rev_off[n] = sum;
-        let mut rev = vec![[0u32; 2]; sum as usize];
+        let mut rev = vec![0u32; sum as usize];
         let mut sum = 0u32;
         for gr in &mut grp[..ng] {
             sum += gr.users;
@@ -194,12 +188,10 @@ impl<'a> Engine<'a> {
             {
                 let c = &mut rev_off[t as usize];
                 *c -= 1;
-                rev[*c as usize] = [g as u32 | GROUP_BIT, 0];
+                rev[*c as usize] = g as u32 | GROUP_BIT;
             }
         }
         for (i, w) in arena.part_off.windows(2).enumerate().rev() {
-            let single = if w[1] - w[0] == 1 { SINGLE } else { 0 };
-            let owner = act[i].owner | single;
             for &p in arena.parts[w[0] as usize..w[1] as usize].iter().rev() {
                 let c = if p & GROUP_BIT == 0 {
                     &mut rev_off[p as usize]
@@ -208,7 +200,7 @@ impl<'a> Engine<'a> {
                 };
                 *c -= 1;
                 if p & GROUP_BIT == 0 {
-                    rev[*c as usize] = [i as u32, owner];
+                    rev[*c as usize] = i as u32;
                 } else {
                     users[*c as usize] = i as u32;
                 }
@@ -321,15 +313,8 @@ impl<'a> Engine<'a> {
                 self.rev_off[p as usize + 1] as usize,
             );
             for k in a..b {
-                let [x, o] = self.rev[k];
-                if o & SINGLE != 0 {
-                    // The action's only part entered: no counter to look up.
-                    let owner = o & !SINGLE;
-                    if self.collect_pre {
-                        self.candidate(owner);
-                    }
-                    self.ready(x, owner, level, r + 1);
-                } else if x & GROUP_BIT == 0 {
+                let x = self.rev[k];
+                if x & GROUP_BIT == 0 {
                     let act = &mut self.act[x as usize];
                     act.cnt -= 1;
                     let (cnt, owner) = (act.cnt, act.owner);
