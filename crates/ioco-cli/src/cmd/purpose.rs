@@ -489,32 +489,12 @@ pub fn gen_symbolic(model: &Path, purpose_path: &Path, output: Option<&Path>) ->
 
 /// A purpose run as a [`RunResult`].
 fn to_result(run: &ioco_stg::online::Run, index: usize, seed: u64) -> RunResult {
-    use ioco_symbolic::online::Verdict as V;
-    let one_line = super::test_data::one_line;
-    let mut r = RunResult::new(index, seed);
-    r.trace = run.trace.iter().map(|l| l.as_str().into()).collect();
-    r.steps = run.trace.len();
-    match &run.verdict {
-        V::Pass => {}
-        V::Fail(why) => {
-            r.verdict = RunVerdict::Fail;
-            r.failure = Some(Failure {
-                observed: run
-                    .observed
-                    .clone()
-                    .unwrap_or_else(|| run.trace.last().cloned().unwrap_or_default()),
-                allowed: run.allowed.clone(),
-                reason: one_line(why),
-            });
-        }
-        V::Inconclusive(why) => {
-            r.verdict = RunVerdict::Inconclusive;
-            r.note = Some(one_line(why));
-        }
-        V::Error(why) => {
-            r.verdict = RunVerdict::Error;
-            r.error = Some(one_line(why));
-        }
-    }
-    r
+    super::test_data::result_of(
+        index,
+        seed,
+        &run.trace,
+        &run.verdict,
+        run.observed.as_ref(),
+        &run.allowed,
+    )
 }

@@ -271,19 +271,37 @@ pub fn one_line(s: &str) -> String {
 
 /// A symbolic run as a [`RunResult`].
 pub fn to_result(run: &Run, index: usize, seed: u64) -> RunResult {
+    result_of(
+        index,
+        seed,
+        &run.trace,
+        &run.verdict,
+        run.observed.as_ref(),
+        &run.allowed,
+    )
+}
+
+/// A [`RunResult`] from the parts every data-level run has (symbolic runs, purpose runs).
+pub fn result_of(
+    index: usize,
+    seed: u64,
+    trace: &[String],
+    verdict: &Verdict,
+    observed: Option<&String>,
+    allowed: &[String],
+) -> RunResult {
     let mut r = RunResult::new(index, seed);
-    r.trace = run.trace.iter().map(|l| l.as_str().into()).collect();
-    r.steps = run.trace.len();
-    match &run.verdict {
+    r.trace = trace.iter().map(|l| l.as_str().into()).collect();
+    r.steps = trace.len();
+    match verdict {
         Verdict::Pass => {}
         Verdict::Fail(why) => {
             r.verdict = RunVerdict::Fail;
             r.failure = Some(Failure {
-                observed: run
-                    .observed
-                    .clone()
-                    .unwrap_or_else(|| run.trace.last().cloned().unwrap_or_default()),
-                allowed: run.allowed.clone(),
+                observed: observed
+                    .cloned()
+                    .unwrap_or_else(|| trace.last().cloned().unwrap_or_default()),
+                allowed: allowed.to_vec(),
                 reason: one_line(why),
             });
         }
