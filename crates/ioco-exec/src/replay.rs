@@ -287,35 +287,10 @@ pub fn shrink(
     if !test(&inputs, &mut replays, &mut best) {
         return None;
     }
-    // ddmin
-    let mut cur = inputs;
-    let mut n = 2usize;
-    while cur.len() >= 2 && replays < budget {
-        let chunk = cur.len().div_ceil(n);
-        let mut reduced = false;
-        // Try removing each chunk (testing complements); subsets first for n = 2 is implied.
-        let mut start = 0;
-        while start < cur.len() {
-            let end = (start + chunk).min(cur.len());
-            let cand: Vec<Label> = cur[..start].iter().chain(&cur[end..]).copied().collect();
-            if test(&cand, &mut replays, &mut best) {
-                cur = cand;
-                n = (n - 1).max(2);
-                reduced = true;
-                break;
-            }
-            start = end;
-        }
-        if !reduced {
-            if n >= cur.len() {
-                break;
-            }
-            n = (2 * n).min(cur.len());
-        }
-    }
-    if cur.len() == 1 && replays < budget && test(&[], &mut replays, &mut best) {
-        cur.clear();
-    }
+    // ddmin; the budget counts replays, so `test` says "no" once it is spent.
+    let cur = ioco_symbolic::online::ddmin(inputs, usize::MAX, |cand| {
+        test(cand, &mut replays, &mut best)
+    });
     let best = best?;
     let a = spec.alphabet();
     Some(Shrunk {
