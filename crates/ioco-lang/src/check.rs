@@ -406,20 +406,8 @@ fn seq_first(a: &mut ir::Automaton, seq: &str, k: u32) {
         return;
     };
     let span = a.gates[eg as usize].span;
-    a.gates.push(Gate {
-        name: seq.into(),
-        dir: Direction::Output,
-        params: Vec::new(),
-        timeout: None,
-        span,
-    });
-    let sg = (a.gates.len() - 1) as u32;
-    a.locations.push(ir::Location {
-        name: format!("#done{}", k),
-        timeout: None,
-        span,
-    });
-    let done = (a.locations.len() - 1) as u32;
+    let sg = push_gate(a, seq, Direction::Output, span);
+    let done = push_location(a, format!("#done{}", k), span);
     let end = a
         .locations
         .iter()
@@ -429,47 +417,53 @@ fn seq_first(a: &mut ir::Automaton, seq: &str, k: u32) {
         sw.gate = Some(sg);
         sw.to = done;
     }
-    a.switches.push(ir::Switch {
-        from: done,
-        gate: Some(eg),
-        also: Vec::new(),
-        params: Vec::new(),
-        guard: Expr::tru(span),
-        assign: Vec::new(),
-        to: end,
-        span,
-    });
+    push_step(a, done, eg, end, span);
 }
 
 /// `P >>> Q`, an automaton of Q: it waits in a new initial location `#wait<k>` for the step
 /// `seq` (P's exit).
 fn seq_then(a: &mut ir::Automaton, seq: &str, k: u32) {
     let span = a.span;
+    let sg = push_gate(a, seq, Direction::Input, span);
+    let wait = push_location(a, format!("#wait{}", k), span);
+    push_step(a, wait, sg, a.initial, span);
+    a.initial = wait;
+}
+
+/// Adds a parameterless gate used by the lowering of `>>>`; its index.
+fn push_gate(a: &mut ir::Automaton, name: &str, dir: Direction, span: Span) -> u32 {
     a.gates.push(Gate {
-        name: seq.into(),
-        dir: Direction::Input,
+        name: name.into(),
+        dir,
         params: Vec::new(),
         timeout: None,
         span,
     });
-    let sg = (a.gates.len() - 1) as u32;
+    (a.gates.len() - 1) as u32
+}
+
+/// Adds a location used by the lowering of `>>>`; its index.
+fn push_location(a: &mut ir::Automaton, name: String, span: Span) -> u32 {
     a.locations.push(ir::Location {
-        name: format!("#wait{}", k),
+        name,
         timeout: None,
         span,
     });
-    let wait = (a.locations.len() - 1) as u32;
+    (a.locations.len() - 1) as u32
+}
+
+/// Adds an unguarded switch `from -- gate --> to` without parameters or assignments.
+fn push_step(a: &mut ir::Automaton, from: u32, gate: u32, to: u32, span: Span) {
     a.switches.push(ir::Switch {
-        from: wait,
-        gate: Some(sg),
+        from,
+        gate: Some(gate),
         also: Vec::new(),
         params: Vec::new(),
         guard: Expr::tru(span),
         assign: Vec::new(),
-        to: a.initial,
+        to,
         span,
     });
-    a.initial = wait;
 }
 
 fn sorted(mut gates: Vec<Gate>) -> Vec<Gate> {
