@@ -410,7 +410,7 @@ impl Timing {
 }
 
 /// A duration on the command line: milliseconds, or a number with `us`, `ms`, `s` or `min`.
-fn parse_ms(text: &str) -> Option<Duration> {
+pub(crate) fn parse_ms(text: &str) -> Option<Duration> {
     let t = text.trim();
     let split = t
         .find(|c: char| !c.is_ascii_digit() && c != '.')

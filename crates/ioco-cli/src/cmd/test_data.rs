@@ -184,24 +184,6 @@ pub fn data_factory(sut: &super::test::SutArgs, spec: &Arc<Spec>) -> Result<Data
     ))
 }
 
-/// A duration: milliseconds, or a number with `ms` or `s`.
-fn duration(text: &str) -> Option<Duration> {
-    let t = text.trim();
-    let (num, scale) = if let Some(n) = t.strip_suffix("ms") {
-        (n, 1e-3)
-    } else if let Some(n) = t.strip_suffix('s') {
-        (n, 1.0)
-    } else {
-        (t, 1e-3)
-    };
-    let x: f64 = num
-        .trim()
-        .parse()
-        .ok()
-        .filter(|x: &f64| x.is_finite() && *x >= 0.0)?;
-    Some(Duration::from_secs_f64(x * scale))
-}
-
 /// The quiescence time-outs of a session with data: the model's `@timeout`s (model, gates,
 /// locations), `--timeout` overriding the model's, overridden by `--timeout-gate NAME=MS`
 /// and `--timeout-location [MODEL.]LOCATION=MS`; combined by the rule of
@@ -216,7 +198,7 @@ pub fn timeouts(spec: &Spec, sut: &super::test::SutArgs) -> Result<online::Timeo
         let (name, v) = g
             .rsplit_once('=')
             .ok_or_else(|| miette!(help = format!("write {opt} NAME=MS"), "bad {opt} `{g}`"))?;
-        let d = duration(v).ok_or_else(|| {
+        let d = super::test::parse_ms(v).ok_or_else(|| {
             miette!(
                 help = "milliseconds (2000) or 2s, 500ms",
                 "bad {opt} `{g}`: `{v}` is not a duration"
