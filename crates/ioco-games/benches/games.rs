@@ -3,7 +3,7 @@
 //!
 //! Run: `cargo bench -p ioco-games --bench games` (options after `--`: a seed, `--spread`
 //! for goals spread over the whole automaton, `--only=N` for one size, `--window=local|uniform`,
-//! `--assume=ie|nd`, `--reps=K` (default 7), `--phase=attr|joker` to run only one solver, e.g.
+//! `--assume=ie|nd`, `--reps=K` (default 7), `--same` (see below), `--phase=attr|joker` to run only one solver, e.g.
 //! under `valgrind --tool=callgrind`). `benches/profile.sh` runs every cell under callgrind and
 //! prints instructions and simulated cache misses per transition (load-independent).
 //!
@@ -11,8 +11,13 @@
 //! p = 0.3, δ where no output: 3.24 transitions per state on average), so the average degree is
 //! the same at every size. Only the solver call is timed (the automaton and the arena are built
 //! outside the timed region); a solver call includes building its reverse index and allocating
-//! its result, which is part of the computation. Each cell is the **median** of `reps` runs
-//! (the minimum is printed too). Memory: by default (glibc) freed memory stays in the heap
+//! its result, which is part of the computation. Each repetition solves a **fresh** automaton
+//! (seeds `seed`, `seed+1`, …), its arena built just before the timed call (so it is as hot in
+//! the cache as after building it in real use): solving one small automaton again and again
+//! lets the branch predictor learn the whole run (at 10^3 transitions that made the solver
+//! look 2–3× faster than on an automaton it has not seen); `--same` solves one automaton
+//! `reps` times, as before. Each cell is the **median** of `reps` runs of nanoseconds per
+//! transition (the minimum is printed too). Memory: by default (glibc) freed memory stays in the heap
 //! (`mallopt`: no mmap for blocks below 32 MiB, no trimming), so after the first run a solver's
 //! arrays reuse pages that are already mapped, as in a long-running process solving many games:
 //! the median then excludes first-touch page faults. `--cold` keeps glibc's defaults, where at
@@ -36,18 +41,25 @@ fn thread_cpu() -> Duration {
     Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
 
-/// (median, minimum, last result) of `runs` runs.
-fn median_of<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, Duration, T) {
+/// (median, minimum) nanoseconds per transition over `runs` runs, and the last result. Run
+/// `k` builds its arena with `arena(k)` just before the timed solve (so the arena is as hot in
+/// the cache as after building it in real use), and solves it once.
+fn median_of<T>(
+    runs: usize,
+    arena: impl Fn(usize) -> (Arena, usize),
+    f: impl Fn(&Arena) -> T,
+) -> (f64, f64, T) {
     let mut times = Vec::with_capacity(runs);
     let mut out = None;
-    for _ in 0..runs.max(1) {
+    for k in 0..runs.max(1) {
         drop(out.take());
+        let (arena, m) = arena(k);
         let t = thread_cpu();
-        let r = black_box(f());
-        times.push(thread_cpu() - t);
+        let r = black_box(f(&arena));
+        times.push((thread_cpu() - t).as_nanos() as f64 / m as f64);
         out = Some(r);
     }
-    times.sort();
+    times.sort_by(f64::total_cmp);
     (times[times.len() / 2], times[0], out.unwrap())
 }
 
@@ -67,6 +79,7 @@ fn main() {
     let assume_f: Option<String> = arg("--assume=");
     let phase: Option<String> = arg("--phase=");
     let cold = std::env::args().any(|a| a == "--cold");
+    let same = std::env::args().any(|a| a == "--same");
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     if !cold {
         // SAFETY: mallopt only changes allocator tuning parameters; called before any
@@ -120,46 +133,56 @@ fn main() {
             p_output: 0.3,
             window,
         };
-        let sa = random_sa(seed, &shape);
+        // One automaton per repetition (seeds seed, seed+1, ...; built outside the timed
+        // region): solving the same small automaton again and again would let the branch
+        // predictor learn its whole run, which no real use does. `--same` reuses one.
+        let sas: Vec<_> = (0..if same { 1 } else { reps.max(1) } as u64)
+            .map(|k| random_sa(seed + k, &shape))
+            .collect();
+        let sa = &sas[0];
         let m = sa.num_transitions();
-        let n = sa.num_states() as u32;
-        let goals: Vec<u32> = if spread {
-            (0..n).step_by(100).collect()
-        } else {
-            (n / 2..n / 2 + 10).collect()
+        let goals_of = |sa: &ioco_model::Lts| -> Goal {
+            let n = sa.num_states() as u32;
+            let goals: Vec<u32> = if spread {
+                (0..n).step_by(100).collect()
+            } else {
+                (n / 2..n / 2 + 10).collect()
+            };
+            Goal::of_states(sa, &goals)
         };
-        let goal = Goal::of_states(&sa, &goals);
         for a in [Assumption::InputEager, Assumption::Nondeterministic] {
             if assume_f.as_deref().is_some_and(|f| f.parse() != Ok(a)) {
                 continue;
             }
-            let arena = Arena::of_sa(&sa, &goal, a);
-            let zero = || (Duration::ZERO, Duration::ZERO, None);
+            let arena_of = |k: usize| {
+                let sa = &sas[k % sas.len()];
+                (Arena::of_sa(sa, &goals_of(sa), a), sa.num_transitions())
+            };
+            let zero = || (0.0, 0.0, None);
             let (t_attr, m_attr, attr) = if phase.as_deref().is_none_or(|p| p == "attr") {
-                let (t, mn, r) = median_of(reps, || attractor(&arena));
+                let (t, mn, r) = median_of(reps, arena_of, attractor);
                 (t, mn, Some(r))
             } else {
                 zero()
             };
             let (t_jok, m_jok, jok) = if phase.as_deref().is_none_or(|p| p == "joker") {
-                let (t, mn, r) = median_of(reps, || joker_game(&arena));
+                let (t, mn, r) = median_of(reps, arena_of, joker_game);
                 (t, mn, Some(r))
             } else {
                 zero()
             };
-            let per = |d: Duration| d.as_nanos() as f64 / m as f64;
             println!(
                 "{:>8} {:>8} {:>8} {:>17} {:>9.3} {:>9.3} {:>10.1} [{:>5.1}] {:>10.1} [{:>5.1}] {:>7} {:>7} {:>6}",
                 if window == 0 { "uniform" } else { "local" },
                 sa.num_states(),
                 m,
                 a.name(),
-                t_attr.as_secs_f64() * 1e3,
-                t_jok.as_secs_f64() * 1e3,
-                per(t_attr),
-                per(m_attr),
-                per(t_jok),
-                per(m_jok),
+                t_attr * m as f64 * 1e-6,
+                t_jok * m as f64 * 1e-6,
+                t_attr,
+                m_attr,
+                t_jok,
+                m_jok,
                 attr.as_ref().map_or(0, |s| s.size()),
                 jok.as_ref().map_or(0, |s| s.size()),
                 jok.as_ref().map_or(0, |s| s.levels)

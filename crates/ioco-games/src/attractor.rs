@@ -12,11 +12,15 @@
 //! entering while a position of rank r is processed has rank r+1 = 1 + the highest rank among
 //! the successors of its witness action: every successor of the strategy's move has a strictly
 //! lower rank (an *attracting* strategy, Def. 6.8). Each part and group member is decremented
-//! once, so the cost is O(arena size) = O(|T|) for an SA arena. For memory locality each
-//! rank's block of the worklist is sorted by index before it is processed (the positions of
-//! one rank may be processed in any order); that adds O(k log k) per block of k positions,
-//! about 2% of the time on 10^6 transitions, and changes only which of several equally ranked
-//! witness actions is kept.
+//! once, so the cost is O(arena size) = O(|T|) for an SA arena.
+//!
+//! **Memory.** On large automata the time goes into cache misses, so what is touched at
+//! random per reverse edge is kept small: each rank's block of the worklist is sorted by index
+//! (linear radix sort) so the reverse index is swept in order; a reverse edge names the action
+//! *and its owner*, and an action with a single part needs no counter (the edge completes it);
+//! membership and Pre candidacy are bitsets; the 16-byte position records are written once,
+//! when the position enters; joker games keep the largest move bound of the entered parts
+//! beside each counter instead of re-reading an action's successors when it completes.
 //!
 //! The same engine runs the nested fixpoint of joker games ([`mod@crate::joker`]): it keeps its
 //! counters across levels and also collects Pre(X) (cooperative predecessors) as positions
@@ -73,9 +77,8 @@ impl Solution {
 }
 
 /// Per-position data, kept together so that a position costs one cache miss, not four; 16
-/// bytes, so four positions share a cache line. While a position is outside the set its
-/// `strategy` is [`NONE`] or [`CAND`] (already collected as a Pre candidate); the cold
-/// helping moves live in [`Engine::help`].
+/// bytes, so four positions share a cache line. Outside the set every field is
+/// [`NONE`]; the cold helping moves live in [`Engine::help`].
 #[derive(Copy, Clone)]
 pub(crate) struct Pos {
     pub(crate) jrank: u32,
@@ -84,9 +87,6 @@ pub(crate) struct Pos {
     pub(crate) moves: u32,
 }
 
-/// `Pos::strategy` of a position outside the set that is already a Pre candidate.
-const CAND: u32 = NONE - 1;
-
 impl Pos {
     #[inline]
     pub(crate) fn inside(&self) -> bool {
@@ -94,34 +94,63 @@ impl Pos {
     }
 }
 
-/// Per-action data: the number of parts not yet in the set, and the owner.
-#[derive(Copy, Clone)]
-struct Act {
-    cnt: u32,
+/// An entry of the reverse index (or of a group's users): an action that has the position (or
+/// the group) as a part, with the action's owner, so that completing an action costs no lookup
+/// of per-action data; or (with [`GROUP_BIT`]) a group the position belongs to, with the
+/// start of the group's users in `owner` ([`NONE`] if it has none). An action with a single
+/// counted part carries [`SINGLE`]: the entry itself completes it, and its counter is never
+/// touched. The last user of a group carries [`GROUP_BIT`] (users are actions, so the bit is
+/// free there), so a group's users are found without an offset table.
+#[derive(Copy, Clone, Default)]
+struct Use {
+    x: u32,
     owner: u32,
 }
 
-/// Per-group data: the members not yet in the set (with [`TOUCHED`] once a member entered,
-/// for Pre collection) and the start of the group's users (actions with the group as a part;
-/// they end where the next group's start).
-#[derive(Copy, Clone, Default)]
-struct Grp {
-    left: u32,
-    users: u32,
-}
+/// Flag of a [`Use`] whose action has exactly one counted part.
+const SINGLE: u32 = 1 << 30;
 
+/// Group counter flag: a member has entered (for Pre collection).
 const TOUCHED: u32 = 1 << 31;
 
+#[inline]
+fn bit(set: &[u64], p: u32) -> bool {
+    set[p as usize >> 6] & (1 << (p & 63)) != 0
+}
+
+#[inline]
+fn set_bit(set: &mut [u64], p: u32) {
+    set[p as usize >> 6] |= 1 << (p & 63);
+}
+
 /// The incremental counter engine shared by [`attractor`] and [`crate::joker::joker_game`].
-pub(crate) struct Engine<'a> {
-    arena: &'a Arena,
+///
+/// Memory layout (what is touched at random, per reverse-index entry, is kept small, so that
+/// it stays in the cache as the automaton grows): the reverse index is read in order (the
+/// positions of a rank are processed in index order) and names each action with its owner;
+/// "is in the set" and "is a Pre candidate" are bitsets (n/4 bytes for both); only actions
+/// with several parts have a counter to decrement; the 16-byte position records are written
+/// once per position, when it enters.
+pub(crate) struct Engine {
     rev_off: Vec<u32>,
-    rev: Vec<u32>,
-    users: Vec<u32>,
-    act: Vec<Act>,
-    /// Per group, plus a sentinel: one cache line serves the counter, the flag and the users.
-    grp: Vec<Grp>,
+    rev: Vec<Use>,
+    /// Per group: the users (actions with the group as a part), each group's list ending
+    /// with an entry marked [`GROUP_BIT`].
+    users: Vec<Use>,
+    /// Per action (at `i * stride`): its parts not yet in the set (only read for actions
+    /// without [`SINGLE`]); in joker games followed by the largest `moves` among the parts
+    /// that entered, so the bound of a completed action needs no look at its successors.
+    cnt: Vec<u32>,
+    /// Per group (at `g * stride`): its members not yet in the set, with [`TOUCHED`] once a
+    /// member entered; in joker games followed by the largest `moves` among those members.
+    gleft: Vec<u32>,
+    /// 2 in joker games (counter, largest `moves`), else 1.
+    stride: usize,
     pub(crate) pos: Vec<Pos>,
+    /// Bitset of the positions in the set (mirrors [`Pos::inside`]).
+    inside: Vec<u64>,
+    /// Bitset of the positions collected as Pre candidates.
+    cand: Vec<u64>,
     help: Vec<u32>,
     queue: Vec<u32>,
     head: usize,
@@ -132,35 +161,38 @@ pub(crate) struct Engine<'a> {
     pub(crate) cands: Vec<u32>,
 }
 
-impl<'a> Engine<'a> {
+impl Engine {
     #[inline(never)]
-    pub(crate) fn new(arena: &'a Arena, collect_pre: bool) -> Self {
+    pub(crate) fn new(arena: &Arena, collect_pre: bool) -> Self {
         let n = arena.num_positions();
+        let na = arena.num_actions();
         let ng = arena.group_off.len() - 1;
+        assert!(
+            n < SINGLE as usize && na < SINGLE as usize && ng < SINGLE as usize,
+            "arena too large for 30-bit indices"
+        );
         // Reverse index (position -> action and group occurrences) and group users (group ->
         // actions using it), both CSR. One counting pass; then each occurrence is written once,
         // walking backwards with the end offsets as cursors, so no separate `fill` array is
         // touched and the lists keep forward order (actions first, then groups).
         let mut rev_off = vec![0u32; n + 1];
-        let mut grp = vec![Grp::default(); ng + 1];
-        let mut act: Vec<Act> = Vec::with_capacity(arena.num_actions());
-        for (w, &owner) in arena.part_off.windows(2).zip(&arena.act_owner) {
-            let mut cnt = 0u32;
+        let mut guser_off = vec![0u32; ng + 1];
+        let mut cnt: Vec<u32> = Vec::with_capacity(na);
+        for w in arena.part_off.windows(2) {
+            let mut c = 0u32;
             for &p in &arena.parts[w[0] as usize..w[1] as usize] {
                 if p & GROUP_BIT == 0 {
                     rev_off[p as usize] += 1;
-                    cnt += 1;
+                    c += 1;
                 } else {
                     let g = (p & !GROUP_BIT) as usize;
-                    grp[g].users += 1;
-                    cnt += u32::from(arena.group_off[g + 1] > arena.group_off[g]);
+                    guser_off[g] += 1;
+                    c += u32::from(arena.group_off[g + 1] > arena.group_off[g]);
                 }
             }
-            act.push(Act { cnt, owner });
+            cnt.push(c);
         }
-        for (gr, w) in grp.iter_mut().zip(arena.group_off.windows(2)) {
-            gr.left = w[1] - w[0];
-        }
+        let mut gleft: Vec<u32> = arena.group_off.windows(2).map(|w| w[1] - w[0]).collect();
         for &t in &arena.group_members {
             rev_off[t as usize] += 1;
         }
@@ -171,14 +203,14 @@ impl<'a> Engine<'a> {
             *c = sum;
         }
         rev_off[n] = sum;
-        let mut rev = vec![0u32; sum as usize];
+        let mut rev = vec![Use::default(); sum as usize];
         let mut sum = 0u32;
-        for gr in &mut grp[..ng] {
-            sum += gr.users;
-            gr.users = sum;
+        for c in &mut guser_off[..ng] {
+            sum += *c;
+            *c = sum;
         }
-        grp[ng].users = sum;
-        let mut users = vec![0u32; sum as usize];
+        guser_off[ng] = sum;
+        let mut users = vec![Use::default(); sum as usize];
         // Backwards: groups (in reverse), then actions (in reverse); each cursor ends at the
         // start of its list.
         for (g, w) in arena.group_off.windows(2).enumerate().rev() {
@@ -188,31 +220,59 @@ impl<'a> Engine<'a> {
             {
                 let c = &mut rev_off[t as usize];
                 *c -= 1;
-                rev[*c as usize] = g as u32 | GROUP_BIT;
+                rev[*c as usize] = Use {
+                    x: g as u32 | GROUP_BIT,
+                    owner: g as u32,
+                };
             }
         }
         for (i, w) in arena.part_off.windows(2).enumerate().rev() {
+            let u = Use {
+                x: i as u32 | if cnt[i] == 1 { SINGLE } else { 0 },
+                owner: arena.act_owner[i],
+            };
             for &p in arena.parts[w[0] as usize..w[1] as usize].iter().rev() {
-                let c = if p & GROUP_BIT == 0 {
-                    &mut rev_off[p as usize]
-                } else {
-                    &mut grp[(p & !GROUP_BIT) as usize].users
-                };
-                *c -= 1;
                 if p & GROUP_BIT == 0 {
-                    rev[*c as usize] = i as u32;
+                    let c = &mut rev_off[p as usize];
+                    *c -= 1;
+                    rev[*c as usize] = u;
                 } else {
-                    users[*c as usize] = i as u32;
+                    let c = &mut guser_off[(p & !GROUP_BIT) as usize];
+                    *c -= 1;
+                    users[*c as usize] = u;
                 }
             }
         }
+        // Group entries: the group index becomes the start of its users (the cursors now
+        // hold the starts); the last user of each group is marked.
+        for w in guser_off.windows(2) {
+            if w[1] > w[0] {
+                users[w[1] as usize - 1].x |= GROUP_BIT;
+            }
+        }
+        for u in &mut rev {
+            if u.x & GROUP_BIT != 0 {
+                let g = u.owner as usize;
+                u.owner = if guser_off[g + 1] > guser_off[g] {
+                    guser_off[g]
+                } else {
+                    NONE
+                };
+            }
+        }
+        let words = n.div_ceil(64);
+        let stride = if collect_pre { 2 } else { 1 };
+        if collect_pre {
+            cnt = cnt.iter().flat_map(|&c| [c, 0]).collect();
+            gleft = gleft.iter().flat_map(|&c| [c, 0]).collect();
+        }
         Engine {
-            arena,
             rev_off,
             rev,
             users,
-            act,
-            grp,
+            cnt,
+            gleft,
+            stride,
             pos: vec![
                 Pos {
                     jrank: NONE,
@@ -222,6 +282,12 @@ impl<'a> Engine<'a> {
                 };
                 n
             ],
+            inside: vec![0; words],
+            cand: if collect_pre {
+                vec![0; words]
+            } else {
+                Vec::new()
+            },
             help: vec![NONE; n],
             queue: Vec::with_capacity(n),
             head: 0,
@@ -237,11 +303,7 @@ impl<'a> Engine<'a> {
         Solution {
             jrank: self.pos.iter().map(|p| p.jrank).collect(),
             arank: self.pos.iter().map(|p| p.arank).collect(),
-            strategy: self
-                .pos
-                .iter()
-                .map(|p| if p.inside() { p.strategy } else { NONE })
-                .collect(),
+            strategy: self.pos.iter().map(|p| p.strategy).collect(),
             help: self.help.clone(),
             moves: self.pos.iter().map(|p| p.moves).collect(),
             levels,
@@ -250,8 +312,9 @@ impl<'a> Engine<'a> {
 
     /// Put `p` into the set at rank (level, 0).
     pub(crate) fn seed(&mut self, p: u32, level: u32, strategy: u32, help: u32, moves: u32) {
+        debug_assert!(!self.pos[p as usize].inside());
+        set_bit(&mut self.inside, p);
         let e = &mut self.pos[p as usize];
-        debug_assert!(!e.inside());
         e.jrank = level;
         e.arank = 0;
         e.strategy = strategy;
@@ -260,35 +323,59 @@ impl<'a> Engine<'a> {
         self.queue.push(p);
     }
 
+    /// Action `action` of `owner` forces the play into the set: the owner enters (unless it
+    /// is in already) with rank `rank` and that action as its strategy; `m` is the largest
+    /// `moves` among the action's successors (joker games; the bound is then `m + 1`, in a
+    /// plain attractor it is the rank).
     #[inline]
-    fn ready(&mut self, action: u32, owner: u32, level: u32, rank: u32) {
-        if self.pos[owner as usize].inside() {
+    fn ready(&mut self, action: u32, owner: u32, level: u32, rank: u32, m: u32) {
+        if bit(&self.inside, owner) {
             return;
         }
-        // In a plain attractor the bound is the rank; with jokers it is 1 + the largest bound
-        // among the successors (all of which are already in the set).
-        let m = if self.collect_pre {
-            let mut m = 0u32;
-            let pos = &self.pos;
-            self.arena
-                .for_each_successor(action as usize, |t| m = m.max(pos[t as usize].moves));
-            m
-        } else {
-            rank - 1
-        };
+        set_bit(&mut self.inside, owner);
         let e = &mut self.pos[owner as usize];
         e.jrank = level;
         e.arank = rank;
         e.strategy = action;
-        e.moves = m.saturating_add(1);
+        e.moves = if self.collect_pre {
+            m.saturating_add(1)
+        } else {
+            rank
+        };
         self.queue.push(owner);
+    }
+
+    /// One of `u`'s parts entered, whose largest `moves` is `m` (joker games): decrement the
+    /// action's counter (unless it has a single part) and let its owner enter when it
+    /// reaches 0. Collects the owner as a Pre candidate when `pre`.
+    #[inline]
+    fn part_entered(&mut self, u: Use, level: u32, rank: u32, m: u32, pre: bool) {
+        let i = u.x & !(SINGLE | GROUP_BIT);
+        if pre {
+            self.candidate(u.owner);
+        }
+        if u.x & SINGLE != 0 {
+            self.ready(i, u.owner, level, rank, m);
+            return;
+        }
+        let k = i as usize * self.stride;
+        self.cnt[k] -= 1;
+        let m = if self.collect_pre {
+            let mx = &mut self.cnt[k + 1];
+            *mx = (*mx).max(m);
+            *mx
+        } else {
+            m
+        };
+        if self.cnt[k] == 0 {
+            self.ready(i, u.owner, level, rank, m);
+        }
     }
 
     #[inline]
     fn candidate(&mut self, o: u32) {
-        let e = &mut self.pos[o as usize];
-        if !e.inside() && e.strategy != CAND {
-            e.strategy = CAND;
+        if !bit(&self.inside, o) && !bit(&self.cand, o) {
+            set_bit(&mut self.cand, o);
             self.cands.push(o);
         }
     }
@@ -307,44 +394,51 @@ impl<'a> Engine<'a> {
             }
             let p = self.queue[self.head];
             self.head += 1;
-            let r = self.pos[p as usize].arank;
+            let (r, mp) = {
+                let e = &self.pos[p as usize];
+                (e.arank + 1, e.moves)
+            };
             let (a, b) = (
                 self.rev_off[p as usize] as usize,
                 self.rev_off[p as usize + 1] as usize,
             );
             for k in a..b {
-                let x = self.rev[k];
-                if x & GROUP_BIT == 0 {
-                    let act = &mut self.act[x as usize];
-                    act.cnt -= 1;
-                    let (cnt, owner) = (act.cnt, act.owner);
-                    if self.collect_pre {
-                        self.candidate(owner);
-                    }
-                    if cnt == 0 {
-                        self.ready(x, owner, level, r + 1);
-                    }
+                let u = self.rev[k];
+                if u.x & GROUP_BIT == 0 {
+                    self.part_entered(u, level, r, mp, self.collect_pre);
+                    continue;
+                }
+                let g = (u.x & !GROUP_BIT) as usize * self.stride;
+                let left = &mut self.gleft[g];
+                *left -= 1;
+                let first = *left & TOUCHED == 0;
+                *left |= TOUCHED;
+                let done = *left == TOUCHED;
+                let gm = if self.collect_pre {
+                    let mx = &mut self.gleft[g + 1];
+                    *mx = (*mx).max(mp);
+                    *mx
                 } else {
-                    let g = (x & !GROUP_BIT) as usize;
-                    let gr = &mut self.grp[g];
-                    gr.left -= 1;
-                    let first = gr.left & TOUCHED == 0;
-                    gr.left |= TOUCHED;
-                    let done = gr.left == TOUCHED;
-                    let (ua, ub) = (self.grp[g].users as usize, self.grp[g + 1].users as usize);
+                    0
+                };
+                if ((self.collect_pre && first) || done) && u.owner != NONE {
+                    let start = u.owner as usize;
                     if self.collect_pre && first {
-                        for u in ua..ub {
-                            self.candidate(self.act[self.users[u] as usize].owner);
+                        for k in start.. {
+                            let v = self.users[k];
+                            self.candidate(v.owner);
+                            if v.x & GROUP_BIT != 0 {
+                                break;
+                            }
                         }
                     }
                     if done {
-                        for u in ua..ub {
-                            let i = self.users[u];
-                            let act = &mut self.act[i as usize];
-                            act.cnt -= 1;
-                            let (cnt, owner) = (act.cnt, act.owner);
-                            if cnt == 0 {
-                                self.ready(i, owner, level, r + 1);
+                        // Pre was collected when the first member entered.
+                        for k in start.. {
+                            let v = self.users[k];
+                            self.part_entered(v, level, r, gm, false);
+                            if v.x & GROUP_BIT != 0 {
+                                break;
                             }
                         }
                     }

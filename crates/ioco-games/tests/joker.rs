@@ -266,6 +266,21 @@ proptest! {
                 }
             }
             let mut j = joker_game(&arena);
+            // The move bound: 1 + that of the helping move at a joker state, else 1 + the
+            // largest among the successors of the strategy's action (computed incrementally
+            // by the engine, recomputed here from the successors).
+            for p in 0..n as u32 {
+                if !j.contains(p) || arena.is_goal(p) {
+                    continue;
+                }
+                let want = if j.is_joker_state(p) {
+                    j.moves[j.help[p as usize] as usize] + 1
+                } else {
+                    let succ = arena.successors(j.strategy[p as usize] as usize);
+                    1 + succ.iter().map(|&t| j.moves[t as usize]).max().unwrap_or(0)
+                };
+                prop_assert_eq!(j.moves[p as usize], want, "{} pos {}", a, p);
+            }
             let moves_before = j.moves.clone();
             if use_label || goal_state % 2 == 0 {
                 // The resilient choice keeps a valid joker strategy with the same bounds.
