@@ -11,6 +11,7 @@
 
 use ioco_complete::adg::{build_adg, metrics, AdgOptions};
 use ioco_complete::compat::Compat;
+use ioco_complete::splitting::NonEnabling;
 use ioco_complete::Sa;
 use ioco_model::{Alphabet, Label, Lts, LtsBuilder, QuiescencePolicy, SuspensionAutomaton};
 use rand::{Rng, SeedableRng};
@@ -151,7 +152,27 @@ fn run_case(case: &str) -> Result<String, String> {
     let c1 = cpu_secs();
     let c = Compat::compute(&sa);
     let c2 = cpu_secs();
-    let opts = AdgOptions::default();
+    // IOCO_SPLIT=every|own, IOCO_MAX_NODES=<nodes>, IOCO_MAX_BYTES=<bytes> override the defaults.
+    let mut opts = AdgOptions::default();
+    if let Ok(v) = std::env::var("IOCO_SPLIT") {
+        opts.non_enabling = match v.as_str() {
+            "every" => NonEnabling::EveryChild,
+            "own" => NonEnabling::OwnChild,
+            _ => return Err("IOCO_SPLIT: every or own".into()),
+        };
+    }
+    if let Some(k) = std::env::var("IOCO_MAX_NODES")
+        .ok()
+        .and_then(|k| k.parse().ok())
+    {
+        opts.max_split_nodes = k;
+    }
+    if let Some(k) = std::env::var("IOCO_MAX_BYTES")
+        .ok()
+        .and_then(|k| k.parse().ok())
+    {
+        opts.max_split_bytes = k;
+    }
     let adg = build_adg(&sa, &c, &opts).map_err(|e| e.to_string())?;
     let c3 = cpu_secs();
     let (m, _) = metrics(&sa, &c, &adg, &opts);
@@ -185,7 +206,7 @@ fn run_case(case: &str) -> Result<String, String> {
     let c4 = cpu_secs();
     let n = sa.n() as f64;
     Ok(format!(
-        "{case}: states {} transitions {} | compatible pairs {} ({:.2}%) | split nodes {} | depth {} | undistinguished {} ({:.2}%) | leaf avg {:.2} weighted {:.2} | CPU s: load {:.2} compat {:.2} adg {:.2} metrics {:.2} total {:.2} (wall {:.2}) | peak RSS {} MiB",
+        "{case}: states {} transitions {} | compatible pairs {} ({:.2}%) | split nodes {} | depth {} | undistinguished {} ({:.3}%) unseparated {} ({:.3}%) | complete {} | leaf avg {:.2} weighted {:.2} | CPU s: load {:.2} compat {:.2} adg {:.2} metrics {:.2} total {:.2} (wall {:.2}) | peak RSS {} MiB",
         sa.n(),
         sa.num_transitions(),
         2 * c.compatible_pairs(),
@@ -194,6 +215,9 @@ fn run_case(case: &str) -> Result<String, String> {
         m.depth,
         m.undistinguished_pairs,
         m.undistinguished_percent,
+        m.unseparated_pairs,
+        m.unseparated_percent,
+        m.splitting_graph_complete,
         m.average_leaf_size,
         m.weighted_leaf_size,
         c1,

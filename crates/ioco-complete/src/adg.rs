@@ -7,9 +7,20 @@
 //! incompatible pairs of `P`, as in the thesis' implementation); `μ.F1 ↦ μ.compDG(P after μ,
 //! F1)`; sums distribute. Memoised on `(P, F)`.
 //!
+//! Incomplete splitting graphs (stopped at their budget, see [`crate::splitting`]) are
+//! handled: when `P` has no LCA (every node containing `P` below the root ends in a leaf), the
+//! observation ends there with `P`'s incompatible pairs undistinguished; any LCA found is an
+//! internal node, whose witness is valid (Def. 3.22) whether the graph is complete or not.
+//!
+//! Besides Table 3.2's count of incompatible pairs sharing an observation, the metrics count
+//! the pairs not separated by an output ([`AdgMetrics::unseparated_pairs`]): the ADG applies
+//! one input to all of `P`, and a state not enabling it stops there, separated from the others
+//! in Table 3.2's sense only.
+//!
 //! Identifiers (the notes' recommended design, still harmonised): the ADG for every state,
-//! plus the pairwise distinguishing graph for each incompatible pair the ADG leaves
-//! undistinguished. The `adg` suite runs them after every access sequence `σ_q · L^{≤k}`
+//! plus the pairwise distinguishing graph for each incompatible pair the ADG does not separate
+//! by an output (or, if that makes more than [`AdgOptions::max_tests`] tests, for each pair
+//! sharing an observation; the suite parameter `pairwise_fallback` says which). The `adg` suite runs them after every access sequence `σ_q · L^{≤k}`
 //! (`k` = [`AdgOptions::extra_steps`]). It is the practical method of thesis ch. 3 and is not
 //! n-complete in general (no nested merge suites; see [`crate::n_complete`] for that).
 
@@ -17,8 +28,8 @@ use crate::access::access_sequences;
 use crate::ccs::{TermId, Terms};
 use crate::compat::Compat;
 use crate::distgraph::dg_tree;
-use crate::sa::Sa;
-use crate::splitting::{SplitOptions, SplittingGraph};
+use crate::sa::{tri, tri_len, Sa};
+use crate::splitting::{NonEnabling, SplitOptions, SplittingGraph};
 use crate::suite::Level;
 use crate::tree::{follow, pass, Ctx};
 use crate::CompleteError;
@@ -29,10 +40,17 @@ use serde::Serialize;
 /// Options of the ADG construction and the `adg` suite.
 #[derive(Clone, Debug, Serialize)]
 pub struct AdgOptions {
-    /// Splitting-graph node limit.
+    /// Splitting-graph budget in nodes: past it the construction stops with an incomplete
+    /// graph (see [`crate::splitting`]).
     pub max_split_nodes: usize,
+    /// Splitting-graph budget in bytes of node sets (estimated).
+    pub max_split_bytes: usize,
+    /// Fail instead of stopping at the budget.
+    pub fail_at_budget: bool,
     /// Prefer output splits (thesis).
     pub output_first: bool,
+    /// Where input splits put the states not enabling the input.
+    pub non_enabling: NonEnabling,
     /// Access sequences are extended by every trace of up to this many steps.
     pub extra_steps: usize,
     /// Refuse suites with more test cases.
@@ -44,8 +62,11 @@ pub struct AdgOptions {
 impl Default for AdgOptions {
     fn default() -> Self {
         AdgOptions {
-            max_split_nodes: 2_000_000,
+            max_split_nodes: crate::splitting::MAX_NODES,
+            max_split_bytes: crate::splitting::NODE_MEMORY,
+            fail_at_budget: false,
             output_first: true,
+            non_enabling: NonEnabling::OwnChild,
             extra_steps: 1,
             max_tests: 200_000,
             max_observations: 10_000_000,
@@ -71,6 +92,18 @@ pub struct AdgMetrics {
     pub undistinguished_pairs: u64,
     /// `undistinguished_pairs / incompatible_pairs`, in percent.
     pub undistinguished_percent: f64,
+    /// Ordered incompatible pairs the ADG does not separate by an output (stricter than
+    /// Table 3.2, which only counts shared observations): the two states share an
+    /// observation, or along a trace both produce the ADG applies an input one of them does
+    /// not specify (the run stops there for that state: the ADG is not a test case for it,
+    /// Def. 3.15). The `adg` suite distinguishes these pairs with pairwise graphs.
+    pub unseparated_pairs: u64,
+    /// `unseparated_pairs / incompatible_pairs`, in percent.
+    pub unseparated_percent: f64,
+    /// True when the splitting graph is complete (every leaf pairwise compatible, Def. 3.22);
+    /// false when its construction stopped at the budget ([`AdgOptions::max_split_nodes`],
+    /// [`AdgOptions::max_split_bytes`]).
+    pub splitting_graph_complete: bool,
     /// Observations (leaves) that some state can produce.
     pub observations: u64,
     /// Average number of states that can produce an observation.
@@ -175,8 +208,10 @@ pub fn build_adg(sa: &Sa, compat: &Compat, opts: &AdgOptions) -> Result<Adg, Com
     let mut terms = Terms::new();
     let sopts = SplitOptions {
         max_nodes: opts.max_split_nodes,
+        max_bytes: opts.max_split_bytes,
+        fail_at_budget: opts.fail_at_budget,
         output_first: opts.output_first,
-        add_non_enabling: true,
+        non_enabling: opts.non_enabling,
     };
     let graph = SplittingGraph::build(sa, compat, &mut terms, &sopts)?;
     let root_set: Vec<u32> = (0..sa.n() as u32).collect();
@@ -190,16 +225,29 @@ pub fn build_adg(sa: &Sa, compat: &Compat, opts: &AdgOptions) -> Result<Adg, Com
     Ok(Adg { terms, graph, root })
 }
 
-/// Table 3.2 metrics, plus the undistinguished unordered pairs.
-pub fn metrics(
-    sa: &Sa,
-    compat: &Compat,
-    adg: &Adg,
-    opts: &AdgOptions,
-) -> (AdgMetrics, FxHashSet<(u32, u32)>) {
+/// Incompatible pairs an ADG leaves, as unordered pairs `p < q`.
+#[derive(Clone, Debug, Default)]
+pub struct Leftover {
+    /// Pairs sharing an observation (Table 3.2 "not distinguished").
+    pub undistinguished: FxHashSet<(u32, u32)>,
+    /// Pairs not separated by an output ([`AdgMetrics::unseparated_pairs`]); a superset of
+    /// `undistinguished`, sorted.
+    pub unseparated: Vec<(u32, u32)>,
+}
+
+/// Table 3.2 metrics, plus the pairs the ADG leaves.
+pub fn metrics(sa: &Sa, compat: &Compat, adg: &Adg, opts: &AdgOptions) -> (AdgMetrics, Leftover) {
     let n = sa.n() as u64;
     let incompatible = n * n.saturating_sub(1) - 2 * compat.compatible_pairs() as u64;
     let mut undist: FxHashSet<(u32, u32)> = FxHashSet::default();
+    // Unseparated pairs, one bit per unordered pair.
+    let mut unsep = vec![0u64; tri_len(sa.n()).div_ceil(64)];
+    let mut mark = |p: u32, q: u32| {
+        if p != q && !compat.compatible(p, q) {
+            let i = tri(p, q);
+            unsep[i / 64] |= 1 << (i % 64);
+        }
+    };
     let mut obs = 0u64;
     let mut sum = 0f64;
     let mut weighted = 0f64;
@@ -226,10 +274,41 @@ pub fn metrics(
                 for &q in &origins[i + 1..] {
                     if !compat.compatible(p, q) {
                         undist.insert((p, q));
+                        mark(p, q);
                     }
                 }
             }
             continue;
+        }
+        // An input some alive state does not specify: the run stops there for that state,
+        // which is not separated from any other alive state.
+        if alive.len() > 1 {
+            if let Some(&(a, _)) = ps.iter().find(|p| !sa.is_out(p.0)) {
+                for &(o, c) in &alive {
+                    if sa.step(c, a).is_none() {
+                        for &(o2, _) in &alive {
+                            mark(o, o2);
+                        }
+                    }
+                }
+            } else {
+                // Outputs the ADG does not continue with end the run for every state
+                // producing them: states sharing such an output share that observation.
+                let mut open: Vec<(u16, u32)> = alive
+                    .iter()
+                    .flat_map(|&(o, c)| sa.outs(c).map(move |(x, _)| (x, o)))
+                    .filter(|&(x, _)| !ps.iter().any(|p| p.0 == x))
+                    .collect();
+                open.sort_unstable();
+                for (i, &(x, o)) in open.iter().enumerate() {
+                    for &(x2, o2) in &open[i + 1..] {
+                        if x2 != x {
+                            break;
+                        }
+                        mark(o, o2);
+                    }
+                }
+            }
         }
         let possible = ps
             .iter()
@@ -247,6 +326,16 @@ pub fn metrics(
             stack.push((g, next, w2));
         }
     }
+    let mut unseparated = Vec::new();
+    for q in 1..sa.n() as u32 {
+        let base = tri(0, q);
+        for p in 0..q {
+            let i = base + p as usize;
+            if unsep[i / 64] >> (i % 64) & 1 == 1 {
+                unseparated.push((p, q));
+            }
+        }
+    }
     let m = AdgMetrics {
         term: adg
             .terms
@@ -262,12 +351,25 @@ pub fn metrics(
         } else {
             200.0 * undist.len() as f64 / incompatible as f64
         },
+        unseparated_pairs: 2 * unseparated.len() as u64,
+        unseparated_percent: if incompatible == 0 {
+            0.0
+        } else {
+            200.0 * unseparated.len() as f64 / incompatible as f64
+        },
+        splitting_graph_complete: adg.graph.complete,
         observations: obs,
         average_leaf_size: if obs == 0 { 0.0 } else { sum / obs as f64 },
         weighted_leaf_size: weighted,
         truncated,
     };
-    (m, undist)
+    (
+        m,
+        Leftover {
+            undistinguished: undist,
+            unseparated,
+        },
+    )
 }
 
 /// The ADG run from local state `q` (a test case for `S/q`).
@@ -297,15 +399,18 @@ pub(crate) fn adg_suite_sa(sa: Sa, opts: &AdgOptions) -> Result<Suite, CompleteE
     let lv = Level::prepare(sa, false);
     let sa = &lv.sa;
     let adg = build_adg(sa, &lv.compat, opts)?;
-    let (m, undist) = metrics(sa, &lv.compat, &adg, opts);
-    let mut leftover: Vec<Vec<u32>> = vec![Vec::new(); sa.n()];
-    for &(p, q) in &undist {
-        leftover[p as usize].push(q);
-        leftover[q as usize].push(p);
-    }
-    for l in &mut leftover {
-        l.sort_unstable();
-    }
+    let (m, left) = metrics(sa, &lv.compat, &adg, opts);
+    let per_state = |pairs: &mut dyn Iterator<Item = (u32, u32)>| {
+        let mut leftover: Vec<Vec<u32>> = vec![Vec::new(); sa.n()];
+        for (p, q) in pairs {
+            leftover[p as usize].push(q);
+            leftover[q as usize].push(p);
+        }
+        for l in &mut leftover {
+            l.sort_unstable();
+        }
+        leftover
+    };
     // Access set: shortest access sequences extended by up to k steps, deduplicated.
     let acc = access_sequences(sa);
     let mut words: Vec<Vec<u16>> = Vec::new();
@@ -336,10 +441,22 @@ pub(crate) fn adg_suite_sa(sa: Sa, opts: &AdgOptions) -> Result<Suite, CompleteE
             break;
         }
     }
-    let total: u64 = words
-        .iter()
-        .map(|w| 1 + leftover[sa.run(sa.initial, w).unwrap() as usize].len() as u64)
-        .sum();
+    // Pairwise graphs for the pairs the ADG does not separate by an output; if those make
+    // too many tests, only for the pairs sharing an observation (Table 3.2's count).
+    let count = |leftover: &[Vec<u32>]| -> u64 {
+        words
+            .iter()
+            .map(|w| 1 + leftover[sa.run(sa.initial, w).unwrap() as usize].len() as u64)
+            .sum()
+    };
+    let mut fallback = "unseparated";
+    let mut leftover = per_state(&mut left.unseparated.iter().copied());
+    let mut total = count(&leftover);
+    if total > opts.max_tests {
+        fallback = "undistinguished";
+        leftover = per_state(&mut left.undistinguished.iter().copied());
+        total = count(&leftover);
+    }
     if total > opts.max_tests {
         return Err(CompleteError::TooLarge {
             n: opts.extra_steps,
@@ -352,6 +469,9 @@ pub(crate) fn adg_suite_sa(sa: Sa, opts: &AdgOptions) -> Result<Suite, CompleteE
     suite
         .parameters
         .insert("extra_steps".into(), opts.extra_steps.into());
+    suite
+        .parameters
+        .insert("pairwise_fallback".into(), fallback.into());
     let mut shown = m.clone();
     if shown.term.len() > 2000 {
         shown.term = format!("({} characters; see `analyze`)", m.term.len());

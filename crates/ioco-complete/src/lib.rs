@@ -74,9 +74,9 @@ pub enum CompleteError {
         /// The largest `n` whose suite fits the limit, if any.
         feasible_n: Option<usize>,
     },
-    /// The splitting graph grew past its node limit.
+    /// The splitting graph reached its budget (only with `fail_at_budget`).
     SplittingGraphTooLarge {
-        /// The limit.
+        /// The nodes built.
         limit: usize,
     },
 }
@@ -105,9 +105,9 @@ impl std::fmt::Display for CompleteError {
             }
             CompleteError::SplittingGraphTooLarge { limit } => write!(
                 f,
-                "the splitting graph has more than {limit} nodes (thesis Lemma 3.31: it can be \
-                 exponential; the limit is lowered on large models so that the graph stays under \
-                 about 640 MiB); hint: use n-complete suites, or fewer states"
+                "the splitting graph reached its budget at {limit} nodes (thesis Lemma 3.31: it \
+                 can be exponential); hint: allow an incomplete graph (the default), raise the \
+                 budget, or use n-complete suites"
             ),
         }
     }

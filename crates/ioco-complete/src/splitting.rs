@@ -13,9 +13,41 @@
 //! small in practice. Splits on output are preferred (as in the thesis' implementation):
 //! an output some states lack separates the states enabling it; an output all states have is
 //! split by the *induced split* of an LCA of `l after x`. A split on input `a` uses the
-//! induced split of an LCA of `l after a` and **adds the states not enabling `a` to every
-//! child** (Alg. 4 line 17; without it the construction may never terminate, thesis Ex. 3.28
-//! — see [`SplitOptions::add_non_enabling`]). Worst case `2^n` nodes (Lemma 3.31).
+//! induced split of an LCA of `l after a`; the states of `l` not enabling `a` go
+//! ([`NonEnabling`]):
+//!
+//! * [`NonEnabling::EveryChild`]: into every child (thesis Alg. 4 line 17). Worst case `2^n`
+//!   nodes (Lemma 3.31), and in practice too: when stable states enable few inputs, each input
+//!   split copies the non-enabling states into every child (829 k nodes for a random 1 000-state
+//!   automaton with 55 % of the inputs enabled, see `benches/RESULTS.md`).
+//! * [`NonEnabling::OwnChild`] (the default): into one child of their own. The result is still
+//!   a splitting graph (Def. 3.22), by the proof of Lemma 3.29 unchanged: (a) the induced
+//!   children are non-empty proper subsets of `enabled(l, a)` or of `l` (the LCA argument), and
+//!   `l \ enabled(l, a)` is a proper subset of `l` since `a ∈ in(l)`; (b) they cover `l` (each
+//!   enabling state's successor lies in a child of `v`, `v` being the union of its children);
+//!   (c) the witness `a.W(v)` is the same; (d) every observation of `a.W(v)` starts with `a`,
+//!   so the states producing it all enable `a` and lie in one induced child, as before (the
+//!   added states never enable such an observation); (e) there is a child. Lemma 3.26 (a
+//!   splittable leaf exists) and Cor. 3.30 (termination) only need Def. 3.22, and Alg. 5
+//!   treats the non-enabling states alike either way (the ADG's `a` drops them from `P`).
+//!   What changes: states separated only by an input one of them does not enable may end in
+//!   different children, where line 17 keeps them together until an output or a commonly
+//!   enabled input separates them; the extracted ADG drops such states at that input in both
+//!   variants. Measured on the benchmarks: the same Table 3.2 metrics, and the same share of
+//!   pairs not separated by an output, within a few hundredths of a percent, with 40–400×
+//!   fewer nodes (using line 17 for the first 2 000 nodes only and one child afterwards was
+//!   tried and dropped: the copies made early still grow the graph to ~290 k nodes at
+//!   5 000 states).
+//! * [`NonEnabling::Dropped`]: nowhere — the faulty variant of thesis Ex. 3.28 (the children
+//!   need not cover the node, and the construction gets stuck).
+//!
+//! The construction is *anytime*: past a budget of nodes or of node memory
+//! ([`SplitOptions::max_nodes`], [`SplitOptions::max_bytes`]) it stops splitting and returns
+//! an incomplete graph ([`SplittingGraph::complete`] false, [`SplittingGraph::budget_reached`]
+//! true). Every internal node is still split exactly as Def. 3.22 requires, so witnesses
+//! and ADG extraction stay correct; the leaves left with incompatible pairs end ADG
+//! observations whose states are not distinguished (counted in the metrics, and covered by
+//! pairwise distinguishing graphs in the `adg` suite).
 
 use crate::ccs::{TermId, Terms};
 use crate::compat::Compat;
@@ -25,28 +57,50 @@ use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-/// Memory the node sets of a splitting graph may take (bytes, estimated): the node limit is
-/// lowered so that a graph that keeps growing fails with a clear error well below 1 GiB.
-pub const NODE_MEMORY: usize = 640 << 20;
+/// Default budget of node memory (bytes, estimated: about 16 bytes per state of the
+/// automaton per node). The construction time is about proportional to it (0.6–0.75 µs per
+/// 16 bytes on the benchmarks), so 64 MiB is about 3 s, within the 5 s / 1 GiB target; the
+/// default construction stays far below it on every benchmark.
+pub const NODE_MEMORY: usize = 64 << 20;
+
+/// Default node budget (not binding before [`NODE_MEMORY`] on automata of more than ~100 states).
+pub const MAX_NODES: usize = 2_000_000;
+
+/// Where an input split puts the states of the leaf that do not enable the input.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum NonEnabling {
+    /// Into every child (thesis Alg. 4 line 17).
+    EveryChild,
+    /// Into one child of their own (see the module documentation).
+    OwnChild,
+    /// Nowhere: the faulty variant of thesis Ex. 3.28 (the construction gets stuck).
+    Dropped,
+}
 
 /// Options of the construction.
 #[derive(Clone, Debug)]
 pub struct SplitOptions {
-    /// Give up past this many nodes (or past [`NODE_MEMORY`] of node sets, if fewer).
+    /// Stop splitting past this many nodes.
     pub max_nodes: usize,
+    /// Stop splitting past this much node memory (bytes, estimated).
+    pub max_bytes: usize,
+    /// At the budget: fail with [`CompleteError::SplittingGraphTooLarge`] instead of returning
+    /// the incomplete graph.
+    pub fail_at_budget: bool,
     /// Prefer splits on output (the thesis' choice).
     pub output_first: bool,
-    /// Alg. 4 line 17: add the states not enabling the input to every child. Turning it off
-    /// reproduces the faulty variant of thesis Ex. 3.28 (the construction gets stuck).
-    pub add_non_enabling: bool,
+    /// Where input splits put the states not enabling the input.
+    pub non_enabling: NonEnabling,
 }
 
 impl Default for SplitOptions {
     fn default() -> Self {
         SplitOptions {
-            max_nodes: 2_000_000,
+            max_nodes: MAX_NODES,
+            max_bytes: NODE_MEMORY,
+            fail_at_budget: false,
             output_first: true,
-            add_non_enabling: true,
+            non_enabling: NonEnabling::OwnChild,
         }
     }
 }
@@ -72,6 +126,8 @@ pub struct SplittingGraph {
     words: usize,
     /// True when every leaf is pairwise compatible (Def. 3.22 "complete").
     pub complete: bool,
+    /// True when the construction stopped at its budget (then `complete` is false).
+    pub budget_reached: bool,
 }
 
 fn bits_of(set: &[u32], words: usize) -> Vec<u64> {
@@ -278,7 +334,7 @@ impl SplittingGraph {
         sa: &Sa,
         terms: &mut Terms,
         l: &[u32],
-        add_non_enabling: bool,
+        non_enabling: NonEnabling,
     ) -> Option<(Vec<Vec<u32>>, TermId)> {
         // Inputs enabled by the most states first (fewer non-enabling states are copied into
         // every child), then in label order.
@@ -302,25 +358,26 @@ impl SplittingGraph {
                 .copied()
                 .filter(|&q| sa.step(q, a).is_none())
                 .collect();
-            let children = self
-                .induced(sa, l, a, v)
-                .into_iter()
-                .map(|mut d| {
-                    if add_non_enabling {
+            let mut children: Vec<Vec<u32>> = self.induced(sa, l, a, v);
+            match non_enabling {
+                NonEnabling::EveryChild => {
+                    for d in &mut children {
                         d.extend_from_slice(&rest);
                         d.sort_unstable();
                     }
-                    d
-                })
-                .collect();
+                }
+                NonEnabling::OwnChild if !rest.is_empty() => children.push(rest),
+                _ => {}
+            }
             let w = self.nodes[v].witness.expect("internal");
             return Some((children, terms.prefix(a, w)));
         }
         None
     }
 
-    /// Build a complete splitting graph (Alg. 3). Fails past `max_nodes`, or when no leaf can
-    /// be split any more (only possible with the faulty variant of Alg. 4).
+    /// Build a splitting graph (Alg. 3): complete, unless the budget of `opts` stops the
+    /// construction first (an error instead if [`SplitOptions::fail_at_budget`]) or no leaf
+    /// can be split any more (only with [`NonEnabling::Dropped`]).
     pub fn build(
         sa: &Sa,
         compat: &Compat,
@@ -333,9 +390,10 @@ impl SplittingGraph {
             index: FxHashMap::default(),
             words,
             complete: false,
+            budget_reached: false,
         };
         // Each node holds its bitset twice (node and index key), its state list and some
-        // bookkeeping: stop before the node sets pass NODE_MEMORY, whatever `max_nodes` says.
+        // bookkeeping.
         let fixed = 16 * words + 96;
         let mut bytes = fixed + 4 * sa.n();
         let root: Vec<u32> = (0..sa.n() as u32).collect();
@@ -346,13 +404,23 @@ impl SplittingGraph {
             heap.push(Reverse((r, 0)));
         }
         let mut stuck: Vec<(u32, usize)> = Vec::new();
-        while let Some(Reverse((r, l))) = heap.pop() {
+        while let Some(&Reverse((r, l))) = heap.peek() {
+            if g.nodes.len() >= opts.max_nodes || bytes >= opts.max_bytes {
+                if opts.fail_at_budget {
+                    return Err(CompleteError::SplittingGraphTooLarge {
+                        limit: g.nodes.len(),
+                    });
+                }
+                g.budget_reached = true;
+                break;
+            }
+            heap.pop();
             let set = g.nodes[l].set.clone();
             let split = if opts.output_first {
                 g.try_output_split(sa, terms, &set)
-                    .or_else(|| g.try_input_split(sa, terms, &set, opts.add_non_enabling))
+                    .or_else(|| g.try_input_split(sa, terms, &set, opts.non_enabling))
             } else {
-                g.try_input_split(sa, terms, &set, opts.add_non_enabling)
+                g.try_input_split(sa, terms, &set, opts.non_enabling)
                     .or_else(|| g.try_output_split(sa, terms, &set))
             };
             let children: Vec<Vec<u32>> = match split {
@@ -398,17 +466,12 @@ impl SplittingGraph {
             }
             ids.sort_unstable();
             g.nodes[l].children = ids;
-            if g.nodes.len() > opts.max_nodes || bytes > NODE_MEMORY {
-                return Err(CompleteError::SplittingGraphTooLarge {
-                    limit: g.nodes.len().min(opts.max_nodes),
-                });
-            }
             // The graph changed: stuck leaves may be splittable now.
             for s in stuck.drain(..) {
                 heap.push(Reverse(s));
             }
         }
-        g.complete = stuck.is_empty();
+        g.complete = !g.budget_reached && heap.is_empty() && stuck.is_empty();
         Ok(g)
     }
 }

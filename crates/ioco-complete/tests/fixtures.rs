@@ -12,7 +12,7 @@ use ioco_complete::compat::{Compat, Strategy};
 use ioco_complete::distgraph::dg_exists;
 use ioco_complete::equiv::Equiv;
 use ioco_complete::merge::merge;
-use ioco_complete::splitting::{SplitOptions, SplittingGraph};
+use ioco_complete::splitting::{NonEnabling, SplitOptions, SplittingGraph};
 use ioco_complete::{n_complete, NCompleteOptions, Sa};
 use ioco_model::{compare, CompareOptions, InputCompletion, Lts};
 
@@ -105,7 +105,7 @@ fn f1_splitting_graph_and_adg() {
     let sa = Sa::from_lts(&l).unwrap();
     let c = Compat::compute(&sa);
     let mut terms = Terms::new();
-    let g = SplittingGraph::build(&sa, &c, &mut terms, &SplitOptions::default()).unwrap();
+    let g = SplittingGraph::build(&sa, &c, &mut terms, &thesis_split()).unwrap();
     assert!(g.complete);
     let node = |set: &[&str]| {
         let mut v: Vec<u32> = set.iter().map(|n| st(&l, n)).collect();
@@ -125,14 +125,14 @@ fn f1_splitting_graph_and_adg() {
     assert!(g.nodes[node(&["2", "3"])].children.is_empty());
     assert_eq!(g.len(), 8);
     // Ex. 3.32: the ADG.
-    let adg = build_adg(&sa, &c, &AdgOptions::default()).unwrap();
+    let adg = build_adg(&sa, &c, &thesis_adg()).unwrap();
     assert_eq!(
         adg.terms.render(&sa, adg.root, 1000).unwrap(),
         "x.(x.0 + y.a.(x.0 + y.0)) + y.a.(x.0 + y.0)"
     );
-    let (m, undist) = metrics(&sa, &c, &adg, &AdgOptions::default());
+    let (m, left) = metrics(&sa, &c, &adg, &AdgOptions::default());
     assert!(
-        undist.is_empty(),
+        left.undistinguished.is_empty() && left.unseparated.is_empty(),
         "the ADG distinguishes every incompatible pair"
     );
     assert_eq!(m.undistinguished_pairs, 0);
@@ -163,6 +163,55 @@ fn f1_access_sequences_and_trace_counts() {
     );
     let est = ioco_complete::estimate(&l, 3).unwrap();
     assert_eq!(est.access_sequences, 26.0);
+}
+
+/// Thesis Alg. 4 as printed: input splits copy the non-enabling states into every child.
+fn thesis_split() -> SplitOptions {
+    SplitOptions {
+        non_enabling: NonEnabling::EveryChild,
+        ..Default::default()
+    }
+}
+
+fn thesis_adg() -> AdgOptions {
+    AdgOptions {
+        non_enabling: NonEnabling::EveryChild,
+        ..Default::default()
+    }
+}
+
+/// F1 with the default construction: the non-enabling state 3 of the input split of
+/// {1,2,3} becomes a child of its own, the graph is smaller and the ADG the same.
+#[test]
+fn f1_own_child_split() {
+    let l = f1();
+    let sa = Sa::from_lts(&l).unwrap();
+    let c = Compat::compute(&sa);
+    let mut terms = Terms::new();
+    let g = SplittingGraph::build(&sa, &c, &mut terms, &SplitOptions::default()).unwrap();
+    assert!(g.complete && !g.budget_reached);
+    let set = |v: &[&str]| {
+        let mut s: Vec<u32> = v.iter().map(|n| st(&l, n)).collect();
+        s.sort();
+        s
+    };
+    let n123 = g.find(&set(&["1", "2", "3"])).unwrap();
+    let mut kids: Vec<Vec<u32>> = g.nodes[n123]
+        .children
+        .iter()
+        .map(|&c| g.nodes[c].set.clone())
+        .collect();
+    kids.sort();
+    let mut want = vec![set(&["1"]), set(&["2"]), set(&["3"])];
+    want.sort();
+    assert_eq!(kids, want);
+    // Ex. 3.27's {1,3} and {2,3} are not needed: 8 → 7 nodes.
+    assert_eq!(g.len(), 7);
+    let adg = build_adg(&sa, &c, &AdgOptions::default()).unwrap();
+    assert_eq!(
+        adg.terms.render(&sa, adg.root, 1000).unwrap(),
+        "x.(x.0 + y.a.(x.0 + y.0)) + y.a.(x.0 + y.0)"
+    );
 }
 
 /// F3 [TEXT]: the family S_n with exactly 2^(n−1) splitting-graph nodes (Lemma 3.31).
@@ -232,9 +281,10 @@ fn f4_no_adg() {
     }
     let adg = build_adg(&sa, &c, &AdgOptions::default()).unwrap();
     assert_eq!(adg.terms.render(&sa, adg.root, 100).unwrap(), "x.0 + y.0");
-    let (m, undist) = metrics(&sa, &c, &adg, &AdgOptions::default());
+    let (m, left) = metrics(&sa, &c, &adg, &AdgOptions::default());
+    assert_eq!(left.unseparated, vec![(st(&l, "1"), st(&l, "3"))]);
     assert_eq!(
-        undist.into_iter().collect::<Vec<_>>(),
+        left.undistinguished.into_iter().collect::<Vec<_>>(),
         vec![(st(&l, "1"), st(&l, "3"))]
     );
     assert_eq!(m.undistinguished_pairs, 2);
@@ -269,7 +319,7 @@ fn f5_non_enabling_states() {
     };
     let mut terms = Terms::new();
     let faulty = SplitOptions {
-        add_non_enabling: false,
+        non_enabling: NonEnabling::Dropped,
         ..Default::default()
     };
     let g = SplittingGraph::build(&sa, &c, &mut terms, &faulty).unwrap();
@@ -288,7 +338,7 @@ fn f5_non_enabling_states() {
     assert_eq!(kids, vec![set(&["5"]), set(&["6"])]);
 
     let mut terms = Terms::new();
-    let g = SplittingGraph::build(&sa, &c, &mut terms, &SplitOptions::default()).unwrap();
+    let g = SplittingGraph::build(&sa, &c, &mut terms, &thesis_split()).unwrap();
     assert!(g.complete);
     let root_kids: Vec<Vec<u32>> = g.nodes[0]
         .children
@@ -316,6 +366,56 @@ fn f5_non_enabling_states() {
     assert!(
         w.starts_with("a.z.z.a."),
         "1 and 2 are separated by azza·(x|y): {w}"
+    );
+    // The default construction (non-enabling states in a child of their own) also
+    // terminates, but its witness for {1,2} separates them only by an input the run from 1
+    // does not specify (1 a z reaches 4, which has no a): the metrics count the pair as
+    // unseparated, and the `adg` suite adds the pairwise graph for it.
+    let mut terms = Terms::new();
+    let g = SplittingGraph::build(&sa, &c, &mut terms, &SplitOptions::default()).unwrap();
+    assert!(g.complete);
+    let n12 = g.find(&set(&["1", "2"])).unwrap();
+    let w = terms
+        .render(&sa, g.nodes[n12].witness.unwrap(), 1000)
+        .unwrap();
+    assert_eq!(w, "a.z.a.(x.0 + y.0 + z.0)");
+    let pair = |p: &str, q: &str| {
+        let (a, b) = (st(&l, p), st(&l, q));
+        (a.min(b), a.max(b))
+    };
+    let adg = build_adg(&sa, &c, &AdgOptions::default()).unwrap();
+    assert_eq!(
+        adg.terms.render(&sa, adg.root, 1000).unwrap(),
+        "x.(x.a.z.a.(x.0 + y.0 + z.0) + y.0 + z.0) + y.0 + z.a.(x.0 + y.0 + z.0)"
+    );
+    let (m, left) = metrics(&sa, &c, &adg, &AdgOptions::default());
+    assert!(m.splitting_graph_complete);
+    assert_eq!(
+        m.undistinguished_pairs, 0,
+        "no shared observation (Table 3.2)"
+    );
+    assert_eq!(
+        left.unseparated,
+        vec![
+            pair("1", "2"),
+            pair("3", "4"),
+            pair("3", "6"),
+            pair("5", "6")
+        ]
+    );
+    assert_eq!(m.unseparated_pairs, 8);
+    // The thesis' graph separates 1 and 2 by an output after a z z a; 3/4, 3/6 and 5/6 are
+    // still only separated by an input one of them lacks (the ADG drops such states).
+    let adg = build_adg(&sa, &c, &thesis_adg()).unwrap();
+    assert_eq!(
+        adg.terms.render(&sa, adg.root, 1000).unwrap(),
+        "x.(x.a.z.z.a.(x.0 + y.0 + z.0) + y.0 + z.0) + y.0 + z.a.(x.0 + y.0 + z.0)"
+    );
+    let (m, left) = metrics(&sa, &c, &adg, &AdgOptions::default());
+    assert_eq!(m.undistinguished_pairs, 0);
+    assert_eq!(
+        left.unseparated,
+        vec![pair("3", "4"), pair("3", "6"), pair("5", "6")]
     );
     // Side effect of the reconstruction: 3 ⋈ 5 and 4 ⋈ 6.
     assert!(c.compatible(st(&l, "3"), st(&l, "5")));
