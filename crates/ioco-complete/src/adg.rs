@@ -336,6 +336,7 @@ pub fn metrics(sa: &Sa, compat: &Compat, adg: &Adg, opts: &AdgOptions) -> (AdgMe
             }
         }
     }
+    unseparated.sort_unstable();
     let m = AdgMetrics {
         term: adg
             .terms

@@ -262,6 +262,90 @@ impl SplittingGraph {
         None
     }
 
+    /// Check Def. 3.22 (and completeness when claimed): `Q` is the root; every child is a
+    /// non-empty proper subset of its parent; every internal node is the union of its children
+    /// and has a witness such that, for every observation `σ` of the witness, some child holds
+    /// `enabled(v, σ)`. Enumerates witness observations (up to `max_observations` per node):
+    /// meant for tests and small automata. The first violation found is the error.
+    pub fn validate(
+        &self,
+        sa: &Sa,
+        terms: &Terms,
+        compat: &Compat,
+        max_observations: usize,
+    ) -> Result<(), String> {
+        let all: Vec<u32> = (0..sa.n() as u32).collect();
+        if self.nodes.first().map(|n| &n.set) != Some(&all) {
+            return Err("node 0 is not the set of all states".into());
+        }
+        for (v, node) in self.nodes.iter().enumerate() {
+            if node.children.is_empty() {
+                if node.witness.is_some() {
+                    return Err(format!("leaf {v} has a witness"));
+                }
+                if self.complete && !compat.all_compatible(&node.set) {
+                    return Err(format!(
+                        "complete graph, but leaf {v} has incompatible states"
+                    ));
+                }
+                continue;
+            }
+            let mut union: Vec<u32> = Vec::new();
+            for &c in &node.children {
+                let cs = &self.nodes[c].set;
+                if cs.is_empty()
+                    || cs.len() >= node.set.len()
+                    || !subset(&self.nodes[c].bits, &node.bits)
+                {
+                    return Err(format!("child {c} of {v} is not a non-empty proper subset"));
+                }
+                union.extend_from_slice(cs);
+            }
+            union.sort_unstable();
+            union.dedup();
+            if union != node.set {
+                return Err(format!("node {v} is not the union of its children"));
+            }
+            let Some(w) = node.witness else {
+                return Err(format!("internal node {v} has no witness"));
+            };
+            // Observations of the witness with the states of v enabling them (origins).
+            let mut seen = 0usize;
+            let mut stack: Vec<(TermId, Vec<(u32, u32)>)> =
+                vec![(w, node.set.iter().map(|&q| (q, q)).collect())];
+            while let Some((f, alive)) = stack.pop() {
+                let ps = terms.prefixes(f);
+                if ps.is_empty() {
+                    seen += 1;
+                    if seen > max_observations {
+                        break;
+                    }
+                    let ok = node
+                        .children
+                        .iter()
+                        .any(|&c| alive.iter().all(|&(o, _)| has(&self.nodes[c].bits, o)));
+                    if !ok {
+                        let mut o: Vec<u32> = alive.iter().map(|p| p.0).collect();
+                        o.sort_unstable();
+                        return Err(format!(
+                            "node {v}: the states {o:?} enabling an observation of its witness \
+                             lie in no single child"
+                        ));
+                    }
+                    continue;
+                }
+                for &(mu, g) in ps {
+                    let next: Vec<(u32, u32)> = alive
+                        .iter()
+                        .filter_map(|&(o, c)| sa.step(c, mu).map(|t| (o, t)))
+                        .collect();
+                    stack.push((g, next));
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn add_node(&mut self, set: Vec<u32>) -> (usize, bool) {
         let bits = bits_of(&set, self.words);
         if let Some(&id) = self.index.get(&bits) {

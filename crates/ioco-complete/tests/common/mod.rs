@@ -210,3 +210,5 @@ pub fn run_suite(suite: &Suite, imp: &Lts, spec: &Lts) -> Outcome {
     all(&r, suite, &mut out);
     out
 }
+
+pub mod sparse;
