@@ -1,13 +1,17 @@
-//! Benchmark: attractor and joker computation on random suspension automata of 10^3 … 10^6
-//! transitions, to show linear scaling.
+//! Benchmark: attractor and joker computation on suspension automata of 10^3 … 10^6
+//! transitions, to show linear scaling: random ones (`local`: 95 % of the targets within ±64
+//! states, as in breadth-first numbered models; `uniform`: anywhere, the worst case for the
+//! cache) and the suspension automaton of a real model (`queue`: the bounded FIFO queue of
+//! examples/queue, capacity 5 … 11 over 3 values, explored by the language front end).
 //!
 //! Run: `cargo bench -p ioco-games --bench games` (options after `--`: a seed, `--spread`
-//! for goals spread over the whole automaton, `--only=N` for one size, `--window=local|uniform`,
-//! `--assume=ie|nd`, `--reps=K` (default 7), `--same` (see below), `--phase=attr|joker` to run only one solver, e.g.
+//! for goals spread over the whole automaton, `--only=N` for one size,
+//! `--window=local|uniform|queue` for one family, `--assume=ie|nd`, `--reps=K` (default 7),
+//! `--same` (see below), `--phase=attr|joker` to run only one solver, e.g.
 //! under `valgrind --tool=callgrind`). `benches/profile.sh` runs every cell under callgrind and
 //! prints instructions and simulated cache misses per transition (load-independent).
 //!
-//! Fairness: every size uses the same generator shape (4 inputs with p = 0.5, 3 outputs with
+//! Fairness: every random size uses the same generator shape (4 inputs with p = 0.5, 3 outputs with
 //! p = 0.3, δ where no output: 3.24 transitions per state on average), so the average degree is
 //! the same at every size. Only the solver call is timed (the automaton and the arena are built
 //! outside the timed region); a solver call includes building its reverse index and allocating
@@ -28,6 +32,9 @@
 
 use ioco_games::random::{random_sa, RandomShape};
 use ioco_games::{attractor, joker_game, Arena, Assumption, Goal};
+use ioco_model::{Lts, QuiescencePolicy, SuspensionAutomaton};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -65,6 +72,46 @@ fn median_of<T>(
 
 fn arg<T: std::str::FromStr>(name: &str) -> Option<T> {
     std::env::args().find_map(|a| a.strip_prefix(name)?.parse().ok())
+}
+
+/// The suspension automaton of a real model: a FIFO queue of capacity `c` over the values
+/// `0..d` (examples/queue/queue.ioco's BoundedQueue, made bigger), explored by the language
+/// front end in breadth-first order, as every model is. Sizes near `target` transitions.
+fn queue_sa(target: usize) -> Lts {
+    let (d, c) = match target {
+        0..=1_000 => (3, 5),
+        1_001..=10_000 => (3, 7),
+        10_001..=100_000 => (3, 9),
+        _ => (3, 11),
+    };
+    let src = format!(
+        "type V = int[0..{}]
+type L = Nil | Cons {{ hd: int, tl: L }}
+fn add(x: int, l: L): L = if l is Nil then Cons(x, Nil) else Cons(l.hd, add(x, l.tl))
+fn len(l: L): int = if l is Nil then 0 else 1 + len(l.tl)
+@main
+model Queue {{
+  input Enq(x: V), Deq
+  output Value(x: V)
+  var buf: L = Nil
+  init s0
+  s0 -- Enq?(x) [len(buf) < {c}] {{ buf = add(x, buf) }} --> s0
+  s0 -- Deq? [buf is Nil] --> s0
+  s0 -- Deq? [!(buf is Nil)] --> s1
+  s1 -- Value!(=buf.hd) {{ buf = buf.tl }} --> s0
+}}
+",
+        d - 1
+    );
+    let model = ioco_lang::parse_str("queue.ioco", &src).expect("the queue model parses");
+    let opts = ioco_lang::translate::Options {
+        max_states: 10_000_000,
+        state_names: false,
+        ..Default::default()
+    };
+    let lts = ioco_lang::translate::to_lts(model.entry().expect("an entry"), &opts)
+        .expect("the queue model translates");
+    SuspensionAutomaton::build(&lts, QuiescencePolicy::default()).lts
 }
 
 fn main() {
@@ -115,35 +162,40 @@ fn main() {
         "|Joker|",
         "levels"
     );
-    for (&target, window) in [1_000usize, 10_000, 100_000, 1_000_000]
+    for (&target, family) in [1_000usize, 10_000, 100_000, 1_000_000]
         .iter()
         .filter(|t| only.is_none_or(|o| o == **t))
-        .flat_map(|t| [(t, 64usize), (t, 0)])
-        .filter(|(_, w)| {
-            window_f
-                .as_deref()
-                .is_none_or(|f| (f == "local") == (*w != 0))
-        })
+        .flat_map(|t| [(t, "local"), (t, "uniform"), (t, "queue")])
+        .filter(|(_, f)| window_f.as_deref().is_none_or(|w| w == *f))
     {
-        let shape = RandomShape {
-            states: target * 100 / 324,
-            inputs: 4,
-            outputs: 3,
-            p_input: 0.5,
-            p_output: 0.3,
-            window,
+        // Random families: one automaton per repetition (seeds seed, seed+1, ...; built
+        // outside the timed region): solving the same small automaton again and again would
+        // let the branch predictor learn its whole run, which no real use does. `--same`
+        // reuses one. The queue is one automaton per size, with other goal states per
+        // repetition.
+        let sas: Vec<Lts> = if family == "queue" {
+            vec![queue_sa(target)]
+        } else {
+            let shape = RandomShape {
+                states: target * 100 / 324,
+                inputs: 4,
+                outputs: 3,
+                p_input: 0.5,
+                p_output: 0.3,
+                window: if family == "local" { 64 } else { 0 },
+            };
+            (0..if same { 1 } else { reps.max(1) } as u64)
+                .map(|k| random_sa(seed + k, &shape))
+                .collect()
         };
-        // One automaton per repetition (seeds seed, seed+1, ...; built outside the timed
-        // region): solving the same small automaton again and again would let the branch
-        // predictor learn its whole run, which no real use does. `--same` reuses one.
-        let sas: Vec<_> = (0..if same { 1 } else { reps.max(1) } as u64)
-            .map(|k| random_sa(seed + k, &shape))
-            .collect();
         let sa = &sas[0];
         let m = sa.num_transitions();
-        let goals_of = |sa: &ioco_model::Lts| -> Goal {
+        let goals_of = |sa: &Lts, k: usize| -> Goal {
             let n = sa.num_states() as u32;
-            let goals: Vec<u32> = if spread {
+            let goals: Vec<u32> = if family == "queue" {
+                let mut rng = ChaCha8Rng::seed_from_u64(seed + if same { 0 } else { k as u64 });
+                (0..10).map(|_| rng.random_range(0..n)).collect()
+            } else if spread {
                 (0..n).step_by(100).collect()
             } else {
                 (n / 2..n / 2 + 10).collect()
@@ -156,7 +208,7 @@ fn main() {
             }
             let arena_of = |k: usize| {
                 let sa = &sas[k % sas.len()];
-                (Arena::of_sa(sa, &goals_of(sa), a), sa.num_transitions())
+                (Arena::of_sa(sa, &goals_of(sa, k), a), sa.num_transitions())
             };
             let zero = || (0.0, 0.0, None);
             let (t_attr, m_attr, attr) = if phase.as_deref().is_none_or(|p| p == "attr") {
@@ -173,7 +225,7 @@ fn main() {
             };
             println!(
                 "{:>8} {:>8} {:>8} {:>17} {:>9.3} {:>9.3} {:>10.1} [{:>5.1}] {:>10.1} [{:>5.1}] {:>7} {:>7} {:>6}",
-                if window == 0 { "uniform" } else { "local" },
+                family,
                 sa.num_states(),
                 m,
                 a.name(),
