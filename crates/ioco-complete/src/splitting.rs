@@ -153,14 +153,15 @@ fn after(sa: &Sa, set: &[u32], mu: u16) -> Vec<u32> {
     v
 }
 
-/// The smallest rank of an incompatible pair in `set` (`None`: pairwise compatible).
-pub(crate) fn min_rank(compat: &Compat, set: &[u32]) -> Option<u32> {
+/// The smallest rank of an incompatible pair in `set` (`None`: pairwise compatible), given
+/// that it is at least `floor` (the rank of a superset): the search stops at `floor`.
+pub(crate) fn min_rank(compat: &Compat, set: &[u32], floor: u32) -> Option<u32> {
     let mut best: Option<u32> = None;
     for (i, &p) in set.iter().enumerate() {
         for &q in &set[i + 1..] {
             if let Some(r) = compat.rank(p, q) {
                 best = Some(best.map_or(r, |b: u32| b.min(r)));
-                if r == 0 {
+                if r <= floor {
                     return best;
                 }
             }
@@ -484,7 +485,7 @@ impl SplittingGraph {
         g.add_node(root.clone());
         // Leaves holding an incompatible pair, by minimal rank.
         let mut heap: BinaryHeap<Reverse<(u32, usize)>> = BinaryHeap::new();
-        if let Some(r) = min_rank(compat, &root) {
+        if let Some(r) = min_rank(compat, &root, 0) {
             heap.push(Reverse((r, 0)));
         }
         let mut stuck: Vec<(u32, usize)> = Vec::new();
@@ -543,7 +544,7 @@ impl SplittingGraph {
                     ids.push(id);
                 }
                 if fresh {
-                    if let Some(r) = min_rank(compat, &g.nodes[id].set) {
+                    if let Some(r) = min_rank(compat, &g.nodes[id].set, r) {
                         heap.push(Reverse((r, id)));
                     }
                 }
