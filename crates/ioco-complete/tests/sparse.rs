@@ -237,3 +237,25 @@ fn sparse_adg_suite_is_sound() {
         assert!(!r.conformance_fail && !r.unsound_fail);
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+    /// Both rules, complete or stopped at a random budget, on random sparse models: valid
+    /// graphs, valid ADGs, exact metrics (`check`).
+    #[test]
+    fn random_sparse_models(seed in 0u64..1_000_000, n in 3usize..40, p in 0usize..3, budget in 1usize..200, every in proptest::bool::ANY) {
+        let p_in = [0.3, 0.55, 0.8][p];
+        let lts = random_sa(n, seed, p_in);
+        let sa = Sa::from_lts(&lts).unwrap();
+        let c = Compat::compute(&sa);
+        let ne = if every { NonEnabling::EveryChild } else { NonEnabling::OwnChild };
+        let (full, _) = check(&sa, &c, &opts(ne, usize::MAX));
+        proptest::prop_assert!(full.splitting_graph_complete);
+        let (cut, _) = check(&sa, &c, &opts(ne, budget));
+        if cut.splitting_graph_complete {
+            // Same construction, never stopped: the same graph.
+            proptest::prop_assert_eq!(cut.splitting_graph_nodes, full.splitting_graph_nodes);
+            proptest::prop_assert_eq!(cut.unseparated_pairs, full.unseparated_pairs);
+        }
+    }
+}
