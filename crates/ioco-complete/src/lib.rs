@@ -11,7 +11,9 @@
 //! * suites: the n-complete suite `T(S, n)` with nested merge suites ([`suite`], [`n_complete`]),
 //!   its size [`estimate`], and the unconditional suite `U(S, n)` ([`unconditional`]);
 //! * adaptive distinguishing graphs (thesis ch. 3): CCS terms ([`ccs`]), splitting graphs
-//!   ([`splitting`], Alg. 3/4), ADG extraction and the metrics of Table 3.2 ([`adg`]), and the
+//!   ([`splitting`], Alg. 3/4; by default the states an input split's input is not enabled in
+//!   form a child of their own instead of joining every child, and the construction stops at
+//!   a budget with an incomplete graph), ADG extraction and the metrics of Table 3.2 ([`adg`]), and the
 //!   `adg` suite: access sequences followed by ADG identifiers ([`adg_suite`]).
 //!
 //! Input: a deterministic suspension automaton as an [`Lts`], e.g.
@@ -50,7 +52,7 @@ pub(crate) mod tree;
 pub mod unconditional;
 pub mod validity;
 
-pub use adg::{AdgMetrics, AdgOptions};
+pub use adg::{AdgMetrics, AdgOptions, Pairwise};
 pub use analysis::Analysis;
 pub use sa::Sa;
 pub use suite::{NCompleteOptions, SizeEstimate};

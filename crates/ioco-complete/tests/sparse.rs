@@ -12,7 +12,7 @@ use ioco_complete::adg::{build_adg, metrics, Adg, Leftover};
 use ioco_complete::ccs::{TermId, Terms};
 use ioco_complete::compat::Compat;
 use ioco_complete::splitting::NonEnabling;
-use ioco_complete::{adg_suite, AdgMetrics, AdgOptions, Sa};
+use ioco_complete::{adg_suite, AdgMetrics, AdgOptions, CompleteError, Pairwise, Sa};
 use rustc_hash::FxHashSet;
 
 /// The complete observations (traces to a `0` of the term) of the ADG run from `q`.
@@ -220,7 +220,38 @@ fn budget_stopped_graphs_yield_valid_adgs_and_honest_metrics() {
     assert!(e.contains("budget"), "{e}");
 }
 
-/// The `adg` suite of a sparse model passes the model itself and catches a changed output.
+/// Which pairs get pairwise graphs: `Auto` takes the unseparated ones while they fit the test
+/// budget, the Table 3.2 ones otherwise.
+#[test]
+fn pairwise_fallback_choice() {
+    let lts = random_sa(60, 7, 0.55);
+    let with = |pairwise, max_tests| {
+        adg_suite(
+            &lts,
+            &AdgOptions {
+                pairwise,
+                max_tests,
+                ..Default::default()
+            },
+        )
+    };
+    let unsep = with(Pairwise::Unseparated, 200_000).unwrap();
+    let undist = with(Pairwise::Undistinguished, 200_000).unwrap();
+    assert!(unsep.tests.len() > undist.tests.len());
+    assert_eq!(undist.parameters["pairwise_fallback"], "undistinguished");
+    let auto = with(Pairwise::Auto, 200_000).unwrap();
+    assert_eq!(auto.tests.len(), unsep.tests.len());
+    let small = undist.tests.len() as u64;
+    let auto = with(Pairwise::Auto, small).unwrap();
+    assert_eq!(auto.parameters["pairwise_fallback"], "undistinguished");
+    assert_eq!(auto.tests.len(), undist.tests.len());
+    assert!(matches!(
+        with(Pairwise::Unseparated, small),
+        Err(CompleteError::TooLarge { .. })
+    ));
+}
+
+/// The `adg` suite of a sparse model passes the model itself.
 #[test]
 fn sparse_adg_suite_is_sound() {
     let lts = random_sa(40, 5, 0.55);
