@@ -168,12 +168,12 @@ fn every_faulty_coffee_machine_is_caught_with_its_counterexample() {
             }
             "boundary" | "silent" | "hang" => {
                 assert_eq!(f.observed, "δ", "{mode}: {text}");
-                assert_eq!(&**last_input, "button?", "{mode}: {text}");
+                assert_eq!(last_input, "button?", "{mode}: {text}");
                 assert!(f.allowed.contains(&"error!".to_string()), "{text}");
             }
             "extra-output" => {
                 assert_eq!(f.observed, "error!", "{text}");
-                assert_eq!(&**last_input, "pad?", "{text}");
+                assert_eq!(last_input, "pad?", "{text}");
                 assert_eq!(f.allowed, ["δ"], "{text}");
             }
             "refuse-water" => {
@@ -454,9 +454,9 @@ fn a_recorded_run_with_data_replays_to_the_same_verdict_and_shrinks() {
     let f = run.failure.as_ref().unwrap();
     assert!(f.observed.starts_with("coffee!("), "{text}");
     assert!(f.reason.contains("`c <= total` is false"), "{text}");
-    fn inputs<S: AsRef<str>>(t: &[S]) -> Vec<String> {
-        t.iter()
-            .map(|l| l.as_ref().to_string())
+    fn inputs<'a>(t: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+        t.into_iter()
+            .map(|l| l.to_string())
             .filter(|l| l.contains('?'))
             .collect()
     }

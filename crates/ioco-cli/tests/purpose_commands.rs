@@ -18,8 +18,8 @@ fn ioco() -> Command {
 }
 
 /// Labels as a run's trace holds them.
-fn strs(labels: &[&str]) -> Vec<std::sync::Arc<str>> {
-    labels.iter().map(|&l| l.into()).collect()
+fn strs(labels: &[&str]) -> ioco_exec::Trace {
+    labels.iter().collect()
 }
 
 const SPEC: &str = "examples/coffee/coffee.ioco";
@@ -313,13 +313,8 @@ fn a_purpose_over_the_bounded_queue_is_met_in_order() {
         .code(0)
         .stderr(contains("accept reached in 3 of 3 run(s)"));
     for r in &summary(&json).runs {
-        let ins: Vec<&str> = r
-            .trace
-            .iter()
-            .map(|l| &**l)
-            .filter(|l| l.starts_with("Enq"))
-            .collect();
+        let ins: Vec<&str> = r.trace.iter().filter(|l| l.starts_with("Enq")).collect();
         assert_eq!(ins, ["Enq?(0)", "Enq?(1)"], "{:?}", r.trace);
-        assert_eq!(r.trace.last().map(|l| &**l), Some("Value!(0)"));
+        assert_eq!(r.trace.last(), Some("Value!(0)"));
     }
 }

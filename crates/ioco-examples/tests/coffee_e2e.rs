@@ -46,7 +46,7 @@ fn every_fault_is_caught_with_the_expected_counterexample() {
         s.assert_no_process_left();
         let r = s.first_failure();
         if mode == CoffeeMode::Spontaneous {
-            assert_eq!(r.trace, ["coffee!".into()]);
+            assert_eq!(r.trace, ["coffee!"]);
         }
         if mode == CoffeeMode::Crash {
             let err = r.stderr.as_deref().unwrap_or_default();

@@ -128,7 +128,7 @@ fn large_capacity_is_not_full_when_it_should_be() {
 fn crash_on_empty_deq_is_a_failure_with_the_exit_status() {
     caught(QueueMode::Crash, &shrinking(), |r, ol| {
         assert_eq!(ol[0], "exit");
-        assert_eq!(r.trace.last().map(|l| &**l), Some("deq?"));
+        assert_eq!(r.trace.last(), Some("deq?"));
         assert_eq!(allowed(r), ["empty!"]);
         let reason = &r.failure.as_ref().unwrap().reason;
         assert!(reason.contains("exited with status 101"), "{reason}");
@@ -146,7 +146,7 @@ fn hang_on_full_enq_is_quiescence_by_timeout() {
         assert!(ol[1].starts_with("enq_"), "{ol:?}");
         assert_eq!(ol[0], "δ");
         assert_eq!(allowed(r), ["full!"]);
-        assert_eq!(r.trace.last().map(|l| &**l), Some("δ"));
+        assert_eq!(r.trace.last(), Some("δ"));
     });
     assert!(
         t0.elapsed() < Duration::from_secs(60),

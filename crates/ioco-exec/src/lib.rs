@@ -3,6 +3,8 @@
 //! Execution of ioco tests against real systems.
 //!
 //! * [`result`]: what runs produce ([`RunResult`], [`Summary`]), serde-serialisable;
+//! * [`trace`]: the trace of a run ([`Trace`]), labels as written, stored as indices into a
+//!   table of texts shared by the runs of a tester;
 //! * [`adapter`]: the [`Adapter`] trait and its implementations: child process
 //!   ([`adapter::process`]), TCP ([`adapter::tcp`]), model simulator ([`adapter::sim`]),
 //!   in-process Rust components ([`adapter::inproc`]); the wire format ([`adapter::wire`]);
@@ -40,6 +42,7 @@ pub mod result;
 pub mod suite;
 pub mod tester;
 pub mod timeouts;
+pub mod trace;
 
 pub use adapter::{Adapter, AdapterError, Observation, Sent};
 pub use online::{run_online, run_online_with, test_component, OnlineOptions, Progress, Traces};
@@ -48,3 +51,4 @@ pub use result::{CoverageSummary, Failure, RunResult, RunVerdict, Shrunk, Summar
 pub use suite::{run_suite, run_test};
 pub use tester::Tester;
 pub use timeouts::Timeouts;
+pub use trace::Trace;

@@ -18,17 +18,20 @@ use crate::result::{RunResult, RunVerdict, Shrunk};
 use crate::tester::{End, Tester};
 use ioco_gen::derive_seed;
 use ioco_model::{Label, Lts};
-use std::sync::Arc;
 use std::time::Instant;
 
-/// Parse labels as written (`coin?`, `coffee!`, `δ`) against `spec`'s alphabet.
-pub fn parse_trace(spec: &Lts, trace: &[Arc<str>]) -> Result<Vec<Label>, String> {
+/// Parse labels as written (`coin?`, `coffee!`, `δ`) against `spec`'s alphabet: a [`Trace`](crate::Trace)
+/// (`&run.trace`) or a list of strings.
+pub fn parse_trace<S: AsRef<str>>(
+    spec: &Lts,
+    trace: impl IntoIterator<Item = S>,
+) -> Result<Vec<Label>, String> {
     let a = spec.alphabet();
     trace
-        .iter()
+        .into_iter()
         .enumerate()
         .map(|(i, s)| {
-            let s: &str = s;
+            let s: &str = s.as_ref();
             if s == "δ" || s == "delta" {
                 return Ok(Label::DELTA);
             }
@@ -265,7 +268,7 @@ pub fn shrink(
     failed: &RunResult,
 ) -> Option<Shrunk> {
     let spec = tester.spec();
-    let inputs = parse_trace(spec, &failed.inputs()).ok()?;
+    let inputs = parse_trace(spec, failed.inputs()).ok()?;
     let mut replays = 0usize;
     let budget = opts.shrink_budget.max(1);
     let mut best: Option<RunResult> = None;

@@ -12,6 +12,7 @@
 //!   "steps": 2, "duration_ms": 401.2 }
 //! ```
 
+use crate::trace::Trace;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -92,7 +93,7 @@ pub struct Shrunk {
     /// The inputs that still make the SUT fail, in order (`coin?`, ...).
     pub inputs: Vec<String>,
     /// The trace of the failing replay of those inputs (inputs, outputs and `δ`).
-    pub trace: Vec<Arc<str>>,
+    pub trace: Trace,
     /// The failure seen at the end of that replay.
     pub failure: Option<Failure>,
     /// How many replays shrinking took.
@@ -113,10 +114,10 @@ pub struct RunResult {
     /// The verdict.
     pub verdict: RunVerdict,
     /// Everything that happened, in order: inputs `water?`, outputs `coffee!`, quiescence `δ`.
-    /// For a Fail, the last element is the failing observation. Labels are shared strings
-    /// (each label's text is made once per tester, a step costs no allocation); in JSON a
-    /// list of strings.
-    pub trace: Vec<Arc<str>>,
+    /// For a Fail, the last element is the failing observation. Stored as label indices into
+    /// a table of texts made once per tester (a step costs no allocation, see [`Trace`]); in
+    /// JSON a list of strings.
+    pub trace: Trace,
     /// For a Fail: what was observed and what was allowed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<Failure>,
@@ -148,7 +149,7 @@ impl RunResult {
             seed,
             test: None,
             verdict: RunVerdict::Pass,
-            trace: Vec::new(),
+            trace: Trace::new(),
             failure: None,
             error: None,
             shrunk: None,
@@ -162,7 +163,7 @@ impl RunResult {
     /// The inputs of the trace, in order (`coin?`, ...): what a replay sends.
     pub fn inputs(&self) -> Vec<Arc<str>> {
         self.trace
-            .iter()
+            .shared()
             .filter(|l| l.ends_with('?'))
             .cloned()
             .collect()
@@ -270,7 +271,7 @@ mod tests {
     fn json_round_trip_and_worst() {
         let mut r = RunResult::new(3, 1234);
         r.verdict = RunVerdict::Fail;
-        r.trace = vec!["coin?".into(), "δ".into()];
+        r.trace = ["coin?", "δ"].into_iter().collect();
         r.failure = Some(Failure {
             observed: "δ".into(),
             allowed: vec!["coffee!".into()],

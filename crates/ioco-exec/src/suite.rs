@@ -146,7 +146,7 @@ fn exec(
             *tracking = ok;
         } else {
             tester.steps += 1;
-            tester.trace.push(l);
+            tester.trace.push(l.0);
         }
     };
     let on_error = |tester: &mut Tester<'_>, e: AdapterError, tracking: bool| -> End {
@@ -233,13 +233,13 @@ fn exec(
 fn leaves_spec_by_output(
     spec: &Lts,
     policy: ioco_model::QuiescencePolicy,
-    trace: &[std::sync::Arc<str>],
+    trace: &crate::Trace,
 ) -> bool {
     let alphabet = spec.alphabet();
     let mut sus = ioco_model::Suspension::new(spec, policy);
     let mut q = sus.initial();
     for text in trace {
-        let l = if &**text == ioco_gen::DELTA {
+        let l = if text == ioco_gen::DELTA {
             Some(Label::DELTA)
         } else {
             let bare = text.trim_end_matches(['?', '!']);

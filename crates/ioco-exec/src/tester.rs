@@ -17,6 +17,7 @@
 
 use crate::adapter::AdapterError;
 use crate::result::{Failure, RunResult, RunVerdict};
+use crate::trace::{Names, Trace};
 use ioco_gen::Coverage;
 use ioco_model::{Alphabet, Label, Lts, SaState, Suspension};
 use std::sync::Arc;
@@ -30,8 +31,8 @@ pub struct Tester<'a> {
     pub(crate) q: SaState,
     /// Where the record of `q` starts in `nodes`.
     at: usize,
-    /// The trace so far, as labels (turned into strings only when the run ends).
-    pub(crate) trace: Vec<Label>,
+    /// The trace so far, as label indices (`Label.0`): with `names`, the [`Trace`] of the run.
+    pub(crate) trace: Vec<u32>,
     /// An output line that is not a label (always the last thing of a failed run).
     pub(crate) garbage: Option<String>,
     pub(crate) steps: usize,
@@ -47,9 +48,9 @@ pub struct Tester<'a> {
     /// reads one record, which is prefetched while the SUT takes its step.
     pub(crate) nodes: Vec<Label>,
     pending: Vec<(SaState, Label, SaState)>,
-    /// Each label's text as written (`coin?`, `δ`), made on first use and shared by every
-    /// trace: a step of a kept trace costs a reference count, not an allocation.
-    names: Vec<Option<Arc<str>>>,
+    /// Each label's text as written (`coin?`, `δ`), indexed by label, made once and shared by
+    /// every trace of this tester: a kept trace is its label indices plus this table.
+    names: Names,
 }
 
 /// How a run ended, before it is written into a [`RunResult`].
@@ -107,7 +108,11 @@ impl<'a> Tester<'a> {
             node_at: Vec::new(),
             nodes: Vec::new(),
             pending: Vec::new(),
-            names: Vec::new(),
+            names: Arc::new(
+                (0..spec.alphabet().len() as u32)
+                    .map(|l| spec.alphabet().display(Label(l)).into())
+                    .collect(),
+            ),
         };
         t.start();
         t
@@ -234,24 +239,14 @@ impl<'a> Tester<'a> {
     }
 
     /// The trace as written (`coin?`, `coffee!`, `δ`, and a garbage line as `line!`); empties
-    /// the tester's trace.
-    pub(crate) fn take_trace(&mut self) -> Vec<Arc<str>> {
-        let a = self.alphabet();
-        if self.names.len() < a.len() {
-            self.names.resize(a.len(), None);
-        }
-        let names = &mut self.names;
-        let mut out: Vec<Arc<str>> = self
-            .trace
-            .drain(..)
-            .map(|l| {
-                names[l.index()]
-                    .get_or_insert_with(|| a.display(l).into())
-                    .clone()
-            })
-            .collect();
+    /// the tester's trace. The labels move into the result (the next run's trace starts with
+    /// room for as many), the text table is shared: no work per step.
+    pub(crate) fn take_trace(&mut self) -> Trace {
+        let room = self.trace.len();
+        let labels = std::mem::replace(&mut self.trace, Vec::with_capacity(room));
+        let mut out = Trace::from_parts(labels, self.names.clone());
         if let Some(g) = self.garbage.take() {
-            out.push(format!("{g}!").into());
+            out.push(format!("{g}!"));
         }
         out
     }
@@ -262,11 +257,11 @@ impl<'a> Tester<'a> {
         &mut self,
         verdict: crate::RunVerdict,
         traces: crate::online::Traces,
-    ) -> Vec<Arc<str>> {
+    ) -> Trace {
         if traces == crate::online::Traces::Failures && verdict == crate::RunVerdict::Pass {
             self.trace.clear();
             self.garbage = None;
-            return Vec::new();
+            return Trace::new();
         }
         self.take_trace()
     }
@@ -275,7 +270,7 @@ impl<'a> Tester<'a> {
     pub(crate) fn last_text(&self) -> String {
         match (&self.garbage, self.trace.last()) {
             (Some(g), _) => format!("{g}!"),
-            (None, Some(&l)) => self.alphabet().display(l),
+            (None, Some(&l)) => self.names[l as usize].to_string(),
             (None, None) => String::new(),
         }
     }
@@ -292,7 +287,11 @@ impl<'a> Tester<'a> {
 
     fn own_timeout(&mut self, t: &crate::Timeouts, opts: &crate::OnlineOptions) -> Duration {
         let a = self.alphabet();
-        let last_input = self.trace.last().copied().filter(|&l| a.is_input(l));
+        let last_input = self
+            .trace
+            .last()
+            .map(|&l| Label(l))
+            .filter(|&l| a.is_input(l));
         t.for_observation(
             self.sus.set(self.q),
             self.io_now().1,
@@ -316,7 +315,7 @@ impl<'a> Tester<'a> {
     /// the specification does not enable it: the trace then left the specification.
     pub(crate) fn input(&mut self, a: Label) -> bool {
         self.steps += 1;
-        self.trace.push(a);
+        self.trace.push(a.0);
         self.step(a).is_some()
     }
 
@@ -324,7 +323,7 @@ impl<'a> Tester<'a> {
     /// it (tutorial Def. 6.2: leaving the specification through an output or δ).
     pub(crate) fn observe(&mut self, x: Label) -> Result<(), Failure> {
         self.steps += 1;
-        self.trace.push(x);
+        self.trace.push(x.0);
         if self.step(x).is_some() {
             return Ok(());
         }
@@ -349,7 +348,8 @@ impl<'a> Tester<'a> {
 
     /// The trace so far, for messages.
     pub(crate) fn trace_text(&self) -> String {
-        let mut t = self.alphabet().display_trace(&self.trace);
+        let labels: Vec<Label> = self.trace.iter().map(|&l| Label(l)).collect();
+        let mut t = self.alphabet().display_trace(&labels);
         if let Some(g) = &self.garbage {
             t.push_str(&format!(" {g}!"));
         }
@@ -410,5 +410,55 @@ impl<'a> Tester<'a> {
             }
             other => End::error(format!("after trace {}: {other}", self.trace_text())),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ioco_model::{LabelKind, LtsBuilder, QuiescencePolicy};
+
+    fn coffee() -> Lts {
+        let mut b = LtsBuilder::new(Alphabet::new());
+        b.add_states(2);
+        b.add_initial(0);
+        b.add(0, "coin", LabelKind::Input, 1).unwrap();
+        b.add(1, "coffee", LabelKind::Output, 0).unwrap();
+        b.build().unwrap()
+    }
+
+    #[test]
+    fn traces_share_the_testers_table_and_a_garbage_line_gets_its_own_entry() {
+        let spec = coffee();
+        let a = spec.alphabet();
+        let (coin, coffee) = (a.lookup("coin").unwrap(), a.lookup("coffee").unwrap());
+        let mut t = Tester::new(&spec, QuiescencePolicy::Stable);
+        assert!(t.input(coin));
+        assert!(t.observe(coffee).is_ok());
+        assert!(t.observe(Label::DELTA).is_ok());
+        let first = t.take_trace();
+        assert_eq!(first, ["coin?", "coffee!", "δ"]);
+        assert!(t.trace.is_empty());
+
+        t.start();
+        assert!(t.input(coin));
+        let end = t.adapter_error(AdapterError::UnknownOutput {
+            line: "cofee please".into(),
+        });
+        assert_eq!(end.verdict, RunVerdict::Fail);
+        assert_eq!(t.last_text(), "cofee please!");
+        let second = t.take_trace();
+        assert_eq!(second, ["coin?", "cofee please!"]);
+        assert_eq!(
+            serde_json::to_string(&second).unwrap(),
+            r#"["coin?","cofee please!"]"#
+        );
+
+        // The garbage line went into a copy: the next run's trace is clean, the first is intact.
+        t.start();
+        assert!(t.input(coin));
+        assert_eq!(t.take_trace(), ["coin?"]);
+        assert_eq!(first, ["coin?", "coffee!", "δ"]);
+        assert_eq!(t.names.len(), a.len());
     }
 }

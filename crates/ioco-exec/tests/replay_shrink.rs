@@ -61,12 +61,7 @@ fn shrinking_finds_the_three_bs() {
     assert_eq!(sh.failure.as_ref().unwrap().observed, "bad!");
     assert!(sh.replays >= 1);
     // the shrunk trace: b? ok! b? ok! b? bad! (with δ observations in between)
-    let io: Vec<&str> = sh
-        .trace
-        .iter()
-        .map(|l| &**l)
-        .filter(|&l| l != "δ")
-        .collect();
+    let io: Vec<&str> = sh.trace.iter().filter(|&l| l != "δ").collect();
     assert_eq!(io, ["b?", "ok!", "b?", "ok!", "b?", "bad!"]);
 }
 
@@ -91,13 +86,13 @@ fn replaying_a_recorded_failure_from_json() {
     assert_eq!(again.trace, rec.trace);
     assert_eq!(again.note, None, "a deterministic SUT does not diverge");
     // the inputs alone, with observation in between, fail too
-    let inputs = parse_trace(&spec, &rec.inputs()).unwrap();
+    let inputs = parse_trace(&spec, rec.inputs()).unwrap();
     let r = replay_inputs(&mut tester, &mut a, &opts, &inputs, 0, 1);
     assert_eq!(r.verdict, RunVerdict::Fail);
     // parse errors name the step
-    let err = parse_trace(&spec, &["a?".into(), "milk!".into()]).unwrap_err();
+    let err = parse_trace(&spec, ["a?", "milk!"]).unwrap_err();
     assert!(err.starts_with("step 2"), "{err}");
-    assert!(parse_trace(&spec, &["ok?".into()])
+    assert!(parse_trace(&spec, ["ok?"])
         .unwrap_err()
         .contains("direction"));
 }
@@ -109,16 +104,7 @@ fn replay_notes_divergence_of_a_nondeterministic_sut() {
     let spec = music_player::spec();
     let (_, full, _) = music_player::implementations().remove(1);
     let mut sim = Simulator::new(full, spec.alphabet(), SimOptions::default());
-    let trace = parse_trace(
-        &spec,
-        &[
-            "shuffle?".into(),
-            "playA!".into(),
-            "done!".into(),
-            "δ".into(),
-        ],
-    )
-    .unwrap();
+    let trace = parse_trace(&spec, ["shuffle?", "playA!", "done!", "δ"]).unwrap();
     let mut tester = Tester::new(&spec, QuiescencePolicy::Stable);
     let opts = OnlineOptions::default();
     let mut diverged = 0;

@@ -6,7 +6,7 @@
 //! use ioco_exec::{RunResult, RunVerdict, Summary, Failure};
 //! let mut fail = RunResult::new(1, 7);
 //! fail.verdict = RunVerdict::Fail;
-//! fail.trace = vec!["button?".into(), "coffee!".into()];
+//! fail.trace = ["button?", "coffee!"].into_iter().collect();
 //! fail.failure = Some(Failure {
 //!     observed: "coffee!".into(),
 //!     allowed: vec!["error!".into()],
@@ -142,7 +142,8 @@ pub(crate) fn duration(ms: f64) -> String {
 }
 
 /// A trace as one line; `ε` when empty.
-pub(crate) fn trace(labels: &[std::sync::Arc<str>]) -> String {
+pub(crate) fn trace<'a>(labels: impl IntoIterator<Item = &'a str>) -> String {
+    let labels: Vec<&str> = labels.into_iter().collect();
     if labels.is_empty() {
         "ε".to_string()
     } else {

@@ -138,12 +138,12 @@ pub fn render(summary: &Summary, opts: &TextOptions) -> String {
     o
 }
 
-fn clipped(labels: &[std::sync::Arc<str>], max: usize) -> String {
+fn clipped(labels: &ioco_exec::Trace, max: usize) -> String {
     let t = if labels.len() <= max {
         trace(labels)
     } else {
         let skip = labels.len() - max;
-        format!("… ({skip} earlier) {}", trace(&labels[skip..]))
+        format!("… ({skip} earlier) {}", trace(labels.iter().skip(skip)))
     };
     visible(&t)
 }

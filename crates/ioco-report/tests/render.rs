@@ -5,8 +5,8 @@
 use ioco_exec::result::{CoverageSummary, Failure, RunResult, RunVerdict, Shrunk, Summary};
 use ioco_report::{text, ReportFiles};
 
-fn labels<T: for<'a> From<&'a str>>(s: &str) -> Vec<T> {
-    s.split_whitespace().map(T::from).collect()
+fn labels<T: FromIterator<String>>(s: &str) -> T {
+    s.split_whitespace().map(String::from).collect()
 }
 
 fn session() -> Summary {

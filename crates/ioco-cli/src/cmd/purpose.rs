@@ -239,7 +239,7 @@ fn steer(
             },
         };
         r.steps += 1;
-        r.trace.push(alpha.display(x).into());
+        r.trace.push(alpha.display(x));
         match prod.step(q, x) {
             Step::Continue(t) => q = t,
             Step::Stop(v, why) => {
@@ -287,7 +287,7 @@ fn exit_rule(
     match e {
         AdapterError::UnknownOutput { line } => {
             r.steps += 1;
-            r.trace.push(format!("{line}!").into());
+            r.trace.push(format!("{line}!"));
             let why = format!(
                 "the SUT wrote `{line}`, which is not an output of the model (allowed: {})",
                 allowed.join(", ")

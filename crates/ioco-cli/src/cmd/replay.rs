@@ -90,7 +90,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let recorded = recorded(&args)?;
     // A failing run may end with a line that is not a label (garbage): replay it as an
     // observation at that point.
-    let mut steps = recorded.trace.clone();
+    let mut steps: Vec<&str> = recorded.trace.iter().collect();
     let garbage_end = steps.last().is_some_and(|l| {
         l.ends_with('!')
             && spec.alphabet().lookup(l.trim_end_matches('!')).is_none()
@@ -98,7 +98,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     });
     if garbage_end {
         steps.pop();
-        steps.push("δ".into());
+        steps.push("δ");
     }
     let trace = ioco_exec::parse_trace(&spec, &steps)
         .map_err(|e| miette!("{}: run {}: {e}", args.results.display(), recorded.run))?;

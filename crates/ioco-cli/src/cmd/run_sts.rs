@@ -94,7 +94,7 @@ fn verdict_result(
             r.error = Some(one_line(why));
         }
     }
-    r.trace = trace.into_iter().map(Into::into).collect();
+    r.trace = trace.into_iter().collect();
     r
 }
 

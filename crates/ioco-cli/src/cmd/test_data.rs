@@ -273,7 +273,7 @@ pub fn result_of(
     allowed: &[String],
 ) -> RunResult {
     let mut r = RunResult::new(index, seed);
-    r.trace = trace.iter().map(|l| l.as_str().into()).collect();
+    r.trace = trace.iter().collect();
     r.steps = trace.len();
     match verdict {
         Verdict::Pass => {}

@@ -204,12 +204,11 @@ pub fn session_with(spec: &Lts, argv: &[&str], opts: &OnlineOptions, reset: Rese
 
 /// The labels of a written trace (`water?`, `coffee!`, `δ`, a garbage line `text!`) in `lts`'s
 /// alphabet; `None` when a label is unknown there.
-pub fn labels(lts: &Lts, trace: &[std::sync::Arc<str>]) -> Option<Vec<Label>> {
+pub fn labels(lts: &Lts, trace: &ioco_exec::Trace) -> Option<Vec<Label>> {
     let a = lts.alphabet();
     trace
         .iter()
         .map(|t| {
-            let t: &str = t;
             if t == "δ" {
                 return Some(Label::DELTA);
             }
@@ -290,8 +289,7 @@ pub fn check_failure(
     assert_eq!(f.observed, observed, "run {:?}", r.trace);
     assert_eq!(f.allowed, allowed, "run {:?}", r.trace);
     assert!(
-        r.trace
-            .ends_with(&suffix.iter().map(|&x| x.into()).collect::<Vec<_>>()),
+        r.trace.iter().collect::<Vec<_>>().ends_with(suffix),
         "trace {:?} should end with {suffix:?}",
         r.trace
     );

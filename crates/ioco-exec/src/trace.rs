@@ -1,0 +1,344 @@
+//! The trace of a run ([`Trace`]): labels as written (`coin?`, `coffee!`, `δ`), stored as
+//! indices into a table of texts shared by every trace of a tester.
+//!
+//! A tester makes the text of each label of its specification once, in a table; a run's trace
+//! is the list of label indices it recorded plus a reference to that table. Ending a run moves
+//! the index list into its [`crate::RunResult`], with no work per step. A text that is not in
+//! the table (an output line the model does not know) is added to a private copy of the table
+//! of that one trace.
+//!
+//! To everybody else a trace is a list of strings: that is its JSON (a list of strings, the
+//! format of `ioco test --json` and the input of `ioco replay`), its `Debug` output, and what
+//! equality compares (two traces with different tables but the same texts are equal).
+//!
+//! ```
+//! use ioco_exec::Trace;
+//!
+//! let t: Trace = ["coin?", "coffee!", "δ"].into_iter().collect();
+//! assert_eq!(t.len(), 3);
+//! assert_eq!(&t[1], "coffee!");
+//! assert_eq!(t.last(), Some("δ"));
+//! assert_eq!(t, ["coin?", "coffee!", "δ"]);
+//! let inputs: Vec<&str> = t.iter().filter(|l| l.ends_with('?')).collect();
+//! assert_eq!(inputs, ["coin?"]);
+//! assert_eq!(serde_json::to_string(&t).unwrap(), r#"["coin?","coffee!","δ"]"#);
+//! let back: Trace = serde_json::from_str(r#"["coin?","coffee!","δ"]"#).unwrap();
+//! assert_eq!(back, t);
+//! ```
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{Arc, LazyLock};
+
+/// A table of label texts, shared by the traces that index into it.
+pub(crate) type Names = Arc<Vec<Arc<str>>>;
+
+static NO_NAMES: LazyLock<Names> = LazyLock::new(Names::default);
+
+/// The trace of a run: labels as written (`coin?`, `coffee!`, `δ`), in order.
+///
+/// Stored as indices into a shared table of texts (see the [module documentation](self));
+/// read it like a list of strings: [`Trace::iter`], indexing, [`Trace::last`], `for l in
+/// &trace`. Build one with [`FromIterator`] (`["a?", "x!"].into_iter().collect()`) or
+/// [`Trace::push`].
+#[derive(Clone)]
+pub struct Trace {
+    /// Indices into `names`.
+    labels: Vec<u32>,
+    names: Names,
+}
+
+impl Trace {
+    /// An empty trace.
+    pub fn new() -> Trace {
+        Trace {
+            labels: Vec::new(),
+            names: NO_NAMES.clone(),
+        }
+    }
+
+    /// A trace of `labels`, indices into `names` (every index must be in range).
+    pub(crate) fn from_parts(labels: Vec<u32>, names: Names) -> Trace {
+        debug_assert!(labels.iter().all(|&l| (l as usize) < names.len()));
+        Trace { labels, names }
+    }
+
+    /// Number of steps.
+    pub fn len(&self) -> usize {
+        self.labels.len()
+    }
+
+    /// True for the empty trace.
+    pub fn is_empty(&self) -> bool {
+        self.labels.is_empty()
+    }
+
+    /// The `i`-th label, if there is one.
+    pub fn get(&self, i: usize) -> Option<&str> {
+        self.labels.get(i).map(|&l| &*self.names[l as usize])
+    }
+
+    /// The last label, if any.
+    pub fn last(&self) -> Option<&str> {
+        self.labels.last().map(|&l| &*self.names[l as usize])
+    }
+
+    /// The labels, in order.
+    pub fn iter(&self) -> Iter<'_> {
+        Iter {
+            labels: self.labels.iter(),
+            names: &self.names,
+        }
+    }
+
+    /// The labels as shared strings, in order.
+    pub(crate) fn shared(&self) -> impl Iterator<Item = &Arc<str>> + '_ {
+        self.labels.iter().map(|&l| &self.names[l as usize])
+    }
+
+    /// Append `label` (a new entry of this trace's table, which is copied first if it is
+    /// shared with other traces).
+    pub fn push(&mut self, label: impl Into<Arc<str>>) {
+        let names = Arc::make_mut(&mut self.names);
+        let at = u32::try_from(names.len()).expect("fewer than 2^32 labels");
+        names.push(label.into());
+        self.labels.push(at);
+    }
+
+    /// The labels joined by `sep` (e.g. `" "` for messages).
+    pub fn join(&self, sep: &str) -> String {
+        let mut s = String::new();
+        for (i, l) in self.iter().enumerate() {
+            if i > 0 {
+                s.push_str(sep);
+            }
+            s.push_str(l);
+        }
+        s
+    }
+
+    /// The labels as owned strings.
+    pub fn to_strings(&self) -> Vec<String> {
+        self.iter().map(str::to_string).collect()
+    }
+}
+
+impl Default for Trace {
+    fn default() -> Trace {
+        Trace::new()
+    }
+}
+
+/// Iterator over the labels of a [`Trace`], as `&str`.
+#[derive(Clone)]
+pub struct Iter<'a> {
+    labels: std::slice::Iter<'a, u32>,
+    names: &'a [Arc<str>],
+}
+
+impl<'a> Iterator for Iter<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        self.labels.next().map(|&l| &*self.names[l as usize])
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.labels.size_hint()
+    }
+}
+
+impl DoubleEndedIterator for Iter<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        self.labels.next_back().map(|&l| &*self.names[l as usize])
+    }
+}
+
+impl ExactSizeIterator for Iter<'_> {}
+
+impl<'a> IntoIterator for &'a Trace {
+    type Item = &'a str;
+    type IntoIter = Iter<'a>;
+
+    fn into_iter(self) -> Iter<'a> {
+        self.iter()
+    }
+}
+
+impl std::ops::Index<usize> for Trace {
+    type Output = str;
+
+    fn index(&self, i: usize) -> &str {
+        &self.names[self.labels[i] as usize]
+    }
+}
+
+/// Interns the texts: equal texts share one table entry.
+impl<S: AsRef<str>> FromIterator<S> for Trace {
+    fn from_iter<I: IntoIterator<Item = S>>(iter: I) -> Trace {
+        let mut index: HashMap<Arc<str>, u32> = HashMap::new();
+        let mut names = Vec::new();
+        let labels = iter
+            .into_iter()
+            .map(|s| {
+                let s = s.as_ref();
+                if let Some(&i) = index.get(s) {
+                    return i;
+                }
+                let i = u32::try_from(names.len()).expect("fewer than 2^32 labels");
+                let text: Arc<str> = s.into();
+                names.push(text.clone());
+                index.insert(text, i);
+                i
+            })
+            .collect();
+        Trace {
+            labels,
+            names: Arc::new(names),
+        }
+    }
+}
+
+impl PartialEq for Trace {
+    fn eq(&self, other: &Trace) -> bool {
+        if Arc::ptr_eq(&self.names, &other.names) {
+            return self.labels == other.labels;
+        }
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for Trace {}
+
+impl<S: AsRef<str>> PartialEq<[S]> for Trace {
+    fn eq(&self, other: &[S]) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter().map(AsRef::as_ref))
+    }
+}
+
+impl<S: AsRef<str>, const N: usize> PartialEq<[S; N]> for Trace {
+    fn eq(&self, other: &[S; N]) -> bool {
+        *self == other[..]
+    }
+}
+
+impl<S: AsRef<str>> PartialEq<Vec<S>> for Trace {
+    fn eq(&self, other: &Vec<S>) -> bool {
+        *self == other[..]
+    }
+}
+
+impl fmt::Debug for Trace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl Serialize for Trace {
+    fn serialize<Se: Serializer>(&self, s: Se) -> Result<Se::Ok, Se::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for Trace {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Trace, D::Error> {
+        Ok(Vec::<String>::deserialize(d)?.into_iter().collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A table as a tester makes it, and a trace over it.
+    fn tester_like() -> (Names, Trace) {
+        let names: Names = Arc::new(["τ", "δ", "coin?", "coffee!"].map(Arc::from).to_vec());
+        let t = Trace::from_parts(vec![2, 3, 1, 2], names.clone());
+        (names, t)
+    }
+
+    #[test]
+    fn json_is_a_list_of_strings_both_ways() {
+        let (_, t) = tester_like();
+        let old: Vec<Arc<str>> = ["coin?", "coffee!", "δ", "coin?"].map(Arc::from).to_vec();
+        let j = serde_json::to_string(&t).unwrap();
+        assert_eq!(j, serde_json::to_string(&old).unwrap());
+        assert_eq!(j, r#"["coin?","coffee!","δ","coin?"]"#);
+        let back: Trace = serde_json::from_str(&j).unwrap();
+        assert_eq!(back, t);
+        // Interned afresh: one entry per distinct text.
+        assert_eq!(back.names.len(), 3);
+        let empty: Trace = serde_json::from_str("[]").unwrap();
+        assert!(empty.is_empty());
+        assert_eq!(serde_json::to_string(&Trace::new()).unwrap(), "[]");
+        assert!(serde_json::from_str::<Trace>(r#"["a?", 3]"#).is_err());
+    }
+
+    #[test]
+    fn equality_compares_texts_across_tables() {
+        let (names, t) = tester_like();
+        let same: Trace = ["coin?", "coffee!", "δ", "coin?"].into_iter().collect();
+        assert!(!Arc::ptr_eq(&same.names, &names));
+        assert_eq!(t, same);
+        assert_eq!(same, t);
+        let shorter = Trace::from_parts(vec![2, 3, 1], names.clone());
+        assert_ne!(t, shorter);
+        let other = Trace::from_parts(vec![2, 3, 1, 3], names);
+        assert_ne!(t, other);
+        assert_eq!(t, ["coin?", "coffee!", "δ", "coin?"]);
+        assert_eq!(t, vec!["coin?", "coffee!", "δ", "coin?"]);
+        assert_eq!(
+            t,
+            vec![
+                String::from("coin?"),
+                "coffee!".into(),
+                "δ".into(),
+                "coin?".into()
+            ]
+        );
+        assert_ne!(t, ["coin?"]);
+    }
+
+    #[test]
+    fn a_pushed_text_goes_to_a_copy_of_a_shared_table() {
+        let (names, mut t) = tester_like();
+        let kept = t.clone();
+        t.push(String::from("garbage!"));
+        assert_eq!(t.len(), 5);
+        assert_eq!(t.last(), Some("garbage!"));
+        assert_eq!(&t[4], "garbage!");
+        // The shared table and the other trace are untouched.
+        assert_eq!(names.len(), 4);
+        assert!(Arc::ptr_eq(&kept.names, &names));
+        assert_eq!(kept, ["coin?", "coffee!", "δ", "coin?"]);
+        // A table owned by one trace grows in place.
+        let before = Arc::as_ptr(&t.names);
+        t.push("δ");
+        assert_eq!(Arc::as_ptr(&t.names), before);
+        assert_eq!(t.join(" "), "coin? coffee! δ coin? garbage! δ");
+    }
+
+    #[test]
+    fn reading_and_collecting() {
+        let t: Trace = vec![String::from("a?"), "x!".into(), "a?".into()]
+            .into_iter()
+            .collect();
+        assert_eq!(t.names.len(), 2, "equal texts share an entry");
+        assert_eq!(t.get(1), Some("x!"));
+        assert_eq!(t.get(3), None);
+        assert_eq!(t.iter().rev().collect::<Vec<_>>(), ["a?", "x!", "a?"]);
+        assert_eq!(t.iter().len(), 3);
+        let mut seen = Vec::new();
+        for l in &t {
+            seen.push(l);
+        }
+        assert_eq!(seen, ["a?", "x!", "a?"]);
+        assert_eq!(t.to_strings(), ["a?", "x!", "a?"]);
+        assert_eq!(format!("{t:?}"), r#"["a?", "x!", "a?"]"#);
+        assert_eq!(Trace::default().last(), None);
+        assert_eq!(Trace::new().join(" "), "");
+        let shared: Vec<&Arc<str>> = t.shared().collect();
+        assert!(Arc::ptr_eq(shared[0], shared[2]));
+    }
+}
