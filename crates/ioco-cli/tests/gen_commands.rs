@@ -134,7 +134,9 @@ fn analyze_reports_the_coffee_machines_compatible_pairs() {
         .args(["analyze", "examples/models/coffee.aut"])
         .assert()
         .success()
-        .stdout(contains("compatible pairs:     6"));
+        .stdout(contains("compatible pairs:     6"))
+        .stdout(contains("not distinguished by the ADG: 0 (0.0%)"))
+        .stdout(contains("not separated by an output:   0 (0.0%"));
     ioco()
         .args([
             "gen",

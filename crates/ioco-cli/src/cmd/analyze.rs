@@ -54,8 +54,13 @@ pub fn run(args: Args) -> Result<Outcome> {
             let _ = writeln!(out, "adaptive distinguishing graph (thesis Table 3.2):");
             let _ = writeln!(
                 out,
-                "  splitting-graph nodes:        {}",
-                m.splitting_graph_nodes
+                "  splitting-graph nodes:        {}{}",
+                m.splitting_graph_nodes,
+                if m.splitting_graph_complete {
+                    ""
+                } else {
+                    " (incomplete: construction stopped at its budget)"
+                }
             );
             let _ = writeln!(out, "  depth:                        {}", m.depth);
             let _ = writeln!(
@@ -67,6 +72,11 @@ pub fn run(args: Args) -> Result<Outcome> {
                 out,
                 "  not distinguished by the ADG: {} ({:.1}%)",
                 m.undistinguished_pairs, m.undistinguished_percent
+            );
+            let _ = writeln!(
+                out,
+                "  not separated by an output:   {} ({:.1}%; also counts an input one state lacks)",
+                m.unseparated_pairs, m.unseparated_percent
             );
             let _ = writeln!(
                 out,
