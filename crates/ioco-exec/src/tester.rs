@@ -200,21 +200,44 @@ impl<'a> Tester<'a> {
         (&l[..ni], &l[ni..])
     }
 
-    #[inline]
+    /// Take the step by `l` from the current state, if the specification has it. The common
+    /// case (an edge taken before, its target's record known) reads one record and writes
+    /// nothing but the position; the rest is in [`Tester::step_first`].
+    #[inline(always)]
     fn step(&mut self, l: Label) -> Option<SaState> {
-        let (q, at) = (self.q, self.at);
-        debug_assert_eq!(self.node_at[q as usize] as usize, at);
-        let (ni, no) = (self.nodes[at].0 as usize, self.nodes[at + 1].0 as usize);
-        let n = ni + no;
-        let labels = &self.nodes[at + 4..at + 4 + n];
+        let at = self.at;
+        debug_assert_eq!(self.node_at[self.q as usize] as usize, at);
+        let rec = &self.nodes[at..];
+        let n = (rec[0].0 + rec[1].0) as usize;
+        let (head, rest) = rec[..4 + 3 * n].split_at(4);
+        let (labels, rest) = rest.split_at(n);
+        let (targets, records) = rest.split_at(n);
         let k = labels.iter().position(|&x| x == l)?;
-        let t = self.nodes[at + 4 + n + k].0;
+        let (t, next) = (targets[k].0, records[k].0);
+        let taken = k < 64 && head[2 + k / 32].0 & (1 << (k % 32)) != 0;
+        if !taken || next == u32::MAX {
+            return Some(self.step_first(k, n, l, t));
+        }
+        self.q = t;
+        self.at = next as usize;
+        // Ask for the next record now: its cache miss overlaps with the SUT's step.
+        crate::adapter::prefetch(&self.nodes[next as usize]);
+        Some(t)
+    }
+
+    /// [`Tester::step`] by the `k`-th of the `n` edges of the current record (label `l`, target
+    /// `t`) where that edge is not marked taken yet (it goes into `pending` for the coverage)
+    /// or its target's record is not known yet (found, or built).
+    #[cold]
+    #[inline(never)]
+    fn step_first(&mut self, k: usize, n: usize, l: Label, t: SaState) -> SaState {
+        let at = self.at;
         let (word, bit) = (at + 2 + usize::from(k >= 32), 1u32 << (k % 32));
         if k >= 64 || self.nodes[word].0 & bit == 0 {
             if k < 64 {
                 self.nodes[word].0 |= bit;
             }
-            self.pending.push((q, l, t));
+            self.pending.push((self.q, l, t));
         }
         let slot = at + 4 + 2 * n + k;
         let next = match self.nodes[slot].0 {
@@ -227,9 +250,8 @@ impl<'a> Tester<'a> {
         };
         self.q = t;
         self.at = next;
-        // Ask for the next record now: its cache miss overlaps with the SUT's step.
         crate::adapter::prefetch(&self.nodes[next]);
-        Some(t)
+        t
     }
 
     /// The inputs enabled in the current state and its out-set (outputs and δ), sorted.
@@ -313,6 +335,7 @@ impl<'a> Tester<'a> {
 
     /// Record an input given to the SUT. Returns false (and records nothing in the model) when
     /// the specification does not enable it: the trace then left the specification.
+    #[inline]
     pub(crate) fn input(&mut self, a: Label) -> bool {
         self.steps += 1;
         self.trace.push(a.0);
@@ -321,15 +344,23 @@ impl<'a> Tester<'a> {
 
     /// Record an observation (an output or δ); a failure if the specification does not allow
     /// it (tutorial Def. 6.2: leaving the specification through an output or δ).
+    #[inline]
     pub(crate) fn observe(&mut self, x: Label) -> Result<(), Failure> {
         self.steps += 1;
         self.trace.push(x.0);
         if self.step(x).is_some() {
             return Ok(());
         }
+        Err(self.not_allowed(x))
+    }
+
+    /// The failure for an observation `x` the specification does not allow here.
+    #[cold]
+    #[inline(never)]
+    fn not_allowed(&mut self, x: Label) -> Failure {
         let name = self.alphabet().display(x);
         let allowed = self.allowed();
-        Err(Failure {
+        Failure {
             reason: if x == Label::DELTA {
                 format!(
                     "quiescence where the specification requires an output ({})",
@@ -343,7 +374,7 @@ impl<'a> Tester<'a> {
             },
             observed: name,
             allowed,
-        })
+        }
     }
 
     /// The trace so far, for messages.

@@ -143,10 +143,20 @@ impl Simulator {
         (Label(self.moves[i]), self.moves[i + 1])
     }
 
+    #[inline]
     fn output(&self, l: Label) -> Result<Label, AdapterError> {
-        self.to_spec[l.index()].ok_or_else(|| AdapterError::UnknownOutput {
+        match self.to_spec[l.index()] {
+            Some(x) => Ok(x),
+            None => Err(self.unknown(l)),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn unknown(&self, l: Label) -> AdapterError {
+        AdapterError::UnknownOutput {
             line: self.imp.alphabet().name(l).to_string(),
-        })
+        }
     }
 }
 
@@ -174,16 +184,14 @@ impl Adapter for Simulator {
         let Some(a) = self.to_imp.get(input.index()).copied().flatten() else {
             return Ok(Sent::Accepted); // an input the implementation does not know: ignored
         };
-        // The input edges, sorted by label: the ones labelled `a` are a run from `lo`.
+        // The input edges (label, target record), sorted by label: the ones labelled `a` are
+        // a run from `lo`.
         let ins = &self.moves[at + 4 + 2 * n_spont..at + 4 + 2 * (n_spont + n_in)];
-        let Some(lo) = ins.iter().step_by(2).position(|&l| l == a.0) else {
+        let mut edges = ins.chunks_exact(2);
+        let Some(lo) = edges.position(|e| e[0] == a.0) else {
             return Ok(Sent::Accepted); // not enabled: ignored (angelic completion)
         };
-        let n = ins[2 * lo..]
-            .iter()
-            .step_by(2)
-            .take_while(|&&l| l == a.0)
-            .count();
+        let n = 1 + edges.take_while(|e| e[0] == a.0).count();
         let k = if n == 1 {
             0
         } else {
