@@ -20,10 +20,11 @@
 //! of the input just given; else [`OnlineOptions::quiescence_timeout`]), or at once where the
 //! adapter has an explicit acknowledgement (the quiescence marker).
 //!
-//! Cost per step: the trace is kept as labels and written out as strings once, when the run
-//! ends ([`Traces`]); the specification is tracked through a per-worker table of the
-//! suspension states visited (one record per state: inputs, out-set, successors), so a step
-//! of the tester is a few array reads.
+//! Cost per step: the trace is kept as label indices that move into the run's result when it
+//! ends, beside a table of the labels' texts made once per worker ([`crate::Trace`]); the
+//! specification is tracked through a per-worker table of the suspension states visited (one
+//! record per state: inputs, out-set, successors), so a step of the tester is a few array
+//! reads.
 
 use crate::adapter::inproc::{Component, InProcess};
 use crate::adapter::{Adapter, AdapterError, Observation, Sent};
@@ -93,16 +94,17 @@ pub struct OnlineOptions {
     pub repetitions: usize,
     /// Called after every run.
     pub progress: Progress,
-    /// Which runs keep their trace in the [`RunResult`] (as strings).
+    /// Which runs keep their trace in the [`RunResult`].
     pub traces: Traces,
 }
 
 /// Which runs keep their trace in their [`RunResult`].
 ///
-/// A trace is kept as labels while the run goes on and written out as strings (`coin?`,
-/// `coffee!`, `δ`) when the run ends: one string per step. For long in-process sessions whose
-/// passing runs nobody reads (a `cargo test` of a component, a benchmark), `Failures` skips
-/// that work and memory; the steps are still counted in [`RunResult::steps`].
+/// A kept trace ([`crate::Trace`]) costs no work when the run ends and 4 bytes per step for as
+/// long as the result lives (the labels' texts are shared). For long in-process sessions whose
+/// passing runs nobody reads (a `cargo test` of a component running millions of steps),
+/// `Failures` keeps memory flat: a passing run's trace is dropped and its buffer reused by the
+/// next run; the steps are still counted in [`RunResult::steps`].
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum Traces {
     /// Every run (the reports' format; the default).
