@@ -492,4 +492,31 @@ mod tests {
         assert_eq!(first, ["coin?", "coffee!", "δ"]);
         assert_eq!(t.names.len(), a.len());
     }
+
+    #[test]
+    fn steps_by_edges_past_the_64th_are_tracked_and_covered() {
+        // One state with 70 input self-loops and a second state behind the last of them.
+        let mut b = LtsBuilder::new(Alphabet::new());
+        b.add_states(2);
+        b.add_initial(0);
+        for i in 0..70 {
+            let t = if i == 69 { 1 } else { 0 };
+            b.add(0, &format!("i{i:02}"), LabelKind::Input, t).unwrap();
+        }
+        b.add(1, "x", LabelKind::Output, 0).unwrap();
+        let spec = b.build().unwrap();
+        let a = spec.alphabet();
+        let l = |n: &str| a.lookup(n).unwrap();
+        let mut t = Tester::new(&spec, QuiescencePolicy::Stable);
+        for _ in 0..2 {
+            assert!(t.input(l("i68")));
+            assert!(t.input(l("i03")));
+            assert!(t.input(l("i69")));
+            assert!(t.observe(l("x")).is_ok());
+        }
+        assert!(t.observe(l("x")).is_err(), "x is not allowed in state 0");
+        assert_eq!(t.coverage().transitions_covered(), 4);
+        assert_eq!(t.coverage().states_covered(), 2);
+        assert_eq!(t.take_trace().len(), 9);
+    }
 }
