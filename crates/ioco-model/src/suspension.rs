@@ -109,6 +109,7 @@ impl<'a> Suspension<'a> {
     }
 
     /// The τ-closed set of LTS states that `q` stands for.
+    #[inline]
     pub fn set(&self, q: SaState) -> &[State] {
         let a = self.set_off[q as usize] as usize;
         let b = self.set_off[q as usize + 1] as usize;
