@@ -277,7 +277,7 @@ impl Arena {
 
 /// Builds arenas position by position (positions must be finished in order).
 pub(crate) struct RawBuilder {
-    goal: Vec<bool>,
+    pub(crate) goal: Vec<bool>,
     act_off: Vec<u32>,
     act_move: Vec<Move>,
     act_owner: Vec<u32>,

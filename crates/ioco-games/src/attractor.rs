@@ -508,7 +508,44 @@ pub fn attractor(arena: &Arena) -> Solution {
 
 #[cfg(test)]
 mod tests {
-    use super::sort_positions;
+    use super::{attractor, sort_positions, NONE};
+    use crate::arena::{Arena, Move, RawBuilder, GROUP_BIT};
+    use crate::joker::joker_game;
+    use ioco_model::Alphabet;
+
+    /// Position 0 can only be won by its action `[t, own group {m}]` (a two-part action of
+    /// the nondeterministic encoding), since its θ also needs the losing position 3. Goals
+    /// `t` and `m` are 1 and 2 in either order, so each of the two events can come first.
+    fn pair_arena(t: u32, m: u32) -> Arena {
+        let mut b = RawBuilder::new(4);
+        b.goal[1] = true;
+        b.goal[2] = true;
+        let g = b.add_group(&[m]);
+        b.add_action(Move::Wait, &[g | GROUP_BIT, 3]);
+        b.add_action(Move::Wait, &[t, g | GROUP_BIT]);
+        b.end_position();
+        for _ in 1..4 {
+            b.end_position();
+        }
+        b.finish(
+            Alphabet::default(),
+            (0..4).map(|i| format!("p{i}")).collect(),
+            None,
+        )
+    }
+
+    #[test]
+    fn two_part_actions_complete_whichever_part_comes_last() {
+        for (t, m) in [(1, 2), (2, 1)] {
+            let arena = pair_arena(t, m);
+            for sol in [attractor(&arena), joker_game(&arena)] {
+                assert_eq!(sol.rank(0), Some((0, 1)), "t={t}");
+                assert_eq!(sol.strategy[0], 1, "t={t}");
+                assert_eq!(sol.moves[0], 1, "t={t}");
+                assert_eq!(sol.arank[3], NONE);
+            }
+        }
+    }
 
     #[test]
     fn radix_sort_sorts_long_and_short_slices() {
