@@ -110,6 +110,18 @@ struct Use {
 /// Flag of a [`Use`] whose action has exactly one counted part.
 const SINGLE: u32 = 1 << 30;
 
+/// Flag of a [`Use`] whose action is *dominated*: another action of its owner has as its
+/// only part a non-empty group that is also a part of this one (under the nondeterministic
+/// assumption, an input of a state with outputs: `a? → {T(q,a)} ∪ outputs(q)` against
+/// `θ → outputs(q)`). Whenever a dominated action could force the play into the set, the
+/// other one does already, with successors of no higher rank and no larger move bound; so it
+/// never needs a counter. Plain attractors leave it out of the reverse index altogether;
+/// joker games keep its edges, flagged, only to collect Pre candidates.
+const DOM: u32 = 1 << 29;
+
+/// The action index of a [`Use`].
+const ACTION: u32 = DOM - 1;
+
 /// Group counter flag: a member has entered (for Pre collection).
 const TOUCHED: u32 = 1 << 31;
 
@@ -168,9 +180,12 @@ impl Engine {
         let na = arena.num_actions();
         let ng = arena.group_off.len() - 1;
         assert!(
-            n < SINGLE as usize && na < SINGLE as usize && ng < SINGLE as usize,
-            "arena too large for 30-bit indices"
+            n < SINGLE as usize && na < DOM as usize && ng < SINGLE as usize,
+            "arena too large for 29-bit indices"
         );
+        let dom = dominated(arena);
+        // Plain attractors skip dominated actions entirely.
+        let skip = |i: usize| !collect_pre && dom[i];
         // Reverse index (position -> action and group occurrences) and group users (group ->
         // actions using it), both CSR. One counting pass; then each occurrence is written once,
         // walking backwards with the end offsets as cursors, so no separate `fill` array is
@@ -178,8 +193,12 @@ impl Engine {
         let mut rev_off = vec![0u32; n + 1];
         let mut guser_off = vec![0u32; ng + 1];
         let mut cnt: Vec<u32> = Vec::with_capacity(na);
-        for w in arena.part_off.windows(2) {
+        for (i, w) in arena.part_off.windows(2).enumerate() {
             let mut c = 0u32;
+            if skip(i) {
+                cnt.push(0);
+                continue;
+            }
             for &p in &arena.parts[w[0] as usize..w[1] as usize] {
                 if p & GROUP_BIT == 0 {
                     rev_off[p as usize] += 1;
@@ -227,8 +246,18 @@ impl Engine {
             }
         }
         for (i, w) in arena.part_off.windows(2).enumerate().rev() {
+            if skip(i) {
+                continue;
+            }
             let u = Use {
-                x: i as u32 | if cnt[i] == 1 { SINGLE } else { 0 },
+                x: i as u32
+                    | if dom[i] {
+                        DOM
+                    } else if cnt[i] == 1 {
+                        SINGLE
+                    } else {
+                        0
+                    },
                 owner: arena.act_owner[i],
             };
             for &p in arena.parts[w[0] as usize..w[1] as usize].iter().rev() {
@@ -350,9 +379,12 @@ impl Engine {
     /// reaches 0. Collects the owner as a Pre candidate when `pre`.
     #[inline]
     fn part_entered(&mut self, u: Use, level: u32, rank: u32, m: u32, pre: bool) {
-        let i = u.x & !(SINGLE | GROUP_BIT);
+        let i = u.x & ACTION;
         if pre {
             self.candidate(u.owner);
+        }
+        if u.x & DOM != 0 {
+            return;
         }
         if u.x & SINGLE != 0 {
             self.ready(i, u.owner, level, rank, m);
@@ -448,6 +480,34 @@ impl Engine {
     }
 }
 
+/// Per action: dominated (see [`DOM`]): another action of the same position has a single
+/// part, a non-empty group, and that group is also a part of this action (which has more).
+fn dominated(arena: &Arena) -> Vec<bool> {
+    let parts = |i: usize| &arena.parts[arena.part_off[i] as usize..arena.part_off[i + 1] as usize];
+    let mut dom = vec![false; arena.num_actions()];
+    let mut solo: Vec<u32> = Vec::new();
+    for w in arena.act_off.windows(2) {
+        let acts = w[0] as usize..w[1] as usize;
+        solo.clear();
+        for i in acts.clone() {
+            if let [g] = *parts(i) {
+                let k = (g & !GROUP_BIT) as usize;
+                if g & GROUP_BIT != 0 && arena.group_off[k + 1] > arena.group_off[k] {
+                    solo.push(g);
+                }
+            }
+        }
+        if solo.is_empty() {
+            continue;
+        }
+        for i in acts {
+            let ps = parts(i);
+            dom[i] = ps.len() > 1 && ps.iter().any(|p| solo.contains(p));
+        }
+    }
+    dom
+}
+
 /// Sort distinct position indices in linear time: LSD radix sort with 11-bit digits (as many
 /// passes as the largest index needs) for long slices, a comparison sort for short ones. A
 /// comparison sort here made the whole computation O(n log n) (its share of the instructions
@@ -532,6 +592,36 @@ mod tests {
             (0..4).map(|i| format!("p{i}")).collect(),
             None,
         )
+    }
+
+    #[test]
+    fn dominated_actions_are_the_inputs_of_output_states_under_nd() {
+        use crate::random::{random_sa, RandomShape};
+        use crate::{Assumption, Goal};
+        let shape = RandomShape {
+            states: 200,
+            inputs: 3,
+            outputs: 2,
+            p_input: 0.5,
+            p_output: 0.4,
+            window: 0,
+        };
+        let sa = random_sa(3, &shape);
+        for a in Assumption::ALL {
+            let arena = Arena::of_sa(&sa, &Goal::of_states(&sa, &[7]), a);
+            let dom = super::dominated(&arena);
+            let mut seen = 0;
+            for p in 0..sa.num_states() as u32 {
+                let has_outputs = sa.edges(p).iter().any(|e| sa.alphabet().is_output(e.label));
+                for i in arena.actions(p) {
+                    let input = matches!(arena.action_move(i), Move::Input(_));
+                    let want = a == Assumption::Nondeterministic && has_outputs && input;
+                    assert_eq!(dom[i], want, "{a} position {p} action {i}");
+                    seen += usize::from(dom[i]);
+                }
+            }
+            assert_eq!(seen > 0, a == Assumption::Nondeterministic, "{a}");
+        }
     }
 
     #[test]
