@@ -21,6 +21,10 @@
 //! membership and Pre candidacy are bitsets; the 16-byte position records are written once,
 //! when the position enters; joker games keep the largest move bound of the entered parts
 //! beside each counter instead of re-reading an action's successors when it completes.
+//! Dominated actions (an action whose parts include the only part of another action of the
+//! same position: under the nondeterministic assumption every input of a state with outputs,
+//! against waiting) can never be the first to force the play into the set, so they get no
+//! counter at all (see `DOM`).
 //!
 //! The same engine runs the nested fixpoint of joker games ([`mod@crate::joker`]): it keeps its
 //! counters across levels and also collects Pre(X) (cooperative predecessors) as positions
