@@ -91,7 +91,13 @@ fn agrees_with_z3(phi: &T) -> Result<(), TestCaseError> {
     let fs = with_domains(&defs, phi);
     match decide(&defs, &fs, BUDGET) {
         None => {}
-        Some(Quick::Unsat) => prop_assert_eq!(z3(&defs, &fs), SatResult::Unsat, "{}", phi),
+        Some(Quick::Unsat) => {
+            let r = z3(&defs, &fs);
+            // Z3 may give up (its time-out, nonlinear terms on a loaded machine): no verdict.
+            if !matches!(r, SatResult::Unknown(_)) {
+                prop_assert_eq!(r, SatResult::Unsat, "{}", phi);
+            }
+        }
         Some(Quick::Sat(m)) => {
             // the model satisfies every formula (evaluation with the IR's semantics) …
             for f in &fs {
@@ -104,8 +110,12 @@ fn agrees_with_z3(phi: &T) -> Result<(), TestCaseError> {
                     m
                 );
             }
-            // … and Z3 agrees
-            prop_assert_eq!(z3(&defs, &fs), SatResult::Sat, "{}", phi);
+            // … and Z3 agrees (unless it gives up: its time-out, on nonlinear terms under
+            // load; the model was checked by evaluation above)
+            let r = z3(&defs, &fs);
+            if !matches!(r, SatResult::Unknown(_)) {
+                prop_assert_eq!(r, SatResult::Sat, "{}", phi);
+            }
         }
     }
     Ok(())
