@@ -187,33 +187,40 @@ impl Engine {
             n < SINGLE as usize && na < DOM as usize && ng < SINGLE as usize,
             "arena too large for 29-bit indices"
         );
-        let dom = dominated(arena);
-        // Plain attractors skip dominated actions entirely.
-        let skip = |i: usize| !collect_pre && dom[i];
         // Reverse index (position -> action and group occurrences) and group users (group ->
         // actions using it), both CSR. One counting pass; then each occurrence is written once,
         // walking backwards with the end offsets as cursors, so no separate `fill` array is
         // touched and the lists keep forward order (actions first, then groups).
         let mut rev_off = vec![0u32; n + 1];
         let mut guser_off = vec![0u32; ng + 1];
+        // Per action its counted parts, with DOM (see there) for a dominated one; plain
+        // attractors leave dominated actions out entirely.
         let mut cnt: Vec<u32> = Vec::with_capacity(na);
-        for (i, w) in arena.part_off.windows(2).enumerate() {
-            let mut c = 0u32;
-            if skip(i) {
-                cnt.push(0);
-                continue;
-            }
-            for &p in &arena.parts[w[0] as usize..w[1] as usize] {
-                if p & GROUP_BIT == 0 {
-                    rev_off[p as usize] += 1;
-                    c += 1;
-                } else {
-                    let g = (p & !GROUP_BIT) as usize;
-                    guser_off[g] += 1;
-                    c += u32::from(arena.group_off[g + 1] > arena.group_off[g]);
+        let parts =
+            |i: usize| &arena.parts[arena.part_off[i] as usize..arena.part_off[i + 1] as usize];
+        for w in arena.act_off.windows(2) {
+            let acts = w[0] as usize..w[1] as usize;
+            let solo = solo_group(arena, acts.clone());
+            for i in acts {
+                let ps = parts(i);
+                let dom = solo.is_some_and(|g| ps.len() > 1 && ps.contains(&g));
+                if dom && !collect_pre {
+                    cnt.push(DOM);
+                    continue;
                 }
+                let mut c = 0u32;
+                for &p in ps {
+                    if p & GROUP_BIT == 0 {
+                        rev_off[p as usize] += 1;
+                        c += 1;
+                    } else {
+                        let g = (p & !GROUP_BIT) as usize;
+                        guser_off[g] += 1;
+                        c += u32::from(arena.group_off[g + 1] > arena.group_off[g]);
+                    }
+                }
+                cnt.push(c | if dom { DOM } else { 0 });
             }
-            cnt.push(c);
         }
         let mut gleft: Vec<u32> = arena.group_off.windows(2).map(|w| w[1] - w[0]).collect();
         for &t in &arena.group_members {
@@ -237,25 +244,29 @@ impl Engine {
         // Backwards: groups (in reverse), then actions (in reverse); each cursor ends at the
         // start of its list.
         for (g, w) in arena.group_off.windows(2).enumerate().rev() {
+            // A group entry carries the start of the group's users (the end of the previous
+            // group's; the users are written below), NONE if it has none.
+            let start = if g == 0 { 0 } else { guser_off[g - 1] };
+            let u = Use {
+                x: g as u32 | GROUP_BIT,
+                owner: if guser_off[g] > start { start } else { NONE },
+            };
             for &t in arena.group_members[w[0] as usize..w[1] as usize]
                 .iter()
                 .rev()
             {
                 let c = &mut rev_off[t as usize];
                 *c -= 1;
-                rev[*c as usize] = Use {
-                    x: g as u32 | GROUP_BIT,
-                    owner: g as u32,
-                };
+                rev[*c as usize] = u;
             }
         }
         for (i, w) in arena.part_off.windows(2).enumerate().rev() {
-            if skip(i) {
+            if cnt[i] & DOM != 0 && !collect_pre {
                 continue;
             }
             let u = Use {
                 x: i as u32
-                    | if dom[i] {
+                    | if cnt[i] & DOM != 0 {
                         DOM
                     } else if cnt[i] == 1 {
                         SINGLE
@@ -276,21 +287,10 @@ impl Engine {
                 }
             }
         }
-        // Group entries: the group index becomes the start of its users (the cursors now
-        // hold the starts); the last user of each group is marked.
+        // The last user of each group is marked.
         for w in guser_off.windows(2) {
             if w[1] > w[0] {
                 users[w[1] as usize - 1].x |= GROUP_BIT;
-            }
-        }
-        for u in &mut rev {
-            if u.x & GROUP_BIT != 0 {
-                let g = u.owner as usize;
-                u.owner = if guser_off[g + 1] > guser_off[g] {
-                    guser_off[g]
-                } else {
-                    NONE
-                };
             }
         }
         let words = n.div_ceil(64);
@@ -360,7 +360,7 @@ impl Engine {
     /// is in already) with rank `rank` and that action as its strategy; `m` is the largest
     /// `moves` among the action's successors (joker games; the bound is then `m + 1`, in a
     /// plain attractor it is the rank).
-    #[inline]
+    #[inline(always)]
     fn ready(&mut self, action: u32, owner: u32, level: u32, rank: u32, m: u32) {
         if bit(&self.inside, owner) {
             return;
@@ -381,7 +381,7 @@ impl Engine {
     /// One of `u`'s parts entered, whose largest `moves` is `m` (joker games): decrement the
     /// action's counter (unless it has a single part) and let its owner enter when it
     /// reaches 0. Collects the owner as a Pre candidate when `pre`.
-    #[inline]
+    #[inline(always)]
     fn part_entered(&mut self, u: Use, level: u32, rank: u32, m: u32, pre: bool) {
         let i = u.x & ACTION;
         if pre {
@@ -484,32 +484,20 @@ impl Engine {
     }
 }
 
-/// Per action: dominated (see [`DOM`]): another action of the same position has a single
-/// part, a non-empty group, and that group is also a part of this action (which has more).
-fn dominated(arena: &Arena) -> Vec<bool> {
-    let parts = |i: usize| &arena.parts[arena.part_off[i] as usize..arena.part_off[i + 1] as usize];
-    let mut dom = vec![false; arena.num_actions()];
-    let mut solo: Vec<u32> = Vec::new();
-    for w in arena.act_off.windows(2) {
-        let acts = w[0] as usize..w[1] as usize;
-        solo.clear();
-        for i in acts.clone() {
-            if let [g] = *parts(i) {
+/// The first action of `acts` whose only part is a non-empty group (wait, in an SA arena):
+/// the other actions having that group as a part are dominated (see [`DOM`]). Further such
+/// actions are rare and would only cost a missed shortcut.
+#[inline]
+fn solo_group(arena: &Arena, acts: std::ops::Range<usize>) -> Option<u32> {
+    acts.into_iter().find_map(|i| {
+        match arena.parts[arena.part_off[i] as usize..arena.part_off[i + 1] as usize] {
+            [g] if g & GROUP_BIT != 0 => {
                 let k = (g & !GROUP_BIT) as usize;
-                if g & GROUP_BIT != 0 && arena.group_off[k + 1] > arena.group_off[k] {
-                    solo.push(g);
-                }
+                (arena.group_off[k + 1] > arena.group_off[k]).then_some(g)
             }
+            _ => None,
         }
-        if solo.is_empty() {
-            continue;
-        }
-        for i in acts {
-            let ps = parts(i);
-            dom[i] = ps.len() > 1 && ps.iter().any(|p| solo.contains(p));
-        }
-    }
-    dom
+    })
 }
 
 /// Sort distinct position indices in linear time: LSD radix sort with 11-bit digits (as many
@@ -613,7 +601,14 @@ mod tests {
         let sa = random_sa(3, &shape);
         for a in Assumption::ALL {
             let arena = Arena::of_sa(&sa, &Goal::of_states(&sa, &[7]), a);
-            let dom = super::dominated(&arena);
+            // The joker engine keeps dominated actions, flagged in their counters.
+            let e = super::Engine::new(&arena, true);
+            let dom: Vec<bool> = e
+                .cnt
+                .iter()
+                .step_by(2)
+                .map(|&c| c & super::DOM != 0)
+                .collect();
             let mut seen = 0;
             for p in 0..sa.num_states() as u32 {
                 let has_outputs = sa.edges(p).iter().any(|e| sa.alphabet().is_output(e.label));
