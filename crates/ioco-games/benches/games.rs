@@ -11,8 +11,8 @@
 //! under `valgrind --tool=callgrind`). `benches/profile.sh` runs every cell under callgrind and
 //! prints instructions and simulated cache misses per transition (load-independent).
 //!
-//! Fairness: every random size uses the same generator shape (4 inputs with p = 0.5, 3 outputs with
-//! p = 0.3, δ where no output: 3.24 transitions per state on average), so the average degree is
+//! Fairness: every random size uses the same generator shape (4 inputs with p = 0.5, 3
+//! outputs with p = 0.3, δ where no output: 3.24 transitions per state on average), so the average degree is
 //! the same at every size. Only the solver call is timed (the automaton and the arena are built
 //! outside the timed region); a solver call includes building its reverse index and allocating
 //! its result, which is part of the computation. Each repetition solves a **fresh** automaton
@@ -21,7 +21,10 @@
 //! lets the branch predictor learn the whole run (at 10^3 transitions that made the solver
 //! look 2–3× faster than on an automaton it has not seen); `--same` solves one automaton
 //! `reps` times, as before. Each cell is the **median** of `reps` runs of nanoseconds per
-//! transition (the minimum is printed too). Memory: by default (glibc) freed memory stays in the heap
+//! transition (the minimum is printed too). Repetitions go round all cells (every size,
+//! family and assumption) in turn, so that a change in the machine's speed during the run —
+//! seen on shared virtual machines, up to 1.6× for minutes — hits every size alike. Memory:
+//! by default (glibc) freed memory stays in the heap
 //! (`mallopt`: no mmap for blocks below 32 MiB, no trimming), so after the first run a solver's
 //! arrays reuse pages that are already mapped, as in a long-running process solving many games:
 //! the median then excludes first-touch page faults. `--cold` keeps glibc's defaults, where at
@@ -46,28 +49,6 @@ fn thread_cpu() -> Duration {
     // SAFETY: clock_gettime writes into the timespec we own.
     unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
     Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-}
-
-/// (median, minimum) nanoseconds per transition over `runs` runs, and the last result. Run
-/// `k` builds its arena with `arena(k)` just before the timed solve (so the arena is as hot in
-/// the cache as after building it in real use), and solves it once.
-fn median_of<T>(
-    runs: usize,
-    arena: impl Fn(usize) -> (Arena, usize),
-    f: impl Fn(&Arena) -> T,
-) -> (f64, f64, T) {
-    let mut times = Vec::with_capacity(runs);
-    let mut out = None;
-    for k in 0..runs.max(1) {
-        drop(out.take());
-        let (arena, m) = arena(k);
-        let t = thread_cpu();
-        let r = black_box(f(&arena));
-        times.push((thread_cpu() - t).as_nanos() as f64 / m as f64);
-        out = Some(r);
-    }
-    times.sort_by(f64::total_cmp);
-    (times[times.len() / 2], times[0], out.unwrap())
 }
 
 fn arg<T: std::str::FromStr>(name: &str) -> Option<T> {
@@ -162,17 +143,17 @@ fn main() {
         "|Joker|",
         "levels"
     );
+    // All automata first (random families: one per repetition, seeds seed, seed+1, ...:
+    // solving the same small automaton again and again would let the branch predictor learn
+    // its whole run, which no real use does; `--same` reuses one. The queue is one automaton
+    // per size, with other goal states per repetition).
+    let mut families: Vec<(&str, Vec<Lts>)> = Vec::new();
     for (&target, family) in [1_000usize, 10_000, 100_000, 1_000_000]
         .iter()
         .filter(|t| only.is_none_or(|o| o == **t))
         .flat_map(|t| [(t, "local"), (t, "uniform"), (t, "queue")])
         .filter(|(_, f)| window_f.as_deref().is_none_or(|w| w == *f))
     {
-        // Random families: one automaton per repetition (seeds seed, seed+1, ...; built
-        // outside the timed region): solving the same small automaton again and again would
-        // let the branch predictor learn its whole run, which no real use does. `--same`
-        // reuses one. The queue is one automaton per size, with other goal states per
-        // repetition.
         let sas: Vec<Lts> = if family == "queue" {
             vec![queue_sa(target)]
         } else {
@@ -188,57 +169,96 @@ fn main() {
                 .map(|k| random_sa(seed + k, &shape))
                 .collect()
         };
+        families.push((family, sas));
+    }
+    let goals_of = |family: &str, sa: &Lts, k: usize| -> Goal {
+        let n = sa.num_states() as u32;
+        let goals: Vec<u32> = if family == "queue" {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed + if same { 0 } else { k as u64 });
+            (0..10).map(|_| rng.random_range(0..n)).collect()
+        } else if spread {
+            (0..n).step_by(100).collect()
+        } else {
+            (n / 2..n / 2 + 10).collect()
+        };
+        Goal::of_states(sa, &goals)
+    };
+    // Cells: (family index, assumption); per cell the times of each solver, and the sizes of
+    // its last solutions.
+    struct Cell {
+        family: usize,
+        assume: Assumption,
+        attr: Vec<f64>,
+        joker: Vec<f64>,
+        sizes: (usize, usize, u32),
+    }
+    let mut cells: Vec<Cell> = Vec::new();
+    for f in 0..families.len() {
+        for a in [Assumption::InputEager, Assumption::Nondeterministic] {
+            if assume_f.as_deref().is_none_or(|x| x.parse() == Ok(a)) {
+                cells.push(Cell {
+                    family: f,
+                    assume: a,
+                    attr: Vec::new(),
+                    joker: Vec::new(),
+                    sizes: (0, 0, 0),
+                });
+            }
+        }
+    }
+    // Repetition by repetition over all cells, so that a change in the machine's speed
+    // during the run (seen on shared virtual machines) hits every size alike.
+    for k in 0..reps.max(1) {
+        for c in &mut cells {
+            let (family, sas) = &families[c.family];
+            let sa = &sas[k % sas.len()];
+            let m = sa.num_transitions() as f64;
+            let arena_of = || Arena::of_sa(sa, &goals_of(family, sa, k), c.assume);
+            if phase.as_deref().is_none_or(|p| p == "attr") {
+                let arena = arena_of();
+                let t = thread_cpu();
+                let r = black_box(attractor(&arena));
+                c.attr.push((thread_cpu() - t).as_nanos() as f64 / m);
+                c.sizes.0 = r.size();
+            }
+            if phase.as_deref().is_none_or(|p| p == "joker") {
+                let arena = arena_of();
+                let t = thread_cpu();
+                let r = black_box(joker_game(&arena));
+                c.joker.push((thread_cpu() - t).as_nanos() as f64 / m);
+                c.sizes.1 = r.size();
+                c.sizes.2 = r.levels;
+            }
+        }
+    }
+    let med_min = |v: &mut Vec<f64>| -> (f64, f64) {
+        if v.is_empty() {
+            return (0.0, 0.0);
+        }
+        v.sort_by(f64::total_cmp);
+        (v[v.len() / 2], v[0])
+    };
+    for c in &mut cells {
+        let (family, sas) = &families[c.family];
         let sa = &sas[0];
         let m = sa.num_transitions();
-        let goals_of = |sa: &Lts, k: usize| -> Goal {
-            let n = sa.num_states() as u32;
-            let goals: Vec<u32> = if family == "queue" {
-                let mut rng = ChaCha8Rng::seed_from_u64(seed + if same { 0 } else { k as u64 });
-                (0..10).map(|_| rng.random_range(0..n)).collect()
-            } else if spread {
-                (0..n).step_by(100).collect()
-            } else {
-                (n / 2..n / 2 + 10).collect()
-            };
-            Goal::of_states(sa, &goals)
-        };
-        for a in [Assumption::InputEager, Assumption::Nondeterministic] {
-            if assume_f.as_deref().is_some_and(|f| f.parse() != Ok(a)) {
-                continue;
-            }
-            let arena_of = |k: usize| {
-                let sa = &sas[k % sas.len()];
-                (Arena::of_sa(sa, &goals_of(sa, k), a), sa.num_transitions())
-            };
-            let zero = || (0.0, 0.0, None);
-            let (t_attr, m_attr, attr) = if phase.as_deref().is_none_or(|p| p == "attr") {
-                let (t, mn, r) = median_of(reps, arena_of, attractor);
-                (t, mn, Some(r))
-            } else {
-                zero()
-            };
-            let (t_jok, m_jok, jok) = if phase.as_deref().is_none_or(|p| p == "joker") {
-                let (t, mn, r) = median_of(reps, arena_of, joker_game);
-                (t, mn, Some(r))
-            } else {
-                zero()
-            };
-            println!(
-                "{:>8} {:>8} {:>8} {:>17} {:>9.3} {:>9.3} {:>10.1} [{:>5.1}] {:>10.1} [{:>5.1}] {:>7} {:>7} {:>6}",
-                family,
-                sa.num_states(),
-                m,
-                a.name(),
-                t_attr * m as f64 * 1e-6,
-                t_jok * m as f64 * 1e-6,
-                t_attr,
-                m_attr,
-                t_jok,
-                m_jok,
-                attr.as_ref().map_or(0, |s| s.size()),
-                jok.as_ref().map_or(0, |s| s.size()),
-                jok.as_ref().map_or(0, |s| s.levels)
-            );
-        }
+        let (t_attr, m_attr) = med_min(&mut c.attr);
+        let (t_jok, m_jok) = med_min(&mut c.joker);
+        println!(
+            "{:>8} {:>8} {:>8} {:>17} {:>9.3} {:>9.3} {:>10.1} [{:>5.1}] {:>10.1} [{:>5.1}] {:>7} {:>7} {:>6}",
+            family,
+            sa.num_states(),
+            m,
+            c.assume.name(),
+            t_attr * m as f64 * 1e-6,
+            t_jok * m as f64 * 1e-6,
+            t_attr,
+            m_attr,
+            t_jok,
+            m_jok,
+            c.sizes.0,
+            c.sizes.1,
+            c.sizes.2
+        );
     }
 }
