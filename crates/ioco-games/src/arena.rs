@@ -257,10 +257,16 @@ impl Arena {
         v
     }
 
+    /// The parts of action `i` (target positions, and groups with [`GROUP_BIT`]).
+    #[inline]
+    pub(crate) fn parts_of(&self, i: usize) -> &[Part] {
+        &self.parts[self.part_off[i] as usize..self.part_off[i + 1] as usize]
+    }
+
     /// Call `f` on every position the play may go to after action `i`.
     #[inline]
     pub(crate) fn for_each_successor(&self, i: usize, mut f: impl FnMut(u32)) {
-        for &p in &self.parts[self.part_off[i] as usize..self.part_off[i + 1] as usize] {
+        for &p in self.parts_of(i) {
             if p & GROUP_BIT != 0 {
                 let g = (p & !GROUP_BIT) as usize;
                 for &t in

@@ -196,13 +196,11 @@ impl Engine {
         // Per action its counted parts, with DOM (see there) for a dominated one; plain
         // attractors leave dominated actions out entirely.
         let mut cnt: Vec<u32> = Vec::with_capacity(na);
-        let parts =
-            |i: usize| &arena.parts[arena.part_off[i] as usize..arena.part_off[i + 1] as usize];
         for w in arena.act_off.windows(2) {
             let acts = w[0] as usize..w[1] as usize;
             let solo = solo_group(arena, acts.clone());
             for i in acts {
-                let ps = parts(i);
+                let ps = arena.parts_of(i);
                 let dom = solo.is_some_and(|g| ps.len() > 1 && ps.contains(&g));
                 if dom && !collect_pre {
                     cnt.push(DOM);
@@ -260,7 +258,7 @@ impl Engine {
                 rev[*c as usize] = u;
             }
         }
-        for (i, w) in arena.part_off.windows(2).enumerate().rev() {
+        for i in (0..na).rev() {
             if cnt[i] & DOM != 0 && !collect_pre {
                 continue;
             }
@@ -275,7 +273,7 @@ impl Engine {
                     },
                 owner: arena.act_owner[i],
             };
-            for &p in arena.parts[w[0] as usize..w[1] as usize].iter().rev() {
+            for &p in arena.parts_of(i).iter().rev() {
                 if p & GROUP_BIT == 0 {
                     let c = &mut rev_off[p as usize];
                     *c -= 1;
@@ -489,14 +487,12 @@ impl Engine {
 /// actions are rare and would only cost a missed shortcut.
 #[inline]
 fn solo_group(arena: &Arena, acts: std::ops::Range<usize>) -> Option<u32> {
-    acts.into_iter().find_map(|i| {
-        match arena.parts[arena.part_off[i] as usize..arena.part_off[i + 1] as usize] {
-            [g] if g & GROUP_BIT != 0 => {
-                let k = (g & !GROUP_BIT) as usize;
-                (arena.group_off[k + 1] > arena.group_off[k]).then_some(g)
-            }
-            _ => None,
+    acts.into_iter().find_map(|i| match *arena.parts_of(i) {
+        [g] if g & GROUP_BIT != 0 => {
+            let k = (g & !GROUP_BIT) as usize;
+            (arena.group_off[k + 1] > arena.group_off[k]).then_some(g)
         }
+        _ => None,
     })
 }
 
