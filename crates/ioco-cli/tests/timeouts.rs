@@ -1,13 +1,14 @@
 //! Quiescence timeouts per gate and per location (`@timeout` in the model, `--timeout-gate`
 //! and `--timeout-location` on the command line) end to end, with a real program that is slow
-//! on one gate: the coffee machine of examples/coffee in sh, brewing for 0.5 s before it says
+//! on one gate: the coffee machine of examples/coffee in sh, brewing for 2 s before it says
 //! `coffee` (no quiescence marker, so quiescence is observed by timeout only).
 //!
-//! With a 50 ms timeout the tester concludes δ after `button?` where the model requires an
+//! With a 200 ms timeout the tester concludes δ after `button?` where the model requires an
 //! output: a false Fail. The model's `@timeout` on the `coffee` gate or on the location `s3`
 //! where coffee is brewed, or the same override on the command line, make the tester wait and
-//! the machine pass — in `ioco test`, `ioco replay` and `ioco run`. (The margins are 10×: 50 ms
-//! against 0.5 s, and 5 s against 0.5 s.)
+//! the machine pass — in `ioco test`, `ioco replay` and `ioco run`. (The margins are 10× and
+//! 5×: 200 ms against 2 s, and 10 s against 2 s. The short timeout must also be long enough
+//! for the immediate `error` of `sh` under a loaded CI machine: 50 ms once was not.)
 
 use assert_cmd::Command;
 use predicates::str::contains;
@@ -25,9 +26,9 @@ fn ioco() -> Command {
 
 const SPEC: &str = "examples/coffee/coffee.ioco";
 
-/// The correct coffee machine, but it takes 0.5 s to brew.
+/// The correct coffee machine, but it takes 2 s to brew.
 const SLOW_SUT: &str = "sh -c 's=0; while IFS= read -r l; do case \"$s:$l\" in \
-     0:water) s=1;; 1:pad) s=2;; 2:button) s=0; sleep 0.5; echo coffee;; \
+     0:water) s=1;; 1:pad) s=2;; 2:button) s=0; sleep 2; echo coffee;; \
      0:button|1:button) s=0; echo error;; esac; done'";
 
 /// Runs that press the button whenever they can (observing only where no input is enabled),
@@ -45,11 +46,11 @@ const RUNS: [&str; 10] = [
     "δ=0",
 ];
 
-/// coffee.ioco with `@timeout`s: the model's is 50 ms, `gate_attr` goes before the
+/// coffee.ioco with `@timeout`s: the model's is 200 ms, `gate_attr` goes before the
 /// `output coffee` gate and `location_attr` before the location `s3` (written to `dir/name`).
 fn model(dir: &std::path::Path, name: &str, gate_attr: &str, location_attr: &str) -> PathBuf {
     let src = format!(
-        "@timeout(50ms)
+        "@timeout(200ms)
 model Coffee {{
   input water, pad, button
   {gate_attr}
@@ -81,7 +82,7 @@ fn slow_gate_fails_with_the_default_timeout_and_its_replay_passes_with_an_overri
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("fail.json");
     ioco()
-        .args(["test", SPEC, "--cmd", SLOW_SUT, "--timeout", "50"])
+        .args(["test", SPEC, "--cmd", SLOW_SUT, "--timeout", "200"])
         .args(RUNS)
         .arg("--json")
         .arg(&json)
@@ -95,8 +96,8 @@ fn slow_gate_fails_with_the_default_timeout_and_its_replay_passes_with_an_overri
     ioco()
         .args(["replay", SPEC])
         .arg(&json)
-        .args(["--cmd", SLOW_SUT, "--timeout", "50"])
-        .args(["--timeout-gate", "coffee=5s"])
+        .args(["--cmd", SLOW_SUT, "--timeout", "200"])
+        .args(["--timeout-gate", "coffee=10s"])
         .assert()
         .code(0)
         .stdout(contains("PASS: 1 run"));
@@ -105,28 +106,28 @@ fn slow_gate_fails_with_the_default_timeout_and_its_replay_passes_with_an_overri
 #[test]
 fn the_models_timeout_on_a_gate_or_a_location_makes_the_slow_machine_pass() {
     let dir = tempfile::tempdir().unwrap();
-    let on_gate = model(dir.path(), "gate.ioco", "@timeout(5s)", "");
+    let on_gate = model(dir.path(), "gate.ioco", "@timeout(10s)", "");
     ioco()
         .arg("test")
         .arg(&on_gate)
-        // the model's @timeout(50ms) is the default where it says nothing more specific
+        // the model's @timeout(200ms) is the default where it says nothing more specific
         .args(["--cmd", SLOW_SUT])
         .args(RUNS)
         .assert()
         .code(0)
         .stdout(contains("PASS: 2 runs"))
-        .stdout(contains("quiescence_timeout_ms=50"))
+        .stdout(contains("quiescence_timeout_ms=200"))
         .stdout(contains(r#"own_timeouts={"labels":1,"states":0}"#));
     // an explicit --timeout overrides the model's own default
     ioco()
         .arg("test")
         .arg(&on_gate)
-        .args(["--cmd", SLOW_SUT, "--timeout", "3000"])
+        .args(["--cmd", SLOW_SUT, "--timeout", "6000"])
         .args(RUNS)
         .assert()
         .code(0)
-        .stdout(contains("quiescence_timeout_ms=3000"));
-    let on_location = model(dir.path(), "location.ioco", "", "@timeout(5s)");
+        .stdout(contains("quiescence_timeout_ms=6000"));
+    let on_location = model(dir.path(), "location.ioco", "", "@timeout(10s)");
     ioco()
         .arg("test")
         .arg(&on_location)
@@ -135,11 +136,11 @@ fn the_models_timeout_on_a_gate_or_a_location_makes_the_slow_machine_pass() {
         .assert()
         .code(0)
         .stdout(contains(r#"own_timeouts={"labels":0,"states":1}"#));
-    // the command line overrides the model: coffee is back to 50 ms, a false Fail again
+    // the command line overrides the model: coffee is back to 200 ms, a false Fail again
     ioco()
         .arg("test")
         .arg(&on_gate)
-        .args(["--cmd", SLOW_SUT, "--timeout-gate", "coffee=50"])
+        .args(["--cmd", SLOW_SUT, "--timeout-gate", "coffee=200"])
         .args(RUNS)
         .assert()
         .code(1)
@@ -150,15 +151,15 @@ fn the_models_timeout_on_a_gate_or_a_location_makes_the_slow_machine_pass() {
 fn command_line_overrides_for_ioco_and_aut_models_in_test_and_run() {
     // a location of a .ioco model, qualified by its model
     ioco()
-        .args(["test", SPEC, "--cmd", SLOW_SUT, "--timeout", "50"])
-        .args(["--timeout-location", "Coffee.s3=5000"])
+        .args(["test", SPEC, "--cmd", SLOW_SUT, "--timeout", "200"])
+        .args(["--timeout-location", "Coffee.s3=10000"])
         .args(RUNS)
         .assert()
         .code(0);
     // an .aut model: a gate is a label name, a location a state name (s3 is state 3)
     ioco()
         .args(["test", "examples/coffee/coffee.aut", "--cmd", SLOW_SUT])
-        .args(["--timeout", "50", "--timeout-location", "3=5s"])
+        .args(["--timeout", "200", "--timeout-location", "3=10s"])
         .args(RUNS)
         .assert()
         .code(0);
@@ -177,12 +178,12 @@ fn command_line_overrides_for_ioco_and_aut_models_in_test_and_run() {
         let mut c = ioco();
         c.args(["run", SPEC])
             .arg(&suite)
-            .args(["--cmd", SLOW_SUT, "--timeout", "50", "--seed", "1"])
+            .args(["--cmd", SLOW_SUT, "--timeout", "200", "--seed", "1"])
             .args(extra);
         c.assert()
     };
     run(&[]).code(1).stdout(contains("button? δ"));
-    run(&["--timeout-gate", "coffee=5000"]).code(0);
+    run(&["--timeout-gate", "coffee=10000"]).code(0);
 }
 
 #[test]

@@ -106,7 +106,9 @@ fn run(spec: &Lts, cfg: ProcessConfig, runs: usize, depth: usize) -> Summary {
         runs,
         depth,
         seed: 5,
-        quiescence_timeout: Duration::from_millis(100),
+        // Long enough for `sh` to answer on a loaded CI machine (outputs are immediate; a
+        // marker ends the wait early): 100 ms was once too short for the script's `coffee`.
+        quiescence_timeout: Duration::from_millis(500),
         ..OnlineOptions::default()
     };
     run_online_with(spec, &opts, &mut a).unwrap()
