@@ -108,7 +108,7 @@ fn python_hang_is_quiescence_by_timeout() {
     let Some(script) = python() else { return };
     let spec = spec(SPEC);
     let mut opts = options(50, 50, 7);
-    opts.quiescence_timeout = Duration::from_millis(300);
+    opts.quiescence_timeout = Duration::from_millis(1000);
     let s = session(&spec, &["python3", &script, "--bug", "7"], &opts);
     let model = explore(Coffee::new(CoffeeMode::Hang), 1000).unwrap();
     check_failure(

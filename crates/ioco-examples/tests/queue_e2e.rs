@@ -140,7 +140,7 @@ fn crash_on_empty_deq_is_a_failure_with_the_exit_status() {
 #[test]
 fn hang_on_full_enq_is_quiescence_by_timeout() {
     let mut opts = options(100, 50, 3);
-    opts.quiescence_timeout = Duration::from_millis(300);
+    opts.quiescence_timeout = Duration::from_millis(1000);
     let t0 = std::time::Instant::now();
     caught(QueueMode::Hang, &opts, |r, ol| {
         assert!(ol[1].starts_with("enq_"), "{ol:?}");

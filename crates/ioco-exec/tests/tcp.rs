@@ -43,7 +43,8 @@ fn opts(runs: usize) -> OnlineOptions {
         runs,
         depth: 12,
         seed: 4,
-        quiescence_timeout: Duration::from_millis(200),
+        // the server always sends the marker, which ends the wait early
+        quiescence_timeout: Duration::from_millis(2000),
         ..OnlineOptions::default()
     }
 }
