@@ -235,65 +235,56 @@ mod tests {
         let imp = imp.angelic_completion();
         let mut sus = Suspension::new(&imp, QuiescencePolicy::Stable);
         fn go(t: &TestCase, sus: &mut Suspension<'_>, q: SaState, path: &mut Vec<String>) -> bool {
-            let a = sus.alphabet();
             match t {
                 TestCase::Leaf { verdict, .. } => *verdict == Verdict::Fail,
-                TestCase::Observe {
-                    branches,
-                    otherwise,
-                } => {
-                    for x in sus.out(q) {
-                        let name = a.display(x);
-                        path.push(name.clone());
-                        let bad = match t.branch(&name) {
-                            Some(n) => {
-                                let t2 = sus.step(q, x).unwrap();
-                                go(n, sus, t2, path)
-                            }
-                            None => *otherwise == Verdict::Fail,
-                        };
-                        if bad {
-                            return true;
-                        }
-                        path.pop();
-                    }
-                    let _ = branches;
-                    false
-                }
+                TestCase::Observe { otherwise, .. } => outputs(t, *otherwise, true, sus, q, path),
                 TestCase::Stimulate {
                     input,
                     after,
                     otherwise,
                     ..
                 } => {
-                    let l = a.lookup(input.trim_end_matches('?')).unwrap();
+                    let l = sus.alphabet().lookup(input.trim_end_matches('?')).unwrap();
                     path.push(input.clone());
                     let t2 = sus.step(q, l).unwrap();
                     if go(after, sus, t2, path) {
                         return true;
                     }
                     path.pop();
-                    for x in sus.out(q) {
-                        if x == Label::DELTA {
-                            continue;
-                        }
-                        let name = a.display(x);
-                        path.push(name.clone());
-                        let bad = match t.branch(&name) {
-                            Some(n) => {
-                                let t2 = sus.step(q, x).unwrap();
-                                go(n, sus, t2, path)
-                            }
-                            None => *otherwise == Verdict::Fail,
-                        };
-                        if bad {
-                            return true;
-                        }
-                        path.pop();
-                    }
-                    false
+                    // an output may race the input; δ cannot
+                    outputs(t, *otherwise, false, sus, q, path)
                 }
             }
+        }
+        /// May one of the outputs (with δ if `with_delta`) the implementation can give at `q`
+        /// lead `t` to fail?
+        fn outputs(
+            t: &TestCase,
+            otherwise: Verdict,
+            with_delta: bool,
+            sus: &mut Suspension<'_>,
+            q: SaState,
+            path: &mut Vec<String>,
+        ) -> bool {
+            for x in sus.out(q) {
+                if x == Label::DELTA && !with_delta {
+                    continue;
+                }
+                let name = sus.alphabet().display(x);
+                path.push(name.clone());
+                let bad = match t.branch(&name) {
+                    Some(n) => {
+                        let t2 = sus.step(q, x).unwrap();
+                        go(n, sus, t2, path)
+                    }
+                    None => otherwise == Verdict::Fail,
+                };
+                if bad {
+                    return true;
+                }
+                path.pop();
+            }
+            false
         }
         let mut path = Vec::new();
         go(test, &mut sus, 0, &mut path).then_some(path)

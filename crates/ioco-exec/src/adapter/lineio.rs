@@ -412,11 +412,16 @@ impl LineIo {
         input: Label,
         gone: &mut dyn FnMut() -> bool,
     ) -> Result<Sent, Stop> {
-        let line = self
+        let line = self.encode(input)?;
+        self.send_line_with(&line, gone)
+    }
+
+    /// The wire line of `input` (`\n` included).
+    pub(crate) fn encode(&self, input: Label) -> Result<Vec<u8>, Stop> {
+        Ok(self
             .codec
             .encode(input, &[])
-            .map_err(AdapterError::UnknownInput)?;
-        self.send_line_with(&line, gone)
+            .map_err(AdapterError::UnknownInput)?)
     }
 
     /// [`LineIo::send_with`] for an input already encoded as a line (`\n` included), e.g. with

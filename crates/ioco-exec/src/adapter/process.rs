@@ -261,6 +261,7 @@ impl ProcessAdapter {
     /// race contract of [`Adapter::send`] (for [`crate::data`]).
     pub(crate) fn send_line(&mut self, line: &[u8]) -> Result<Sent, AdapterError> {
         let r = self.running()?;
+        // A background child of the SUT may keep its pipes open after it exited: check.
         if r.exited() {
             return Err(self.stopped(Stop::Eof));
         }
@@ -304,17 +305,8 @@ impl Adapter for ProcessAdapter {
     }
 
     fn send(&mut self, input: Label) -> Result<Sent, AdapterError> {
-        let r = self.running()?;
-        // A background child of the SUT may keep its pipes open after it exited: check.
-        if r.exited() {
-            return Err(self.stopped(Stop::Eof));
-        }
-        let child = &mut r.child;
-        match r
-            .io
-            .send_with(input, &mut || matches!(child.try_wait(), Ok(Some(_))))
-        {
-            Ok(s) => Ok(s),
+        match self.running()?.io.encode(input) {
+            Ok(line) => self.send_line(&line),
             Err(s) => Err(self.stopped(s)),
         }
     }
