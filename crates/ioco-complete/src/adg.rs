@@ -415,6 +415,19 @@ pub(crate) fn adg_tree(ctx: &Ctx, terms: &Terms, f: TermId, q: u32, tq: Option<u
 
 /// The `adg` suite (see the module documentation).
 pub(crate) fn adg_suite_sa(sa: Sa, opts: &AdgOptions) -> Result<Suite, CompleteError> {
+    let mut tests = Vec::new();
+    let mut suite = adg_suite_stream_sa(sa, opts, &mut |t| tests.push(t))?;
+    suite.tests = tests;
+    Ok(suite)
+}
+
+/// The `adg` suite test by test: `sink` gets every test; the returned suite is the header
+/// (method, parameters) without tests.
+pub(crate) fn adg_suite_stream_sa(
+    sa: Sa,
+    opts: &AdgOptions,
+    sink: &mut dyn FnMut(NamedTest),
+) -> Result<Suite, CompleteError> {
     let lv = Level::prepare(sa, false);
     let sa = &lv.sa;
     let adg = build_adg(sa, &lv.compat, opts)?;
@@ -522,7 +535,7 @@ pub(crate) fn adg_suite_sa(sa: Sa, opts: &AdgOptions) -> Result<Suite, CompleteE
         let test = follow(sa, w, Some(sa.initial), &mut |tq| {
             adg_tree(&ctx, &adg.terms, adg.root, q, tq)
         });
-        suite.tests.push(NamedTest {
+        sink(NamedTest {
             name: format!("t{k}"),
             purpose: Some(format!(
                 "after {}: adaptive distinguishing graph",
@@ -535,7 +548,7 @@ pub(crate) fn adg_suite_sa(sa: Sa, opts: &AdgOptions) -> Result<Suite, CompleteE
             let test = follow(sa, w, Some(sa.initial), &mut |tq| {
                 dg_tree(&ctx, &lv.compat, q, q2, tq)
             });
-            suite.tests.push(NamedTest {
+            sink(NamedTest {
                 name: format!("t{k}"),
                 purpose: Some(format!(
                     "after {}: distinguish {} from {} (left by the ADG)",

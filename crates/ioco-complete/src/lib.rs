@@ -166,3 +166,13 @@ pub fn unconditional_suite(sa: &Lts, n: usize, max_tests: u64) -> Result<Suite, 
 pub fn adg_suite(sa: &Lts, opts: &AdgOptions) -> Result<Suite, CompleteError> {
     adg::adg_suite_sa(Sa::from_lts(sa)?, opts)
 }
+
+/// The `adg` suite streamed test by test into `sink` (for suites too large to hold); returns
+/// the suite's header (method, parameters) without tests.
+pub fn adg_suite_stream(
+    sa: &Lts,
+    opts: &AdgOptions,
+    sink: &mut dyn FnMut(ioco_gen::NamedTest),
+) -> Result<Suite, CompleteError> {
+    adg::adg_suite_stream_sa(Sa::from_lts(sa)?, opts, sink)
+}
