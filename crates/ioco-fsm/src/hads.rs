@@ -179,19 +179,7 @@ pub(crate) fn plan(
 mod tests {
     use super::*;
 
-    fn ly() -> Mealy {
-        let mut m = Mealy::new(
-            6,
-            vec!["a".into(), "b".into()],
-            vec!["0".into(), "1".into()],
-            0,
-        );
-        for s in 0..6u32 {
-            m.set(s, 0, (s + 1) % 6, s % 2);
-            m.set(s, 1, if s == 0 { 0 } else { (s + 1) % 6 }, 0);
-        }
-        m
-    }
+    use crate::tree::tests::ly_machine as ly;
 
     #[test]
     fn ly_machine_has_a_complete_ads_that_identifies_each_state() {

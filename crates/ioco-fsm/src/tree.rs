@@ -293,7 +293,7 @@ fn score(keys: &mut [(u32, u32)], weight: &[f64]) -> f64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// Lee & Yannakakis' machine of the hybrid-ADS example (6 states, inputs a b).
