@@ -4,6 +4,31 @@
 //! with its own `Args` and `run`. Exit codes: 0 = ok / conforms / pass, 1 = does not conform /
 //! fail, 2 = error (bad input, bad usage).
 
+/// `println!` that does not panic when standard output is a closed pipe (`ioco check … | head`):
+/// the text is dropped and the exit code still tells the verdict (0, 1 or 2).
+macro_rules! outln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($t)*);
+    }};
+}
+
+/// `eprintln!` that does not panic when standard error is a closed pipe (see [`outln!`]).
+macro_rules! errln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+
+/// `eprint!` that does not panic when standard error is a closed pipe (see [`outln!`]).
+macro_rules! err {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), $($t)*);
+    }};
+}
+
 mod cmd;
 mod load;
 
@@ -63,7 +88,7 @@ fn main() -> ExitCode {
     match result {
         Ok(outcome) => outcome.exit_code(),
         Err(report) => {
-            eprintln!("{report:?}");
+            errln!("{report:?}");
             ExitCode::from(2)
         }
     }

@@ -123,14 +123,14 @@ pub fn run(args: Args) -> Result<Outcome> {
             "unreachable_states": unreachable.iter().map(|&s| lts.state_name(s)).collect::<Vec<_>>(),
             "ill_formed_delta": bad_delta.iter().map(|&(s, t)| [lts.state_name(s), lts.state_name(t)]).collect::<Vec<_>>(),
         });
-        println!("{}", serde_json::to_string_pretty(&v).expect("json"));
+        outln!("{}", serde_json::to_string_pretty(&v).expect("json"));
         return Ok(Outcome::Ok);
     }
 
     let yn = |b: bool| if b { "yes" } else { "no" };
-    println!("{}: {kind}", args.model.display());
+    outln!("{}: {kind}", args.model.display());
     if let Some(m) = &mealy {
-        println!(
+        outln!(
             "  Mealy machine:     {} states, {} inputs, {} outputs, {} transitions, {}",
             m["states"],
             m["inputs"],
@@ -142,10 +142,10 @@ pub fn run(args: Args) -> Result<Outcome> {
                 "partial"
             }
         );
-        println!("  as an LTS (each i/o transition is i? then o!):");
+        outln!("  as an LTS (each i/o transition is i? then o!):");
     }
-    println!("  states:            {}", lts.num_states());
-    println!(
+    outln!("  states:            {}", lts.num_states());
+    outln!(
         "  transitions:       {} ({} τ{})",
         lts.num_transitions(),
         lts.num_tau(),
@@ -155,34 +155,34 @@ pub fn run(args: Args) -> Result<Outcome> {
             ""
         }
     );
-    println!("  initial:           {}", names(&lts, lts.initial(), 8));
-    println!("  inputs ({}):        {}", inputs.len(), inputs.join(" "));
-    println!("  outputs ({}):       {}", outputs.len(), outputs.join(" "));
-    println!(
+    outln!("  initial:           {}", names(&lts, lts.initial(), 8));
+    outln!("  inputs ({}):        {}", inputs.len(), inputs.join(" "));
+    outln!("  outputs ({}):       {}", outputs.len(), outputs.join(" "));
+    outln!(
         "  quiescent states:  {quiescent} (policy {})",
         args.policy.name()
     );
-    println!("  deterministic:     {}", yn(deterministic));
+    outln!("  deterministic:     {}", yn(deterministic));
     match violations.first() {
-        None => println!("  input-enabled:     yes"),
-        Some(&(s, i)) => println!(
+        None => outln!("  input-enabled:     yes"),
+        Some(&(s, i)) => outln!(
             "  input-enabled:     no ({} states miss an input; e.g. state {} does not accept {})",
             violations.len(),
             lts.state_name(s),
             a.display(i)
         ),
     }
-    println!("  divergent states:  {}", divergent.len());
-    println!("  unreachable:       {}", unreachable.len());
+    outln!("  divergent states:  {}", divergent.len());
+    outln!("  unreachable:       {}", unreachable.len());
     if !divergent.is_empty() {
-        eprintln!(
+        errln!(
             "warning: {} state(s) lie on a τ-cycle (divergence): {}; whether they are quiescent depends on --policy (stable: no; no-output: when they enable no output)",
             divergent.len(),
             names(&lts, &divergent, 10)
         );
     }
     if let Some(&(s, t)) = bad_delta.first() {
-        eprintln!(
+        errln!(
             "warning: {} δ transition(s) are not well-formed (tutorial Def. 4.8: after δ the state enables no output and has a δ self-loop); e.g. {} -δ-> {}",
             bad_delta.len(),
             lts.state_name(s),
@@ -190,7 +190,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         );
     }
     if !unreachable.is_empty() {
-        eprintln!(
+        errln!(
             "warning: {} state(s) cannot be reached from the initial state: {}",
             unreachable.len(),
             names(&lts, &unreachable, 10)

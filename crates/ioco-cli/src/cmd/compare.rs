@@ -87,20 +87,20 @@ pub fn run(args: Args) -> Result<Outcome> {
             "spec_suspension_states": r.spec_states,
             "completed_inputs": r.completed_inputs,
         });
-        println!("{}", serde_json::to_string_pretty(&v).expect("json"));
+        outln!("{}", serde_json::to_string_pretty(&v).expect("json"));
     } else {
         match &r.counterexample {
-            None => println!(
+            None => outln!(
                 "conforms: {i} ioco {s} ({} state pairs explored, policy {})",
                 r.pairs,
                 args.policy.name()
             ),
             Some(c) => {
                 let allowed: Vec<String> = c.allowed.iter().map(|&l| sa.display(l)).collect();
-                println!("does not conform: {i} is not ioco {s}");
-                println!("  after σ = {}", sa.display_trace(&c.trace));
-                println!("  the implementation can show: {}", c.observed);
-                println!(
+                outln!("does not conform: {i} is not ioco {s}");
+                outln!("  after σ = {}", sa.display_trace(&c.trace));
+                outln!("  the implementation can show: {}", c.observed);
+                outln!(
                     "  the specification allows:    {}",
                     if allowed.is_empty() {
                         "nothing (σ·output is not a suspension trace of the specification)"
@@ -112,7 +112,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             }
         }
         if let Some(n) = &completion_note {
-            println!("{n}");
+            outln!("{n}");
         }
     }
     Ok(if r.conforms() {

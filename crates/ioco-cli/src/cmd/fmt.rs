@@ -38,7 +38,7 @@ pub fn run(a: Args) -> Result<Outcome> {
         })?;
         if a.check {
             if out != src {
-                println!("{}: not formatted", path.display());
+                outln!("{}: not formatted", path.display());
                 outcome = Outcome::Fail;
             }
         } else if a.write {

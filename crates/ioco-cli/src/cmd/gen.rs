@@ -114,7 +114,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let suite: Suite = match method {
         MethodArg::Random | MethodArg::Batch => {
             let lts = load_lts(&args.model)?;
-            eprintln!("seed: {}", args.seed);
+            errln!("seed: {}", args.seed);
             if method == MethodArg::Random {
                 ioco_gen::generate_random(&lts, policy, args.tests, args.depth, args.seed)
             } else {
@@ -131,7 +131,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             let n = *need(&args.n, "--n N", "n-complete")?;
             let sa = suspension(&args)?;
             let est = ioco_complete::estimate(&sa, n).map_err(|e| miette!("{e}"))?;
-            eprintln!(
+            errln!(
                 "T(S, {n}): about {:.3e} test cases ({:.3e} access sequences, {:.3e} outer, {:.3e} nested; {} fallbacks to U)",
                 est.total_tests, est.access_sequences, est.outer_tests, est.nested_tests, est.fallbacks
             );
@@ -165,7 +165,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             let s = ioco_fsm::generate(&mealy, method, args.extra_states)
                 .map_err(|e| miette!("{e}"))?;
             let st = s.stats();
-            eprintln!("{method}: {st:?}");
+            errln!("{method}: {st:?}");
             s.to_suite()
         }
         MethodArg::Reach | MethodArg::Joker => {
@@ -185,17 +185,19 @@ pub fn run(args: Args) -> Result<Outcome> {
             })?;
             if method == MethodArg::Reach {
                 let r = ioco_games::reach(&sa, &goal, assume).map_err(|e| miette!("{e}"))?;
-                eprintln!(
+                errln!(
                     "goal {goal_text} is winnable under {}: at most {} moves",
-                    args.assume, r.moves
+                    args.assume,
+                    r.moves
                 );
                 r.into_suite()
             } else {
                 let r = ioco_games::joker_with(&sa, &goal, assume, &Default::default())
                     .map_err(|e| miette!("{e}"))?;
-                eprintln!(
+                errln!(
                     "goal {goal_text}: {} joker(s), at most {} moves",
-                    r.jokers, r.moves
+                    r.jokers,
+                    r.moves
                 );
                 r.into_suite()
             }
@@ -229,7 +231,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     if matches!(method, MethodArg::Random | MethodArg::Batch) {
         suite.parameters.insert("seed".into(), args.seed.into());
     }
-    eprintln!(
+    errln!(
         "{} test case(s), method {}",
         suite.num_tests(),
         suite.method

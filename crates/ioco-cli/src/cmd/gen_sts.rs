@@ -223,12 +223,12 @@ pub fn run(args: &Args) -> Result<Outcome> {
                 args.depth
             ),
         };
-        eprintln!("WARNING: switch not covered: {name} ({why})");
+        errln!("WARNING: switch not covered: {name} ({why})");
     }
     let suite = to_suite(&sys, &sel, &args.model, model_hash(&bytes), args.seed);
     let ios: usize = suite.purposes.iter().map(|p| p.path.len()).sum();
     let covered = (sel.apriori() * sel.total as f64).round() as usize;
-    eprintln!(
+    errln!(
         "switch coverage of {}: {} purposes ({} steps, longest {}), {} SEG states within depth {}; a priori switch coverage {:.1}% ({}/{})",
         spec.name,
         suite.purposes.len(),

@@ -75,7 +75,7 @@ pub fn run_test(args: Args, purpose_path: &Path) -> Result<Outcome> {
     let prod = product(&spec, purpose_path, policy)?;
     let factory = args.sut.factory(&spec)?;
     let seed = seed_or_clock(args.seed);
-    eprintln!(
+    errln!(
         "ioco test: seed {seed}; purpose {} ({} product states, {} joker(s) from the start)",
         purpose_path.display(),
         prod.lts.num_states(),
@@ -160,7 +160,7 @@ fn finish(
     p.insert("accepted_runs".into(), accepted.into());
     p.insert("runs".into(), args.runs.into());
     p.insert("depth".into(), args.depth.into());
-    eprintln!(
+    errln!(
         "purpose {}: accept reached in {accepted} of {total} run(s)",
         purpose_path.display()
     );
@@ -387,7 +387,7 @@ fn run_symbolic(
     let (sm, pm, g) = symbolic_graph(&args.model, purpose_path)?;
     let factory = super::test_data::data_factory(&args.sut, &spec)?;
     let seed = seed_or_clock(args.seed);
-    eprintln!(
+    errln!(
         "ioco test: seed {seed}; symbolic purpose {} ({} product locations, octagon analysis)",
         purpose_path.display(),
         g.product.locations.len()
@@ -481,7 +481,7 @@ pub fn gen_symbolic(model: &Path, purpose_path: &Path, output: Option<&Path>) ->
         "locations": locations,
         "transitions": transitions,
     });
-    eprint!("{}", g.render());
+    err!("{}", g.render());
     let text = serde_json::to_string_pretty(&doc).map_err(|e| miette!("{e}"))?;
     super::emit(&(text + "\n"), output)?;
     Ok(Outcome::Ok)

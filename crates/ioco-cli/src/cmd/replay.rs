@@ -110,7 +110,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         ..base_options(&args.sut, recorded.seed)
     };
     timing.apply(&mut opts);
-    eprintln!(
+    errln!(
         "ioco replay: run {} (seed {}), {} steps",
         recorded.run,
         recorded.seed,
@@ -211,7 +211,7 @@ fn run_data(args: Args, spec: Arc<Spec>) -> Result<Outcome> {
     let factory = test_data::data_factory(&args.sut, &spec)?;
     let timeouts = test_data::timeouts(&spec, &args.sut)?;
     let mut sut = factory(recorded.seed).map_err(|e| miette!("{e}"))?;
-    eprintln!(
+    errln!(
         "ioco replay: run {} (seed {}), {} inputs with data (symbolic engine)",
         recorded.run,
         recorded.seed,

@@ -82,7 +82,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         ..base_options(&args.sut, seed)
     };
     timing.apply(&mut opts);
-    eprintln!("ioco run: {} tests, seed {seed}", suite.num_tests());
+    errln!("ioco run: {} tests, seed {seed}", suite.num_tests());
     let mut summary = ioco_exec::run_suite(&spec, &suite, &opts, factory);
     bar.finish_and_clear();
     summary

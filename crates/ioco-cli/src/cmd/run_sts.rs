@@ -108,7 +108,7 @@ fn run(args: &Args, model: Option<PathBuf>, suite_path: &Path, suite: StsSuite) 
         )
     })?;
     if model_hash(&bytes) != suite.model_hash {
-        eprintln!(
+        errln!(
             "warning: {} changed since the suite was generated (hash {} instead of {}); the purposes are checked against it",
             model.display(),
             model_hash(&bytes),
@@ -125,14 +125,15 @@ fn run(args: &Args, model: Option<PathBuf>, suite_path: &Path, suite: StsSuite) 
         })
         .collect::<Result<_>>()?;
     for u in &suite.uncovered {
-        eprintln!(
+        errln!(
             "WARNING: switch not covered by the suite: {} ({})",
-            u.switch, u.reason
+            u.switch,
+            u.reason
         );
     }
     let factory = data_factory(&args.sut, &spec)?;
     let seed = args.seed.unwrap_or(suite.seed);
-    eprintln!(
+    errln!(
         "ioco run: {} purposes of {}, seed {seed}, {} round(s)",
         purposes.len(),
         suite_path.display(),
@@ -230,7 +231,7 @@ fn run(args: &Args, model: Option<PathBuf>, suite_path: &Path, suite: StsSuite) 
         "aposteriori_coverage_liberal".into(),
         ratio(covered_liberal.len()).into(),
     );
-    println!(
+    outln!(
         "switch coverage: a priori {:.1}% ({} of {} switches), a posteriori {:.1}% ({}; liberal {:.1}%)",
         100.0 * suite.apriori,
         (suite.apriori * total as f64).round() as usize,

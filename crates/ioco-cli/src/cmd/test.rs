@@ -378,7 +378,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         ..base_options(&args.sut, seed)
     };
     timing.apply(&mut opts);
-    eprintln!("ioco test: seed {seed}");
+    errln!("ioco test: seed {seed}");
     let summary = ioco_exec::run_online(&spec, &opts, factory);
     bar.finish_and_clear();
     let mut summary = summary.map_err(|e| miette!("{e}"))?;

@@ -325,7 +325,7 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
     tracker(&spec).map_err(|e| miette!("{}: {e}", args.model.display()))?;
     let factory = data_factory(&args.sut, &spec)?;
     let seed = super::test::seed_or_clock(args.seed);
-    eprintln!(
+    errln!(
         "ioco test: seed {seed} (symbolic engine, Z3 {}: {why})",
         ioco_symbolic::z3solver::z3_version()
     );
@@ -455,7 +455,7 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
         covered as f64 / total as f64
     };
     p.insert("switch_coverage".into(), ratio.into());
-    println!(
+    outln!(
         "switch coverage: {covered} of {total} switches taken ({:.1}%)",
         100.0 * ratio
     );
