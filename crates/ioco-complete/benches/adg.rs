@@ -142,7 +142,10 @@ fn suite_case(case: &str) -> Result<String, String> {
 }
 
 /// `IOCO_RESIDUAL=<rounds>` overrides the residual experiments' rounds.
-fn residual_env(_opts: &mut AdgOptions) -> Result<(), String> {
+fn residual_env(opts: &mut AdgOptions) -> Result<(), String> {
+    if let Ok(v) = std::env::var("IOCO_RESIDUAL") {
+        opts.residual_rounds = v.parse().map_err(|_| "IOCO_RESIDUAL: a number of rounds")?;
+    }
     Ok(())
 }
 

@@ -18,10 +18,14 @@
 //! in Table 3.2's sense only.
 //!
 //! Identifiers (the notes' recommended design, still harmonised): the ADG for every state,
-//! plus pairwise distinguishing graphs for the incompatible pairs the ADG leaves
-//! ([`Pairwise`]: by default those it does not separate by an output, or, if that makes more
-//! than [`AdgOptions::max_tests`] tests, those sharing an observation; the suite parameter
-//! `pairwise_fallback` says which). The `adg` suite runs them after every access sequence `σ_q · L^{≤k}`
+//! then, for the incompatible pairs the ADG leaves ([`Pairwise`]: by default those it does
+//! not separate by an output, or, if that makes more than [`AdgOptions::max_tests`] tests,
+//! those sharing an observation; the suite parameter `pairwise_fallback` says which), a few
+//! residual adaptive experiments shared by the states of those pairs ([`crate::residual`],
+//! at most [`AdgOptions::residual_rounds`]; suite parameter `residual_experiments`), and
+//! pairwise distinguishing graphs for the pairs these still leave. Pairs with a state no
+//! access sequence reaches (or a chaotic one) get no experiment: such a state is never
+//! tested from. The `adg` suite runs them after every access sequence `σ_q · L^{≤k}`
 //! (`k` = [`AdgOptions::extra_steps`]). It is the practical method of thesis ch. 3 and is not
 //! n-complete in general (no nested merge suites; see [`crate::n_complete`] for that).
 
@@ -29,6 +33,7 @@ use crate::access::access_sequences;
 use crate::ccs::{TermId, Terms};
 use crate::compat::Compat;
 use crate::distgraph::dg_tree;
+use crate::residual::residual_experiments;
 use crate::sa::{tri, tri_len, Sa};
 use crate::splitting::{NonEnabling, SplitOptions, SplittingGraph};
 use crate::suite::Level;
@@ -60,6 +65,9 @@ pub struct AdgOptions {
     pub max_observations: u64,
     /// Which pairs the `adg` suite distinguishes with pairwise graphs.
     pub pairwise: Pairwise,
+    /// Rounds of residual experiments ([`crate::residual`]) for those pairs before pairwise
+    /// graphs (0: pairwise graphs only).
+    pub residual_rounds: usize,
 }
 
 /// The pairs the `adg` suite covers with pairwise distinguishing graphs.
@@ -88,6 +96,7 @@ impl Default for AdgOptions {
             max_tests: 200_000,
             max_observations: 10_000_000,
             pairwise: Pairwise::Auto,
+            residual_rounds: 256,
         }
     }
 }
@@ -413,6 +422,18 @@ pub(crate) fn adg_tree(ctx: &Ctx, terms: &Terms, f: TermId, q: u32, tq: Option<u
     })
 }
 
+/// Which experiments each state runs in the `adg` suite besides the ADG.
+struct Plan {
+    /// Residual experiments ([`crate::residual`]).
+    experiments: Vec<TermId>,
+    /// Per state: the residual experiments it runs.
+    runs: Vec<Vec<usize>>,
+    /// Per state: partners of its pairwise graphs.
+    leftover: Vec<Vec<u32>>,
+    /// Tests of the suite.
+    total: u64,
+}
+
 /// The `adg` suite (see the module documentation).
 pub(crate) fn adg_suite_sa(sa: Sa, opts: &AdgOptions) -> Result<Suite, CompleteError> {
     let mut tests = Vec::new();
@@ -473,40 +494,70 @@ pub(crate) fn adg_suite_stream_sa(
             break;
         }
     }
-    // Pairwise graphs for the pairs the ADG does not separate by an output; if those make
-    // too many tests, only for the pairs sharing an observation (Table 3.2's count).
-    let count = |leftover: &[Vec<u32>]| -> u64 {
-        words
+    // Residual experiments, then pairwise graphs, for the pairs the ADG does not separate by
+    // an output; if those make too many tests, only for the pairs sharing an observation
+    // (Table 3.2's count). Pairs with a state no access sequence reaches need no test.
+    let mut tested = vec![false; sa.n()];
+    for &q in &lv.states {
+        tested[q as usize] = true;
+    }
+    let mut terms = adg.terms.clone();
+    let mut plan = |pairs: &mut dyn Iterator<Item = (u32, u32)>| -> Plan {
+        let pairs: Vec<(u32, u32)> = pairs
+            .filter(|&(p, q)| tested[p as usize] && tested[q as usize])
+            .collect();
+        let res = residual_experiments(sa, &lv.compat, &mut terms, &pairs, opts.residual_rounds);
+        let mut runs: Vec<Vec<usize>> = vec![Vec::new(); sa.n()];
+        for (i, (_, runners)) in res.experiments.iter().enumerate() {
+            for &q in runners {
+                runs[q as usize].push(i);
+            }
+        }
+        let leftover = per_state(&mut res.left.iter().copied());
+        let total = words
             .iter()
-            .map(|w| 1 + leftover[sa.run(sa.initial, w).unwrap() as usize].len() as u64)
-            .sum()
+            .map(|w| {
+                let q = sa.run(sa.initial, w).unwrap() as usize;
+                1 + runs[q].len() as u64 + leftover[q].len() as u64
+            })
+            .sum();
+        Plan {
+            experiments: res.experiments.into_iter().map(|e| e.0).collect(),
+            runs,
+            leftover,
+            total,
+        }
     };
     let mut fallback = "unseparated";
-    let mut leftover = if opts.pairwise == Pairwise::Undistinguished {
-        Vec::new()
+    let mut chosen = if opts.pairwise == Pairwise::Undistinguished {
+        None
     } else {
-        per_state(&mut left.unseparated.iter().copied())
-    };
-    let mut total = if leftover.is_empty() {
-        u64::MAX
-    } else {
-        count(&leftover)
+        Some(plan(&mut left.unseparated.iter().copied()))
     };
     if opts.pairwise == Pairwise::Undistinguished
-        || (opts.pairwise == Pairwise::Auto && total > opts.max_tests)
+        || (opts.pairwise == Pairwise::Auto
+            && chosen.as_ref().is_some_and(|c| c.total > opts.max_tests))
     {
         fallback = "undistinguished";
-        leftover = per_state(&mut left.undistinguished.iter().copied());
-        total = count(&leftover);
+        let mut pairs: Vec<(u32, u32)> = left.undistinguished.iter().copied().collect();
+        pairs.sort_unstable();
+        chosen = Some(plan(&mut pairs.into_iter()));
     }
-    if total > opts.max_tests {
+    let chosen = chosen.expect("a plan");
+    if chosen.total > opts.max_tests {
         return Err(CompleteError::TooLarge {
             n: opts.extra_steps,
-            estimated: total as f64,
+            estimated: chosen.total as f64,
             limit: opts.max_tests,
             feasible_n: None,
         });
     }
+    let Plan {
+        experiments,
+        runs,
+        leftover,
+        ..
+    } = chosen;
     let mut suite = Suite::new("adg");
     suite
         .parameters
@@ -514,6 +565,9 @@ pub(crate) fn adg_suite_stream_sa(
     suite
         .parameters
         .insert("pairwise_fallback".into(), fallback.into());
+    suite
+        .parameters
+        .insert("residual_experiments".into(), experiments.len().into());
     let mut shown = m.clone();
     if shown.term.len() > 2000 {
         shown.term = format!("({} characters; see `analyze`)", m.term.len());
@@ -533,7 +587,7 @@ pub(crate) fn adg_suite_stream_sa(
         let q = sa.run(sa.initial, w).unwrap();
         k += 1;
         let test = follow(sa, w, Some(sa.initial), &mut |tq| {
-            adg_tree(&ctx, &adg.terms, adg.root, q, tq)
+            adg_tree(&ctx, &terms, adg.root, q, tq)
         });
         sink(NamedTest {
             name: format!("t{k}"),
@@ -543,6 +597,21 @@ pub(crate) fn adg_suite_stream_sa(
             )),
             test,
         });
+        for &i in &runs[q as usize] {
+            k += 1;
+            let test = follow(sa, w, Some(sa.initial), &mut |tq| {
+                adg_tree(&ctx, &terms, experiments[i], q, tq)
+            });
+            sink(NamedTest {
+                name: format!("t{k}"),
+                purpose: Some(format!(
+                    "after {}: residual experiment {} (pairs left by the ADG)",
+                    sa.show(w),
+                    i + 1
+                )),
+                test,
+            });
+        }
         for &q2 in &leftover[q as usize] {
             k += 1;
             let test = follow(sa, w, Some(sa.initial), &mut |tq| {

@@ -14,7 +14,8 @@
 //!   ([`splitting`], Alg. 3/4; by default the states an input split's input is not enabled in
 //!   form a child of their own instead of joining every child, and the construction stops at
 //!   a budget with an incomplete graph), ADG extraction and the metrics of Table 3.2 ([`adg`]), and the
-//!   `adg` suite: access sequences followed by ADG identifiers ([`adg_suite`]).
+//!   `adg` suite: access sequences followed by ADG identifiers ([`adg_suite`]), with residual
+//!   adaptive experiments for the pairs the ADG leaves ([`residual`]; not in the thesis).
 //!
 //! Input: a deterministic suspension automaton as an [`Lts`], e.g.
 //! `ioco_model::SuspensionAutomaton::build(&lts, policy).lts` (deterministic, explicit δ).
@@ -45,6 +46,7 @@ pub mod compat;
 pub mod distgraph;
 pub mod equiv;
 pub mod merge;
+pub mod residual;
 pub mod sa;
 pub mod splitting;
 pub mod suite;

@@ -1,0 +1,266 @@
+//! The `adg` suite with residual experiments ([`ioco_complete::residual`]) on random sparse
+//! specifications (quiescent states enabling 30–80 % of the inputs): it is sound (passes the
+//! specification and random conforming implementations, checked against `compare`) and
+//! complete in the sense of harmonised identifiers: every incompatible pair `(s, t)` of
+//! tested states is separated by two of its tests, one after `s`'s access sequence and one
+//! after `t`'s, that run the same experiment (same inputs after the same outputs, inputs
+//! enabled by both states) until an output only one state allows, where the other's test
+//! fails. The check reads the suite's test trees only, not the construction.
+
+mod common;
+use common::run_suite;
+use common::sparse::random_sa;
+use ioco_complete::access::access_sequences;
+use ioco_complete::compat::Compat;
+use ioco_complete::equiv::Equiv;
+use ioco_complete::{adg_suite, AdgOptions, Pairwise, Sa};
+use ioco_gen::{Suite, TestCase, Verdict};
+use ioco_model::{compare, CompareOptions, InputCompletion, Lts, LtsBuilder};
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn label_of(sa: &Sa, display: &str) -> u16 {
+    sa.display.iter().position(|d| d == display).unwrap() as u16
+}
+
+/// The part of `t` after following `w` (inputs applied, outputs observed), if `t` follows it.
+fn walk<'a>(sa: &Sa, t: &'a TestCase, w: &[u16]) -> Option<&'a TestCase> {
+    let Some((&mu, rest)) = w.split_first() else {
+        return Some(t);
+    };
+    let d = &sa.display[mu as usize];
+    let next = match t {
+        TestCase::Stimulate { input, after, .. } if input == d => after,
+        TestCase::Observe { .. } => t.branch(d)?,
+        _ => return None,
+    };
+    walk(sa, next, rest)
+}
+
+/// Does `t` (run from `s`) fail when `s`'s run observes `x` (which `s` does not allow)?
+fn fails_on(t: &TestCase, x: &str) -> bool {
+    match t {
+        TestCase::Observe {
+            branches,
+            otherwise,
+        } => match branches.iter().find(|b| b.label == x) {
+            Some(b) => matches!(
+                b.then,
+                TestCase::Leaf {
+                    verdict: Verdict::Fail,
+                    ..
+                }
+            ),
+            None => *otherwise == Verdict::Fail,
+        },
+        _ => false,
+    }
+}
+
+/// Do the experiments `x` (from `s`) and `y` (from `t`) separate `s` and `t`?
+fn separate(sa: &Sa, x: &TestCase, s: u32, y: &TestCase, t: u32) -> bool {
+    match (x, y) {
+        (
+            TestCase::Stimulate {
+                input: a,
+                after: xa,
+                ..
+            },
+            TestCase::Stimulate {
+                input: b,
+                after: yb,
+                ..
+            },
+        ) if a == b => {
+            let l = label_of(sa, a);
+            match (sa.step(s, l), sa.step(t, l)) {
+                (Some(s2), Some(t2)) => separate(sa, xa, s2, yb, t2),
+                _ => false,
+            }
+        }
+        (TestCase::Observe { .. }, TestCase::Observe { .. }) => {
+            for (o, s2) in sa.outs(s) {
+                let d = &sa.display[o as usize];
+                match sa.step(t, o) {
+                    Some(t2) => match (x.branch(d), y.branch(d)) {
+                        (Some(x2), Some(y2)) if separate(sa, x2, s2, y2, t2) => {}
+                        _ => return false,
+                    },
+                    None if fails_on(y, d) => {}
+                    None => return false,
+                }
+            }
+            sa.outs(t)
+                .filter(|&(o, _)| sa.step(s, o).is_none())
+                .all(|(o, _)| fails_on(x, &sa.display[o as usize]))
+        }
+        _ => false,
+    }
+}
+
+type Pair = (u32, u32);
+
+/// Incompatible pairs of tested (reachable, not chaotic) states, and those the suite
+/// separates.
+fn separated_pairs(spec: &Lts, suite: &Suite) -> (Vec<Pair>, Vec<Pair>) {
+    let mut sa = Sa::from_lts(spec).unwrap();
+    let eq = Equiv::compute(&sa);
+    for q in 0..sa.n() as u32 {
+        sa.chaos[q as usize] = eq.chaotic(q);
+    }
+    let c = Compat::compute(&sa);
+    let acc = access_sequences(&sa);
+    let tested: Vec<u32> = (0..sa.n() as u32)
+        .filter(|&q| acc[q as usize].is_some() && !sa.chaos[q as usize])
+        .collect();
+    let exps: Vec<Vec<&TestCase>> = (0..sa.n())
+        .map(|q| match &acc[q] {
+            Some(w) if !sa.chaos[q] => suite
+                .tests
+                .iter()
+                .filter_map(|t| walk(&sa, &t.test, w))
+                .collect(),
+            _ => Vec::new(),
+        })
+        .collect();
+    let (mut all, mut sep) = (Vec::new(), Vec::new());
+    for (i, &s) in tested.iter().enumerate() {
+        for &t in &tested[i + 1..] {
+            if c.compatible(s, t) {
+                continue;
+            }
+            all.push((s, t));
+            let found = exps[s as usize]
+                .iter()
+                .any(|x| exps[t as usize].iter().any(|y| separate(&sa, x, s, y, t)));
+            if found {
+                sep.push((s, t));
+            }
+        }
+    }
+    (all, sep)
+}
+
+/// A conforming implementation of a random sparse specification: inputs completed (random
+/// targets after the unspecified ones), some outputs of each state dropped (one kept).
+fn conforming(spec: &Lts, rng: &mut ChaCha8Rng) -> Lts {
+    let alpha = spec.alphabet().clone();
+    let n = spec.num_states() as u32;
+    let mut b = LtsBuilder::new(alpha.clone());
+    b.add_states(n as usize);
+    b.add_initial(spec.initial()[0]);
+    for s in spec.states() {
+        let outs: Vec<_> = spec
+            .edges(s)
+            .iter()
+            .filter(|e| !alpha.is_input(e.label))
+            .collect();
+        let keep = rng.random_range(0..outs.len());
+        for (i, e) in outs.iter().enumerate() {
+            if i == keep || rng.random_bool(0.6) {
+                b.add_transition(s, e.label, e.target);
+            }
+        }
+        for a in alpha.inputs() {
+            match spec.edges_with(s, a).first() {
+                Some(e) => b.add_transition(s, a, e.target),
+                None => b.add_transition(s, a, rng.random_range(0..n)),
+            }
+        }
+    }
+    b.build().unwrap()
+}
+
+fn conforms(imp: &Lts, spec: &Lts) -> bool {
+    let o = CompareOptions {
+        completion: InputCompletion::Require,
+        ..Default::default()
+    };
+    compare(imp, spec, &o).unwrap().conforms()
+}
+
+fn old_suite(spec: &Lts) -> Suite {
+    adg_suite(
+        spec,
+        &AdgOptions {
+            pairwise: Pairwise::Unseparated,
+            residual_rounds: 0,
+            max_tests: 10_000_000,
+            ..Default::default()
+        },
+    )
+    .unwrap()
+}
+
+/// On a 60-state model with 55 % of the inputs enabled: every incompatible pair separated,
+/// by a suite far smaller than with one pairwise graph per pair left by the ADG.
+#[test]
+fn residual_experiments_replace_most_pairwise_graphs() {
+    let spec = random_sa(60, 7, 0.55);
+    let old = old_suite(&spec);
+    let new = adg_suite(&spec, &AdgOptions::default()).unwrap();
+    assert_eq!(new.parameters["pairwise_fallback"], "unseparated");
+    assert!(new.parameters["residual_experiments"].as_u64().unwrap() > 0);
+    let (all, sep_old) = separated_pairs(&spec, &old);
+    let (_, sep_new) = separated_pairs(&spec, &new);
+    assert!(!all.is_empty());
+    assert_eq!(sep_old, all, "the old suite separates every pair");
+    assert_eq!(sep_new, all, "the new suite separates every pair");
+    assert!(
+        2 * new.tests.len() < old.tests.len(),
+        "{} tests vs {} before",
+        new.tests.len(),
+        old.tests.len()
+    );
+    let r = run_suite(&new, &spec, &spec);
+    assert!(!r.conformance_fail && !r.unsound_fail);
+    // The check sees the problem: without residual experiments and with pairwise graphs
+    // only for the pairs sharing an ADG observation, pairs stay unseparated.
+    let weak = adg_suite(
+        &spec,
+        &AdgOptions {
+            pairwise: Pairwise::Undistinguished,
+            residual_rounds: 0,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let (_, sep_weak) = separated_pairs(&spec, &weak);
+    assert!(sep_weak.len() < all.len());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Random sparse specifications of 3–30 states: the new suite passes the specification
+    /// and two random conforming implementations, and separates every incompatible pair of
+    /// tested states, as the suite with pairwise graphs only does.
+    #[test]
+    fn residual_suite_is_sound_and_separates_every_pair(
+        seed in any::<u64>(), n in 3usize..30, p in 0usize..3,
+    ) {
+        let p_in = [0.3, 0.55, 0.8][p];
+        let spec = random_sa(n, seed, p_in);
+        let new = adg_suite(&spec, &AdgOptions::default()).unwrap();
+        prop_assert_eq!(&new.parameters["pairwise_fallback"], "unseparated");
+        for t in &new.tests {
+            prop_assert!(t.test.validate().is_ok());
+        }
+        let r = run_suite(&new, &spec, &spec);
+        prop_assert!(!r.conformance_fail && !r.unsound_fail, "the specification fails");
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        for _ in 0..2 {
+            let imp = conforming(&spec, &mut rng);
+            prop_assert!(conforms(&imp, &spec));
+            let r = run_suite(&new, &imp, &spec);
+            prop_assert!(!r.conformance_fail && !r.unsound_fail, "a conforming implementation fails");
+        }
+        let old = old_suite(&spec);
+        prop_assert!(new.tests.len() <= old.tests.len(), "{} > {}", new.tests.len(), old.tests.len());
+        let (all, sep_old) = separated_pairs(&spec, &old);
+        let (_, sep_new) = separated_pairs(&spec, &new);
+        prop_assert_eq!(&sep_old, &all);
+        prop_assert_eq!(&sep_new, &all);
+    }
+}
