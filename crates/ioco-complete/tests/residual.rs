@@ -231,7 +231,7 @@ fn residual_experiments_replace_most_pairwise_graphs() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
 
     /// Random sparse specifications of 3–30 states: the new suite passes the specification
     /// and two random conforming implementations, and separates every incompatible pair of
@@ -263,4 +263,60 @@ proptest! {
         prop_assert_eq!(&sep_old, &all);
         prop_assert_eq!(&sep_new, &all);
     }
+
+    /// Small dense-label specifications (inputs `a`, `b` each enabled with probability 1/2,
+    /// outputs `x`, `y`, δ with arbitrary targets): many shared outputs, δ leading anywhere.
+    #[test]
+    fn residual_suite_on_small_models(seed in any::<u64>(), n in 2usize..9) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let spec = small_sa(&mut rng, n);
+        let new = adg_suite(&spec, &AdgOptions::default()).unwrap();
+        let r = run_suite(&new, &spec, &spec);
+        prop_assert!(!r.conformance_fail && !r.unsound_fail, "the specification fails");
+        for _ in 0..2 {
+            let imp = conforming(&spec, &mut rng);
+            prop_assert!(conforms(&imp, &spec));
+            let r = run_suite(&new, &imp, &spec);
+            prop_assert!(!r.conformance_fail && !r.unsound_fail, "a conforming implementation fails");
+        }
+        let old = old_suite(&spec);
+        prop_assert!(new.tests.len() <= old.tests.len());
+        let (all, sep_old) = separated_pairs(&spec, &old);
+        let (_, sep_new) = separated_pairs(&spec, &new);
+        prop_assert_eq!(&sep_old, &all);
+        prop_assert_eq!(&sep_new, &all);
+    }
+}
+
+/// A random deterministic, non-blocking automaton over inputs `a`, `b` and outputs `x`, `y`, δ.
+fn small_sa(rng: &mut ChaCha8Rng, n: usize) -> Lts {
+    let mut alpha = ioco_model::Alphabet::new();
+    let ins = [alpha.input("a").unwrap(), alpha.input("b").unwrap()];
+    let outs = [
+        alpha.output("x").unwrap(),
+        alpha.output("y").unwrap(),
+        ioco_model::Label::DELTA,
+    ];
+    let mut b = LtsBuilder::new(alpha);
+    b.add_states(n);
+    b.add_initial(0);
+    for s in 0..n as u32 {
+        for &a in &ins {
+            if rng.random_bool(0.5) {
+                b.add_transition(s, a, rng.random_range(0..n as u32));
+            }
+        }
+        let mut any = false;
+        for &x in &outs {
+            if rng.random_bool(0.45) {
+                b.add_transition(s, x, rng.random_range(0..n as u32));
+                any = true;
+            }
+        }
+        if !any {
+            let x = outs[rng.random_range(0..outs.len())];
+            b.add_transition(s, x, rng.random_range(0..n as u32));
+        }
+    }
+    b.build().unwrap()
 }
