@@ -130,6 +130,16 @@ fn suite_case(case: &str) -> Result<String, String> {
             &left.unseparated,
             opts.residual_rounds,
         );
+        for &(p, q) in left.unseparated.iter().take(3) {
+            let show = |s: u32| {
+                sa.enabled(s)
+                    .iter()
+                    .map(|&(l, _)| sa.display[l as usize].clone())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            eprintln!("unseparated {p} [{}] vs {q} [{}]", show(p), show(q));
+        }
         // Pairs each experiment separates (it may also separate pairs of earlier rounds).
         for (i, (f, runners)) in res.experiments.iter().enumerate().take(12) {
             let sep = runners
