@@ -2,7 +2,8 @@
 //!
 //! This file is only the command enum and the dispatch; each command lives in `cmd/<name>.rs`
 //! with its own `Args` and `run`. Exit codes: 0 = ok / conforms / pass, 1 = does not conform /
-//! fail, 2 = error (bad input, bad usage).
+//! fail, 2 = error (bad input, bad usage), 130 = interrupted (SIGINT, SIGTERM, SIGHUP; the
+//! systems under test are killed first).
 
 /// `println!` that does not panic when standard output is a closed pipe (`ioco check … | head`):
 /// the text is dropped and the exit code still tells the verdict (0, 1 or 2).
@@ -72,8 +73,19 @@ enum Command {
     Fmt(cmd::fmt::Args),
 }
 
+/// Exit code when ioco is interrupted (SIGINT, SIGTERM or SIGHUP): 128 + SIGINT, as shells do.
+const INTERRUPTED: i32 = 130;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Ctrl-C reaches the terminal's foreground process group, not the SUTs (each runs in a
+    // group of its own so that it can be killed with its children): take them down before
+    // exiting, so that an interrupted session leaves no process behind.
+    let _ = ctrlc::set_handler(|| {
+        let n = ioco_exec::adapter::process::stop_all();
+        errln!("ioco: interrupted; stopped {n} system(s) under test");
+        std::process::exit(INTERRUPTED);
+    });
     let result = match cli.command {
         Command::Check(a) => cmd::check::run(a),
         Command::Show(a) => cmd::show::run(a),

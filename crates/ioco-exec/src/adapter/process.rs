@@ -14,6 +14,9 @@
 //!   error ([`AdapterError::Stuck`]), not a hang.
 //! * When stdout ends, the exit status is collected: [`AdapterError::Exited`] says
 //!   "exited with status 3" or "was killed by signal 11 (SIGSEGV)".
+//! * The process groups of all running SUTs are listed in one process-wide registry, so that a
+//!   tester that is interrupted (Ctrl-C goes to the terminal's foreground group, not to the
+//!   SUT's own) can take them down before it exits: [`stop_all`].
 
 use super::lineio::{spawn_tail, FdLines, LineIo, Stop, Tail};
 use super::wire::{Codec, WireConfig};
@@ -22,8 +25,31 @@ use ioco_model::{Alphabet, Label};
 use std::os::unix::io::AsRawFd;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+/// The process groups of the SUTs that are running (see [`stop_all`]).
+static GROUPS: Mutex<Vec<libc::pid_t>> = Mutex::new(Vec::new());
+
+fn groups() -> std::sync::MutexGuard<'static, Vec<libc::pid_t>> {
+    GROUPS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Kill (SIGKILL) the process group of every SUT process that is running, in every thread: for
+/// a tester about to exit on a signal (`ioco` calls it on SIGINT, SIGTERM and SIGHUP), since
+/// its adapters' `Drop` will not run then. The adapters reap their children as usual if they
+/// go on. Returns how many groups it killed.
+pub fn stop_all() -> usize {
+    let g = groups();
+    for &pid in g.iter() {
+        // SAFETY: a plain syscall on a process group this process created; an error (the
+        // group is gone already) is ignored.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+    g.len()
+}
 
 /// How to bring the SUT back to its initial state between runs.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
@@ -101,6 +127,8 @@ impl Running {
         unsafe {
             libc::kill(-pid, libc::SIGKILL);
         }
+        // Out of the registry before the child is reaped: its pid may be reused after that.
+        groups().retain(|&g| g != pid);
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -199,6 +227,7 @@ impl ProcessAdapter {
                 self.cfg.argv[0]
             ))
         })?;
+        groups().push(child.id() as libc::pid_t);
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
         let stderr = child.stderr.take().expect("piped");

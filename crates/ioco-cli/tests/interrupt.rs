@@ -1,0 +1,87 @@
+//! An interrupted `ioco test` (Ctrl-C, `kill`, a closed terminal) leaves no process behind:
+//! the SUT runs in a process group of its own (so Ctrl-C at the terminal does not reach it),
+//! and ioco kills every SUT group before it exits with code 130.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A correct coffee machine in sh that also starts a background child and writes the child's
+/// pid to `pidfile` (the grandchild of ioco that must not survive it).
+fn sut(pidfile: &Path) -> String {
+    format!(
+        "sh -c 'sleep 600 & echo $! > {}; s=0; while IFS= read -r l; do case \"$s:$l\" in \
+         0:water) s=1;; 1:pad) s=2;; 2:button) s=0; echo coffee;; \
+         0:button|1:button) s=0; echo error;; esac; done'",
+        pidfile.display()
+    )
+}
+
+/// Gone, or a zombie waiting for a reaper that is not ioco (a container's init may not reap).
+fn gone(pid: &str) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
+    }
+}
+
+fn wait_for<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        if let Some(x) = f() {
+            return x;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn interrupted_by(signal: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("grandchild.pid");
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut ioco = Command::new(env!("CARGO_BIN_EXE_ioco"))
+        .args(["test", "examples/coffee/coffee.ioco", "--sut"])
+        .arg(sut(&pidfile))
+        // one run (one SUT process, never restarted), long enough to be running when the
+        // signal comes
+        .args(["--runs", "1", "--steps", "10000000", "--seed", "1"])
+        .current_dir(root)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = wait_for("the SUT's background child", || {
+        let s = std::fs::read_to_string(&pidfile).ok()?;
+        let s = s.trim().to_string();
+        (!s.is_empty()).then_some(s)
+    });
+    assert!(!gone(&pid), "the SUT's child should be running now");
+    let killed = Command::new("kill")
+        .args([signal, &ioco.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = ioco.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{status:?}");
+    let mut err = String::new();
+    std::io::Read::read_to_string(ioco.stderr.as_mut().unwrap(), &mut err).unwrap();
+    assert!(
+        err.contains("interrupted; stopped 1 system(s) under test"),
+        "{err}"
+    );
+    wait_for("the SUT's child to be gone", || gone(&pid).then_some(()));
+}
+
+#[test]
+fn sigint_kills_the_sut_and_its_children() {
+    interrupted_by("-INT");
+}
+
+#[test]
+fn sigterm_kills_the_sut_and_its_children() {
+    interrupted_by("-TERM");
+}
