@@ -118,11 +118,12 @@ impl Builder<'_> {
         }
     }
 
-    /// Live pairs the action loses.
-    fn lost(&self, live: &[(u32, u32)], act: Action) -> usize {
+    /// Live pairs the action loses, counted up to `bound` (the count stops there).
+    fn lost(&self, live: &[(u32, u32)], act: Action, bound: usize) -> usize {
         let sa = self.sa;
-        live.iter()
-            .filter(|&&(p, q)| match act {
+        let mut n = 0;
+        for &(p, q) in live {
+            let gone = match act {
                 Some(a) => match (sa.step(p, a), sa.step(q, a)) {
                     (Some(p2), Some(q2)) => self.compat.compatible(p2, q2),
                     _ => true,
@@ -131,10 +132,16 @@ impl Builder<'_> {
                     sa.step(q, x)
                         .is_some_and(|q2| self.compat.compatible(p2, q2))
                 }),
-            })
-            .count()
+            };
+            n += gone as usize;
+            if n >= bound {
+                break;
+            }
+        }
+        n
     }
 
+    /// The action: fewest live pairs lost, then most pairs advanced, then the smallest.
     fn choose(&self, live: &[(u32, u32)], past_guard: bool) -> Action {
         if past_guard {
             let &(p, q) = live
@@ -151,12 +158,17 @@ impl Builder<'_> {
                 None => cands.push((s, 1)),
             }
         }
-        cands.sort_unstable();
-        cands
-            .iter()
-            .min_by_key(|&&(s, progress)| (self.lost(live, s), std::cmp::Reverse(progress), s))
-            .expect("live pairs")
-            .0
+        // In tie-break order, so that a later candidate wins only with strictly fewer losses
+        // (which lets the count stop at the best so far).
+        cands.sort_unstable_by_key(|&(s, progress)| (std::cmp::Reverse(progress), s));
+        let mut best = (usize::MAX, None);
+        for (s, _) in cands {
+            let l = self.lost(live, s, best.0);
+            if l < best.0 {
+                best = (l, s);
+            }
+        }
+        best.1
     }
 
     fn build(&mut self, terms: &mut Terms, alive: Vec<(u32, u32)>, depth: usize) -> TermId {
