@@ -193,6 +193,56 @@ fn old_suite(spec: &Lts) -> Suite {
     .unwrap()
 }
 
+/// The problem in miniature: `s0` enables `a` and `b`, `s1` only `a`, `s2` only `b`; `a`
+/// separates `s0` from `s1`, `b` separates `s0` from `s2` (`s1 ⋈ s2`: no common input). The
+/// ADG applies `a` to `{s0, s1, s2}`, where `s2` stops: `s0` and `s2` are not separated by an
+/// output. One residual experiment (`b`, then observe) separates them instead of a pairwise
+/// graph.
+#[test]
+fn residual_experiment_separates_the_pair_the_adg_drops() {
+    let spec = common::lts(
+        &[
+            ("s0", "δ", "s0"),
+            ("s0", "a", "t0"),
+            ("s0", "b", "u0"),
+            ("t0", "x", "s1"),
+            ("u0", "x", "s2"),
+            ("s1", "δ", "s1"),
+            ("s1", "a", "t1"),
+            ("t1", "y", "s1"),
+            ("s2", "δ", "s2"),
+            ("s2", "b", "u2"),
+            ("u2", "y", "s2"),
+        ],
+        &["a", "b"],
+    );
+    let (s0, s2) = (common::st(&spec, "s0"), common::st(&spec, "s2"));
+    let old = old_suite(&spec);
+    let pairwise = |s: &Suite| {
+        s.tests
+            .iter()
+            .filter(|t| t.purpose.as_deref().unwrap().contains(": distinguish "))
+            .count()
+    };
+    assert!(old.tests.iter().any(|t| t
+        .purpose
+        .as_deref()
+        .unwrap()
+        .ends_with("distinguish s2 from s0 (left by the ADG)")));
+    let new = adg_suite(&spec, &AdgOptions::default()).unwrap();
+    assert_eq!(new.parameters["residual_experiments"], 1);
+    assert_eq!(pairwise(&new), 0);
+    // One pair: the experiment costs what the pairwise graph did (it pays off with many).
+    assert_eq!(new.tests.len(), old.tests.len());
+    let (all, sep_old) = separated_pairs(&spec, &old);
+    let (_, sep_new) = separated_pairs(&spec, &new);
+    assert!(all.contains(&(s0.min(s2), s0.max(s2))));
+    assert_eq!(sep_old, all);
+    assert_eq!(sep_new, all);
+    let r = run_suite(&new, &spec, &spec);
+    assert!(!r.conformance_fail && !r.unsound_fail);
+}
+
 /// On a 60-state model with 55 % of the inputs enabled: every incompatible pair separated,
 /// by a suite far smaller than with one pairwise graph per pair left by the ADG.
 #[test]
