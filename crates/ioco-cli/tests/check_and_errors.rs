@@ -1,19 +1,11 @@
 //! `ioco check`, error reporting and exit codes, and every corpus Mealy machine through
 //! `ioco check` and `ioco show --suspension`.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{ioco, root, write};
 use predicates::str::contains;
 use std::path::{Path, PathBuf};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn ioco() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_ioco"));
-    c.current_dir(root());
-    c
-}
 
 #[test]
 fn check_summarises_the_coffee_machine() {
@@ -47,12 +39,11 @@ fn check_summarises_the_coffee_machine() {
 #[test]
 fn check_warns_about_divergence_and_unreachable_states() {
     let dir = tempfile::tempdir().unwrap();
-    let f = dir.path().join("div.aut");
-    std::fs::write(
-        &f,
+    let f = write(
+        dir.path(),
+        "div.aut",
         "des (0, 3, 4)\n(0, \"a?\", 1)\n(1, \"tau\", 2)\n(2, \"tau\", 1)\n",
-    )
-    .unwrap();
+    );
     ioco()
         .arg("check")
         .arg(&f)
@@ -79,12 +70,11 @@ fn check_warns_about_divergence_and_unreachable_states() {
 fn check_validates_explicit_delta() {
     let dir = tempfile::tempdir().unwrap();
     // 0 -δ-> 1, but 1 offers b! and has no δ self-loop: not a QLTS (tutorial Def. 4.8)
-    let f = dir.path().join("q.aut");
-    std::fs::write(
-        &f,
+    let f = write(
+        dir.path(),
+        "q.aut",
         "des (0, 3, 2)\n(0, \"delta\", 1)\n(0, \"a?\", 0)\n(1, \"b!\", 0)\n",
-    )
-    .unwrap();
+    );
     ioco()
         .arg("check")
         .arg(&f)
@@ -110,8 +100,11 @@ fn check_validates_explicit_delta() {
 #[test]
 fn bad_input_exits_2_with_a_location_and_a_hint() {
     let dir = tempfile::tempdir().unwrap();
-    let f = dir.path().join("bad.aut");
-    std::fs::write(&f, "des (0, 2, 2)\n(0, \"a?\", 1)\n(1, \"coffee\", 0)\n").unwrap();
+    let f = write(
+        dir.path(),
+        "bad.aut",
+        "des (0, 2, 2)\n(0, \"a?\", 1)\n(1, \"coffee\", 0)\n",
+    );
     ioco()
         .arg("check")
         .arg(&f)

@@ -2,16 +2,17 @@
 //! standard output or error: the rest of the text is dropped, never a panic (exit code 101),
 //! and the exit code still tells the verdict.
 
-use std::path::PathBuf;
+mod common;
+
+use common::root;
 use std::process::{Command, Stdio};
 
 /// Run ioco with both output pipes closed by the reader at once, before ioco writes (or, if it
 /// is faster, after a first write into the pipe buffer: the exit code is the same either way).
 fn with_closed_pipes(args: &[&str]) -> (Option<i32>, String) {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut child = Command::new(env!("CARGO_BIN_EXE_ioco"))
         .args(args)
-        .current_dir(root)
+        .current_dir(root())
         .env("RUST_BACKTRACE", "0")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

@@ -6,46 +6,10 @@
 //! The example programs are binaries of `ioco-examples`; they are built on first use into the
 //! same target directory as `ioco`.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{example_bin, ioco_data, summary, write};
 use predicates::str::contains;
-use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn ioco() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_ioco"));
-    c.current_dir(root());
-    // a panicking SUT must exit at once (a backtrace takes longer than the quiescence time-out)
-    c.env("RUST_BACKTRACE", "0");
-    c.env_remove("IOCO_SOLVER");
-    c
-}
-
-/// The path of an `ioco-examples` binary, built once if needed.
-fn example_bin(name: &str) -> String {
-    static BUILT: OnceLock<()> = OnceLock::new();
-    let dir = Path::new(env!("CARGO_BIN_EXE_ioco"))
-        .parent()
-        .expect("bin dir")
-        .to_path_buf();
-    BUILT.get_or_init(|| {
-        let target = dir.parent().expect("target dir");
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let mut cmd = std::process::Command::new(cargo);
-        cmd.args(["build", "-q", "-p", "ioco-examples", "--bins"])
-            .env("CARGO_TARGET_DIR", target)
-            .current_dir(root());
-        if dir.file_name().is_some_and(|n| n == "release") {
-            cmd.arg("--release");
-        }
-        let st = cmd.status().expect("cargo build");
-        assert!(st.success(), "building the example programs failed");
-    });
-    dir.join(name).display().to_string()
-}
 
 const COFFEE: &str = "examples/coffee/coffee-sts.ioco";
 const BRP: &str = "examples/brp/brp.ioco";
@@ -54,14 +18,10 @@ fn coffee(mode: &str) -> String {
     format!("{} --ack --mode {mode}", example_bin("coffee-sts-sut"))
 }
 
-fn summary(path: &Path) -> ioco_exec::Summary {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
 fn test_coffee(mode: &str, seed: u64, extra: &[&str]) -> (i32, ioco_exec::Summary, String) {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("s.json");
-    let out = ioco()
+    let out = ioco_data()
         .args(["test", COFFEE, "--sut", &coffee(mode)])
         .args([
             "--quiescence-marker",
@@ -103,7 +63,7 @@ fn the_correct_coffee_machine_never_fails() {
     }
     // JSON lines and quiescence by time-out (no marker) also pass
     let dir = tempfile::tempdir().unwrap();
-    ioco()
+    ioco_data()
         .args(["test", COFFEE, "--json-lines", "--timeout", "300"])
         .args(["--runs", "4", "--steps", "12", "--seed", "9", "--sut"])
         .arg(format!("{} --json-lines", example_bin("coffee-sts-sut")))
@@ -123,7 +83,7 @@ fn the_spec_simulated_passes_and_the_same_seed_gives_the_same_runs() {
     let dir = tempfile::tempdir().unwrap();
     let traces = |name: &str| {
         let json = dir.path().join(name);
-        ioco()
+        ioco_data()
             .args([
                 "test", COFFEE, "--sim", COFFEE, "--jobs", "2", "--runs", "8",
             ])
@@ -227,7 +187,7 @@ fn an_unknown_solver_never_gives_fail() {
     for mode in ["correct", "wrong-value", "silent", "extra-output"] {
         let dir = tempfile::tempdir().unwrap();
         let json = dir.path().join("u.json");
-        ioco()
+        ioco_data()
             .env("IOCO_SOLVER", "unknown")
             .args(["test", COFFEE, "--sut", &coffee(mode)])
             .args([
@@ -249,12 +209,12 @@ fn an_unknown_solver_never_gives_fail() {
 
 #[test]
 fn a_model_with_data_needs_a_system_and_reports_errors_clearly() {
-    ioco()
+    ioco_data()
         .args(["test", COFFEE])
         .assert()
         .code(2)
         .stderr(contains("no system under test"));
-    ioco()
+    ioco_data()
         .args(["test", COFFEE, "--sut", "/nonexistent/sut", "--runs", "1"])
         .assert()
         .code(2)
@@ -265,7 +225,7 @@ fn a_model_with_data_needs_a_system_and_reports_errors_clearly() {
 fn brp_switch_coverage_gen_and_run_and_online_testing() {
     let dir = tempfile::tempdir().unwrap();
     let suite = dir.path().join("brp-suite.json");
-    ioco()
+    ioco_data()
         .args(["gen", BRP, "--method", "switch-coverage", "-o"])
         .arg(&suite)
         .assert()
@@ -278,7 +238,7 @@ fn brp_switch_coverage_gen_and_run_and_online_testing() {
     assert_eq!(json["switches"].as_array().unwrap().len(), 9);
     let brp = |m: u32| format!("{} --ack --mutant {m}", example_bin("brp-sut"));
     let run = |m: u32, rounds: &str| {
-        let mut c = ioco();
+        let mut c = ioco_data();
         c.arg("run")
             .arg(&suite)
             .args(["--sut", &brp(m), "--quiescence-marker", "#quiet"])
@@ -320,7 +280,7 @@ fn brp_switch_coverage_gen_and_run_and_online_testing() {
     run(6, "60").assert().code(1).stdout(contains("req?(7)"));
     // mutant 2 survives switch coverage (docs/brp.md) but not a random walk
     run(2, "3").assert().code(0);
-    ioco()
+    ioco_data()
         .args([
             "test",
             BRP,
@@ -334,21 +294,20 @@ fn brp_switch_coverage_gen_and_run_and_online_testing() {
         .code(1)
         .stdout(contains("conf!("));
     // the model given explicitly, and a suite that no longer fits the model
-    ioco()
+    ioco_data()
         .args(["run", BRP])
         .arg(&suite)
         .args(["--sut", &brp(0), "--quiescence-marker", "#quiet"])
         .assert()
         .code(0);
-    let bad = dir.path().join("bad.json");
-    std::fs::write(
-        &bad,
-        std::fs::read_to_string(&suite)
+    let bad = write(
+        dir.path(),
+        "bad.json",
+        &std::fs::read_to_string(&suite)
             .unwrap()
             .replace("\"gate\": \"req\"", "\"gate\": \"nope\""),
-    )
-    .unwrap();
-    ioco()
+    );
+    ioco_data()
         .arg("run")
         .arg(&bad)
         .args(["--sut", &brp(0)])
@@ -360,15 +319,14 @@ fn brp_switch_coverage_gen_and_run_and_online_testing() {
 #[test]
 fn switches_that_cannot_be_covered_are_named() {
     let dir = tempfile::tempdir().unwrap();
-    let model = dir.path().join("u.ioco");
-    std::fs::write(
-        &model,
+    let model = write(
+        dir.path(),
+        "u.ioco",
         "model U {\n  input a(x: int)\n  output b(y: int)\n  var n: int = 0\n  init s\n  location s, t, u\n  \
          s -- a?(x) [x > 0 && x < 0] --> t\n  s -- a?(x) [x > 5] { n = x } --> u\n  \
          u -- b!(y) [y == n] --> s\n}\n",
-    )
-    .unwrap();
-    ioco()
+    );
+    ioco_data()
         .arg("gen")
         .arg(&model)
         .args(["--method", "switch-coverage", "--depth", "1", "-o"])
@@ -402,7 +360,7 @@ fn a_system_with_data_over_tcp() {
         .strip_prefix("listening on ")
         .unwrap()
         .to_string();
-    let out = ioco()
+    let out = ioco_data()
         .args([
             "test",
             COFFEE,
@@ -427,12 +385,11 @@ fn a_recorded_run_with_data_replays_to_the_same_verdict_and_shrinks() {
     let dir = tempfile::tempdir().unwrap();
     let (code, s, text) = test_coffee("wrong-value", 1, &[]);
     assert_eq!(code, 1, "{text}");
-    let json = dir.path().join("rec.json");
-    std::fs::write(&json, serde_json::to_string(&s).unwrap()).unwrap();
+    let json = write(dir.path(), "rec.json", &serde_json::to_string(&s).unwrap());
     let recorded = s.first_failure().unwrap();
     let replay = |mode: &str, extra: &[&str], out: &str| {
         let res = dir.path().join(out);
-        let o = ioco()
+        let o = ioco_data()
             .args(["replay", COFFEE])
             .arg(&json)
             .args(["--sut", &coffee(mode), "--quiescence-marker", "#quiet"])

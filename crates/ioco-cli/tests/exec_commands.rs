@@ -1,19 +1,10 @@
 //! `ioco test`, `ioco run` and `ioco replay` end to end: the coffee machine of
 //! examples/coffee against simulated models and shell-script SUTs; exit codes 0/1/2.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{ioco, root, summary, write};
 use predicates::str::contains;
-use std::path::PathBuf;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn ioco() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_ioco"));
-    c.current_dir(root());
-    c
-}
 
 const SPEC: &str = "examples/coffee/coffee.aut";
 
@@ -42,8 +33,7 @@ fn test_with_a_simulated_conforming_model_passes() {
         .code(0)
         .stdout(contains("PASS: 40 runs"))
         .stdout(contains("transitions 9/9"));
-    let s: ioco_exec::Summary =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let s = summary(&json);
     assert_eq!(s.seed, 5);
     assert_eq!(s.runs.len(), 40);
 }
@@ -69,8 +59,7 @@ fn a_faulty_program_fails_shrinks_and_replays() {
         .stdout(contains("FAIL"))
         .stdout(contains("observed  tea"))
         .stdout(contains("shrunk"));
-    let s: ioco_exec::Summary =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let s = summary(&json);
     let shrunk = s.first_failure().unwrap().shrunk.clone().unwrap();
     assert_eq!(shrunk.inputs, vec!["water?", "pad?", "button?"]);
     // The recorded failure replays against the faulty program ...
@@ -99,8 +88,11 @@ fn stored_suites_run_against_models() {
         .into_lts()
         .unwrap();
     let suite = ioco_gen::generate_random(&spec, ioco_model::QuiescencePolicy::Stable, 30, 8, 1);
-    let suite_file = dir.path().join("suite.json");
-    std::fs::write(&suite_file, serde_json::to_string(&suite).unwrap()).unwrap();
+    let suite_file = write(
+        dir.path(),
+        "suite.json",
+        &serde_json::to_string(&suite).unwrap(),
+    );
     ioco()
         .args(["run", SPEC])
         .arg(&suite_file)
@@ -109,14 +101,13 @@ fn stored_suites_run_against_models() {
         .code(0)
         .stdout(contains("PASS: 30 runs"));
     // A mutant: button in the initial state brews coffee.
-    let mutant = dir.path().join("mutant.aut");
-    std::fs::write(
-        &mutant,
-        std::fs::read_to_string(root().join(SPEC))
+    let mutant = write(
+        dir.path(),
+        "mutant.aut",
+        &std::fs::read_to_string(root().join(SPEC))
             .unwrap()
             .replace("(4, \"error!\", 0)", "(4, \"coffee!\", 0)"),
-    )
-    .unwrap();
+    );
     ioco()
         .args(["run", SPEC])
         .arg(&suite_file)

@@ -1,20 +1,11 @@
 //! `ioco compare` and `ioco show` on the worked examples of the tutorial (notes §3) and the
 //! thesis's coffee machine (F14), with the verdicts and witnesses the notes give.
 
-use assert_cmd::Command;
+mod common;
+
+use common::ioco;
 use predicates::prelude::*;
 use predicates::str::contains;
-use std::path::PathBuf;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn ioco() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_ioco"));
-    c.current_dir(root());
-    c
-}
 
 const M: &str = "examples/models";
 

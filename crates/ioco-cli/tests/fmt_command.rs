@@ -1,17 +1,18 @@
 //! `ioco fmt`: formats .ioco files, `--check` exits 1 on unformatted files, 2 on bad input.
 
-use assert_cmd::Command;
-use predicates::str::contains;
+mod common;
 
-fn ioco() -> Command {
-    Command::cargo_bin("ioco").unwrap()
-}
+use common::{ioco, root, write};
+use predicates::str::contains;
 
 #[test]
 fn fmt_prints_check_and_write() {
     let dir = tempfile::tempdir().unwrap();
-    let p = dir.path().join("m.ioco");
-    std::fs::write(&p, "model M{input a // stimulus\ninit s s--a?-->s}\n").unwrap();
+    let p = write(
+        dir.path(),
+        "m.ioco",
+        "model M{input a // stimulus\ninit s s--a?-->s}\n",
+    );
     ioco()
         .args(["fmt"])
         .arg(&p)
@@ -38,8 +39,11 @@ fn fmt_prints_check_and_write() {
 #[test]
 fn fmt_reports_parse_errors_with_location() {
     let dir = tempfile::tempdir().unwrap();
-    let p = dir.path().join("bad.ioco");
-    std::fs::write(&p, "model M {\n  input a\n  init s\n  s -> a? --> s\n}\n").unwrap();
+    let p = write(
+        dir.path(),
+        "bad.ioco",
+        "model M {\n  input a\n  init s\n  s -> a? --> s\n}\n",
+    );
     ioco()
         .args(["fmt"])
         .arg(&p)
@@ -51,12 +55,12 @@ fn fmt_reports_parse_errors_with_location() {
 
 #[test]
 fn example_ioco_files_are_formatted() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let examples = root().join("examples");
     ioco()
         .args(["fmt", "--check"])
-        .arg(root.join("coffee/coffee.ioco"))
-        .arg(root.join("coffee/coffee-sts.ioco"))
-        .arg(root.join("torxakis/moving-arms.ioco"))
+        .arg(examples.join("coffee/coffee.ioco"))
+        .arg(examples.join("coffee/coffee-sts.ioco"))
+        .arg(examples.join("torxakis/moving-arms.ioco"))
         .assert()
         .code(0);
 }

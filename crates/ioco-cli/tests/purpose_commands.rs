@@ -3,19 +3,10 @@
 //! (examples/coffee/coffee_sut.py, the same machine and modes as the Rust `coffee-sut`),
 //! correct and faulty. The SUT tests are skipped, with a note, when `python3` is missing.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{ioco, summary, write};
 use predicates::str::contains;
-use std::path::PathBuf;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn ioco() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_ioco"));
-    c.current_dir(root());
-    c
-}
 
 /// Labels as a run's trace holds them.
 fn strs(labels: &[&str]) -> ioco_exec::Trace {
@@ -45,10 +36,6 @@ fn purpose_test(mode: &str, purpose: &str, json: &std::path::Path) -> assert_cmd
         .args(["--runs", "3", "--depth", "20", "--seed", "7", "--json"])
         .arg(json)
         .assert()
-}
-
-fn summary(json: &std::path::Path) -> ioco_exec::Summary {
-    serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap()
 }
 
 #[test]
@@ -102,16 +89,15 @@ fn a_refused_purpose_is_inconclusive_not_fail() {
     // An implementation that (conformingly) always answers `error` to the button: the purpose
     // refuses every run.
     let dir = tempfile::tempdir().unwrap();
-    let imp = dir.path().join("errors.ioco");
-    std::fs::write(
-        &imp,
+    let imp = write(
+        dir.path(),
+        "errors.ioco",
         "model Errors { input water, pad, button  output coffee, error  init s0\n\
          s0 -- water? --> s1  s1 -- pad? --> s2  s2 -- button? --> s3  s3 -- error! --> s0\n\
          s0 -- button? --> e0  e0 -- error! --> s0  s1 -- button? --> e1  e1 -- error! --> s0\n\
          s0 -- pad? --> s0  s1 -- water? --> s1  s2 -- water? --> s2  s2 -- pad? --> s2\n\
          s0 -- water? --> s1 }\n",
-    )
-    .unwrap();
+    );
     let json = dir.path().join("s.json");
     ioco()
         .args(["test", SPEC, "--purpose", BREW, "--sim"])
@@ -171,12 +157,11 @@ fn gen_takes_a_purpose_in_the_modelling_language_without_method() {
 #[test]
 fn a_purpose_with_an_unknown_label_is_an_error_with_a_hint() {
     let dir = tempfile::tempdir().unwrap();
-    let p = dir.path().join("tea.ioco");
-    std::fs::write(
-        &p,
+    let p = write(
+        dir.path(),
+        "tea.ioco",
         "model P { input water  output tea  init w  w -- tea! --> accept }\n",
-    )
-    .unwrap();
+    );
     ioco()
         .args(["gen", SPEC, "--purpose"])
         .arg(&p)
@@ -278,13 +263,12 @@ fn gen_writes_the_symbolic_test_graph() {
 #[test]
 fn an_unreachable_symbolic_purpose_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
-    let p = dir.path().join("five.ioco");
-    std::fs::write(
-        &p,
+    let p = write(
+        dir.path(),
+        "five.ioco",
         "model P { input Start, a(p: int)  output End, Error(p: int), OK(p: int), NOK(p: int)\n\
          init w  w -- OK!(p) [p == 5] --> accept }\n",
-    )
-    .unwrap();
+    );
     ioco()
         .args(["gen", STG_SPEC, "--purpose"])
         .arg(&p)

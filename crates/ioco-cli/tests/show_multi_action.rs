@@ -2,20 +2,12 @@
 //! listed in `@sync`) is one edge labelled with all its gates (`a|b?`); with a hidden gate
 //! (TorXakis's Match: `H | MyInB` with `H` hidden) only the visible gates remain.
 
-use assert_cmd::Command;
-use std::path::PathBuf;
+mod common;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use common::{ioco, root, write};
 
 fn show(model: &std::path::Path) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_ioco"))
-        .current_dir(root())
-        .arg("show")
-        .arg(model)
-        .output()
-        .unwrap();
+    let out = ioco().arg("show").arg(model).output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{:?}", out);
     String::from_utf8(out.stdout).unwrap()
 }
@@ -23,12 +15,11 @@ fn show(model: &std::path::Path) -> String {
 #[test]
 fn a_multi_action_edge_shows_all_its_gates() {
     let dir = tempfile::tempdir().unwrap();
-    let m = dir.path().join("m.ioco");
-    std::fs::write(
-        &m,
+    let m = write(
+        dir.path(),
+        "m.ioco",
         "@sync(a | b)\nmodel M {\n  input a, b\n  output c\n  init s\n  s -- a? | b? --> t\n  t -- c! --> s\n}\n",
-    )
-    .unwrap();
+    );
     let dot = show(&m);
     assert!(dot.contains("\"s\" -> \"t\" [label=\"a|b?\"];"), "{dot}");
     assert!(dot.contains("\"t\" -> \"s\" [label=\"c!\"];"), "{dot}");

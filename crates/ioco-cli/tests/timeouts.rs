@@ -10,19 +10,11 @@
 //! 5×: 200 ms against 2 s, and 10 s against 2 s. The short timeout must also be long enough
 //! for the immediate `error` of `sh` under a loaded CI machine: 50 ms once was not.)
 
-use assert_cmd::Command;
+mod common;
+
+use common::{ioco, write};
 use predicates::str::contains;
 use std::path::PathBuf;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn ioco() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_ioco"));
-    c.current_dir(root());
-    c
-}
 
 const SPEC: &str = "examples/coffee/coffee.ioco";
 
@@ -72,9 +64,7 @@ model Coffee {{
 }}
 "
     );
-    let p = dir.join(name);
-    std::fs::write(&p, src).unwrap();
-    p
+    write(dir, name, &src)
 }
 
 #[test]
