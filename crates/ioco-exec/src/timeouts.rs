@@ -3,7 +3,8 @@
 //! docs/language.md §8).
 //!
 //! ## The rule
-//! Every observation happens in a state `q` of the specification's suspension automaton, i.e.
+//! (Written once, for this tester and the one with data, as
+//! `ioco_symbolic::online::quiescence_wait`.) Every observation happens in a state `q` of the specification's suspension automaton, i.e.
 //! a set `S` of specification states, with out(q) the outputs allowed there. The tester waits
 //!
 //! > **max** { timeout(s) | s ∈ S } ∪ { timeout(x) | x ∈ out(q) an output }
@@ -61,12 +62,12 @@ impl Timeouts {
     ) -> Duration {
         let state = |s: &State| self.states.get(*s as usize).copied().flatten();
         let label = |l: &Label| self.labels.get(l.index()).copied().flatten();
-        set.iter()
-            .filter_map(state)
-            .chain(out.iter().filter_map(label))
-            .chain(last_input.iter().filter_map(label))
-            .max()
-            .unwrap_or(default)
+        ioco_symbolic::online::quiescence_wait(
+            set.iter().map(state),
+            out.iter().map(label),
+            last_input.as_ref().and_then(label),
+            default,
+        )
     }
 }
 

@@ -93,11 +93,51 @@ pub trait DataSut {
     fn set_timeout(&mut self, _timeout: Duration) {}
 }
 
-/// Quiescence time-outs of a spec with data: the rule of `ioco_exec::timeouts` over STS
-/// states. An observation waits the **maximum** of the `@timeout`s of the candidate states'
+/// The quiescence-timeout rule, written once for both testers (with data: [`Timeouts::wait`];
+/// over labels: `ioco_exec::Timeouts::for_observation`, whose module documents where the
+/// numbers come from): an observation waits the **maximum** of the timeouts of their own of
+/// the states the specification may be in (`states`), of the outputs allowed there
+/// (`outputs`) and of the input the observation directly follows (`last_input`: `None` when the
+/// last step was no input or that input has no timeout); `default` where none of them has one.
+///
+/// Taking the maximum keeps the wait sound: the system may be in any of the states, and
+/// concluding δ too early in a slow one turns a late but allowed output into a false δ (a
+/// false Fail where δ is not allowed); a longer wait only costs time. Timeouts of their own
+/// override the default in both directions (a state or gate known to be fast may wait less).
+///
+/// ```
+/// use ioco_symbolic::online::quiescence_wait;
+/// use std::time::Duration;
+/// let ms = Duration::from_millis;
+/// // a slow state (2 s) among the candidates wins over a fast output gate (50 ms)
+/// let slow = quiescence_wait([None, Some(ms(2000))], [Some(ms(50))], None, ms(200));
+/// assert_eq!(slow, ms(2000));
+/// // a fast gate alone overrides the default downwards; the input just given counts too
+/// assert_eq!(quiescence_wait([None], [Some(ms(50))], None, ms(200)), ms(50));
+/// assert_eq!(quiescence_wait([None], [Some(ms(50))], Some(ms(700)), ms(200)), ms(700));
+/// // nothing with a timeout of its own: the default
+/// assert_eq!(quiescence_wait([None], [None], None, ms(200)), ms(200));
+/// ```
+pub fn quiescence_wait(
+    states: impl IntoIterator<Item = Option<Duration>>,
+    outputs: impl IntoIterator<Item = Option<Duration>>,
+    last_input: Option<Duration>,
+    default: Duration,
+) -> Duration {
+    states
+        .into_iter()
+        .chain(outputs)
+        .chain([last_input])
+        .flatten()
+        .max()
+        .unwrap_or(default)
+}
+
+/// Quiescence time-outs of a spec with data: the rule of [`quiescence_wait`] over STS states.
+/// An observation waits the **maximum** of the `@timeout`s of the candidate states'
 /// locations, of the output gates possible there, and of the input gate it directly follows,
 /// over those that have one; else [`Timeouts::default`] (the model's `@timeout`, else the
-/// command line's). Taking the maximum keeps a late but allowed output from being read as δ.
+/// command line's).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Timeouts {
     /// When nothing relevant has a time-out of its own.
@@ -130,33 +170,28 @@ impl Timeouts {
     /// The wait before concluding quiescence in the tracker's current states, right after the
     /// input `last_input` (if the last step was one).
     pub fn wait(&self, spec: &SymbolicSpec, last_input: Option<&str>) -> Duration {
-        let mut best: Option<Duration> = None;
-        let mut see = |t: Option<Duration>| {
-            if let Some(t) = t {
-                best = Some(best.map_or(t, |b| b.max(t)));
-            }
-        };
-        for q in spec.states() {
-            for (i, &l) in q.locs.iter().enumerate() {
-                see(self
-                    .locations
+        let gate = |g: u32| self.gates.get(g as usize).copied().flatten();
+        // a state is in one location per automaton: each may have a timeout of its own
+        let states = spec.states().iter().flat_map(|q| {
+            q.locs.iter().enumerate().map(|(i, &l)| {
+                self.locations
                     .get(i)
                     .and_then(|ls| ls.get(l as usize))
                     .copied()
-                    .flatten());
-            }
-            for m in spec.sys.moves(&q.locs).iter() {
-                if spec.sys.direction(m) == Some(Direction::Output) {
-                    see(m
-                        .gate
-                        .and_then(|g| self.gates.get(g as usize).copied().flatten()));
-                }
-            }
-        }
-        if let Some(g) = last_input.and_then(|g| spec.sys.gate(g)) {
-            see(self.gates.get(g as usize).copied().flatten());
-        }
-        best.unwrap_or(self.default)
+                    .flatten()
+            })
+        });
+        // the output gates of the moves there (guards aside: a longer wait is still sound)
+        let outputs = spec.states().iter().flat_map(|q| {
+            spec.sys
+                .moves(&q.locs)
+                .iter()
+                .filter(|m| spec.sys.direction(m) == Some(Direction::Output))
+                .map(|m| m.gate.and_then(gate))
+                .collect::<Vec<_>>()
+        });
+        let last_input = last_input.and_then(|g| spec.sys.gate(g)).and_then(gate);
+        quiescence_wait(states, outputs, last_input, self.default)
     }
 }
 
