@@ -1,14 +1,15 @@
 //! The symbolic engine from the command line, end to end with real programs with data:
 //! `ioco test` of the coffee machine with data (`examples/coffee/coffee-sts.ioco`) against
 //! `coffee-sts-sut` in every mode, and `ioco gen --method switch-coverage` + `ioco run` +
-//! `ioco test` on the BRP sender (`examples/brp/brp.ioco`) against `brp-sut` and its mutants.
+//! `ioco test` on the BRP sender (`examples/brp/brp.ioco`) against `brp-sut` and its mutants;
+//! the coffee machine over TCP both ways (`--tcp`: the SUT listens; `--listen`: ioco does).
 //!
 //! The example programs are binaries of `ioco-examples`; they are built on first use into the
 //! same target directory as `ioco`.
 
 mod common;
 
-use common::{example_bin, ioco_data, summary, write};
+use common::{example_bin, ioco_data, ioco_listening, summary, write};
 use predicates::str::contains;
 
 const COFFEE: &str = "examples/coffee/coffee-sts.ioco";
@@ -377,6 +378,55 @@ fn a_system_with_data_over_tcp() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(text.contains("observed  coffee!("), "{text}");
+}
+
+/// `ioco test --listen 0` on the coffee machine with data, and `coffee-sts-sut --connect`
+/// (see [`common::ioco_listening`]).
+fn test_coffee_listening(mode: &str, extra: &[&str]) -> (i32, ioco_exec::Summary, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("s.json");
+    let mut args = vec![
+        "test",
+        COFFEE,
+        "--listen",
+        "0",
+        "--quiescence-marker",
+        "#quiet",
+    ];
+    args.extend(["--runs", "10", "--steps", "40", "--seed", "4", "--json"]);
+    args.push(json.to_str().unwrap());
+    args.extend(extra);
+    let (code, text) = ioco_listening(&args, "coffee-sts-sut", &["--ack", "--mode", mode]);
+    (code, summary(&json), text)
+}
+
+#[test]
+fn a_system_with_data_connecting_to_ioco_listening() {
+    let (code, s, text) = test_coffee_listening("correct", &[]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("PASS: 10 runs"), "{text}");
+    assert_eq!(s.count(ioco_exec::RunVerdict::Pass), 10, "{text}");
+    assert!(
+        s.runs
+            .iter()
+            .any(|r| r.trace.iter().any(|l| l.starts_with("coffee!("))),
+        "{text}"
+    );
+    // the faulty machine: caught with the counterexample it gets over stdin/stdout, and
+    // shrunk over new connections
+    let (code, s, text) = test_coffee_listening("wrong-value", &["--shrink"]);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("observed  coffee!("), "{text}");
+    let r = s.first_failure().expect("a failing run");
+    let f = r.failure.as_ref().unwrap();
+    assert!(f.observed.starts_with("coffee!("), "{text}");
+    assert!(f.reason.contains("`c <= total` is false"), "{text}");
+    assert!(
+        f.allowed.iter().any(|a| a.starts_with("coffee!(c) [")),
+        "{text}"
+    );
+    let sh = r.shrunk.as_ref().expect("shrunk");
+    assert!(!sh.inputs.is_empty() && sh.failure.is_some(), "{text}");
 }
 
 #[test]

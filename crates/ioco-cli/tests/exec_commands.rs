@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{ioco, root, summary, write};
+use common::{ioco, ioco_listening, root, summary, write};
 use predicates::str::contains;
 
 const SPEC: &str = "examples/coffee/coffee.aut";
@@ -117,6 +117,45 @@ fn stored_suites_run_against_models() {
         .assert()
         .code(1)
         .stdout(contains("observed  coffee!"));
+}
+
+#[test]
+fn a_program_connecting_to_ioco_listening() {
+    // `ioco test --listen 0` says where it listens; `coffee-sut --connect` connects, anew for
+    // every run and every replay of the shrinking
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("s.json");
+    let json = json.to_str().unwrap();
+    let args = |extra: &'static [&'static str]| {
+        let mut a = vec![
+            "test",
+            SPEC,
+            "--listen",
+            "0",
+            "--quiescence-marker",
+            "#quiet",
+        ];
+        a.extend([
+            "--runs", "20", "--depth", "20", "--seed", "3", "--json", json,
+        ]);
+        a.extend(extra);
+        a
+    };
+    let (code, text) = ioco_listening(&args(&[]), "coffee-sut", &["--ack"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("PASS: 20 runs"), "{text}");
+    // button? in the initial state brews coffee where only error! is allowed
+    let (code, text) = ioco_listening(
+        &args(&["--shrink"]),
+        "coffee-sut",
+        &["--ack", "--mode", "wrong-output"],
+    );
+    assert_eq!(code, 1, "{text}");
+    let s = summary(std::path::Path::new(json));
+    let r = s.first_failure().expect("a failing run");
+    assert_eq!(r.failure.as_ref().unwrap().observed, "coffee!", "{text}");
+    let shrunk = r.shrunk.as_ref().expect("shrunk");
+    assert_eq!(shrunk.inputs, vec!["button?"], "{text}");
 }
 
 #[test]

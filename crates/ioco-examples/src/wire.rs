@@ -13,7 +13,9 @@
 //! reset it without starting a new process.
 //!
 //! [`listen`] serves the same format over TCP instead of stdin/stdout (as TorXakis's SUTs do):
-//! every connection gets a fresh machine, so a tester resets by reconnecting.
+//! every connection gets a fresh machine, so a tester resets by reconnecting. [`connect`] is the
+//! other way round, for a tester that listens (`ioco test --listen`): the program connects,
+//! and connects again with a fresh machine whenever the tester closes the connection.
 
 use std::io::{BufRead, Write};
 
@@ -72,6 +74,11 @@ pub struct WireArgs {
     /// connection gets a fresh machine.
     #[arg(long, value_name = "ADDR")]
     pub listen: Option<String>,
+    /// Serve over TCP as a client of a tester that listens (`ioco test --listen`): connect to
+    /// ADDR (a bare port means 127.0.0.1:PORT), and connect again with a fresh machine whenever
+    /// the tester closes the connection; exit when the tester is gone.
+    #[arg(long, value_name = "ADDR", conflicts_with = "listen")]
+    pub connect: Option<String>,
 }
 
 /// Whether acknowledgements were asked for in the environment ([`ACK_ENV`]).
@@ -197,21 +204,57 @@ pub fn listen<M: Machine + Clone + Send + 'static>(
     Ok(())
 }
 
-/// The `main` of an example program: serve `machine` over TCP at `listen` (exiting with status
-/// 2 when the address cannot be bound) or, without an address, over stdin/stdout.
-pub fn main_with<M: Machine + Clone + Send + 'static>(
-    mut machine: M,
+/// Serve `machine` as a TCP client of the tester at `addr` (see [`listen_address`]): every
+/// connection gets its own copy of the machine, in its own thread; when the tester closes it
+/// (its reset), connect again. Returns when a connection fails: `Ok` once at least one
+/// connection was served (the tester went away), else the error. A crash ends that
+/// connection only; a hang blocks the program (it never connects again).
+pub fn connect<M: Machine + Clone + Send + 'static>(
+    machine: M,
     ack: bool,
-    listen: Option<String>,
-) {
-    match listen {
-        Some(addr) => {
-            if let Err(e) = self::listen(machine, ack, &addr) {
-                eprintln!("error: cannot listen on {addr}: {e}");
-                std::process::exit(2);
-            }
+    addr: &str,
+) -> std::io::Result<()> {
+    let addr = listen_address(addr);
+    let mut served = false;
+    loop {
+        let stream = match std::net::TcpStream::connect(&addr) {
+            Ok(s) => s,
+            Err(_) if served => return Ok(()),
+            Err(e) => return Err(e),
+        };
+        served = true;
+        let mut m = machine.clone();
+        let conn = std::thread::spawn(move || {
+            let _ = stream.set_nodelay(true);
+            let Ok(read) = stream.try_clone() else { return };
+            let _ = serve(
+                &mut m,
+                ack,
+                std::io::BufReader::new(read),
+                std::io::BufWriter::new(stream),
+            );
+        });
+        // a panic (Effect::Crash) has closed the connection: connect again
+        let _ = conn.join();
+    }
+}
+
+/// The `main` of an example program: serve `machine` over TCP as `wire` says (`--listen` or
+/// `--connect`; exiting with status 2 when the address cannot be bound or reached) or else over
+/// stdin/stdout.
+pub fn main_with<M: Machine + Clone + Send + 'static>(mut machine: M, wire: &WireArgs) {
+    if let Some(addr) = &wire.listen {
+        if let Err(e) = self::listen(machine, wire.ack, addr) {
+            eprintln!("error: cannot listen on {addr}: {e}");
+            std::process::exit(2);
         }
-        None => run_stdio(&mut machine, ack),
+    } else if let Some(addr) = &wire.connect {
+        if let Err(e) = self::connect(machine, wire.ack, addr) {
+            eprintln!("error: cannot connect to {addr}: {e}");
+            std::process::exit(2);
+        }
+    } else {
+        run_stdio(&mut machine, wire.ack);
     }
 }
 
@@ -244,6 +287,36 @@ mod tests {
             self.0 += 1;
             vec![Effect::Output(if self.0 == 1 { "one" } else { "many" })]
         }
+    }
+
+    #[test]
+    fn connect_serves_each_connection_afresh_and_ends_when_the_tester_is_gone() {
+        let tester = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = tester.local_addr().unwrap().to_string();
+        let program = std::thread::spawn(move || connect(Counter(0), true, &addr));
+        for _ in 0..2 {
+            // a fresh machine each time: `hello` and `one` again
+            let (conn, _) = tester.accept().unwrap();
+            (&conn).write_all(b"ping\nping\n").unwrap();
+            let lines: Vec<String> = std::io::BufReader::new(&conn)
+                .lines()
+                .take(6)
+                .map(Result::unwrap)
+                .collect();
+            assert_eq!(
+                lines,
+                ["hello", "#quiet", "one", "#quiet", "many", "#quiet"]
+            );
+        }
+        drop(tester);
+        assert!(program.join().unwrap().is_ok());
+        // nobody listening at all: an error
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        assert!(connect(Counter(0), true, &port.to_string()).is_err());
     }
 
     #[test]

@@ -137,6 +137,15 @@ impl DataAdapter {
         })
     }
 
+    /// The local address listened on (a TCP target in server mode), e.g. to learn an
+    /// ephemeral port.
+    pub fn local_addr(&self) -> Option<std::net::SocketAddr> {
+        match &self.inner {
+            Inner::Tcp(a) => a.local_addr(),
+            Inner::Process(_) => None,
+        }
+    }
+
     /// The line (with `\n`) that gives `gate` with `args`.
     pub fn encode(&self, gate: &str, args: &[Value]) -> Vec<u8> {
         let defs = &self.spec.defs;

@@ -32,7 +32,8 @@ pub struct SutArgs {
     /// Connect to the SUT at HOST:PORT.
     #[arg(long, value_name = "HOST:PORT", group = "sut")]
     pub tcp: Option<String>,
-    /// Listen on PORT (loopback; or ADDR:PORT) and let the SUT connect.
+    /// Listen on PORT (loopback; or ADDR:PORT) and let the SUT connect, anew for each run
+    /// unless --reset-line. `ioco: listening on ADDR` on stderr says where (0: a free port).
     #[arg(long, value_name = "PORT", group = "sut")]
     pub listen: Option<String>,
     /// Simulate this model as the SUT (for experiments and mutants).
@@ -185,9 +186,12 @@ impl SutArgs {
             cfg.wire = wire;
             cfg.reset = self.reset();
             cfg.settle = settle;
-            let adapter = std::sync::Mutex::new(Some(
-                TcpAdapter::new(&alphabet, cfg).map_err(|e| miette!("{e}"))?,
-            ));
+            let adapter = TcpAdapter::new(&alphabet, cfg).map_err(|e| miette!("{e}"))?;
+            if let Some(addr) = adapter.local_addr() {
+                // where the SUT must connect (the port, when `--listen 0` picked a free one)
+                errln!("ioco: listening on {addr}");
+            }
+            let adapter = std::sync::Mutex::new(Some(adapter));
             return Ok(Box::new(move |_| {
                 let a = adapter
                     .lock()

@@ -156,6 +156,10 @@ pub fn data_factory(sut: &super::test::SutArgs, spec: &Arc<Spec>) -> Result<Data
         let mut a =
             DataAdapter::new(spec.clone(), DataTarget::Tcp(cfg)).map_err(|e| miette!("{e}"))?;
         a.timeout = timeout;
+        if let Some(addr) = a.local_addr() {
+            // where the SUT must connect (the port, when `--listen 0` picked a free one)
+            errln!("ioco: listening on {addr}");
+        }
         let cell = Mutex::new(Some(a));
         return Ok(Box::new(move |_| {
             let a = cell

@@ -24,10 +24,27 @@ pub fn ioco() -> Command {
 /// backtrace takes longer than the quiescence time-out) and the default solver is used
 /// whatever `IOCO_SOLVER` says in the environment.
 pub fn ioco_data() -> Command {
-    let mut c = ioco();
+    Command::from_std(ioco_data_process())
+}
+
+/// [`ioco_data`] as a plain process, for a test that talks to `ioco` while it runs.
+pub fn ioco_data_process() -> std::process::Command {
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_ioco"));
+    c.current_dir(root());
     c.env("RUST_BACKTRACE", "0");
     c.env_remove("IOCO_SOLVER");
     c
+}
+
+/// A child process that is killed (and reaped) when dropped, so that a failing test leaves
+/// no process behind.
+pub struct KillOnDrop(pub std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
 
 /// The path of an `ioco-examples` binary (`coffee-sts-sut`, `brp-sut`, ...), built once if
@@ -64,4 +81,66 @@ pub fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
 /// The JSON summary that `--json PATH` wrote.
 pub fn summary(path: &Path) -> ioco_exec::Summary {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Runs `ioco IOCO_ARGS` (with `--listen 0` among them) and, once ioco says where it listens,
+/// the example program `sut` (see [`example_bin`]) with `SUT_ARGS --connect ADDR`; the program
+/// connects again for every run and every replay. Returns ioco's exit code and its output
+/// (standard output, then standard error). Asserts that the program ends by itself once ioco
+/// has ended (its next connection is refused); neither process outlives the call.
+pub fn ioco_listening(ioco_args: &[&str], sut: &str, sut_args: &[&str]) -> (i32, String) {
+    use std::io::{BufRead, Read};
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let sut = example_bin(sut); // built before ioco starts waiting for it
+    let mut ioco = KillOnDrop(
+        ioco_data_process()
+            .args(ioco_args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let mut stderr = std::io::BufReader::new(ioco.0.stderr.take().unwrap());
+    let mut err = String::new();
+    let addr = loop {
+        let mut line = String::new();
+        if stderr.read_line(&mut line).unwrap() == 0 {
+            panic!("ioco ended without listening:\n{err}");
+        }
+        err += &line;
+        if let Some(a) = line.trim().strip_prefix("ioco: listening on ") {
+            break a.to_string();
+        }
+    };
+    let mut sut = KillOnDrop(
+        std::process::Command::new(sut)
+            .args(sut_args)
+            .args(["--connect", &addr])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let rest = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stderr.read_to_string(&mut s);
+        s
+    });
+    let mut out = String::new();
+    let _ = ioco.0.stdout.take().unwrap().read_to_string(&mut out);
+    let code = ioco.0.wait().unwrap().code().expect("ioco exited");
+    let text = out + &err + &rest.join().unwrap();
+    // a generous bound: the program only has to notice the closed connection and reconnect
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while sut.0.try_wait().unwrap().is_none() {
+        assert!(
+            Instant::now() < deadline,
+            "the SUT is still running 10 s after ioco ended:\n{text}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    (code, text)
 }

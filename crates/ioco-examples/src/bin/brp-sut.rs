@@ -37,5 +37,5 @@ fn main() {
         return;
     }
     let m = DataWire::new(Brp::new(args.mutant as usize), args.json_lines);
-    wire::main_with(m, args.wire.ack, args.wire.listen);
+    wire::main_with(m, &args.wire);
 }

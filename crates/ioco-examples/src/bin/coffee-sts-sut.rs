@@ -29,5 +29,5 @@ struct Args {
 fn main() {
     let args = Args::parse();
     let m = DataWire::new(CoffeeSts::new(args.mode), args.json_lines);
-    wire::main_with(m, args.wire.ack, args.wire.listen);
+    wire::main_with(m, &args.wire);
 }

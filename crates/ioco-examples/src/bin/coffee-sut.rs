@@ -32,5 +32,5 @@ fn main() {
         Some(n) => CoffeeMode::bug(n as usize).expect("range checked by clap"),
         None => args.mode,
     };
-    wire::main_with(Coffee::new(mode), args.wire.ack, args.wire.listen);
+    wire::main_with(Coffee::new(mode), &args.wire);
 }
