@@ -2,7 +2,10 @@
 //! the SUT runs in a process group of its own (so Ctrl-C at the terminal does not reach it),
 //! and ioco kills every SUT group before it exits with code 130.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::root;
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -41,14 +44,13 @@ fn wait_for<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
 fn interrupted_by(signal: &str) {
     let dir = tempfile::tempdir().unwrap();
     let pidfile = dir.path().join("grandchild.pid");
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut ioco = Command::new(env!("CARGO_BIN_EXE_ioco"))
         .args(["test", "examples/coffee/coffee.ioco", "--sut"])
         .arg(sut(&pidfile))
         // one run (one SUT process, never restarted), long enough to be running when the
         // signal comes
         .args(["--runs", "1", "--steps", "10000000", "--seed", "1"])
-        .current_dir(root)
+        .current_dir(root())
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
