@@ -27,7 +27,7 @@ use crate::adapter::process::{ProcessAdapter, ProcessConfig};
 use crate::adapter::tcp::{TcpAdapter, TcpConfig};
 use crate::adapter::wire::{Format, WireConfig};
 use crate::adapter::{Adapter, AdapterError, Observation, Sent as LabelSent};
-use ioco_lang::ir::{Direction, Spec, Value};
+use ioco_lang::ir::{Direction, Spec, Type, Value};
 use ioco_model::{Alphabet, Label};
 use ioco_symbolic::online::{parse_value, DataSut, Observed, Sent, SutError};
 use std::collections::HashMap;
@@ -176,10 +176,55 @@ impl DataAdapter {
     }
 
     /// Reads the values of an output line whose gate the label-level wire decoded as `l`.
-    pub fn decode(&self, l: Label, line: &[u8]) -> Observed {
-        let gate = self.alphabet.name(l).to_string();
+    ///
+    /// A line that is not a value of the gate's types is [`Observed::Malformed`] (a Fail). An
+    /// integer beyond the 64-bit range ioco computes with, for a parameter of the unbounded
+    /// type `int`, may well be allowed by the specification: it cannot be judged, so it is an
+    /// error ([`SutError::Broken`]), never a Fail.
+    pub fn decode(&self, l: Label, line: &[u8]) -> Result<Observed, SutError> {
         let text = String::from_utf8_lossy(line);
         let text = text.trim_end_matches('\r');
+        let observed = self.decode_text(l, text);
+        if let Observed::Malformed(_) = &observed {
+            if let Some(w) = self.too_big(l, text) {
+                return Err(SutError::Broken(format!(
+                    "the SUT wrote `{text}`: {w} is beyond the 64-bit integers ioco computes \
+                     with, so it cannot be judged (hint: keep the values within ±{}, or give \
+                     the gate a bounded type such as int[0..1000])",
+                    i64::MAX
+                )));
+            }
+        }
+        Ok(observed)
+    }
+
+    /// The words of an output line (its values, in the label syntax), or why there are none.
+    fn words(&self, text: &str) -> Result<Vec<String>, String> {
+        match self.format {
+            Format::Lines => Ok(text.split_whitespace().skip(1).map(String::from).collect()),
+            Format::JsonLines => json_args(text),
+        }
+    }
+
+    /// The first value of the line that is an integer literal out of the 64-bit range where
+    /// the gate has a parameter of type `int`.
+    fn too_big(&self, l: Label, text: &str) -> Option<String> {
+        let gate = self.alphabet.name(l);
+        let decl = self
+            .spec
+            .gates
+            .iter()
+            .find(|g| g.name == gate && g.dir == Direction::Output)?;
+        let words = self.words(text).ok()?;
+        decl.params.iter().zip(words).find_map(|((_, ty), w)| {
+            let digits = w.strip_prefix('-').unwrap_or(&w);
+            let literal = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+            (matches!(ty, Type::Int) && literal && w.parse::<i64>().is_err()).then_some(w)
+        })
+    }
+
+    fn decode_text(&self, l: Label, text: &str) -> Observed {
+        let gate = self.alphabet.name(l).to_string();
         let Some(decl) = self
             .spec
             .gates
@@ -188,12 +233,9 @@ impl DataAdapter {
         else {
             return Observed::Malformed(format!("`{text}` is not an output gate of the spec"));
         };
-        let words: Vec<String> = match self.format {
-            Format::Lines => text.split_whitespace().skip(1).map(String::from).collect(),
-            Format::JsonLines => match json_args(text) {
-                Ok(w) => w,
-                Err(e) => return Observed::Malformed(format!("`{text}`: {e}")),
-            },
+        let words = match self.words(text) {
+            Ok(w) => w,
+            Err(e) => return Observed::Malformed(format!("`{text}`: {e}")),
         };
         if words.len() != decl.params.len() {
             return Observed::Malformed(format!(
@@ -230,7 +272,14 @@ fn json_args(text: &str) -> Result<Vec<String>, String> {
     };
     args.iter()
         .map(|a| match a {
-            serde_json::Value::Number(n) => Ok(n.to_string()),
+            // an integer beyond i64 arrives as a float: written out in full, so that it is
+            // recognised as an integer out of range (see `DataAdapter::decode`)
+            serde_json::Value::Number(n) => Ok(match n.as_f64() {
+                Some(f) if n.as_i64().is_none() && f.fract() == 0.0 && f.abs() >= 9.2e18 => {
+                    format!("{f:.0}")
+                }
+                _ => n.to_string(),
+            }),
             serde_json::Value::Bool(b) => Ok(b.to_string()),
             serde_json::Value::String(s) => Ok(s.clone()),
             other => Err(format!(
@@ -249,7 +298,7 @@ impl DataSut for DataAdapter {
         let line = self.encode(gate, args);
         match self.inner.send_line(&line) {
             Ok(LabelSent::Accepted) => Ok(Sent::Sent),
-            Ok(LabelSent::Raced(l)) => Ok(match self.decode(l, self.inner.last_line()) {
+            Ok(LabelSent::Raced(l)) => Ok(match self.decode(l, self.inner.last_line())? {
                 Observed::Output(g, v) => Sent::Raced(g, v),
                 Observed::Malformed(m) => Sent::RacedMalformed(m),
                 Observed::Quiescent => unreachable!("a line is not quiescence"),
@@ -264,7 +313,7 @@ impl DataSut for DataAdapter {
     fn observe(&mut self) -> Result<Observed, SutError> {
         match self.inner.adapter().observe(self.timeout) {
             Ok(Observation::Quiescent) => Ok(Observed::Quiescent),
-            Ok(Observation::Output(l)) => Ok(self.decode(l, self.inner.last_line())),
+            Ok(Observation::Output(l)) => self.decode(l, self.inner.last_line()),
             Err(AdapterError::UnknownOutput { line }) => Ok(Observed::Malformed(format!(
                 "`{line}` is not an output gate of the spec"
             ))),
@@ -367,10 +416,13 @@ mod tests {
         let out = a.alphabet.lookup("outX").unwrap();
         assert_eq!(
             a.decode(out, b"outX 7\r"),
-            Observed::Output("outX".into(), vec![Value::Int(7)])
+            Ok(Observed::Output("outX".into(), vec![Value::Int(7)]))
         );
-        assert!(matches!(a.decode(out, b"outX"), Observed::Malformed(_)));
-        assert!(matches!(a.decode(out, b"outX x"), Observed::Malformed(_)));
+        assert!(matches!(a.decode(out, b"outX"), Ok(Observed::Malformed(_))));
+        assert!(matches!(
+            a.decode(out, b"outX x"),
+            Ok(Observed::Malformed(_))
+        ));
         let j = adapter("correct", Format::JsonLines);
         assert_eq!(
             j.encode("inX", &[Value::Int(3)]),
@@ -378,11 +430,38 @@ mod tests {
         );
         assert_eq!(
             j.decode(out, br#"{"label":"outX","args":[12]}"#),
-            Observed::Output("outX".into(), vec![Value::Int(12)])
+            Ok(Observed::Output("outX".into(), vec![Value::Int(12)]))
         );
         assert!(matches!(
             j.decode(out, br#"{"label":"outX","args":[true]}"#),
-            Observed::Malformed(_)
+            Ok(Observed::Malformed(_))
+        ));
+        // `outX(p: int)`: an integer beyond 64 bits may be allowed (int is unbounded) but
+        // cannot be judged: an error, never a Fail; a non-integer is still malformed
+        for (ad, line) in [
+            (&a, &b"outX 99999999999999999999999"[..]),
+            (&a, &b"outX -99999999999999999999999"[..]),
+            (
+                &j,
+                &br#"{"label":"outX","args":[99999999999999999999999]}"#[..],
+            ),
+            (
+                &j,
+                &br#"{"label":"outX","args":[18446744073709551615]}"#[..],
+            ),
+        ] {
+            match ad.decode(out, line) {
+                Err(SutError::Broken(m)) => assert!(m.contains("beyond the 64-bit"), "{m}"),
+                other => panic!("{}: {other:?}", String::from_utf8_lossy(line)),
+            }
+        }
+        assert_eq!(
+            a.decode(out, format!("outX {}", i64::MIN).as_bytes()),
+            Ok(Observed::Output("outX".into(), vec![Value::Int(i64::MIN)]))
+        );
+        assert!(matches!(
+            j.decode(out, br#"{"label":"outX","args":[1.5]}"#),
+            Ok(Observed::Malformed(_))
         ));
         let mut bad = adapter("correct", Format::Lines);
         bad.inner = Inner::Process(
