@@ -159,6 +159,53 @@ fn a_program_connecting_to_ioco_listening() {
 }
 
 #[test]
+fn nobody_connecting_or_listening_is_a_clear_error_in_bounded_time() {
+    // --listen with no SUT coming: an error naming the address and the wait, with a hint
+    ioco()
+        .args([
+            "test",
+            SPEC,
+            "--listen",
+            "0",
+            "--runs",
+            "1",
+            "--retries",
+            "0",
+        ])
+        .args(["--connect-timeout", "200ms"])
+        .assert()
+        .code(2)
+        .stdout(contains("no SUT connected to 127.0.0.1:"))
+        .stdout(contains("within 200ms"))
+        .stdout(contains("--connect-timeout"));
+    // --tcp to a port nobody listens on (one just bound and closed again)
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    ioco()
+        .args([
+            "test",
+            SPEC,
+            "--tcp",
+            &format!("127.0.0.1:{port}"),
+            "--runs",
+            "1",
+        ])
+        .args(["--connect-timeout", "1s"])
+        .assert()
+        .code(2)
+        .stdout(contains("cannot connect to 127.0.0.1:"))
+        .stdout(contains("is the SUT listening?"));
+    ioco()
+        .args(["test", SPEC, "--listen", "0", "--connect-timeout", "soon"])
+        .assert()
+        .code(2)
+        .stderr(contains("`soon` is not a duration"));
+}
+
+#[test]
 fn usage_errors_exit_2_with_a_hint() {
     ioco()
         .args(["test", SPEC, "--runs", "1"])

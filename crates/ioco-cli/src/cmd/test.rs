@@ -36,6 +36,9 @@ pub struct SutArgs {
     /// unless --reset-line. `ioco: listening on ADDR` on stderr says where (0: a free port).
     #[arg(long, value_name = "PORT", group = "sut")]
     pub listen: Option<String>,
+    /// With --tcp or --listen: how long to wait for the connection (ms, or with a unit: 10s).
+    #[arg(long, value_name = "MS", default_value = "10s", value_parser = parse_duration_arg)]
+    pub connect_timeout: std::time::Duration,
     /// Simulate this model as the SUT (for experiments and mutants).
     #[arg(
         long,
@@ -123,6 +126,22 @@ impl SutArgs {
         })
     }
 
+    /// The TCP adapter's configuration for `mode` (client or server), with this command line's
+    /// reset and connection time-out.
+    pub(crate) fn tcp_config(
+        &self,
+        mode: TcpMode,
+        wire: WireConfig,
+        settle: std::time::Duration,
+    ) -> TcpConfig {
+        let mut cfg = TcpConfig::new(mode);
+        cfg.wire = wire;
+        cfg.reset = self.reset();
+        cfg.settle = settle;
+        cfg.connect_timeout = self.connect_timeout;
+        cfg
+    }
+
     pub(crate) fn reset(&self) -> ResetMode {
         match &self.reset_line {
             Some(l) => ResetMode::Line(l.clone()),
@@ -173,19 +192,13 @@ impl SutArgs {
             }));
         }
         if let Some(addr) = &self.tcp {
-            let mut cfg = TcpConfig::new(TcpMode::Connect(addr.clone()));
-            cfg.wire = wire;
-            cfg.reset = self.reset();
-            cfg.settle = settle;
+            let cfg = self.tcp_config(TcpMode::Connect(addr.clone()), wire, settle);
             return Ok(Box::new(move |_| {
                 Ok(Box::new(TcpAdapter::new(&alphabet, cfg.clone())?) as Box<dyn Adapter + Send>)
             }));
         }
         if let Some(port) = &self.listen {
-            let mut cfg = TcpConfig::new(TcpMode::Listen(port.clone()));
-            cfg.wire = wire;
-            cfg.reset = self.reset();
-            cfg.settle = settle;
+            let cfg = self.tcp_config(TcpMode::Listen(port.clone()), wire, settle);
             let adapter = TcpAdapter::new(&alphabet, cfg).map_err(|e| miette!("{e}"))?;
             if let Some(addr) = adapter.local_addr() {
                 // where the SUT must connect (the port, when `--listen 0` picked a free one)
@@ -448,6 +461,13 @@ fn edit_distance(a: &str, b: &str) -> usize {
         }
     }
     row[b.len()]
+}
+
+/// A duration on the command line: milliseconds (`2000`) or with a unit (`2s`, `500ms`).
+fn parse_duration_arg(s: &str) -> std::result::Result<Duration, String> {
+    parse_ms(s).ok_or_else(|| {
+        format!("`{s}` is not a duration: milliseconds (2000) or with a unit (2s, 500ms, 1min)")
+    })
 }
 
 /// `NAME=MS` pairs of a repeatable option, checked against the names the model has.

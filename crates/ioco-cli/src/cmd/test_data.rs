@@ -18,7 +18,7 @@
 use super::test::Args;
 use super::Outcome;
 use ioco_exec::adapter::process::ProcessConfig;
-use ioco_exec::adapter::tcp::{TcpConfig, TcpMode};
+use ioco_exec::adapter::tcp::TcpMode;
 use ioco_exec::data::{DataAdapter, DataTarget};
 use ioco_exec::{Failure, RunResult, RunVerdict, Shrunk, Summary};
 use ioco_lang::ir::{Spec, Type};
@@ -130,11 +130,11 @@ pub fn data_factory(sut: &super::test::SutArgs, spec: &Arc<Spec>) -> Result<Data
         cfg.settle = settle;
         Some(DataTarget::Process(cfg))
     } else if let Some(addr) = &sut.tcp {
-        let mut cfg = TcpConfig::new(TcpMode::Connect(addr.clone()));
-        cfg.wire = wire.clone();
-        cfg.reset = sut.reset();
-        cfg.settle = settle;
-        Some(DataTarget::Tcp(cfg))
+        Some(DataTarget::Tcp(sut.tcp_config(
+            TcpMode::Connect(addr.clone()),
+            wire.clone(),
+            settle,
+        )))
     } else {
         None
     };
@@ -149,10 +149,7 @@ pub fn data_factory(sut: &super::test::SutArgs, spec: &Arc<Spec>) -> Result<Data
         }));
     }
     if let Some(port) = &sut.listen {
-        let mut cfg = TcpConfig::new(TcpMode::Listen(port.clone()));
-        cfg.wire = wire;
-        cfg.reset = sut.reset();
-        cfg.settle = settle;
+        let cfg = sut.tcp_config(TcpMode::Listen(port.clone()), wire, settle);
         let mut a =
             DataAdapter::new(spec.clone(), DataTarget::Tcp(cfg)).map_err(|e| miette!("{e}"))?;
         a.timeout = timeout;

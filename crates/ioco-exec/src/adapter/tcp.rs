@@ -131,10 +131,15 @@ impl TcpAdapter {
                         Ok((s, _)) => break s,
                         Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
                             if Instant::now() > deadline {
+                                let at = l
+                                    .local_addr()
+                                    .map(|x| x.to_string())
+                                    .unwrap_or_else(|_| listen_addr(a));
                                 return Err(AdapterError::Start(format!(
-                                    "no SUT connected to {} within {} s",
-                                    listen_addr(a),
-                                    self.cfg.connect_timeout.as_secs()
+                                    "no SUT connected to {at} within {:?} (hint: start the \
+                                     SUT so that it connects there, or wait longer with \
+                                     --connect-timeout)",
+                                    self.cfg.connect_timeout
                                 )));
                             }
                             std::thread::sleep(Duration::from_millis(5));
