@@ -129,14 +129,10 @@ pub fn data_factory(sut: &super::test::SutArgs, spec: &Arc<Spec>) -> Result<Data
         cfg.reset = sut.reset();
         cfg.settle = settle;
         Some(DataTarget::Process(cfg))
-    } else if let Some(addr) = &sut.tcp {
-        Some(DataTarget::Tcp(sut.tcp_config(
-            TcpMode::Connect(addr.clone()),
-            wire.clone(),
-            settle,
-        )))
     } else {
-        None
+        sut.tcp.as_ref().map(|addr| {
+            DataTarget::Tcp(sut.tcp_config(TcpMode::Connect(addr.clone()), wire.clone(), settle))
+        })
     };
     if let Some(target) = target {
         // check the mapping against the gates now, for a clear error
