@@ -292,26 +292,7 @@ proptest! {
     ) {
         let p_in = [0.3, 0.55, 0.8][p];
         let spec = random_sa(n, seed, p_in);
-        let new = adg_suite(&spec, &AdgOptions::default()).unwrap();
-        prop_assert_eq!(&new.parameters["pairwise_fallback"], "unseparated");
-        for t in &new.tests {
-            prop_assert!(t.test.validate().is_ok());
-        }
-        let r = run_suite(&new, &spec, &spec);
-        prop_assert!(!r.conformance_fail && !r.unsound_fail, "the specification fails");
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        for _ in 0..2 {
-            let imp = conforming(&spec, &mut rng);
-            prop_assert!(conforms(&imp, &spec));
-            let r = run_suite(&new, &imp, &spec);
-            prop_assert!(!r.conformance_fail && !r.unsound_fail, "a conforming implementation fails");
-        }
-        let old = old_suite(&spec);
-        prop_assert!(new.tests.len() <= old.tests.len(), "{} > {}", new.tests.len(), old.tests.len());
-        let (all, sep_old) = separated_pairs(&spec, &old);
-        let (_, sep_new) = separated_pairs(&spec, &new);
-        prop_assert_eq!(&sep_old, &all);
-        prop_assert_eq!(&sep_new, &all);
+        check_residual_suite(&spec, &mut ChaCha8Rng::seed_from_u64(seed))?;
     }
 
     /// Small dense-label specifications (inputs `a`, `b` each enabled with probability 1/2,
@@ -320,22 +301,45 @@ proptest! {
     fn residual_suite_on_small_models(seed in any::<u64>(), n in 2usize..9) {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let spec = small_sa(&mut rng, n);
-        let new = adg_suite(&spec, &AdgOptions::default()).unwrap();
-        let r = run_suite(&new, &spec, &spec);
-        prop_assert!(!r.conformance_fail && !r.unsound_fail, "the specification fails");
-        for _ in 0..2 {
-            let imp = conforming(&spec, &mut rng);
-            prop_assert!(conforms(&imp, &spec));
-            let r = run_suite(&new, &imp, &spec);
-            prop_assert!(!r.conformance_fail && !r.unsound_fail, "a conforming implementation fails");
-        }
-        let old = old_suite(&spec);
-        prop_assert!(new.tests.len() <= old.tests.len());
-        let (all, sep_old) = separated_pairs(&spec, &old);
-        let (_, sep_new) = separated_pairs(&spec, &new);
-        prop_assert_eq!(&sep_old, &all);
-        prop_assert_eq!(&sep_new, &all);
+        check_residual_suite(&spec, &mut rng)?;
     }
+}
+
+/// The default `adg` suite of `spec` passes `spec` and two random conforming implementations,
+/// is no larger than the suite with pairwise graphs only, and separates every incompatible
+/// pair of tested states, as that suite does.
+fn check_residual_suite(spec: &Lts, rng: &mut ChaCha8Rng) -> Result<(), TestCaseError> {
+    let new = adg_suite(spec, &AdgOptions::default()).unwrap();
+    prop_assert_eq!(&new.parameters["pairwise_fallback"], "unseparated");
+    for t in &new.tests {
+        prop_assert!(t.test.validate().is_ok());
+    }
+    let r = run_suite(&new, spec, spec);
+    prop_assert!(
+        !r.conformance_fail && !r.unsound_fail,
+        "the specification fails"
+    );
+    for _ in 0..2 {
+        let imp = conforming(spec, rng);
+        prop_assert!(conforms(&imp, spec));
+        let r = run_suite(&new, &imp, spec);
+        prop_assert!(
+            !r.conformance_fail && !r.unsound_fail,
+            "a conforming implementation fails"
+        );
+    }
+    let old = old_suite(spec);
+    prop_assert!(
+        new.tests.len() <= old.tests.len(),
+        "{} > {}",
+        new.tests.len(),
+        old.tests.len()
+    );
+    let (all, sep_old) = separated_pairs(spec, &old);
+    let (_, sep_new) = separated_pairs(spec, &new);
+    prop_assert_eq!(&sep_old, &all);
+    prop_assert_eq!(&sep_new, &all);
+    Ok(())
 }
 
 /// A random deterministic, non-blocking automaton over inputs `a`, `b` and outputs `x`, `y`, δ.

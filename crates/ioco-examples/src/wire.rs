@@ -189,19 +189,22 @@ pub fn listen<M: Machine + Clone + Send + 'static>(
     eprintln!("listening on {}", listener.local_addr()?);
     for conn in listener.incoming() {
         let Ok(stream) = conn else { continue };
-        let mut m = machine.clone();
-        std::thread::spawn(move || {
-            let _ = stream.set_nodelay(true);
-            let Ok(read) = stream.try_clone() else { return };
-            let _ = serve(
-                &mut m,
-                ack,
-                std::io::BufReader::new(read),
-                std::io::BufWriter::new(stream),
-            );
-        });
+        let m = machine.clone();
+        std::thread::spawn(move || serve_stream(m, ack, stream));
     }
     Ok(())
+}
+
+/// Serve one TCP connection with `machine` until it closes (or the machine crashes).
+fn serve_stream<M: Machine + Clone>(mut machine: M, ack: bool, stream: std::net::TcpStream) {
+    let _ = stream.set_nodelay(true);
+    let Ok(read) = stream.try_clone() else { return };
+    let _ = serve(
+        &mut machine,
+        ack,
+        std::io::BufReader::new(read),
+        std::io::BufWriter::new(stream),
+    );
 }
 
 /// Serve `machine` as a TCP client of the tester at `addr` (see [`listen_address`]): every
@@ -223,17 +226,8 @@ pub fn connect<M: Machine + Clone + Send + 'static>(
             Err(e) => return Err(e),
         };
         served = true;
-        let mut m = machine.clone();
-        let conn = std::thread::spawn(move || {
-            let _ = stream.set_nodelay(true);
-            let Ok(read) = stream.try_clone() else { return };
-            let _ = serve(
-                &mut m,
-                ack,
-                std::io::BufReader::new(read),
-                std::io::BufWriter::new(stream),
-            );
-        });
+        let m = machine.clone();
+        let conn = std::thread::spawn(move || serve_stream(m, ack, stream));
         // a panic (Effect::Crash) has closed the connection: connect again
         let _ = conn.join();
     }
