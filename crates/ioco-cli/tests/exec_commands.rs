@@ -177,7 +177,9 @@ fn nobody_connecting_or_listening_is_a_clear_error_in_bounded_time() {
         .code(2)
         .stdout(contains("no SUT connected to 127.0.0.1:"))
         .stdout(contains("within 200ms"))
-        .stdout(contains("--connect-timeout"));
+        .stdout(contains("--connect-timeout"))
+        // the report names the port bound, not the `0` asked for
+        .stdout(contains("sut: tcp server on 127.0.0.1:"));
     // --tcp to a port nobody listens on (one just bound and closed again)
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()

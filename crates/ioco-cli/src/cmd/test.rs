@@ -39,6 +39,9 @@ pub struct SutArgs {
     /// With --tcp or --listen: how long to wait for the connection (ms, or with a unit: 10s).
     #[arg(long, value_name = "MS", default_value = "10s", value_parser = parse_duration_arg)]
     pub connect_timeout: std::time::Duration,
+    /// With --listen: the address bound (the port `0` asked the system for), for the report.
+    #[arg(skip)]
+    pub bound: std::sync::OnceLock<String>,
     /// Simulate this model as the SUT (for experiments and mutants).
     #[arg(
         long,
@@ -156,7 +159,7 @@ impl SutArgs {
         } else if let Some(a) = &self.tcp {
             format!("tcp client of {a}")
         } else if let Some(p) = &self.listen {
-            format!("tcp server on {p}")
+            format!("tcp server on {}", self.bound.get().unwrap_or(p))
         } else if let Some(m) = &self.sim {
             format!("simulated model {}", m.display())
         } else {
@@ -164,7 +167,6 @@ impl SutArgs {
         }
     }
 
-    /// The adapter factory for `spec`. `--listen` binds once (a single worker).
     /// The default quiescence timeout in ms: `--timeout`, else 2000 with a quiescence marker,
     /// else 200 (a model's `@timeout` comes between the first and the others: [`Timing`]).
     pub fn timeout_ms(&self) -> u64 {
@@ -203,6 +205,7 @@ impl SutArgs {
             if let Some(addr) = adapter.local_addr() {
                 // where the SUT must connect (the port, when `--listen 0` picked a free one)
                 errln!("ioco: listening on {addr}");
+                let _ = self.bound.set(addr.to_string());
             }
             let adapter = std::sync::Mutex::new(Some(adapter));
             return Ok(Box::new(move |_| {

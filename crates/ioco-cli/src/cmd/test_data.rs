@@ -152,6 +152,7 @@ pub fn data_factory(sut: &super::test::SutArgs, spec: &Arc<Spec>) -> Result<Data
         if let Some(addr) = a.local_addr() {
             // where the SUT must connect (the port, when `--listen 0` picked a free one)
             errln!("ioco: listening on {addr}");
+            let _ = sut.bound.set(addr.to_string());
         }
         let cell = Mutex::new(Some(a));
         return Ok(Box::new(move |_| {
