@@ -76,6 +76,31 @@ fn adg_and_random_suites_catch_the_faulty_coffee_machine() {
 }
 
 #[test]
+fn adg_suite_says_what_its_identifiers_are() {
+    // the BSD TCP server: its ADG leaves pairs sharing an observation, which residual
+    // experiments separate (no pairwise graph needed)
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("adg.json");
+    let model = root().join("../shared/corpus/mealy-aalpy/TCP/tcp_server_bsd_trans.dot");
+    ioco()
+        .arg("gen")
+        .arg(&model)
+        .args(["--method", "adg", "-o"])
+        .arg(&suite)
+        .assert()
+        .code(0)
+        .stderr(contains("identifiers: one adaptive distinguishing graph"))
+        .stderr(contains("pairwise graphs for 0 pair(s)"))
+        .stderr(contains("every incompatible pair of reachable states"));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&suite).unwrap()).unwrap();
+    let p = &v["parameters"];
+    assert!(p["residual_experiments"].as_u64().unwrap() >= 1, "{p}");
+    assert_eq!(p["pairwise_pairs"], 0, "{p}");
+    assert!(p["adg"]["unseparated_pairs"].as_u64().unwrap() > 0, "{p}");
+}
+
+#[test]
 fn mealy_methods_on_a_corpus_machine_pass_the_machine_itself() {
     let corpus = root().join("../shared/corpus/mealy-aalpy/coffee_mealy.dot");
     assert!(

@@ -430,6 +430,8 @@ struct Plan {
     runs: Vec<Vec<usize>>,
     /// Per state: partners of its pairwise graphs.
     leftover: Vec<Vec<u32>>,
+    /// Pairs covered by pairwise graphs.
+    pairwise_pairs: usize,
     /// Tests of the suite.
     total: u64,
 }
@@ -514,6 +516,7 @@ pub(crate) fn adg_suite_stream_sa(
             }
         }
         let leftover = per_state(&mut res.left.iter().copied());
+        let pairwise_pairs = res.left.len();
         let total = words
             .iter()
             .map(|w| {
@@ -525,6 +528,7 @@ pub(crate) fn adg_suite_stream_sa(
             experiments: res.experiments.into_iter().map(|e| e.0).collect(),
             runs,
             leftover,
+            pairwise_pairs,
             total,
         }
     };
@@ -556,6 +560,7 @@ pub(crate) fn adg_suite_stream_sa(
         experiments,
         runs,
         leftover,
+        pairwise_pairs,
         ..
     } = chosen;
     let mut suite = Suite::new("adg");
@@ -568,6 +573,9 @@ pub(crate) fn adg_suite_stream_sa(
     suite
         .parameters
         .insert("residual_experiments".into(), experiments.len().into());
+    suite
+        .parameters
+        .insert("pairwise_pairs".into(), pairwise_pairs.into());
     let mut shown = m.clone();
     if shown.term.len() > 2000 {
         shown.term = format!("({} characters; see `analyze`)", m.term.len());

@@ -236,7 +236,31 @@ pub fn run(args: Args) -> Result<Outcome> {
         suite.num_tests(),
         suite.method
     );
+    if suite.method == "adg" {
+        errln!("  {}", adg_summary(&suite.parameters));
+    }
     let text = serde_json::to_string_pretty(&suite).into_diagnostic()?;
     emit(&(text + "\n"), args.output.as_deref())?;
     Ok(Outcome::Ok)
+}
+
+/// What the state identifiers of an `adg` suite are made of, and which pairs they separate.
+fn adg_summary(p: &serde_json::Map<String, serde_json::Value>) -> String {
+    let num = |k: &str| p.get(k).and_then(serde_json::Value::as_u64).unwrap_or(0);
+    let covers = match p
+        .get("pairwise_fallback")
+        .and_then(serde_json::Value::as_str)
+    {
+        Some("undistinguished") => {
+            "the incompatible pairs the graph leaves sharing an observation (the suite \
+             separating every pair by an output would exceed the size limit)"
+        }
+        _ => "every incompatible pair of reachable states, separated by an output",
+    };
+    format!(
+        "identifiers: one adaptive distinguishing graph, {} residual experiment(s), pairwise \
+         graphs for {} pair(s); they cover {covers}",
+        num("residual_experiments"),
+        num("pairwise_pairs")
+    )
 }
