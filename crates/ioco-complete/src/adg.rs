@@ -590,51 +590,33 @@ pub(crate) fn adg_suite_stream_sa(
         nested: false,
         flatten: false,
     };
+    // Test `t{k}`: the access word `w`, then the identifier `tail` from the state reached.
     let mut k = 0;
-    for w in &words {
-        let q = sa.run(sa.initial, w).unwrap();
+    let mut emit = |w: &[u16], purpose: String, tail: &mut dyn FnMut(Option<u32>) -> TestCase| {
         k += 1;
-        let test = follow(sa, w, Some(sa.initial), &mut |tq| {
-            adg_tree(&ctx, &terms, adg.root, q, tq)
-        });
         sink(NamedTest {
             name: format!("t{k}"),
-            purpose: Some(format!(
-                "after {}: adaptive distinguishing graph",
-                sa.show(w)
-            )),
-            test,
+            purpose: Some(format!("after {}: {purpose}", sa.show(w))),
+            test: follow(sa, w, Some(sa.initial), tail),
+        });
+    };
+    for w in &words {
+        let q = sa.run(sa.initial, w).unwrap();
+        emit(w, "adaptive distinguishing graph".into(), &mut |tq| {
+            adg_tree(&ctx, &terms, adg.root, q, tq)
         });
         for &i in &runs[q as usize] {
-            k += 1;
-            let test = follow(sa, w, Some(sa.initial), &mut |tq| {
+            let purpose = format!("residual experiment {} (pairs left by the ADG)", i + 1);
+            emit(w, purpose, &mut |tq| {
                 adg_tree(&ctx, &terms, experiments[i], q, tq)
-            });
-            sink(NamedTest {
-                name: format!("t{k}"),
-                purpose: Some(format!(
-                    "after {}: residual experiment {} (pairs left by the ADG)",
-                    sa.show(w),
-                    i + 1
-                )),
-                test,
             });
         }
         for &q2 in &leftover[q as usize] {
-            k += 1;
-            let test = follow(sa, w, Some(sa.initial), &mut |tq| {
-                dg_tree(&ctx, &lv.compat, q, q2, tq)
-            });
-            sink(NamedTest {
-                name: format!("t{k}"),
-                purpose: Some(format!(
-                    "after {}: distinguish {} from {} (left by the ADG)",
-                    sa.show(w),
-                    sa.state_names[q as usize],
-                    sa.state_names[q2 as usize]
-                )),
-                test,
-            });
+            let purpose = format!(
+                "distinguish {} from {} (left by the ADG)",
+                sa.state_names[q as usize], sa.state_names[q2 as usize]
+            );
+            emit(w, purpose, &mut |tq| dg_tree(&ctx, &lv.compat, q, q2, tq));
         }
     }
     Ok(suite)
