@@ -275,7 +275,9 @@ fn json_args(text: &str) -> Result<Vec<String>, String> {
             // an integer beyond i64 arrives as a float: written out in full, so that it is
             // recognised as an integer out of range (see `DataAdapter::decode`)
             serde_json::Value::Number(n) => Ok(match n.as_f64() {
-                Some(f) if n.as_i64().is_none() && f.fract() == 0.0 && f.abs() >= 9.2e18 => {
+                Some(f)
+                    if n.as_i64().is_none() && f.fract() == 0.0 && f.abs() >= i64::MAX as f64 =>
+                {
                     format!("{f:.0}")
                 }
                 _ => n.to_string(),

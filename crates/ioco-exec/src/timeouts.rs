@@ -4,8 +4,9 @@
 //!
 //! ## The rule
 //! (Written once, for this tester and the one with data, as
-//! `ioco_symbolic::online::quiescence_wait`.) Every observation happens in a state `q` of the specification's suspension automaton, i.e.
-//! a set `S` of specification states, with out(q) the outputs allowed there. The tester waits
+//! `ioco_symbolic::online::quiescence_wait`.) Every observation happens in a state `q` of the
+//! specification's suspension automaton, i.e. a set `S` of specification states, with out(q)
+//! the outputs allowed there. The tester waits
 //!
 //! > **max** { timeout(s) | s ∈ S } ∪ { timeout(x) | x ∈ out(q) an output }
 //! >        ∪ { timeout(a) | the observation directly follows the input a }
