@@ -47,7 +47,7 @@ pub struct Residual {
     /// Each experiment with the states that run it (sorted): those of the pairs it separates.
     pub experiments: Vec<(TermId, Vec<u32>)>,
     /// Pairs `p < q` of the input separated by no experiment, sorted.
-    pub left: Vec<(u32, u32)>,
+    pub left: Vec<Pair>,
 }
 
 /// True when the experiment `f` run from `p` and from `q` separates them by an output: along
@@ -81,7 +81,7 @@ struct Builder<'a> {
     compat: &'a Compat,
     /// Partners `o2 > o` of each origin `o` in the pairs left.
     up: Vec<Vec<u32>>,
-    memo: FxHashMap<(Vec<(u32, u32)>, bool), TermId>,
+    memo: FxHashMap<(Vec<Pair>, bool), TermId>,
 }
 
 /// A pair of states.
@@ -92,7 +92,7 @@ type Action = Option<u16>;
 
 impl Builder<'_> {
     /// The live pairs of `alive` (sorted by origin) as pairs of current states.
-    fn live(&self, alive: &[(u32, u32)]) -> Vec<(u32, u32)> {
+    fn live(&self, alive: &[Pair]) -> Vec<Pair> {
         let mut v = Vec::new();
         for &(o, c) in alive {
             for &o2 in &self.up[o as usize] {
@@ -119,7 +119,7 @@ impl Builder<'_> {
     }
 
     /// Live pairs the action loses, counted up to `bound` (the count stops there).
-    fn lost(&self, live: &[(u32, u32)], act: Action, bound: usize) -> usize {
+    fn lost(&self, live: &[Pair], act: Action, bound: usize) -> usize {
         let sa = self.sa;
         let mut n = 0;
         for &(p, q) in live {
@@ -142,7 +142,7 @@ impl Builder<'_> {
     }
 
     /// The action: fewest live pairs lost, then most pairs advanced, then the smallest.
-    fn choose(&self, live: &[(u32, u32)], past_guard: bool) -> Action {
+    fn choose(&self, live: &[Pair], past_guard: bool) -> Action {
         if past_guard {
             let &(p, q) = live
                 .iter()
@@ -171,7 +171,7 @@ impl Builder<'_> {
         best.1
     }
 
-    fn build(&mut self, terms: &mut Terms, alive: Vec<(u32, u32)>, depth: usize) -> TermId {
+    fn build(&mut self, terms: &mut Terms, alive: Vec<Pair>, depth: usize) -> TermId {
         if depth >= MAX_DEPTH {
             return Terms::ZERO;
         }
@@ -183,7 +183,7 @@ impl Builder<'_> {
         let mut keep: Vec<u32> = live.iter().flat_map(|&(p, q)| [p, q]).collect();
         keep.sort_unstable();
         keep.dedup();
-        let alive: Vec<(u32, u32)> = alive
+        let alive: Vec<Pair> = alive
             .into_iter()
             .filter(|e| keep.binary_search(&e.1).is_ok())
             .collect();
@@ -196,7 +196,7 @@ impl Builder<'_> {
         let sa = self.sa;
         let t = match self.choose(&live, past) {
             Some(a) => {
-                let next: Vec<(u32, u32)> = alive
+                let next: Vec<Pair> = alive
                     .iter()
                     .filter_map(|&(o, c)| sa.step(c, a).map(|t| (o, t)))
                     .collect();
@@ -212,7 +212,7 @@ impl Builder<'_> {
                 outs.dedup();
                 let mut parts = Vec::with_capacity(outs.len());
                 for x in outs {
-                    let next: Vec<(u32, u32)> = alive
+                    let next: Vec<Pair> = alive
                         .iter()
                         .filter_map(|&(o, c)| sa.step(c, x).map(|t| (o, t)))
                         .collect();
@@ -233,10 +233,10 @@ pub fn residual_experiments(
     sa: &Sa,
     compat: &Compat,
     terms: &mut Terms,
-    pairs: &[(u32, u32)],
+    pairs: &[Pair],
     max_rounds: usize,
 ) -> Residual {
-    let mut left: Vec<(u32, u32)> = pairs.to_vec();
+    let mut left: Vec<Pair> = pairs.to_vec();
     left.sort_unstable();
     left.dedup();
     let mut experiments = Vec::new();
