@@ -28,7 +28,7 @@
 
 use crate::error::FormatError;
 use crate::label::{classify, written, Classified, UNMARKED_HINT};
-use ioco_model::{Label, Lts, LtsBuilder};
+use ioco_model::{Label, LabelKind, Lts, LtsBuilder};
 use rustc_hash::FxHashMap;
 use std::fmt::Write;
 
@@ -360,9 +360,34 @@ fn intern_label(
 }
 
 /// Write an LTS as `.aut` (labels quoted, `tau` for τ, `delta` for explicit δ).
-pub fn write(lts: &Lts) -> String {
+///
+/// `.aut` has no escapes: a label is the text between the first and the last comma of its
+/// line, trimmed. A label that would not read back as itself (a line break in it, blanks at
+/// its ends, a name that begins with `?` or `!`) is an error naming the label, never a file
+/// that reads back as another model.
+pub fn write(lts: &Lts) -> Result<String, FormatError> {
     let a = lts.alphabet();
     let names: Vec<String> = a.all().map(|l| written(a, l)).collect();
+    for (l, text) in a.all().zip(&names) {
+        let classified = classify(text);
+        let same = match classified.kind_and_name() {
+            Some((k, n)) => {
+                k == a.kind(l)
+                    && (matches!(k, LabelKind::Internal | LabelKind::Quiescence) || n == a.name(l))
+            }
+            None => false,
+        };
+        if !same || text.contains(['\n', '\r']) {
+            return Err(FormatError::file(
+                "(.aut output)",
+                format!(
+                    "the label {:?} cannot be written in .aut: it would not read back as itself",
+                    text
+                ),
+            )
+            .hint("write the model as JSON (`--format json`), which keeps any label"));
+        }
+    }
     let init = lts.initial();
     let n = lts.num_states();
     let (first, extra) = if init.len() == 1 {
@@ -385,13 +410,12 @@ pub fn write(lts: &Lts) -> String {
     for (s, l, t) in lts.transitions() {
         let _ = writeln!(out, "({s}, \"{}\", {t})", names[l.index()]);
     }
-    out
+    Ok(out)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ioco_model::LabelKind;
 
     #[test]
     fn parses_quoted_unquoted_and_special_labels() {
@@ -412,7 +436,7 @@ mod tests {
     fn round_trip() {
         let src = "des (1, 3, 3)\n(1, \"x?\", 2)\n(2, \"y!\", 0)\n(0, \"tau\", 1)\n";
         let l = parse(src, "t.aut").unwrap();
-        let w = write(&l);
+        let w = write(&l).unwrap();
         let l2 = parse(&w, "w.aut").unwrap();
         assert_eq!(l2.initial(), &[1]);
         assert_eq!(l, l2);
@@ -426,7 +450,7 @@ mod tests {
         b.add_initial(1);
         b.add(0, "x", ioco_model::LabelKind::Output, 1).unwrap();
         let l = b.build().unwrap();
-        let w = write(&l);
+        let w = write(&l).unwrap();
         assert!(w.starts_with("des (2, 3, 3)\n"), "{w}");
         let back = parse(&w, "w.aut").unwrap();
         assert_eq!(back.initial(), &[2]);

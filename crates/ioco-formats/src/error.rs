@@ -26,8 +26,12 @@ pub struct FormatError {
     pub hint: Option<Box<str>>,
     /// Byte span in the source.
     pub span: Option<(usize, usize)>,
-    source: Option<Arc<NamedSource<String>>>,
+    /// The source as rendered (long lines cut, [`ioco_model::snippet`]) and the span in it.
+    source: Option<Arc<Shown>>,
 }
+
+/// The rendered text of an error and its span in that text.
+type Shown = (NamedSource<String>, (usize, usize));
 
 impl FormatError {
     /// An error at byte range `start..end` of `src`.
@@ -35,17 +39,20 @@ impl FormatError {
         let start = floor_char_boundary(src, start.min(src.len()));
         let end = floor_char_boundary(src, end.clamp(start, src.len()));
         let (line, column) = line_col(src, start);
+        let clipped = ioco_model::snippet::clip(src, &[(start, end - start)]);
+        let (a, l) = clipped.spans[0];
         FormatError {
             file: file.to_string(),
             line: line.min(u32::MAX as usize) as u32,
             column: column.min(u32::MAX as usize) as u32,
-            message: message.into(),
+            message: short_message(message.into()),
             expected: None,
             hint: None,
             span: Some((start, end)),
-            source: Some(Arc::new(
-                NamedSource::new(file, src.to_string()).with_language(language_of(file)),
-            )),
+            source: Some(Arc::new((
+                NamedSource::new(file, clipped.text).with_language(language_of(file)),
+                (a, a + l),
+            ))),
         }
     }
 
@@ -55,7 +62,7 @@ impl FormatError {
             file: file.to_string(),
             line: 0,
             column: 0,
-            message: message.into(),
+            message: short_message(message.into()),
             expected: None,
             hint: None,
             span: None,
@@ -65,19 +72,36 @@ impl FormatError {
 
     /// Add what was expected.
     pub fn expected(mut self, what: impl Into<String>) -> Self {
-        self.expected = Some(what.into().into_boxed_str());
+        self.expected = Some(short_message(what.into()).into_boxed_str());
         self
     }
 
     /// Add a hint.
     pub fn hint(mut self, hint: impl Into<String>) -> Self {
-        self.hint = Some(hint.into().into_boxed_str());
+        self.hint = Some(short_message(hint.into()).into_boxed_str());
         self
     }
 
-    /// The source text the error points into, if any.
+    /// The text the error is rendered with, if any: the source with long lines cut to a
+    /// window around the error ([`ioco_model::snippet::clip`]); [`FormatError::shown_span`] is
+    /// the error's span in it.
     pub fn source_text(&self) -> Option<&str> {
-        self.source.as_ref().map(|s| s.inner().as_str())
+        self.source.as_ref().map(|s| s.0.inner().as_str())
+    }
+
+    /// The error's byte span in [`FormatError::source_text`].
+    pub fn shown_span(&self) -> Option<(usize, usize)> {
+        self.source.as_ref().map(|s| s.1)
+    }
+}
+
+/// Messages quote the user's text (a label, a line): at most this many bytes of it are shown.
+const MAX_MESSAGE: usize = 400;
+
+fn short_message(m: String) -> String {
+    match ioco_model::snippet::shorten(&m, MAX_MESSAGE) {
+        std::borrow::Cow::Borrowed(_) => m,
+        std::borrow::Cow::Owned(s) => s,
     }
 }
 
@@ -161,11 +185,11 @@ impl Diagnostic for FormatError {
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
-        self.source.as_deref().map(|s| s as &dyn SourceCode)
+        self.source.as_deref().map(|s| &s.0 as &dyn SourceCode)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        let (a, b) = self.span?;
+        let (a, b) = self.source.as_ref()?.1;
         let text = match &self.expected {
             Some(e) => format!("expected {e}"),
             None => "here".to_string(),

@@ -270,7 +270,7 @@ fn corpus_models_survive_a_write_read_round_trip() {
     let back = ioco_formats::dot::parse_mealy(&text, "w.dot").unwrap();
     assert_eq!(back, m);
     let lts = Model::Mealy(m).into_lts().unwrap();
-    let aut = ioco_formats::aut::write(&lts);
+    let aut = ioco_formats::aut::write(&lts).unwrap();
     let l2 = ioco_formats::aut::parse(&aut, "w.aut").unwrap();
     assert_eq!(l2.num_transitions(), lts.num_transitions());
     assert_eq!(

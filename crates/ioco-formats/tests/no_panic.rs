@@ -17,7 +17,7 @@ fn check(r: Result<(), FormatError>) {
         GraphicalReportHandler::new_themed(GraphicalTheme::none())
             .render_report(&mut out, &e)
             .unwrap();
-        if let (Some((a, z)), Some(src)) = (e.span, e.source_text()) {
+        if let (Some((a, z)), Some(src)) = (e.shown_span(), e.source_text()) {
             assert!(a <= z && z <= src.len());
         }
         let _ = e.to_string();

@@ -38,7 +38,10 @@ pub struct Diagnostic {
     /// `file:line:col` of the primary span, set by [`Diagnostic::attach`].
     pub location: String,
     notes: Vec<String>,
-    src: Option<Arc<NamedSource<Arc<str>>>>,
+    /// The file as rendered: long lines cut to a window around the labels
+    /// ([`ioco_model::snippet::clip`]), and the labels' spans in it (those in the primary file).
+    src: Option<Arc<NamedSource<String>>>,
+    shown: Vec<SourceSpan>,
 }
 
 impl Diagnostic {
@@ -52,13 +55,14 @@ impl Diagnostic {
         Diagnostic {
             severity: Severity::Error,
             code,
-            message: message.into(),
+            message: ioco_model::snippet::shorten(&message.into(), 400).into_owned(),
             span,
             labels: vec![(span, label.into())],
             help: None,
             location: String::new(),
             notes: Vec::new(),
             src: None,
+            shown: Vec::new(),
         }
     }
 
@@ -110,10 +114,19 @@ impl Diagnostic {
                     .push(format!("note: {} (at {})", text, map.location(*sp)));
             }
         }
-        self.src = Some(Arc::new(NamedSource::new(
-            file.name.clone(),
-            file.text.clone(),
-        )));
+        let spans: Vec<(usize, usize)> = self
+            .labels
+            .iter()
+            .filter(|(sp, _)| sp.file == self.span.file)
+            .map(|(sp, _)| (sp.start as usize, sp.len()))
+            .collect();
+        let clipped = ioco_model::snippet::clip(&file.text, &spans);
+        self.shown = clipped
+            .spans
+            .iter()
+            .map(|&(a, l)| SourceSpan::new(a.into(), l))
+            .collect();
+        self.src = Some(Arc::new(NamedSource::new(file.name.clone(), clipped.text)));
     }
 
     /// A plain one-line rendering: `file:line:col: error: message`.
@@ -139,10 +152,6 @@ impl fmt::Display for Diagnostic {
 }
 
 impl std::error::Error for Diagnostic {}
-
-fn sspan(s: Span) -> SourceSpan {
-    SourceSpan::new((s.start as usize).into(), s.len())
-}
 
 impl miette::Diagnostic for Diagnostic {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
@@ -182,11 +191,12 @@ impl miette::Diagnostic for Diagnostic {
                 .iter()
                 .enumerate()
                 .filter(move |(_, (s, _))| s.file == file)
-                .map(|(i, (s, t))| {
+                .zip(self.shown.iter())
+                .map(|((i, (_, t)), &span)| {
                     if i == 0 {
-                        LabeledSpan::new_primary_with_span(Some(t.clone()), sspan(*s))
+                        LabeledSpan::new_primary_with_span(Some(t.clone()), span)
                     } else {
-                        LabeledSpan::new_with_span(Some(t.clone()), sspan(*s))
+                        LabeledSpan::new_with_span(Some(t.clone()), span)
                     }
                 }),
         ))

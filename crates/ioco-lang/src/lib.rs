@@ -112,6 +112,7 @@ fn load(
     if let Ok(c) = Path::new(&name).canonicalize() {
         seen.insert(c, ());
     }
+    let roots = import_roots(dir.as_deref());
     let mut queue = vec![(main, dir)];
     while let Some((fid, dir)) = queue.pop() {
         let text = sources.file(fid).text.clone();
@@ -125,6 +126,18 @@ fn load(
                 };
                 let key = full.canonicalize().unwrap_or_else(|_| full.clone());
                 if seen.contains_key(&key) {
+                    continue;
+                }
+                if let Err((why, help)) = importable(&full, &key, &roots) {
+                    diags.push(
+                        Diagnostic::error(
+                            "ioco::import",
+                            format!("cannot import `{}`: {}", p, why),
+                            *sp,
+                            "imported here",
+                        )
+                        .help(help),
+                    );
                     continue;
                 }
                 match std::fs::read_to_string(&full) {
@@ -173,6 +186,65 @@ fn load(
             Err(diags)
         }
     }
+}
+
+/// The environment variable naming more directories (separated like `PATH`) whose files may be
+/// imported, besides the main model's directory tree.
+pub const IMPORT_PATH_VAR: &str = "IOCO_IMPORT_PATH";
+
+/// Where imports may come from: the main model's directory tree (the current directory for a
+/// model given as text) and the directories of [`IMPORT_PATH_VAR`], canonical.
+fn import_roots(main_dir: Option<&Path>) -> Vec<PathBuf> {
+    let main = match main_dir {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut roots: Vec<PathBuf> = main.canonicalize().into_iter().collect();
+    if let Some(more) = std::env::var_os(IMPORT_PATH_VAR) {
+        roots.extend(std::env::split_paths(&more).filter_map(|d| d.canonicalize().ok()));
+    }
+    roots
+}
+
+/// Whether the file at `full` (canonical: `key`) may be imported: a regular `.ioco` file inside
+/// one of the `roots`. A file that is not a model is never read, so its content never appears
+/// in a diagnostic (`import "/proc/self/environ"` must not print the environment).
+fn importable(full: &Path, key: &Path, roots: &[PathBuf]) -> Result<(), (String, String)> {
+    if full.extension().and_then(|e| e.to_str()) != Some("ioco") {
+        return Err((
+            "only `.ioco` files can be imported".into(),
+            "models in other formats (.aut, .dot, .json) are loaded by the commands, not imported"
+                .into(),
+        ));
+    }
+    let meta = match std::fs::metadata(full) {
+        Ok(m) => m,
+        Err(e) => {
+            return Err((
+                e.to_string(),
+                format!(
+                    "the path is relative to the importing file: looked for {}",
+                    full.display()
+                ),
+            ))
+        }
+    };
+    if !meta.is_file() {
+        return Err((
+            "not a regular file".into(),
+            "import a model file, not a device, pipe or directory".into(),
+        ));
+    }
+    if !roots.iter().any(|r| key.starts_with(r)) {
+        return Err((
+            format!("{} is outside the model's directory tree", key.display()),
+            format!(
+                "imports are confined to the main model's directory and below; add more \
+                 directories to the environment variable {IMPORT_PATH_VAR}"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// Loads a `.ioco` file and translates its entry point to an explicit LTS (for the CLI). All

@@ -44,6 +44,7 @@ pub fn parse(file: FileId, src: &str) -> (File, Vec<Diagnostic>) {
         pos: 0,
         diags,
         depth: 0,
+        comp_ops: 0,
     };
     let items = p.file();
     (File { items, comments }, p.diags)
@@ -58,6 +59,7 @@ pub fn parse_expr(file: FileId, src: &str) -> Result<Expr, Vec<Diagnostic>> {
         pos: 0,
         diags,
         depth: 0,
+        comp_ops: 0,
     };
     let e = p.expr();
     if e.is_ok() && p.peek() != Tok::Eof {
@@ -75,10 +77,21 @@ struct Parser<'a> {
     pos: usize,
     diags: Vec<Diagnostic>,
     depth: usize,
+    /// Composition operators (`|||`, `||`, `|[..]|`, `>>>`, renamings) in the current system.
+    comp_ops: usize,
 }
 
 /// Deepest nesting of expressions or compositions accepted (keeps recursion bounded).
 const MAX_NESTING: usize = 128;
+
+/// Highest expression tree accepted. Operator chains (`a + b + …`, `x.f.g…`) are parsed in a
+/// loop, but the checker, the evaluators, the translation and the formatter walk expressions
+/// recursively: a higher tree is refused with an error that says so, never a stack overflow.
+const MAX_HEIGHT: usize = 256;
+
+/// Most composition operators in one system (the composition is checked and lowered
+/// recursively, and each component multiplies the state space).
+const MAX_COMP_OPS: usize = 256;
 
 const MAX_DEPTH_ERRORS: usize = 200;
 
@@ -864,6 +877,7 @@ impl<'a> Parser<'a> {
     fn system(&mut self) -> PResult<System> {
         self.expect(Tok::System, None)?;
         let name = self.ident("a system name")?;
+        self.comp_ops = 0;
         let body = if self.eat(Tok::Eq) {
             self.comp()?
         } else {
@@ -876,6 +890,25 @@ impl<'a> Parser<'a> {
             c
         };
         Ok(System { name, body })
+    }
+
+    /// Counts one composition operator of the current system; past [`MAX_COMP_OPS`] an error.
+    fn comp_op(&mut self) -> PResult<()> {
+        self.comp_ops += 1;
+        if self.comp_ops <= MAX_COMP_OPS {
+            return Ok(());
+        }
+        let t = self.tok();
+        self.error(
+            Diagnostic::error(
+                "ioco::parse::too_long",
+                format!("composition too large: more than {MAX_COMP_OPS} operators in one system"),
+                t.span,
+                "one too many",
+            )
+            .help("compose fewer processes, or give the repeated part a data parameter"),
+        );
+        Err(())
     }
 
     fn comp(&mut self) -> PResult<Comp> {
@@ -901,6 +934,7 @@ impl<'a> Parser<'a> {
         }
         let mut lhs = self.comp_par()?;
         while self.peek() == Tok::Enable {
+            self.comp_op()?;
             self.bump();
             let rhs = if self.peek() == Tok::Hide {
                 self.comp()?
@@ -946,6 +980,7 @@ impl<'a> Parser<'a> {
                 }
                 _ => break,
             };
+            self.comp_op()?;
             let rhs = if self.peek() == Tok::Hide {
                 self.comp()?
             } else {
@@ -962,6 +997,7 @@ impl<'a> Parser<'a> {
     fn comp_post(&mut self) -> PResult<Comp> {
         let mut c = self.comp_atom()?;
         while self.peek() == Tok::LBracket {
+            self.comp_op()?;
             self.bump();
             let mut map = Vec::new();
             loop {
@@ -1025,7 +1061,62 @@ impl<'a> Parser<'a> {
     // ----- expressions -----
 
     fn expr(&mut self) -> PResult<Expr> {
-        self.expr_bp(0)
+        let outermost = self.depth == 0;
+        let e = self.expr_bp(0)?;
+        if outermost {
+            let h = height(&e);
+            if h > MAX_HEIGHT {
+                let span = e.span;
+                dismantle(e);
+                self.error(
+                    Diagnostic::error(
+                        "ioco::parse::too_long",
+                        format!(
+                            "expression too deep: its tree has {h} levels (at most {MAX_HEIGHT})"
+                        ),
+                        span,
+                        "this expression",
+                    )
+                    .help("split a long chain of operators with a helper `fn` or a variable"),
+                );
+                // The error is recorded (the model is refused); parsing goes on after it.
+                return Ok(Expr {
+                    span,
+                    kind: ExprKind::Int(0),
+                });
+            }
+        }
+        Ok(e)
+    }
+
+    /// The error for an operator chain that grows the tree past [`MAX_HEIGHT`] while parsing.
+    fn too_long(&mut self, e: Expr) -> PResult<Expr> {
+        let span = e.span;
+        dismantle(e);
+        // Skip the rest of the chain (operators and simple operands), so that parsing goes on
+        // after it without a cascade of errors.
+        while self.binop().is_some()
+            || matches!(
+                self.peek(),
+                Tok::Is | Tok::Dot | Tok::Ident | Tok::Number | Tok::True | Tok::False
+            )
+        {
+            self.bump();
+        }
+        self.error(
+            Diagnostic::error(
+                "ioco::parse::too_long",
+                format!("expression too long: more than {MAX_HEIGHT} operators in a chain"),
+                span,
+                "this chain",
+            )
+            .help("split a long chain of operators with a helper `fn` or a variable"),
+        );
+        // The error is recorded (the model is refused); parsing goes on after the chain.
+        Ok(Expr {
+            span,
+            kind: ExprKind::Int(0),
+        })
     }
 
     fn binop(&self) -> Option<BinOp> {
@@ -1077,7 +1168,12 @@ impl<'a> Parser<'a> {
 
     fn expr_bp_inner(&mut self, min: u8) -> PResult<Expr> {
         let mut lhs = self.unary()?;
+        let mut chain = 0;
         loop {
+            chain += 1;
+            if self.depth + chain > MAX_HEIGHT {
+                return self.too_long(lhs);
+            }
             if self.peek() == Tok::Is && min <= 4 {
                 self.bump();
                 let c = self.ident("a constructor name")?;
@@ -1149,7 +1245,12 @@ impl<'a> Parser<'a> {
             });
         }
         let mut e = self.primary()?;
+        let mut chain = 0;
         while self.peek() == Tok::Dot {
+            chain += 1;
+            if self.depth + chain > MAX_HEIGHT {
+                return self.too_long(e);
+            }
             self.bump();
             let f = self.ident("a field name")?;
             e = Expr {
@@ -1251,6 +1352,44 @@ fn unescape(lit: &str) -> String {
         }
     }
     out
+}
+
+/// The height of an expression tree, without recursion.
+fn height(e: &Expr) -> usize {
+    let mut max = 0;
+    let mut stack = vec![(e, 1usize)];
+    while let Some((e, h)) = stack.pop() {
+        max = max.max(h);
+        match &e.kind {
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Name(_) => {}
+            ExprKind::Call(_, args) => stack.extend(args.iter().map(|a| (a, h + 1))),
+            ExprKind::Unary(_, a)
+            | ExprKind::Field(a, _)
+            | ExprKind::Is(a, _)
+            | ExprKind::Paren(a) => stack.push((a, h + 1)),
+            ExprKind::Binary(_, a, b) => stack.extend([(&**a, h + 1), (&**b, h + 1)]),
+            ExprKind::If(c, a, b) => stack.extend([(&**c, h + 1), (&**a, h + 1), (&**b, h + 1)]),
+        }
+    }
+    max
+}
+
+/// Drops an expression tree without recursion (a refused tree may be too high for the
+/// recursive drop).
+fn dismantle(e: Expr) {
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        match e.kind {
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Name(_) => {}
+            ExprKind::Call(_, args) => stack.extend(args),
+            ExprKind::Unary(_, a)
+            | ExprKind::Field(a, _)
+            | ExprKind::Is(a, _)
+            | ExprKind::Paren(a) => stack.push(*a),
+            ExprKind::Binary(_, a, b) => stack.extend([*a, *b]),
+            ExprKind::If(c, a, b) => stack.extend([*c, *a, *b]),
+        }
+    }
 }
 
 #[cfg(test)]

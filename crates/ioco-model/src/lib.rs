@@ -27,6 +27,7 @@ pub mod compare;
 pub mod label;
 pub mod lts;
 pub mod mealy;
+pub mod snippet;
 pub mod suspension;
 
 pub use compare::{

@@ -141,6 +141,32 @@ pub(crate) fn duration(ms: f64) -> String {
     }
 }
 
+/// `s` with every control character (line breaks, ESC, NUL, …) written as its escape (`\n`,
+/// `\u{1b}`): no byte a SUT prints reaches a terminal or a renderer raw.
+pub(crate) fn visible(s: &str) -> String {
+    visible_but(s, |_| false)
+}
+
+/// [`visible`], but line breaks are kept (for multi-line blocks).
+pub(crate) fn visible_lines(s: &str) -> String {
+    visible_but(s, |c| c == '\n')
+}
+
+fn visible_but(s: &str, keep: impl Fn(char) -> bool) -> String {
+    if !s.chars().any(|c| c.is_control() && !keep(c)) {
+        return s.to_string();
+    }
+    s.chars()
+        .map(|c| {
+            if c.is_control() && !keep(c) {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 /// A trace as one line; `ε` when empty.
 pub(crate) fn trace<'a>(labels: impl IntoIterator<Item = &'a str>) -> String {
     let labels: Vec<&str> = labels.into_iter().collect();

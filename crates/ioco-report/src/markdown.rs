@@ -1,7 +1,9 @@
 //! A Markdown report (GitHub flavoured): a table of the session, a table of the runs, and one
 //! section per non-passing run with its trace, observation and shrunk trace.
 
-use crate::{counts, duration, fraction, has_coverage, param, run_name, trace};
+use crate::{
+    counts, duration, fraction, has_coverage, param, run_name, trace, visible, visible_lines,
+};
 use ioco_exec::result::{RunResult, RunVerdict, Summary};
 use std::fmt::Write;
 
@@ -16,8 +18,30 @@ fn cell(s: &str) -> String {
         .replace('\n', " ")
 }
 
-/// An inline code span that survives backticks in `s`.
+/// Text from outside (a SUT's line, a test's name, a reason quoting either) in prose: control
+/// characters written as escapes, HTML metacharacters as entities, Markdown emphasis, link and
+/// code characters escaped, so it renders as the text it is and never as markup.
+fn prose(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for c in visible(s).chars() {
+        match c {
+            '&' => o.push_str("&amp;"),
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '`' | '*' | '_' | '[' | ']' | '~' => {
+                o.push('\\');
+                o.push(c);
+            }
+            c => o.push(c),
+        }
+    }
+    o
+}
+
+/// An inline code span that survives backticks in `s` (control characters, line breaks
+/// included, written as escapes: a code span is one line).
 fn code(s: &str) -> String {
+    let s = &visible(s);
     let mut longest = 0;
     let mut cur = 0;
     for ch in s.chars() {
@@ -37,8 +61,10 @@ fn code(s: &str) -> String {
     format!("{fence}{pad}{s}{pad}{fence}")
 }
 
-/// A fenced block that survives backtick runs in `s`.
+/// A fenced block that survives backtick runs in `s` (control characters other than line
+/// breaks written as escapes).
 fn block(o: &mut String, s: &str) {
+    let s = &visible_lines(s);
     let mut fence = "```".to_string();
     while s.contains(&fence) {
         fence.push('`');
@@ -62,7 +88,7 @@ pub fn render(summary: &Summary) -> String {
         verdict(summary.verdict).to_uppercase()
     );
     let _ = writeln!(o, "| | |\n| --- | --- |");
-    let _ = writeln!(o, "| mode | {} |", cell(&summary.mode));
+    let _ = writeln!(o, "| mode | {} |", cell(&prose(&summary.mode)));
     let _ = writeln!(o, "| seed | {} |", summary.seed);
     let _ = writeln!(o, "| runs | {} |", counts(summary));
     let _ = writeln!(o, "| steps | {} |", summary.total_steps());
@@ -86,7 +112,7 @@ pub fn render(summary: &Summary) -> String {
         let _ = writeln!(o, "| suspension states | {} |", c.suspension_states);
     }
     for (k, v) in &summary.parameters {
-        let _ = writeln!(o, "| {} | {} |", cell(k), code(&cell(&param(v))));
+        let _ = writeln!(o, "| {} | {} |", cell(&prose(k)), code(&cell(&param(v))));
     }
 
     let all = summary.runs.len() <= MAX_TABLE;
@@ -123,7 +149,7 @@ pub fn render(summary: &Summary) -> String {
             let _ = writeln!(
                 o,
                 "| {} | {} | {} | {} | {} | {} | {} |",
-                cell(&run_name(r)),
+                cell(&prose(&run_name(r))),
                 r.seed,
                 verdict(r.verdict),
                 r.steps,
@@ -144,7 +170,7 @@ pub fn render(summary: &Summary) -> String {
 }
 
 fn details(o: &mut String, r: &RunResult) {
-    let title = run_name(r).replace(['\n', '\r'], " ");
+    let title = prose(&run_name(r));
     let _ = writeln!(o, "\n## {title}: {} (seed {})\n", r.verdict, r.seed);
     if let Some(f) = &r.failure {
         let allowed = if f.allowed.is_empty() {
@@ -160,11 +186,11 @@ fn details(o: &mut String, r: &RunResult) {
             o,
             "Observed {}, allowed {allowed}: {}.\n",
             code(&f.observed),
-            f.reason.trim_end_matches('.')
+            prose(f.reason.trim_end_matches('.'))
         );
     }
     if let Some(e) = &r.error {
-        let _ = writeln!(o, "Error: {}\n", e);
+        let _ = writeln!(o, "Error: {}\n", prose(e));
     }
     let _ = writeln!(o, "Trace ({} steps):\n", r.trace.len());
     block(o, &trace(&r.trace));
@@ -185,12 +211,12 @@ fn details(o: &mut String, r: &RunResult) {
                 o,
                 "\nThe shrunk run observes {}: {}.",
                 code(&f.observed),
-                f.reason.trim_end_matches('.')
+                prose(f.reason.trim_end_matches('.'))
             );
         }
     }
     if let Some(n) = &r.note {
-        let _ = writeln!(o, "\nNote: {n}");
+        let _ = writeln!(o, "\nNote: {}", prose(n));
     }
     if let Some(e) = &r.stderr {
         let _ = writeln!(o, "\nStandard error of the SUT (tail):\n");

@@ -2,7 +2,7 @@
 //! coverage, then every failing, erroneous or inconclusive run with its seed, the failing trace,
 //! the observed and the allowed outputs, and the shrunk trace.
 
-use crate::{counts, duration, fraction, has_coverage, param, run_name, trace};
+use crate::{counts, duration, fraction, has_coverage, param, run_name, trace, visible};
 use ioco_exec::result::{RunResult, RunVerdict, Summary};
 use std::fmt::Write;
 
@@ -29,21 +29,6 @@ impl Default for TextOptions {
 
 /// `s` with control characters escaped (`\u{1b}`, `\n`), so that what a SUT wrote cannot move
 /// the cursor or recolour the user's terminal.
-fn visible(s: &str) -> String {
-    if !s.chars().any(char::is_control) {
-        return s.to_string();
-    }
-    s.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_default().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
-}
-
 fn upper(v: RunVerdict) -> String {
     v.to_string().to_uppercase()
 }

@@ -79,6 +79,57 @@ fn summary() -> impl Strategy<Value = Summary> {
         .prop_map(|(runs, seed)| Summary::new("online", seed, runs))
 }
 
+/// The Markdown text outside fenced blocks and code spans (CommonMark rules: a code span
+/// ends at the next backtick run of the same length; a backslash escapes a backtick outside).
+fn outside_code(md: &str) -> String {
+    let mut out = String::new();
+    let mut fence: Option<String> = None;
+    for line in md.lines() {
+        let run: String = line.chars().take_while(|&c| c == '`').collect();
+        match &fence {
+            Some(f) if line.trim_end() == f => fence = None,
+            Some(_) => {}
+            None if run.len() >= 3 => fence = Some(run),
+            None => {
+                let c: Vec<char> = line.chars().collect();
+                let mut i = 0;
+                while i < c.len() {
+                    if c[i] == '\\' {
+                        i += 2;
+                        continue;
+                    }
+                    if c[i] == '`' {
+                        let n = c[i..].iter().take_while(|&&x| x == '`').count();
+                        let mut j = i + n;
+                        let mut closed = None;
+                        while j < c.len() {
+                            if c[j] == '`' {
+                                let m = c[j..].iter().take_while(|&&x| x == '`').count();
+                                if m == n {
+                                    closed = Some(j + m);
+                                    break;
+                                }
+                                j += m;
+                            } else {
+                                j += 1;
+                            }
+                        }
+                        match closed {
+                            Some(end) => i = end,
+                            None => i += n,
+                        }
+                        continue;
+                    }
+                    out.push(c[i]);
+                    i += 1;
+                }
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
 
@@ -98,6 +149,11 @@ proptest! {
         // Every non-passing run has a section whose heading is one line.
         let sections = md.lines().filter(|l| l.starts_with("## run ")).count();
         prop_assert_eq!(sections, s.runs.iter().filter(|r| r.verdict != RunVerdict::Pass).count());
+        // No control character, and no HTML outside code: a SUT's `<img onerror=…>` or ESC
+        // bytes never become markup.
+        prop_assert!(!md.chars().any(|c| c.is_control() && c != '\n'), "{:?}", md);
+        let prose = outside_code(&md);
+        prop_assert!(!prose.contains('<'), "raw `<` outside code in {:?}", md);
 
         let opts = ioco_report::text::TextOptions { verbose: true, ..Default::default() };
         let t = ioco_report::text::render(&s, &opts);

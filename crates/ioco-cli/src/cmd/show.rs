@@ -50,7 +50,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             let lts = model.into_lts().map_err(miette::Report::new)?;
             match f {
                 Format::Dot => dot::write_lts(&lts),
-                Format::Aut => aut::write(&lts),
+                Format::Aut => aut::write(&lts).map_err(miette::Report::new)?,
                 Format::Json => json::write_lts(&lts),
             }
         }
@@ -67,7 +67,7 @@ pub fn run(args: Args) -> Result<Outcome> {
                     })?;
             match f {
                 Format::Dot => dot::write_lts(&sa.lts),
-                Format::Aut => aut::write(&sa.lts),
+                Format::Aut => aut::write(&sa.lts).map_err(miette::Report::new)?,
                 Format::Json => json::write_suspension(&sa),
             }
         }

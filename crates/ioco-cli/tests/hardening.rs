@@ -1,0 +1,163 @@
+//! Pathological input ends in a clear error, never a panic, an abort or a leak of a file's
+//! content (issue: bounded and hardened, items 1, 2, 4 and 5).
+
+mod common;
+
+use common::{ioco, write};
+use predicates::str::contains;
+
+/// `ioco check` on `path`: (exit code, stdout + stderr).
+fn check(path: &std::path::Path) -> (i32, String) {
+    let out = ioco().arg("check").arg(path).output().unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code().unwrap_or(-1), text)
+}
+
+#[test]
+fn a_diagnostic_on_a_line_longer_than_65535_columns_renders_a_window() {
+    let dir = tempfile::tempdir().unwrap();
+    let pad = " ".repeat(70_000);
+    // The error is at the end of a 70 000-column line: miette panicked there (exit 101).
+    let m = write(
+        dir.path(),
+        "long.ioco",
+        &format!("model m {{\n  input a\n  output x\n  init s0\n  s0 -- a? --> s1{pad}@\n}}\n"),
+    );
+    let (code, text) = check(&m);
+    assert_eq!(code, 2, "{text}");
+    assert!(text.contains("long.ioco:6:1"), "{text}");
+    assert!(text.len() < 4_000, "{} bytes", text.len());
+    let label = "a".repeat(70_000);
+    let aut = write(
+        dir.path(),
+        "long.aut",
+        &format!("des (0, 1, 2)\n(0, \"a?\", 1){pad}x\n(0, \"{label}\", 1)\n"),
+    );
+    let (code, text) = check(&aut);
+    assert_eq!(code, 2, "{text}");
+    assert!(!text.contains("panicked"), "{text}");
+    assert!(text.len() < 8_000, "{} bytes", text.len());
+}
+
+#[test]
+fn long_operator_chains_are_refused_not_a_stack_overflow() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, expr) in [
+        ("and.ioco", vec!["true"; 6_000].join(" && ")),
+        ("plus.ioco", vec!["1"; 5_000].join(" + ")),
+        ("dots.ioco", format!("r{}", ".f".repeat(5_000))),
+    ] {
+        let m = write(
+            dir.path(),
+            name,
+            &format!(
+                "model m {{\n  input a\n  output x\n  var n: int = 0\n  init s0\n  s0 -- a? [{expr} == {expr}] --> s0\n}}\n"
+            ),
+        );
+        let (code, text) = check(&m);
+        assert_eq!(code, 2, "{name}: {text}");
+        assert!(text.contains("expression too long"), "{name}: {text}");
+        assert_eq!(
+            text.matches("ioco::parse").count(),
+            1,
+            "one error, no cascade: {text}"
+        );
+    }
+    // A chain of 200 terms is fine.
+    let m = write(
+        dir.path(),
+        "ok.ioco",
+        &format!(
+            "model m {{\n  input a\n  output x\n  var n: int = 0\n  init s0\n  s0 -- a? {{ n = {} }} --> s0\n}}\n",
+            vec!["1"; 200].join(" + ")
+        ),
+    );
+    ioco().arg("check").arg(&m).assert().code(0);
+    // 3 000 interleaved copies: refused at the parser, not an abort in the translation.
+    let m = write(
+        dir.path(),
+        "par.ioco",
+        &format!(
+            "model A {{\n  input a\n  output x\n  init s0\n  s0 -- a? --> s0\n}}\nsystem S {{ {} }}\n",
+            vec!["A"; 3_000].join(" ||| ")
+        ),
+    );
+    let (code, text) = check(&m);
+    assert_eq!(code, 2, "{text}");
+    assert!(text.contains("composition too large"), "{text}");
+}
+
+#[test]
+fn imports_are_confined_and_never_echo_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let sub = dir.path().join("models");
+    std::fs::create_dir(&sub).unwrap();
+    let secret = "SECRET_TOKEN=hunter2";
+    write(dir.path(), "secret.ioco", &format!("{secret}\n"));
+    write(dir.path(), "notes.txt", &format!("{secret}\n"));
+    let body = "model m {\n  input a\n  output x\n  init s0\n  s0 -- a? --> s0\n}\n";
+    for (import, why) in [
+        ("/proc/self/environ", "only `.ioco` files can be imported"),
+        ("../notes.txt", "only `.ioco` files can be imported"),
+        ("../secret.ioco", "is outside the"),
+    ] {
+        let m = write(&sub, "m.ioco", &format!("import \"{import}\"\n{body}"));
+        let (code, text) = check(&m);
+        assert_eq!(code, 2, "{import}: {text}");
+        assert!(text.contains(why), "{import}: {text}");
+        assert!(!text.contains(secret), "{import} leaked: {text}");
+        assert!(
+            !text.contains("PATH="),
+            "{import} leaked the environment: {text}"
+        );
+    }
+    // A FIFO is not read (it would block).
+    let fifo = sub.join("pipe.ioco");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let m = write(&sub, "m.ioco", &format!("import \"pipe.ioco\"\n{body}"));
+    let (code, text) = check(&m);
+    assert_eq!(code, 2, "{text}");
+    assert!(text.contains("not a regular file"), "{text}");
+    // The directory tree, and IOCO_IMPORT_PATH, are allowed.
+    write(&sub, "lib.ioco", "type T = int[0..1]\n");
+    let m = write(&sub, "m.ioco", &format!("import \"lib.ioco\"\n{body}"));
+    ioco().arg("check").arg(&m).assert().code(0);
+    write(dir.path(), "shared.ioco", "type U = int[0..1]\n");
+    let m = write(
+        &sub,
+        "m.ioco",
+        &format!("import \"../shared.ioco\"\n{body}"),
+    );
+    ioco()
+        .arg("check")
+        .arg(&m)
+        .env("IOCO_IMPORT_PATH", dir.path())
+        .assert()
+        .code(0);
+}
+
+#[test]
+fn aut_output_refuses_a_label_it_cannot_hold() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = write(
+        dir.path(),
+        "m.json",
+        r#"{"format":"ioco-lts/1","inputs":["a"],"outputs":["two\nlines"],"states":["x"],"initial":["x"],"transitions":[["x","a","x"],["x","two\nlines","x"]]}"#,
+    );
+    ioco()
+        .args(["show", "--format", "aut"])
+        .arg(&m)
+        .assert()
+        .code(2)
+        .stderr(contains("cannot be written in .aut"));
+    ioco()
+        .args(["show", "--format", "json"])
+        .arg(&m)
+        .assert()
+        .code(0);
+}
