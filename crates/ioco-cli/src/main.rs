@@ -76,12 +76,16 @@ enum Command {
 /// Exit code when ioco is interrupted (SIGINT, SIGTERM or SIGHUP): 128 + SIGINT, as shells do.
 const INTERRUPTED: i32 = 130;
 
+/// Set by the signal handler before it stops the SUTs and exits with [`INTERRUPTED`].
+static INTERRUPTING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // Ctrl-C reaches the terminal's foreground process group, not the SUTs (each runs in a
     // group of its own so that it can be killed with its children): take them down before
     // exiting, so that an interrupted session leaves no process behind.
     let _ = ctrlc::set_handler(|| {
+        INTERRUPTING.store(true, std::sync::atomic::Ordering::SeqCst);
         let n = ioco_exec::adapter::process::stop_all();
         errln!("ioco: interrupted; stopped {n} system(s) under test");
         std::process::exit(INTERRUPTED);
@@ -97,6 +101,11 @@ fn main() -> ExitCode {
         Command::Gen(a) => cmd::gen::run(a),
         Command::Analyze(a) => cmd::analyze::run(a),
     };
+    // A run that ended because the handler killed its SUT must not report that as its
+    // verdict: the handler is about to exit with 130.
+    while INTERRUPTING.load(std::sync::atomic::Ordering::SeqCst) {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
     match result {
         Ok(outcome) => outcome.exit_code(),
         Err(report) => {

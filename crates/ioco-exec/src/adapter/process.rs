@@ -17,6 +17,13 @@
 //! * The process groups of all running SUTs are listed in one process-wide registry, so that a
 //!   tester that is interrupted (Ctrl-C goes to the terminal's foreground group, not to the
 //!   SUT's own) can take them down before it exits: [`stop_all`].
+//! * Descendants that leave the process group (a daemon calls `setsid` and forks again) are
+//!   found by a mark in their environment: each SUT gets `IOCO_SUT_TOKEN=<ioco pid>.<k>`, which
+//!   its descendants inherit, and a kill also sweeps `/proc` for that mark ([`sweep`]). On Linux
+//!   the SUT also gets `PR_SET_PDEATHSIG(SIGKILL)`, so it dies with an `ioco` killed by SIGKILL
+//!   (which can run no clean-up). Guarantees: on Linux, no process that keeps the mark outlives
+//!   its adapter; elsewhere, the process group is killed (a `setsid` daemon may survive), and
+//!   a SIGKILLed tester leaves its SUTs to the system.
 
 use super::lineio::{spawn_tail, FdLines, LineIo, Stop, Tail};
 use super::wire::{Codec, WireConfig};
@@ -48,7 +55,60 @@ pub fn stop_all() -> usize {
             libc::kill(-pid, libc::SIGKILL);
         }
     }
+    sweep(&format!("{}.", std::process::id()));
     g.len()
+}
+
+/// The environment variable that marks a SUT and its descendants.
+pub const TOKEN_VAR: &str = "IOCO_SUT_TOKEN";
+
+/// A fresh mark for the next SUT of this process: `<pid>.<k>`.
+fn next_token() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    format!(
+        "{}.{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+/// SIGKILL every process (other than this one) whose environment holds `IOCO_SUT_TOKEN=`
+/// followed by `prefix` (a whole token `<pid>.<k>`, or `<pid>.` for all of this process's
+/// SUTs). Linux only (`/proc`); elsewhere a no-op. Returns how many it killed. Processes that
+/// cannot be read (another user's) are skipped: they cannot carry our mark.
+pub fn sweep(prefix: &str) -> usize {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    let me = std::process::id();
+    let whole = !prefix.ends_with('.');
+    let needle = format!("{TOKEN_VAR}={prefix}");
+    let mut killed = 0;
+    for entry in dir.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(|n| n.parse::<u32>().ok()) else {
+            continue;
+        };
+        if pid == me {
+            continue;
+        }
+        let Ok(env) = std::fs::read(format!("/proc/{pid}/environ")) else {
+            continue;
+        };
+        let marked = env
+            .split(|&b| b == 0)
+            .any(|var| var.starts_with(needle.as_bytes()) && (!whole || var.len() == needle.len()));
+        if marked {
+            // SAFETY: a plain syscall; the process carries our mark, so it descends from a
+            // SUT we started. An error (gone already) is ignored.
+            unsafe {
+                libc::kill(pid as libc::pid_t, libc::SIGKILL);
+            }
+            killed += 1;
+        }
+    }
+    killed
 }
 
 /// How to bring the SUT back to its initial state between runs.
@@ -108,6 +168,8 @@ struct Running {
     child: Child,
     io: LineIo,
     stderr: Arc<Tail>,
+    /// The mark in the environment of the SUT and its descendants ([`sweep`]).
+    token: String,
 }
 
 impl Running {
@@ -131,6 +193,8 @@ impl Running {
         groups().retain(|&g| g != pid);
         let _ = self.child.kill();
         let _ = self.child.wait();
+        // Descendants that left the group (a daemon's `setsid`).
+        sweep(&self.token);
     }
 
     /// The exit status, waiting up to `wait` for the process to end; kills it if it does not.
@@ -221,6 +285,26 @@ impl ProcessAdapter {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .process_group(0);
+        let token = next_token();
+        cmd.env(TOKEN_VAR, &token);
+        #[cfg(target_os = "linux")]
+        {
+            let parent = std::process::id() as libc::pid_t;
+            // SAFETY: between fork and exec only async-signal-safe calls (prctl, getppid,
+            // _exit-free checks) are made.
+            unsafe {
+                cmd.pre_exec(move || {
+                    // Die with the thread that started us (the tester's worker, which kills
+                    // us anyway when it ends), and with a tester killed by SIGKILL.
+                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                    if libc::getppid() != parent {
+                        // The tester died before prctl took effect.
+                        return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
+                    }
+                    Ok(())
+                });
+            }
+        }
         let mut child = cmd.spawn().map_err(|e| {
             AdapterError::Start(format!(
                 "`{}`: {e} (hint: give a path to an executable, e.g. ./sut, or use sh -c '...')",
@@ -253,6 +337,7 @@ impl ProcessAdapter {
             child,
             io,
             stderr: tail,
+            token,
         });
         Ok(())
     }
