@@ -1,19 +1,188 @@
 //! Model loading for every command: by extension, with diagnostics rendered by miette.
 //!
-//! `.aut`, `.dot`/`.gv` and `.json` go to `ioco-formats`. `.ioco` (the modelling language of
-//! `ioco-lang`) is dispatched here, before `ioco_formats::load`, once that crate provides a
-//! loader: add the arm in [`load_model`].
+//! `.aut`, `.dot`/`.gv` and `.json` go to `ioco-formats`; `.ioco` (the modelling language of
+//! `ioco-lang`) is parsed here by [`parse_ioco`], the one place every command reads a `.ioco`
+//! file through: it prints the language's warnings (once per file, to standard error, rendered
+//! like errors with `file:line:col`) or, with `--deny-warnings`, turns them into errors.
+//!
+//! A `.ioco` model whose data cannot be enumerated (`int` parameters or variables) has no
+//! explicit LTS: [`load_model`] refuses it with the reason and the bounded type to use, for the
+//! commands that need a finite model; the others ask [`data_spec`] first.
 
 use ioco_formats::Model;
+use ioco_lang::ir::{Spec, Type};
 use ioco_model::Lts;
-use miette::{Report, Result};
-use std::path::Path;
+use miette::{miette, Report, Result};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// `--deny-warnings`: warnings of a `.ioco` model are errors.
+static DENY_WARNINGS: AtomicBool = AtomicBool::new(false);
+/// The command being run (`check`, `gen`, ...), for messages.
+static COMMAND: OnceLock<&'static str> = OnceLock::new();
+/// Files whose warnings were printed already (a command may read a file twice).
+static WARNED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Set once by `main`: the command name and whether warnings are errors.
+pub fn configure(command: &'static str, deny_warnings: bool) {
+    let _ = COMMAND.set(command);
+    DENY_WARNINGS.store(deny_warnings, Ordering::Relaxed);
+}
+
+fn command() -> &'static str {
+    COMMAND.get().copied().unwrap_or("this command")
+}
+
+/// Reads, parses and checks a `.ioco` file (and its imports). Its warnings are printed to
+/// standard error the first time the file is read, or are an error with `--deny-warnings`.
+pub fn parse_ioco(path: &Path) -> Result<ioco_lang::Model> {
+    let file = path.display().to_string();
+    let model = ioco_lang::parse_file(path).map_err(|diags| {
+        Report::new(ioco_lang::Diagnostics {
+            diags,
+            file: file.clone(),
+        })
+    })?;
+    let warnings = model.warnings();
+    if warnings.is_empty() {
+        return Ok(model);
+    }
+    if DENY_WARNINGS.load(Ordering::Relaxed) {
+        let diags = warnings
+            .iter()
+            .map(|w| {
+                let mut d = w.clone();
+                d.severity = ioco_lang::Severity::Error;
+                let help = match d.help.take() {
+                    Some(h) => format!("{h}\n(a warning, made an error by --deny-warnings)"),
+                    None => "a warning, made an error by --deny-warnings".to_string(),
+                };
+                d.help(help)
+            })
+            .collect();
+        return Err(Report::new(ioco_lang::Diagnostics { diags, file }));
+    }
+    let first = {
+        let mut seen = WARNED.lock().unwrap_or_else(|p| p.into_inner());
+        let key = path.to_path_buf();
+        if seen.contains(&key) {
+            false
+        } else {
+            seen.push(key);
+            true
+        }
+    };
+    if first {
+        for w in warnings {
+            errln!("{:?}", Report::new(w.clone()));
+        }
+    }
+    Ok(model)
+}
+
+/// The entry point of a parsed `.ioco` model.
+pub fn entry(model: &ioco_lang::Model, path: &Path) -> Result<Arc<Spec>> {
+    let spec = model.entry().ok_or_else(|| {
+        miette!(
+            help = "add a `model` without parameters or a `system`, or mark one with `@main`",
+            "{} has no model to test",
+            path.display()
+        )
+    })?;
+    Ok(Arc::new(spec.clone()))
+}
+
+/// Loads the entry point of a `.ioco` file (warnings printed by [`parse_ioco`]).
+pub fn load_spec(path: &Path) -> Result<Arc<Spec>> {
+    entry(&parse_ioco(path)?, path)
+}
+
+/// Why a spec needs the symbolic engine: the first gate parameter or variable whose values
+/// cannot be enumerated, or `None`.
+pub fn infinite_data(spec: &Spec) -> Option<String> {
+    let finite = |ty: Type| spec.defs.enumerate(ty, 100_000).err();
+    for g in &spec.gates {
+        for (p, ty) in &g.params {
+            if let Some(why) = finite(*ty) {
+                return Some(format!("parameter `{p}` of gate `{}`: {why}", g.name));
+            }
+        }
+    }
+    for a in &spec.automata {
+        for v in &a.vars {
+            if let Some(why) = finite(v.ty) {
+                return Some(format!("variable `{}` of `{}`: {why}", v.name, a.name));
+            }
+        }
+    }
+    None
+}
+
+/// The spec to test symbolically, if `path` is a `.ioco` model with infinite data (or
+/// `force`), with the reason. A model that does not load is an error (its diagnostics).
+pub fn data_spec(path: &Path, force: bool) -> Result<Option<(Arc<Spec>, String)>> {
+    if path.extension().is_none_or(|e| e != "ioco") {
+        if force {
+            return Err(miette!(
+                help = "the symbolic engine reads .ioco models",
+                "--engine symbolic needs a .ioco model, not {}",
+                path.display()
+            ));
+        }
+        return Ok(None);
+    }
+    let spec = load_spec(path)?;
+    match infinite_data(&spec) {
+        Some(why) => Ok(Some((spec, why))),
+        None if force => Ok(Some((spec, "--engine symbolic".into()))),
+        None => Ok(None),
+    }
+}
+
+/// The spec for the symbolic engine under `--engine` (`None`: the default, symbolic exactly
+/// for a `.ioco` model with infinite data), or `None` for the explicit engine.
+pub fn engine_spec(
+    path: &Path,
+    engine: Option<crate::cmd::EngineArg>,
+) -> Result<Option<(Arc<Spec>, String)>> {
+    match engine {
+        Some(crate::cmd::EngineArg::Explicit) => Ok(None),
+        Some(crate::cmd::EngineArg::Symbolic) => data_spec(path, true),
+        None => data_spec(path, false),
+    }
+}
+
+/// The error of a command that needs an explicit (finite) model, given a `.ioco` model with
+/// infinite data: why, and what to do instead.
+pub fn needs_finite(path: &Path, why: &str) -> Report {
+    miette!(
+        help = "bound the type (e.g. `int[0..10]` instead of `int`, docs/language.md §3) to get a \
+                finite model; `ioco check`, `show`, `test`, `replay`, `gen --method \
+                switch-coverage`, `gen --purpose` and `run` take the model as it is",
+        "`ioco {}` needs a model with finite data, but {} has infinite data: {why}",
+        command(),
+        path.display()
+    )
+}
+
+/// A `.ioco` model's entry point as an explicit LTS with its `@timeout`s. A model with types
+/// of infinitely many values translates when the values it reaches are finitely many; when it
+/// does not, the error says why and what to do.
+pub fn ioco_lts_timed(path: &Path) -> Result<(Lts, ioco_lang::translate::Timing)> {
+    let model = parse_ioco(path)?;
+    ioco_lang::lts_timed_of(&model, &path.display().to_string()).map_err(|e| {
+        match model.entry().and_then(infinite_data) {
+            Some(why) => needs_finite(path, &format!("{why} ({e})")),
+            None => e,
+        }
+    })
+}
 
 /// Load a model file (an LTS or a Mealy machine).
 pub fn load_model(path: &Path) -> Result<Model> {
-    // `.ioco` files: the modelling language of ioco-lang (its entry point, as an explicit LTS).
     if path.extension().is_some_and(|e| e == "ioco") {
-        return ioco_lang::load_lts(path).map(Model::Lts);
+        return ioco_lts_timed(path).map(|(lts, _)| Model::Lts(lts));
     }
     ioco_formats::load(path).map_err(Report::new)
 }

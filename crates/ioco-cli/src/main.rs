@@ -45,6 +45,9 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Treat the warnings of a .ioco model (e.g. a misspelt location) as errors (exit 2).
+    #[arg(long, global = true)]
+    deny_warnings: bool,
 }
 
 #[derive(Subcommand)]
@@ -90,6 +93,18 @@ fn main() -> ExitCode {
         errln!("ioco: interrupted; stopped {n} system(s) under test");
         std::process::exit(INTERRUPTED);
     });
+    let name = match &cli.command {
+        Command::Check(_) => "check",
+        Command::Show(_) => "show",
+        Command::Compare(_) => "compare",
+        Command::Test(_) => "test",
+        Command::Run(_) => "run",
+        Command::Replay(_) => "replay",
+        Command::Fmt(_) => "fmt",
+        Command::Gen(_) => "gen",
+        Command::Analyze(_) => "analyze",
+    };
+    load::configure(name, cli.deny_warnings);
     let result = match cli.command {
         Command::Check(a) => cmd::check::run(a),
         Command::Show(a) => cmd::show::run(a),

@@ -36,6 +36,7 @@
 
 pub mod adapter;
 pub mod data;
+pub mod data_run;
 pub mod online;
 pub mod replay;
 pub mod result;

@@ -265,11 +265,20 @@ pub fn load_lts_timed(
             file: path.display().to_string(),
         })
     })?;
+    lts_timed_of(&model, &path.display().to_string())
+}
+
+/// The entry point of a loaded model as an explicit LTS with its `@timeout`s (what
+/// [`load_lts_timed`] does after parsing; `name` names the file in messages). The model's
+/// warnings are not looked at: a caller that parsed it decides how to show them.
+pub fn lts_timed_of(
+    model: &Model,
+    name: &str,
+) -> Result<(ioco_model::Lts, translate::Timing), miette::Report> {
     let spec = model.entry().ok_or_else(|| {
         miette::miette!(
             help = "add a `model` without parameters or a `system`, or mark one with `@main`",
-            "{} has no model to test",
-            path.display()
+            "{name} has no model to test"
         )
     })?;
     translate::to_lts_timed(spec, &translate::Options::default()).map_err(|e| {

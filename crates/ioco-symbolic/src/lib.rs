@@ -17,6 +17,7 @@
 //! - [`online`]: the online test loop over a [`online::DataSut`], replay and shrinking, the
 //!   value syntax of the line wire format ([`online::parse_value`]); real programs are driven
 //!   by `ioco_exec::data`;
+//! - [`draw`]: a summary of an STS and its drawing as DOT or JSON (for `ioco check`/`show`);
 //! - [`seg`]: symbolic execution graph, switch-coverage test purposes and their execution
 //!   (TAP19 Alg. 1 = thesis Alg. 6), a priori and a posteriori coverage.
 //!
@@ -55,6 +56,7 @@
 //! micro-benchmarks (`benches/stepper.rs`) no Z3 check is left, about 3 ms of CPU per 100 steps
 //! (TorXakis issue #850: 1.25 s to 17 s).
 
+pub mod draw;
 pub mod online;
 pub mod pick;
 pub mod quick;

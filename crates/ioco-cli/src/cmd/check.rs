@@ -7,7 +7,7 @@
 //! is well-formed, 2 when it cannot be read.
 
 use super::{Outcome, PolicyArg};
-use crate::load::load_model;
+use crate::load::{infinite_data, load_model};
 use ioco_formats::Model;
 use ioco_model::{Label, Lts, QuiescencePolicy, State};
 use miette::Result;
@@ -72,7 +72,19 @@ fn names(lts: &Lts, states: &[State], max: usize) -> String {
 
 /// Run `ioco check`.
 pub fn run(args: Args) -> Result<Outcome> {
-    let model = load_model(&args.model)?;
+    // A .ioco model is also a data model (summarised by `check_data`); with infinite data it
+    // has no explicit LTS, and that summary is all there is.
+    let data = match args.model.extension().is_some_and(|e| e == "ioco") {
+        true => Some(crate::load::load_spec(&args.model)?),
+        false => None,
+    };
+    let model = match load_model(&args.model) {
+        Ok(m) => m,
+        Err(e) => match data.as_ref().filter(|s| infinite_data(s).is_some()) {
+            Some(spec) => return super::check_data::sts_only(&args, spec),
+            None => return Err(e),
+        },
+    };
     let kind = model.kind();
     let mealy = match &model {
         Model::Mealy(m) => Some(json!({
@@ -122,6 +134,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             "divergent_states": divergent.iter().map(|&s| lts.state_name(s)).collect::<Vec<_>>(),
             "unreachable_states": unreachable.iter().map(|&s| lts.state_name(s)).collect::<Vec<_>>(),
             "ill_formed_delta": bad_delta.iter().map(|&(s, t)| [lts.state_name(s), lts.state_name(t)]).collect::<Vec<_>>(),
+            "sts": data.as_ref().map(|s| super::check_data::json(s, true)),
         });
         outln!("{}", serde_json::to_string_pretty(&v).expect("json"));
         return Ok(Outcome::Ok);
@@ -174,6 +187,10 @@ pub fn run(args: Args) -> Result<Outcome> {
     }
     outln!("  divergent states:  {}", divergent.len());
     outln!("  unreachable:       {}", unreachable.len());
+    if let Some(spec) = &data {
+        outln!("  as a data model (STS):");
+        super::check_data::print(spec, true);
+    }
     if !divergent.is_empty() {
         errln!(
             "warning: {} state(s) lie on a τ-cycle (divergence): {}; whether they are quiescent depends on --policy (stable: no; no-output: when they enable no output)",

@@ -205,7 +205,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         MethodArg::SwitchCoverage => return super::gen_sts::run(&args),
         MethodArg::Purpose => {
             let p = need(&args.purpose, "--purpose FILE", "purpose")?;
-            if super::test_data::data_spec(&args.model, false)?.is_some() {
+            if crate::load::data_spec(&args.model, false)?.is_some() {
                 return super::purpose::gen_symbolic(&args.model, p, args.output.as_deref());
             }
             let sa = suspension(&args)?;

@@ -26,8 +26,8 @@
 //! absolute.
 
 use super::gen::Args;
-use super::test_data::load_spec;
 use super::{emit, Outcome};
+use crate::load::load_spec;
 use ioco_symbolic::seg::{select_purposes, Purpose, Selection, Uncovered};
 use ioco_symbolic::{Checker, Move, System, Z3Solver};
 use miette::{miette, Result};

@@ -2,6 +2,7 @@
 
 pub mod analyze;
 pub mod check;
+pub mod check_data;
 pub mod compare;
 pub mod fmt;
 pub mod gen;
@@ -62,6 +63,23 @@ impl PolicyArg {
             PolicyArg::Stable => "stable",
             PolicyArg::NoOutput => "no-output",
         }
+    }
+}
+
+/// `--engine`: which engine tests a model.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum EngineArg {
+    /// The model as an explicit LTS (suspension automaton); needs finite data.
+    Explicit,
+    /// The .ioco model symbolically (Z3 chooses input values, guards judge outputs).
+    Symbolic,
+}
+
+impl EngineArg {
+    /// The engine asked for: `--engine`, or `--symbolic` (its older spelling), or `None`
+    /// (the default: symbolic exactly for .ioco models with infinite data).
+    pub fn pick(engine: Option<EngineArg>, symbolic: bool) -> Option<EngineArg> {
+        engine.or(symbolic.then_some(EngineArg::Symbolic))
     }
 }
 

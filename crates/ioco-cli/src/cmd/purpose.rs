@@ -67,7 +67,8 @@ pub fn product(
 
 /// Run `ioco test MODEL --purpose FILE`.
 pub fn run_test(args: Args, purpose_path: &Path) -> Result<Outcome> {
-    if let Some((spec, _)) = super::test_data::data_spec(&args.model, args.symbolic)? {
+    let engine = super::EngineArg::pick(args.engine, args.symbolic);
+    if let Some((spec, _)) = crate::load::engine_spec(&args.model, engine)? {
         return run_symbolic(args, purpose_path, spec);
     }
     let spec = load_lts(&args.model)?;
@@ -332,16 +333,6 @@ fn exit_rule(
     }
 }
 
-/// Parse and check a `.ioco` file (diagnostics rendered by miette).
-fn parse_model(path: &Path) -> Result<ioco_lang::Model> {
-    ioco_lang::parse_file(path).map_err(|diags| {
-        miette::Report::new(ioco_lang::Diagnostics {
-            diags,
-            file: path.display().to_string(),
-        })
-    })
-}
-
 /// A symbolic test graph with the two models it was built from.
 pub type SymbolicGraph = (
     ioco_lang::Model,
@@ -351,7 +342,7 @@ pub type SymbolicGraph = (
 
 /// The symbolic test graph of a data specification and a purpose (octagons).
 pub fn symbolic_graph(model: &Path, purpose_path: &Path) -> Result<SymbolicGraph> {
-    let sm = parse_model(model)?;
+    let sm = crate::load::parse_ioco(model)?;
     if purpose_path.extension().is_none_or(|e| e != "ioco") {
         return Err(miette!(
             help = "write the purpose as a .ioco model with locations named accept…/refuse…",
@@ -359,7 +350,7 @@ pub fn symbolic_graph(model: &Path, purpose_path: &Path) -> Result<SymbolicGraph
             purpose_path.display()
         ));
     }
-    let pm = parse_model(purpose_path)?;
+    let pm = crate::load::parse_ioco(purpose_path)?;
     let product = ioco_stg::Product::new(&sm, &pm).map_err(|e| {
         miette!(
             help = e.hint.clone(),

@@ -37,9 +37,12 @@ pub struct Args {
     /// Shrink the run if the replay fails.
     #[arg(long)]
     pub shrink: bool,
-    /// Replay with the symbolic engine even if the model's data is finite (as `ioco test
-    /// --symbolic`).
-    #[arg(long)]
+    /// The engine, as for `ioco test`: `explicit` (needs finite data) or `symbolic`.
+    /// Default: symbolic for .ioco models with infinite data, else explicit.
+    #[arg(long, value_enum, value_name = "ENGINE")]
+    pub engine: Option<super::EngineArg>,
+    /// The same as `--engine symbolic`.
+    #[arg(long, conflicts_with = "engine")]
     pub symbolic: bool,
     /// Maximal number of replays for shrinking.
     #[arg(long, value_name = "N", default_value_t = 100)]
@@ -83,7 +86,8 @@ fn recorded(args: &Args) -> Result<RunResult> {
 
 /// Run `ioco replay`.
 pub fn run(args: Args) -> Result<Outcome> {
-    if let Some((spec, _)) = super::test_data::data_spec(&args.model, args.symbolic)? {
+    let engine = super::EngineArg::pick(args.engine, args.symbolic);
+    if let Some((spec, _)) = crate::load::engine_spec(&args.model, engine)? {
         return run_data(args, spec);
     }
     let (spec, timing) = super::test::load_timed(&args.model, &args.sut)?;

@@ -9,8 +9,9 @@
 
 use super::gen_sts::{from_json, model_hash, StsSuite, FORMAT};
 use super::run::Args;
-use super::test_data::{data_factory, load_spec, one_line};
+use super::test_data::{data_factory, one_line};
 use super::Outcome;
+use crate::load::load_spec;
 use ioco_exec::{Failure, RunResult, RunVerdict, Summary};
 use ioco_symbolic::pick::Picker;
 use ioco_symbolic::seg::{run_purpose, Purpose, PurposeVerdict};

@@ -312,9 +312,13 @@ pub struct Args {
     /// Shrink failing runs (delta debugging over their inputs).
     #[arg(long)]
     pub shrink: bool,
-    /// Test a .ioco model with the symbolic engine even if its data is finite (models with
-    /// infinite data, e.g. `int` parameters, always are; see `cmd::test_data`).
-    #[arg(long)]
+    /// The engine: `explicit` (the model translated to an LTS; needs finite data) or
+    /// `symbolic` (Z3 over the .ioco model, any data; see `cmd::test_data`). Default: explicit
+    /// for finite models, symbolic for .ioco models with infinite data (e.g. `int` parameters).
+    #[arg(long, value_enum, value_name = "ENGINE")]
+    pub engine: Option<super::EngineArg>,
+    /// The same as `--engine symbolic`.
+    #[arg(long, conflicts_with = "engine")]
     pub symbolic: bool,
     /// Steer the runs towards this test purpose (states named `accept…`/`refuse…`): Pass when
     /// accept is reached, Inconclusive when it no longer can be (see `cmd::purpose`).
@@ -368,7 +372,8 @@ pub fn run(args: Args) -> Result<Outcome> {
     if let Some(p) = args.purpose.clone() {
         return super::purpose::run_test(args, &p);
     }
-    if let Some((spec, why)) = super::test_data::data_spec(&args.model, args.symbolic)? {
+    let engine = super::EngineArg::pick(args.engine, args.symbolic);
+    if let Some((spec, why)) = crate::load::engine_spec(&args.model, engine)? {
         return super::test_data::run(args, spec, why);
     }
     let (spec, timing) = load_timed(&args.model, &args.sut)?;
@@ -530,7 +535,7 @@ fn overrides(
 /// name). The rule that combines them is `ioco_exec::timeouts`'.
 pub fn load_timed(path: &std::path::Path, sut: &SutArgs) -> Result<(Lts, Timing)> {
     let (spec, model) = if path.extension().is_some_and(|e| e == "ioco") {
-        let (lts, t) = ioco_lang::load_lts_timed(path)?;
+        let (lts, t) = crate::load::ioco_lts_timed(path)?;
         (lts, Some(t))
     } else {
         (load_lts(path)?, None)

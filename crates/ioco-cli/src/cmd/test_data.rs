@@ -20,83 +20,17 @@ use super::Outcome;
 use ioco_exec::adapter::process::ProcessConfig;
 use ioco_exec::adapter::tcp::TcpMode;
 use ioco_exec::data::{DataAdapter, DataTarget};
-use ioco_exec::{Failure, RunResult, RunVerdict, Shrunk, Summary};
-use ioco_lang::ir::{Spec, Type};
-use ioco_symbolic::online::{self, DataSut, GateValue, Run, SpecSut, Verdict};
+use ioco_exec::{RunResult, RunVerdict, Shrunk, Summary};
+use ioco_lang::ir::Spec;
+use ioco_symbolic::online::{self, DataSut, SpecSut};
 use ioco_symbolic::SymbolicSpec;
 use miette::{miette, Result};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeSet;
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-/// Loads the entry point of a `.ioco` file.
-pub fn load_spec(path: &Path) -> Result<Arc<Spec>> {
-    let model = ioco_lang::parse_file(path).map_err(|diags| {
-        miette::Report::new(ioco_lang::Diagnostics {
-            diags,
-            file: path.display().to_string(),
-        })
-    })?;
-    let spec = model.entry().ok_or_else(|| {
-        miette!(
-            help = "add a `model` without parameters or a `system`, or mark one with `@main`",
-            "{} has no model to test",
-            path.display()
-        )
-    })?;
-    Ok(Arc::new(spec.clone()))
-}
-
-/// Why a spec needs the symbolic engine: the first gate parameter or variable whose values
-/// cannot be enumerated, or `None`.
-pub fn infinite_data(spec: &Spec) -> Option<String> {
-    let finite = |ty: Type| spec.defs.enumerate(ty, 100_000).err();
-    for g in &spec.gates {
-        for (p, ty) in &g.params {
-            if let Some(why) = finite(*ty) {
-                return Some(format!("parameter `{p}` of gate `{}`: {why}", g.name));
-            }
-        }
-    }
-    for a in &spec.automata {
-        for v in &a.vars {
-            if let Some(why) = finite(v.ty) {
-                return Some(format!("variable `{}` of `{}`: {why}", v.name, a.name));
-            }
-        }
-    }
-    None
-}
-
-/// The spec to test symbolically, if `path` is a `.ioco` model with infinite data (or
-/// `force`). A model that does not parse is left to the label-level path (its diagnostics).
-pub fn data_spec(path: &Path, force: bool) -> Result<Option<(Arc<Spec>, String)>> {
-    if path.extension().is_none_or(|e| e != "ioco") {
-        if force {
-            return Err(miette!(
-                help = "the symbolic engine reads .ioco models",
-                "--symbolic needs a .ioco model, not {}",
-                path.display()
-            ));
-        }
-        return Ok(None);
-    }
-    let Ok(model) = ioco_lang::parse_file(path) else {
-        return Ok(None);
-    };
-    let Some(spec) = model.entry() else {
-        return Ok(None);
-    };
-    match infinite_data(spec) {
-        Some(why) => Ok(Some((Arc::new(spec.clone()), why))),
-        None if force => Ok(Some((Arc::new(spec.clone()), "--symbolic".into()))),
-        None => Ok(None),
-    }
-}
 
 /// The solver: Z3, or with `IOCO_SOLVER=unknown` in the environment a solver that answers
 /// `unknown` to everything (a soundness check: the tester must then never give Fail because of
@@ -165,7 +99,7 @@ pub fn data_factory(sut: &super::test::SutArgs, spec: &Arc<Spec>) -> Result<Data
         }));
     }
     if let Some(path) = &sut.sim {
-        let imp = load_spec(path)?;
+        let imp = crate::load::load_spec(path)?;
         // fail early on a model the engine cannot handle
         SymbolicSpec::with_z3(imp.clone()).map_err(|e| miette!("{}: {e}", path.display()))?;
         return Ok(Box::new(move |seed| {
@@ -240,70 +174,7 @@ pub fn timeouts(spec: &Spec, sut: &super::test::SutArgs) -> Result<online::Timeo
     Ok(t)
 }
 
-/// One line for a multi-line explanation (the reports show one line per field).
-pub fn one_line(s: &str) -> String {
-    s.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect::<Vec<_>>()
-        .join("; ")
-}
-
-/// A symbolic run as a [`RunResult`].
-pub fn to_result(run: &Run, index: usize, seed: u64) -> RunResult {
-    result_of(
-        index,
-        seed,
-        &run.trace,
-        &run.verdict,
-        run.observed.as_ref(),
-        &run.allowed,
-    )
-}
-
-/// A [`RunResult`] from the parts every data-level run has (symbolic runs, purpose runs).
-pub fn result_of(
-    index: usize,
-    seed: u64,
-    trace: &[String],
-    verdict: &Verdict,
-    observed: Option<&String>,
-    allowed: &[String],
-) -> RunResult {
-    let mut r = RunResult::new(index, seed);
-    r.trace = trace.iter().collect();
-    r.steps = trace.len();
-    match verdict {
-        Verdict::Pass => {}
-        Verdict::Fail(why) => {
-            r.verdict = RunVerdict::Fail;
-            r.failure = Some(Failure {
-                observed: observed
-                    .cloned()
-                    .unwrap_or_else(|| trace.last().cloned().unwrap_or_default()),
-                allowed: allowed.to_vec(),
-                reason: one_line(why),
-            });
-        }
-        Verdict::Inconclusive(why) => {
-            r.verdict = RunVerdict::Inconclusive;
-            r.note = Some(one_line(why));
-        }
-        Verdict::Error(why) => {
-            r.verdict = RunVerdict::Error;
-            r.error = Some(one_line(why));
-        }
-    }
-    r
-}
-
-/// Input values as labels (`water?(100)`).
-pub fn input_labels(spec: &Spec, inputs: &[GateValue]) -> Vec<String> {
-    inputs
-        .iter()
-        .map(|(g, v)| online::label(&spec.defs, g, v, "?"))
-        .collect()
-}
+pub use ioco_exec::data_run::{input_labels, one_line, result_of, to_result};
 
 /// Run `ioco test` on a model with data.
 pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {

@@ -1,0 +1,73 @@
+//! Runs of the symbolic tester (`ioco_symbolic::online`, tutorial Alg. 2 over an STS) as
+//! [`RunResult`]s, so that every report (text, JSON, JUnit, Markdown) and every exit rule is the
+//! same for both engines: a trace like `water?(100) coffee!(120) δ`, the observed output with
+//! its values, the outputs the specification allowed and the reason on a Fail.
+
+use crate::{Failure, RunResult, RunVerdict};
+use ioco_lang::ir::Spec;
+use ioco_symbolic::online::{self, GateValue, Run, Verdict};
+
+/// One line for a multi-line explanation (the reports show one line per field).
+pub fn one_line(s: &str) -> String {
+    s.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// A symbolic run as a [`RunResult`].
+pub fn to_result(run: &Run, index: usize, seed: u64) -> RunResult {
+    result_of(
+        index,
+        seed,
+        &run.trace,
+        &run.verdict,
+        run.observed.as_ref(),
+        &run.allowed,
+    )
+}
+
+/// A [`RunResult`] from the parts every data-level run has (symbolic runs, purpose runs).
+pub fn result_of(
+    index: usize,
+    seed: u64,
+    trace: &[String],
+    verdict: &Verdict,
+    observed: Option<&String>,
+    allowed: &[String],
+) -> RunResult {
+    let mut r = RunResult::new(index, seed);
+    r.trace = trace.iter().collect();
+    r.steps = trace.len();
+    match verdict {
+        Verdict::Pass => {}
+        Verdict::Fail(why) => {
+            r.verdict = RunVerdict::Fail;
+            r.failure = Some(Failure {
+                observed: observed
+                    .cloned()
+                    .unwrap_or_else(|| trace.last().cloned().unwrap_or_default()),
+                allowed: allowed.to_vec(),
+                reason: one_line(why),
+            });
+        }
+        Verdict::Inconclusive(why) => {
+            r.verdict = RunVerdict::Inconclusive;
+            r.note = Some(one_line(why));
+        }
+        Verdict::Error(why) => {
+            r.verdict = RunVerdict::Error;
+            r.error = Some(one_line(why));
+        }
+    }
+    r
+}
+
+/// Input values as labels (`water?(100)`).
+pub fn input_labels(spec: &Spec, inputs: &[GateValue]) -> Vec<String> {
+    inputs
+        .iter()
+        .map(|(g, v)| online::label(&spec.defs, g, v, "?"))
+        .collect()
+}
