@@ -161,3 +161,68 @@ fn aut_output_refuses_a_label_it_cannot_hold() {
         .assert()
         .code(0);
 }
+
+/// An 18-state specification whose suspension automaton has 2^17 states (the k-th-from-last
+/// symbol automaton): relating its states pairwise would take some 64 GiB.
+fn exponential_spec(dir: &std::path::Path) -> std::path::PathBuf {
+    let n = 17;
+    let mut tr = vec![(0, "a?", 0), (0, "b?", 0), (0, "a?", 1)];
+    for i in 1..n {
+        tr.push((i, "a?", i + 1));
+        tr.push((i, "b?", i + 1));
+    }
+    tr.push((n, "x!", 0));
+    let mut text = format!("des (0, {}, {})\n", tr.len(), n + 1);
+    for (s, l, t) in tr {
+        text.push_str(&format!("({s}, \"{l}\", {t})\n"));
+    }
+    write(dir, "exp.aut", &text)
+}
+
+#[test]
+fn pairwise_relations_have_a_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = exponential_spec(dir.path());
+    let m = m.to_str().unwrap();
+    for args in [
+        vec!["analyze", m],
+        vec!["gen", m, "--method", "adg", "-o", "-"],
+        vec!["gen", m, "--method", "n-complete", "--n", "1", "-o", "-"],
+        vec!["gen", m, "--method", "n-complete", "--n", "1", "--estimate"],
+    ] {
+        ioco()
+            .args(&args)
+            .assert()
+            .code(2)
+            .stderr(contains("131072 states"))
+            .stderr(contains("--max-pairs"));
+    }
+    // The suspension automaton itself has a budget too.
+    ioco()
+        .args(["analyze", m, "--max-states", "1000"])
+        .assert()
+        .code(2)
+        .stderr(contains("raise --max-states"));
+}
+
+#[test]
+fn a_composition_of_many_components_is_refused_in_bounded_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    // 250 two-state components: 2^250 states, each holding 250 locations. The state cap of
+    // the translation is lowered by the size of a state (10^7 values in all), so this ends
+    // in an error after 40 000 states instead of filling 16 GB.
+    let m = write(
+        dir.path(),
+        "many.ioco",
+        &format!(
+            "model A {{\n  input a\n  output x\n  init s0\n  s0 -- a? --> s1\n  s1 -- x! --> s0\n}}\nsystem S {{ {} }}\n",
+            vec!["A"; 250].join(" ||| ")
+        ),
+    );
+    ioco()
+        .arg("check")
+        .arg(&m)
+        .assert()
+        .code(2)
+        .stderr(contains("more than 40000 reachable states"));
+}

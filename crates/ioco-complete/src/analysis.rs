@@ -38,7 +38,7 @@ pub struct Analysis {
 
 /// [`crate::analyze`] with options.
 pub fn analyze_with(lts: &Lts, opts: &AdgOptions) -> Result<Analysis, CompleteError> {
-    let sa = Sa::from_lts(lts)?;
+    let sa = Sa::from_lts(lts)?.within_budget()?;
     let compat = Compat::compute(&sa);
     let equiv = Equiv::compute(&sa);
     let n = sa.n();

@@ -41,6 +41,7 @@ pub mod access;
 pub mod adg;
 pub mod alg1;
 pub mod analysis;
+pub mod budget;
 pub mod ccs;
 pub mod compat;
 pub mod distgraph;
@@ -83,6 +84,17 @@ pub enum CompleteError {
         /// The nodes built.
         limit: usize,
     },
+    /// The suspension automaton has more state pairs than the budget ([`budget`]).
+    TooManyPairs {
+        /// States of the suspension automaton.
+        states: usize,
+        /// Its unordered pairs of distinct states.
+        pairs: u64,
+        /// Memory the pairwise relations would take.
+        bytes: u64,
+        /// The limit on pairs.
+        limit: u64,
+    },
 }
 
 impl std::fmt::Display for CompleteError {
@@ -107,6 +119,19 @@ impl std::fmt::Display for CompleteError {
                     None => write!(f, "; no n fits the limit (raise the limit)"),
                 }
             }
+            CompleteError::TooManyPairs {
+                states,
+                pairs,
+                bytes,
+                limit,
+            } => write!(
+                f,
+                "the suspension automaton has {states} states: {pairs} state pairs to relate \
+                 (about {:.1} GiB), more than the limit of {limit} pairs; hint: raise \
+                 --max-pairs, use a smaller model, or test it online (`ioco test`), which \
+                 relates no pairs",
+                *bytes as f64 / (1u64 << 30) as f64
+            ),
             CompleteError::SplittingGraphTooLarge { limit } => write!(
                 f,
                 "the splitting graph reached its budget at {limit} nodes (thesis Lemma 3.31: it \
@@ -127,7 +152,7 @@ pub fn analyze(sa: &Lts) -> Result<Analysis, CompleteError> {
 
 /// The n-complete suite `T(S, n)` (thesis Def. 2.37).
 pub fn n_complete(sa: &Lts, n: usize, opts: &NCompleteOptions) -> Result<Suite, CompleteError> {
-    suite::n_complete_sa(Sa::from_lts(sa)?, n, opts)
+    suite::n_complete_sa(Sa::from_lts(sa)?.within_budget()?, n, opts)
 }
 
 /// `T(S, n)` streamed test by test, depth first over the access sequences (nothing is kept
@@ -139,7 +164,7 @@ pub fn n_complete_stream(
     opts: &NCompleteOptions,
     sink: &mut dyn FnMut(suite::Event),
 ) -> Result<SizeEstimate, CompleteError> {
-    let mut g = suite::Generator::new(Sa::from_lts(sa)?, n, opts);
+    let mut g = suite::Generator::new(Sa::from_lts(sa)?.within_budget()?, n, opts);
     let est = g.estimate();
     if est.total_tests > opts.max_tests as f64 {
         return Err(CompleteError::TooLarge {
@@ -156,17 +181,18 @@ pub fn n_complete_stream(
 /// The size of `T(S, n)`, estimated without generating it.
 pub fn estimate(sa: &Lts, n: usize) -> Result<SizeEstimate, CompleteError> {
     let opts = NCompleteOptions::default();
-    Ok(suite::Generator::new(Sa::from_lts(sa)?, n, &opts).estimate())
+    // Building the generator relates the states pairwise: within the budget only.
+    Ok(suite::Generator::new(Sa::from_lts(sa)?.within_budget()?, n, &opts).estimate())
 }
 
 /// The unconditional suite `U(S, n)` (thesis Def. 2.43), refused above `max_tests` tests.
 pub fn unconditional_suite(sa: &Lts, n: usize, max_tests: u64) -> Result<Suite, CompleteError> {
-    suite::unconditional_sa(Sa::from_lts(sa)?, n, max_tests)
+    suite::unconditional_sa(Sa::from_lts(sa)?.within_budget()?, n, max_tests)
 }
 
 /// Access sequences followed by ADG-based state identifiers (thesis ch. 3).
 pub fn adg_suite(sa: &Lts, opts: &AdgOptions) -> Result<Suite, CompleteError> {
-    adg::adg_suite_sa(Sa::from_lts(sa)?, opts)
+    adg::adg_suite_sa(Sa::from_lts(sa)?.within_budget()?, opts)
 }
 
 /// The `adg` suite streamed test by test into `sink` (for suites too large to hold); returns
@@ -176,5 +202,5 @@ pub fn adg_suite_stream(
     opts: &AdgOptions,
     sink: &mut dyn FnMut(ioco_gen::NamedTest),
 ) -> Result<Suite, CompleteError> {
-    adg::adg_suite_stream_sa(Sa::from_lts(sa)?, opts, sink)
+    adg::adg_suite_stream_sa(Sa::from_lts(sa)?.within_budget()?, opts, sink)
 }

@@ -37,6 +37,13 @@ pub struct Sa {
 }
 
 impl Sa {
+    /// `self`, when its state pairs are within [`crate::budget`]; else the error that says how
+    /// large the pairwise relations would be.
+    pub fn within_budget(self) -> Result<Sa, CompleteError> {
+        crate::budget::check_pairs(self.n())?;
+        Ok(self)
+    }
+
     /// Read a deterministic suspension automaton. Errors: nondeterminism, τ, several initial
     /// states, a blocking state (no output and no δ), more than 65 535 labels.
     pub fn from_lts(lts: &Lts) -> Result<Sa, CompleteError> {

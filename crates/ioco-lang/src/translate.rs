@@ -15,6 +15,13 @@ use std::time::Duration;
 pub struct Options {
     /// At most this many states (an error beyond).
     pub max_states: usize,
+    /// At most this many transitions (an error beyond): with many components in parallel,
+    /// each state has many transitions, and the transitions, not the states, fill the memory.
+    pub max_transitions: usize,
+    /// At most this many values held in the explored states (a composed state holds, per
+    /// automaton, its location and its variables): bounds the memory of compositions of many
+    /// components, whose states are large, where `max_states` alone would not.
+    pub max_state_cells: usize,
     /// At most this many values enumerated for one gate or one switch.
     pub max_values: usize,
     /// Give states readable names (costs memory on big models).
@@ -25,6 +32,8 @@ impl Default for Options {
     fn default() -> Options {
         Options {
             max_states: 1_000_000,
+            max_transitions: 20_000_000,
+            max_state_cells: 10_000_000,
             max_values: 100_000,
             state_names: true,
         }
@@ -80,6 +89,17 @@ pub fn explore_states<S: Semantics>(
         // switches or components is one transition
         row.sort_unstable();
         row.dedup();
+        if edges.len() + row.len() > opts.max_transitions {
+            return Err(SemError {
+                message: format!(
+                    "more than {} transitions ({} states explored so far)",
+                    opts.max_transitions,
+                    next + 1
+                ),
+                span: err_span,
+                help: Some("test this model online (on the fly) instead of translating it, or compose fewer processes".into()),
+            });
+        }
         edges.extend(row.into_iter().map(|(l, t)| (next as u32, l, t)));
         next += 1;
     }
@@ -107,7 +127,22 @@ pub fn explore_states<S: Semantics>(
 pub fn to_lts(spec: &Spec, opts: &Options) -> Result<Lts, SemError> {
     let sem = Composed::new(spec, opts.max_values);
     let span = spec.automata.first().map(|a| a.span).unwrap_or_default();
-    explore(&sem, opts, span)
+    explore(&sem, &within_cells(spec, opts), span)
+}
+
+/// `opts` with `max_states` lowered so that the explored states hold at most
+/// `max_state_cells` values.
+fn within_cells(spec: &Spec, opts: &Options) -> Options {
+    let cells: usize = spec
+        .automata
+        .iter()
+        .map(|a| 1 + a.vars.len())
+        .sum::<usize>()
+        .max(1);
+    Options {
+        max_states: opts.max_states.min((opts.max_state_cells / cells).max(1)),
+        ..opts.clone()
+    }
 }
 
 /// The quiescence timeouts (`@timeout`, docs/language.md §8) of a translated spec, attached to
@@ -145,7 +180,7 @@ impl Timing {
 pub fn to_lts_timed(spec: &Spec, opts: &Options) -> Result<(Lts, Timing), SemError> {
     let sem = Composed::new(spec, opts.max_values);
     let span = spec.automata.first().map(|a| a.span).unwrap_or_default();
-    let (lts, states) = explore_states(&sem, opts, span)?;
+    let (lts, states) = explore_states(&sem, &within_cells(spec, opts), span)?;
     // A composed state is flat: per automaton, its location then its variables.
     let mut offsets = Vec::new();
     let mut first_loc = Vec::new();

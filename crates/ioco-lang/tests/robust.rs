@@ -266,7 +266,7 @@ proptest! {
         match parse_str("r.ioco", &src) {
             Ok(m) => {
                 if let Some(s) = m.entry() {
-                    let _ = to_lts(s, &Options { max_states: 500, max_values: 100, state_names: true });
+                    let _ = to_lts(s, &Options { max_states: 500, max_values: 100, state_names: true, ..Options::default() });
                 }
             }
             Err(d) => {
@@ -297,7 +297,7 @@ proptest! {
         match parse_str("m.ioco", &src) {
             Ok(m) => {
                 for s in &m.program.specs {
-                    let _ = to_lts(s, &Options { max_states: 2_000, max_values: 200, state_names: false });
+                    let _ = to_lts(s, &Options { max_states: 2_000, max_values: 200, state_names: false, ..Options::default() });
                 }
             }
             Err(d) => {
@@ -361,6 +361,7 @@ fn regression_corpus_never_panics() {
                             max_states: 2_000,
                             max_values: 200,
                             state_names: true,
+                            ..Options::default()
                         },
                     );
                 }

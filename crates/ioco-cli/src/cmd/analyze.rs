@@ -4,7 +4,7 @@
 
 use super::{emit, Outcome, PolicyArg};
 use crate::load::load_lts;
-use ioco_model::{QuiescencePolicy, SuspensionAutomaton};
+use ioco_model::QuiescencePolicy;
 use miette::{miette, IntoDiagnostic, Result};
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -20,12 +20,16 @@ pub struct Args {
     /// Quiescence policy.
     #[arg(long, value_enum, default_value_t = PolicyArg::Stable)]
     pub policy: PolicyArg,
+    #[command(flatten)]
+    pub budgets: super::Budgets,
 }
 
 /// Run `ioco analyze`.
 pub fn run(args: Args) -> Result<Outcome> {
     let lts = load_lts(&args.model)?;
-    let sa = SuspensionAutomaton::build(&lts, QuiescencePolicy::from(args.policy)).lts;
+    let sa = args
+        .budgets
+        .suspension(&lts, QuiescencePolicy::from(args.policy), &args.model)?;
     let a = ioco_complete::analyze(&sa).map_err(|e| miette!("{e}"))?;
     if args.json {
         let text = serde_json::to_string_pretty(&a).into_diagnostic()?;

@@ -25,9 +25,10 @@ pub struct Args {
     /// When a state is quiescent.
     #[arg(long, value_enum, default_value_t = PolicyArg::Stable)]
     pub policy: PolicyArg,
-    /// Give up after exploring this many (implementation, specification) state pairs.
-    #[arg(long, value_name = "N")]
-    pub max_pairs: Option<usize>,
+    /// Give up after exploring this many (implementation, specification) state pairs (each
+    /// pair is a set of specification states, so memory grows with both).
+    #[arg(long, value_name = "N", default_value_t = 20_000_000)]
+    pub max_pairs: usize,
     /// Print the verdict as JSON.
     #[arg(long)]
     pub json: bool,
@@ -44,7 +45,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         } else {
             InputCompletion::Angelic
         },
-        max_pairs: args.max_pairs,
+        max_pairs: Some(args.max_pairs),
     };
     let r = compare(&imp, &spec, &opts).map_err(|e| match e {
         CompareError::NotInputEnabled { .. } => miette!(

@@ -13,7 +13,7 @@ use super::{emit, Outcome, PolicyArg};
 use crate::load::{load_lts, load_model};
 use ioco_formats::Model;
 use ioco_gen::Suite;
-use ioco_model::{QuiescencePolicy, SuspensionAutomaton};
+use ioco_model::QuiescencePolicy;
 use miette::{miette, IntoDiagnostic, Result};
 use std::path::PathBuf;
 
@@ -91,11 +91,14 @@ pub struct Args {
     /// Quiescence policy of the specification.
     #[arg(long, value_enum, default_value_t = PolicyArg::Stable)]
     pub policy: PolicyArg,
+    #[command(flatten)]
+    pub budgets: super::Budgets,
 }
 
 fn suspension(args: &Args) -> Result<ioco_model::Lts> {
     let lts = load_lts(&args.model)?;
-    Ok(SuspensionAutomaton::build(&lts, QuiescencePolicy::from(args.policy)).lts)
+    args.budgets
+        .suspension(&lts, QuiescencePolicy::from(args.policy), &args.model)
 }
 
 fn need<'a, T>(v: &'a Option<T>, flag: &str, method: &str) -> Result<&'a T> {

@@ -37,6 +37,40 @@ impl Outcome {
     }
 }
 
+/// Size limits of commands that build a suspension automaton and relate its states.
+#[derive(clap::Args, Debug, Clone)]
+pub struct Budgets {
+    /// Give up when the suspension automaton has more states than this.
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    pub max_states: usize,
+    /// Give up when relating the suspension automaton's states would take more state pairs
+    /// than this (n(n−1)/2 pairs, about 8 bytes each).
+    #[arg(long, value_name = "N", default_value_t = ioco_complete::budget::DEFAULT_MAX_PAIRS)]
+    pub max_pairs: u64,
+}
+
+impl Budgets {
+    /// The suspension automaton of `lts` (`model` names it in the error), within the budgets;
+    /// the pair budget is set for the rest of the command.
+    pub fn suspension(
+        &self,
+        lts: &ioco_model::Lts,
+        policy: ioco_model::QuiescencePolicy,
+        model: &std::path::Path,
+    ) -> miette::Result<ioco_model::Lts> {
+        ioco_complete::budget::set_max_pairs(self.max_pairs);
+        ioco_model::SuspensionAutomaton::build_with_limit(lts, policy, self.max_states)
+            .map(|sa| sa.lts)
+            .map_err(|e| {
+                miette::miette!(
+                    help = "raise --max-states, or use a smaller model",
+                    "{}: the suspension automaton is too large: {e}",
+                    model.display()
+                )
+            })
+    }
+}
+
 /// `--policy`: when a state is quiescent.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum PolicyArg {
