@@ -81,7 +81,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let model = match load_model(&args.model) {
         Ok(m) => m,
         Err(e) => match data.as_ref().filter(|s| infinite_data(s).is_some()) {
-            Some(spec) => return super::check_data::sts_only(&args, spec),
+            Some(spec) => return super::check_data::sts_only(&args.model, args.json, spec),
             None => return Err(e),
         },
     };

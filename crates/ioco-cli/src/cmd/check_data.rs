@@ -6,6 +6,7 @@
 use crate::load::infinite_data;
 use ioco_lang::ir::Spec;
 use serde_json::{json, Value};
+use std::path::Path;
 use std::sync::Arc;
 
 /// What `ioco test` does with a spec: the engine by default, and whether the other applies.
@@ -146,10 +147,10 @@ pub fn json(spec: &Arc<Spec>, explicit: bool) -> Value {
 
 /// `ioco check` of a `.ioco` model that has no explicit LTS (infinite data): the data-model
 /// summary is all there is.
-pub fn sts_only(args: &super::check::Args, spec: &Arc<Spec>) -> miette::Result<super::Outcome> {
-    if args.json {
+pub fn sts_only(model: &Path, as_json: bool, spec: &Arc<Spec>) -> miette::Result<super::Outcome> {
+    if as_json {
         let v = json!({
-            "model": args.model.display().to_string(),
+            "model": model.display().to_string(),
             "kind": "STS",
             "sts": json(spec, false),
         });
@@ -157,7 +158,7 @@ pub fn sts_only(args: &super::check::Args, spec: &Arc<Spec>) -> miette::Result<s
     } else {
         outln!(
             "{}: STS (a .ioco model with infinite data: no explicit LTS)",
-            args.model.display()
+            model.display()
         );
         print(spec, false);
     }

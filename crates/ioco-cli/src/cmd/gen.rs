@@ -9,91 +9,13 @@
 //! - `reach`, `joker`: winning / joker strategies of the test game for `--goal` under
 //!   `--assume` (ioco-games); `purpose`: a TGV-style test purpose (`--purpose FILE`).
 
-use super::{emit, Outcome, PolicyArg};
+pub use super::args::{GenArgs as Args, MethodArg};
+use super::{emit, Outcome};
 use crate::load::{load_lts, load_model};
 use ioco_formats::Model;
 use ioco_gen::Suite;
 use ioco_model::QuiescencePolicy;
 use miette::{miette, IntoDiagnostic, Result};
-use std::path::PathBuf;
-
-/// Generation methods.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum MethodArg {
-    /// Random fail-fast, input-minimal tests (tutorial Alg. 1, uniform choices).
-    Random,
-    /// Batch tests (tutorial Alg. 1) steered to uncovered transitions.
-    Batch,
-    /// n-complete ioco suite T(S, n) (thesis Def. 2.37).
-    NComplete,
-    /// Access sequences + adaptive distinguishing graphs (thesis ch. 3).
-    Adg,
-    /// Chow's W method (Mealy machines).
-    W,
-    /// Wp method (Mealy machines).
-    Wp,
-    /// HSI method (Mealy machines).
-    Hsi,
-    /// H method (Mealy machines).
-    H,
-    /// Hybrid adaptive distinguishing sequences (Mealy machines).
-    Hads,
-    /// A winning strategy to reach `--goal` under `--assume` (thesis ch. 5).
-    Reach,
-    /// Fewest jokers, then fewest moves, to reach `--goal` (thesis ch. 6).
-    Joker,
-    /// A test case from a test purpose `--purpose FILE` (seed 004, TGV).
-    Purpose,
-    /// One test purpose per switch of a .ioco model with data (TAP19 Alg. 1; `--depth` bounds
-    /// the symbolic execution graph); format ioco-sts-suite/1, run with `ioco run SUITE`.
-    SwitchCoverage,
-}
-
-/// Arguments of `ioco gen`.
-#[derive(clap::Args, Debug)]
-pub struct Args {
-    /// The specification (.aut, .dot, .json, .ioco).
-    pub model: PathBuf,
-    /// How to generate (default with `--purpose`: purpose).
-    #[arg(long, short, value_enum, required_unless_present = "purpose")]
-    pub method: Option<MethodArg>,
-    /// Write the suite here (default: standard output).
-    #[arg(long, short, value_name = "FILE")]
-    pub output: Option<PathBuf>,
-    /// Number of tests (random, batch).
-    #[arg(long, value_name = "N", default_value_t = 100)]
-    pub tests: usize,
-    /// Maximal depth of a test in actions (random, batch).
-    #[arg(long, value_name = "N", default_value_t = 20)]
-    pub depth: usize,
-    /// Seed (random, batch); printed.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// The bound n on implementation states (n-complete).
-    #[arg(long, value_name = "N")]
-    pub n: Option<usize>,
-    /// Print the size estimate of T(S, n) and stop (n-complete).
-    #[arg(long)]
-    pub estimate: bool,
-    /// Extra states k the implementation may have (w, wp, hsi, h, hads).
-    #[arg(long, value_name = "K", default_value_t = 0)]
-    pub extra_states: usize,
-    /// The goal: `state:NAME`, `label:NAME`, or several joined by `|` (reach, joker).
-    #[arg(long)]
-    pub goal: Option<String>,
-    /// Test assumption: input-eager, output-eager, nondeterministic or input-fair (reach, joker).
-    #[arg(long, default_value = "nondeterministic")]
-    pub assume: String,
-    /// The test purpose: an LTS whose states named `accept…`/`refuse…` mark accepting and
-    /// refusing states (purpose).
-    #[arg(long, value_name = "FILE")]
-    pub purpose: Option<PathBuf>,
-    /// Quiescence policy of the specification.
-    #[arg(long, value_enum, default_value_t = PolicyArg::Stable)]
-    pub policy: PolicyArg,
-    #[command(flatten)]
-    pub budgets: super::Budgets,
-}
 
 fn suspension(args: &Args) -> Result<ioco_model::Lts> {
     let lts = load_lts(&args.model)?;

@@ -25,7 +25,7 @@
 //! error). The `model` path is relative to the current directory at generation time, or
 //! absolute.
 
-use super::gen::Args;
+use super::args::GenArgs as Args;
 use super::{emit, Outcome};
 use crate::load::load_spec;
 use ioco_symbolic::seg::{select_purposes, Purpose, Selection, Uncovered};

@@ -1,6 +1,7 @@
 //! The commands of `ioco`, one module each, and what they share.
 
 pub mod analyze;
+pub mod args;
 pub mod check;
 pub mod check_data;
 pub mod compare;
@@ -12,6 +13,7 @@ pub mod replay;
 pub mod run;
 pub mod run_sts;
 pub mod show;
+pub mod sut;
 pub mod test;
 pub mod test_data;
 

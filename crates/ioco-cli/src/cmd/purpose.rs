@@ -21,7 +21,8 @@
 //! strengthened, inputs chosen inside them online, conformance judged by `ioco-symbolic`.
 //! `ioco gen` then writes the symbolic test graph (`ioco-stg/1` JSON) instead of a suite.
 
-use super::test::{seed_or_clock, Args};
+use super::args::TestArgs as Args;
+use super::sut::seed_or_clock;
 use super::Outcome;
 use crate::load::load_lts;
 use ioco_exec::adapter::{Adapter, AdapterError, Observation, Sent};

@@ -9,7 +9,7 @@
 //! each), the outputs judged against the guards; `--shrink` minimises them with
 //! `ioco_symbolic::online::shrink` (ddmin).
 
-use super::test::{base_options, ReportArgs, SutArgs};
+use super::sut::{base_options, ReportArgs, SutArgs};
 use super::test_data;
 use super::Outcome;
 use ioco_exec::{RunResult, RunVerdict, Shrunk, Summary, Tester};
@@ -90,7 +90,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     if let Some((spec, _)) = crate::load::engine_spec(&args.model, engine)? {
         return run_data(args, spec);
     }
-    let (spec, timing) = super::test::load_timed(&args.model, &args.sut)?;
+    let (spec, timing) = super::sut::load_timed(&args.model, &args.sut)?;
     let recorded = recorded(&args)?;
     // A failing run may end with a line that is not a label (garbage): replay it as an
     // observation at that point.

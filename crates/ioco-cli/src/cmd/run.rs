@@ -3,37 +3,11 @@
 //! count as non-conformance; `--repetitions` repeats tests for nondeterministic outputs.
 //! Exit 0 when every test passes, 1 when one fails, 2 on an error.
 
-use super::test::{base_options, seed_or_clock, ReportArgs, SutArgs};
+pub use super::args::RunArgs as Args;
+use super::sut::{base_options, load_timed, seed_or_clock};
 use super::Outcome;
 use ioco_gen::Suite;
 use miette::{miette, Result};
-use std::path::PathBuf;
-
-/// Arguments of `ioco run`.
-#[derive(clap::Args)]
-pub struct Args {
-    /// The specification model (for the labels, coverage and the exit rule); a
-    /// switch-coverage suite (ioco-sts-suite/1) may come alone: it names its model.
-    pub model: PathBuf,
-    /// The test suite (JSON, format ioco-suite/1 or ioco-sts-suite/1).
-    pub suite: Option<PathBuf>,
-    #[command(flatten)]
-    pub sut: SutArgs,
-    /// Run each test up to N times (until it fails), to see other nondeterministic outputs.
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    pub repetitions: usize,
-    /// SUT instances in parallel.
-    #[arg(long, short, value_name = "N", default_value_t = 1)]
-    pub jobs: usize,
-    /// Seed (for the simulator and the repetitions).
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Go on after a failing test.
-    #[arg(long)]
-    pub keep_going: bool,
-    #[command(flatten)]
-    pub report: ReportArgs,
-}
 
 /// Run `ioco run`.
 pub fn run(args: Args) -> Result<Outcome> {
@@ -46,7 +20,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             "no test suite given"
         )
     })?;
-    let (spec, timing) = super::test::load_timed(&args.model, &args.sut)?;
+    let (spec, timing) = load_timed(&args.model, &args.sut)?;
     let text = std::fs::read_to_string(&suite_path)
         .map_err(|e| miette!("cannot read {}: {e}", suite_path.display()))?;
     let suite: Suite = serde_json::from_str(&text).map_err(|e| {

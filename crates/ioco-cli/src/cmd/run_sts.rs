@@ -7,8 +7,8 @@
 //! L7422), and liberally of every passed purpose. `--repetitions N` runs the whole list up to N
 //! rounds with new input values (until a Fail). Exit codes as for every run: 0, 1, 2.
 
+use super::args::RunArgs as Args;
 use super::gen_sts::{from_json, model_hash, StsSuite, FORMAT};
-use super::run::Args;
 use super::test_data::{data_factory, one_line};
 use super::Outcome;
 use crate::load::load_spec;

@@ -15,7 +15,7 @@
 //! values, the outputs the spec allowed (guards with the variables' values) and the violated
 //! guard conjuncts; `--shrink` replays the recorded input values and minimises them (ddmin).
 
-use super::test::Args;
+use super::args::TestArgs as Args;
 use super::Outcome;
 use ioco_exec::adapter::process::ProcessConfig;
 use ioco_exec::adapter::tcp::TcpMode;
@@ -53,7 +53,7 @@ pub type DataFactory =
     Box<dyn Fn(u64) -> std::result::Result<Box<dyn DataSut>, String> + Sync + Send>;
 
 /// The systems under test of the SUT options, for `spec`.
-pub fn data_factory(sut: &super::test::SutArgs, spec: &Arc<Spec>) -> Result<DataFactory> {
+pub fn data_factory(sut: &super::sut::SutArgs, spec: &Arc<Spec>) -> Result<DataFactory> {
     let wire = sut.wire()?;
     let settle = Duration::from_millis(sut.timeout_ms());
     let timeout = Duration::from_millis(sut.timeout_ms());
@@ -120,7 +120,7 @@ pub fn data_factory(sut: &super::test::SutArgs, spec: &Arc<Spec>) -> Result<Data
 /// locations), `--timeout` overriding the model's, overridden by `--timeout-gate NAME=MS`
 /// and `--timeout-location [MODEL.]LOCATION=MS`; combined by the rule of
 /// `ioco_symbolic::online::Timeouts` (the maximum over what applies).
-pub fn timeouts(spec: &Spec, sut: &super::test::SutArgs) -> Result<online::Timeouts> {
+pub fn timeouts(spec: &Spec, sut: &super::sut::SutArgs) -> Result<online::Timeouts> {
     let mut t = online::Timeouts::of_spec(spec, Duration::from_millis(sut.timeout_ms()));
     if let Some(ms) = sut.timeout {
         // An explicit `--timeout` overrides the model's own `@timeout`.
@@ -130,7 +130,7 @@ pub fn timeouts(spec: &Spec, sut: &super::test::SutArgs) -> Result<online::Timeo
         let (name, v) = g
             .rsplit_once('=')
             .ok_or_else(|| miette!(help = format!("write {opt} NAME=MS"), "bad {opt} `{g}`"))?;
-        let d = super::test::parse_ms(v).ok_or_else(|| {
+        let d = super::sut::parse_ms(v).ok_or_else(|| {
             miette!(
                 help = "milliseconds (2000) or 2s, 500ms",
                 "bad {opt} `{g}`: `{v}` is not a duration"
@@ -184,7 +184,7 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
             "--listen serves one SUT connection at a time"
         ));
     }
-    if !args.weight.is_empty() || args.strategy != super::test::StrategyArg::Uniform {
+    if !args.weight.is_empty() || args.strategy != super::args::StrategyArg::Uniform {
         return Err(miette!(
             help = "the symbolic engine chooses inputs and values itself",
             "--weight/--strategy apply to models without data only"
@@ -193,7 +193,7 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
     // the model must be usable by the engine (hidden gates with data are not, say so now)
     tracker(&spec).map_err(|e| miette!("{}: {e}", args.model.display()))?;
     let factory = data_factory(&args.sut, &spec)?;
-    let seed = super::test::seed_or_clock(args.seed);
+    let seed = super::sut::seed_or_clock(args.seed);
     errln!(
         "ioco test: seed {seed} (symbolic engine, Z3 {}: {why})",
         ioco_symbolic::z3solver::z3_version()

@@ -1,0 +1,174 @@
+//! The arguments of the commands that have an engine for models with data besides the
+//! explicit one (`test`, `gen`, `run`): both engines' modules read them, so they live apart
+//! from either (`test.rs` dispatches to `test_data.rs` and `purpose.rs`, `gen.rs` to
+//! `gen_sts.rs`, `run.rs` to `run_sts.rs`).
+
+use super::sut::{ReportArgs, SutArgs};
+use super::PolicyArg;
+use std::path::PathBuf;
+
+/// `--strategy`.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum StrategyArg {
+    /// Observe or give an enabled input, uniformly.
+    #[default]
+    Uniform,
+    /// By the weights of --weight.
+    Weighted,
+    /// Prefer transitions of the model not covered yet.
+    Coverage,
+}
+
+/// Arguments of `ioco test`.
+#[derive(clap::Args)]
+pub struct TestArgs {
+    /// The specification model.
+    pub model: PathBuf,
+    #[command(flatten)]
+    pub sut: SutArgs,
+    /// Number of runs.
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    pub runs: usize,
+    /// Steps (inputs and observations) per run.
+    #[arg(long, visible_alias = "steps", value_name = "N", default_value_t = 50)]
+    pub depth: usize,
+    /// Master seed (default: from the clock; always printed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// SUT instances in parallel.
+    #[arg(long, short, value_name = "N", default_value_t = 1)]
+    pub jobs: usize,
+    /// Choice strategy.
+    #[arg(long, value_enum, default_value_t = StrategyArg::Uniform)]
+    pub strategy: StrategyArg,
+    /// A weight for --strategy weighted: `coin?=3` or `δ=1` (observe); repeatable.
+    #[arg(long, value_name = "LABEL=W")]
+    pub weight: Vec<String>,
+    /// Stop after this many seconds (runs in progress end with the verdict so far).
+    #[arg(long, value_name = "SECS")]
+    pub time_budget: Option<f64>,
+    /// Go on after a failing run.
+    #[arg(long)]
+    pub keep_going: bool,
+    /// Shrink failing runs (delta debugging over their inputs).
+    #[arg(long)]
+    pub shrink: bool,
+    /// The engine: `explicit` (the model translated to an LTS; needs finite data) or
+    /// `symbolic` (Z3 over the .ioco model, any data; see `cmd::test_data`). Default: explicit
+    /// for finite models, symbolic for .ioco models with infinite data (e.g. `int` parameters).
+    #[arg(long, value_enum, value_name = "ENGINE")]
+    pub engine: Option<super::EngineArg>,
+    /// The same as `--engine symbolic`.
+    #[arg(long, conflicts_with = "engine")]
+    pub symbolic: bool,
+    /// Steer the runs towards this test purpose (states named `accept…`/`refuse…`): Pass when
+    /// accept is reached, Inconclusive when it no longer can be (see `cmd::purpose`).
+    #[arg(long, value_name = "FILE")]
+    pub purpose: Option<PathBuf>,
+    #[command(flatten)]
+    pub report: ReportArgs,
+}
+
+/// Generation methods.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum MethodArg {
+    /// Random fail-fast, input-minimal tests (tutorial Alg. 1, uniform choices).
+    Random,
+    /// Batch tests (tutorial Alg. 1) steered to uncovered transitions.
+    Batch,
+    /// n-complete ioco suite T(S, n) (thesis Def. 2.37).
+    NComplete,
+    /// Access sequences + adaptive distinguishing graphs (thesis ch. 3).
+    Adg,
+    /// Chow's W method (Mealy machines).
+    W,
+    /// Wp method (Mealy machines).
+    Wp,
+    /// HSI method (Mealy machines).
+    Hsi,
+    /// H method (Mealy machines).
+    H,
+    /// Hybrid adaptive distinguishing sequences (Mealy machines).
+    Hads,
+    /// A winning strategy to reach `--goal` under `--assume` (thesis ch. 5).
+    Reach,
+    /// Fewest jokers, then fewest moves, to reach `--goal` (thesis ch. 6).
+    Joker,
+    /// A test case from a test purpose `--purpose FILE` (seed 004, TGV).
+    Purpose,
+    /// One test purpose per switch of a .ioco model with data (TAP19 Alg. 1; `--depth` bounds
+    /// the symbolic execution graph); format ioco-sts-suite/1, run with `ioco run SUITE`.
+    SwitchCoverage,
+}
+
+/// Arguments of `ioco gen`.
+#[derive(clap::Args, Debug)]
+pub struct GenArgs {
+    /// The specification (.aut, .dot, .json, .ioco).
+    pub model: PathBuf,
+    /// How to generate (default with `--purpose`: purpose).
+    #[arg(long, short, value_enum, required_unless_present = "purpose")]
+    pub method: Option<MethodArg>,
+    /// Write the suite here (default: standard output).
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Number of tests (random, batch).
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    pub tests: usize,
+    /// Maximal depth of a test in actions (random, batch).
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub depth: usize,
+    /// Seed (random, batch); printed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// The bound n on implementation states (n-complete).
+    #[arg(long, value_name = "N")]
+    pub n: Option<usize>,
+    /// Print the size estimate of T(S, n) and stop (n-complete).
+    #[arg(long)]
+    pub estimate: bool,
+    /// Extra states k the implementation may have (w, wp, hsi, h, hads).
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    pub extra_states: usize,
+    /// The goal: `state:NAME`, `label:NAME`, or several joined by `|` (reach, joker).
+    #[arg(long)]
+    pub goal: Option<String>,
+    /// Test assumption: input-eager, output-eager, nondeterministic or input-fair (reach, joker).
+    #[arg(long, default_value = "nondeterministic")]
+    pub assume: String,
+    /// The test purpose: an LTS whose states named `accept…`/`refuse…` mark accepting and
+    /// refusing states (purpose).
+    #[arg(long, value_name = "FILE")]
+    pub purpose: Option<PathBuf>,
+    /// Quiescence policy of the specification.
+    #[arg(long, value_enum, default_value_t = PolicyArg::Stable)]
+    pub policy: PolicyArg,
+    #[command(flatten)]
+    pub budgets: super::Budgets,
+}
+
+/// Arguments of `ioco run`.
+#[derive(clap::Args)]
+pub struct RunArgs {
+    /// The specification model (for the labels, coverage and the exit rule); a
+    /// switch-coverage suite (ioco-sts-suite/1) may come alone: it names its model.
+    pub model: PathBuf,
+    /// The test suite (JSON, format ioco-suite/1 or ioco-sts-suite/1).
+    pub suite: Option<PathBuf>,
+    #[command(flatten)]
+    pub sut: SutArgs,
+    /// Run each test up to N times (until it fails), to see other nondeterministic outputs.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub repetitions: usize,
+    /// SUT instances in parallel.
+    #[arg(long, short, value_name = "N", default_value_t = 1)]
+    pub jobs: usize,
+    /// Seed (for the simulator and the repetitions).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Go on after a failing test.
+    #[arg(long)]
+    pub keep_going: bool,
+    #[command(flatten)]
+    pub report: ReportArgs,
+}

@@ -1,0 +1,513 @@
+//! What `ioco test`, `ioco run` and `ioco replay` share: how to reach the system under test
+//! ([`SutArgs`], the adapters' factory), where to write reports ([`ReportArgs`]), the seed, and
+//! the quiescence timeouts of a session ([`Timing`], [`load_timed`]).
+
+use super::{Outcome, PolicyArg};
+use crate::load::load_lts;
+use ioco_exec::adapter::process::{ProcessAdapter, ProcessConfig, ResetMode};
+use ioco_exec::adapter::sim::{SimOptions, Simulator};
+use ioco_exec::adapter::tcp::{TcpAdapter, TcpConfig, TcpMode};
+use ioco_exec::adapter::wire::{Format, Mapping, WireConfig};
+use ioco_exec::adapter::Adapter;
+use ioco_exec::{AdapterError, OnlineOptions, RunVerdict, Summary};
+use ioco_model::Lts;
+use miette::{miette, IntoDiagnostic, Result};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How to reach the system under test (shared by `test`, `run`, `replay`).
+#[derive(clap::Args, Clone, Debug)]
+pub struct SutArgs {
+    /// Run this command line as the SUT (split like a shell would; no shell runs unless you
+    /// write `sh -c '...'`).
+    #[arg(long, visible_alias = "sut", value_name = "COMMAND", group = "sut")]
+    pub cmd: Option<String>,
+    /// Connect to the SUT at HOST:PORT.
+    #[arg(long, value_name = "HOST:PORT", group = "sut")]
+    pub tcp: Option<String>,
+    /// Listen on PORT (loopback; or ADDR:PORT) and let the SUT connect, anew for each run
+    /// unless --reset-line. `ioco: listening on ADDR` on stderr says where (0: a free port).
+    #[arg(long, value_name = "PORT", group = "sut")]
+    pub listen: Option<String>,
+    /// With --tcp or --listen: how long to wait for the connection (ms, or with a unit: 10s).
+    #[arg(long, value_name = "MS", default_value = "10s", value_parser = parse_duration_arg)]
+    pub connect_timeout: std::time::Duration,
+    /// With --listen: the address bound (the port `0` asked the system for), for the report.
+    #[arg(skip)]
+    pub bound: std::sync::OnceLock<String>,
+    /// Simulate this model as the SUT (for experiments and mutants).
+    #[arg(
+        long,
+        visible_alias = "simulate",
+        value_name = "IMPL_MODEL",
+        group = "sut"
+    )]
+    pub sim: Option<PathBuf>,
+    /// The line the SUT prints when it has finished reacting and waits for input (e.g. #quiet).
+    #[arg(long, value_name = "LINE")]
+    pub quiescence_marker: Option<String>,
+    /// Milliseconds without output after which the SUT counts as quiescent (overrides the
+    /// model's own `@timeout`). Default: the model's `@timeout`, else 200 ms, or 2000 ms with a
+    /// `--quiescence-marker` (a SUT that prints its marker ends the wait early, so a long wait
+    /// costs nothing and guards against a slow or loaded machine).
+    #[arg(long, value_name = "MS")]
+    pub timeout: Option<u64>,
+    /// Quiescence timeout of a gate (a label name for .aut/DOT/JSON models), overriding the
+    /// model's `@timeout`: `coffee=2000` (ms, or with a unit: 2s, 500ms); repeatable.
+    #[arg(long, value_name = "GATE=MS")]
+    pub timeout_gate: Vec<String>,
+    /// Quiescence timeout of a location (`Model.location` or `location`; a state name for
+    /// .aut/DOT/JSON models), overriding the model's `@timeout`: `brewing=1500`; repeatable.
+    #[arg(long, value_name = "LOCATION=MS")]
+    pub timeout_location: Vec<String>,
+    /// Speak JSON lines ({"label": ..., "args": [...]}) instead of plain label lines.
+    #[arg(long)]
+    pub json_lines: bool,
+    /// A JSON file mapping model labels to wire strings ({"coin": "COIN", ...}).
+    #[arg(long, value_name = "FILE")]
+    pub map: Option<PathBuf>,
+    /// Reset the SUT between runs by sending this line instead of restarting it.
+    #[arg(long, value_name = "LINE")]
+    pub reset_line: Option<String>,
+    /// Attempts to (re)start the SUT before a run is an error.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub retries: usize,
+    /// With --sim: probability that an enabled output races ahead of an input.
+    #[arg(long, value_name = "P", default_value_t = 0.25)]
+    pub race: f64,
+    /// When a state is quiescent.
+    #[arg(long, value_enum, default_value_t = PolicyArg::Stable)]
+    pub policy: PolicyArg,
+}
+
+/// Where to write reports (shared by `test`, `run`, `replay`).
+#[derive(clap::Args, Clone, Debug)]
+pub struct ReportArgs {
+    /// Write the summary as JSON (the input of `ioco replay`).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write a JUnit XML report.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Write a Markdown report.
+    #[arg(long, value_name = "FILE")]
+    pub markdown: Option<PathBuf>,
+    /// List passing runs too.
+    #[arg(long, short)]
+    pub verbose: bool,
+}
+
+/// A factory of adapters, one per worker.
+pub type Factory = Box<dyn Fn(usize) -> Result<Box<dyn Adapter + Send>, AdapterError> + Sync>;
+
+impl SutArgs {
+    pub(crate) fn wire(&self) -> Result<WireConfig> {
+        let mapping = match &self.map {
+            None => Mapping::default(),
+            Some(p) => {
+                let text = std::fs::read_to_string(p)
+                    .map_err(|e| miette!("cannot read {}: {e}", p.display()))?;
+                Mapping::from_json(&text).map_err(|e| miette!("{}:{e}", p.display()))?
+            }
+        };
+        Ok(WireConfig {
+            format: if self.json_lines {
+                Format::JsonLines
+            } else {
+                Format::Lines
+            },
+            marker: self.quiescence_marker.clone(),
+            mapping,
+            ..WireConfig::default()
+        })
+    }
+
+    /// The TCP adapter's configuration for `mode` (client or server), with this command line's
+    /// reset and connection time-out.
+    pub(crate) fn tcp_config(
+        &self,
+        mode: TcpMode,
+        wire: WireConfig,
+        settle: std::time::Duration,
+    ) -> TcpConfig {
+        let mut cfg = TcpConfig::new(mode);
+        cfg.wire = wire;
+        cfg.reset = self.reset();
+        cfg.settle = settle;
+        cfg.connect_timeout = self.connect_timeout;
+        cfg
+    }
+
+    pub(crate) fn reset(&self) -> ResetMode {
+        match &self.reset_line {
+            Some(l) => ResetMode::Line(l.clone()),
+            None => ResetMode::Restart,
+        }
+    }
+
+    /// A short description of the SUT, for the report.
+    pub fn describe(&self) -> String {
+        if let Some(c) = &self.cmd {
+            format!("process: {c}")
+        } else if let Some(a) = &self.tcp {
+            format!("tcp client of {a}")
+        } else if let Some(p) = &self.listen {
+            format!("tcp server on {}", self.bound.get().unwrap_or(p))
+        } else if let Some(m) = &self.sim {
+            format!("simulated model {}", m.display())
+        } else {
+            "none".into()
+        }
+    }
+
+    /// The default quiescence timeout in ms: `--timeout`, else 2000 with a quiescence marker,
+    /// else 200 (a model's `@timeout` comes between the first and the others: [`Timing`]).
+    pub fn timeout_ms(&self) -> u64 {
+        self.timeout.unwrap_or(if self.quiescence_marker.is_some() {
+            2000
+        } else {
+            200
+        })
+    }
+
+    pub fn factory(&self, spec: &Lts) -> Result<Factory> {
+        let alphabet = spec.alphabet().clone();
+        let wire = self.wire()?;
+        let settle = Duration::from_millis(self.timeout_ms());
+        if let Some(cmd) = &self.cmd {
+            let mut cfg = ProcessConfig::from_command_line(cmd).map_err(|e| miette!("{e}"))?;
+            cfg.wire = wire;
+            cfg.reset = self.reset();
+            cfg.settle = settle;
+            // Check the mapping against the model now, for a clear error.
+            ProcessAdapter::new(&alphabet, cfg.clone()).map_err(|e| miette!("{e}"))?;
+            return Ok(Box::new(move |_| {
+                Ok(Box::new(ProcessAdapter::new(&alphabet, cfg.clone())?)
+                    as Box<dyn Adapter + Send>)
+            }));
+        }
+        if let Some(addr) = &self.tcp {
+            let cfg = self.tcp_config(TcpMode::Connect(addr.clone()), wire, settle);
+            return Ok(Box::new(move |_| {
+                Ok(Box::new(TcpAdapter::new(&alphabet, cfg.clone())?) as Box<dyn Adapter + Send>)
+            }));
+        }
+        if let Some(port) = &self.listen {
+            let cfg = self.tcp_config(TcpMode::Listen(port.clone()), wire, settle);
+            let adapter = TcpAdapter::new(&alphabet, cfg).map_err(|e| miette!("{e}"))?;
+            if let Some(addr) = adapter.local_addr() {
+                // where the SUT must connect (the port, when `--listen 0` picked a free one)
+                errln!("ioco: listening on {addr}");
+                let _ = self.bound.set(addr.to_string());
+            }
+            let adapter = std::sync::Mutex::new(Some(adapter));
+            return Ok(Box::new(move |_| {
+                let a = adapter
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .take()
+                    .ok_or_else(|| {
+                        AdapterError::Start("--listen serves one SUT: use --jobs 1".into())
+                    })?;
+                Ok(Box::new(a) as Box<dyn Adapter + Send>)
+            }));
+        }
+        if let Some(path) = &self.sim {
+            let imp = Arc::new(load_lts(path)?);
+            let opts = SimOptions {
+                policy: self.policy.into(),
+                race: self.race,
+                ..SimOptions::default()
+            };
+            return Ok(Box::new(move |_| {
+                Ok(Box::new(Simulator::new(Arc::clone(&imp), &alphabet, opts))
+                    as Box<dyn Adapter + Send>)
+            }));
+        }
+        Err(miette!(
+            help = "e.g. --cmd \"./my-sut --ack\" --quiescence-marker '#quiet'",
+            "no system under test: give --cmd, --tcp, --listen or --sim"
+        ))
+    }
+}
+
+impl ReportArgs {
+    /// Print the text summary and write the report files; the outcome of the verdict.
+    pub fn finish(&self, summary: &Summary) -> Result<Outcome> {
+        let text = ioco_report::text::render(
+            summary,
+            &ioco_report::text::TextOptions {
+                verbose: self.verbose,
+                ..Default::default()
+            },
+        );
+        super::emit(&text, None)?;
+        ioco_report::write_reports(
+            summary,
+            &ioco_report::ReportFiles {
+                json: self.json.clone(),
+                junit: self.junit.clone(),
+                markdown: self.markdown.clone(),
+            },
+        )
+        .into_diagnostic()?;
+        match summary.verdict {
+            RunVerdict::Pass | RunVerdict::Inconclusive => Ok(Outcome::Ok),
+            RunVerdict::Fail => Ok(Outcome::Fail),
+            RunVerdict::Error => Err(miette!("the test session ended in an error (see above)")),
+        }
+    }
+}
+
+/// The seed to use: the given one or one from the clock.
+pub fn seed_or_clock(seed: Option<u64>) -> u64 {
+    seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64 % 1_000_000_007)
+            .unwrap_or(0)
+    })
+}
+
+/// Options shared by the commands, from the SUT arguments.
+pub fn base_options(sut: &SutArgs, seed: u64) -> OnlineOptions {
+    OnlineOptions {
+        policy: sut.policy.into(),
+        seed,
+        quiescence_timeout: Duration::from_millis(sut.timeout_ms()),
+        retries: sut.retries,
+        ..OnlineOptions::default()
+    }
+}
+
+/// The quiescence timeouts of a test session: the default and the per-state and per-label
+/// ones (`ioco_exec::timeouts`), from the model's `@timeout`s and the command line.
+#[derive(Clone, Debug)]
+pub struct Timing {
+    /// Where no state or label has its own: the model's `@timeout`, else `--timeout`.
+    pub default: Duration,
+    /// Per state and label (`None` when there are none).
+    pub timeouts: Option<Arc<ioco_exec::Timeouts>>,
+}
+
+impl Timing {
+    /// Put these timeouts into `opts`.
+    pub fn apply(&self, opts: &mut OnlineOptions) {
+        opts.quiescence_timeout = self.default;
+        opts.timeouts = self.timeouts.clone();
+    }
+}
+
+/// A duration on the command line: milliseconds, or a number with `us`, `ms`, `s` or `min`.
+pub(crate) fn parse_ms(text: &str) -> Option<Duration> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !c.is_ascii_digit() && c != '.')
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let x: f64 = num
+        .parse()
+        .ok()
+        .filter(|x: &f64| x.is_finite() && *x >= 0.0)?;
+    let secs = match unit.trim() {
+        "" | "ms" => x / 1e3,
+        "us" => x / 1e6,
+        "s" => x,
+        "min" => x * 60.0,
+        _ => return None,
+    };
+    Some(Duration::from_secs_f64(secs))
+}
+
+/// Levenshtein distance (for did-you-mean hints on short names).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// A duration on the command line: milliseconds (`2000`) or with a unit (`2s`, `500ms`).
+fn parse_duration_arg(s: &str) -> std::result::Result<Duration, String> {
+    parse_ms(s).ok_or_else(|| {
+        format!("`{s}` is not a duration: milliseconds (2000) or with a unit (2s, 500ms, 1min)")
+    })
+}
+
+/// `NAME=MS` pairs of a repeatable option, checked against the names the model has.
+fn overrides(
+    option: &str,
+    what: &str,
+    given: &[String],
+    known: &[String],
+) -> Result<std::collections::HashMap<String, Duration>> {
+    let mut out = std::collections::HashMap::new();
+    for g in given {
+        let (name, value) = g.rsplit_once('=').ok_or_else(|| {
+            miette!(
+                help = format!("write {option} NAME=MS, e.g. {option} coffee=2000"),
+                "bad {option} `{g}`: no `=`"
+            )
+        })?;
+        let name = name.trim().trim_end_matches(['?', '!']);
+        let d = parse_ms(value).ok_or_else(|| {
+            miette!(
+                help = "milliseconds (2000) or a duration with a unit: 2s, 500ms, 1min",
+                "bad {option} `{g}`: `{value}` is not a duration"
+            )
+        })?;
+        if !known.iter().any(|k| k == name) {
+            let mut near: Vec<&String> = known
+                .iter()
+                .filter(|k| edit_distance(k, name) <= 2.min(name.len() / 2))
+                .collect();
+            near.truncate(3);
+            let hint = if near.is_empty() {
+                let mut all: Vec<&str> = known.iter().map(String::as_str).collect();
+                all.truncate(20);
+                format!("the model's {what}s: {}", all.join(", "))
+            } else {
+                format!(
+                    "did you mean {}?",
+                    near.iter()
+                        .map(|s| s.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            };
+            return Err(miette!(
+                help = hint,
+                "{option} `{g}`: the model has no {what} `{name}`"
+            ));
+        }
+        out.insert(name.to_string(), d);
+    }
+    Ok(out)
+}
+
+/// Load the specification with its quiescence timeouts: a `.ioco` model's `@timeout`s on the
+/// model, its gates and its locations, overridden by `--timeout-gate` and
+/// `--timeout-location` (for other formats a gate is a label name and a location a state
+/// name). The rule that combines them is `ioco_exec::timeouts`'.
+pub fn load_timed(path: &std::path::Path, sut: &SutArgs) -> Result<(Lts, Timing)> {
+    let (spec, model) = if path.extension().is_some_and(|e| e == "ioco") {
+        let (lts, t) = crate::load::ioco_lts_timed(path)?;
+        (lts, Some(t))
+    } else {
+        (load_lts(path)?, None)
+    };
+    let timing = timing_of(&spec, model.as_ref(), sut)?;
+    Ok((spec, timing))
+}
+
+fn timing_of(
+    spec: &Lts,
+    model: Option<&ioco_lang::translate::Timing>,
+    sut: &SutArgs,
+) -> Result<Timing> {
+    let a = spec.alphabet();
+    let n = spec.num_states();
+    // gates: (name, the model's timeout) per label
+    let label_gate: Vec<Option<(String, Option<Duration>)>> = a
+        .all()
+        .map(|l| {
+            if !(a.is_input(l) || a.is_output(l)) {
+                return None;
+            }
+            match model {
+                Some(m) => m
+                    .label_gates
+                    .get(l.index())
+                    .copied()
+                    .flatten()
+                    .map(|g| m.gates[g as usize].clone()),
+                None => Some((a.name(l).to_string(), None)),
+            }
+        })
+        .collect();
+    let mut gate_names: Vec<String> = match model {
+        Some(m) => m.gates.iter().map(|g| g.0.clone()).collect(),
+        None => a.visible().map(|l| a.name(l).to_string()).collect(),
+    };
+    gate_names.sort();
+    gate_names.dedup();
+    let gates = overrides("--timeout-gate", "gate", &sut.timeout_gate, &gate_names)?;
+    let labels: Vec<Option<Duration>> = label_gate
+        .iter()
+        .map(|g| {
+            g.as_ref()
+                .and_then(|(name, t)| gates.get(name).copied().or(*t))
+        })
+        .collect();
+    let states: Vec<Option<Duration>> = match model {
+        Some(m) => {
+            let mut known: Vec<String> = Vec::new();
+            for (aut, loc, _) in &m.locations {
+                known.push(loc.clone());
+                known.push(format!("{aut}.{loc}"));
+            }
+            known.sort();
+            known.dedup();
+            let locs = overrides(
+                "--timeout-location",
+                "location",
+                &sut.timeout_location,
+                &known,
+            )?;
+            let per_loc: Vec<Option<Duration>> = m
+                .locations
+                .iter()
+                .map(|(aut, loc, t)| {
+                    locs.get(&format!("{aut}.{loc}"))
+                        .or_else(|| locs.get(loc))
+                        .copied()
+                        .or(*t)
+                })
+                .collect();
+            (0..n as u32)
+                .map(|s| {
+                    m.locations_of(s)
+                        .iter()
+                        .filter_map(|&i| per_loc[i as usize])
+                        .max()
+                })
+                .collect()
+        }
+        None => {
+            let names: Vec<String> = (0..n as u32).map(|s| spec.state_name(s)).collect();
+            let mut known = names.clone();
+            known.sort();
+            known.dedup();
+            let locs = overrides(
+                "--timeout-location",
+                "location",
+                &sut.timeout_location,
+                &known,
+            )?;
+            if locs.is_empty() {
+                Vec::new()
+            } else {
+                names.iter().map(|s| locs.get(s).copied()).collect()
+            }
+        }
+    };
+    let t = ioco_exec::Timeouts { states, labels };
+    Ok(Timing {
+        default: match sut.timeout {
+            Some(ms) => Duration::from_millis(ms),
+            None => model
+                .and_then(|m| m.model)
+                .unwrap_or(Duration::from_millis(sut.timeout_ms())),
+        },
+        timeouts: (!t.is_empty()).then(|| Arc::new(t)),
+    })
+}
