@@ -91,6 +91,9 @@ fn main() -> ExitCode {
         INTERRUPTING.store(true, std::sync::atomic::Ordering::SeqCst);
         let n = ioco_exec::adapter::process::stop_all();
         errln!("ioco: interrupted; stopped {n} system(s) under test");
+        if let Some(runs) = cmd::write_partial_reports() {
+            errln!("ioco: wrote the reports of the {runs} run(s) finished, marked interrupted");
+        }
         std::process::exit(INTERRUPTED);
     });
     let name = match &cli.command {

@@ -87,3 +87,52 @@ fn sigint_kills_the_sut_and_its_children() {
 fn sigterm_kills_the_sut_and_its_children() {
     interrupted_by("-TERM");
 }
+
+/// An interrupted session still writes its report files, with the runs finished so far,
+/// marked interrupted.
+#[test]
+fn an_interrupted_session_writes_its_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("report.json");
+    let junit = dir.path().join("report.xml");
+    let sut = format!("{} --ack", common::example_bin("coffee-sut"));
+    let mut ioco = Command::new(env!("CARGO_BIN_EXE_ioco"))
+        .args(["test", "examples/coffee/coffee.ioco", "--sut", &sut])
+        .args([
+            "--quiescence-marker",
+            "#quiet",
+            "--runs",
+            "100000000",
+            "--steps",
+            "5",
+        ])
+        .args(["--seed", "3", "--keep-going", "--json"])
+        .arg(&json)
+        .arg("--junit")
+        .arg(&junit)
+        .current_dir(root())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Let some runs finish (each takes milliseconds), then interrupt.
+    std::thread::sleep(Duration::from_millis(3000));
+    let killed = Command::new("kill")
+        .args(["-INT", &ioco.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = ioco.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{status:?}");
+    let mut err = String::new();
+    std::io::Read::read_to_string(ioco.stderr.as_mut().unwrap(), &mut err).unwrap();
+    assert!(err.contains("marked interrupted"), "{err}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["parameters"]["interrupted"], true, "{v}");
+    assert!(!v["runs"].as_array().unwrap().is_empty(), "{v}");
+    assert!(std::fs::read_to_string(&junit)
+        .unwrap()
+        .contains("<testsuite"));
+}

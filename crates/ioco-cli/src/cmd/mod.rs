@@ -135,6 +135,53 @@ pub fn emit(text: &str, path: Option<&std::path::Path>) -> miette::Result<()> {
     }
 }
 
+/// What an interrupted command still writes: the runs finished so far and where its reports
+/// go (set by [`partial_reports`], filled by the [`progress`] callback).
+struct Partial {
+    files: ioco_report::ReportFiles,
+    mode: String,
+    seed: u64,
+    runs: Vec<ioco_exec::RunResult>,
+}
+
+static PARTIAL: std::sync::Mutex<Option<Partial>> = std::sync::Mutex::new(None);
+
+fn partial() -> std::sync::MutexGuard<'static, Option<Partial>> {
+    PARTIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Keep the runs of this command as they finish, so that an interruption still writes the
+/// report files of `report` (nothing is kept when no report file is asked for).
+pub fn partial_reports(report: &test::ReportArgs, mode: &str, seed: u64) {
+    if report.json.is_none() && report.junit.is_none() && report.markdown.is_none() {
+        return;
+    }
+    *partial() = Some(Partial {
+        files: ioco_report::ReportFiles {
+            json: report.json.clone(),
+            junit: report.junit.clone(),
+            markdown: report.markdown.clone(),
+        },
+        mode: mode.to_string(),
+        seed,
+        runs: Vec::new(),
+    });
+}
+
+/// For the interrupt handler: write the report files of the runs finished so far, marked
+/// `"interrupted": true` (a parameter of the summary). Returns the number of runs written, or
+/// `None` when no report was asked for.
+pub fn write_partial_reports() -> Option<usize> {
+    let p = partial().take()?;
+    let n = p.runs.len();
+    let mut summary = ioco_exec::Summary::new(p.mode, p.seed, p.runs);
+    summary
+        .parameters
+        .insert("interrupted".into(), serde_json::Value::Bool(true));
+    ioco_report::write_reports(&summary, &p.files).ok()?;
+    Some(n)
+}
+
 /// A live progress bar on standard error for multi-run work (hidden when standard error is not
 /// a terminal, e.g. in CI), and the callback that advances it after every run.
 pub fn progress(runs: usize) -> (ioco_exec::Progress, indicatif::ProgressBar) {
@@ -153,6 +200,9 @@ pub fn progress(runs: usize) -> (ioco_exec::Progress, indicatif::ProgressBar) {
     let fails = Arc::new(AtomicUsize::new(0));
     let b = bar.clone();
     let callback = move |r: &ioco_exec::RunResult| {
+        if let Some(p) = partial().as_mut() {
+            p.runs.push(r.clone());
+        }
         if r.verdict == ioco_exec::RunVerdict::Fail {
             let n = fails.fetch_add(1, Ordering::Relaxed) + 1;
             b.set_message(format!("({n} fail)"));

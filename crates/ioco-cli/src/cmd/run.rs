@@ -48,6 +48,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let factory = args.sut.factory(&spec)?;
     let seed = seed_or_clock(args.seed);
     let (progress, bar) = super::progress(suite.num_tests());
+    super::partial_reports(&args.report, "suite", seed);
     let mut opts = ioco_exec::OnlineOptions {
         progress,
         repetitions: args.repetitions.max(1),

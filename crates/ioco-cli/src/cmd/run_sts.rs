@@ -157,6 +157,7 @@ fn run(args: &Args, model: Option<PathBuf>, suite_path: &Path, suite: StsSuite) 
     let mut picker = Picker::default();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let (progress, bar) = super::progress(purposes.len() * args.repetitions.max(1));
+    super::partial_reports(&args.report, "suite", seed);
     let t0 = Instant::now();
     let mut results = Vec::new();
     let mut covered = BTreeSet::new();

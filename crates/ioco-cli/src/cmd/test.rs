@@ -57,6 +57,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         ));
     }
     let (progress, bar) = super::progress(args.runs);
+    super::partial_reports(&args.report, "online", seed);
     let mut opts = OnlineOptions {
         progress,
         runs: args.runs,

@@ -199,6 +199,7 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
         ioco_symbolic::z3solver::z3_version()
     );
     let (progress, bar) = super::progress(args.runs);
+    super::partial_reports(&args.report, "online", seed);
     let jobs = args.jobs.max(1).min(args.runs.max(1));
     let stop = AtomicBool::new(false);
     let t0 = Instant::now();
