@@ -152,7 +152,7 @@ fn partial() -> std::sync::MutexGuard<'static, Option<Partial>> {
 
 /// Keep the runs of this command as they finish, so that an interruption still writes the
 /// report files of `report` (nothing is kept when no report file is asked for).
-pub fn partial_reports(report: &test::ReportArgs, mode: &str, seed: u64) {
+pub fn partial_reports(report: &sut::ReportArgs, mode: &str, seed: u64) {
     if report.json.is_none() && report.junit.is_none() && report.markdown.is_none() {
         return;
     }
