@@ -124,6 +124,9 @@ fn main() -> ExitCode {
     while INTERRUPTING.load(std::sync::atomic::Ordering::SeqCst) {
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
+    // Descendants of SUTs that left their process group and escaped a sweep while in the
+    // middle of an exec (see `ioco_exec::adapter::process`).
+    ioco_exec::adapter::process::sweep_all();
     match result {
         Ok(outcome) => outcome.exit_code(),
         Err(report) => {

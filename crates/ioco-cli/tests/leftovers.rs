@@ -51,6 +51,21 @@ fn wait_for(what: &str, mut f: impl FnMut() -> bool) {
     }
 }
 
+/// What /proc says of `pid` (for a failure message).
+fn describe(pid: &str) -> String {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let cmd = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+    let env = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
+    let token = env
+        .split(|&b| b == 0)
+        .find(|v| v.starts_with(b"IOCO_SUT_TOKEN="))
+        .map(|v| String::from_utf8_lossy(v).into_owned());
+    format!(
+        "pid {pid}: stat {stat:?}, cmdline {:?}, token {token:?}",
+        String::from_utf8_lossy(&cmd)
+    )
+}
+
 fn pids(pidfile: &Path) -> Vec<String> {
     std::fs::read_to_string(pidfile)
         .unwrap_or_default()
@@ -105,9 +120,20 @@ fn daemonised_grandchildren_of_the_sut_are_killed() {
     // Every daemon that got to write its pid, and every process with the mark of one of this
     // tester's SUTs, is gone once ioco has exited.
     for d in pids(&pidfile) {
-        wait_for("the daemon to be gone", || gone(&d));
+        wait_for(&format!("the daemon to be gone ({})", describe(&d)), || {
+            gone(&d)
+        });
     }
-    wait_for("no marked process left", || marked_by(pid).is_empty());
+    let left = marked_by(pid);
+    wait_for(
+        &format!(
+            "no marked process left ({:?})",
+            left.iter()
+                .map(|p| describe(&p.to_string()))
+                .collect::<Vec<_>>()
+        ),
+        || marked_by(pid).is_empty(),
+    );
     assert!(
         !pids(&pidfile).is_empty(),
         "the SUT should have started a daemon"

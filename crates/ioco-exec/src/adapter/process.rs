@@ -55,8 +55,13 @@ pub fn stop_all() -> usize {
             libc::kill(-pid, libc::SIGKILL);
         }
     }
-    sweep(&format!("{}.", std::process::id()));
+    sweep_all();
     g.len()
+}
+
+/// [`sweep`] every descendant of every SUT this process started (for a tester about to exit).
+pub fn sweep_all() -> usize {
+    sweep(&format!("{}.", std::process::id()))
 }
 
 /// The environment variable that marks a SUT and its descendants.
@@ -193,8 +198,19 @@ impl Running {
         groups().retain(|&g| g != pid);
         let _ = self.child.kill();
         let _ = self.child.wait();
-        // Descendants that left the group (a daemon's `setsid`).
+        // Descendants that left the group (a daemon's `setsid`). A process in the middle of
+        // an `exec` shows no environment for a moment, so the sweep is repeated a little
+        // later, off the tester's path.
         sweep(&self.token);
+        {
+            let token = self.token.clone();
+            let _ = std::thread::Builder::new()
+                .name("ioco-sweep".into())
+                .spawn(move || {
+                    std::thread::sleep(Duration::from_millis(50));
+                    sweep(&token);
+                });
+        }
     }
 
     /// The exit status, waiting up to `wait` for the process to end; kills it if it does not.
