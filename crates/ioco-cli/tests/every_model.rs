@@ -278,3 +278,44 @@ fn engine_chooses_between_the_explicit_and_the_symbolic_tester() {
         .stderr(contains("`ioco test` needs a model with finite data"))
         .stderr(contains("int[0..10]"));
 }
+
+#[test]
+fn gen_purpose_takes_either_engine() {
+    let base = [
+        "gen",
+        "examples/coffee/coffee.ioco",
+        "--purpose",
+        "examples/purposes/coffee-brew.ioco",
+    ];
+    let explicit = ioco().args(base).output().unwrap();
+    assert_eq!(explicit.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&explicit.stdout).unwrap();
+    assert_eq!(v["format"], "ioco-suite/1");
+    let symbolic = ioco()
+        .args(base)
+        .args(["--engine", "symbolic"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        symbolic.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&symbolic.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&symbolic.stdout).unwrap();
+    assert_eq!(v["format"], "ioco-stg/1");
+    ioco()
+        .args([
+            "gen",
+            "examples/coffee/coffee.ioco",
+            "--method",
+            "random",
+            "--engine",
+            "symbolic",
+        ])
+        .assert()
+        .code(2)
+        .stderr(contains(
+            "--engine chooses the engine of --method purpose only",
+        ));
+}

@@ -140,6 +140,11 @@ pub struct GenArgs {
     /// refusing states (purpose).
     #[arg(long, value_name = "FILE")]
     pub purpose: Option<PathBuf>,
+    /// With --purpose, the engine: `explicit` (a test case over the suspension automaton;
+    /// needs finite data) or `symbolic` (the symbolic test graph, format `ioco-stg/1`; a .ioco
+    /// model and purpose). Default: symbolic for .ioco models with infinite data.
+    #[arg(long, value_enum, value_name = "ENGINE")]
+    pub engine: Option<super::EngineArg>,
     /// Quiescence policy of the specification.
     #[arg(long, value_enum, default_value_t = PolicyArg::Stable)]
     pub policy: PolicyArg,

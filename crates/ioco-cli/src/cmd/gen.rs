@@ -36,6 +36,12 @@ fn need<'a, T>(v: &'a Option<T>, flag: &str, method: &str) -> Result<&'a T> {
 pub fn run(args: Args) -> Result<Outcome> {
     let policy = QuiescencePolicy::from(args.policy);
     let method = args.method.unwrap_or(MethodArg::Purpose);
+    if args.engine.is_some() && method != MethodArg::Purpose {
+        return Err(miette!(
+            help = "--method switch-coverage is symbolic; the other methods are explicit",
+            "--engine chooses the engine of --method purpose only"
+        ));
+    }
     let suite: Suite = match method {
         MethodArg::Random | MethodArg::Batch => {
             let lts = load_lts(&args.model)?;
@@ -130,7 +136,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         MethodArg::SwitchCoverage => return super::gen_sts::run(&args),
         MethodArg::Purpose => {
             let p = need(&args.purpose, "--purpose FILE", "purpose")?;
-            if crate::load::data_spec(&args.model, false)?.is_some() {
+            if crate::load::engine_spec(&args.model, args.engine)?.is_some() {
                 return super::purpose::gen_symbolic(&args.model, p, args.output.as_deref());
             }
             let sa = suspension(&args)?;
