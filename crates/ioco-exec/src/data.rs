@@ -120,10 +120,12 @@ impl DataAdapter {
             wire_name.insert(g.name.clone(), mapped.unwrap_or_else(|| g.name.clone()));
         }
         let inner = match target {
-            DataTarget::Process(cfg) => {
+            DataTarget::Process(mut cfg) => {
+                cfg.wire.values = true;
                 Inner::Process(ProcessAdapter::new(&alphabet, cfg).map_err(|e| e.to_string())?)
             }
-            DataTarget::Tcp(cfg) => {
+            DataTarget::Tcp(mut cfg) => {
+                cfg.wire.values = true;
                 Inner::Tcp(TcpAdapter::new(&alphabet, cfg).map_err(|e| e.to_string())?)
             }
         };
