@@ -37,6 +37,7 @@
 pub mod adapter;
 pub mod data;
 pub mod data_run;
+pub mod data_session;
 pub mod online;
 pub mod purpose;
 pub mod replay;

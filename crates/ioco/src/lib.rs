@@ -35,18 +35,16 @@
 //! The README's example (a FIFO queue against `examples/queue/queue.ioco`, and a faulty one
 //! whose test panics with the report) is compiled and run as a doctest of this crate.
 
-use ioco_exec::data_run::{input_labels, to_result};
-use ioco_exec::{RunResult, RunVerdict, Shrunk, Summary};
+use ioco_exec::data_session::{run_data_online, DataFactory, DataSessionOptions};
+use ioco_exec::{RunVerdict, Summary};
 use ioco_lang::ir::{Direction, Spec};
 use ioco_symbolic::online::{self, DataSut, Observed, Sent, SutError};
 use ioco_symbolic::SymbolicSpec;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 pub use ioco_exec::RunVerdict as Verdict;
@@ -109,7 +107,8 @@ impl fmt::Display for Action {
     }
 }
 
-/// A Rust component under test.
+/// A Rust component under test (`Send + 'static` to be tested: the engine runs it on a
+/// worker thread of `ioco_exec::data_session`, the session runner of `ioco test`).
 ///
 /// After [`Component::input`] returns, its outputs are observed one by one; when none is left
 /// the component is quiescent until the next input. A panic inside the component ends the run
@@ -254,44 +253,42 @@ impl Test {
 
     /// Tests `component`; stops at the first failing run. The report's verdict is Fail when
     /// the component does not conform.
-    pub fn run<C: Component>(&self, component: C) -> Result<Report, Error> {
-        let mut tracker = SymbolicSpec::with_z3(self.spec.clone())
+    pub fn run<C: Component + Send + 'static>(&self, component: C) -> Result<Report, Error> {
+        // the engine refuses some models (multi-actions): say so before running
+        SymbolicSpec::with_z3(self.spec.clone())
             .map_err(|e| Error(format!("{}: {e}", self.spec.name)))?;
-        let mut sut = InProcess::new(self.spec.clone(), component);
-        let opts = online::OnlineOptions {
-            steps: self.steps,
-            input_bias: 0.5,
-            timeouts: None,
+        let sut = Mutex::new(Some(InProcess::new(self.spec.clone(), component)));
+        let factory: DataFactory = Box::new(move |_| {
+            let sut = sut
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .take()
+                .ok_or("the component is tested by one worker")?;
+            Ok(Box::new(sut) as Box<dyn DataSut>)
+        });
+        let opts = DataSessionOptions {
+            runs: self.runs,
+            jobs: 1,
+            seed: self.seed,
+            shrink: self.shrink,
+            keep_going: false,
+            budget: None,
+            online: online::OnlineOptions {
+                steps: self.steps,
+                input_bias: 0.5,
+                timeouts: None,
+            },
+            progress: Default::default(),
         };
         let t0 = Instant::now();
-        let mut runs: Vec<RunResult> = Vec::new();
-        for k in 0..self.runs {
-            let run_seed = ioco_gen::derive_seed(self.seed, k as u64);
-            let start = Instant::now();
-            let mut rng = ChaCha8Rng::seed_from_u64(run_seed);
-            let run = online::run_online(&mut tracker, &mut sut, &opts, &mut rng);
-            let mut r = to_result(&run, k, run_seed);
-            if r.verdict == RunVerdict::Fail && self.shrink {
-                let mut rng = ChaCha8Rng::seed_from_u64(run_seed ^ 0x5421);
-                if let Some(sh) =
-                    online::shrink(&mut tracker, &mut sut, &run, 100, 2, None, &mut rng)
-                {
-                    let sr = to_result(&sh.run, k, run_seed);
-                    r.shrunk = Some(Shrunk {
-                        inputs: input_labels(&self.spec, &sh.inputs),
-                        trace: sr.trace,
-                        failure: sr.failure,
-                        replays: sh.replays,
-                    });
-                }
-            }
-            r.duration_ms = start.elapsed().as_secs_f64() * 1e3;
-            let stop = matches!(r.verdict, RunVerdict::Fail | RunVerdict::Error);
-            runs.push(r);
-            if stop {
-                break;
-            }
-        }
+        let session = run_data_online(
+            &self.spec,
+            |spec| SymbolicSpec::with_z3(spec.clone()),
+            &factory,
+            &opts,
+        )
+        .map_err(|e| Error(format!("{}: {e}", self.spec.name)))?;
+        let runs = session.runs;
         let mut summary = Summary::new("online", self.seed, runs);
         summary.duration_ms = t0.elapsed().as_secs_f64() * 1e3;
         let p = &mut summary.parameters;
@@ -308,7 +305,7 @@ impl Test {
     /// Inconclusive where the model leaves the behaviour open). Also panics when the model
     /// cannot be tested, with the reason.
     #[track_caller]
-    pub fn assert_conforms<C: Component>(&self, component: C) {
+    pub fn assert_conforms<C: Component + Send + 'static>(&self, component: C) {
         match self.run(component) {
             Err(e) => panic!("ioco: cannot test {}: {e}", self.spec.name),
             Ok(r) if r.is_failure() => panic!(

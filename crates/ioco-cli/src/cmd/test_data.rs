@@ -20,15 +20,14 @@ use super::Outcome;
 use ioco_exec::adapter::process::ProcessConfig;
 use ioco_exec::adapter::tcp::TcpMode;
 use ioco_exec::data::{DataAdapter, DataTarget};
-use ioco_exec::{RunResult, RunVerdict, Shrunk, Summary};
+use ioco_exec::data_session::{run_data_online, DataSession, DataSessionOptions};
+use ioco_exec::Summary;
 use ioco_lang::ir::Spec;
 use ioco_symbolic::online::{self, DataSut, SpecSut};
 use ioco_symbolic::SymbolicSpec;
 use miette::{miette, Result};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use std::collections::BTreeSet;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -48,9 +47,7 @@ pub fn tracker(spec: &Arc<Spec>) -> std::result::Result<SymbolicSpec, String> {
     SymbolicSpec::new(spec.clone(), solver(spec))
 }
 
-/// A maker of systems under test, one per worker.
-pub type DataFactory =
-    Box<dyn Fn(u64) -> std::result::Result<Box<dyn DataSut>, String> + Sync + Send>;
+pub use ioco_exec::data_session::DataFactory;
 
 /// The systems under test of the SUT options, for `spec`.
 pub fn data_factory(sut: &super::sut::SutArgs, spec: &Arc<Spec>) -> Result<DataFactory> {
@@ -201,107 +198,25 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
     let (progress, bar) = super::progress(args.runs);
     super::partial_reports(&args.report, "online", seed);
     let jobs = args.jobs.max(1).min(args.runs.max(1));
-    let stop = AtomicBool::new(false);
     let t0 = Instant::now();
-    let budget = args.time_budget.map(Duration::from_secs_f64);
-    let results: Mutex<Vec<RunResult>> = Mutex::new(Vec::new());
-    let switches: Mutex<BTreeSet<(u32, u32)>> = Mutex::new(BTreeSet::new());
-    let setup_error: Mutex<Option<String>> = Mutex::new(None);
     let timeouts = timeouts(&spec, &args.sut)?;
-    let opts = online::OnlineOptions {
-        steps: args.depth,
-        input_bias: 0.5,
-        timeouts: Some(timeouts.clone()),
+    let opts = DataSessionOptions {
+        runs: args.runs,
+        jobs,
+        seed,
+        shrink: args.shrink,
+        keep_going: args.keep_going,
+        budget: args.time_budget.map(Duration::from_secs_f64),
+        online: online::OnlineOptions {
+            steps: args.depth,
+            input_bias: 0.5,
+            timeouts: Some(timeouts),
+        },
+        progress,
     };
-    std::thread::scope(|scope| {
-        for w in 0..jobs {
-            let (spec, factory, stop, results, setup_error, progress, opts, switches) = (
-                spec.clone(),
-                &factory,
-                &stop,
-                &results,
-                &setup_error,
-                &progress,
-                &opts,
-                &switches,
-            );
-            let (shrink, keep_going, runs) = (args.shrink, args.keep_going, args.runs);
-            scope.spawn(move || {
-                let mut tracker = match tracker(&spec) {
-                    Ok(t) => t,
-                    Err(e) => {
-                        *setup_error.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
-                        return;
-                    }
-                };
-                let mut sut: Option<Box<dyn DataSut>> = None;
-                let mut k = w;
-                while k < runs {
-                    if stop.load(Ordering::Relaxed) || budget.is_some_and(|b| t0.elapsed() > b) {
-                        break;
-                    }
-                    let run_seed = ioco_gen::derive_seed(seed, k as u64);
-                    if sut.is_none() {
-                        match factory(run_seed) {
-                            Ok(s) => sut = Some(s),
-                            Err(e) => {
-                                *setup_error.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
-                                stop.store(true, Ordering::Relaxed);
-                                return;
-                            }
-                        }
-                    }
-                    let s = sut.as_mut().expect("made above");
-                    let start = Instant::now();
-                    let mut rng = ChaCha8Rng::seed_from_u64(run_seed);
-                    let run = online::run_online(&mut tracker, s.as_mut(), opts, &mut rng);
-                    switches
-                        .lock()
-                        .unwrap_or_else(|p| p.into_inner())
-                        .extend(run.switches.iter().copied());
-                    let mut r = to_result(&run, k, run_seed);
-                    if matches!(r.verdict, RunVerdict::Fail | RunVerdict::Error) {
-                        r.stderr = s.stderr_tail();
-                    }
-                    if r.verdict == RunVerdict::Fail && shrink {
-                        let mut rng = ChaCha8Rng::seed_from_u64(run_seed ^ 0x5421);
-                        if let Some(sh) = online::shrink(
-                            &mut tracker,
-                            s.as_mut(),
-                            &run,
-                            100,
-                            2,
-                            opts.timeouts.as_ref(),
-                            &mut rng,
-                        ) {
-                            let sr = to_result(&sh.run, k, run_seed);
-                            r.shrunk = Some(Shrunk {
-                                inputs: input_labels(&spec, &sh.inputs),
-                                trace: sr.trace,
-                                failure: sr.failure,
-                                replays: sh.replays,
-                            });
-                        }
-                    }
-                    r.duration_ms = start.elapsed().as_secs_f64() * 1e3;
-                    if let Some(cb) = &progress.0 {
-                        cb(&r);
-                    }
-                    if matches!(r.verdict, RunVerdict::Fail | RunVerdict::Error) && !keep_going {
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                    results.lock().unwrap_or_else(|p| p.into_inner()).push(r);
-                    k += jobs;
-                }
-            });
-        }
-    });
+    let session = run_data_online(&spec, tracker, &factory, &opts);
     bar.finish_and_clear();
-    if let Some(e) = setup_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        return Err(miette!("{e}"));
-    }
-    let mut runs = results.into_inner().unwrap_or_else(|p| p.into_inner());
-    runs.sort_by_key(|r| r.run);
+    let DataSession { runs, switches } = session.map_err(|e| miette!("{e}"))?;
     let mut summary = Summary::new("online", seed, runs);
     summary.duration_ms = t0.elapsed().as_secs_f64() * 1e3;
     let p = &mut summary.parameters;
@@ -315,10 +230,7 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
     let total = ioco_symbolic::System::new(spec.clone())
         .map(|s| s.switches().len())
         .unwrap_or(0);
-    let covered = switches
-        .into_inner()
-        .unwrap_or_else(|p| p.into_inner())
-        .len();
+    let covered = switches.len();
     let ratio = if total == 0 {
         1.0
     } else {
