@@ -226,3 +226,39 @@ fn a_composition_of_many_components_is_refused_in_bounded_memory() {
         .code(2)
         .stderr(contains("more than 40000 reachable states"));
 }
+
+/// A data gate renamed, then hidden (`hide h in A[d -> h] |[h]| B[st -> h]`): the symbolic
+/// engine refuses it like the same model without renaming, with the same message; it
+/// panicked (index out of bounds, exit 101).
+#[test]
+fn a_renamed_then_hidden_data_gate_is_refused_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = |renamed: bool| {
+        let (a, b, sys) = if renamed {
+            ("d", "st", "hide h in A[d -> h] |[h]| B[st -> h]")
+        } else {
+            ("h", "h", "hide h in A |[h]| B")
+        };
+        format!(
+            "model A {{\n  input {a}(x: int[0..3])\n  output o\n  init s0\n  s0 -- {a}?(x) --> s1\n  s1 -- o! --> s0\n}}\n\
+             model B {{\n  output {b}(y: int[0..3])\n  input i\n  init t0\n  t0 -- {b}!(y) [y > 0] --> t1\n  t1 -- i? --> t0\n}}\n\
+             system S {{ {sys} }}\n"
+        )
+    };
+    for renamed in [false, true] {
+        let m = write(dir.path(), "rh.ioco", &model(renamed));
+        let m = m.to_str().unwrap();
+        ioco()
+            .args(["test", m, "--sim", m, "--symbolic", "--runs", "2"])
+            .assert()
+            .code(2)
+            .stderr(contains("hidden gate `h` has parameters"));
+        // The finite model translates: the explicit engine tests it.
+        ioco()
+            .args([
+                "test", m, "--sim", m, "--runs", "3", "--steps", "10", "--seed", "1",
+            ])
+            .assert()
+            .code(0);
+    }
+}

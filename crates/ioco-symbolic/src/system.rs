@@ -124,6 +124,9 @@ impl System {
         Ok(sys)
     }
 
+    /// Refuses a hidden gate with parameters, under any renaming: for each automaton below a
+    /// `hide`, its gates are compared by the names they have at the `hide` (`A[d -> h]` hides
+    /// `d` when `h` is hidden).
     fn check_hidden(&self, n: &Node) -> Result<(), String> {
         match n {
             Node::Leaf(_) => Ok(()),
@@ -133,21 +136,54 @@ impl System {
             }
             Node::Rename(_, b) => self.check_hidden(b),
             Node::Hide(gates, b) => {
-                for a in &self.spec.automata {
+                let mut leaves = Vec::new();
+                Self::leaves(b, &HashMap::new(), &mut leaves);
+                for (i, names) in leaves {
+                    let a = &self.spec.automata[i];
                     for sw in &a.switches {
-                        if let Some(g) = sw.gate {
-                            let gate = &a.gates[g as usize];
-                            if gates.contains(&gate.name) && !sw.params.is_empty() {
-                                return Err(format!(
-                                    "hidden gate `{}` has parameters: the symbolic engine does not track hidden data yet \
-                                     (hint: hide only gates without parameters, or test the system without hiding)",
-                                    gate.name
-                                ));
-                            }
+                        let Some(g) = sw.gate else { continue };
+                        let local = &a.gates[g as usize].name;
+                        let seen = names.get(local).unwrap_or(local);
+                        if gates.contains(seen) && !sw.params.is_empty() {
+                            return Err(format!(
+                                "hidden gate `{seen}` has parameters: the symbolic engine does not \
+                                 track hidden data yet (hint: hide only gates without parameters, \
+                                 or test the system without hiding)"
+                            ));
                         }
                     }
                 }
                 self.check_hidden(b)
+            }
+        }
+    }
+
+    /// The automata below `n`, each with the names its gates have above `n` (`above` maps the
+    /// names at `n` to the names above it; a gate not in the map keeps its name).
+    fn leaves(
+        n: &Node,
+        above: &HashMap<String, String>,
+        out: &mut Vec<(usize, HashMap<String, String>)>,
+    ) {
+        match n {
+            Node::Leaf(i) => out.push((*i, above.clone())),
+            Node::Par(_, a, b) => {
+                Self::leaves(a, above, out);
+                Self::leaves(b, above, out);
+            }
+            Node::Hide(_, b) => Self::leaves(b, above, out),
+            Node::Rename(map, b) => {
+                // A name below the renaming becomes map[name], then whatever `above` makes of it.
+                let mut composed = HashMap::new();
+                for (from, to) in map {
+                    composed.insert(from.clone(), above.get(to).unwrap_or(to).clone());
+                }
+                for (from, to) in above {
+                    if !map.contains_key(from) {
+                        composed.insert(from.clone(), to.clone());
+                    }
+                }
+                Self::leaves(b, &composed, out);
             }
         }
     }

@@ -10,9 +10,11 @@
 //!   time-out, tutorial P1:L295).
 //! * [`Adapter::send`]: if the state enables an output, with probability
 //!   [`SimOptions::race`] the output "was faster" and is returned as [`Sent::Raced`]; otherwise
-//!   the input is taken (a random target among several). An input the model does not enable is
-//!   ignored (angelic completion, tutorial Lemma A.1: how a program that discards unexpected input
-//!   behaves).
+//!   the input is taken (a random target among several). Before it, the simulator may take
+//!   τ-steps (with probability 1/2 where the input is enabled already, always where it is
+//!   enabled only after τ-steps): a simulated implementation can take any of its moves. An
+//!   input that no τ-path enables is ignored (angelic completion, tutorial Lemma A.1: how a
+//!   program that discards unexpected input behaves).
 //! * [`Adapter::reset`]: a random initial state.
 //!
 //! Labels are matched by name with the specification's alphabet; an output of the
@@ -65,6 +67,9 @@ pub struct Simulator {
     /// Per state, the position of its record.
     record: Vec<u32>,
 }
+
+/// States looked at when searching τ-paths before an input.
+const MAX_TAU_SEARCH: usize = 256;
 
 impl Simulator {
     /// Simulate `imp`, speaking the labels of `spec_alphabet`.
@@ -143,6 +148,54 @@ impl Simulator {
         (Label(self.moves[i]), self.moves[i + 1])
     }
 
+    /// Whether the state whose record is at `r` enables input `a`.
+    fn enables(&self, r: u32, a: Label) -> bool {
+        let r = r as usize;
+        let (n_spont, n_in) = (self.moves[r + 2] as usize, self.moves[r + 3] as usize);
+        self.moves[r + 4 + 2 * n_spont..r + 4 + 2 * (n_spont + n_in)]
+            .chunks_exact(2)
+            .any(|e| e[0] == a.0)
+    }
+
+    /// Before input `a`: move by τ-steps to a state that enables `a`, chosen at random among
+    /// the τ-reachable ones (at most [`MAX_TAU_SEARCH`] looked at); stay where `a` is enabled
+    /// already with probability 1/2 (or when no τ-step leads elsewhere). A state from which no
+    /// τ-path enables `a` stays (the input is then ignored: angelic completion).
+    fn tau_before(&mut self, a: Label) {
+        let here = self.at;
+        let has_tau = |s: &Simulator, r: u32| {
+            let r = r as usize;
+            let (n_out, n_spont) = (s.moves[r + 1] as usize, s.moves[r + 2] as usize);
+            (n_out..n_spont).any(|k| Label(s.moves[r + 4 + 2 * k]).is_tau())
+        };
+        if !has_tau(self, here) {
+            return;
+        }
+        if self.enables(here, a) && self.rng.random_bool(0.5) {
+            return;
+        }
+        let mut seen = vec![here];
+        let mut next = 0;
+        while next < seen.len() && seen.len() < MAX_TAU_SEARCH {
+            let r = seen[next] as usize;
+            next += 1;
+            let (n_out, n_spont) = (self.moves[r + 1] as usize, self.moves[r + 2] as usize);
+            for k in n_out..n_spont {
+                let (l, t) = (
+                    Label(self.moves[r + 4 + 2 * k]),
+                    self.moves[r + 4 + 2 * k + 1],
+                );
+                if l.is_tau() && !seen.contains(&t) {
+                    seen.push(t);
+                }
+            }
+        }
+        let enabling: Vec<u32> = seen.into_iter().filter(|&r| self.enables(r, a)).collect();
+        if !enabling.is_empty() {
+            self.at = enabling[self.rng.random_range(0..enabling.len())];
+        }
+    }
+
     #[inline]
     fn output(&self, l: Label) -> Result<Label, AdapterError> {
         match self.to_spec[l.index()] {
@@ -169,11 +222,7 @@ impl Adapter for Simulator {
 
     fn send(&mut self, input: Label) -> Result<Sent, AdapterError> {
         let at = self.at as usize;
-        let (n_out, n_spont, n_in) = (
-            self.moves[at + 1] as usize,
-            self.moves[at + 2] as usize,
-            self.moves[at + 3] as usize,
-        );
+        let n_out = self.moves[at + 1] as usize;
         if n_out > 0 && self.rng.random_bool(self.opts.race.clamp(0.0, 1.0)) {
             let k = self.rng.random_range(0..n_out);
             let (l, t) = self.move_at(k);
@@ -184,6 +233,12 @@ impl Adapter for Simulator {
         let Some(a) = self.to_imp.get(input.index()).copied().flatten() else {
             return Ok(Sent::Accepted); // an input the implementation does not know: ignored
         };
+        // τ before the input: the implementation may take internal steps first, and must
+        // where the input is enabled only after them.
+        self.tau_before(a);
+        let at = self.at as usize;
+        let n_spont = self.moves[at + 2] as usize;
+        let n_in = self.moves[at + 3] as usize;
         // The input edges (label, target record), sorted by label: the ones labelled `a` are
         // a run from `lo`.
         let ins = &self.moves[at + 4 + 2 * n_spont..at + 4 + 2 * (n_spont + n_in)];
