@@ -10,7 +10,8 @@
 //!   where the specification requires an output or still offers inputs (the rule of
 //!   [`crate::tester`]).
 //!
-//! (The symbolic counterpart, for specifications with data, is `ioco_stg::online`.)
+//! With data, [`run_purpose_data`] runs the symbolic counterpart (`ioco_stg::online`: inputs
+//! chosen inside the strengthened guards, conformance judged by `ioco-symbolic`) the same way.
 
 use crate::adapter::{Adapter, AdapterError, Observation, Sent};
 use crate::{Failure, RunResult, RunVerdict};
@@ -19,7 +20,8 @@ use ioco_gen::Verdict;
 use ioco_model::{Label, State};
 use std::time::{Duration, Instant};
 
-/// The settings of a purpose session.
+/// The settings of a purpose session (`timeout` and `retries` concern the label-level
+/// adapter; with data the system under test has its own).
 #[derive(Clone, Debug)]
 pub struct PurposeRunOptions {
     /// Number of runs.
@@ -231,4 +233,48 @@ fn exit_rule(
             format!("after trace {}: {other}", r.trace.join(" ")),
         ),
     }
+}
+
+/// The runs of a purpose session with data against one system under test: run `k` is
+/// `ioco_stg::online::run` over the symbolic test graph `g` of `spec` × `purpose`, judged by a
+/// fresh `oracle()`; it is recorded with the seed `derive_seed(seed, k)`; stops after a Fail or
+/// Error unless `keep_going`, and at the deadline. An error is an oracle that cannot be made.
+pub fn run_purpose_data<D: ioco_stg::Domain>(
+    g: &ioco_stg::TestGraph<D>,
+    spec: &ioco_lang::Model,
+    purpose: &ioco_lang::Model,
+    sut: &mut dyn ioco_symbolic::online::DataSut,
+    oracle: impl Fn() -> Result<ioco_symbolic::SymbolicSpec, String>,
+    seed: u64,
+    opts: &PurposeRunOptions,
+) -> Result<Vec<RunResult>, String> {
+    let mut runs = Vec::new();
+    for k in 0..opts.runs {
+        if opts.deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        let run_seed = ioco_gen::strategy::derive_seed(seed, k as u64);
+        let mut oracle = oracle()?;
+        let ropts = ioco_stg::online::RunOptions { depth: opts.depth };
+        let run = ioco_stg::online::run(g, spec, purpose, sut, &mut oracle, &ropts);
+        let mut r = crate::data_run::result_of(
+            k,
+            run_seed,
+            &run.trace,
+            &run.verdict,
+            run.observed.as_ref(),
+            &run.allowed,
+        );
+        r.test = Some("purpose".into());
+        if r.verdict == RunVerdict::Pass {
+            r.note = Some("accept reached".into());
+        }
+        r.stderr = sut.stderr_tail();
+        let stop = matches!(r.verdict, RunVerdict::Fail | RunVerdict::Error) && !opts.keep_going;
+        runs.push(r);
+        if stop {
+            break;
+        }
+    }
+    Ok(runs)
 }

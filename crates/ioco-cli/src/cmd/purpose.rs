@@ -209,38 +209,27 @@ fn run_symbolic(
     let deadline = args
         .time_budget
         .map(|b| Instant::now() + Duration::from_secs_f64(b));
-    let mut runs = Vec::new();
-    match factory(seed) {
+    let opts = ioco_exec::purpose::PurposeRunOptions {
+        runs: args.runs,
+        depth: args.depth,
+        timeout: Duration::from_millis(args.sut.timeout_ms()),
+        retries: args.sut.retries,
+        keep_going: args.keep_going,
+        deadline,
+    };
+    let runs = match factory(seed) {
         Err(e) => {
             let mut r = RunResult::new(0, seed);
             r.verdict = RunVerdict::Error;
             r.error = Some(format!("could not start the SUT: {e}"));
-            runs.push(r);
+            vec![r]
         }
         Ok(mut sut) => {
-            for k in 0..args.runs {
-                if deadline.is_some_and(|d| Instant::now() >= d) {
-                    break;
-                }
-                let run_seed = ioco_gen::strategy::derive_seed(seed, k as u64);
-                let mut oracle = super::test_data::tracker(&spec).map_err(|e| miette!("{e}"))?;
-                let opts = ioco_stg::online::RunOptions { depth: args.depth };
-                let run = ioco_stg::online::run(&g, &sm, &pm, &mut *sut, &mut oracle, &opts);
-                let mut r = to_result(&run, k, run_seed);
-                r.test = Some("purpose".into());
-                if r.verdict == RunVerdict::Pass {
-                    r.note = Some("accept reached".into());
-                }
-                r.stderr = sut.stderr_tail();
-                let stop =
-                    matches!(r.verdict, RunVerdict::Fail | RunVerdict::Error) && !args.keep_going;
-                runs.push(r);
-                if stop {
-                    break;
-                }
-            }
+            let oracle = || super::test_data::tracker(&spec);
+            ioco_exec::purpose::run_purpose_data(&g, &sm, &pm, &mut *sut, oracle, seed, &opts)
+                .map_err(|e| miette!("{e}"))?
         }
-    }
+    };
     let strategy = "purpose: symbolic (seed 004 Table 3), octagon coreachability, inputs \
                     inside the strengthened guards";
     finish(&args, purpose_path, runs, seed, t0, strategy, None)
@@ -298,16 +287,4 @@ pub fn gen_symbolic(model: &Path, purpose_path: &Path, output: Option<&Path>) ->
     let text = serde_json::to_string_pretty(&doc).map_err(|e| miette!("{e}"))?;
     super::emit(&(text + "\n"), output)?;
     Ok(Outcome::Ok)
-}
-
-/// A purpose run as a [`RunResult`].
-fn to_result(run: &ioco_stg::online::Run, index: usize, seed: u64) -> RunResult {
-    super::test_data::result_of(
-        index,
-        seed,
-        &run.trace,
-        &run.verdict,
-        run.observed.as_ref(),
-        &run.allowed,
-    )
 }

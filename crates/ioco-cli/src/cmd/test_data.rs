@@ -171,7 +171,7 @@ pub fn timeouts(spec: &Spec, sut: &super::sut::SutArgs) -> Result<online::Timeou
     Ok(t)
 }
 
-pub use ioco_exec::data_run::{input_labels, one_line, result_of, to_result};
+pub use ioco_exec::data_run::{input_labels, one_line, to_result};
 
 /// Run `ioco test` on a model with data.
 pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
