@@ -156,3 +156,27 @@ fn a_tcp_server_that_accepts_and_closes_is_an_error() {
     }
     server.join().unwrap();
 }
+
+#[test]
+fn a_command_that_cannot_start_is_an_error_not_a_fail() {
+    // Exit 127 before any output: the program never ran (issue: verdicts at the edges, 6).
+    // Inputs written before its exit is seen must not turn that into a Fail.
+    for model in [
+        "examples/coffee/coffee.ioco",
+        "examples/coffee/coffee-sts.ioco",
+    ] {
+        for _ in 0..3 {
+            let out = Command::new(env!("CARGO_BIN_EXE_ioco"))
+                .args(["test", model, "--sut", "sh -c 'no-such-command-here'"])
+                .args(["--runs", "3", "--seed", "1"])
+                .current_dir(root())
+                .stdin(Stdio::null())
+                .output()
+                .unwrap();
+            let text = String::from_utf8_lossy(&out.stdout).to_string()
+                + &String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{model}: {text}");
+            assert!(text.contains("could not be started"), "{model}: {text}");
+        }
+    }
+}

@@ -10,7 +10,10 @@
 //!   specification offers, which violates the input-enabledness every ioco implementation must
 //!   have: **Fail**, explained as such;
 //! * else (δ allowed and no input enabled: the specification itself ends there) the exit is no
-//!   evidence either way: **Error**.
+//!   evidence either way: **Error**;
+//! * and before all that, a SUT that exits with status 127 or 126 (the shell's "command not
+//!   found", "not executable") without having written any output was never started: **Error**
+//!   (`ioco_symbolic::online::never_started`, the same rule for data models).
 //!
 //! The failure reads "the SUT exited with status X after trace σ", with out(σ) as the allowed
 //! observations.
@@ -405,6 +408,11 @@ impl<'a> Tester<'a> {
                 })
             }
             AdapterError::Exited { status } => {
+                let a = self.alphabet();
+                let wrote = self.trace.iter().any(|&l| a.is_output(Label(l)));
+                if let Some(why) = ioco_symbolic::online::never_started(&status, wrote) {
+                    return End::error(why);
+                }
                 let allowed = self.allowed();
                 let inputs = self.inputs();
                 let quiet_ok = self.sus.is_quiescent(self.q);

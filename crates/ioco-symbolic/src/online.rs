@@ -384,7 +384,30 @@ fn fired(spec: &SymbolicSpec, gate: &str, values: &[Value]) -> Vec<SwitchId> {
 }
 
 /// The verdict rule for a system that exited (see the module documentation).
+/// Why a system that exited with `status` without ever writing an output was never started:
+/// the shell's status 127 (command not found) or 126 (not executable). Such an exit is an
+/// Error, never a Fail: the program under test never ran (inputs written to it before its
+/// exit was seen went nowhere). One rule for both engines.
+pub fn never_started(status: &str, wrote_output: bool) -> Option<String> {
+    if wrote_output {
+        return None;
+    }
+    let why = match status {
+        "exited with status 127" => "command not found",
+        "exited with status 126" => "command not executable",
+        _ => return None,
+    };
+    Some(format!(
+        "the system under test could not be started: it {status} ({why}) without writing any \
+         output (hint: check the command line and the program's path)"
+    ))
+}
+
 fn exited(spec: &mut SymbolicSpec, status: &str, run: &mut Run, rng: &mut ChaCha8Rng) -> Verdict {
+    let wrote = run.trace.iter().any(|l| l.contains('!'));
+    if let Some(why) = never_started(status, wrote) {
+        return Verdict::Error(why);
+    }
     let allowed = allowed_outputs(spec);
     match spec.after_quiescence() {
         Step::Fail(why) => {
