@@ -198,18 +198,20 @@ impl Running {
         groups().retain(|&g| g != pid);
         let _ = self.child.kill();
         let _ = self.child.wait();
-        // Descendants that left the group (a daemon's `setsid`). A process in the middle of
-        // an `exec` shows no environment for a moment, so the sweep is repeated a little
-        // later, off the tester's path.
-        sweep(&self.token);
-        {
-            let token = self.token.clone();
-            let _ = std::thread::Builder::new()
-                .name("ioco-sweep".into())
-                .spawn(move || {
-                    std::thread::sleep(Duration::from_millis(50));
-                    sweep(&token);
-                });
+        // Descendants that left the group (a daemon's `setsid`), swept off the tester's path
+        // (reading /proc costs about a millisecond): at once, and again a little later, since
+        // a process in the middle of an `exec` shows no environment for a moment. A tester
+        // that exits sweeps every mark of its own synchronously ([`sweep_all`]).
+        let token = self.token.clone();
+        let spawned = std::thread::Builder::new()
+            .name("ioco-sweep".into())
+            .spawn(move || {
+                sweep(&token);
+                std::thread::sleep(Duration::from_millis(50));
+                sweep(&token);
+            });
+        if spawned.is_err() {
+            sweep(&self.token);
         }
     }
 
