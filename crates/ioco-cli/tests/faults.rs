@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::root;
+use common::{marked_by, root};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -43,26 +43,6 @@ fn test(sut: &str, extra: &[&str]) -> (i32, String, Duration) {
         std::thread::sleep(Duration::from_millis(20));
     }
     (out.status.code().unwrap_or(-1), text, took)
-}
-
-/// Live processes that carry the mark of a SUT of the `ioco` process `pid`.
-fn marked_by(pid: u32) -> Vec<u32> {
-    let needle = format!("IOCO_SUT_TOKEN={pid}.");
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .flatten()
-        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|p| {
-            let live = std::fs::read_to_string(format!("/proc/{p}/stat")).is_ok_and(|s| {
-                s.rsplit_once(')')
-                    .is_some_and(|(_, r)| !r.trim_start().starts_with('Z'))
-            });
-            live && std::fs::read(format!("/proc/{p}/environ")).is_ok_and(|env| {
-                env.split(|&b| b == 0)
-                    .any(|v| v.starts_with(needle.as_bytes()))
-            })
-        })
-        .collect()
 }
 
 /// A bound no case may exceed on a loaded machine (the cases themselves take ~1 s).

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::root;
+use common::{gone, root};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -18,16 +18,6 @@ fn sut(pidfile: &Path) -> String {
          0:button|1:button) s=0; echo error;; esac; done'",
         pidfile.display()
     )
-}
-
-/// Gone, or a zombie waiting for a reaper that is not ioco (a container's init may not reap).
-fn gone(pid: &str) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => true,
-        Ok(stat) => stat
-            .rsplit_once(')')
-            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
-    }
 }
 
 fn wait_for<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::root;
+use common::{gone, marked_by, root};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -31,16 +31,6 @@ fn sut(pidfile: &Path, daemon: bool) -> String {
          0:water) s=1;; 1:pad) s=2;; 2:button) s=0; echo coffee;; \
          0:button|1:button) s=0; echo error;; esac; done; {end}'"
     )
-}
-
-/// Gone, or a zombie waiting for a reaper that is not ioco.
-fn gone(pid: &str) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => true,
-        Ok(stat) => stat
-            .rsplit_once(')')
-            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
-    }
 }
 
 fn wait_for(what: &str, mut f: impl FnMut() -> bool) {
@@ -72,22 +62,6 @@ fn pids(pidfile: &Path) -> Vec<String> {
         .lines()
         .map(|l| l.trim().to_string())
         .filter(|l| !l.is_empty())
-        .collect()
-}
-
-/// The processes that carry the mark of a SUT of the `ioco` process `pid`.
-fn marked_by(pid: u32) -> Vec<u32> {
-    let needle = format!("IOCO_SUT_TOKEN={pid}.");
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .flatten()
-        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|p| {
-            std::fs::read(format!("/proc/{p}/environ")).is_ok_and(|env| {
-                env.split(|&b| b == 0)
-                    .any(|v| v.starts_with(needle.as_bytes()))
-            }) && !gone(&p.to_string())
-        })
         .collect()
 }
 

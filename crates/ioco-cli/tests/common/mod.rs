@@ -144,3 +144,32 @@ pub fn ioco_listening(ioco_args: &[&str], sut: &str, sut_args: &[&str]) -> (i32,
     }
     (code, text)
 }
+
+/// Gone, or a zombie waiting for a reaper that is not ioco (a container's init may not reap).
+pub fn gone(pid: &str) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
+    }
+}
+
+/// Live processes that carry the mark of a SUT of the `ioco` process `pid`
+/// (`IOCO_SUT_TOKEN=<pid>.<k>`, see `ioco_exec::adapter::process`; Linux).
+pub fn marked_by(pid: u32) -> Vec<u32> {
+    let needle = format!("IOCO_SUT_TOKEN={pid}.");
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|p| {
+            !gone(&p.to_string())
+                && std::fs::read(format!("/proc/{p}/environ")).is_ok_and(|env| {
+                    env.split(|&b| b == 0)
+                        .any(|v| v.starts_with(needle.as_bytes()))
+                })
+        })
+        .collect()
+}
