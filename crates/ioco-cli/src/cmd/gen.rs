@@ -62,9 +62,21 @@ pub fn run(args: Args) -> Result<Outcome> {
             let n = *need(&args.n, "--n N", "n-complete")?;
             let sa = suspension(&args)?;
             let est = ioco_complete::estimate(&sa, n).map_err(|e| miette!("{e}"))?;
+            // A count as users read it: never negative (−0 from cancelling sums) nor infinite.
+            let count = |x: f64| -> String {
+                if x.is_finite() {
+                    format!("{:.3e}", (x + 0.0).max(0.0))
+                } else {
+                    format!("more than {:.3e}", f64::MAX)
+                }
+            };
             errln!(
-                "T(S, {n}): about {:.3e} test cases ({:.3e} access sequences, {:.3e} outer, {:.3e} nested; {} fallbacks to U)",
-                est.total_tests, est.access_sequences, est.outer_tests, est.nested_tests, est.fallbacks
+                "T(S, {n}): about {} test cases ({} access sequences, {} outer, {} nested; {} fallbacks to U)",
+                count(est.total_tests),
+                count(est.access_sequences),
+                count(est.outer_tests),
+                count(est.nested_tests),
+                est.fallbacks
             );
             if args.estimate {
                 return Ok(Outcome::Ok);
@@ -169,6 +181,12 @@ pub fn run(args: Args) -> Result<Outcome> {
     );
     if suite.method == "adg" {
         errln!("  {}", adg_summary(&suite.parameters));
+    }
+    if suite.num_tests() == 0 {
+        errln!(
+            "warning: the suite has no test case (nothing in the specification to test with \
+             this method, e.g. no output to observe); `ioco run` refuses an empty suite"
+        );
     }
     let text = serde_json::to_string_pretty(&suite).into_diagnostic()?;
     emit(&(text + "\n"), args.output.as_deref())?;

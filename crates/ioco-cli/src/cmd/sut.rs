@@ -252,6 +252,16 @@ impl ReportArgs {
             },
         )
         .into_diagnostic()?;
+        if summary.runs.is_empty() {
+            // Nothing was tested: never a Pass (an empty suite, --runs 0, a time budget spent
+            // before the first run).
+            return Err(miette!(
+                help = "a suite needs at least one test and a session at least one run: check \
+                        the suite (`ioco gen` says how many tests it wrote), --runs and \
+                        --time-budget",
+                "no test was executed, so nothing was tested"
+            ));
+        }
         match summary.verdict {
             RunVerdict::Pass | RunVerdict::Inconclusive => Ok(Outcome::Ok),
             RunVerdict::Fail => Ok(Outcome::Fail),
