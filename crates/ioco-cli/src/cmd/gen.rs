@@ -42,10 +42,13 @@ pub fn run(args: Args) -> Result<Outcome> {
             "--engine chooses the engine of --method purpose only"
         ));
     }
+    // A long generation shows that it is working (a spinner with the elapsed time, on a
+    // terminal only; hidden in CI and pipes).
+    let spinner = spinner(&format!("generating ({method:?})"));
     let suite: Suite = match method {
         MethodArg::Random | MethodArg::Batch => {
             let lts = load_lts(&args.model)?;
-            errln!("seed: {}", args.seed);
+            spinner.suspend(|| errln!("seed: {}", args.seed));
             if method == MethodArg::Random {
                 ioco_gen::generate_random(&lts, policy, args.tests, args.depth, args.seed)
             } else {
@@ -70,14 +73,14 @@ pub fn run(args: Args) -> Result<Outcome> {
                     format!("more than {:.3e}", f64::MAX)
                 }
             };
-            errln!(
+            spinner.suspend(|| errln!(
                 "T(S, {n}): about {} test cases ({} access sequences, {} outer, {} nested; {} fallbacks to U)",
                 count(est.total_tests),
                 count(est.access_sequences),
                 count(est.outer_tests),
                 count(est.nested_tests),
                 est.fallbacks
-            );
+            ));
             if args.estimate {
                 return Ok(Outcome::Ok);
             }
@@ -108,7 +111,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             let s = ioco_fsm::generate(&mealy, method, args.extra_states)
                 .map_err(|e| miette!("{e}"))?;
             let st = s.stats();
-            errln!("{method}: {st:?}");
+            spinner.suspend(|| errln!("{method}: {st:?}"));
             s.to_suite()
         }
         MethodArg::Reach | MethodArg::Joker => {
@@ -128,20 +131,24 @@ pub fn run(args: Args) -> Result<Outcome> {
             })?;
             if method == MethodArg::Reach {
                 let r = ioco_games::reach(&sa, &goal, assume).map_err(|e| miette!("{e}"))?;
-                errln!(
-                    "goal {goal_text} is winnable under {}: at most {} moves",
-                    args.assume,
-                    r.moves
-                );
+                spinner.suspend(|| {
+                    errln!(
+                        "goal {goal_text} is winnable under {}: at most {} moves",
+                        args.assume,
+                        r.moves
+                    )
+                });
                 r.into_suite()
             } else {
                 let r = ioco_games::joker_with(&sa, &goal, assume, &Default::default())
                     .map_err(|e| miette!("{e}"))?;
-                errln!(
-                    "goal {goal_text}: {} joker(s), at most {} moves",
-                    r.jokers,
-                    r.moves
-                );
+                spinner.suspend(|| {
+                    errln!(
+                        "goal {goal_text}: {} joker(s), at most {} moves",
+                        r.jokers,
+                        r.moves
+                    )
+                });
                 r.into_suite()
             }
         }
@@ -166,6 +173,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             s
         }
     };
+    spinner.finish_and_clear();
     let mut suite = suite;
     suite
         .parameters
@@ -212,4 +220,18 @@ fn adg_summary(p: &serde_json::Map<String, serde_json::Value>) -> String {
         num("residual_experiments"),
         num("pairwise_pairs")
     )
+}
+
+/// A spinner on standard error with `msg` and the elapsed time, ticking on its own; hidden when
+/// standard error is not a terminal.
+fn spinner(msg: &str) -> indicatif::ProgressBar {
+    // Cleared when dropped too (an early return, an error).
+    let bar =
+        indicatif::ProgressBar::new_spinner().with_finish(indicatif::ProgressFinish::AndClear);
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} {msg} [{elapsed}]") {
+        bar.set_style(style);
+    }
+    bar.set_message(msg.to_string());
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    bar
 }
