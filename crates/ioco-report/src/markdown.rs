@@ -19,8 +19,8 @@ fn cell(s: &str) -> String {
 }
 
 /// Text from outside (a SUT's line, a test's name, a reason quoting either) in prose: control
-/// characters written as escapes, HTML metacharacters as entities, Markdown emphasis, link and
-/// code characters escaped, so it renders as the text it is and never as markup.
+/// characters written as escapes, HTML metacharacters and Markdown emphasis, link and code
+/// characters as character references, so it renders as the text it is and never as markup.
 fn prose(s: &str) -> String {
     let mut o = String::with_capacity(s.len());
     for c in visible(s).chars() {
@@ -28,9 +28,10 @@ fn prose(s: &str) -> String {
             '&' => o.push_str("&amp;"),
             '<' => o.push_str("&lt;"),
             '>' => o.push_str("&gt;"),
-            '`' | '*' | '_' | '[' | ']' | '~' => {
-                o.push('\\');
-                o.push(c);
+            // Numeric references rather than backslash escapes: they cannot be undone by
+            // a backslash before them, and `cell` finds no backslash to double.
+            '`' | '*' | '_' | '[' | ']' | '~' | '\\' => {
+                let _ = write!(o, "&#{};", c as u32);
             }
             c => o.push(c),
         }
@@ -42,6 +43,10 @@ fn prose(s: &str) -> String {
 /// included, written as escapes: a code span is one line).
 fn code(s: &str) -> String {
     let s = &visible(s);
+    if s.is_empty() {
+        // "``" would be a backtick run, not an empty span: it would pair with a later one.
+        return "` `".into();
+    }
     let mut longest = 0;
     let mut cur = 0;
     for ch in s.chars() {
