@@ -343,7 +343,8 @@ impl Drop for DataAdapter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ioco_symbolic::online::{run_online, OnlineOptions, Verdict};
+    use crate::engine::symbolic::run_online;
+    use ioco_symbolic::online::{OnlineOptions, Verdict};
     use ioco_symbolic::SymbolicSpec;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;

@@ -109,7 +109,12 @@ where
                     let s = sut.as_mut().expect("made above");
                     let start = Instant::now();
                     let mut rng = ChaCha8Rng::seed_from_u64(run_seed);
-                    let run = online::run_online(&mut tracker, s.as_mut(), opts, &mut rng);
+                    let run = crate::engine::symbolic::run_online(
+                        &mut tracker,
+                        s.as_mut(),
+                        opts,
+                        &mut rng,
+                    );
                     switches
                         .lock()
                         .unwrap_or_else(|p| p.into_inner())
@@ -120,7 +125,7 @@ where
                     }
                     if r.verdict == RunVerdict::Fail && shrink {
                         let mut rng = ChaCha8Rng::seed_from_u64(run_seed ^ 0x5421);
-                        if let Some(sh) = online::shrink(
+                        if let Some(sh) = crate::engine::symbolic::shrink(
                             &mut tracker,
                             s.as_mut(),
                             &run,

@@ -38,6 +38,7 @@ pub mod adapter;
 pub mod data;
 pub mod data_run;
 pub mod data_session;
+pub mod engine;
 pub mod online;
 pub mod purpose;
 pub mod replay;

@@ -27,13 +27,15 @@
 //! reads.
 
 use crate::adapter::inproc::{Component, InProcess};
-use crate::adapter::{Adapter, AdapterError, Observation, Sent};
+use crate::adapter::{Adapter, AdapterError};
+use crate::engine::explicit::{Explicit, Strategic};
+use crate::engine::{self, Ended};
 use crate::result::{CoverageSummary, RunResult, RunVerdict, Summary};
-use crate::tester::{End, Tester};
+use crate::tester::Tester;
 use crate::timeouts::Timeouts;
-use ioco_gen::strategy::{derive_seed, Choice, Situation, Strategy, StrategySpec};
+use ioco_gen::strategy::{derive_seed, Strategy, StrategySpec};
 use ioco_gen::Coverage;
-use ioco_model::{Label, Lts, QuiescencePolicy};
+use ioco_model::{Lts, QuiescencePolicy};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -159,7 +161,8 @@ pub(crate) fn reset(
     Err(last.expect("at least one attempt"))
 }
 
-/// One online run (Alg. 2) with `tester`'s specification against `adapter`.
+/// One online run (Alg. 2, [`crate::engine::alg2`]) with `tester`'s specification against
+/// `adapter`, choices by `strategy`.
 pub fn online_run(
     tester: &mut Tester<'_>,
     strategy: &mut dyn Strategy,
@@ -172,10 +175,13 @@ pub fn online_run(
     let mut r = RunResult::new(k, seed);
     let t0 = Instant::now();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    tester.start();
-    let end = match reset(adapter, seed, opts.retries) {
-        Err(e) => End::error(format!("could not reset the SUT: {e}")),
-        Ok(()) => alg2(tester, strategy, adapter, opts, &mut rng, deadline, &mut r),
+    let mut spec = Explicit { tester, opts };
+    let end = match engine::alg2::start(&mut spec, adapter, seed, opts.retries) {
+        Err(e) => e,
+        Ok(()) => {
+            let mut sel = Strategic::new(strategy);
+            engine::run(&mut spec, &mut sel, adapter, opts.depth, deadline, &mut rng)
+        }
     };
     end.write(&mut r);
     r.trace = tester.take_trace_for(r.verdict, opts.traces);
@@ -183,61 +189,6 @@ pub fn online_run(
     r.stderr = adapter.stderr_tail();
     r.duration_ms = t0.elapsed().as_secs_f64() * 1e3;
     r
-}
-
-fn alg2(
-    tester: &mut Tester<'_>,
-    strategy: &mut dyn Strategy,
-    adapter: &mut dyn Adapter,
-    opts: &OnlineOptions,
-    rng: &mut ChaCha8Rng,
-    deadline: Option<Instant>,
-    r: &mut RunResult,
-) -> End {
-    let uses_coverage = strategy.uses_coverage();
-    while tester.steps < opts.depth {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            r.note = Some("stopped early: time budget used up".into());
-            break;
-        }
-        let q = tester.q;
-        if uses_coverage {
-            tester.flush();
-        }
-        let (inputs, outputs) = tester.io_now();
-        let choice = strategy.choose(
-            &Situation {
-                lts: tester.sus.lts(),
-                set: tester.sus.set(q),
-                inputs,
-                outputs,
-                depth: tester.steps,
-                coverage: &tester.coverage,
-            },
-            rng,
-        );
-        let observed = match choice {
-            Choice::Stop => break,
-            Choice::Observe => match adapter.observe(tester.quiescence_timeout(opts)) {
-                Ok(Observation::Output(x)) => x,
-                Ok(Observation::Quiescent) => Label::DELTA,
-                Err(e) => return tester.adapter_error(e),
-            },
-            Choice::Stimulate(a) => match adapter.send(a) {
-                Ok(Sent::Accepted) => {
-                    let ok = tester.input(a);
-                    debug_assert!(ok, "strategies propose enabled inputs only");
-                    continue;
-                }
-                Ok(Sent::Raced(x)) => x,
-                Err(e) => return tester.adapter_error(e),
-            },
-        };
-        if let Err(f) = tester.observe(observed) {
-            return End::fail(f);
-        }
-    }
-    End::pass()
 }
 
 /// Everything a batch of runs produced.
@@ -273,7 +224,7 @@ where
         match make_adapter(w) {
             Err(e) => {
                 let mut r = RunResult::new(w, derive_seed(opts.seed, w as u64));
-                End::error(format!("could not start the SUT: {e}")).write(&mut r);
+                Ended::error(format!("could not start the SUT: {e}")).write(&mut r);
                 runs.push(r);
             }
             Ok(mut adapter) => {

@@ -13,9 +13,10 @@
 //!   of replays.
 
 use crate::adapter::{Adapter, Observation, Sent};
+use crate::engine::Ended;
 use crate::online::{reset, OnlineOptions};
 use crate::result::{RunResult, RunVerdict, Shrunk};
-use crate::tester::{End, Tester};
+use crate::tester::Tester;
 use ioco_gen::derive_seed;
 use ioco_model::{Label, Lts};
 use std::time::Instant;
@@ -60,7 +61,7 @@ pub fn parse_trace<S: AsRef<str>>(
 fn finish(
     tester: &mut Tester<'_>,
     adapter: &mut dyn Adapter,
-    end: End,
+    end: Ended,
     r: &mut RunResult,
     t0: Instant,
 ) {
@@ -83,7 +84,7 @@ fn begin(
     let t0 = Instant::now();
     tester.start();
     if let Err(e) = reset(adapter, seed, opts.retries) {
-        let end = End::error(format!("could not reset the SUT: {e}"));
+        let end = Ended::error(format!("could not reset the SUT: {e}"));
         finish(tester, adapter, end, r, t0);
         return None;
     }
@@ -115,7 +116,7 @@ pub fn replay_trace(
             ));
         }
     };
-    let mut end = End::pass();
+    let mut end = Ended::pass(None);
     'steps: for (i, &l) in recorded.iter().enumerate() {
         let observed = if alphabet.is_input(l) {
             // Give the input; outputs racing ahead are checked first (a bounded number).
@@ -137,12 +138,12 @@ pub fn replay_trace(
                     Ok(Sent::Raced(x)) => {
                         note(i, l, x);
                         if let Err(f) = tester.observe(x) {
-                            end = End::fail(f);
+                            end = Ended::fail(f);
                             break 'steps;
                         }
                         raced += 1;
                         if raced > opts.depth {
-                            end = End::error(format!(
+                            end = Ended::error(format!(
                                 "more than {} outputs raced ahead of {}",
                                 opts.depth,
                                 alphabet.display(l)
@@ -168,7 +169,7 @@ pub fn replay_trace(
         };
         note(i, l, observed);
         if let Err(f) = tester.observe(observed) {
-            end = End::fail(f);
+            end = Ended::fail(f);
             break;
         }
     }
@@ -180,7 +181,11 @@ pub fn replay_trace(
 }
 
 /// Observe until quiescence (or the step budget); `Some(end)` when the run ends.
-fn settle(tester: &mut Tester<'_>, adapter: &mut dyn Adapter, opts: &OnlineOptions) -> Option<End> {
+fn settle(
+    tester: &mut Tester<'_>,
+    adapter: &mut dyn Adapter,
+    opts: &OnlineOptions,
+) -> Option<Ended> {
     while tester.steps < opts.depth {
         let x = match adapter.observe(tester.quiescence_timeout(opts)) {
             Ok(Observation::Output(x)) => x,
@@ -188,7 +193,7 @@ fn settle(tester: &mut Tester<'_>, adapter: &mut dyn Adapter, opts: &OnlineOptio
             Err(e) => return Some(tester.adapter_error(e)),
         };
         if let Err(f) = tester.observe(x) {
-            return Some(End::fail(f));
+            return Some(Ended::fail(f));
         }
         if x == Label::DELTA {
             return None;
@@ -210,7 +215,7 @@ pub fn replay_inputs(
     let Some(t0) = begin(tester, adapter, opts, seed, &mut r) else {
         return r;
     };
-    let mut end = End::pass();
+    let mut end = Ended::pass(None);
     'all: {
         for &a in inputs {
             if let Some(e) = settle(tester, adapter, opts) {
@@ -231,7 +236,7 @@ pub fn replay_inputs(
                     }
                     Ok(Sent::Raced(x)) => {
                         if let Err(f) = tester.observe(x) {
-                            end = End::fail(f);
+                            end = Ended::fail(f);
                             break 'all;
                         }
                         if let Some(e) = settle(tester, adapter, opts) {

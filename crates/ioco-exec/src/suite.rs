@@ -13,9 +13,10 @@
 //!   [`crate::tester`].
 
 use crate::adapter::{Adapter, AdapterError, Observation, Sent};
+use crate::engine::Ended;
 use crate::online::{pool, reset, summarise, OnlineOptions};
 use crate::result::{Failure, RunResult, RunVerdict, Summary};
-use crate::tester::{End, Tester};
+use crate::tester::Tester;
 use ioco_gen::{derive_seed, Suite, SuiteRole, TestCase, Verdict};
 use ioco_model::{Label, Lts};
 use std::time::Instant;
@@ -73,12 +74,13 @@ fn accepted(branches: &[ioco_gen::Branch]) -> Vec<String> {
 }
 
 /// Follow `label` from a node with `branches`/`otherwise`.
+#[allow(clippy::result_large_err)] // once per test, not per step
 fn follow<'t>(
     node: &'t TestCase,
     label: &str,
     otherwise: Verdict,
     branches: &[ioco_gen::Branch],
-) -> Result<&'t TestCase, End> {
+) -> Result<&'t TestCase, Ended> {
     match node.branch(label) {
         Some(n) => Ok(n),
         None => Err(leaf_end(
@@ -95,11 +97,12 @@ fn follow<'t>(
     }
 }
 
-fn leaf_end(v: RunVerdict, failure: Option<Failure>) -> End {
-    End {
+fn leaf_end(v: RunVerdict, failure: Option<Failure>) -> Ended {
+    Ended {
         verdict: v,
         failure: if v == RunVerdict::Fail { failure } else { None },
         error: None,
+        note: None,
     }
 }
 
@@ -116,7 +119,7 @@ pub fn run_test(
     let t0 = Instant::now();
     tester.start();
     let end = match reset(adapter, seed, opts.retries) {
-        Err(e) => End::error(format!("could not reset the SUT: {e}")),
+        Err(e) => Ended::error(format!("could not reset the SUT: {e}")),
         Ok(()) => exec(tester, adapter, opts, test),
     };
     end.write(&mut r);
@@ -132,7 +135,7 @@ fn exec(
     adapter: &mut dyn Adapter,
     opts: &OnlineOptions,
     test: &TestCase,
-) -> End {
+) -> Ended {
     let alphabet = tester.alphabet();
     // Track the specification while the trace stays in it (for coverage and the exit rule).
     let mut tracking = true;
@@ -149,11 +152,11 @@ fn exec(
             tester.trace.push(l.0);
         }
     };
-    let on_error = |tester: &mut Tester<'_>, e: AdapterError, tracking: bool| -> End {
+    let on_error = |tester: &mut Tester<'_>, e: AdapterError, tracking: bool| -> Ended {
         match e {
             AdapterError::UnknownOutput { .. } => tester.adapter_error(e),
             AdapterError::Exited { .. } if tracking => tester.adapter_error(e),
-            other => End::error(format!("after trace {}: {other}", tester.trace_text())),
+            other => Ended::error(format!("after trace {}: {other}", tester.trace_text())),
         }
     };
     let mut node = test;
@@ -205,7 +208,7 @@ fn exec(
             } => {
                 let bare = input.strip_suffix('?').unwrap_or(input);
                 let Some(a) = alphabet.lookup(bare).filter(|&l| alphabet.is_input(l)) else {
-                    return End::error(format!(
+                    return Ended::error(format!(
                         "the test gives `{input}`, which is not an input of the model"
                     ));
                 };

@@ -2,24 +2,12 @@
 //! automaton, shared by all runs of a worker), the trace, coverage, and how observations and
 //! adapter errors become verdicts. Used by online testing, stored suites and replay.
 //!
-//! ## Verdicts for a SUT that exits or crashes
-//! A crash is not an output, and an exited SUT can neither output nor take inputs. The rule:
-//! * if the specification, after the trace so far, **requires an output** (δ ∉ out), an exited
-//!   SUT is quiescent where quiescence is not allowed: **Fail** (a genuine ioco failure);
-//! * else if the specification **enables an input** there, the SUT stopped accepting inputs the
-//!   specification offers, which violates the input-enabledness every ioco implementation must
-//!   have: **Fail**, explained as such;
-//! * else (δ allowed and no input enabled: the specification itself ends there) the exit is no
-//!   evidence either way: **Error**;
-//! * and before all that, a SUT that exits with status 127 or 126 (the shell's "command not
-//!   found", "not executable") without having written any output was never started: **Error**
-//!   (`ioco_symbolic::online::never_started`, the same rule for data models).
-//!
-//! The failure reads "the SUT exited with status X after trace σ", with out(σ) as the allowed
-//! observations.
+//! Verdicts for a SUT that exits or crashes follow the exit rule of [`crate::engine::alg2`],
+//! written once for every engine.
 
 use crate::adapter::AdapterError;
-use crate::result::{Failure, RunResult, RunVerdict};
+use crate::engine::{Ended, SutError};
+use crate::result::Failure;
 use crate::trace::{Names, Trace};
 use ioco_gen::Coverage;
 use ioco_model::{Alphabet, Label, Lts, SaState, Suspension};
@@ -54,45 +42,6 @@ pub struct Tester<'a> {
     /// Each label's text as written (`coin?`, `δ`), indexed by label, made once and shared by
     /// every trace of this tester: a kept trace is its label indices plus this table.
     names: Names,
-}
-
-/// How a run ended, before it is written into a [`RunResult`].
-pub(crate) struct End {
-    pub verdict: RunVerdict,
-    pub failure: Option<Failure>,
-    pub error: Option<String>,
-}
-
-impl End {
-    pub(crate) fn pass() -> End {
-        End {
-            verdict: RunVerdict::Pass,
-            failure: None,
-            error: None,
-        }
-    }
-
-    pub(crate) fn error(msg: String) -> End {
-        End {
-            verdict: RunVerdict::Error,
-            failure: None,
-            error: Some(msg),
-        }
-    }
-
-    pub(crate) fn fail(f: Failure) -> End {
-        End {
-            verdict: RunVerdict::Fail,
-            failure: Some(f),
-            error: None,
-        }
-    }
-
-    pub(crate) fn write(self, r: &mut RunResult) {
-        r.verdict = self.verdict;
-        r.failure = self.failure;
-        r.error = self.error;
-    }
 }
 
 impl<'a> Tester<'a> {
@@ -390,64 +339,47 @@ impl<'a> Tester<'a> {
         t
     }
 
-    /// Turn an adapter error at the current point into the end of the run (see the module
-    /// documentation for the exit rule).
-    pub(crate) fn adapter_error(&mut self, e: AdapterError) -> End {
+    /// Whether quiescence is allowed now (δ ∈ out).
+    pub(crate) fn quiescence_allowed(&mut self) -> bool {
+        self.sus.is_quiescent(self.q)
+    }
+
+    /// Record a line the SUT wrote that is not an output of the model, and the failure it is.
+    pub(crate) fn garbage_line(&mut self, line: &str) -> Failure {
+        self.steps += 1;
+        self.garbage = Some(line.to_string());
+        let allowed = self.allowed();
+        Failure {
+            reason: format!(
+                "the SUT wrote `{line}`, which is not an output of the model (allowed: {})",
+                allowed.join(", ")
+            ),
+            observed: line.to_string(),
+            allowed,
+        }
+    }
+
+    /// Turn an adapter error at the current point into the end of the run (the verdict policy
+    /// of [`crate::engine::alg2`]).
+    pub(crate) fn adapter_error(&mut self, e: AdapterError) -> Ended {
+        let opts = crate::OnlineOptions::default();
+        let mut spec = crate::engine::explicit::Explicit {
+            tester: self,
+            opts: &opts,
+        };
+        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(0);
         match e {
             AdapterError::UnknownOutput { line } => {
-                self.steps += 1;
-                self.garbage = Some(line.clone());
-                let allowed = self.allowed();
-                End::fail(Failure {
-                    reason: format!(
-                        "the SUT wrote `{line}`, which is not an output of the model (allowed: {})",
-                        allowed.join(", ")
-                    ),
-                    observed: line,
-                    allowed,
-                })
+                Ended::fail(crate::engine::Specification::garbage(&mut spec, &line))
             }
             AdapterError::Exited { status } => {
-                let a = self.alphabet();
-                let wrote = self.trace.iter().any(|&l| a.is_output(Label(l)));
-                if let Some(why) = ioco_symbolic::online::never_started(&status, wrote) {
-                    return End::error(why);
-                }
-                let allowed = self.allowed();
-                let inputs = self.inputs();
-                let quiet_ok = self.sus.is_quiescent(self.q);
-                let sigma = self.trace_text();
-                if !quiet_ok {
-                    End::fail(Failure {
-                        reason: format!(
-                            "the SUT {status} after trace {sigma}, where the specification \
-                             requires an output ({}): an exited SUT is quiescent",
-                            allowed.join(", ")
-                        ),
-                        observed: "exit".into(),
-                        allowed,
-                    })
-                } else if !inputs.is_empty() {
-                    let a = self.alphabet();
-                    let names: Vec<String> = inputs.iter().map(|&l| a.display(l)).collect();
-                    End::fail(Failure {
-                        reason: format!(
-                            "the SUT {status} after trace {sigma}, where the specification still \
-                             accepts inputs ({}): it stopped accepting inputs, which violates \
-                             input-enabledness",
-                            names.join(", ")
-                        ),
-                        observed: "exit".into(),
-                        allowed,
-                    })
-                } else {
-                    End::error(format!(
-                        "the SUT {status} after trace {sigma}; the specification allows \
-                         quiescence and no input there, so this is no evidence of non-conformance"
-                    ))
-                }
+                crate::engine::alg2::sut_error(&mut spec, SutError::Exited(status), &mut rng)
             }
-            other => End::error(format!("after trace {}: {other}", self.trace_text())),
+            other => crate::engine::alg2::sut_error(
+                &mut spec,
+                SutError::Broken(other.to_string()),
+                &mut rng,
+            ),
         }
     }
 }
@@ -455,6 +387,7 @@ impl<'a> Tester<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::RunVerdict;
     use ioco_model::{LabelKind, LtsBuilder, QuiescencePolicy};
 
     fn coffee() -> Lts {

@@ -1,13 +1,13 @@
-//! Online execution of a symbolic test graph against a system with data (seed 004 §5,
-//! L850-877; notes §B2.3): the tester's state is concrete (the product location and the values
-//! of all variables), outputs are judged, inputs are **controlled**: their values are chosen
-//! inside the strengthened guard `G ∧ K_t` (the abstract value bounds each parameter; every
-//! candidate is checked against the exact guards of the specification and the purpose).
+//! The steering of a symbolic test graph with data (seed 004 §5, L850-877; notes §B2.3): the
+//! tester's state in the product is concrete (the product location and the values of all
+//! variables); inputs are **controlled**: their values are chosen inside the strengthened guard
+//! `G ∧ K_t` (the abstract value bounds each parameter; every candidate is checked against the
+//! exact guards of the specification and the purpose); outputs move the product or leave the
+//! states that can reach accept.
 //!
-//! Verdicts:
-//! * **Fail** only from the conformance oracle of `ioco-symbolic` ([`SymbolicSpec`]: an output
-//!   or quiescence the specification does not allow, judged by the solver); the steering never
-//!   gives Fail on its own, so it is as sound as the oracle;
+//! [`Steering`] is what a tester asks at each step; the run itself is the one loop of
+//! `ioco_exec::engine` (its purpose selection), where the conformance oracle of
+//! `ioco-symbolic` judges every output, so the steering never gives Fail:
 //! * **Pass** when the product reaches an accept location;
 //! * **Inconclusive** at a refuse location, when an output leaves `coreach^α` (rule Inconc of
 //!   Table 3), when no input keeps accept reachable and the system stays quiescent, at the
@@ -18,11 +18,9 @@ use crate::domain::Domain;
 use crate::select::TestGraph;
 use ioco_lang::ir::{Automaton, Defs, Direction, Env, Value};
 use ioco_lang::Model;
-use ioco_symbolic::online::{label, DataSut, GateValue, Observed, Sent, SutError, Verdict};
-use ioco_symbolic::{Step, SymbolicSpec};
 
-/// The concrete state of the tester.
-struct Tracker<'a, D> {
+/// The concrete state of the tester in the product `S × TP` (see the module documentation).
+pub struct Steering<'a, D> {
     g: &'a TestGraph<D>,
     a: &'a Automaton,
     b: &'a Automaton,
@@ -32,7 +30,60 @@ struct Tracker<'a, D> {
     bvals: Vec<Value>,
 }
 
-impl<D: Domain> Tracker<'_, D> {
+impl<'a, D: Domain> Steering<'a, D> {
+    /// At the initial location of `g`, built from `spec` and `purpose`, with the initial values.
+    pub fn new(g: &'a TestGraph<D>, spec: &'a Model, purpose: &'a Model) -> Result<Self, String> {
+        let (Some(sa), Some(pa)) = (spec.entry(), purpose.entry()) else {
+            return Err("no entry model".into());
+        };
+        let (Some(a), Some(b)) = (sa.as_single(), pa.as_single()) else {
+            return Err("compositions are not supported".into());
+        };
+        Ok(Steering {
+            g,
+            a,
+            b,
+            defs: &sa.defs,
+            loc: g.product.initial,
+            avals: a.vars.iter().map(|v| v.init.clone()).collect(),
+            bvals: b.vars.iter().map(|v| v.init.clone()).collect(),
+        })
+    }
+
+    /// Back to the initial location and values.
+    pub fn restart(&mut self) {
+        self.loc = self.g.product.initial;
+        self.avals = self.a.vars.iter().map(|v| v.init.clone()).collect();
+        self.bvals = self.b.vars.iter().map(|v| v.init.clone()).collect();
+    }
+
+    /// The name of the current product location.
+    pub fn location(&self) -> &str {
+        &self.g.product.locations[self.loc].name
+    }
+
+    /// Whether the current location is an accept location of the purpose.
+    pub fn accepted(&self) -> bool {
+        self.g.product.locations[self.loc].accept
+    }
+
+    /// Whether the current location is a refuse location of the purpose.
+    pub fn refused(&self) -> bool {
+        self.g.product.locations[self.loc].refuse
+    }
+
+    /// Whether accept may still be reached with the current values (`coreach^α`).
+    pub fn may_accept(&self) -> bool {
+        self.point(&[])
+            .is_none_or(|pt| self.g.coreach.values[self.loc].contains(&pt))
+    }
+
+    /// Whether firing transition `t` with `args` stays inside the states that can reach accept.
+    pub fn stays_inside(&self, t: usize, args: &[Value]) -> bool {
+        self.point(args)
+            .is_none_or(|pt| self.g.kept[t].iter().any(|k| k.contains(&pt)))
+    }
+
     fn purpose_env_vars(&self) -> Vec<Value> {
         self.bvals
             .iter()
@@ -56,7 +107,7 @@ impl<D: Domain> Tracker<'_, D> {
     }
 
     /// The product transitions from the current location that `gate(args)` fires.
-    fn matching(&self, gate: &str, args: &[Value]) -> Vec<usize> {
+    pub fn matching(&self, gate: &str, args: &[Value]) -> Vec<usize> {
         let p = &self.g.product;
         let bvars = self.purpose_env_vars();
         let pl = p.locations[self.loc].purpose;
@@ -104,7 +155,7 @@ impl<D: Domain> Tracker<'_, D> {
     }
 
     /// Fire transition `t` with `args`.
-    fn fire(&mut self, t: usize, args: &[Value]) -> Result<(), String> {
+    pub fn fire(&mut self, t: usize, args: &[Value]) -> Result<(), String> {
         let tr = &self.g.product.transitions[t];
         let env_a = Env {
             vars: &self.avals,
@@ -134,7 +185,7 @@ impl<D: Domain> Tracker<'_, D> {
     }
 
     /// An input transition and its values inside the strengthened guard, if any.
-    fn choose_input(&self) -> Option<(usize, String, Vec<Value>)> {
+    pub fn choose_input(&self) -> Option<(usize, String, Vec<Value>)> {
         let p = &self.g.product;
         let pt = self.point(&[])?;
         for (t, tr) in p.transitions.iter().enumerate() {
@@ -168,194 +219,4 @@ impl<D: Domain> Tracker<'_, D> {
         }
         None
     }
-}
-
-/// One online run steered by a purpose.
-#[derive(Clone, Debug)]
-pub struct Run {
-    /// The verdict (Pass: accept was reached).
-    pub verdict: Verdict,
-    /// The trace, `a?(6)`, `OK!(2)`, `δ`.
-    pub trace: Vec<String>,
-    /// The inputs given, with their values, in order.
-    pub inputs: Vec<GateValue>,
-    /// For a Fail: the failing observation.
-    pub observed: Option<String>,
-    /// For a Fail: the output gates the specification allowed there.
-    pub allowed: Vec<String>,
-}
-
-/// Options of [`run`].
-#[derive(Clone, Debug)]
-pub struct RunOptions {
-    /// The most steps (inputs and observations) before Inconclusive.
-    pub depth: usize,
-}
-
-impl Default for RunOptions {
-    fn default() -> Self {
-        RunOptions { depth: 50 }
-    }
-}
-
-/// One online run of the test graph `g` (built from `spec` and `purpose`) against `sut`, with
-/// `oracle` (a tracker of the same specification) judging conformance.
-pub fn run<D: Domain>(
-    g: &TestGraph<D>,
-    spec: &Model,
-    purpose: &Model,
-    sut: &mut dyn DataSut,
-    oracle: &mut SymbolicSpec,
-    opts: &RunOptions,
-) -> Run {
-    let mut r = Run {
-        verdict: Verdict::Pass,
-        trace: Vec::new(),
-        inputs: Vec::new(),
-        observed: None,
-        allowed: Vec::new(),
-    };
-    let (Some(sa), Some(pa)) = (spec.entry(), purpose.entry()) else {
-        r.verdict = Verdict::Error("no entry model".into());
-        return r;
-    };
-    let (Some(a), Some(b)) = (sa.as_single(), pa.as_single()) else {
-        r.verdict = Verdict::Error("compositions are not supported".into());
-        return r;
-    };
-    let defs: &Defs = &sa.defs;
-    let mut tr = Tracker {
-        g,
-        a,
-        b,
-        defs,
-        loc: g.product.initial,
-        avals: a.vars.iter().map(|v| v.init.clone()).collect(),
-        bvals: b.vars.iter().map(|v| v.init.clone()).collect(),
-    };
-    if let Err(e) = oracle.reset() {
-        r.verdict = Verdict::Error(e);
-        return r;
-    }
-    if let Err(e) = sut.reset() {
-        r.verdict = Verdict::Error(format!("could not reset the system: {e}"));
-        return r;
-    }
-    let mut quiet_without_input = false;
-    let verdict = 'run: loop {
-        let loc = &g.product.locations[tr.loc];
-        if loc.accept {
-            break Verdict::Pass;
-        }
-        if loc.refuse {
-            break Verdict::Inconclusive(format!("refused by the test purpose at {}", loc.name));
-        }
-        if r.trace.len() >= opts.depth {
-            break Verdict::Inconclusive(format!(
-                "step bound {} reached before accept (at {})",
-                opts.depth, loc.name
-            ));
-        }
-        if let Some(pt) = tr.point(&[]) {
-            if !g.coreach.values[tr.loc].contains(&pt) {
-                break Verdict::Inconclusive(format!(
-                    "accept can no longer be reached from {} with these values",
-                    loc.name
-                ));
-            }
-        }
-        // Control when an input keeps accept reachable, else observe.
-        let event = match tr.choose_input() {
-            Some((t, gate, args)) => match sut.send(&gate, &args) {
-                Ok(Sent::Sent) => {
-                    r.trace.push(label(defs, &gate, &args, "?"));
-                    r.inputs.push((gate.clone(), args.clone()));
-                    match oracle.after_input(&gate, &args) {
-                        Step::Ok => {}
-                        Step::Fail(w) => break 'run Verdict::Fail(w),
-                        Step::Inconclusive(w) => break 'run Verdict::Inconclusive(w),
-                    }
-                    if let Err(e) = tr.fire(t, &args) {
-                        break 'run Verdict::Inconclusive(e);
-                    }
-                    quiet_without_input = false;
-                    continue;
-                }
-                Ok(Sent::Raced(g, v)) => Observed::Output(g, v),
-                Ok(Sent::RacedMalformed(m)) => Observed::Malformed(m),
-                Err(e) => break error(e),
-            },
-            None => {
-                if quiet_without_input {
-                    break Verdict::Inconclusive(format!(
-                        "at {} the system is quiescent and no input keeps accept reachable",
-                        loc.name
-                    ));
-                }
-                match sut.observe() {
-                    Ok(o) => o,
-                    Err(e) => break error(e),
-                }
-            }
-        };
-        match event {
-            Observed::Quiescent => {
-                r.trace.push("δ".into());
-                match oracle.after_quiescence() {
-                    Step::Ok => quiet_without_input = true,
-                    Step::Fail(w) => {
-                        r.observed = Some("δ".into());
-                        r.allowed = oracle.allowed_output_gates();
-                        break Verdict::Fail(w);
-                    }
-                    Step::Inconclusive(w) => break Verdict::Inconclusive(w),
-                }
-            }
-            Observed::Malformed(m) => {
-                r.observed = Some(m.clone());
-                break Verdict::Fail(format!("malformed output: {m}"));
-            }
-            Observed::Output(gate, args) => {
-                let text = label(defs, &gate, &args, "!");
-                r.trace.push(text.clone());
-                match oracle.after_output(&gate, &args) {
-                    Step::Ok => {}
-                    Step::Fail(w) => {
-                        r.observed = Some(text);
-                        r.allowed = oracle.allowed_output_gates();
-                        break Verdict::Fail(w);
-                    }
-                    Step::Inconclusive(w) => break Verdict::Inconclusive(w),
-                }
-                quiet_without_input = false;
-                let ts = tr.matching(&gate, &args);
-                let [t] = ts[..] else {
-                    break Verdict::Inconclusive(format!(
-                        "{text} matches {} transitions of the product at {}: the tracking \
-                         needs a deterministic specification",
-                        ts.len(),
-                        loc.name
-                    ));
-                };
-                let inside = tr
-                    .point(&args)
-                    .is_none_or(|pt| g.kept[t].iter().any(|k| k.contains(&pt)));
-                if !inside {
-                    break Verdict::Inconclusive(format!(
-                        "{text} at {} leaves the states that can reach accept",
-                        loc.name
-                    ));
-                }
-                if let Err(e) = tr.fire(t, &args) {
-                    break Verdict::Inconclusive(e);
-                }
-            }
-        }
-    };
-    r.verdict = verdict;
-    r
-}
-
-fn error(e: SutError) -> Verdict {
-    Verdict::Error(e.to_string())
 }

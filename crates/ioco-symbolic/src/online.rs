@@ -1,6 +1,8 @@
-//! On-the-fly testing with data (tutorial Alg. 2, P1 §7.2, over STSs): at each step either
-//! send an input chosen by the tracker ([`SymbolicSpec::choose_input`]) or observe an output
-//! or quiescence, and judge it ([`SymbolicSpec::after_output`] / `after_quiescence`).
+//! The data side of on-the-fly testing (tutorial Alg. 2 over STSs, P1 §7.2): what the tester
+//! needs to talk to a system under test with data and to explain its verdicts. The loop
+//! itself, its verdict policy (the exit rule among it), replay and shrinking live in one place
+//! for every engine: `ioco_exec::engine` (this crate's [`SymbolicSpec`] is its specification
+//! there).
 //!
 //! The system under test is a [`DataSut`]: gate names and typed values in, outputs or
 //! quiescence out. Races are explicit: [`Sent::Raced`] means the system produced an output
@@ -9,15 +11,9 @@
 //! simulates the spec itself (a conforming SUT by construction, used in property tests). Real
 //! programs (child processes, TCP peers) are driven by `ioco_exec::data`.
 //!
-//! Verdicts for a system that exits or crashes ([`SutError::Exited`]), as in the label-level
-//! tester (`ioco_exec::tester`): if every candidate state provably requires an output, the exit
-//! is quiescence where none is allowed (**Fail**); else if the spec offers an input there, the
-//! system stopped accepting inputs an ioco implementation must accept (**Fail**); else the exit
-//! is no evidence (**Error**). A system that cannot be started or writes bytes that are not a
-//! line ([`SutError::Broken`]) ends the run with **Error**, never Fail.
-//!
-//! [`replay_inputs`] repeats recorded input values with observation to quiescence in between,
-//! and [`shrink`] is delta debugging (Zeller's ddmin, [`ddmin`]) over the inputs of a failing run.
+//! Also here: [`quiescence_wait`] (the time-out rule), [`allowed_outputs`] (what a Fail
+//! reports), [`never_started`] (status 127/126), [`ddmin`] (delta debugging), [`parse_value`]
+//! (the value syntax of the wire).
 
 use crate::system::{render_expr, Move, State, SwitchId};
 use crate::term::value_in_type;
@@ -231,19 +227,6 @@ pub struct Run {
     pub switches: BTreeSet<SwitchId>,
 }
 
-impl Run {
-    fn new() -> Run {
-        Run {
-            verdict: Verdict::Pass,
-            trace: Vec::new(),
-            inputs: Vec::new(),
-            observed: None,
-            allowed: Vec::new(),
-            switches: BTreeSet::new(),
-        }
-    }
-}
-
 /// Online testing parameters.
 #[derive(Clone, Debug)]
 pub struct OnlineOptions {
@@ -262,18 +245,6 @@ impl Default for OnlineOptions {
             input_bias: 0.5,
             timeouts: None,
         }
-    }
-}
-
-/// Sets the system's quiescence time-out for the next observation.
-fn before_observe(spec: &SymbolicSpec, sut: &mut dyn DataSut, t: Option<&Timeouts>, run: &Run) {
-    if let Some(t) = t {
-        let last_input = run
-            .trace
-            .last()
-            .and_then(|l| l.split_once('?'))
-            .map(|(g, _)| g);
-        sut.set_timeout(t.wait(spec, last_input));
     }
 }
 
@@ -368,7 +339,7 @@ pub fn input_enabled(spec: &SymbolicSpec, gate: &str, values: &[Value]) -> bool 
 }
 
 /// The switches of the moves this gate value enables in some candidate state.
-fn fired(spec: &SymbolicSpec, gate: &str, values: &[Value]) -> Vec<SwitchId> {
+pub fn fired(spec: &SymbolicSpec, gate: &str, values: &[Value]) -> Vec<SwitchId> {
     let Some(g) = spec.sys.gate(gate) else {
         return Vec::new();
     };
@@ -383,7 +354,6 @@ fn fired(spec: &SymbolicSpec, gate: &str, values: &[Value]) -> Vec<SwitchId> {
     out
 }
 
-/// The verdict rule for a system that exited (see the module documentation).
 /// Why a system that exited with `status` without ever writing an output was never started:
 /// the shell's status 127 (command not found) or 126 (not executable). Such an exit is an
 /// Error, never a Fail: the program under test never ran (inputs written to it before its
@@ -401,232 +371,6 @@ pub fn never_started(status: &str, wrote_output: bool) -> Option<String> {
         "the system under test could not be started: it {status} ({why}) without writing any \
          output (hint: check the command line and the program's path)"
     ))
-}
-
-fn exited(spec: &mut SymbolicSpec, status: &str, run: &mut Run, rng: &mut ChaCha8Rng) -> Verdict {
-    let wrote = run.trace.iter().any(|l| l.contains('!'));
-    if let Some(why) = never_started(status, wrote) {
-        return Verdict::Error(why);
-    }
-    let allowed = allowed_outputs(spec);
-    match spec.after_quiescence() {
-        Step::Fail(why) => {
-            run.observed = Some("exit".into());
-            run.allowed = allowed;
-            Verdict::Fail(format!(
-                "the system {} where an output is required:\n{}",
-                status, why
-            ))
-        }
-        Step::Inconclusive(why) => Verdict::Inconclusive(format!(
-            "the system {}; whether an output was required is unknown: {}",
-            status, why
-        )),
-        Step::Ok => match spec.choose_input(rng) {
-            Some((g, v)) => {
-                run.observed = Some("exit".into());
-                run.allowed = allowed;
-                Verdict::Fail(format!(
-                    "the system {}: it no longer accepts the inputs the spec offers here (e.g. {}), \
-                     and an ioco implementation is input-enabled",
-                    status,
-                    label(&spec.sys.spec.defs, &g, &v, "?")
-                ))
-            }
-            None => Verdict::Error(format!(
-                "the system {} where the spec allows quiescence and offers no input: no evidence either way",
-                status
-            )),
-        },
-    }
-}
-
-/// Judges one output; `Some(verdict)` ends the run.
-fn judge_output(spec: &mut SymbolicSpec, run: &mut Run, g: &str, v: &[Value]) -> Option<Verdict> {
-    let l = label(&spec.sys.spec.defs, g, v, "!");
-    run.trace.push(l.clone());
-    let fired = fired(spec, g, v);
-    match spec.after_output(g, v) {
-        Step::Ok => {
-            run.switches.extend(fired);
-            None
-        }
-        Step::Fail(why) => {
-            run.observed = Some(l);
-            // a Fail leaves the candidate states as they were
-            run.allowed = allowed_outputs(spec);
-            Some(Verdict::Fail(why))
-        }
-        Step::Inconclusive(why) => Some(Verdict::Inconclusive(why)),
-    }
-}
-
-fn malformed(run: &mut Run, why: String) -> Verdict {
-    run.trace.push(why.clone());
-    run.observed = Some(why.clone());
-    Verdict::Fail(format!("malformed output: {}", why))
-}
-
-/// Judges one observation; `Some(verdict)` ends the run.
-fn judge(
-    spec: &mut SymbolicSpec,
-    run: &mut Run,
-    obs: Result<Observed, SutError>,
-    rng: &mut ChaCha8Rng,
-) -> Option<Verdict> {
-    match obs {
-        Ok(Observed::Output(g, v)) => judge_output(spec, run, &g, &v),
-        Ok(Observed::Quiescent) => {
-            run.trace.push("δ".into());
-            match spec.after_quiescence() {
-                Step::Ok => None,
-                Step::Fail(why) => {
-                    run.observed = Some("δ".into());
-                    run.allowed = allowed_outputs(spec);
-                    Some(Verdict::Fail(why))
-                }
-                Step::Inconclusive(why) => Some(Verdict::Inconclusive(why)),
-            }
-        }
-        Ok(Observed::Malformed(why)) => Some(malformed(run, why)),
-        Err(SutError::Exited(status)) => Some(exited(spec, &status, run, rng)),
-        Err(SutError::Broken(why)) => Some(Verdict::Error(why)),
-    }
-}
-
-/// Sends an input, handling races; `Ok(true)` when delivered, `Err(verdict)` ends the run.
-fn give(
-    spec: &mut SymbolicSpec,
-    sut: &mut dyn DataSut,
-    run: &mut Run,
-    g: &str,
-    vals: &[Value],
-    rng: &mut ChaCha8Rng,
-) -> Result<bool, Verdict> {
-    match sut.send(g, vals) {
-        Ok(Sent::Sent) => {
-            run.trace.push(label(&spec.sys.spec.defs, g, vals, "?"));
-            run.inputs.push((g.to_string(), vals.to_vec()));
-            run.switches.extend(fired(spec, g, vals));
-            match spec.after_input(g, vals) {
-                Step::Ok => Ok(true),
-                Step::Fail(why) => Err(Verdict::Fail(why)),
-                Step::Inconclusive(why) => Err(Verdict::Inconclusive(why)),
-            }
-        }
-        Ok(Sent::Raced(og, ov)) => match judge(spec, run, Ok(Observed::Output(og, ov)), rng) {
-            Some(v) => Err(v),
-            None => Ok(false),
-        },
-        Ok(Sent::RacedMalformed(why)) => Err(malformed(run, why)),
-        Err(e) => Err(judge(spec, run, Err(e), rng).expect("an error ends the run")),
-    }
-}
-
-/// Runs one online test (resets both sides first).
-pub fn run_online(
-    spec: &mut SymbolicSpec,
-    sut: &mut dyn DataSut,
-    opts: &OnlineOptions,
-    rng: &mut ChaCha8Rng,
-) -> Run {
-    let mut run = Run::new();
-    if let Err(e) = spec.reset() {
-        run.verdict = Verdict::Error(format!("model error: {}", e));
-        return run;
-    }
-    if let Err(e) = sut.reset() {
-        run.verdict = Verdict::Error(format!("cannot reset the system: {}", e));
-        return run;
-    }
-    while run.trace.len() < opts.steps {
-        let input = if rng.random_bool(opts.input_bias) {
-            spec.choose_input(rng)
-        } else {
-            None
-        };
-        let end = match input {
-            Some((g, vals)) => give(spec, sut, &mut run, &g, &vals, rng).err(),
-            None => {
-                before_observe(spec, sut, opts.timeouts.as_ref(), &run);
-                let obs = sut.observe();
-                judge(spec, &mut run, obs, rng)
-            }
-        };
-        if let Some(v) = end {
-            run.verdict = v;
-            return run;
-        }
-    }
-    run
-}
-
-/// Replays recorded inputs: before each input, and at the end, observes until the system is
-/// quiescent (all observations judged); inputs the spec does not enable at that point are
-/// skipped. At most `max_steps` labels in all.
-pub fn replay_inputs(
-    spec: &mut SymbolicSpec,
-    sut: &mut dyn DataSut,
-    inputs: &[GateValue],
-    max_steps: usize,
-    timeouts: Option<&Timeouts>,
-    rng: &mut ChaCha8Rng,
-) -> Run {
-    let mut run = Run::new();
-    if let Err(e) = spec.reset() {
-        run.verdict = Verdict::Error(format!("model error: {}", e));
-        return run;
-    }
-    if let Err(e) = sut.reset() {
-        run.verdict = Verdict::Error(format!("cannot reset the system: {}", e));
-        return run;
-    }
-    let settle = |spec: &mut SymbolicSpec,
-                  sut: &mut dyn DataSut,
-                  run: &mut Run,
-                  rng: &mut ChaCha8Rng|
-     -> Option<Verdict> {
-        while run.trace.len() < max_steps {
-            before_observe(spec, sut, timeouts, run);
-            let obs = sut.observe();
-            let quiet = obs == Ok(Observed::Quiescent);
-            if let Some(v) = judge(spec, run, obs, rng) {
-                return Some(v);
-            }
-            if quiet {
-                return None;
-            }
-        }
-        None
-    };
-    for (g, vals) in inputs {
-        if let Some(v) = settle(spec, sut, &mut run, rng) {
-            run.verdict = v;
-            return run;
-        }
-        if run.trace.len() >= max_steps {
-            return run;
-        }
-        while input_enabled(spec, g, vals) && run.trace.len() < max_steps {
-            match give(spec, sut, &mut run, g, vals, rng) {
-                Ok(true) => break,
-                Ok(false) => {
-                    if let Some(v) = settle(spec, sut, &mut run, rng) {
-                        run.verdict = v;
-                        return run;
-                    }
-                }
-                Err(v) => {
-                    run.verdict = v;
-                    return run;
-                }
-            }
-        }
-    }
-    if let Some(v) = settle(spec, sut, &mut run, rng) {
-        run.verdict = v;
-    }
-    run
 }
 
 /// Delta debugging (Zeller's ddmin): a 1-minimal sub-sequence of `items` for which `fails`
@@ -677,47 +421,6 @@ pub struct Shrunk {
     pub run: Run,
     /// Replays used.
     pub replays: usize,
-}
-
-/// Shrinks a failing run by [`ddmin`] over its recorded inputs (each candidate replayed with
-/// [`replay_inputs`] up to `tries` times, for nondeterministic systems). `None` when even the
-/// full input sequence does not fail again.
-pub fn shrink(
-    spec: &mut SymbolicSpec,
-    sut: &mut dyn DataSut,
-    failed: &Run,
-    budget: usize,
-    tries: usize,
-    timeouts: Option<&Timeouts>,
-    rng: &mut ChaCha8Rng,
-) -> Option<Shrunk> {
-    let max_steps = failed.trace.len().max(8) * 2 + 16;
-    let mut replays = 0usize;
-    let mut best: Option<(Vec<GateValue>, Run)> = None;
-    let mut test = |cand: &[GateValue]| -> bool {
-        for _ in 0..tries.max(1) {
-            replays += 1;
-            let r = replay_inputs(spec, sut, cand, max_steps, timeouts, rng);
-            if matches!(r.verdict, Verdict::Fail(_)) {
-                let better = best.as_ref().is_none_or(|(b, _)| cand.len() <= b.len());
-                if better {
-                    best = Some((cand.to_vec(), r));
-                }
-                return true;
-            }
-        }
-        false
-    };
-    if !test(&failed.inputs) {
-        return None;
-    }
-    let _ = ddmin(failed.inputs.clone(), budget, &mut test);
-    let (inputs, run) = best?;
-    Some(Shrunk {
-        inputs,
-        run,
-        replays,
-    })
 }
 
 /// Parses a value of a type as written by [`Value::display`] (`42`, `-1`, `true`, `Red`,

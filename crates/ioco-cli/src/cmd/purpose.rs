@@ -102,7 +102,8 @@ pub fn run_test(args: Args, purpose_path: &Path) -> Result<Outcome> {
             vec![r]
         }
         Ok(mut adapter) => {
-            let runs = ioco_exec::purpose::run_purpose(&prod, &mut *adapter, seed, &opts);
+            let runs =
+                ioco_exec::purpose::run_purpose(&spec, policy, &prod, &mut *adapter, seed, &opts);
             let _ = adapter.close();
             runs
         }

@@ -5,9 +5,9 @@
 //!
 //! A model **with data** (the dispatch rule of `ioco test`, `cmd::test_data::data_spec`) is
 //! replayed by the symbolic engine: the recorded inputs with their values (`water?(100)`) are
-//! sent again with `ioco_symbolic::online::replay_inputs` (observing until quiescence before
+//! sent again with `ioco_exec::engine::symbolic::replay_inputs` (observing until quiescence before
 //! each), the outputs judged against the guards; `--shrink` minimises them with
-//! `ioco_symbolic::online::shrink` (ddmin).
+//! `ioco_exec::engine::symbolic::shrink` (ddmin).
 
 use super::sut::{base_options, ReportArgs, SutArgs};
 use super::test_data;
@@ -224,7 +224,7 @@ fn run_data(args: Args, spec: Arc<Spec>) -> Result<Outcome> {
     let t0 = Instant::now();
     let max_steps = recorded.trace.len().max(8) * 2 + 16;
     let mut rng = ChaCha8Rng::seed_from_u64(recorded.seed);
-    let run = online::replay_inputs(
+    let run = ioco_exec::engine::symbolic::replay_inputs(
         &mut tracker,
         sut.as_mut(),
         &inputs,
@@ -238,7 +238,7 @@ fn run_data(args: Args, spec: Arc<Spec>) -> Result<Outcome> {
     }
     if args.shrink && r.verdict == RunVerdict::Fail {
         let mut rng = ChaCha8Rng::seed_from_u64(recorded.seed ^ 0x5421);
-        if let Some(sh) = online::shrink(
+        if let Some(sh) = ioco_exec::engine::symbolic::shrink(
             &mut tracker,
             sut.as_mut(),
             &run,

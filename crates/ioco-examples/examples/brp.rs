@@ -2,12 +2,13 @@
 //! switch-coverage test purposes (longest first, repeated with new values until Fail) and by a
 //! random online walk (runs of 40 steps, repeated until Fail), averaged over seeds.
 //!
-//! `cargo run --release -p ioco-symbolic --example brp [seeds]`
-#[path = "../tests/common/brp_sut.rs"]
+//! `cargo run --release -p ioco-examples --example brp [seeds]`
+#[path = "../../ioco-symbolic/tests/common/brp_sut.rs"]
 mod brp_sut;
 use brp_sut::brp_sut;
 use ioco_examples::brp::MUTANTS;
-use ioco_symbolic::online::{run_online, OnlineOptions, Verdict};
+use ioco_exec::engine::symbolic::run_online;
+use ioco_symbolic::online::{OnlineOptions, Verdict};
 use ioco_symbolic::pick::Picker;
 use ioco_symbolic::seg::{run_switch_coverage, select_purposes, CoverageOptions};
 use ioco_symbolic::{Checker, SymbolicSpec, System, Z3Solver};

@@ -2,10 +2,13 @@
 //! the strengthened guards and reaches accept against the specification simulated by the
 //! solver; a faulty comparator fails; the steering never gives Fail on its own.
 
+use ioco_exec::engine::purpose_sts::SteeredData;
+use ioco_exec::engine::symbolic::Symbolic;
+use ioco_exec::engine::{self, Data};
 use ioco_lang::ir::Value;
-use ioco_stg::online::{run, RunOptions};
-use ioco_stg::{analyse, Octagon};
-use ioco_symbolic::online::{DataSut, Observed, Sent, SpecSut, SutError, Verdict};
+use ioco_stg::online::Steering;
+use ioco_stg::{analyse, Octagon, TestGraph};
+use ioco_symbolic::online::{DataSut, Observed, Run, Sent, SpecSut, SutError, Verdict};
 use ioco_symbolic::SymbolicSpec;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -23,6 +26,25 @@ fn oracle(m: &ioco_lang::Model) -> SymbolicSpec {
     SymbolicSpec::with_z3(Arc::new(m.entry().unwrap().clone())).unwrap()
 }
 
+/// One run of the engine steered by the purpose (at most 50 steps).
+fn run(
+    g: &TestGraph<Octagon>,
+    spec: &ioco_lang::Model,
+    purpose: &ioco_lang::Model,
+    sut: &mut dyn DataSut,
+    oracle: &mut SymbolicSpec,
+) -> Run {
+    let mut sel = SteeredData::new(Steering::new(g, spec, purpose).unwrap());
+    let mut s = Symbolic::new(oracle, None);
+    let mut data = Data(sut);
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
+    let end = match engine::alg2::start(&mut s, &mut data, 0, 0) {
+        Err(e) => e,
+        Ok(()) => engine::run(&mut s, &mut sel, &mut data, 50, None, &mut rng),
+    };
+    s.into_run(end)
+}
+
 #[test]
 fn the_simulated_specification_is_steered_to_accept() {
     let (spec, purpose) = (load("spec.ioco"), load("purpose.ioco"));
@@ -32,14 +54,7 @@ fn the_simulated_specification_is_steered_to_accept() {
         let sim = oracle(&spec);
         let mut sut = SpecSut::new(sim, ChaCha8Rng::seed_from_u64(seed));
         let mut o = oracle(&spec);
-        let r = run(
-            &g,
-            &spec,
-            &purpose,
-            &mut sut,
-            &mut o,
-            &RunOptions::default(),
-        );
+        let r = run(&g, &spec, &purpose, &mut sut, &mut o);
         assert!(
             !matches!(r.verdict, Verdict::Fail(_) | Verdict::Error(_)),
             "seed {seed}: {:?} {:?}",
@@ -115,14 +130,7 @@ fn a_correct_program_passes_and_a_faulty_one_fails() {
         x: 0,
         out: None,
     };
-    let r = run(
-        &g,
-        &spec,
-        &purpose,
-        &mut ok,
-        &mut oracle(&spec),
-        &RunOptions::default(),
-    );
+    let r = run(&g, &spec, &purpose, &mut ok, &mut oracle(&spec));
     assert_eq!(r.verdict, Verdict::Pass, "{:?}", r.trace);
     let mut bad = Comparator {
         off: 1,
@@ -130,14 +138,7 @@ fn a_correct_program_passes_and_a_faulty_one_fails() {
         x: 0,
         out: None,
     };
-    let r = run(
-        &g,
-        &spec,
-        &purpose,
-        &mut bad,
-        &mut oracle(&spec),
-        &RunOptions::default(),
-    );
+    let r = run(&g, &spec, &purpose, &mut bad, &mut oracle(&spec));
     assert!(
         matches!(r.verdict, Verdict::Fail(_)),
         "{:?} {:?}",

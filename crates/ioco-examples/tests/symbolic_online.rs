@@ -1,8 +1,10 @@
 //! Online testing with data: TAP19's implementations (note §3.8) and soundness against the
 //! spec simulated as a system (property test: a conforming system never gets Fail).
+#[path = "../../ioco-symbolic/tests/common/mod.rs"]
 mod common;
 use common::{load, tap19_sut, Tap19Mode};
-use ioco_symbolic::online::{run_online, OnlineOptions, SpecSut, Verdict};
+use ioco_exec::engine::symbolic::run_online;
+use ioco_symbolic::online::{OnlineOptions, SpecSut, Verdict};
 use ioco_symbolic::tracker::SymbolicSpec;
 use ioco_symbolic::UnknownSolver;
 use proptest::prelude::*;
@@ -10,7 +12,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 fn verdict(mode: Tap19Mode, seed: u64, steps: usize) -> (Verdict, Vec<String>) {
-    let mut t = SymbolicSpec::with_z3(load("tests/models/tap19.ioco", None)).unwrap();
+    let mut t =
+        SymbolicSpec::with_z3(load("../ioco-symbolic/tests/models/tap19.ioco", None)).unwrap();
     let mut sut = tap19_sut(mode);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let run = run_online(
@@ -83,7 +86,7 @@ fn unknown_solver_gives_inconclusive_not_fail() {
     ] {
         for seed in 0..5 {
             let mut t = SymbolicSpec::new(
-                load("tests/models/tap19.ioco", None),
+                load("../ioco-symbolic/tests/models/tap19.ioco", None),
                 Box::new(UnknownSolver),
             )
             .unwrap();
@@ -120,8 +123,8 @@ proptest! {
     #[test]
     fn simulated_specs_never_fail(seed in any::<u64>()) {
         for (file, name) in [
-            ("tests/models/tap19.ioco", None),
-            ("tests/models/coffee-fig13.ioco", None),
+            ("../ioco-symbolic/tests/models/tap19.ioco", None),
+            ("../ioco-symbolic/tests/models/coffee-fig13.ioco", None),
             ("../../examples/coffee/coffee-sts.ioco", Some("CoffeeMachine")),
             ("../../examples/torxakis/adder.ioco", Some("Adder")),
         ] {
@@ -139,7 +142,7 @@ proptest! {
         use ioco_symbolic::pick::Picker;
         use ioco_symbolic::seg::{run_switch_coverage, CoverageOptions};
         use ioco_symbolic::{Checker, System, Z3Solver};
-        for file in ["tests/models/tap19.ioco", "tests/models/coffee-fig13.ioco", "../../examples/brp/brp.ioco"] {
+        for file in ["../ioco-symbolic/tests/models/tap19.ioco", "../ioco-symbolic/tests/models/coffee-fig13.ioco", "../../examples/brp/brp.ioco"] {
             let spec = load(file, None);
             let sys = System::new(spec.clone()).unwrap();
             let mut ck = Checker::new(Box::new(Z3Solver::new(spec.defs.clone())));
@@ -173,8 +176,8 @@ fn wire_values() {
 
 #[test]
 fn failing_runs_record_what_was_allowed_and_shrink_to_a_failing_replay() {
-    use ioco_symbolic::online::shrink;
-    let spec = load("tests/models/tap19.ioco", None);
+    use ioco_exec::engine::symbolic::shrink;
+    let spec = load("../ioco-symbolic/tests/models/tap19.ioco", None);
     let mut t = SymbolicSpec::with_z3(spec).unwrap();
     let mut sut = tap19_sut(Tap19Mode::EchoPlusOne);
     let mut rng = ChaCha8Rng::seed_from_u64(2);

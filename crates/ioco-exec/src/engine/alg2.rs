@@ -1,0 +1,279 @@
+//! Tutorial Alg. 2 (P1:L488-521), on-the-fly testing, and the verdict policy: the one loop
+//! every kind of test runs through (see the [module documentation](super)).
+//!
+//! Soundness (tutorial Thm. 8.1): Fail is only given by the [`Specification`] (an output or
+//! quiescence outside out(σ) after a suspension trace σ of the specification), by a line that
+//! is no output of the model, or by the exit rule below; a [`Selection`] can only stop with
+//! Pass or Inconclusive.
+//!
+//! ## The exit rule (a system that exits or crashes)
+//! A crash is not an output, and an exited system can neither output nor take inputs:
+//! * a system that exits with status 127 or 126 (the shell's "command not found", "not
+//!   executable") without having written any output was never started: **Error**
+//!   ([`ioco_symbolic::online::never_started`]);
+//! * if the specification, after the trace so far, **requires an output** (δ ∉ out), an
+//!   exited system is quiescent where quiescence is not allowed: **Fail**;
+//! * else if the specification **offers an input** there, the system stopped accepting inputs,
+//!   which violates the input-enabledness of every ioco implementation: **Fail**;
+//! * else (δ allowed and no input: the specification itself ends there) the exit is no
+//!   evidence either way: **Error**; where the specification cannot tell whether an output is
+//!   required (solver unknown): **Inconclusive**.
+//!
+//! A system that cannot be reset or breaks (bytes that are not a line, an I/O error) ends the
+//! run with **Error**, never Fail.
+
+use super::select::{Choice, Event, Selection, Stop};
+use super::spec::{Quiet, Refusal, Specification};
+use super::sut::{Obs, Sent, Sut, SutError};
+use crate::result::{Failure, RunResult, RunVerdict};
+use rand_chacha::ChaCha8Rng;
+use std::time::{Duration, Instant};
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ended {
+    /// The verdict.
+    pub verdict: RunVerdict,
+    /// For a Fail: what was observed, what was allowed, why.
+    pub failure: Option<Failure>,
+    /// For an Error: why.
+    pub error: Option<String>,
+    /// For an Inconclusive, or a Pass with something to say: the note.
+    pub note: Option<String>,
+}
+
+impl Ended {
+    /// Pass, with a note or none.
+    pub fn pass(note: Option<String>) -> Ended {
+        Ended {
+            verdict: RunVerdict::Pass,
+            failure: None,
+            error: None,
+            note,
+        }
+    }
+
+    /// Fail.
+    pub fn fail(f: Failure) -> Ended {
+        Ended {
+            verdict: RunVerdict::Fail,
+            failure: Some(f),
+            error: None,
+            note: None,
+        }
+    }
+
+    /// Error.
+    pub fn error(why: String) -> Ended {
+        Ended {
+            verdict: RunVerdict::Error,
+            failure: None,
+            error: Some(why),
+            note: None,
+        }
+    }
+
+    /// Inconclusive.
+    pub fn inconclusive(why: String) -> Ended {
+        Ended {
+            verdict: RunVerdict::Inconclusive,
+            failure: None,
+            error: None,
+            note: Some(why),
+        }
+    }
+
+    fn stop(s: Stop) -> Ended {
+        match s {
+            Stop::Pass(note) => Ended::pass(note),
+            Stop::Inconclusive(why) => Ended::inconclusive(why),
+        }
+    }
+
+    fn refusal(r: Refusal) -> Ended {
+        match r {
+            Refusal::Fail(f) => Ended::fail(f),
+            Refusal::Inconclusive(why) => Ended::inconclusive(why),
+        }
+    }
+
+    /// Into a [`RunResult`] (texts on one line each: the reports show a line per field).
+    pub fn write(self, r: &mut RunResult) {
+        r.verdict = self.verdict;
+        r.failure = self.failure.map(|mut f| {
+            f.reason = one_line(&f.reason);
+            f
+        });
+        r.error = self.error.map(|e| one_line(&e));
+        if let Some(n) = self.note {
+            r.note = Some(one_line(&n));
+        }
+    }
+}
+
+/// One line for a multi-line explanation.
+pub fn one_line(s: &str) -> String {
+    if !s.contains('\n') {
+        return s.to_string();
+    }
+    s.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Bring both sides to their initial states: the specification, and the system under test
+/// (`retries` more attempts, backing off, before an Error).
+#[allow(clippy::result_large_err)] // once per run, not per step
+pub fn start<S, U>(spec: &mut S, sut: &mut U, seed: u64, retries: usize) -> Result<(), Ended>
+where
+    S: Specification + ?Sized,
+    U: Sut<S::Action> + ?Sized,
+{
+    spec.start()
+        .map_err(|e| Ended::error(format!("model error: {e}")))?;
+    let mut last = None;
+    for attempt in 0..=retries {
+        match sut.reset(seed) {
+            Ok(()) => return Ok(()),
+            Err(e) => {
+                last = Some(e);
+                if attempt < retries {
+                    std::thread::sleep(Duration::from_millis(10 << attempt.min(6)));
+                }
+            }
+        }
+    }
+    let e = last.expect("at least one attempt");
+    Err(Ended::error(format!(
+        "could not reset the SUT: {}",
+        text(&e)
+    )))
+}
+
+fn text(e: &SutError) -> &str {
+    match e {
+        SutError::Exited(s) | SutError::Broken(s) => s,
+    }
+}
+
+/// One run of Alg. 2 from where both sides are (see [`start`]): at most `depth` steps (inputs
+/// and observations), none begun after `deadline`.
+pub fn run<S, L, U>(
+    spec: &mut S,
+    sel: &mut L,
+    sut: &mut U,
+    depth: usize,
+    deadline: Option<Instant>,
+    rng: &mut ChaCha8Rng,
+) -> Ended
+where
+    S: Specification + ?Sized,
+    L: Selection<S> + ?Sized,
+    U: Sut<S::Action> + ?Sized,
+{
+    sel.start();
+    let mut steps = 0;
+    loop {
+        if steps >= depth {
+            return Ended::stop(sel.at_bound(spec, depth));
+        }
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return Ended::pass(Some("stopped early: time budget used up".into()));
+        }
+        let observed = match sel.choose(spec, steps, rng) {
+            Choice::Stop(s) => return Ended::stop(s),
+            Choice::Observe => {
+                let t = spec.timeout();
+                match sut.observe(t) {
+                    Ok(o) => o,
+                    Err(e) => return sut_error(spec, e, rng),
+                }
+            }
+            Choice::Give(a) => match sut.send(&a) {
+                Ok(Sent::Accepted) => {
+                    steps += 1;
+                    if let Err(r) = spec.give(&a) {
+                        return Ended::refusal(r);
+                    }
+                    if let Some(s) = sel.after(spec, Event::Gave(&a)) {
+                        return Ended::stop(s);
+                    }
+                    continue;
+                }
+                Ok(Sent::Raced(o)) => o,
+                Err(e) => return sut_error(spec, e, rng),
+            },
+        };
+        steps += 1;
+        let next = match &observed {
+            Obs::Output(x) => spec
+                .observe(Some(x))
+                .map(|()| sel.after(spec, Event::Output(x))),
+            Obs::Quiescent => spec
+                .observe(None)
+                .map(|()| sel.after(spec, Event::Quiescence)),
+            Obs::Unknown(line) => return Ended::fail(spec.garbage(line)),
+        };
+        match next {
+            Err(r) => return Ended::refusal(r),
+            Ok(Some(s)) => return Ended::stop(s),
+            Ok(None) => {}
+        }
+    }
+}
+
+/// The end of a run whose system under test exited or broke (the exit rule above).
+pub fn sut_error<S: Specification + ?Sized>(
+    spec: &mut S,
+    e: SutError,
+    rng: &mut ChaCha8Rng,
+) -> Ended {
+    let status = match e {
+        SutError::Broken(why) => {
+            return Ended::error(format!("after trace {}: {why}", spec.trace_text()))
+        }
+        SutError::Exited(status) => status,
+    };
+    if let Some(why) = ioco_symbolic::online::never_started(&status, spec.wrote_output()) {
+        return Ended::error(why);
+    }
+    let sigma = spec.trace_text();
+    let allowed = spec.allowed();
+    let exit = |reason: String, allowed: Vec<String>| {
+        Ended::fail(Failure {
+            observed: "exit".into(),
+            allowed,
+            reason,
+        })
+    };
+    match spec.quiet() {
+        Quiet::Refused => exit(
+            format!(
+                "the SUT {status} after trace {sigma}, where the specification requires an \
+                 output ({}): an exited SUT is quiescent",
+                allowed.join(", ")
+            ),
+            allowed,
+        ),
+        Quiet::Unknown(why) => Ended::inconclusive(format!(
+            "the SUT {status} after trace {sigma}; whether an output was required there is \
+             unknown: {why}"
+        )),
+        Quiet::Allowed => match spec.an_input(rng) {
+            Some(input) => exit(
+                format!(
+                    "the SUT {status} after trace {sigma}, where the specification still \
+                     accepts inputs ({input}): it stopped accepting inputs, which violates \
+                     input-enabledness"
+                ),
+                allowed,
+            ),
+            None => Ended::error(format!(
+                "the SUT {status} after trace {sigma}; the specification allows quiescence and \
+                 no input there, so this is no evidence of non-conformance"
+            )),
+        },
+    }
+}

@@ -1,0 +1,128 @@
+//! The engine over an LTS: the [`Specification`] of its lazy suspension automaton (tutorial
+//! Def. 4.10/6.2, via [`Tester`]) and the [`Selection`] of the strategies of `ioco-gen`
+//! (uniform, weighted, coverage-guided).
+
+use super::select::{Choice, Selection, Stop};
+use super::spec::{Quiet, Refusal, Specification};
+use crate::online::OnlineOptions;
+use crate::result::Failure;
+use crate::tester::Tester;
+use ioco_gen::strategy::{self, Situation, Strategy};
+use ioco_model::Label;
+use rand_chacha::ChaCha8Rng;
+use std::time::Duration;
+
+/// An LTS specification as the tester tracks it: the [`Tester`] of a worker (its suspension
+/// automaton, coverage and trace) with the quiescence time-outs of `opts`.
+pub struct Explicit<'t, 'a> {
+    /// The tester.
+    pub tester: &'t mut Tester<'a>,
+    /// The options (time-outs).
+    pub opts: &'t OnlineOptions,
+}
+
+impl Specification for Explicit<'_, '_> {
+    type Action = Label;
+
+    fn start(&mut self) -> Result<(), String> {
+        self.tester.start();
+        Ok(())
+    }
+
+    #[inline]
+    fn give(&mut self, input: &Label) -> Result<(), Refusal> {
+        let ok = self.tester.input(*input);
+        debug_assert!(ok, "selections propose enabled inputs only");
+        Ok(())
+    }
+
+    #[inline]
+    fn observe(&mut self, output: Option<&Label>) -> Result<(), Refusal> {
+        self.tester
+            .observe(output.copied().unwrap_or(Label::DELTA))
+            .map_err(Refusal::Fail)
+    }
+
+    fn garbage(&mut self, line: &str) -> Failure {
+        self.tester.garbage_line(line)
+    }
+
+    fn quiet(&mut self) -> Quiet {
+        if self.tester.quiescence_allowed() {
+            Quiet::Allowed
+        } else {
+            Quiet::Refused
+        }
+    }
+
+    fn an_input(&mut self, _rng: &mut ChaCha8Rng) -> Option<String> {
+        let inputs = self.tester.inputs();
+        let a = self.tester.alphabet();
+        let names: Vec<String> = inputs.iter().map(|&l| a.display(l)).collect();
+        (!names.is_empty()).then(|| names.join(", "))
+    }
+
+    fn allowed(&mut self) -> Vec<String> {
+        self.tester.allowed()
+    }
+
+    fn wrote_output(&self) -> bool {
+        let a = self.tester.alphabet();
+        self.tester.trace.iter().any(|&l| a.is_output(Label(l)))
+    }
+
+    fn trace_text(&self) -> String {
+        self.tester.trace_text()
+    }
+
+    #[inline]
+    fn timeout(&mut self) -> Option<Duration> {
+        Some(self.tester.quiescence_timeout(self.opts))
+    }
+}
+
+/// A strategy of `ioco-gen` as the selection.
+pub struct Strategic<'s> {
+    strategy: &'s mut dyn Strategy,
+    uses_coverage: bool,
+}
+
+impl<'s> Strategic<'s> {
+    /// Select with `strategy`.
+    pub fn new(strategy: &'s mut dyn Strategy) -> Strategic<'s> {
+        let uses_coverage = strategy.uses_coverage();
+        Strategic {
+            strategy,
+            uses_coverage,
+        }
+    }
+}
+
+impl Selection<Explicit<'_, '_>> for Strategic<'_> {
+    #[inline]
+    fn choose(
+        &mut self,
+        spec: &mut Explicit<'_, '_>,
+        steps: usize,
+        rng: &mut ChaCha8Rng,
+    ) -> Choice<Label> {
+        let t = &mut *spec.tester;
+        if self.uses_coverage {
+            t.flush();
+        }
+        let (inputs, outputs) = t.io_now();
+        let situation = Situation {
+            lts: t.sus.lts(),
+            set: t.sus.set(t.q),
+            inputs,
+            outputs,
+            depth: steps,
+            coverage: &t.coverage,
+        };
+        match self.strategy.choose(&situation, rng) {
+            strategy::Choice::Stop => Choice::Stop(Stop::Pass(None)),
+            strategy::Choice::Observe => Choice::Observe,
+            strategy::Choice::Stimulate(a) => Choice::Give(a),
+        }
+    }
+}

@@ -1,0 +1,70 @@
+//! The specification seam: what is allowed after the trace so far (tutorial Def. 6.2,
+//! out(σ) of the suspension automaton; TAP19 §3 for an STS with data).
+
+use crate::result::Failure;
+use rand_chacha::ChaCha8Rng;
+use std::time::Duration;
+
+/// Why the specification does not go along with an observation: the run ends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// Not allowed: evidence of non-conformance (tutorial Def. 6.2).
+    Fail(Failure),
+    /// The specification cannot tell (the solver answered *unknown*; TAP19 Thm. 19: unknown
+    /// never yields Fail).
+    Inconclusive(String),
+}
+
+/// Whether the specification allows quiescence after the trace so far.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Quiet {
+    /// δ ∈ out(σ).
+    Allowed,
+    /// δ ∉ out(σ): an output is required.
+    Refused,
+    /// The specification cannot tell (why).
+    Unknown(String),
+}
+
+/// A specification as the tester sees it: a set of states it may be in after the trace so far
+/// (kept inside), moved by the steps the tester records.
+///
+/// `Action` is an input or output with its values: a `Label` of an LTS, a gate value of an
+/// STS. The trace is kept by the specification (it is the trace the states are reached by).
+pub trait Specification {
+    /// An input or output, with its values.
+    type Action;
+
+    /// Back to the initial states with an empty trace. An error: the model cannot be started.
+    fn start(&mut self) -> Result<(), String>;
+
+    /// Record an input the system under test took (one the selection chose).
+    fn give(&mut self, input: &Self::Action) -> Result<(), Refusal>;
+
+    /// Record an output (`Some`) or quiescence (`None`) the system under test showed; a
+    /// [`Refusal::Fail`] if the specification does not allow it.
+    fn observe(&mut self, output: Option<&Self::Action>) -> Result<(), Refusal>;
+
+    /// Record a line the system wrote that is not an output of the model (`why`: how the
+    /// adapter read it) and say why that fails.
+    fn garbage(&mut self, line: &str) -> Failure;
+
+    /// Whether quiescence is allowed now (nothing is recorded).
+    fn quiet(&mut self) -> Quiet;
+
+    /// Some input the specification offers now, as written (`water?(100)`), if any.
+    fn an_input(&mut self, rng: &mut ChaCha8Rng) -> Option<String>;
+
+    /// The outputs (and δ) allowed now, as written.
+    fn allowed(&mut self) -> Vec<String>;
+
+    /// Whether the trace so far holds an output.
+    fn wrote_output(&self) -> bool;
+
+    /// The trace so far, as written, for messages.
+    fn trace_text(&self) -> String;
+
+    /// How long to wait for an output now before concluding quiescence (the rule of
+    /// [`crate::timeouts`]); `None`: the system under test's own time-out.
+    fn timeout(&mut self) -> Option<Duration>;
+}

@@ -1,0 +1,358 @@
+//! The engine over an STS with data (TAP19; tutorial Alg. 2 over gate values, P1 §7.2): the
+//! [`Specification`] of the symbolic tracker of `ioco-symbolic` (solver-judged outputs and
+//! quiescence; *unknown* is Inconclusive, never Fail), the [`Selection`]s that choose inputs
+//! with the solver ([`Biased`]) or replay recorded ones ([`Replay`]), and the runs, replays and
+//! shrinking (Zeller's ddmin over the inputs) of `ioco test`/`ioco replay` with data.
+
+use super::alg2::{self, Ended};
+use super::select::{Choice, Event, Selection, Stop};
+use super::spec::{Quiet, Refusal, Specification};
+use super::sut::Data;
+use crate::result::{Failure, RunVerdict};
+use ioco_symbolic::online::{
+    allowed_outputs, ddmin, fired, input_enabled, label, DataSut, GateValue, OnlineOptions, Run,
+    Shrunk, Timeouts, Verdict,
+};
+use ioco_symbolic::system::SwitchId;
+use ioco_symbolic::{Step, SymbolicSpec};
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+/// An STS specification as the tester tracks it: the symbolic tracker, the trace (`water?(100)`,
+/// `coffee!(120)`, `δ`), the inputs given (what a replay sends) and the switches taken.
+pub struct Symbolic<'s> {
+    /// The tracker.
+    pub spec: &'s mut SymbolicSpec,
+    /// Quiescence time-outs; `None`: the system's own.
+    pub timeouts: Option<&'s Timeouts>,
+    /// The trace as written.
+    pub trace: Vec<String>,
+    /// The inputs given, with their values.
+    pub inputs: Vec<GateValue>,
+    /// The switches of the spec taken (see [`Run::switches`]).
+    pub switches: BTreeSet<SwitchId>,
+}
+
+impl<'s> Symbolic<'s> {
+    /// Track `spec`, waiting for quiescence as `timeouts` say.
+    pub fn new(spec: &'s mut SymbolicSpec, timeouts: Option<&'s Timeouts>) -> Symbolic<'s> {
+        Symbolic {
+            spec,
+            timeouts,
+            trace: Vec::new(),
+            inputs: Vec::new(),
+            switches: BTreeSet::new(),
+        }
+    }
+
+    fn show(&self, (g, v): &GateValue, mark: &str) -> String {
+        label(&self.spec.sys.spec.defs, g, v, mark)
+    }
+
+    /// The run so far, ended by `end`, as `ioco-symbolic`'s [`Run`].
+    pub fn into_run(self, end: Ended) -> Run {
+        let (verdict, observed, allowed) = match end.verdict {
+            RunVerdict::Pass => (Verdict::Pass, None, Vec::new()),
+            RunVerdict::Fail => {
+                let f = end.failure.unwrap_or_else(|| Failure {
+                    observed: String::new(),
+                    allowed: Vec::new(),
+                    reason: "fail".into(),
+                });
+                (Verdict::Fail(f.reason), Some(f.observed), f.allowed)
+            }
+            RunVerdict::Inconclusive => (
+                Verdict::Inconclusive(end.note.unwrap_or_default()),
+                None,
+                Vec::new(),
+            ),
+            RunVerdict::Error => (
+                Verdict::Error(end.error.unwrap_or_default()),
+                None,
+                Vec::new(),
+            ),
+        };
+        Run {
+            verdict,
+            trace: self.trace,
+            inputs: self.inputs,
+            observed,
+            allowed,
+            switches: self.switches,
+        }
+    }
+
+    fn refused(&mut self, step: Step, observed: String) -> Result<(), Refusal> {
+        match step {
+            Step::Ok => Ok(()),
+            Step::Fail(reason) => Err(Refusal::Fail(Failure {
+                observed,
+                // a Fail leaves the candidate states as they were
+                allowed: allowed_outputs(self.spec),
+                reason,
+            })),
+            Step::Inconclusive(why) => Err(Refusal::Inconclusive(why)),
+        }
+    }
+}
+
+impl Specification for Symbolic<'_> {
+    type Action = GateValue;
+
+    fn start(&mut self) -> Result<(), String> {
+        self.trace.clear();
+        self.inputs.clear();
+        self.switches.clear();
+        self.spec.reset()
+    }
+
+    fn give(&mut self, input: &GateValue) -> Result<(), Refusal> {
+        let l = self.show(input, "?");
+        self.trace.push(l.clone());
+        self.inputs.push(input.clone());
+        let (g, v) = input;
+        self.switches.extend(fired(self.spec, g, v));
+        match self.spec.after_input(g, v) {
+            Step::Ok => Ok(()),
+            Step::Fail(reason) => Err(Refusal::Fail(Failure {
+                observed: l,
+                allowed: Vec::new(),
+                reason,
+            })),
+            Step::Inconclusive(why) => Err(Refusal::Inconclusive(why)),
+        }
+    }
+
+    fn observe(&mut self, output: Option<&GateValue>) -> Result<(), Refusal> {
+        match output {
+            Some(x @ (g, v)) => {
+                let l = self.show(x, "!");
+                self.trace.push(l.clone());
+                let fired = fired(self.spec, g, v);
+                let step = self.spec.after_output(g, v);
+                if step == Step::Ok {
+                    self.switches.extend(fired);
+                }
+                self.refused(step, l)
+            }
+            None => {
+                self.trace.push("δ".into());
+                let step = self.spec.after_quiescence();
+                self.refused(step, "δ".into())
+            }
+        }
+    }
+
+    fn garbage(&mut self, line: &str) -> Failure {
+        self.trace.push(line.to_string());
+        Failure {
+            observed: line.to_string(),
+            allowed: allowed_outputs(self.spec),
+            reason: format!("malformed output: {line}"),
+        }
+    }
+
+    fn quiet(&mut self) -> Quiet {
+        match self.spec.after_quiescence() {
+            Step::Ok => Quiet::Allowed,
+            Step::Fail(_) => Quiet::Refused,
+            Step::Inconclusive(why) => Quiet::Unknown(why),
+        }
+    }
+
+    fn an_input(&mut self, rng: &mut ChaCha8Rng) -> Option<String> {
+        let i = self.spec.choose_input(rng)?;
+        Some(format!("e.g. {}", self.show(&i, "?")))
+    }
+
+    fn allowed(&mut self) -> Vec<String> {
+        allowed_outputs(self.spec)
+    }
+
+    fn wrote_output(&self) -> bool {
+        self.trace.iter().any(|l| l.contains('!'))
+    }
+
+    fn trace_text(&self) -> String {
+        self.trace.join(" ")
+    }
+
+    fn timeout(&mut self) -> Option<Duration> {
+        let t = self.timeouts?;
+        let last_input = self
+            .trace
+            .last()
+            .and_then(|l| l.split_once('?'))
+            .map(|(g, _)| g);
+        Some(t.wait(self.spec, last_input))
+    }
+}
+
+/// The random selection with data: an input with probability `input_bias` when the tracker
+/// finds one (values chosen by the solver), else an observation.
+pub struct Biased {
+    /// Probability of trying an input.
+    pub input_bias: f64,
+}
+
+impl Selection<Symbolic<'_>> for Biased {
+    fn choose(
+        &mut self,
+        spec: &mut Symbolic<'_>,
+        _: usize,
+        rng: &mut ChaCha8Rng,
+    ) -> Choice<GateValue> {
+        if rng.random_bool(self.input_bias) {
+            if let Some(i) = spec.spec.choose_input(rng) {
+                return Choice::Give(i);
+            }
+        }
+        Choice::Observe
+    }
+}
+
+/// Replay of recorded inputs: before each input, and at the end, observe until the system is
+/// quiescent (every observation judged); an input the specification does not enable at that
+/// point is skipped; an input that races with an output is given again after the system
+/// settles, while the specification still enables it.
+pub struct Replay<'i> {
+    inputs: &'i [GateValue],
+    next: usize,
+    settled: bool,
+}
+
+impl<'i> Replay<'i> {
+    /// Replay `inputs`.
+    pub fn new(inputs: &'i [GateValue]) -> Replay<'i> {
+        Replay {
+            inputs,
+            next: 0,
+            settled: false,
+        }
+    }
+}
+
+impl Selection<Symbolic<'_>> for Replay<'_> {
+    fn start(&mut self) {
+        self.next = 0;
+        self.settled = false;
+    }
+
+    fn choose(
+        &mut self,
+        spec: &mut Symbolic<'_>,
+        _: usize,
+        _: &mut ChaCha8Rng,
+    ) -> Choice<GateValue> {
+        if !self.settled {
+            return Choice::Observe;
+        }
+        match self.inputs.get(self.next) {
+            None => Choice::Stop(Stop::Pass(None)),
+            Some(i @ (g, v)) if input_enabled(spec.spec, g, v) => Choice::Give(i.clone()),
+            Some(_) => {
+                self.next += 1;
+                self.settled = false;
+                Choice::Observe
+            }
+        }
+    }
+
+    fn after(&mut self, _: &mut Symbolic<'_>, event: Event<'_, GateValue>) -> Option<Stop> {
+        match event {
+            Event::Gave(_) => {
+                self.next += 1;
+                self.settled = false;
+            }
+            Event::Output(_) => self.settled = false,
+            Event::Quiescence => self.settled = true,
+        }
+        None
+    }
+}
+
+/// Runs one online test with data (resets both sides first).
+pub fn run_online(
+    spec: &mut SymbolicSpec,
+    sut: &mut dyn DataSut,
+    opts: &OnlineOptions,
+    rng: &mut ChaCha8Rng,
+) -> Run {
+    let mut s = Symbolic::new(spec, opts.timeouts.as_ref());
+    let mut sel = Biased {
+        input_bias: opts.input_bias,
+    };
+    let end = run_with(&mut s, &mut sel, sut, opts.steps, rng);
+    s.into_run(end)
+}
+
+fn run_with<'s, L: Selection<Symbolic<'s>>>(
+    s: &mut Symbolic<'s>,
+    sel: &mut L,
+    sut: &mut dyn DataSut,
+    steps: usize,
+    rng: &mut ChaCha8Rng,
+) -> Ended {
+    let mut sut = Data(sut);
+    match alg2::start(s, &mut sut, 0, 0) {
+        Err(e) => e,
+        Ok(()) => alg2::run(s, sel, &mut sut, steps, None, rng),
+    }
+}
+
+/// Replays recorded inputs ([`Replay`]), at most `max_steps` labels in all.
+pub fn replay_inputs(
+    spec: &mut SymbolicSpec,
+    sut: &mut dyn DataSut,
+    inputs: &[GateValue],
+    max_steps: usize,
+    timeouts: Option<&Timeouts>,
+    rng: &mut ChaCha8Rng,
+) -> Run {
+    let mut s = Symbolic::new(spec, timeouts);
+    let end = run_with(&mut s, &mut Replay::new(inputs), sut, max_steps, rng);
+    s.into_run(end)
+}
+
+/// Shrinks a failing run by [`ddmin`] over its recorded inputs (each candidate replayed with
+/// [`replay_inputs`] up to `tries` times, for nondeterministic systems). `None` when even the
+/// full input sequence does not fail again.
+pub fn shrink(
+    spec: &mut SymbolicSpec,
+    sut: &mut dyn DataSut,
+    failed: &Run,
+    budget: usize,
+    tries: usize,
+    timeouts: Option<&Timeouts>,
+    rng: &mut ChaCha8Rng,
+) -> Option<Shrunk> {
+    let max_steps = failed.trace.len().max(8) * 2 + 16;
+    let mut replays = 0usize;
+    let mut best: Option<(Vec<GateValue>, Run)> = None;
+    let mut test = |cand: &[GateValue]| -> bool {
+        for _ in 0..tries.max(1) {
+            replays += 1;
+            let r = replay_inputs(spec, sut, cand, max_steps, timeouts, rng);
+            if matches!(r.verdict, Verdict::Fail(_)) {
+                let better = best.as_ref().is_none_or(|(b, _)| cand.len() <= b.len());
+                if better {
+                    best = Some((cand.to_vec(), r));
+                }
+                return true;
+            }
+        }
+        false
+    };
+    if !test(&failed.inputs) {
+        return None;
+    }
+    let _ = ddmin(failed.inputs.clone(), budget, &mut test);
+    let (inputs, run) = best?;
+    Some(Shrunk {
+        inputs,
+        run,
+        replays,
+    })
+}
