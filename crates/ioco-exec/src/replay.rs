@@ -13,12 +13,16 @@
 //!   of replays.
 
 use crate::adapter::{Adapter, Observation, Sent};
-use crate::engine::Ended;
+use crate::engine::explicit::Explicit;
+use crate::engine::replay::Replay;
+use crate::engine::{self, Ended};
 use crate::online::{reset, OnlineOptions};
 use crate::result::{RunResult, RunVerdict, Shrunk};
 use crate::tester::Tester;
 use ioco_gen::derive_seed;
 use ioco_model::{Label, Lts};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
 
 /// Parse labels as written (`coin?`, `coffee!`, `δ`) against `spec`'s alphabet: a [`Trace`](crate::Trace)
@@ -180,29 +184,8 @@ pub fn replay_trace(
     r
 }
 
-/// Observe until quiescence (or the step budget); `Some(end)` when the run ends.
-fn settle(
-    tester: &mut Tester<'_>,
-    adapter: &mut dyn Adapter,
-    opts: &OnlineOptions,
-) -> Option<Ended> {
-    while tester.steps < opts.depth {
-        let x = match adapter.observe(tester.quiescence_timeout(opts)) {
-            Ok(Observation::Output(x)) => x,
-            Ok(Observation::Quiescent) => Label::DELTA,
-            Err(e) => return Some(tester.adapter_error(e)),
-        };
-        if let Err(f) = tester.observe(x) {
-            return Some(Ended::fail(f));
-        }
-        if x == Label::DELTA {
-            return None;
-        }
-    }
-    None
-}
-
-/// Give `inputs` with observation to quiescence before each and at the end.
+/// Give `inputs` with observation to quiescence before each and at the end (the
+/// [`Replay`] selection of [`crate::engine`]), at most `opts.depth` steps.
 pub fn replay_inputs(
     tester: &mut Tester<'_>,
     adapter: &mut dyn Adapter,
@@ -212,52 +195,16 @@ pub fn replay_inputs(
     seed: u64,
 ) -> RunResult {
     let mut r = RunResult::new(run, seed);
-    let Some(t0) = begin(tester, adapter, opts, seed, &mut r) else {
-        return r;
+    let t0 = Instant::now();
+    let mut spec = Explicit { tester, opts };
+    let end = match engine::alg2::start(&mut spec, adapter, seed, opts.retries) {
+        Err(e) => e,
+        Ok(()) => {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut sel = Replay::new(inputs);
+            engine::run(&mut spec, &mut sel, adapter, opts.depth, None, &mut rng)
+        }
     };
-    let mut end = Ended::pass(None);
-    'all: {
-        for &a in inputs {
-            if let Some(e) = settle(tester, adapter, opts) {
-                end = e;
-                break 'all;
-            }
-            if tester.steps >= opts.depth {
-                break 'all;
-            }
-            if !tester.inputs().contains(&a) {
-                continue; // not enabled in the specification here: skip
-            }
-            loop {
-                match adapter.send(a) {
-                    Ok(Sent::Accepted) => {
-                        tester.input(a);
-                        break;
-                    }
-                    Ok(Sent::Raced(x)) => {
-                        if let Err(f) = tester.observe(x) {
-                            end = Ended::fail(f);
-                            break 'all;
-                        }
-                        if let Some(e) = settle(tester, adapter, opts) {
-                            end = e;
-                            break 'all;
-                        }
-                        if tester.steps >= opts.depth || !tester.inputs().contains(&a) {
-                            break;
-                        }
-                    }
-                    Err(e) => {
-                        end = tester.adapter_error(e);
-                        break 'all;
-                    }
-                }
-            }
-        }
-        if let Some(e) = settle(tester, adapter, opts) {
-            end = e;
-        }
-    }
     finish(tester, adapter, end, &mut r, t0);
     r
 }

@@ -29,6 +29,10 @@ impl Specification for Explicit<'_, '_> {
         Ok(())
     }
 
+    fn enables(&mut self, input: &Label) -> bool {
+        self.tester.inputs().contains(input)
+    }
+
     #[inline]
     fn give(&mut self, input: &Label) -> Result<(), Refusal> {
         let ok = self.tester.input(*input);

@@ -11,7 +11,7 @@
 //!   (Pass, or Inconclusive when a test purpose is left); and whether a step just taken ends
 //!   the run (a purpose reached accept). Implementations: the random, weighted and
 //!   coverage-guided strategies ([`explicit::Strategic`], [`symbolic::Biased`]), replay of
-//!   recorded inputs ([`symbolic::Replay`]), test purposes ([`purpose_lts::Steered`],
+//!   recorded inputs ([`replay::Replay`]), test purposes ([`purpose_lts::Steered`],
 //!   [`purpose_sts::SteeredData`]).
 //!
 //! and one interface to the system under test, [`Sut`]: send an input (which may race with an
@@ -29,6 +29,7 @@ pub mod alg2;
 pub mod explicit;
 pub mod purpose_lts;
 pub mod purpose_sts;
+pub mod replay;
 mod select;
 mod spec;
 mod sut;

@@ -38,6 +38,9 @@ pub trait Specification {
     /// Back to the initial states with an empty trace. An error: the model cannot be started.
     fn start(&mut self) -> Result<(), String>;
 
+    /// Whether the specification enables `input` now.
+    fn enables(&mut self, input: &Self::Action) -> bool;
+
     /// Record an input the system under test took (one the selection chose).
     fn give(&mut self, input: &Self::Action) -> Result<(), Refusal>;
 

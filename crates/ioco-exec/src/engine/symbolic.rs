@@ -1,11 +1,12 @@
 //! The engine over an STS with data (TAP19; tutorial Alg. 2 over gate values, P1 §7.2): the
 //! [`Specification`] of the symbolic tracker of `ioco-symbolic` (solver-judged outputs and
 //! quiescence; *unknown* is Inconclusive, never Fail), the [`Selection`]s that choose inputs
-//! with the solver ([`Biased`]) or replay recorded ones ([`Replay`]), and the runs, replays and
+//! with the solver ([`Biased`]) or replay recorded ones ([`Replay`](super::replay::Replay)), and the runs, replays and
 //! shrinking (Zeller's ddmin over the inputs) of `ioco test`/`ioco replay` with data.
 
 use super::alg2::{self, Ended};
-use super::select::{Choice, Event, Selection, Stop};
+use super::replay::Replay;
+use super::select::{Choice, Selection};
 use super::spec::{Quiet, Refusal, Specification};
 use super::sut::Data;
 use crate::result::{Failure, RunVerdict};
@@ -106,6 +107,10 @@ impl Specification for Symbolic<'_> {
         self.inputs.clear();
         self.switches.clear();
         self.spec.reset()
+    }
+
+    fn enables(&mut self, (g, v): &GateValue) -> bool {
+        input_enabled(self.spec, g, v)
     }
 
     fn give(&mut self, input: &GateValue) -> Result<(), Refusal> {
@@ -210,66 +215,6 @@ impl Selection<Symbolic<'_>> for Biased {
             }
         }
         Choice::Observe
-    }
-}
-
-/// Replay of recorded inputs: before each input, and at the end, observe until the system is
-/// quiescent (every observation judged); an input the specification does not enable at that
-/// point is skipped; an input that races with an output is given again after the system
-/// settles, while the specification still enables it.
-pub struct Replay<'i> {
-    inputs: &'i [GateValue],
-    next: usize,
-    settled: bool,
-}
-
-impl<'i> Replay<'i> {
-    /// Replay `inputs`.
-    pub fn new(inputs: &'i [GateValue]) -> Replay<'i> {
-        Replay {
-            inputs,
-            next: 0,
-            settled: false,
-        }
-    }
-}
-
-impl Selection<Symbolic<'_>> for Replay<'_> {
-    fn start(&mut self) {
-        self.next = 0;
-        self.settled = false;
-    }
-
-    fn choose(
-        &mut self,
-        spec: &mut Symbolic<'_>,
-        _: usize,
-        _: &mut ChaCha8Rng,
-    ) -> Choice<GateValue> {
-        if !self.settled {
-            return Choice::Observe;
-        }
-        match self.inputs.get(self.next) {
-            None => Choice::Stop(Stop::Pass(None)),
-            Some(i @ (g, v)) if input_enabled(spec.spec, g, v) => Choice::Give(i.clone()),
-            Some(_) => {
-                self.next += 1;
-                self.settled = false;
-                Choice::Observe
-            }
-        }
-    }
-
-    fn after(&mut self, _: &mut Symbolic<'_>, event: Event<'_, GateValue>) -> Option<Stop> {
-        match event {
-            Event::Gave(_) => {
-                self.next += 1;
-                self.settled = false;
-            }
-            Event::Output(_) => self.settled = false,
-            Event::Quiescence => self.settled = true,
-        }
-        None
     }
 }
 
