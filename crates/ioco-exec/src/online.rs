@@ -325,7 +325,7 @@ where
             .unwrap_or_else(|p| p.into_inner());
         let mut r = online_run(t, &mut **st, a, opts, k, d);
         if opts.shrink && r.verdict == RunVerdict::Fail {
-            r.shrunk = crate::replay::shrink(t, a, opts, &r);
+            crate::replay::shrink_into(t, a, opts, &mut r);
         }
         r
     };
@@ -353,7 +353,7 @@ pub fn run_online_with(
         }
         let mut r = online_run(&mut tester, &mut *strategy, adapter, opts, k, deadline);
         if opts.shrink && r.verdict == RunVerdict::Fail {
-            r.shrunk = crate::replay::shrink(&mut tester, adapter, opts, &r);
+            crate::replay::shrink_into(&mut tester, adapter, opts, &mut r);
         }
         let failed = matches!(r.verdict, RunVerdict::Fail | RunVerdict::Error);
         runs.push(r);

@@ -209,18 +209,67 @@ pub fn replay_inputs(
     r
 }
 
+/// Shrink the failing run `r` ([`shrink`]) and record the result in it: `r.shrunk`, or, when
+/// the failure does not reproduce, a note that says so and how many replays were tried (issue
+/// #13 item 7: shrinking never fails silently).
+pub fn shrink_into(
+    tester: &mut Tester<'_>,
+    adapter: &mut dyn Adapter,
+    opts: &OnlineOptions,
+    r: &mut RunResult,
+) {
+    let (shrunk, replays) = shrink_counted(tester, adapter, opts, r);
+    match shrunk {
+        Some(s) => r.shrunk = Some(s),
+        None if replays > 0 => {
+            let why = format!(
+                "not shrunk: replaying the run's inputs did not fail again in {replays} \
+                 replay(s) (a nondeterministic or timing-dependent SUT; try \
+                 --repetitions N to replay each candidate N times)"
+            );
+            r.note = Some(match r.note.take() {
+                Some(n) => format!("{n}; {why}"),
+                None => why,
+            });
+        }
+        None => {}
+    }
+}
+
 /// Delta debugging over the inputs of the failing run `failed`: the shortest input sequence
 /// found whose [`replay_inputs`] still fails, or `None` if even the full sequence does not
 /// fail when replayed (a nondeterministic SUT may need several tries: each candidate is tried
 /// up to `opts.repetitions` times).
+///
+/// A replay observes to quiescence around every input, so it may take more steps than the
+/// failing run did: replays are bounded by twice the run's steps (plus 16), never by less than
+/// `opts.depth`.
 pub fn shrink(
     tester: &mut Tester<'_>,
     adapter: &mut dyn Adapter,
     opts: &OnlineOptions,
     failed: &RunResult,
 ) -> Option<Shrunk> {
+    shrink_counted(tester, adapter, opts, failed).0
+}
+
+/// [`shrink`], and the number of replays it made.
+fn shrink_counted(
+    tester: &mut Tester<'_>,
+    adapter: &mut dyn Adapter,
+    opts: &OnlineOptions,
+    failed: &RunResult,
+) -> (Option<Shrunk>, usize) {
     let spec = tester.spec();
-    let inputs = parse_trace(spec, failed.inputs()).ok()?;
+    let Ok(inputs) = parse_trace(spec, failed.inputs()) else {
+        return (None, 0);
+    };
+    let opts = &OnlineOptions {
+        depth: opts
+            .depth
+            .max(failed.steps.saturating_mul(2).saturating_add(16)),
+        ..opts.clone()
+    };
     let mut replays = 0usize;
     let budget = opts.shrink_budget.max(1);
     let mut best: Option<RunResult> = None;
@@ -240,18 +289,21 @@ pub fn shrink(
         false
     };
     if !test(&inputs, &mut replays, &mut best) {
-        return None;
+        return (None, replays);
     }
     // ddmin; the budget counts replays, so `test` says "no" once it is spent.
     let cur = ioco_symbolic::online::ddmin(inputs, usize::MAX, |cand| {
         test(cand, &mut replays, &mut best)
     });
-    let best = best?;
+    let Some(best) = best else {
+        return (None, replays);
+    };
     let a = spec.alphabet();
-    Some(Shrunk {
+    let shrunk = Shrunk {
         inputs: cur.iter().map(|&l| a.display(l)).collect(),
         trace: best.trace,
         failure: best.failure,
         replays,
-    })
+    };
+    (Some(shrunk), replays)
 }

@@ -131,7 +131,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         recorded.seed,
     );
     if args.shrink && r.verdict == RunVerdict::Fail {
-        r.shrunk = ioco_exec::shrink(&mut tester, &mut adapter, &opts, &r);
+        ioco_exec::shrink_into(&mut tester, &mut adapter, &opts, &mut r);
     }
     let _ = adapter.close();
     let mut summary = Summary::new("replay", recorded.seed, vec![r]);

@@ -1,0 +1,39 @@
+//! Shrinking never fails silently (issue #13 item 7): a replay observes to quiescence around
+//! every input, so it may take more steps than the failing run; it is not bounded by `--steps`.
+
+mod common;
+use common::{example_bin, ioco, summary};
+
+#[test]
+fn a_failure_found_near_the_step_bound_is_still_shrunk() {
+    // Before: with --steps 8, seeds 1, 3 and 8 failed and printed no `shrunk` line (the replays
+    // ran out of steps before the failure came again).
+    let sut = format!("{} --mode silent --ack", example_bin("coffee-sut"));
+    let dir = tempfile::tempdir().unwrap();
+    for seed in ["1", "3", "8"] {
+        let json = dir.path().join(format!("s{seed}.json"));
+        let out = ioco()
+            .args(["test", "examples/coffee/coffee.ioco", "--sut", &sut])
+            .args([
+                "--quiescence-marker",
+                "#quiet",
+                "--steps",
+                "8",
+                "--runs",
+                "20",
+            ])
+            .args(["--seed", seed, "--shrink", "--json", json.to_str().unwrap()])
+            .timeout(std::time::Duration::from_secs(120))
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "seed {seed}: {text}");
+        assert!(text.contains("shrunk"), "seed {seed}: {text}");
+        let s = summary(&json);
+        let r = s.first_failure().expect("a failing run");
+        let shrunk = r.shrunk.as_ref().expect("shrunk");
+        // the silent machine never answers a brew: water? pad? button? (in some order) suffices
+        assert!(shrunk.inputs.len() <= 3, "seed {seed}: {:?}", shrunk.inputs);
+        assert_eq!(shrunk.failure.as_ref().unwrap().observed, "δ", "{text}");
+    }
+}
