@@ -105,8 +105,18 @@ fn a_refused_purpose_is_inconclusive_not_fail() {
         .args(["--runs", "2", "--seed", "1", "--json"])
         .arg(&json)
         .assert()
-        .code(0)
-        .stderr(contains("accept reached in 0 of 2 run(s)"));
+        .code(3)
+        .stderr(contains("accept reached in 0 of 2 run(s)"))
+        .stderr(contains("INCONCLUSIVE"));
+    // Inconclusive is not Pass: its own exit code, 0 or 1 only when asked for.
+    for (as_, code) in [("pass", 0), ("fail", 1), ("own", 3)] {
+        ioco()
+            .args(["test", SPEC, "--purpose", BREW, "--sim"])
+            .arg(&imp)
+            .args(["--runs", "2", "--seed", "1", "--inconclusive", as_])
+            .assert()
+            .code(code);
+    }
     let s = summary(&json);
     assert_eq!(s.verdict, ioco_exec::RunVerdict::Inconclusive);
     assert!(

@@ -37,3 +37,32 @@ fn a_failure_found_near_the_step_bound_is_still_shrunk() {
         assert_eq!(shrunk.failure.as_ref().unwrap().observed, "δ", "{text}");
     }
 }
+
+#[test]
+fn a_replay_that_does_not_fail_again_is_not_reproduced_and_not_a_pass() {
+    // A failure recorded against the faulty machine, replayed against the correct one (as a
+    // nondeterministic or repaired system would behave): before, PASS and exit 0.
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("f.json");
+    let faulty = format!("{} --mode wrong-output --ack", example_bin("coffee-sut"));
+    ioco()
+        .args(["test", "examples/coffee/coffee.ioco", "--sut", &faulty])
+        .args(["--quiescence-marker", "#quiet", "--seed", "2", "--json"])
+        .arg(&json)
+        .timeout(std::time::Duration::from_secs(120))
+        .assert()
+        .code(1);
+    let correct = format!("{} --ack", example_bin("coffee-sut"));
+    for (sut, code) in [(&correct, 3), (&faulty, 1)] {
+        let out = ioco()
+            .args(["replay", "examples/coffee/coffee.ioco"])
+            .arg(&json)
+            .args(["--sut", sut, "--quiescence-marker", "#quiet"])
+            .timeout(std::time::Duration::from_secs(120))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{sut}: {err}");
+        assert_eq!(err.contains("not reproduced"), code == 3, "{err}");
+    }
+}

@@ -91,9 +91,12 @@ pub struct OnlineOptions {
     pub shrink: bool,
     /// Maximal number of replays for shrinking one run.
     pub shrink_budget: usize,
-    /// Stored suites: how often a test may be repeated to see other nondeterministic outputs
-    /// (it stops at the first Fail).
+    /// Shrinking: how often each candidate is replayed (a nondeterministic SUT may need more
+    /// than one replay to fail again).
     pub repetitions: usize,
+    /// Stored suites: how often a test is run again when the implementation did not follow it
+    /// or took only some of its branches ([`crate::fairness`]).
+    pub fairness: crate::fairness::Fairness,
     /// Called after every run.
     pub progress: Progress,
     /// Which runs keep their trace in the [`RunResult`].
@@ -133,6 +136,7 @@ impl Default for OnlineOptions {
             shrink: false,
             shrink_budget: 100,
             repetitions: 1,
+            fairness: crate::fairness::Fairness::default(),
             progress: Progress::default(),
             traces: Traces::All,
         }

@@ -53,12 +53,14 @@ impl RunVerdict {
         }
     }
 
-    /// The exit code convention of the CLI: 0 pass (and inconclusive), 1 fail, 2 error.
+    /// The exit code convention of the CLI: 0 pass, 1 fail, 2 error, 3 inconclusive (never
+    /// the code of a Pass).
     pub fn exit_code(self) -> i32 {
         match self {
-            RunVerdict::Pass | RunVerdict::Inconclusive => 0,
+            RunVerdict::Pass => 0,
             RunVerdict::Fail => 1,
             RunVerdict::Error => 2,
+            RunVerdict::Inconclusive => 3,
         }
     }
 }
@@ -286,6 +288,6 @@ mod tests {
         assert_eq!(back, s);
         assert_eq!(back.runs[1].inputs(), vec!["coin?".into()]);
         assert_eq!(RunVerdict::Error.worst(RunVerdict::Fail), RunVerdict::Fail);
-        assert_eq!(RunVerdict::Inconclusive.exit_code(), 0);
+        assert_eq!(RunVerdict::Inconclusive.exit_code(), 3);
     }
 }

@@ -7,13 +7,18 @@
 //!   `fail` means "distinguished", and such a run is reported as Pass with the note
 //!   "distinguished" — unless the observed trace leaves the outer specification through an
 //!   output or δ (tutorial Def. 6.2), which is a real non-conformance and stays Fail.
-//! * Nondeterministic SUTs: each test is repeated up to `repetitions` times (stopping at the
-//!   first Fail), so that other outputs get a chance (fairness, tutorial P1:L326-328).
+//! * Nondeterministic SUTs: a test is run again while one of its choice points has a branch it
+//!   wants and has not seen, up to a budget (the rule of [`crate::fairness`], thesis §2.7.4; at
+//!   least `fairness.at_least` times, stopping at the first Fail): other outputs get a chance
+//!   (fairness, tutorial P1:L326-328), and a test whose access sequence the implementation never
+//!   follows counts as executed only once the branch it wants is absent with the confidence
+//!   asked for.
 //! * The specification is tracked along for coverage and for the exit rule of
 //!   [`crate::tester`].
 
 use crate::adapter::{Adapter, AdapterError, Observation, Sent};
 use crate::engine::Ended;
+use crate::fairness::{Branches, ChoicePoint, Tries};
 use crate::online::{pool, reset, summarise, OnlineOptions};
 use crate::result::{Failure, RunResult, RunVerdict, Summary};
 use crate::tester::Tester;
@@ -115,12 +120,25 @@ pub fn run_test(
     run: usize,
     seed: u64,
 ) -> RunResult {
+    run_test_at(tester, adapter, opts, test, run, seed, &mut Vec::new())
+}
+
+/// [`run_test`], also listing the choice points the try passed ([`crate::fairness`]).
+fn run_test_at(
+    tester: &mut Tester<'_>,
+    adapter: &mut dyn Adapter,
+    opts: &OnlineOptions,
+    test: &TestCase,
+    run: usize,
+    seed: u64,
+    points: &mut Vec<ChoicePoint>,
+) -> RunResult {
     let mut r = RunResult::new(run, seed);
     let t0 = Instant::now();
     tester.start();
     let end = match reset(adapter, seed, opts.retries) {
         Err(e) => Ended::error(format!("could not reset the SUT: {e}")),
-        Ok(()) => exec(tester, adapter, opts, test),
+        Ok(()) => exec(tester, adapter, opts, test, points),
     };
     end.write(&mut r);
     r.trace = tester.take_trace_for(r.verdict, opts.traces);
@@ -135,6 +153,7 @@ fn exec(
     adapter: &mut dyn Adapter,
     opts: &OnlineOptions,
     test: &TestCase,
+    points: &mut Vec<ChoicePoint>,
 ) -> Ended {
     let alphabet = tester.alphabet();
     // Track the specification while the trace stays in it (for coverage and the exit rule).
@@ -194,6 +213,15 @@ fn exec(
                     Ok(Observation::Quiescent) => Label::DELTA,
                     Err(e) => return on_error(tester, e, tracking),
                 };
+                choice(
+                    alphabet,
+                    &tester.trace,
+                    branches,
+                    *otherwise,
+                    None,
+                    x,
+                    points,
+                );
                 record(tester, x, &mut tracking);
                 match follow(node, &alphabet.display(x), *otherwise, branches) {
                     Ok(n) => node = n,
@@ -214,10 +242,28 @@ fn exec(
                 };
                 match adapter.send(a) {
                     Ok(Sent::Accepted) => {
+                        choice(
+                            alphabet,
+                            &tester.trace,
+                            branches,
+                            *otherwise,
+                            Some(a),
+                            a,
+                            points,
+                        );
                         record(tester, a, &mut tracking);
                         node = after;
                     }
                     Ok(Sent::Raced(x)) => {
+                        choice(
+                            alphabet,
+                            &tester.trace,
+                            branches,
+                            *otherwise,
+                            Some(a),
+                            x,
+                            points,
+                        );
                         record(tester, x, &mut tracking);
                         match follow(node, &alphabet.display(x), *otherwise, branches) {
                             Ok(n) => node = n,
@@ -229,6 +275,64 @@ fn exec(
             }
         }
     }
+}
+
+/// True when a branch continues the test (not a fail or inconclusive leaf).
+fn continues(t: &TestCase) -> bool {
+    !matches!(
+        t,
+        TestCase::Leaf {
+            verdict: Verdict::Fail | Verdict::Inconclusive,
+            ..
+        }
+    )
+}
+
+/// Record a choice point: a node with two or more outcomes other than fail (`input`: the input
+/// offered by a stimulate node, always wanted; `otherwise` not fail: any other outcome), after
+/// the trace `at`, where `taken` was taken.
+fn choice(
+    alphabet: &ioco_model::Alphabet,
+    at: &[u32],
+    branches: &[ioco_gen::Branch],
+    otherwise: Verdict,
+    input: Option<Label>,
+    taken: Label,
+    points: &mut Vec<ChoicePoint>,
+) {
+    let possible = branches
+        .iter()
+        .filter(|b| {
+            !matches!(
+                b.then,
+                TestCase::Leaf {
+                    verdict: Verdict::Fail,
+                    ..
+                }
+            )
+        })
+        .count()
+        + usize::from(input.is_some())
+        + usize::from(otherwise != Verdict::Fail);
+    if possible < 2 {
+        return;
+    }
+    let mut wanted: Vec<u32> = input.map(|a| a.0).into_iter().collect();
+    for b in branches.iter().filter(|b| continues(&b.then)) {
+        let l = if b.label == ioco_gen::DELTA {
+            Some(Label::DELTA)
+        } else {
+            alphabet.lookup(b.label.trim_end_matches(['?', '!']))
+        };
+        if let Some(l) = l {
+            wanted.push(l.0);
+        }
+    }
+    points.push(ChoicePoint {
+        at: at.to_vec(),
+        wanted,
+        taken: taken.0,
+    });
 }
 
 /// True when `trace` (labels as written: `a?`, `x!`, `δ`) leaves `spec` through an output or
@@ -268,20 +372,11 @@ where
     let t0 = Instant::now();
     let mut flat = Vec::new();
     flatten(suite, "", suite.role, &mut flat);
+    let fair = opts.fairness;
+    let session = Branches::default();
     let work = |t: &mut Tester<'_>, a: &mut dyn Adapter, k: usize, _d: Option<Instant>| {
         let f = &flat[k];
-        let reps = opts.repetitions.max(1);
-        let mut r = RunResult::new(k, 0);
-        for rep in 0..reps {
-            let seed = derive_seed(opts.seed, (k as u64) << 16 | rep as u64);
-            r = run_test(t, a, opts, f.test, k, seed);
-            if r.verdict != RunVerdict::Pass {
-                if reps > 1 {
-                    r.note = Some(format!("at repetition {} of {reps}", rep + 1));
-                }
-                break;
-            }
-        }
+        let mut r = repeat(t, a, opts, f.test, k, &session);
         r.test = Some(f.name.clone());
         // In a distinguishing suite a fail means "told apart" unless the observed trace is a
         // counterexample of the outer specification itself (tutorial Def. 6.2): that stays Fail.
@@ -300,7 +395,99 @@ where
     let mut s = summarise("suite", opts, p, t0);
     s.parameters
         .insert("method".into(), suite.method.clone().into());
+    s.parameters.insert("max_tries".into(), fair.budget.into());
+    s.parameters.insert("evidence_k".into(), fair.tries.into());
     s.parameters
-        .insert("repetitions".into(), opts.repetitions.into());
+        .insert("min_branch_probability".into(), fair.min_probability.into());
     s
+}
+
+/// Run test `k` under the fairness rule of [`crate::fairness`]: again while one of its choice
+/// points is open and the budget lasts; the verdict of the test from its tries.
+fn repeat(
+    t: &mut Tester<'_>,
+    a: &mut dyn Adapter,
+    opts: &OnlineOptions,
+    test: &TestCase,
+    k: usize,
+    session: &Branches,
+) -> RunResult {
+    let fair = opts.fairness;
+    let mut tries = Tries::default();
+    let mut passed: Option<RunResult> = None;
+    let mut last: Option<RunResult> = None;
+    let mut steps = 0;
+    let mut ms = 0.0;
+    while tries.count < fair.budget {
+        let seed = derive_seed(opts.seed, (k as u64) << 16 | tries.count as u64);
+        let mut points = Vec::new();
+        let r = run_test_at(t, a, opts, test, k, seed, &mut points);
+        tries.add(points, session);
+        steps += r.steps;
+        ms += r.duration_ms;
+        match r.verdict {
+            RunVerdict::Fail | RunVerdict::Error => {
+                last = Some(r);
+                break;
+            }
+            RunVerdict::Pass => passed = Some(r),
+            RunVerdict::Inconclusive => last = Some(r),
+        }
+        if tries.count >= fair.at_least && tries.open(&fair, session).is_none() {
+            break;
+        }
+    }
+    let names = t.names();
+    let name = |l: u32| names[l as usize].to_string();
+    let seen = tries.describe(&name);
+    let mut r = match (last, passed) {
+        (Some(r), _) if matches!(r.verdict, RunVerdict::Fail | RunVerdict::Error) => {
+            let mut r = r;
+            if tries.count > 1 {
+                r.note = Some(format!("at try {} of at most {}", tries.count, fair.budget));
+            }
+            r
+        }
+        (_, Some(mut r)) => {
+            if tries.count > 1 {
+                r.note = Some(format!("{} tries; {seen}", tries.count));
+            }
+            r
+        }
+        (Some(mut r), None) => {
+            match tries.open(&fair, session) {
+                // (an Inconclusive reached without a choice point is no branch not taken)
+                None if tries.weakest(session).is_some() => {
+                    // Every try left the test where the specification allows it, and the
+                    // branch it wants is absent with the confidence asked for.
+                    let n = tries.weakest(session).unwrap_or_default();
+                    r.verdict = RunVerdict::Pass;
+                    r.note = Some(format!(
+                        "executed under fairness: the implementation never took the branch the test wants in \
+                         {n} observation(s) of the session (residual risk {:.2e}, minimum branch \
+                         probability {}); {} tries; {seen}",
+                        fair.residual(n),
+                        fair.min_probability,
+                        tries.count
+                    ));
+                }
+                _ => {
+                    let why = r.note.take().map(|w| format!(" ({w})")).unwrap_or_default();
+                    r.note = Some(format!(
+                        "the implementation did not follow the test in {} tries{why}; {seen}",
+                        tries.count
+                    ));
+                }
+            }
+            r
+        }
+        (None, None) => {
+            let mut r = RunResult::new(k, opts.seed);
+            Ended::error("no try: the budget of tries is 0".into()).write(&mut r);
+            r
+        }
+    };
+    r.steps = steps;
+    r.duration_ms = ms;
+    r
 }

@@ -240,6 +240,11 @@ impl<'a> Tester<'a> {
         self.take_trace()
     }
 
+    /// Each label's text as written, indexed by label.
+    pub(crate) fn names(&self) -> Names {
+        self.names.clone()
+    }
+
     /// The last entry of the trace, as written.
     pub(crate) fn last_text(&self) -> String {
         match (&self.garbage, self.trace.last()) {

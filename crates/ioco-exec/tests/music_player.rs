@@ -93,7 +93,7 @@ fn stored_random_suites_behave_like_online_testing() {
     let suite = generate_random(&spec, QuiescencePolicy::Stable, 40, 6, 99);
     for (name, imp, conforms) in music_player::implementations() {
         let opts = OnlineOptions {
-            repetitions: 5,
+            fairness: ioco_exec::fairness::Fairness::default().repeating(5),
             seed: 3,
             stop_on_failure: false,
             ..OnlineOptions::default()
@@ -278,7 +278,7 @@ fn a_real_counterexample_inside_a_distinguishing_suite_stays_fail() {
     outer.suites.push(inner);
     let opts = OnlineOptions {
         seed: 3,
-        repetitions: 20,
+        fairness: ioco_exec::fairness::Fairness::default().repeating(20),
         ..OnlineOptions::default()
     };
     let s = run_suite(&spec, &outer, &opts, sim_factory(&early, &spec));

@@ -162,9 +162,19 @@ pub struct RunArgs {
     pub suite: Option<PathBuf>,
     #[command(flatten)]
     pub sut: SutArgs,
-    /// Run each test up to N times (until it fails), to see other nondeterministic outputs.
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    pub repetitions: usize,
+    /// Run each test at least N times (until it fails), to see rare nondeterministic outputs;
+    /// the budget of tries becomes at least N.
+    #[arg(long, value_name = "N")]
+    pub repetitions: Option<usize>,
+    /// A test the implementation did not follow (or that has branches not seen yet) is run
+    /// again until a branch never seen is absent with this confidence: together with
+    /// --min-branch-probability p it gives the budget k = ⌈ln(1−c)/ln(1−p)⌉ tries per test.
+    #[arg(long, value_name = "C", default_value_t = 0.95)]
+    pub confidence: f64,
+    /// The fairness assumption: each output the implementation can give after a trace comes
+    /// with at least this probability.
+    #[arg(long, value_name = "P", default_value_t = 0.25)]
+    pub min_branch_probability: f64,
     /// SUT instances in parallel.
     #[arg(long, short, value_name = "N", default_value_t = 1)]
     pub jobs: usize,

@@ -27,6 +27,10 @@ pub enum Outcome {
     Ok,
     /// Does not conform / fail: exit 1.
     Fail,
+    /// Inconclusive: nothing failed, but the session did not establish what it set out to
+    /// (a purpose never reached, a test the implementation never followed, a failure that did
+    /// not reproduce): exit 3.
+    Inconclusive,
 }
 
 impl Outcome {
@@ -35,6 +39,7 @@ impl Outcome {
         match self {
             Outcome::Ok => ExitCode::SUCCESS,
             Outcome::Fail => ExitCode::from(1),
+            Outcome::Inconclusive => ExitCode::from(3),
         }
     }
 }

@@ -1,7 +1,8 @@
 //! `ioco replay MODEL RESULT.json --cmd ...`: replay a recorded run (from the JSON of
 //! `ioco test --json`) against a SUT with `ioco_exec::replay_trace`, and optionally shrink it
 //! (`--shrink`: delta debugging over its inputs). By default the first failing run is replayed;
-//! `--run K` picks another. Exit 0 when the replay passes, 1 when it fails, 2 on an error.
+//! `--run K` picks another. Exit 0 when the replay passes, 1 when it fails, 2 on an error, 3 when a recorded
+//! failure is not reproduced (the replay passed).
 //!
 //! A model **with data** (the dispatch rule of `ioco test`, `cmd::test_data::data_spec`) is
 //! replayed by the symbolic engine: the recorded inputs with their values (`water?(100)`) are
@@ -134,6 +135,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         ioco_exec::shrink_into(&mut tester, &mut adapter, &opts, &mut r);
     }
     let _ = adapter.close();
+    not_reproduced(&recorded, &mut r);
     let mut summary = Summary::new("replay", recorded.seed, vec![r]);
     summary.duration_ms = t0.elapsed().as_secs_f64() * 1e3;
     summary
@@ -143,6 +145,42 @@ pub fn run(args: Args) -> Result<Outcome> {
         .parameters
         .insert("sut".into(), args.sut.describe().into());
     args.report.finish(&summary)
+}
+
+/// A recorded failure whose replay does not fail is not reproduced: Inconclusive (exit 3), never
+/// a Pass — the system may be nondeterministic, or may have changed.
+fn not_reproduced(recorded: &RunResult, r: &mut RunResult) {
+    if recorded.verdict != RunVerdict::Fail || r.verdict != RunVerdict::Pass {
+        return;
+    }
+    let what = recorded
+        .failure
+        .as_ref()
+        .map(|f| {
+            format!(
+                " ({} observed after {})",
+                f.observed,
+                trace_before(recorded)
+            )
+        })
+        .unwrap_or_default();
+    errln!(
+        "ioco replay: not reproduced: the recorded failure{what} did not occur again; the \
+         replay passed (a nondeterministic or changed system?)"
+    );
+    r.verdict = RunVerdict::Inconclusive;
+    r.note = Some(format!(
+        "not reproduced: the recorded failure{what} did not occur again in the replay"
+    ));
+}
+
+/// The recorded trace without its last (failing) observation, as text.
+fn trace_before(r: &RunResult) -> String {
+    let t: Vec<_> = r.trace.iter().collect();
+    match t.split_last() {
+        Some((_, before)) if !before.is_empty() => before.join(" "),
+        _ => "ε".into(),
+    }
 }
 
 /// Splits `a,B(1,2),c` at its top-level commas.
@@ -257,6 +295,7 @@ fn run_data(args: Args, spec: Arc<Spec>) -> Result<Outcome> {
         }
     }
     r.duration_ms = t0.elapsed().as_secs_f64() * 1e3;
+    not_reproduced(&recorded, &mut r);
     let mut summary = Summary::new("replay", recorded.seed, vec![r]);
     summary.duration_ms = t0.elapsed().as_secs_f64() * 1e3;
     let p = &mut summary.parameters;

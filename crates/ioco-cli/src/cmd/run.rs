@@ -1,6 +1,8 @@
 //! `ioco run MODEL SUITE.json --cmd ...`: execute a stored test suite (the JSON of `ioco gen`)
 //! against a SUT with `ioco_exec::run_suite` (note §2.4): nested distinguishing suites never
-//! count as non-conformance; `--repetitions` repeats tests for nondeterministic outputs.
+//! count as non-conformance; a test the implementation did not follow is run
+//! again under the fairness rule of `ioco_exec::fairness` (`--confidence`,
+//! `--min-branch-probability`, `--repetitions`).
 //! Exit 0 when every test passes, 1 when one fails, 2 on an error.
 
 pub use super::args::RunArgs as Args;
@@ -9,8 +11,34 @@ use super::Outcome;
 use ioco_gen::Suite;
 use miette::{miette, Result};
 
+/// The fairness rule's budget from `--confidence`, `--min-branch-probability` and
+/// `--repetitions`.
+pub fn fairness(args: &Args) -> Result<ioco_exec::fairness::Fairness> {
+    let unit = |name: &str, v: f64| {
+        if v > 0.0 && v < 1.0 {
+            Ok(())
+        } else {
+            Err(miette!(
+                help = "e.g. --confidence 0.99 --min-branch-probability 0.1",
+                "{name} must be strictly between 0 and 1, not {v}"
+            ))
+        }
+    };
+    unit("--confidence", args.confidence)?;
+    unit("--min-branch-probability", args.min_branch_probability)?;
+    let f = ioco_exec::fairness::Fairness::from_confidence(
+        args.confidence,
+        args.min_branch_probability,
+    );
+    Ok(match args.repetitions {
+        Some(n) => f.repeating(n),
+        None => f,
+    })
+}
+
 /// Run `ioco run`.
 pub fn run(args: Args) -> Result<Outcome> {
+    let fair = fairness(&args)?;
     if let Some(outcome) = super::run_sts::dispatch(&args)? {
         return Ok(outcome);
     }
@@ -51,13 +79,21 @@ pub fn run(args: Args) -> Result<Outcome> {
     super::partial_reports(&args.report, "suite", seed);
     let mut opts = ioco_exec::OnlineOptions {
         progress,
-        repetitions: args.repetitions.max(1),
+        fairness: fair,
         jobs: args.jobs.max(1),
         stop_on_failure: !args.keep_going,
         ..base_options(&args.sut, seed)
     };
     timing.apply(&mut opts);
-    errln!("ioco run: {} tests, seed {seed}", suite.num_tests());
+    errln!(
+        "ioco run: {} tests, seed {seed}; up to {} tries per test, a branch not seen in {} \
+         observations counts as absent (confidence {}, minimum branch probability {})",
+        suite.num_tests(),
+        opts.fairness.budget,
+        opts.fairness.tries,
+        args.confidence,
+        args.min_branch_probability
+    );
     let mut summary = ioco_exec::run_suite(&spec, &suite, &opts, factory);
     bar.finish_and_clear();
     summary

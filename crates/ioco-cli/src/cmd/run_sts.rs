@@ -138,7 +138,7 @@ fn run(args: &Args, model: Option<PathBuf>, suite_path: &Path, suite: StsSuite) 
         "ioco run: {} purposes of {}, seed {seed}, {} round(s)",
         purposes.len(),
         suite_path.display(),
-        args.repetitions.max(1)
+        args.repetitions.unwrap_or(1).max(1)
     );
     let mut sut = factory(seed).map_err(|e| miette!("{e}"))?;
     // purposes observe without tracking the state's own time-out: wait the longest that
@@ -156,13 +156,13 @@ fn run(args: &Args, model: Option<PathBuf>, suite_path: &Path, suite: StsSuite) 
     let mut checker = Checker::new(super::test_data::solver(&spec));
     let mut picker = Picker::default();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let (progress, bar) = super::progress(purposes.len() * args.repetitions.max(1));
+    let (progress, bar) = super::progress(purposes.len() * args.repetitions.unwrap_or(1).max(1));
     super::partial_reports(&args.report, "suite", seed);
     let t0 = Instant::now();
     let mut results = Vec::new();
     let mut covered = BTreeSet::new();
     let mut covered_liberal = BTreeSet::new();
-    'rounds: for round in 0..args.repetitions.max(1) {
+    'rounds: for round in 0..args.repetitions.unwrap_or(1).max(1) {
         for (i, p) in purposes.iter().enumerate() {
             let start = Instant::now();
             let run = run_purpose(&sys, &mut checker, &mut picker, p, sut.as_mut(), &mut rng);

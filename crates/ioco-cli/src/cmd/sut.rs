@@ -96,6 +96,22 @@ pub struct ReportArgs {
     /// List passing runs too.
     #[arg(long, short)]
     pub verbose: bool,
+    /// The exit code of an Inconclusive session (no Fail, no Error, but not a Pass): `own`
+    /// exits 3, `pass` exits 0, `fail` exits 1.
+    #[arg(long, value_enum, value_name = "AS", default_value_t = InconclusiveArg::Own)]
+    pub inconclusive: InconclusiveArg,
+}
+
+/// `--inconclusive`: how an Inconclusive session exits.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum InconclusiveArg {
+    /// Exit 3, its own code.
+    #[default]
+    Own,
+    /// Exit 0, as a Pass.
+    Pass,
+    /// Exit 1, as a Fail.
+    Fail,
 }
 
 /// A factory of adapters, one per worker.
@@ -263,7 +279,20 @@ impl ReportArgs {
             ));
         }
         match summary.verdict {
-            RunVerdict::Pass | RunVerdict::Inconclusive => Ok(Outcome::Ok),
+            RunVerdict::Pass => Ok(Outcome::Ok),
+            RunVerdict::Inconclusive => {
+                let n = summary.count(RunVerdict::Inconclusive);
+                errln!(
+                    "ioco: INCONCLUSIVE ({n} of {} runs): nothing failed, but not everything \
+                     was tested (see the notes above; --inconclusive pass|fail sets the exit code)",
+                    summary.runs.len()
+                );
+                Ok(match self.inconclusive {
+                    InconclusiveArg::Own => Outcome::Inconclusive,
+                    InconclusiveArg::Pass => Outcome::Ok,
+                    InconclusiveArg::Fail => Outcome::Fail,
+                })
+            }
             RunVerdict::Fail => Ok(Outcome::Fail),
             RunVerdict::Error => Err(miette!("the test session ended in an error (see above)")),
         }
