@@ -479,9 +479,11 @@ fn a_recorded_run_with_data_replays_to_the_same_verdict_and_shrinks() {
         "{text}"
     );
     assert!(sh.failure.is_some(), "{text}");
-    // the correct machine passes the same inputs
+    // the correct machine passes the same inputs: the failure is not reproduced (exit 3,
+    // Inconclusive, never a Pass)
     let (code, r, text) = replay("correct", &[], "b.json");
-    assert_eq!(code, 0, "{text}");
-    assert_eq!(r.runs[0].verdict, ioco_exec::RunVerdict::Pass, "{text}");
+    assert_eq!(code, 3, "{text}");
+    assert!(text.contains("not reproduced"), "{text}");
+    assert_eq!(r.runs[0].verdict, ioco_exec::RunVerdict::Inconclusive, "{text}");
     assert_eq!(inputs(&r.runs[0].trace), rec_inputs, "{text}");
 }
