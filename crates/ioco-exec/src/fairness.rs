@@ -143,11 +143,14 @@ impl Branches {
     }
 }
 
+/// A choice point of a test: its wanted outcomes and how often the test saw each outcome.
+type Seen = (Vec<u32>, BTreeMap<u32, usize>);
+
 /// The tries of one test: the choice points it reached and what it saw there.
 #[derive(Default, Debug)]
 pub struct Tries {
     /// Per choice point: the wanted outcomes and how often this test saw each outcome.
-    points: BTreeMap<Vec<u32>, (Vec<u32>, BTreeMap<u32, usize>)>,
+    points: BTreeMap<Vec<u32>, Seen>,
     /// Tries so far.
     pub count: usize,
 }
