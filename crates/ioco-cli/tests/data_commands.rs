@@ -484,6 +484,10 @@ fn a_recorded_run_with_data_replays_to_the_same_verdict_and_shrinks() {
     let (code, r, text) = replay("correct", &[], "b.json");
     assert_eq!(code, 3, "{text}");
     assert!(text.contains("not reproduced"), "{text}");
-    assert_eq!(r.runs[0].verdict, ioco_exec::RunVerdict::Inconclusive, "{text}");
+    assert_eq!(
+        r.runs[0].verdict,
+        ioco_exec::RunVerdict::Inconclusive,
+        "{text}"
+    );
     assert_eq!(inputs(&r.runs[0].trace), rec_inputs, "{text}");
 }

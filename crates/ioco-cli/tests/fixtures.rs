@@ -91,13 +91,49 @@ fn remark_6_12_hiding_breaks_ioco_under_the_tutorial_policy() {
         &["--policy", "no-output"],
         Some(("ε", "δ", "b!")),
     );
-    // With the stable policy the τ-loop is not quiescent, so nothing is observed: conforms.
+    // With the stable policy too (the divergence semantics, issue #13 item 1): the
+    // implementation's τ-loop reaches no output, so a time-out sees δ; the specification's
+    // loop is left for b!. Before, `compare` said "conforms" and `test --sim` failed.
     verdict(
         "remark6.12-spec-hidden.dot",
         "remark6.12-impl-hidden.dot",
         &["--policy", "stable"],
-        None,
+        Some(("ε", "δ", "b!")),
     );
+    for p in ["stable", "no-output"] {
+        ioco()
+            .args(["test", &format!("{M}/remark6.12-spec-hidden.dot"), "--sim"])
+            .arg(format!("{M}/remark6.12-impl-hidden.dot"))
+            .args(["--policy", p, "--seed", "1"])
+            .assert()
+            .code(1)
+            .stdout(predicates::str::contains("δ"));
+    }
+}
+
+#[test]
+fn a_silent_tau_loop_is_quiescent_for_compare_the_simulator_and_check() {
+    // 0 -a?-> 1 -τ-> 1 (issue #13 item 1): compare said ioco, `test --sim` said FAIL
+    // "quiescence where the specification requires an output ()".
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("div.aut");
+    std::fs::write(&f, "des (0, 2, 2)\n(0, \"a?\", 1)\n(1, \"tau\", 1)\n").unwrap();
+    ioco().arg("compare").arg(&f).arg(&f).assert().code(0);
+    ioco()
+        .arg("test")
+        .arg(&f)
+        .arg("--sim")
+        .arg(&f)
+        .args(["--seed", "3"])
+        .assert()
+        .code(0);
+    ioco()
+        .arg("check")
+        .arg(&f)
+        .assert()
+        .code(0)
+        .stdout(predicates::str::contains("quiescent states:  2"))
+        .stderr(predicates::str::contains("1 of them reach no output"));
 }
 
 #[test]

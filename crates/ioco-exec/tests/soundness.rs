@@ -24,6 +24,11 @@ use std::sync::Arc;
 type RawEdge = (usize, usize, usize);
 
 fn build(n: usize, edges: &[RawEdge]) -> Lts {
+    build_with(n, edges, false)
+}
+
+/// [`build`], with τ-edges in every direction when `cycles` (τ-loops and τ-cycles: divergence).
+fn build_with(n: usize, edges: &[RawEdge], cycles: bool) -> Lts {
     let mut al = Alphabet::new();
     let a = al.input("a").unwrap();
     let b = al.input("b").unwrap();
@@ -35,7 +40,7 @@ fn build(n: usize, edges: &[RawEdge]) -> Lts {
     bl.add_initial(0);
     for &(s, l, t) in edges {
         let (s, t) = (s % n, t % n);
-        if l == 0 && s >= t {
+        if l == 0 && s >= t && !cycles {
             continue; // τ only forward: no divergence
         }
         bl.add_transition(s as u32, labels[l], t as u32);
@@ -139,6 +144,46 @@ proptest! {
             prop_assert_eq!(s.verdict, RunVerdict::Pass, "{:?}", s.first_failure());
         } else {
             check_failures_are_real(&spec, &s);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 160, ..ProptestConfig::default() })]
+
+    /// With τ-cycles (divergence, issue #13 item 1): `compare` and testing against the simulated
+    /// implementation agree. A conforming implementation never fails; every Fail is justified by
+    /// both models (the trace is a suspension trace of the implementation, its prefix one of the
+    /// specification, the last observation not allowed by the specification).
+    #[test]
+    fn with_tau_cycles_compare_and_the_simulator_agree(
+        (n, edges) in spec_strategy(),
+        drop_mask in any::<u16>(),
+        extra in prop::collection::vec((0usize..6, 0usize..5, 0usize..6), 0..4),
+        seed in any::<u64>(),
+    ) {
+        let spec = build_with(n, &edges, true);
+        let mut variant: Vec<RawEdge> = edges
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| drop_mask >> (i % 16) & 1 == 0)
+            .map(|(_, e)| *e)
+            .collect();
+        variant.extend(extra);
+        let imp = build_with(n, &variant, true).angelic_completion();
+        let cmp = compare(&imp, &spec, &CompareOptions::default()).unwrap();
+        let s = run_online(&spec, &opts(seed, StrategySpec::Uniform), sim_factory(imp.clone(), &spec)).unwrap();
+        if cmp.conforms() {
+            prop_assert_eq!(s.verdict, RunVerdict::Pass, "{:?}", s.first_failure());
+        }
+        check_failures_are_real(&spec, &s);
+        for r in s.runs.iter().filter(|r| r.verdict == RunVerdict::Fail) {
+            let trace = parse_trace(&spec, &r.trace).unwrap();
+            let names: Vec<String> = trace.iter().map(|&l| spec.alphabet().display(l)).collect();
+            let names: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+            let in_imp = parse_trace(&imp, &names).unwrap();
+            let mut sus = Suspension::new(&imp, QuiescencePolicy::Stable);
+            prop_assert!(sus.run(&in_imp).is_some(), "not a trace of the implementation: {:?}", r.trace);
         }
     }
 }

@@ -24,6 +24,7 @@
 //! ```
 
 pub mod compare;
+pub mod divergence;
 pub mod label;
 pub mod lts;
 pub mod mealy;

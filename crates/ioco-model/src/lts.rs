@@ -29,8 +29,10 @@ pub struct Edge {
 #[serde(rename_all = "kebab-case")]
 pub enum QuiescencePolicy {
     /// Tretmans' classic definition (and TorXakis's, JTorX's): a state is quiescent when it
-    /// enables no output **and no τ** (it is *stable*). A divergent τ-cycle is assumed to be left
-    /// eventually (strong fairness, tutorial P1:L295), so it is not itself quiescent.
+    /// enables no output **and no τ** (it is *stable*). A τ-cycle from which an output is
+    /// reachable by τ-steps is assumed to be left (strong fairness, tutorial P1:L295); one from
+    /// which none is reachable is quiescent, as a tester's time-out sees it
+    /// ([`crate::divergence`]).
     #[default]
     Stable,
     /// The tutorial's Def. 4.7: a state is quiescent when it enables no output; τ is ignored,
@@ -52,7 +54,22 @@ pub struct Lts {
     /// transitions say exactly where quiescence may be observed. True when some transition is
     /// labelled δ or the builder was told so ([`LtsBuilder::set_explicit_delta`]).
     explicit_delta: bool,
+    /// Per state: silently divergent ([`crate::divergence`]), computed on first use.
+    #[serde(skip)]
+    silent: Silent,
 }
+
+/// The silently divergent states of an [`Lts`], computed once; never part of its identity.
+#[derive(Clone, Debug, Default)]
+struct Silent(std::sync::OnceLock<Vec<bool>>);
+
+impl PartialEq for Silent {
+    fn eq(&self, _: &Silent) -> bool {
+        true // derived from the rest of the LTS
+    }
+}
+
+impl Eq for Silent {}
 
 impl Lts {
     /// The label table.
@@ -151,16 +168,31 @@ impl Lts {
         self.enables(s, Label::TAU)
     }
 
-    /// Quiescence of a single state under `policy` (tutorial Def. 4.7; Tretmans' stable form).
-    /// In an LTS with explicit δ transitions, a state is quiescent iff it has a δ transition.
+    /// Quiescence of a single state under `policy` (tutorial Def. 4.7; Tretmans' stable form,
+    /// where a state on a τ-cycle from which no output is reachable by τ-steps is quiescent too:
+    /// [`crate::divergence`]). In an LTS with explicit δ transitions, a state is quiescent iff
+    /// it has a δ transition.
     pub fn is_quiescent(&self, s: State, policy: QuiescencePolicy) -> bool {
         if self.has_explicit_delta() {
             return self.enables(s, Label::DELTA);
         }
         match policy {
-            QuiescencePolicy::Stable => !self.has_output(s) && !self.has_tau(s),
+            QuiescencePolicy::Stable => {
+                !self.has_output(s) && (!self.has_tau(s) || self.is_silently_divergent(s))
+            }
             QuiescencePolicy::NoOutput => !self.has_output(s),
         }
+    }
+
+    /// True when `s` lies on a τ-cycle from which no output is reachable by τ-steps
+    /// ([`crate::divergence`]).
+    pub fn is_silently_divergent(&self, s: State) -> bool {
+        self.silent
+            .0
+            .get_or_init(|| crate::divergence::silently_divergent(self))
+            .get(s as usize)
+            .copied()
+            .unwrap_or(false)
     }
 
     /// True when quiescence is explicit (a QLTS, tutorial Def. 4.8): δ transitions say where
@@ -511,6 +543,7 @@ impl LtsBuilder {
         let explicit_delta = self.explicit_delta || edges.iter().any(|e| e.label == Label::DELTA);
         Ok(Lts {
             explicit_delta,
+            silent: Silent::default(),
             alphabet: self.alphabet,
             initial: self.initial,
             offsets: new_offsets,

@@ -1,5 +1,6 @@
 //! Property tests of the model core against an independent, naive reading of the definitions
-//! (tutorial Def. 4.2, 4.7, 4.9, 6.1): state sets, τ-closure and δ computed directly on the LTS.
+//! (tutorial Def. 4.2, 4.7, 4.9, 6.1): state sets, τ-closure and δ computed directly on the LTS
+//! (δ with the divergence semantics of `ioco_model::divergence`).
 
 use ioco_model::{
     compare, Alphabet, CompareOptions, Label, LabelKind, Lts, LtsBuilder, QuiescencePolicy,
@@ -56,10 +57,19 @@ fn closure(l: &Lts, set: &BTreeSet<u32>) -> BTreeSet<u32> {
     }
 }
 
+/// Stable (no output, no τ), or on a τ-cycle from which no output is reachable by τ-steps (the
+/// divergence semantics of `ioco_model::divergence`), read naively from the closures.
 fn quiescent(l: &Lts, s: u32) -> bool {
-    !l.edges(s)
-        .iter()
-        .any(|e| e.label.is_tau() || l.alphabet().kind(e.label) == LabelKind::Output)
+    let has_output = |s: u32| {
+        l.edges(s)
+            .iter()
+            .any(|e| l.alphabet().kind(e.label) == LabelKind::Output)
+    };
+    let stable = !has_output(s) && !l.edges(s).iter().any(|e| e.label.is_tau());
+    let after_tau: BTreeSet<u32> = l.successors(s, Label::TAU).collect();
+    let on_cycle = closure(l, &after_tau).contains(&s);
+    let silent = !closure(l, &BTreeSet::from([s])).into_iter().any(has_output);
+    stable || (on_cycle && silent)
 }
 
 /// reach(S, x) for x visible or δ, on closed sets.

@@ -11,8 +11,6 @@ use crate::load::{infinite_data, load_model};
 use ioco_formats::Model;
 use ioco_model::{Label, Lts, QuiescencePolicy, State};
 use miette::Result;
-use petgraph::algo::tarjan_scc;
-use petgraph::graphmap::DiGraphMap;
 use serde_json::json;
 use std::path::PathBuf;
 
@@ -27,23 +25,6 @@ pub struct Args {
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
-}
-
-/// States on a τ-cycle (a τ self-loop or a τ strongly connected component of two or more states).
-pub fn divergent_states(lts: &Lts) -> Vec<State> {
-    let mut g: DiGraphMap<State, ()> = DiGraphMap::new();
-    for (s, l, t) in lts.transitions() {
-        if l == Label::TAU {
-            g.add_edge(s, t, ());
-        }
-    }
-    let mut out: Vec<State> = tarjan_scc(&g)
-        .into_iter()
-        .filter(|c| c.len() > 1 || g.contains_edge(c[0], c[0]))
-        .flatten()
-        .collect();
-    out.sort_unstable();
-    out
 }
 
 /// Explicit δ transitions that break the QLTS well-formedness of tutorial Def. 4.8: after
@@ -108,7 +89,12 @@ pub fn run(args: Args) -> Result<Outcome> {
         .filter(|&s| lts.is_quiescent(s, policy))
         .count();
     let violations = lts.input_enabledness_violations();
-    let divergent = divergent_states(&lts);
+    let divergent = ioco_model::divergence::divergent_states(&lts);
+    let silent: Vec<State> = divergent
+        .iter()
+        .copied()
+        .filter(|&s| lts.is_silently_divergent(s))
+        .collect();
     let reach = lts.reachable();
     let unreachable: Vec<State> = lts.states().filter(|&s| !reach[s as usize]).collect();
     let deterministic = lts.is_deterministic();
@@ -132,6 +118,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             "input_enabled": violations.is_empty(),
             "states_missing_inputs": violations.len(),
             "divergent_states": divergent.iter().map(|&s| lts.state_name(s)).collect::<Vec<_>>(),
+            "silently_divergent_states": silent.iter().map(|&s| lts.state_name(s)).collect::<Vec<_>>(),
             "unreachable_states": unreachable.iter().map(|&s| lts.state_name(s)).collect::<Vec<_>>(),
             "ill_formed_delta": bad_delta.iter().map(|&(s, t)| [lts.state_name(s), lts.state_name(t)]).collect::<Vec<_>>(),
             "sts": data.as_ref().map(|s| super::check_data::json(s, true)),
@@ -193,9 +180,18 @@ pub fn run(args: Args) -> Result<Outcome> {
     }
     if !divergent.is_empty() {
         errln!(
-            "warning: {} state(s) lie on a τ-cycle (divergence): {}; whether they are quiescent depends on --policy (stable: no; no-output: when they enable no output)",
+            "warning: {} state(s) lie on a τ-cycle (divergence): {}; {} of them reach no output \
+             by τ-steps ({}): the tool takes those as quiescent, as a tester's time-out sees them \
+             (δ allowed there); from the others the cycle is left for an output (fairness; with \
+             --policy no-output every state without an output is quiescent)",
             divergent.len(),
-            names(&lts, &divergent, 10)
+            names(&lts, &divergent, 10),
+            silent.len(),
+            if silent.is_empty() {
+                "none".to_string()
+            } else {
+                names(&lts, &silent, 10)
+            }
         );
     }
     if let Some(&(s, t)) = bad_delta.first() {
