@@ -43,6 +43,7 @@ use crate::tree::{follow, pass, Ctx};
 use crate::unconditional::bounded_words;
 use crate::CompleteError;
 use ioco_gen::{NamedTest, Suite, SuiteRole, TestCase};
+use ioco_model::LabelKind;
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 
@@ -167,23 +168,30 @@ impl Level {
     /// Number of traces of length ≤ n from the initial state ending in each state
     /// (not continued from chaos states).
     fn trace_counts(&self, n: usize) -> Vec<f64> {
+        // Traces without δδ (as `walk` enumerates them), split by whether they end in δ.
         let sz = self.sa.n();
-        let mut cur = vec![0f64; sz];
-        cur[self.sa.initial as usize] = 1.0;
-        let mut total = cur.clone();
+        let quiet = |l: u16| self.sa.kind(l) == LabelKind::Quiescence;
+        let mut cur = vec![[0f64; 2]; sz];
+        cur[self.sa.initial as usize][0] = 1.0;
+        let mut total = vec![0f64; sz];
+        total[self.sa.initial as usize] = 1.0;
         for _ in 0..n {
-            let mut next = vec![0f64; sz];
+            let mut next = vec![[0f64; 2]; sz];
             for q in 0..sz as u32 {
-                let c = cur[q as usize];
-                if c == 0.0 || self.sa.chaos[q as usize] {
+                let [c, cd] = cur[q as usize];
+                if (c == 0.0 && cd == 0.0) || self.sa.chaos[q as usize] {
                     continue;
                 }
-                for &(_, t) in self.sa.enabled(q) {
-                    next[t as usize] += c;
+                for &(mu, t) in self.sa.enabled(q) {
+                    if quiet(mu) {
+                        next[t as usize][1] += c;
+                    } else {
+                        next[t as usize][0] += c + cd;
+                    }
                 }
             }
             for q in 0..sz {
-                total[q] += next[q];
+                total[q] += next[q][0] + next[q][1];
             }
             cur = next;
         }
@@ -370,7 +378,19 @@ impl<'a> Generator<'a> {
         }
         self.experiments(level, q, prefix, word, depth, sink);
         if word.len() < self.n {
-            let succ: Vec<(u16, u32)> = self.levels[level].sa.enabled(q).to_vec();
+            let sa = &self.levels[level].sa;
+            // δ right after δ reaches the same state (after δ the state is quiescent and has a δ
+            // self-loop, tutorial Def. 4.8): an access sequence never contains δδ (#13 item 8;
+            // a nested suite may start with δ after an outer σ ending in δ: the runner answers
+            // that observation without a time-out).
+            let quiet = |l: Option<&u16>| l.is_some_and(|&l| sa.kind(l) == LabelKind::Quiescence);
+            let after_delta = quiet(word.last());
+            let succ: Vec<(u16, u32)> = sa
+                .enabled(q)
+                .iter()
+                .copied()
+                .filter(|&(mu, _)| !(after_delta && quiet(Some(&mu))))
+                .collect();
             for (mu, t) in succ {
                 word.push(mu);
                 self.walk(level, t, prefix, word, depth, sink);

@@ -237,8 +237,8 @@ pub fn shrink_into(
 }
 
 /// Delta debugging over the inputs of the failing run `failed`: the shortest input sequence
-/// found whose [`replay_inputs`] still fails, or `None` if even the full sequence does not
-/// fail when replayed (a nondeterministic SUT may need several tries: each candidate is tried
+/// found whose [`replay_inputs`] still fails on the same observation, or `None` if even the
+/// full sequence does not fail so when replayed (a nondeterministic SUT may need several tries: each candidate is tried
 /// up to `opts.repetitions` times).
 ///
 /// A replay observes to quiescence around every input, so it may take more steps than the
@@ -281,7 +281,12 @@ fn shrink_counted(
             *replays += 1;
             let seed = derive_seed(failed.seed, (*replays * 131 + rep) as u64);
             let r = replay_inputs(tester, adapter, opts, cand, failed.run, seed);
-            if r.verdict == RunVerdict::Fail {
+            // the same failure: a Fail on the same observation (not another fault)
+            let same = |r: &RunResult| {
+                r.failure.as_ref().map(|f| &f.observed)
+                    == failed.failure.as_ref().map(|f| &f.observed)
+            };
+            if r.verdict == RunVerdict::Fail && same(&r) {
                 *best = Some(r);
                 return true;
             }

@@ -175,6 +175,9 @@ where
 {
     sel.start();
     let mut steps = 0;
+    // The last observation was δ: observing again gives δ again (tutorial Def. 6.4, δ after δ),
+    // so it is answered without asking the system (no time-out) and not written twice.
+    let mut quiet = false;
     loop {
         if steps >= depth {
             return Ended::stop(sel.at_bound(spec, depth));
@@ -184,6 +187,13 @@ where
         }
         let observed = match sel.choose(spec, steps, rng) {
             Choice::Stop(s) => return Ended::stop(s),
+            Choice::Observe if quiet => {
+                steps += 1;
+                if let Some(s) = sel.after(spec, Event::Quiescence) {
+                    return Ended::stop(s);
+                }
+                continue;
+            }
             Choice::Observe => {
                 let t = spec.timeout();
                 match sut.observe(t) {
@@ -194,6 +204,7 @@ where
             Choice::Give(a) => match sut.send(&a) {
                 Ok(Sent::Accepted) => {
                     steps += 1;
+                    quiet = false;
                     if let Err(r) = spec.give(&a) {
                         return Ended::refusal(r);
                     }
@@ -207,6 +218,7 @@ where
             },
         };
         steps += 1;
+        quiet = matches!(observed, Obs::Quiescent);
         let next = match &observed {
             Obs::Output(x) => spec
                 .observe(Some(x))

@@ -2,7 +2,7 @@
 //! Def. 4.10/6.2, via [`Tester`]) and the [`Selection`] of the strategies of `ioco-gen`
 //! (uniform, weighted, coverage-guided).
 
-use super::select::{Choice, Selection, Stop};
+use super::select::{Choice, Event, Selection, Stop};
 use super::spec::{Quiet, Refusal, Specification};
 use crate::online::OnlineOptions;
 use crate::result::Failure;
@@ -86,9 +86,14 @@ impl Specification for Explicit<'_, '_> {
 }
 
 /// A strategy of `ioco-gen` as the selection.
+///
+/// It never observes right after quiescence (tutorial Def. 6.4: δ after δ tells nothing and costs
+/// a time-out on a real system): then it gives an input, or stops when there is none.
 pub struct Strategic<'s> {
     strategy: &'s mut dyn Strategy,
     uses_coverage: bool,
+    /// The last observation was δ.
+    quiet: bool,
 }
 
 impl<'s> Strategic<'s> {
@@ -98,11 +103,22 @@ impl<'s> Strategic<'s> {
         Strategic {
             strategy,
             uses_coverage,
+            quiet: false,
         }
     }
 }
 
 impl Selection<Explicit<'_, '_>> for Strategic<'_> {
+    fn start(&mut self) {
+        self.quiet = false;
+    }
+
+    #[inline]
+    fn after(&mut self, _: &mut Explicit<'_, '_>, event: Event<'_, Label>) -> Option<Stop> {
+        self.quiet = matches!(event, Event::Quiescence);
+        None
+    }
+
     #[inline]
     fn choose(
         &mut self,
@@ -125,6 +141,12 @@ impl Selection<Explicit<'_, '_>> for Strategic<'_> {
         };
         match self.strategy.choose(&situation, rng) {
             strategy::Choice::Stop => Choice::Stop(Stop::Pass(None)),
+            strategy::Choice::Observe if self.quiet => match situation.inputs.len() {
+                0 => Choice::Stop(Stop::Pass(Some(
+                    "quiescent, and the specification offers no input: nothing more to see".into(),
+                ))),
+                n => Choice::Give(situation.inputs[rand::Rng::random_range(rng, 0..n)]),
+            },
             strategy::Choice::Observe => Choice::Observe,
             strategy::Choice::Stimulate(a) => Choice::Give(a),
         }

@@ -6,7 +6,7 @@
 
 use super::alg2::{self, Ended};
 use super::replay::Replay;
-use super::select::{Choice, Selection};
+use super::select::{Choice, Event, Selection, Stop};
 use super::spec::{Quiet, Refusal, Specification};
 use super::sut::Data;
 use crate::result::{Failure, RunVerdict};
@@ -197,9 +197,13 @@ impl Specification for Symbolic<'_> {
 
 /// The random selection with data: an input with probability `input_bias` when the tracker
 /// finds one (values chosen by the solver), else an observation.
+///
+/// Right after quiescence it gives an input, or stops when none can be given (never δ after δ).
 pub struct Biased {
     /// Probability of trying an input.
     pub input_bias: f64,
+    /// The last observation was δ.
+    pub quiet: bool,
 }
 
 impl Selection<Symbolic<'_>> for Biased {
@@ -209,12 +213,27 @@ impl Selection<Symbolic<'_>> for Biased {
         _: usize,
         rng: &mut ChaCha8Rng,
     ) -> Choice<GateValue> {
-        if rng.random_bool(self.input_bias) {
+        if self.quiet || rng.random_bool(self.input_bias) {
             if let Some(i) = spec.spec.choose_input(rng) {
                 return Choice::Give(i);
             }
         }
+        if self.quiet {
+            // δ after δ tells nothing (tutorial Def. 6.4) and costs a time-out
+            return Choice::Stop(Stop::Pass(Some(
+                "quiescent, and no input can be given: nothing more to see".into(),
+            )));
+        }
         Choice::Observe
+    }
+
+    fn start(&mut self) {
+        self.quiet = false;
+    }
+
+    fn after(&mut self, _: &mut Symbolic<'_>, event: Event<'_, GateValue>) -> Option<Stop> {
+        self.quiet = matches!(event, Event::Quiescence);
+        None
     }
 }
 
@@ -228,6 +247,7 @@ pub fn run_online(
     let mut s = Symbolic::new(spec, opts.timeouts.as_ref());
     let mut sel = Biased {
         input_bias: opts.input_bias,
+        quiet: false,
     };
     let end = run_with(&mut s, &mut sel, sut, opts.steps, rng);
     s.into_run(end)
