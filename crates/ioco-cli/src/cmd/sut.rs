@@ -70,6 +70,18 @@ pub struct SutArgs {
     /// Reset the SUT between runs by sending this line instead of restarting it.
     #[arg(long, value_name = "LINE")]
     pub reset_line: Option<String>,
+    /// After starting the SUT, wait at most this long for it to be ready before the first
+    /// input: its start-up quiescence marker, or its --ready-line (ms, or with a unit: 30s).
+    #[arg(long, value_name = "MS", default_value = "30s", value_parser = parse_duration_arg)]
+    pub startup_timeout: std::time::Duration,
+    /// A line the SUT prints when it is ready (a banner, e.g. `listening`): nothing is sent
+    /// before it, and lines before it are not outputs.
+    #[arg(long, value_name = "LINE")]
+    pub ready_line: Option<String>,
+    /// Without a marker or a ready line (Linux): wait at most this long after a start until
+    /// the SUT blocks reading its input, as /proc shows (ms, or with a unit: 5s; 0: off).
+    #[arg(long, value_name = "MS", default_value = "5s", value_parser = parse_duration_arg)]
+    pub startup_grace: std::time::Duration,
     /// Attempts to (re)start the SUT before a run is an error.
     #[arg(long, value_name = "N", default_value_t = 2)]
     pub retries: usize,
@@ -187,6 +199,13 @@ impl SutArgs {
         })
     }
 
+    /// The start-up settings of a process SUT.
+    pub(crate) fn startup(&self, cfg: &mut ProcessConfig) {
+        cfg.startup_timeout = self.startup_timeout;
+        cfg.ready_line = self.ready_line.clone();
+        cfg.startup_grace = self.startup_grace;
+    }
+
     pub fn factory(&self, spec: &Lts) -> Result<Factory> {
         let alphabet = spec.alphabet().clone();
         let wire = self.wire()?;
@@ -196,6 +215,7 @@ impl SutArgs {
             cfg.wire = wire;
             cfg.reset = self.reset();
             cfg.settle = settle;
+            self.startup(&mut cfg);
             // Check the mapping against the model now, for a clear error.
             ProcessAdapter::new(&alphabet, cfg.clone()).map_err(|e| miette!("{e}"))?;
             return Ok(Box::new(move |_| {

@@ -59,6 +59,7 @@ pub fn data_factory(sut: &super::sut::SutArgs, spec: &Arc<Spec>) -> Result<DataF
         cfg.wire = wire.clone();
         cfg.reset = sut.reset();
         cfg.settle = settle;
+        sut.startup(&mut cfg);
         Some(DataTarget::Process(cfg))
     } else {
         sut.tcp.as_ref().map(|addr| {

@@ -34,6 +34,8 @@ impl<T: Read + AsRawFd + Send> ReadFd for T {}
 /// the tester asks, a flooding SUT blocks on its full pipe instead of growing our memory
 /// (at most one line of `max_line` bytes is buffered).
 pub(crate) struct FdLines {
+    /// Events read ahead while waiting for the system to be ready, handed out first.
+    early: std::collections::VecDeque<Event>,
     src: Box<dyn ReadFd>,
     buf: Vec<u8>,
     start: usize,
@@ -54,6 +56,7 @@ impl FdLines {
             }
         }
         FdLines {
+            early: std::collections::VecDeque::new(),
             src,
             buf: Vec::with_capacity(16 * 1024),
             start: 0,
@@ -131,6 +134,9 @@ impl FdLines {
 
     /// The next event, waiting at most `timeout`.
     pub(crate) fn recv_timeout(&mut self, timeout: Duration) -> Result<Event, RecvTimeoutError> {
+        if let Some(ev) = self.early.pop_front() {
+            return Ok(ev);
+        }
         let deadline = Instant::now() + timeout;
         loop {
             if self.finished {
@@ -322,8 +328,16 @@ impl LineIo {
                         Ok(Some(Observation::Output(l)))
                     }
                     Decoded::Marker => {
+                        if self.owed == 0 {
+                            return Err(Stop::Err(AdapterError::Malformed(
+                                "the quiescence marker came twice for one reaction (one is owed \
+                                 at start-up and one after each input): a protocol error of the \
+                                 system or its adapter, not an observation"
+                                    .into(),
+                            )));
+                        }
                         self.settled = true;
-                        self.owed = self.owed.saturating_sub(1);
+                        self.owed -= 1;
                         Ok(Some(Observation::Quiescent))
                     }
                     Decoded::Unknown(line) => Err(Stop::Err(AdapterError::UnknownOutput {
@@ -437,8 +451,10 @@ impl LineIo {
                 Observation::Output(l) => return Ok(Sent::Raced(l)),
                 Observation::Quiescent => {}
             }
-        } else {
-            // Without a marker: an output already received is pending.
+        }
+        {
+            // An output already received is pending (and a marker already received after the
+            // one that ended the reaction is a protocol error).
             loop {
                 match self.rx.try_recv() {
                     Ok(ev) => match self.event(ev)? {
@@ -494,6 +510,74 @@ impl LineIo {
             }
         }
         let _ = self.writer.flush();
+        Ok(())
+    }
+
+    /// After a start: wait up to `timeout` until the system is ready, so that no input is given
+    /// before it reads. With a quiescence marker: until its start-up marker (outputs before it
+    /// are kept for the tester, in order). With `ready` (a banner line, `--ready-line`): until
+    /// a line equal to it (lines before it are dropped; the marker owed at start-up is then
+    /// the one after the banner). Without either, nothing to wait for. Errors: the system ended,
+    /// or was not ready in time.
+    pub(crate) fn wait_ready(
+        &mut self,
+        timeout: Duration,
+        ready: Option<&str>,
+        gone: &mut dyn FnMut() -> bool,
+    ) -> Result<(), Stop> {
+        let deadline = Instant::now() + timeout;
+        let mut banner_seen = ready.is_none();
+        let mut early = Vec::new();
+        let not_ready = |what: &str| {
+            Stop::Err(AdapterError::Start(format!(
+                "the system was not ready after {} s: {what} (hint: raise --startup-timeout)",
+                timeout.as_secs_f64()
+            )))
+        };
+        loop {
+            if banner_seen && !self.codec.has_marker() {
+                break;
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(not_ready(if banner_seen {
+                    "no start-up quiescence marker"
+                } else {
+                    "its ready line did not come"
+                }));
+            }
+            match self.rx.recv_timeout(left.min(Duration::from_millis(50))) {
+                Ok(Event::Line(bytes)) if !banner_seen => {
+                    banner_seen = ready.is_some_and(|r| r.as_bytes() == bytes.as_slice());
+                }
+                Ok(Event::Line(bytes)) if self.codec.decode(&bytes) == Decoded::Marker => {
+                    self.settled = true;
+                    self.owed = self.owed.saturating_sub(1);
+                    break;
+                }
+                Ok(Event::Partial) => {}
+                Ok(ev) => early.push(ev),
+                Err(RecvTimeoutError::Timeout) => {
+                    if gone() {
+                        return Err(Stop::Eof);
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => return Err(Stop::Eof),
+            }
+        }
+        if !early.is_empty() {
+            // outputs of the start-up reaction: observed before the marker that ended it
+            self.settled = false;
+            self.rx.early.extend(early);
+            // the marker that ended the reaction still counts as owed-and-seen: read it again
+            // after the outputs
+            if self.codec.has_marker() {
+                self.owed += 1;
+                self.rx
+                    .early
+                    .push_back(Event::Line(self.codec.marker_line()));
+            }
+        }
         Ok(())
     }
 

@@ -143,6 +143,15 @@ pub struct ProcessConfig {
     pub stderr_limit: usize,
     /// Give up writing one input after this long.
     pub write_timeout: Duration,
+    /// After a start, how long to wait for the system to be ready (its start-up quiescence
+    /// marker, its ready line, or, without either, on Linux until it blocks reading its input)
+    /// before the first input.
+    pub startup_timeout: Duration,
+    /// A line the system prints when it is ready (a banner): lines before it are not outputs.
+    pub ready_line: Option<String>,
+    /// Time-out mode on Linux: how long to wait, after a start, for the system to block
+    /// reading its input (seen in `/proc`) before the first input.
+    pub startup_grace: Duration,
 }
 
 impl ProcessConfig {
@@ -165,6 +174,9 @@ impl ProcessConfig {
             settle: Duration::from_millis(200),
             stderr_limit: 8 * 1024,
             write_timeout: Duration::from_secs(5),
+            startup_timeout: Duration::from_secs(30),
+            ready_line: None,
+            startup_grace: Duration::from_secs(5),
         })
     }
 }
@@ -273,6 +285,8 @@ pub struct ProcessAdapter {
     cfg: ProcessConfig,
     codec: Arc<Codec>,
     running: Option<Running>,
+    /// Time-out mode: whether `/proc` showed the system blocked reading (None: not tried yet).
+    probe: Option<bool>,
     /// The stderr tail of the last process, kept after it ended.
     dead_stderr: Option<String>,
 }
@@ -286,6 +300,7 @@ impl ProcessAdapter {
             cfg,
             codec: Arc::new(codec),
             running: None,
+            probe: None,
             dead_stderr: None,
         })
     }
@@ -357,6 +372,34 @@ impl ProcessAdapter {
             stderr: tail,
             token,
         });
+        self.wait_ready()
+    }
+
+    /// Never give the first input before the system is ready (see
+    /// [`ProcessConfig::startup_timeout`]).
+    fn wait_ready(&mut self) -> Result<(), AdapterError> {
+        let timeout = self.cfg.startup_timeout;
+        let ready = self.cfg.ready_line.clone();
+        let marker = self.codec.has_marker();
+        let r = self.running.as_mut().expect("running");
+        let pid = r.child.id();
+        let child = &mut r.child;
+        let res = r.io.wait_ready(timeout, ready.as_deref(), &mut || {
+            matches!(child.try_wait(), Ok(Some(_)))
+        });
+        match res {
+            // ended during start-up: the run's first step reports it (exit status, 127)
+            Err(Stop::Eof) => return Ok(()),
+            Err(s) => return Err(self.stopped(s)),
+            Ok(()) => {}
+        }
+        if !marker && ready.is_none() && self.probe != Some(false) {
+            // a system this never recognises once is not probed again (no grace lost per run)
+            let seen = blocked_reading(pid, self.cfg.startup_grace);
+            if self.probe.is_none() || seen {
+                self.probe = Some(seen);
+            }
+        }
         Ok(())
     }
 
@@ -385,6 +428,79 @@ impl ProcessAdapter {
             self.dead_stderr = r.stderr.render(Some(Duration::from_millis(200)));
         }
         err
+    }
+}
+
+/// Time-out mode (no marker, no ready line), Linux: wait until a process of the system's group
+/// has a thread asleep reading its standard input (our pipe: `read`, `poll`, `select` or
+/// `epoll`), polling `/proc` every 2 ms, at most `grace`. Returns whether it saw one; returns
+/// at once where `/proc` cannot tell. A system that is still starting
+/// (`sh -c 'sleep 1; exec sut'`) would otherwise get its first input, and give its first
+/// answer, late: a false δ.
+fn blocked_reading(pid: u32, grace: Duration) -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        use std::fs::{read_dir, read_link, read_to_string};
+        let deadline = Instant::now() + grace;
+        let Ok(pipe) = read_link(format!("/proc/{pid}/fd/0")) else {
+            return false;
+        };
+        // pid (comm) state ppid pgrp ...: the state and the process group
+        let stat = |path: String| -> Option<(String, u32)> {
+            let text = read_to_string(path).ok()?;
+            let (_, rest) = text.rsplit_once(") ")?;
+            let f: Vec<&str> = rest.split(' ').take(3).collect();
+            Some((f.first()?.to_string(), f.get(2)?.parse().ok()?))
+        };
+        let waiting = |p: u32, t: &str| {
+            let asleep = stat(format!("/proc/{p}/task/{t}/stat")).is_some_and(|(s, _)| s == "S");
+            let wchan = read_to_string(format!("/proc/{p}/task/{t}/wchan")).unwrap_or_default();
+            asleep
+                && ["pipe_read", "pipe_wait", "poll", "select", "epoll"]
+                    .iter()
+                    .any(|w| wchan.contains(w))
+        };
+        loop {
+            // the processes of the system's group (it leads its own process group)
+            let mut procs = vec![pid];
+            if let Ok(dir) = read_dir("/proc") {
+                for e in dir.flatten() {
+                    let Some(p) = e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
+                        continue;
+                    };
+                    if p != pid && stat(format!("/proc/{p}/stat")).is_some_and(|(_, g)| g == pid) {
+                        procs.push(p);
+                    }
+                }
+            }
+            let mut alive = false;
+            for &p in &procs {
+                let Ok(fd0) = read_link(format!("/proc/{p}/fd/0")) else {
+                    continue;
+                };
+                alive = true;
+                if fd0 != pipe {
+                    continue;
+                }
+                let Ok(tasks) = read_dir(format!("/proc/{p}/task")) else {
+                    continue;
+                };
+                for t in tasks.flatten() {
+                    if waiting(p, &t.file_name().to_string_lossy()) {
+                        return true;
+                    }
+                }
+            }
+            if !alive || Instant::now() >= deadline {
+                return false; // gone, or /proc cannot tell
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = (pid, grace);
+        false
     }
 }
 

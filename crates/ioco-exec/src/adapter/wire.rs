@@ -161,6 +161,11 @@ impl Codec {
         self.marker.is_some()
     }
 
+    /// The quiescence marker as a line (without `\n`; empty when there is none).
+    pub(crate) fn marker_line(&self) -> Vec<u8> {
+        self.marker.clone().unwrap_or_default().into_bytes()
+    }
+
     /// The line (with `\n`) that gives input `l` with `args`.
     pub fn encode(&self, l: Label, args: &[String]) -> Result<Vec<u8>, String> {
         let name = self
