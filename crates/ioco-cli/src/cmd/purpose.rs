@@ -73,6 +73,7 @@ pub fn run_test(args: Args, purpose_path: &Path) -> Result<Outcome> {
     let spec = load_lts(&args.model)?;
     let policy: QuiescencePolicy = args.sut.policy.into();
     let prod = product(&spec, purpose_path, policy)?;
+    args.sut.for_model(&args.model);
     let factory = args.sut.factory(&spec)?;
     let seed = seed_or_clock(args.seed);
     errln!(

@@ -36,6 +36,10 @@ pub struct SutArgs {
     /// With --listen: the address bound (the port `0` asked the system for), for the report.
     #[arg(skip)]
     pub bound: std::sync::OnceLock<String>,
+    /// The model is a `.ioco` data model: labels `g(1,2)` are gate `g` with values on the wire
+    /// (`g 1 2`), as with the symbolic engine (set by [`SutArgs::for_model`]).
+    #[arg(skip)]
+    pub gate_values: std::sync::OnceLock<bool>,
     /// Simulate this model as the SUT (for experiments and mutants).
     #[arg(
         long,
@@ -147,8 +151,17 @@ impl SutArgs {
             },
             marker: self.quiescence_marker.clone(),
             mapping,
+            gate_values: self.gate_values.get().copied().unwrap_or(false),
             ..WireConfig::default()
         })
+    }
+
+    /// Note the model the SUT is tested against: a `.ioco` model's labels with values go on
+    /// the wire as gate and values, one format for both engines.
+    pub fn for_model(&self, path: &std::path::Path) {
+        let _ = self
+            .gate_values
+            .set(path.extension().is_some_and(|e| e == "ioco"));
     }
 
     /// The TCP adapter's configuration for `mode` (client or server), with this command line's
@@ -458,6 +471,7 @@ fn overrides(
 /// `--timeout-location` (for other formats a gate is a label name and a location a state
 /// name). The rule that combines them is `ioco_exec::timeouts`'.
 pub fn load_timed(path: &std::path::Path, sut: &SutArgs) -> Result<(Lts, Timing)> {
+    sut.for_model(path);
     let (spec, model) = if path.extension().is_some_and(|e| e == "ioco") {
         let (lts, t) = crate::load::ioco_lts_timed(path)?;
         (lts, Some(t))

@@ -76,6 +76,10 @@ pub struct WireConfig {
     /// word, and the values are checked by the data adapter. Otherwise (labels without
     /// values) the label is the whole line.
     pub values: bool,
+    /// The labels are those of a data model translated to an LTS (`put(2)`, `pair(1,true)`):
+    /// on the wire a label is its gate and values, as the symbolic engine writes them (`put 2`,
+    /// `{"label":"put","args":[2]}`), so that both engines speak one format.
+    pub gate_values: bool,
 }
 
 impl Default for WireConfig {
@@ -86,6 +90,7 @@ impl Default for WireConfig {
             mapping: Mapping::default(),
             max_line: 64 * 1024,
             values: false,
+            gate_values: false,
         }
     }
 }
@@ -116,6 +121,31 @@ pub struct Codec {
     pub max_line: usize,
     /// See [`WireConfig::values`].
     values: bool,
+    /// See [`WireConfig::gate_values`]: the output label of each (gate, values) on the wire.
+    gate_outputs: Option<HashMap<(String, Vec<String>), Label>>,
+}
+
+/// `g(a,b)` → (`g`, [`a`, `b`]) (top-level commas; `g` → (`g`, [])).
+pub fn split_gate(name: &str) -> (&str, Vec<&str>) {
+    let Some(open) = name.find('(').filter(|_| name.ends_with(')')) else {
+        return (name, Vec::new());
+    };
+    let inner = &name[open + 1..name.len() - 1];
+    let mut args = Vec::new();
+    let (mut depth, mut start) = (0i32, 0usize);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                args.push(inner[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    args.push(inner[start..].trim());
+    (&name[..open], args)
 }
 
 impl Codec {
@@ -131,7 +161,32 @@ impl Codec {
         }
         let mut inputs = vec![None; alphabet.len()];
         let mut outputs = HashMap::new();
+        let mut gate_outputs = cfg.gate_values.then(HashMap::new);
+        // with gate values, the mapping renames gates
+        let gate_wire = |gate: &str| {
+            cfg.mapping
+                .0
+                .iter()
+                .find_map(|(k, v)| (k.trim_end_matches(['?', '!']) == gate).then(|| v.clone()))
+                .unwrap_or_else(|| gate.to_string())
+        };
         for l in alphabet.visible() {
+            if let Some(g) = gate_outputs.as_mut() {
+                let (gate, args) = split_gate(alphabet.name(l));
+                let gate = gate_wire(gate);
+                let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+                if alphabet.is_input(l) {
+                    let mut w = gate;
+                    for a in &args {
+                        w.push(' ');
+                        w.push_str(a);
+                    }
+                    inputs[l.index()] = Some(w);
+                } else {
+                    g.insert((gate, args), l);
+                }
+                continue;
+            }
             let w = wire_of
                 .get(&l)
                 .cloned()
@@ -153,7 +208,52 @@ impl Codec {
             outputs,
             max_line: cfg.max_line,
             values: cfg.values,
+            gate_outputs,
         })
+    }
+
+    /// With gate values: the output of a line (`val 2`, `{"label":"val","args":[2]}`).
+    fn decode_gate(&self, g: &HashMap<(String, Vec<String>), Label>, text: &str) -> Decoded {
+        let (gate, args): (String, Vec<String>) = match self.format {
+            Format::Lines => {
+                let mut w = text.split_whitespace().map(String::from);
+                (w.next().unwrap_or_default(), w.collect())
+            }
+            Format::JsonLines => {
+                let v: serde_json::Value = match serde_json::from_str(text) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        return Decoded::Malformed(format!(
+                            "a line that is not JSON ({e}): {}",
+                            shorten(text)
+                        ))
+                    }
+                };
+                let gate = v
+                    .get("label")
+                    .and_then(|l| l.as_str())
+                    .unwrap_or_default()
+                    .to_string();
+                if self.marker.as_deref() == Some(gate.as_str()) {
+                    return Decoded::Marker;
+                }
+                let args = match v.get("args") {
+                    Some(serde_json::Value::Array(a)) => a
+                        .iter()
+                        .map(|a| match a {
+                            serde_json::Value::String(s) => s.clone(),
+                            other => other.to_string(),
+                        })
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                (gate, args)
+            }
+        };
+        match g.get(&(gate, args)) {
+            Some(&l) => Decoded::Output(l),
+            None => Decoded::Unknown(text.to_string()),
+        }
     }
 
     /// True when a quiescence marker is configured.
@@ -182,6 +282,24 @@ impl Codec {
                 }
                 s
             }
+            Format::JsonLines if self.gate_outputs.is_some() => {
+                // `name` is `gate v1 v2`: integers and booleans as JSON numbers and booleans
+                let mut words = name.split(' ');
+                let gate = words.next().unwrap_or_default();
+                let values: Vec<serde_json::Value> = words
+                    .chain(args.iter().map(String::as_str))
+                    .map(|w| {
+                        if let Ok(i) = w.parse::<i64>() {
+                            serde_json::Value::from(i)
+                        } else if let Ok(b) = w.parse::<bool>() {
+                            serde_json::Value::from(b)
+                        } else {
+                            serde_json::Value::from(w)
+                        }
+                    })
+                    .collect();
+                serde_json::json!({"label": gate, "args": values}).to_string()
+            }
             Format::JsonLines => serde_json::json!({"label": name, "args": args}).to_string(),
         };
         s.push('\n');
@@ -202,6 +320,9 @@ impl Codec {
         };
         if self.marker.as_deref() == Some(text) {
             return Decoded::Marker;
+        }
+        if let Some(g) = &self.gate_outputs {
+            return self.decode_gate(g, text);
         }
         let label = match self.format {
             // Labels without values: the whole line is the label (`ChangeCipherSpec &
