@@ -12,11 +12,11 @@
 //!   removing chunks of inputs while [`replay_inputs`] of the rest still fails, within a budget
 //!   of replays.
 
-use crate::adapter::{Adapter, Observation, Sent};
+use crate::adapter::Adapter;
 use crate::engine::explicit::Explicit;
-use crate::engine::replay::Replay;
+use crate::engine::replay::{FollowTrace, Replay};
 use crate::engine::{self, Ended};
-use crate::online::{reset, OnlineOptions};
+use crate::online::OnlineOptions;
 use crate::result::{RunResult, RunVerdict, Shrunk};
 use crate::tester::Tester;
 use ioco_gen::derive_seed;
@@ -76,26 +76,8 @@ fn finish(
     r.duration_ms = t0.elapsed().as_secs_f64() * 1e3;
 }
 
-/// Start a run: the clock, the tester at the initial state, the SUT reset. A SUT that cannot be
-/// reset ends the run at once: `r` becomes an Error result and `None` is returned.
-fn begin(
-    tester: &mut Tester<'_>,
-    adapter: &mut dyn Adapter,
-    opts: &OnlineOptions,
-    seed: u64,
-    r: &mut RunResult,
-) -> Option<Instant> {
-    let t0 = Instant::now();
-    tester.start();
-    if let Err(e) = reset(adapter, seed, opts.retries) {
-        let end = Ended::error(format!("could not reset the SUT: {e}"));
-        finish(tester, adapter, end, r, t0);
-        return None;
-    }
-    Some(t0)
-}
-
-/// Replay a recorded trace (labels of the specification) against the SUT.
+/// Replay a recorded trace (labels of the specification) against the SUT: the
+/// [`FollowTrace`] selection of [`crate::engine`] in the one loop.
 pub fn replay_trace(
     tester: &mut Tester<'_>,
     adapter: &mut dyn Adapter,
@@ -105,82 +87,23 @@ pub fn replay_trace(
     seed: u64,
 ) -> RunResult {
     let mut r = RunResult::new(run, seed);
-    let Some(t0) = begin(tester, adapter, opts, seed, &mut r) else {
-        return r;
-    };
+    let t0 = Instant::now();
     let alphabet = tester.alphabet();
-    let mut diverged: Option<String> = None;
-    let mut note = |i: usize, want: Label, got: Label| {
-        if diverged.is_none() && want != got {
-            diverged = Some(format!(
-                "the SUT diverged from the recording at step {}: recorded {}, observed {}",
-                i + 1,
-                alphabet.display(want),
-                alphabet.display(got)
-            ));
+    let mut spec = Explicit { tester, opts };
+    let mut sel = FollowTrace::new(recorded, alphabet, opts.depth);
+    let end = match engine::alg2::start(&mut spec, adapter, seed, opts.retries) {
+        Err(e) => e,
+        Ok(()) => {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let depth = opts.depth.max(recorded.len() * 4 + 16);
+            engine::run(&mut spec, &mut sel, adapter, depth, None, &mut rng)
         }
     };
-    let mut end = Ended::pass(None);
-    'steps: for (i, &l) in recorded.iter().enumerate() {
-        let observed = if alphabet.is_input(l) {
-            // Give the input; outputs racing ahead are checked first (a bounded number).
-            let mut raced = 0;
-            loop {
-                match adapter.send(l) {
-                    Ok(Sent::Accepted) => {
-                        if !tester.input(l) {
-                            // Left the specification through an input: nothing can fail.
-                            r.note = Some(format!(
-                                "the recording leaves the specification with {} at step {}",
-                                alphabet.display(l),
-                                i + 1
-                            ));
-                            break 'steps;
-                        }
-                        continue 'steps;
-                    }
-                    Ok(Sent::Raced(x)) => {
-                        note(i, l, x);
-                        if let Err(f) = tester.observe(x) {
-                            end = Ended::fail(f);
-                            break 'steps;
-                        }
-                        raced += 1;
-                        if raced > opts.depth {
-                            end = Ended::error(format!(
-                                "more than {} outputs raced ahead of {}",
-                                opts.depth,
-                                alphabet.display(l)
-                            ));
-                            break 'steps;
-                        }
-                    }
-                    Err(e) => {
-                        end = tester.adapter_error(e);
-                        break 'steps;
-                    }
-                }
-            }
-        } else {
-            match adapter.observe(tester.quiescence_timeout(opts)) {
-                Ok(Observation::Output(x)) => x,
-                Ok(Observation::Quiescent) => Label::DELTA,
-                Err(e) => {
-                    end = tester.adapter_error(e);
-                    break;
-                }
-            }
-        };
-        note(i, l, observed);
-        if let Err(f) = tester.observe(observed) {
-            end = Ended::fail(f);
-            break;
-        }
-    }
+    let diverged = sel.diverged.take();
+    finish(tester, adapter, end, &mut r, t0);
     if r.note.is_none() {
         r.note = diverged;
     }
-    finish(tester, adapter, end, &mut r, t0);
     r
 }
 
