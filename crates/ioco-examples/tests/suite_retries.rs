@@ -148,7 +148,7 @@ fn n_complete_suites_run_with_retries_fail_exactly_the_non_conforming() {
             &CompareOptions {
                 policy,
                 completion: InputCompletion::Require,
-                max_pairs: None,
+                ..Default::default()
             },
         ) else {
             skipped += 1; // not input-enabled

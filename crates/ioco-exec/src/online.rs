@@ -94,6 +94,9 @@ pub struct OnlineOptions {
     /// Shrinking: how often each candidate is replayed (a nondeterministic SUT may need more
     /// than one replay to fail again).
     pub repetitions: usize,
+    /// The relation tested for (online, explicit engine): under uioco the strategies give only
+    /// inputs that extend a Utrace of the specification ([`ioco_model::uioco`]).
+    pub relation: ioco_model::Relation,
     /// Stored suites: how often a test is run again when the implementation did not follow it
     /// or took only some of its branches ([`crate::fairness`]).
     pub fairness: crate::fairness::Fairness,
@@ -137,6 +140,7 @@ impl Default for OnlineOptions {
             shrink_budget: 100,
             repetitions: 1,
             fairness: crate::fairness::Fairness::default(),
+            relation: ioco_model::Relation::Ioco,
             progress: Progress::default(),
             traces: Traces::All,
         }

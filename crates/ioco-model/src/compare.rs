@@ -38,6 +38,8 @@ pub struct CompareOptions {
     pub completion: InputCompletion,
     /// Stop with [`CompareError::TooLarge`] after this many product pairs (`None`: no limit).
     pub max_pairs: Option<usize>,
+    /// ioco, or uioco (only Utraces of the specification: [`crate::uioco`]).
+    pub relation: crate::Relation,
 }
 
 /// A shortest witness of non-conformance.
@@ -225,6 +227,12 @@ pub fn compare(
             let Some(ls) = to_spec[li.index()] else {
                 continue; // an input the specification does not know: unconstrained
             };
+            if opts.relation == crate::Relation::Uioco
+                && sa.is_input(ls)
+                && crate::uioco::underspecified(spec, ss.set(qs), ls)
+            {
+                continue; // no Utrace: a state of the specification refuses the input
+            }
             let Some(ts) = ss.step(qs, ls) else {
                 continue; // an unspecified input: anything may follow
             };

@@ -30,6 +30,7 @@ pub mod lts;
 pub mod mealy;
 pub mod snippet;
 pub mod suspension;
+pub mod uioco;
 
 pub use compare::{
     compare, CompareError, CompareOptions, Comparison, Counterexample, InputCompletion,
@@ -38,3 +39,4 @@ pub use label::{Alphabet, KindConflict, Label, LabelKind};
 pub use lts::{BuildError, Edge, Lts, LtsBuilder, QuiescencePolicy, State};
 pub use mealy::Mealy;
 pub use suspension::{SaState, Suspension, SuspensionAutomaton, TooLarge};
+pub use uioco::Relation;

@@ -41,6 +41,10 @@ pub struct TestArgs {
     /// Choice strategy.
     #[arg(long, value_enum, default_value_t = StrategyArg::Uniform)]
     pub strategy: StrategyArg,
+    /// The relation tested for: ioco, or uioco (the strategies give only inputs that extend a
+    /// Utrace: no state the specification may be in leaves the input unspecified).
+    #[arg(long, value_enum, default_value_t = super::RelationArg::Ioco)]
+    pub relation: super::RelationArg,
     /// A weight for --strategy weighted: `coin?=3` or `δ=1` (observe); repeatable.
     #[arg(long, value_name = "LABEL=W")]
     pub weight: Vec<String>,
@@ -145,6 +149,10 @@ pub struct GenArgs {
     /// model and purpose). Default: symbolic for .ioco models with infinite data.
     #[arg(long, value_enum, value_name = "ENGINE")]
     pub engine: Option<super::EngineArg>,
+    /// The relation the suite tests for: ioco, or uioco (the methods built on the suspension
+    /// automaton; not random and batch).
+    #[arg(long, value_enum, default_value_t = super::RelationArg::Ioco)]
+    pub relation: super::RelationArg,
     /// Quiescence policy of the specification.
     #[arg(long, value_enum, default_value_t = PolicyArg::Stable)]
     pub policy: PolicyArg,

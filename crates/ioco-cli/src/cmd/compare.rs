@@ -29,6 +29,9 @@ pub struct Args {
     /// pair is a set of specification states, so memory grows with both).
     #[arg(long, value_name = "N", default_value_t = 20_000_000)]
     pub max_pairs: usize,
+    /// The relation: ioco, or uioco (only the Utraces of the specification).
+    #[arg(long, value_enum, default_value_t = super::RelationArg::Ioco)]
+    pub relation: super::RelationArg,
     /// Print the verdict as JSON.
     #[arg(long)]
     pub json: bool,
@@ -46,6 +49,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             InputCompletion::Angelic
         },
         max_pairs: Some(args.max_pairs),
+        relation: args.relation.into(),
     };
     let r = compare(&imp, &spec, &opts).map_err(|e| match e {
         CompareError::NotInputEnabled { .. } => miette!(
@@ -82,6 +86,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             "implementation": i.to_string(),
             "conforms": r.conforms(),
             "policy": args.policy.name(),
+            "relation": args.relation.name(),
             "counterexample": cex,
             "pairs": r.pairs,
             "impl_suspension_states": r.impl_states,
@@ -92,13 +97,14 @@ pub fn run(args: Args) -> Result<Outcome> {
     } else {
         match &r.counterexample {
             None => outln!(
-                "conforms: {i} ioco {s} ({} state pairs explored, policy {})",
+                "conforms: {i} {} {s} ({} state pairs explored, policy {})",
+                args.relation.name(),
                 r.pairs,
                 args.policy.name()
             ),
             Some(c) => {
                 let allowed: Vec<String> = c.allowed.iter().map(|&l| sa.display(l)).collect();
-                outln!("does not conform: {i} is not ioco {s}");
+                outln!("does not conform: {i} is not {} {s}", args.relation.name());
                 outln!("  after σ = {}", sa.display_trace(&c.trace));
                 outln!("  the implementation can show: {}", c.observed);
                 outln!(

@@ -19,8 +19,12 @@ use miette::{miette, IntoDiagnostic, Result};
 
 fn suspension(args: &Args) -> Result<ioco_model::Lts> {
     let lts = load_lts(&args.model)?;
-    args.budgets
-        .suspension(&lts, QuiescencePolicy::from(args.policy), &args.model)
+    args.budgets.suspension_for(
+        &lts,
+        QuiescencePolicy::from(args.policy),
+        args.relation.into(),
+        &args.model,
+    )
 }
 
 fn need<'a, T>(v: &'a Option<T>, flag: &str, method: &str) -> Result<&'a T> {
@@ -44,6 +48,15 @@ pub fn run(args: Args) -> Result<Outcome> {
     }
     // A long generation shows that it is working (a spinner with the elapsed time, on a
     // terminal only; hidden in CI and pipes).
+    if args.relation == super::RelationArg::Uioco
+        && matches!(method, MethodArg::Random | MethodArg::Batch)
+    {
+        return Err(miette!(
+            help = "use a method built on the suspension automaton (n-complete, adg, ...), or                     test online: ioco test --relation uioco",
+            "--relation uioco does not apply to --method {}",
+            if method == MethodArg::Random { "random" } else { "batch" }
+        ));
+    }
     let spinner = spinner(&format!("generating ({method:?})"));
     let suite: Suite = match method {
         MethodArg::Random | MethodArg::Batch => {

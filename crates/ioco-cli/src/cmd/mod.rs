@@ -65,9 +65,24 @@ impl Budgets {
         policy: ioco_model::QuiescencePolicy,
         model: &std::path::Path,
     ) -> miette::Result<ioco_model::Lts> {
+        self.suspension_for(lts, policy, ioco_model::Relation::Ioco, model)
+    }
+
+    /// [`Budgets::suspension`] for `relation`: under uioco, restricted to the Utraces of `lts`
+    /// (`ioco_model::uioco::utraces_only`), so that every generator tests for uioco.
+    pub fn suspension_for(
+        &self,
+        lts: &ioco_model::Lts,
+        policy: ioco_model::QuiescencePolicy,
+        relation: ioco_model::Relation,
+        model: &std::path::Path,
+    ) -> miette::Result<ioco_model::Lts> {
         ioco_complete::budget::set_max_pairs(self.max_pairs);
         ioco_model::SuspensionAutomaton::build_with_limit(lts, policy, self.max_states)
-            .map(|sa| sa.lts)
+            .map(|sa| match relation {
+                ioco_model::Relation::Ioco => sa.lts,
+                ioco_model::Relation::Uioco => ioco_model::uioco::utraces_only(&sa, lts),
+            })
             .map_err(|e| {
                 miette::miette!(
                     help = "raise --max-states, or use a smaller model",
@@ -75,6 +90,36 @@ impl Budgets {
                     model.display()
                 )
             })
+    }
+}
+
+/// `--relation`: the conformance relation.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum RelationArg {
+    /// ioco (tutorial Def. 6.1): after every suspension trace of the specification.
+    #[default]
+    Ioco,
+    /// uioco (van der Bijl, Rensink and Tretmans; JTorX): only after the Utraces, where no
+    /// state the specification may be in leaves an input of the trace unspecified.
+    Uioco,
+}
+
+impl RelationArg {
+    /// The name, as written.
+    pub fn name(self) -> &'static str {
+        match self {
+            RelationArg::Ioco => "ioco",
+            RelationArg::Uioco => "uioco",
+        }
+    }
+}
+
+impl From<RelationArg> for ioco_model::Relation {
+    fn from(r: RelationArg) -> ioco_model::Relation {
+        match r {
+            RelationArg::Ioco => ioco_model::Relation::Ioco,
+            RelationArg::Uioco => ioco_model::Relation::Uioco,
+        }
     }
 }
 

@@ -40,6 +40,14 @@ pub fn run(args: Args) -> Result<Outcome> {
     }
     let engine = super::EngineArg::pick(args.engine, args.symbolic);
     if let Some((spec, why)) = crate::load::engine_spec(&args.model, engine)? {
+        if args.relation == super::RelationArg::Uioco {
+            return Err(miette!(
+                help = "bound the data types to test with the explicit engine",
+                "--relation uioco is offered by the explicit engine; {} is tested by the \
+                 symbolic one ({why})",
+                args.model.display()
+            ));
+        }
         return super::test_data::run(args, spec, why);
     }
     let (spec, timing) = load_timed(&args.model, &args.sut)?;
@@ -67,6 +75,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         time_budget: args.time_budget.map(Duration::from_secs_f64),
         stop_on_failure: !args.keep_going,
         shrink: args.shrink,
+        relation: args.relation.into(),
         ..base_options(&args.sut, seed)
     };
     timing.apply(&mut opts);

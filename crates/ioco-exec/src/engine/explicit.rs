@@ -131,6 +131,19 @@ impl Selection<Explicit<'_, '_>> for Strategic<'_> {
             t.flush();
         }
         let (inputs, outputs) = t.io_now();
+        let utrace_inputs: Vec<Label>;
+        let inputs = match spec.opts.relation {
+            ioco_model::Relation::Ioco => inputs,
+            ioco_model::Relation::Uioco => {
+                let (lts, set) = (t.sus.lts(), t.sus.set(t.q));
+                utrace_inputs = inputs
+                    .iter()
+                    .copied()
+                    .filter(|&a| !ioco_model::uioco::underspecified(lts, set, a))
+                    .collect();
+                &utrace_inputs
+            }
+        };
         let situation = Situation {
             lts: t.sus.lts(),
             set: t.sus.set(t.q),
