@@ -66,3 +66,30 @@ fn a_replay_that_does_not_fail_again_is_not_reproduced_and_not_a_pass() {
         assert_eq!(err.contains("not reproduced"), code == 3, "{err}");
     }
 }
+
+#[test]
+fn data_values_are_shrunk_too() {
+    // The README's data example: before, the shrunk inputs kept `water?(4) water?(146)`; the
+    // values are shrunk now (neighbouring inputs of one gate merged, integers towards 0 as far as
+    // the failure still comes), so one pour of the 150 ml the fill guard needs is left.
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("s.json");
+    let sut = format!("{} --ack --mode wrong-value", example_bin("coffee-sts-sut"));
+    ioco()
+        .args(["test", "examples/coffee/coffee-sts.ioco", "--sut", &sut])
+        .args([
+            "--quiescence-marker",
+            "#quiet",
+            "--steps",
+            "100",
+            "--seed",
+            "7",
+        ])
+        .args(["--shrink", "--json", json.to_str().unwrap()])
+        .timeout(std::time::Duration::from_secs(300))
+        .assert()
+        .code(1);
+    let s = summary(&json);
+    let shrunk = s.first_failure().unwrap().shrunk.clone().expect("shrunk");
+    assert_eq!(shrunk.inputs, vec!["water?(150)", "pad?", "button?"]);
+}

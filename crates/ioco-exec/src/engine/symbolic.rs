@@ -10,6 +10,7 @@ use super::select::{Choice, Event, Selection, Stop};
 use super::spec::{Quiet, Refusal, Specification};
 use super::sut::Data;
 use crate::result::{Failure, RunVerdict};
+use ioco_lang::ir::Value;
 use ioco_symbolic::online::{
     allowed_outputs, ddmin, fired, input_enabled, label, DataSut, GateValue, OnlineOptions, Run,
     Shrunk, Timeouts, Verdict,
@@ -296,11 +297,21 @@ pub fn shrink(
     let max_steps = failed.trace.len().max(8) * 2 + 16;
     let mut replays = 0usize;
     let mut best: Option<(Vec<GateValue>, Run)> = None;
+    // the same failure: a Fail on an output of the same gate (or δ), not another fault
+    let gate = |r: &Run| {
+        r.trace
+            .last()
+            .map(|l| l.split(['(', '!']).next().unwrap_or_default().to_string())
+    };
+    let failing_gate = gate(failed);
     let mut test = |cand: &[GateValue]| -> bool {
         for _ in 0..tries.max(1) {
+            if replays >= budget {
+                return false;
+            }
             replays += 1;
             let r = replay_inputs(spec, sut, cand, max_steps, timeouts, rng);
-            if matches!(r.verdict, Verdict::Fail(_)) {
+            if matches!(r.verdict, Verdict::Fail(_)) && gate(&r) == failing_gate {
                 let better = best.as_ref().is_none_or(|(b, _)| cand.len() <= b.len());
                 if better {
                     best = Some((cand.to_vec(), r));
@@ -313,7 +324,58 @@ pub fn shrink(
     if !test(&failed.inputs) {
         return None;
     }
-    let _ = ddmin(failed.inputs.clone(), budget, &mut test);
+    let mut cur = ddmin(failed.inputs.clone(), usize::MAX, &mut test);
+    // Then the values: two neighbouring inputs of one gate with one integer each become one
+    // input with their sum (`water?(4) water?(146)` → `water?(150)`), and every integer goes
+    // towards 0 (bisection; a value the guards refuse is skipped by the replay, so the failure
+    // does not come and the value stays), every boolean towards false.
+    'merge: loop {
+        for i in 0..cur.len().saturating_sub(1) {
+            let (a, b) = (&cur[i], &cur[i + 1]);
+            if let (true, [Value::Int(x)], [Value::Int(y)]) = (a.0 == b.0, &a.1[..], &b.1[..]) {
+                if let Some(sum) = x.checked_add(*y) {
+                    let mut cand = cur.clone();
+                    cand[i].1[0] = Value::Int(sum);
+                    cand.remove(i + 1);
+                    if test(&cand) {
+                        cur = cand;
+                        continue 'merge;
+                    }
+                }
+            }
+        }
+        break;
+    }
+    for i in 0..cur.len() {
+        for k in 0..cur[i].1.len() {
+            match cur[i].1[k] {
+                Value::Int(v) if v != 0 => {
+                    // the smallest |w| ≤ |v| (same sign) that still fails
+                    let (mut lo, mut hi) = (0i64, v.checked_abs().unwrap_or(i64::MAX));
+                    while lo < hi {
+                        let mid = lo + (hi - lo) / 2;
+                        let mut cand = cur.clone();
+                        cand[i].1[k] = Value::Int(if v < 0 { -mid } else { mid });
+                        if test(&cand) {
+                            hi = mid;
+                            cur = cand;
+                        } else {
+                            lo = mid + 1;
+                        }
+                    }
+                }
+                Value::Bool(true) => {
+                    let mut cand = cur.clone();
+                    cand[i].1[k] = Value::Bool(false);
+                    if test(&cand) {
+                        cur = cand;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let _ = cur;
     let (inputs, run) = best?;
     Some(Shrunk {
         inputs,
