@@ -11,7 +11,8 @@ use predicates::prelude::PredicateBooleanExt;
 use predicates::str::contains;
 use std::path::{Path, PathBuf};
 
-fn ioco_files(dir: &Path, out: &mut Vec<PathBuf>) {
+/// The files under `dir` whose extension is one of `exts`, sorted.
+fn files_with(dir: &Path, exts: &[&str], out: &mut Vec<PathBuf>) {
     let mut entries: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -19,11 +20,18 @@ fn ioco_files(dir: &Path, out: &mut Vec<PathBuf>) {
     entries.sort();
     for p in entries {
         if p.is_dir() {
-            ioco_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "ioco") {
+            files_with(&p, exts, out);
+        } else if p
+            .extension()
+            .is_some_and(|e| exts.contains(&e.to_str().unwrap_or("")))
+        {
             out.push(p);
         }
     }
+}
+
+fn ioco_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    files_with(dir, &["ioco"], out)
 }
 
 #[test]
@@ -325,25 +333,12 @@ fn gen_purpose_takes_either_engine() {
 /// data, used to exit 2 under the default engine; now the explicit engine takes them).
 #[test]
 fn every_example_model_passes_online_testing_against_itself() {
-    fn models(dir: &Path, out: &mut Vec<PathBuf>) {
-        let mut entries: Vec<_> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        entries.sort();
-        for p in entries {
-            if p.is_dir() {
-                models(&p, out);
-            } else if p
-                .extension()
-                .is_some_and(|e| ["ioco", "aut", "dot"].contains(&e.to_str().unwrap_or("")))
-            {
-                out.push(p);
-            }
-        }
-    }
     let mut files = Vec::new();
-    models(&root().join("examples"), &mut files);
+    files_with(
+        &root().join("examples"),
+        &["ioco", "aut", "dot"],
+        &mut files,
+    );
     let mut tested = Vec::new();
     for f in &files {
         let rel = f.strip_prefix(root()).unwrap().display().to_string();

@@ -7,7 +7,7 @@
 //! ones (each within its runs; over the cases, at most one miss per engine is allowed, since a
 //! random walk may not reach a fault). Fixed seeds: same run every time.
 
-use ioco_exec::adapter::sim::{SimOptions, Simulator};
+use ioco_exec::adapter::sim::SimOptions;
 use ioco_exec::adapter::Adapter;
 use ioco_exec::{run_online, AdapterError, OnlineOptions, RunVerdict};
 use ioco_model::{compare, CompareOptions, Lts};
@@ -96,18 +96,14 @@ fn sim_factory(
     imp: Lts,
     spec: &Lts,
 ) -> impl Fn(usize) -> Result<Box<dyn Adapter + Send>, AdapterError> + Sync {
-    let imp = Arc::new(imp);
-    let alpha = spec.alphabet().clone();
-    move |_| {
-        Ok(Box::new(Simulator::new(
-            Arc::clone(&imp),
-            &alpha,
-            SimOptions {
-                race: 0.0,
-                ..SimOptions::default()
-            },
-        )) as Box<dyn Adapter + Send>)
-    }
+    ioco_exec::adapter::sim::factory(
+        imp,
+        spec.alphabet(),
+        SimOptions {
+            race: 0.0,
+            ..SimOptions::default()
+        },
+    )
 }
 
 #[test]

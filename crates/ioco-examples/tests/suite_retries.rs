@@ -8,7 +8,7 @@
 //! own fixed seed (same seeds, same runs: no flaky outcome), over 160 cases.
 
 use ioco_complete::{n_complete, CompleteError, NCompleteOptions};
-use ioco_exec::adapter::sim::{SimOptions, Simulator};
+use ioco_exec::adapter::sim::SimOptions;
 use ioco_exec::adapter::Adapter;
 use ioco_exec::fairness::Fairness;
 use ioco_exec::{run_suite, AdapterError, OnlineOptions, RunVerdict};
@@ -18,7 +18,6 @@ use ioco_model::{
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::sync::Arc;
 
 fn alphabet() -> (Alphabet, Label, Label, Label) {
     let mut al = Alphabet::new();
@@ -106,18 +105,14 @@ fn sim_factory(
     imp: Lts,
     spec: &Lts,
 ) -> impl Fn(usize) -> Result<Box<dyn Adapter + Send>, AdapterError> + Sync {
-    let imp = Arc::new(imp);
-    let alpha = spec.alphabet().clone();
-    move |_| {
-        Ok(Box::new(Simulator::new(
-            Arc::clone(&imp),
-            &alpha,
-            SimOptions {
-                race: 0.0,
-                ..SimOptions::default()
-            },
-        )) as Box<dyn Adapter + Send>)
-    }
+    ioco_exec::adapter::sim::factory(
+        imp,
+        spec.alphabet(),
+        SimOptions {
+            race: 0.0,
+            ..SimOptions::default()
+        },
+    )
 }
 
 #[test]

@@ -249,37 +249,32 @@ fn exec(
                         "the test gives `{input}`, which is not an input of the model"
                     ));
                 };
-                match adapter.send(a) {
-                    Ok(Sent::Accepted) => {
-                        choice(
-                            alphabet,
-                            &tester.trace,
-                            branches,
-                            *otherwise,
-                            Some(a),
-                            a,
-                            points,
-                        );
-                        record(tester, a, &mut tracking);
-                        node = after;
-                    }
-                    Ok(Sent::Raced(x)) => {
-                        choice(
-                            alphabet,
-                            &tester.trace,
-                            branches,
-                            *otherwise,
-                            Some(a),
-                            x,
-                            points,
-                        );
-                        record(tester, x, &mut tracking);
+                let sent = match adapter.send(a) {
+                    Ok(s) => s,
+                    Err(e) => return on_error(tester, e, tracking),
+                };
+                let taken = match sent {
+                    Sent::Accepted => a,
+                    Sent::Raced(x) => x,
+                };
+                choice(
+                    alphabet,
+                    &tester.trace,
+                    branches,
+                    *otherwise,
+                    Some(a),
+                    taken,
+                    points,
+                );
+                record(tester, taken, &mut tracking);
+                match sent {
+                    Sent::Accepted => node = after,
+                    Sent::Raced(x) => {
                         match follow(node, &alphabet.display(x), *otherwise, branches) {
                             Ok(n) => node = n,
                             Err(end) => return end,
                         }
                     }
-                    Err(e) => return on_error(tester, e, tracking),
                 }
             }
         }

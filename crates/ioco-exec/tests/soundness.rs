@@ -9,7 +9,7 @@
 //! gives the same traces, and the non-conforming variants that do get a Fail are failed with an
 //! observation outside out(σ) of the specification (checked independently).
 
-use ioco_exec::adapter::sim::{SimOptions, Simulator};
+use ioco_exec::adapter::sim::SimOptions;
 use ioco_exec::adapter::Adapter;
 use ioco_exec::{parse_trace, run_online, AdapterError, OnlineOptions, RunVerdict, Summary};
 use ioco_gen::StrategySpec;
@@ -18,7 +18,6 @@ use ioco_model::{
     SuspensionAutomaton,
 };
 use proptest::prelude::*;
-use std::sync::Arc;
 
 /// (source, label index 0..=4 where 0 = τ, 1,2 inputs a,b, 3,4 outputs x,y, target)
 type RawEdge = (usize, usize, usize);
@@ -61,18 +60,14 @@ fn sim_factory(
     imp: Lts,
     spec: &Lts,
 ) -> impl Fn(usize) -> Result<Box<dyn Adapter + Send>, AdapterError> + Sync {
-    let imp = Arc::new(imp);
-    let alpha = spec.alphabet().clone();
-    move |_| {
-        Ok(Box::new(Simulator::new(
-            Arc::clone(&imp),
-            &alpha,
-            SimOptions {
-                race: 0.3,
-                ..SimOptions::default()
-            },
-        )) as Box<dyn Adapter + Send>)
-    }
+    ioco_exec::adapter::sim::factory(
+        imp,
+        spec.alphabet(),
+        SimOptions {
+            race: 0.3,
+            ..SimOptions::default()
+        },
+    )
 }
 
 fn opts(seed: u64, strategy: StrategySpec) -> OnlineOptions {

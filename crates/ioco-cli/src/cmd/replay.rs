@@ -183,25 +183,6 @@ fn trace_before(r: &RunResult) -> String {
     }
 }
 
-/// Splits `a,B(1,2),c` at its top-level commas.
-fn split_args(s: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let (mut depth, mut start) = (0i32, 0usize);
-    for (i, c) in s.char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' => depth -= 1,
-            ',' if depth == 0 => {
-                out.push(&s[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push(&s[start..]);
-    out
-}
-
 /// Parses a recorded input label (`water?(100)`, `pad?`) into a gate and its values.
 fn parse_input(spec: &Spec, label: &str) -> std::result::Result<GateValue, String> {
     let (gate, rest) = label
@@ -213,7 +194,7 @@ fn parse_input(spec: &Spec, label: &str) -> std::result::Result<GateValue, Strin
         .find(|g| g.name == gate && g.dir == ioco_lang::ir::Direction::Input)
         .ok_or_else(|| format!("`{label}`: the model has no input gate `{gate}`"))?;
     let texts = match rest.strip_prefix('(').and_then(|r| r.strip_suffix(')')) {
-        Some(inner) => split_args(inner),
+        Some(inner) => ioco_exec::adapter::wire::split_args(inner),
         None if rest.is_empty() => Vec::new(),
         None => return Err(format!("`{label}`: expected `{gate}?(v1,..)`")),
     };

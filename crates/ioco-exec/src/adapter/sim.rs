@@ -288,3 +288,15 @@ impl Adapter for Simulator {
         self.rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_5eed_5eed_5eed);
     }
 }
+
+/// A factory of simulators of `imp` (one per worker), speaking the labels of `spec_alphabet`:
+/// what [`crate::run_online`] and [`crate::run_suite`] take to test a model against a model.
+pub fn factory(
+    imp: impl Into<Arc<Lts>>,
+    spec_alphabet: &Alphabet,
+    opts: SimOptions,
+) -> impl Fn(usize) -> Result<Box<dyn Adapter + Send>, AdapterError> + Sync {
+    let imp = imp.into();
+    let alpha = spec_alphabet.clone();
+    move |_| Ok(Box::new(Simulator::new(Arc::clone(&imp), &alpha, opts)) as Box<dyn Adapter + Send>)
+}

@@ -125,12 +125,16 @@ pub struct Codec {
     gate_outputs: Option<HashMap<(String, Vec<String>), Label>>,
 }
 
-/// `g(a,b)` → (`g`, [`a`, `b`]) (top-level commas; `g` → (`g`, [])).
+/// `g(a,b)` → (`g`, [`a`, `b`]) (`g` → (`g`, [])).
 pub fn split_gate(name: &str) -> (&str, Vec<&str>) {
-    let Some(open) = name.find('(').filter(|_| name.ends_with(')')) else {
-        return (name, Vec::new());
-    };
-    let inner = &name[open + 1..name.len() - 1];
+    match name.find('(').filter(|_| name.ends_with(')')) {
+        Some(open) => (&name[..open], split_args(&name[open + 1..name.len() - 1])),
+        None => (name, Vec::new()),
+    }
+}
+
+/// `a,B(1,2),c` → [`a`, `B(1,2)`, `c`]: split at the top-level commas, blanks trimmed.
+pub fn split_args(inner: &str) -> Vec<&str> {
     let mut args = Vec::new();
     let (mut depth, mut start) = (0i32, 0usize);
     for (i, c) in inner.char_indices() {
@@ -145,7 +149,7 @@ pub fn split_gate(name: &str) -> (&str, Vec<&str>) {
         }
     }
     args.push(inner[start..].trim());
-    (&name[..open], args)
+    args
 }
 
 impl Codec {
