@@ -52,7 +52,7 @@ pub struct SutArgs {
     #[arg(long, value_name = "LINE")]
     pub quiescence_marker: Option<String>,
     /// Milliseconds without output after which the SUT counts as quiescent (overrides the
-    /// model's own `@timeout`). Default: the model's `@timeout`, else 200 ms, or 2000 ms with a
+    /// model's own `@timeout`). Default: the model's `@timeout`, else 1000 ms, or 2000 ms with a
     /// `--quiescence-marker` (a SUT that prints its marker ends the wait early, so a long wait
     /// costs nothing and guards against a slow or loaded machine).
     #[arg(long, value_name = "MS")]
@@ -82,6 +82,11 @@ pub struct SutArgs {
     /// before it, and lines before it are not outputs.
     #[arg(long, value_name = "LINE")]
     pub ready_line: Option<String>,
+    /// Without a quiescence marker: before each input, wait this long for an answer still on
+    /// its way (ms, or with a unit; at least twice the longest answer time seen, up to 500 ms),
+    /// so that it is not recorded after the input (a marker removes the race altogether).
+    #[arg(long, value_name = "MS", default_value = "50ms", value_parser = parse_duration_arg)]
+    pub io_time: std::time::Duration,
     /// Without a marker or a ready line (Linux): wait at most this long after a start until
     /// the SUT blocks reading its input, as /proc shows (ms, or with a unit: 5s; 0: off).
     #[arg(long, value_name = "MS", default_value = "5s", value_parser = parse_duration_arg)]
@@ -177,6 +182,7 @@ impl SutArgs {
         cfg.reset = self.reset();
         cfg.settle = settle;
         cfg.connect_timeout = self.connect_timeout;
+        cfg.io_time = self.io_time;
         cfg
     }
 
@@ -203,17 +209,20 @@ impl SutArgs {
     }
 
     /// The default quiescence timeout in ms: `--timeout`, else 2000 with a quiescence marker,
-    /// else 200 (a model's `@timeout` comes between the first and the others: [`Timing`]).
+    /// else 1000 (a model's `@timeout` comes between the first and the others: [`Timing`]).
+    /// Ordinary programs answer within it (a cold JVM needs up to half a second); an
+    /// answer that comes late makes later observations wait longer, with a warning.
     pub fn timeout_ms(&self) -> u64 {
         self.timeout.unwrap_or(if self.quiescence_marker.is_some() {
             2000
         } else {
-            200
+            1000
         })
     }
 
     /// The start-up settings of a process SUT.
     pub(crate) fn startup(&self, cfg: &mut ProcessConfig) {
+        cfg.io_time = self.io_time;
         cfg.startup_timeout = self.startup_timeout;
         cfg.ready_line = self.ready_line.clone();
         cfg.startup_grace = self.startup_grace;

@@ -293,6 +293,19 @@ pub(crate) struct LineIo {
     pub write_timeout: Duration,
     /// The raw bytes of the last output line (for [`crate::data`], which reads its arguments).
     pub(crate) last_line: Vec<u8>,
+    /// Without a marker: how long to wait for an output still in flight before giving an input
+    /// (`--io-time`), so that an answer to the previous input is not recorded after the next.
+    pub io_time: Duration,
+    /// When the last input was written (for the response times).
+    sent_at: Option<Instant>,
+    /// The longest response seen: an observation waits at least twice as long (at most 30 s),
+    /// so a system slower than the time-out is not taken for quiescent again.
+    learned: Duration,
+    /// A late answer was reported once.
+    warned: bool,
+    /// The longest time an answer took (time-out mode): the I/O wait before an input is at
+    /// least twice that (at most 500 ms), so that a slower system's answers stay in order.
+    latency: Duration,
 }
 
 impl LineIo {
@@ -313,6 +326,51 @@ impl LineIo {
             settle,
             write_timeout: Duration::from_secs(5),
             last_line: Vec::new(),
+            io_time: Duration::from_millis(50),
+            sent_at: None,
+            learned: Duration::ZERO,
+            warned: false,
+            latency: Duration::ZERO,
+        }
+    }
+
+    /// What this conversation learned of the system's answer times, to carry into the next
+    /// (a restarted system is the same program).
+    pub(crate) fn learned(&self) -> (Duration, Duration, bool) {
+        (self.latency, self.learned, self.warned)
+    }
+
+    /// Start from what an earlier conversation learned ([`LineIo::learned`]).
+    pub(crate) fn carry(&mut self, (latency, learned, warned): (Duration, Duration, bool)) {
+        self.latency = latency;
+        self.learned = learned;
+        self.warned = warned;
+    }
+
+    /// An output arrived: learn the response time (time-out mode), and say once when it came
+    /// late, close to the time-out that was waited.
+    fn responded(&mut self, waited: Duration, learn: bool) {
+        let Some(t) = self.sent_at.take() else {
+            return;
+        };
+        if self.codec.has_marker() {
+            return;
+        }
+        let took = t.elapsed();
+        self.latency = self.latency.max(took);
+        if learn && took * 2 > waited && !waited.is_zero() {
+            self.learned = self.learned.max((took * 2).min(Duration::from_secs(30)));
+            if !self.warned {
+                self.warned = true;
+                eprintln!(
+                    "ioco: an output came {} ms after the input, close to the quiescence \
+                     time-out of {} ms; later observations wait at least {} ms (raise --timeout \
+                     if the system can be slower)",
+                    took.as_millis(),
+                    waited.as_millis(),
+                    self.learned.as_millis()
+                );
+            }
         }
     }
 
@@ -371,6 +429,16 @@ impl LineIo {
         timeout: Duration,
         gone: &mut dyn FnMut() -> bool,
     ) -> Result<Observation, Stop> {
+        self.wait(timeout.max(self.learned), gone, true)
+    }
+
+    /// [`LineIo::observe_with`] for exactly `timeout`; `learn`: the response times count.
+    fn wait(
+        &mut self,
+        timeout: Duration,
+        gone: &mut dyn FnMut() -> bool,
+        learn: bool,
+    ) -> Result<Observation, Stop> {
         if self.settled {
             // The SUT said it waits for input: anything already queued is still an output.
             loop {
@@ -393,6 +461,9 @@ impl LineIo {
             match self.rx.recv_timeout(left.min(Duration::from_millis(50))) {
                 Ok(ev) => {
                     if let Some(o) = self.event(ev)? {
+                        if matches!(o, Observation::Output(_)) {
+                            self.responded(timeout, learn);
+                        }
                         return Ok(o);
                     }
                 }
@@ -452,6 +523,16 @@ impl LineIo {
                 Observation::Quiescent => {}
             }
         }
+        if !self.codec.has_marker() && !self.io_time.is_zero() {
+            // Time-out mode: an answer to the previous input may still be in flight; wait the
+            // I/O time for it, so that the order on the wire is the order of events.
+            let io = self
+                .io_time
+                .max((self.latency * 2).min(Duration::from_millis(500)));
+            if let Observation::Output(l) = self.wait(io, gone, false)? {
+                return Ok(Sent::Raced(l));
+            }
+        }
         {
             // An output already received is pending (and a marker already received after the
             // one that ended the reaction is a protocol error).
@@ -470,6 +551,7 @@ impl LineIo {
             }
         }
         self.write_line(line)?;
+        self.sent_at = Some(Instant::now());
         self.settled = false;
         if self.codec.has_marker() {
             self.owed += 1;

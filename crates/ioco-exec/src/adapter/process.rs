@@ -152,6 +152,8 @@ pub struct ProcessConfig {
     /// Time-out mode on Linux: how long to wait, after a start, for the system to block
     /// reading its input (seen in `/proc`) before the first input.
     pub startup_grace: Duration,
+    /// Without a marker: how long to wait for an answer in flight before an input.
+    pub io_time: Duration,
 }
 
 impl ProcessConfig {
@@ -177,6 +179,7 @@ impl ProcessConfig {
             startup_timeout: Duration::from_secs(30),
             ready_line: None,
             startup_grace: Duration::from_secs(5),
+            io_time: Duration::from_millis(50),
         })
     }
 }
@@ -287,6 +290,8 @@ pub struct ProcessAdapter {
     running: Option<Running>,
     /// Time-out mode: whether `/proc` showed the system blocked reading (None: not tried yet).
     probe: Option<bool>,
+    /// What earlier runs learned of the answer times ([`LineIo::learned`]).
+    learned: Option<(Duration, Duration, bool)>,
     /// The stderr tail of the last process, kept after it ended.
     dead_stderr: Option<String>,
 }
@@ -301,6 +306,7 @@ impl ProcessAdapter {
             codec: Arc::new(codec),
             running: None,
             probe: None,
+            learned: None,
             dead_stderr: None,
         })
     }
@@ -311,6 +317,9 @@ impl ProcessAdapter {
     }
 
     fn spawn(&mut self) -> Result<(), AdapterError> {
+        if let Some(r) = &self.running {
+            self.learned = Some(r.io.learned());
+        }
         self.running = None; // kills a previous one
         let mut cmd = Command::new(&self.cfg.argv[0]);
         cmd.args(&self.cfg.argv[1..])
@@ -366,6 +375,10 @@ impl ProcessAdapter {
             self.cfg.settle,
         );
         io.write_timeout = self.cfg.write_timeout;
+        io.io_time = self.cfg.io_time;
+        if let Some(l) = self.learned {
+            io.carry(l);
+        }
         self.running = Some(Running {
             child,
             io,

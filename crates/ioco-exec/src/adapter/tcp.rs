@@ -37,6 +37,8 @@ pub struct TcpConfig {
     pub settle: Duration,
     /// How long to wait for a connection (connect or accept).
     pub connect_timeout: Duration,
+    /// Without a marker: how long to wait for an answer in flight before an input.
+    pub io_time: Duration,
 }
 
 impl TcpConfig {
@@ -48,6 +50,7 @@ impl TcpConfig {
             reset: ResetMode::Restart,
             settle: Duration::from_millis(200),
             connect_timeout: Duration::from_secs(10),
+            io_time: Duration::from_millis(50),
         }
     }
 }
@@ -158,12 +161,13 @@ impl TcpAdapter {
         let reader = stream.try_clone().map_err(io_err)?;
         let writer = stream.try_clone().map_err(io_err)?;
         let rx = FdLines::new(Box::new(reader), self.codec.max_line);
-        let io = LineIo::new(
+        let mut io = LineIo::new(
             Box::new(writer),
             rx,
             Arc::clone(&self.codec),
             self.cfg.settle,
         );
+        io.io_time = self.cfg.io_time;
         self.conn = Some((stream, io));
         Ok(())
     }

@@ -185,6 +185,7 @@ where
         if deadline.is_some_and(|d| Instant::now() >= d) {
             return Ended::pass(Some("stopped early: time budget used up".into()));
         }
+        let mut waited = None;
         let observed = match sel.choose(spec, steps, rng) {
             Choice::Stop(s) => return Ended::stop(s),
             Choice::Observe if quiet => {
@@ -196,6 +197,7 @@ where
             }
             Choice::Observe => {
                 let t = spec.timeout();
+                waited = t;
                 match sut.observe(t) {
                     Ok(o) => o,
                     Err(e) => return sut_error(spec, e, rng),
@@ -225,7 +227,21 @@ where
                 .map(|()| sel.after(spec, Event::Output(x))),
             Obs::Quiescent => spec
                 .observe(None)
-                .map(|()| sel.after(spec, Event::Quiescence)),
+                .map(|()| sel.after(spec, Event::Quiescence))
+                .map_err(|r| match (r, waited) {
+                    // a Fail that rests on a time-out says so, and what to raise
+                    (Refusal::Fail(mut f), Some(t)) => {
+                        f.reason = format!(
+                            "{} (δ: no output within the quiescence time-out of {} ms, or the \
+                             system's quiescence marker; if the system is only slow, raise \
+                             --timeout)",
+                            f.reason,
+                            t.as_millis()
+                        );
+                        Refusal::Fail(f)
+                    }
+                    (r, _) => r,
+                }),
             Obs::Unknown(line) => return Ended::fail(spec.garbage(line)),
         };
         match next {
