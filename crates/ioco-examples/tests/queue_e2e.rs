@@ -100,9 +100,18 @@ fn drop_loses_values() {
 #[test]
 fn dup_delivers_values_twice() {
     caught(QueueMode::Dup, &shrinking(), |r, ol| {
-        assert_eq!(ol[1], "deq?");
-        assert!(ol[0].starts_with("out_"), "{ol:?}");
-        assert!(!allowed(r).contains(&"δ"));
+        match (ol[0].as_str(), ol[1].as_str()) {
+            // the second copy is delivered on a deq? where empty! (or another value) is required
+            (o, "deq?") => {
+                assert!(o.starts_with("out_"), "{ol:?}");
+                assert!(!allowed(r).contains(&"δ"));
+            }
+            // or it overtakes the next input, or the copies fill the queue too early
+            (o, i) => {
+                assert!(i.starts_with("enq_"), "{ol:?}");
+                assert!(o.starts_with("out_") || o == "full!", "{ol:?}");
+            }
+        }
     });
 }
 

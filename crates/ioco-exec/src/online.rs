@@ -94,6 +94,9 @@ pub struct OnlineOptions {
     /// Shrinking: how often each candidate is replayed (a nondeterministic SUT may need more
     /// than one replay to fail again).
     pub repetitions: usize,
+    /// The probability of observing where an input could be given (the uniform strategy; the
+    /// symbolic engine gives an input with probability `1 − observe`).
+    pub observe: f64,
     /// The relation tested for (online, explicit engine): under uioco the strategies give only
     /// inputs that extend a Utrace of the specification ([`ioco_model::uioco`]).
     pub relation: ioco_model::Relation,
@@ -141,6 +144,7 @@ impl Default for OnlineOptions {
             repetitions: 1,
             fairness: crate::fairness::Fairness::default(),
             relation: ioco_model::Relation::Ioco,
+            observe: 0.5,
             progress: Progress::default(),
             traces: Traces::All,
         }
@@ -321,10 +325,14 @@ where
     F: Fn(usize) -> Result<Box<dyn Adapter + Send>, AdapterError> + Sync,
 {
     // Validate the strategy once, up front.
-    opts.strategy.build(spec)?;
+    opts.strategy.build_observing(spec, opts.observe)?;
     let t0 = Instant::now();
     let strategies: Vec<Mutex<Box<dyn Strategy>>> = (0..opts.jobs.max(1))
-        .map(|_| opts.strategy.build(spec).map(Mutex::new))
+        .map(|_| {
+            opts.strategy
+                .build_observing(spec, opts.observe)
+                .map(Mutex::new)
+        })
         .collect::<Result<_, _>>()?;
     let jobs = opts.jobs.clamp(1, opts.runs.max(1));
     let work = |t: &mut Tester<'_>, a: &mut dyn Adapter, k: usize, d: Option<Instant>| {
@@ -351,7 +359,7 @@ pub fn run_online_with(
     adapter: &mut dyn Adapter,
 ) -> Result<Summary, String> {
     let t0 = Instant::now();
-    let mut strategy = opts.strategy.build(spec)?;
+    let mut strategy = opts.strategy.build_observing(spec, opts.observe)?;
     let mut tester = Tester::new(spec, opts.policy);
     let deadline = opts.time_budget.map(|b| Instant::now() + b);
     let mut runs = Vec::new();

@@ -217,7 +217,7 @@ pub fn generate_random(
         depth,
         ..BatchOptions::default()
     };
-    let mut s = generate(spec, opts, n_tests, &mut Uniform, seed);
+    let mut s = generate(spec, opts, n_tests, &mut Uniform::default(), seed);
     s.method = "random".into();
     s
 }
@@ -322,7 +322,7 @@ mod tests {
     fn music_player_suites_are_sound_and_catch_every_mutant() {
         let spec = music_player::spec();
         for strat in 0..2 {
-            let mut s1 = Uniform;
+            let mut s1 = Uniform::default();
             let mut s2 = CoverageGuided::default();
             let strategy: &mut dyn Strategy = if strat == 0 { &mut s1 } else { &mut s2 };
             let opts = BatchOptions {

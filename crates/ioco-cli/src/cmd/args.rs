@@ -41,6 +41,10 @@ pub struct TestArgs {
     /// Choice strategy.
     #[arg(long, value_enum, default_value_t = StrategyArg::Uniform)]
     pub strategy: StrategyArg,
+    /// The probability of observing (waiting for an output or quiescence) where an input could
+    /// be given, for both engines (uniform strategy; solver-chosen inputs with data).
+    #[arg(long, value_name = "P", default_value_t = 0.5)]
+    pub observe: f64,
     /// The relation tested for: ioco, or uioco (the strategies give only inputs that extend a
     /// Utrace: no state the specification may be in leaves the input unspecified).
     #[arg(long, value_enum, default_value_t = super::RelationArg::Ioco)]

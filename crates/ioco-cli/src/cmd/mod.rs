@@ -261,3 +261,15 @@ pub fn progress(runs: usize) -> (ioco_exec::Progress, indicatif::ProgressBar) {
     };
     (ioco_exec::Progress(Some(Arc::new(callback))), bar)
 }
+
+/// `--observe P`, checked.
+pub(crate) fn observe(p: f64) -> miette::Result<f64> {
+    if (0.0..=1.0).contains(&p) {
+        Ok(p)
+    } else {
+        Err(miette::miette!(
+            help = "e.g. --observe 0.3 (observe in about 3 of 10 steps)",
+            "--observe must be a probability between 0 and 1, not {p}"
+        ))
+    }
+}

@@ -76,6 +76,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         stop_on_failure: !args.keep_going,
         shrink: args.shrink,
         relation: args.relation.into(),
+        observe: super::observe(args.observe)?,
         ..base_options(&args.sut, seed)
     };
     timing.apply(&mut opts);

@@ -210,7 +210,7 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
         budget: args.time_budget.map(Duration::from_secs_f64),
         online: online::OnlineOptions {
             steps: args.depth,
-            input_bias: 0.5,
+            input_bias: 1.0 - super::observe(args.observe)?,
             timeouts: Some(timeouts),
         },
         progress,
@@ -228,10 +228,16 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
     p.insert("steps".into(), args.depth.into());
     p.insert("jobs".into(), jobs.into());
     p.insert("timeout_ms".into(), args.sut.timeout_ms().into());
+    // Switches of a gate: a τ switch is never seen on the wire, so it is not counted as to do.
+    let visible = |&(a, s): &(u32, u32)| {
+        spec.automata[a as usize].switches[s as usize]
+            .gate
+            .is_some()
+    };
     let total = ioco_symbolic::System::new(spec.clone())
-        .map(|s| s.switches().len())
+        .map(|s| s.switches().iter().filter(|w| visible(w)).count())
         .unwrap_or(0);
-    let covered = switches.len();
+    let covered = switches.iter().filter(|w| visible(w)).count();
     let ratio = if total == 0 {
         1.0
     } else {

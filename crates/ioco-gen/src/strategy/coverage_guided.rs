@@ -25,7 +25,7 @@ impl Default for CoverageGuided {
 impl Strategy for CoverageGuided {
     fn choose(&mut self, s: &Situation<'_>, rng: &mut ChaCha8Rng) -> Choice {
         if rng.random::<f64>() < self.epsilon {
-            return Uniform.choose(s, rng);
+            return Uniform::default().choose(s, rng);
         }
         let uncovered = |l: Label| -> usize {
             s.set
@@ -50,7 +50,7 @@ impl Strategy for CoverageGuided {
         let obs: usize = s.outputs.iter().map(|&o| uncovered(o)).sum();
         consider(Choice::Observe, obs, &mut best);
         if best.is_empty() {
-            return Uniform.choose(s, rng);
+            return Uniform::default().choose(s, rng);
         }
         best[rng.random_range(0..best.len())]
     }

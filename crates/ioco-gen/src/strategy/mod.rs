@@ -6,7 +6,8 @@
 //! seed gives the same choices. The same strategies drive on-the-fly testing (`ioco-exec`) and
 //! batch generation ([`crate::batch`]).
 //!
-//! * [`Uniform`]: uniformly among "observe" and every enabled input ([`uniform`]);
+//! * [`Uniform`]: observe with probability 1/2 (an option), else an enabled input uniformly
+//!   ([`uniform`]);
 //! * [`Weighted`]: by user weights per label ([`weighted`]);
 //! * [`CoverageGuided`]: prefer actions that take transitions of the model not covered yet
 //!   ([`coverage_guided`]).
@@ -85,8 +86,13 @@ pub enum StrategySpec {
 impl StrategySpec {
     /// Build the strategy for a specification.
     pub fn build(&self, lts: &Lts) -> Result<Box<dyn Strategy>, String> {
+        self.build_observing(lts, 0.5)
+    }
+
+    /// [`StrategySpec::build`], with the probability of observing for [`Uniform`].
+    pub fn build_observing(&self, lts: &Lts, observe: f64) -> Result<Box<dyn Strategy>, String> {
         Ok(match self {
-            StrategySpec::Uniform => Box::new(Uniform),
+            StrategySpec::Uniform => Box::new(Uniform { observe }),
             StrategySpec::Weighted(w) => Box::new(Weighted::new(lts.alphabet(), w)?),
             StrategySpec::Coverage => Box::new(CoverageGuided::default()),
         })
