@@ -1,41 +1,103 @@
 //! Value selection for input parameters (`getValues` with diversity; thesis §4.5.3 L7517–L7535,
 //! TAP19 L382): the solver's first model is always the same witness, which is why TAP19's
-//! BRP mutant 6 survived. A [`Picker`] turns a seeded random generator into *hints*: extra
+//! BRP mutant 6 survived, and why, against TorXakis's Adder, every input used to be
+//! `Plus(0, -2147483648)`. A [`Picker`] turns a seeded random generator into *hints*: extra
 //! constraints tried in order and dropped when they make the query unsat
-//! ([`crate::solver::Checker::values`]):
+//! ([`crate::solver::Checker::values`]).
 //!
-//! - [`Strategy::Random`]: `p = r` for a random `r` (small values are likelier), then `p >= r`
-//!   or `p <= r`, so a random region is sampled when the exact value is impossible;
-//! - [`Strategy::Boundary`]: `p = c`, `p = c ± 1` for constants `c` of the guard (boundary
-//!   values of comparisons such as `total + w >= 150`);
+//! Every parameter gets a hint, and so does every field of a data-type parameter (recursively,
+//! to [`FIELD_DEPTH`]): a candidate value is drawn per integer and boolean position, the
+//! constructor of each data value at random. The hints are, most specific first: all positions
+//! at once (exact values), all positions by region (`p >= r`, `p < 0`…), then each parameter
+//! alone, then its constructor alone; the solver fills in whatever no hint fixed. The values of
+//! an integer position depend on the strategy:
+//!
+//! - [`Strategy::Random`]: a random value, small magnitudes likelier (scales 10, 100, 1000),
+//!   either sign; region `p >= r` or `p <= r`;
+//! - [`Strategy::Small`]: a value in `-10..=10`; region the same interval;
+//! - [`Strategy::Partition`]: an equivalence class first (negative, zero, positive; for
+//!   `int[lo..hi]` the lower bound, the interior, the upper bound), then a value in it;
+//! - [`Strategy::Boundary`]: `c`, `c ± 1` for the constants `c` of the guard (boundary values
+//!   of comparisons such as `total + w >= 150`) and the bounds of `int[lo..hi]`;
 //! - [`Strategy::Growing`]: `p >= k` with `k` growing over the run (large values late);
 //! - [`Strategy::Model`]: no hint, the solver's own model (deterministic);
 //! - [`Strategy::Mixed`] (default): one of the above at random per choice.
 //!
-//! Booleans get a random `p = b`; data types a random constructor test `p is C`.
+//! All of it is drawn from the run's seeded generator: the same seed gives the same values.
 
-use crate::solver::var_is;
 use crate::term::{SymVar, Term, T};
 use ioco_lang::ast::BinOp;
-use ioco_lang::ir::{Defs, Type, Value};
+use ioco_lang::ir::{Defs, Type};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
+
+/// How deep hints go into nested data values (a field of a field of a parameter is depth 2).
+pub const FIELD_DEPTH: usize = 3;
+
+/// Most hints tried per choice (each unsat one costs a solver call).
+pub const MAX_HINTS: usize = 6;
 
 /// How to choose values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Strategy {
     /// The solver's model.
     Model,
-    /// Random values.
+    /// Random values, small magnitudes likelier.
     Random,
-    /// Boundary values of the guard's constants.
+    /// Values in `-10..=10`.
+    Small,
+    /// A random equivalence class (sign; bounds and interior of a range), then a value in it.
+    Partition,
+    /// Boundary values of the guard's constants and of ranges.
     Boundary,
     /// Values that grow over the run.
     Growing,
     /// A random one of the others per choice.
     #[default]
     Mixed,
+}
+
+impl Strategy {
+    /// Every strategy, in the order of [`Strategy::name`].
+    pub const ALL: [Strategy; 7] = [
+        Strategy::Mixed,
+        Strategy::Random,
+        Strategy::Small,
+        Strategy::Partition,
+        Strategy::Boundary,
+        Strategy::Growing,
+        Strategy::Model,
+    ];
+
+    /// The strategy's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Model => "model",
+            Strategy::Random => "random",
+            Strategy::Small => "small",
+            Strategy::Partition => "partition",
+            Strategy::Boundary => "boundary",
+            Strategy::Growing => "growing",
+            Strategy::Mixed => "mixed",
+        }
+    }
+}
+
+impl std::str::FromStr for Strategy {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Strategy, String> {
+        Strategy::ALL
+            .into_iter()
+            .find(|x| x.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Strategy::ALL.iter().map(|x| x.name()).collect();
+                format!(
+                    "unknown value strategy `{s}` (expected one of: {})",
+                    names.join(", ")
+                )
+            })
+    }
 }
 
 /// A seeded value picker.
@@ -54,6 +116,13 @@ impl Default for Picker {
     }
 }
 
+/// The hints for one position (a parameter or a field): exact first, then by region.
+#[derive(Default)]
+struct Alts {
+    exact: Vec<T>,
+    region: Vec<T>,
+}
+
 impl Picker {
     /// A picker.
     pub fn new(strategy: Strategy) -> Picker {
@@ -68,10 +137,12 @@ impl Picker {
     pub fn hints(&mut self, defs: &Defs, phi: &T, vars: &[SymVar], rng: &mut ChaCha8Rng) -> Vec<T> {
         self.choices += 1;
         let strategy = match self.strategy {
-            Strategy::Mixed => match rng.random_range(0..10) {
-                0..=4 => Strategy::Random,
-                5..=7 => Strategy::Boundary,
-                8 => Strategy::Growing,
+            Strategy::Mixed => match rng.random_range(0..20) {
+                0..=5 => Strategy::Random,
+                6..=8 => Strategy::Small,
+                9..=12 => Strategy::Partition,
+                13..=16 => Strategy::Boundary,
+                17..=18 => Strategy::Growing,
                 _ => Strategy::Model,
             },
             s => s,
@@ -84,107 +155,192 @@ impl Picker {
         } else {
             Vec::new()
         };
-        // per variable, a list of alternatives; combine: all vars' first choice, then each
-        // variable's alternatives alone
-        let mut per_var: Vec<Vec<T>> = Vec::new();
-        for v in vars {
-            per_var.push(self.var_hints(defs, v, strategy, &consts, rng));
-        }
-        let mut out = Vec::new();
-        if per_var.len() <= 2 {
-            let firsts: Vec<T> = per_var.iter().filter_map(|h| h.first().cloned()).collect();
-            if firsts.len() > 1 {
-                out.push(Term::and_all(firsts));
+        let per_var: Vec<Alts> = vars
+            .iter()
+            .map(|v| self.position(defs, Term::sym(v.clone()), v.ty, strategy, &consts, rng, 0))
+            .collect();
+        let mut out: Vec<T> = Vec::new();
+        let push = |t: Option<T>, out: &mut Vec<T>| {
+            if let Some(t) = t {
+                if !out.contains(&t) {
+                    out.push(t);
+                }
             }
-            // interleave so that every variable gets a hint early
-            let longest = per_var.iter().map(Vec::len).max().unwrap_or(0);
-            for i in 0..longest {
-                out.extend(per_var.iter().filter_map(|h| h.get(i).cloned()));
-            }
-        } else {
-            // many variables: joint hints are usually unsat; hint two random variables alone
-            let a = rng.random_range(0..per_var.len());
-            let b = (a + 1 + rng.random_range(0..per_var.len() - 1)) % per_var.len();
-            out.extend(per_var[a].first().cloned());
-            out.extend(per_var[b].first().cloned());
-            out.extend(per_var[a].get(1).cloned());
+        };
+        // every position at once, exactly, then by region
+        push(joint(per_var.iter().map(|a| a.exact.first())), &mut out);
+        push(joint(per_var.iter().map(|a| a.region.first())), &mut out);
+        // then each parameter alone (in a random order: with many parameters, the ones first
+        // tried are the ones whose hint survives)
+        let mut order: Vec<usize> = (0..per_var.len()).collect();
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.random_range(0..=i));
         }
-        out.truncate(4);
+        if per_var.len() > 1 {
+            for &i in &order {
+                push(per_var[i].exact.first().cloned(), &mut out);
+            }
+        }
+        for &i in &order {
+            push(per_var[i].region.get(1).cloned(), &mut out);
+        }
+        out.truncate(MAX_HINTS);
         out
     }
 
-    fn var_hints(
+    /// The hints for the position `x` of type `ty`.
+    #[allow(clippy::too_many_arguments)]
+    fn position(
         &self,
         defs: &Defs,
-        v: &SymVar,
+        x: T,
+        ty: Type,
         strategy: Strategy,
         consts: &[i64],
         rng: &mut ChaCha8Rng,
-    ) -> Vec<T> {
-        let x = Term::sym(v.clone());
-        match v.ty {
-            Type::Bool => vec![var_is(v, Value::Bool(rng.random()))],
-            Type::Adt(a) => {
-                let n = defs.types[a as usize].ctors.len() as u32;
-                let c = rng.random_range(0..n);
-                vec![Arc::new(Term::Is(x, a, c))]
+        depth: usize,
+    ) -> Alts {
+        match ty {
+            Type::Bool => {
+                let b = Term::eq(x, Term::bool(rng.random()));
+                Alts {
+                    exact: vec![b.clone()],
+                    region: vec![b],
+                }
             }
-            Type::Int | Type::Range(..) => {
-                let (lo, hi) = match v.ty {
-                    Type::Range(lo, hi) => (lo, hi),
-                    _ => (-self.range, self.range),
-                };
-                let random = |rng: &mut ChaCha8Rng| -> i64 {
-                    // small magnitudes are likelier: pick a scale, then a value in it
-                    let scale = [10i64, 100, self.range.max(1)][rng.random_range(0..3)];
-                    let (l, h) = (lo.max(-scale), hi.min(scale));
-                    if l <= h {
-                        rng.random_range(l..=h)
-                    } else {
-                        rng.random_range(lo..=hi)
+            Type::Adt(a) => {
+                let ctors = &defs.types[a as usize].ctors;
+                let c = rng.random_range(0..ctors.len().max(1)) as u32;
+                let is = Arc::new(Term::Is(x.clone(), a, c));
+                let mut exact = vec![is.clone()];
+                let mut region = vec![is.clone()];
+                if depth < FIELD_DEPTH {
+                    if let Some(ctor) = ctors.get(c as usize) {
+                        for (f, (_, fty)) in ctor.fields.iter().enumerate() {
+                            let fx = Arc::new(Term::Field(x.clone(), a, c, f as u32));
+                            let sub =
+                                self.position(defs, fx, *fty, strategy, consts, rng, depth + 1);
+                            exact.extend(sub.exact.first().cloned());
+                            region.extend(sub.region.first().cloned());
+                        }
                     }
-                };
-                match strategy {
-                    Strategy::Boundary if !consts.is_empty() => {
-                        let c = consts[rng.random_range(0..consts.len())];
-                        let d = [0i64, -1, 1][rng.random_range(0..3)];
-                        let c2 = consts[rng.random_range(0..consts.len())];
-                        vec![
-                            var_is(v, Value::Int(c.saturating_add(d))),
-                            var_is(v, Value::Int(c)),
-                            var_is(v, Value::Int(c2.saturating_add(1))),
-                            var_is(v, Value::Int(c2.saturating_sub(1))),
-                        ]
+                }
+                // exact: constructor and every field; region: the same by region, then the
+                // constructor alone
+                Alts {
+                    exact: vec![Term::and_all(exact)],
+                    region: vec![Term::and_all(region), is],
+                }
+            }
+            Type::Int | Type::Range(..) => self.int_position(x, ty, strategy, consts, rng),
+        }
+    }
+
+    fn int_position(
+        &self,
+        x: T,
+        ty: Type,
+        strategy: Strategy,
+        consts: &[i64],
+        rng: &mut ChaCha8Rng,
+    ) -> Alts {
+        let (lo, hi) = match ty {
+            Type::Range(lo, hi) => (lo, hi),
+            _ => (-self.range, self.range),
+        };
+        let in_range = |l: i64, h: i64, rng: &mut ChaCha8Rng| -> i64 {
+            let (l, h) = (l.max(lo), h.min(hi));
+            if l <= h {
+                rng.random_range(l..=h)
+            } else {
+                rng.random_range(lo..=hi)
+            }
+        };
+        let cmp = |op: BinOp, k: i64| Arc::new(Term::Binary(op, x.clone(), Term::int(k)));
+        let is = |k: i64| Term::eq(x.clone(), Term::int(k));
+        match strategy {
+            Strategy::Boundary if !consts.is_empty() || matches!(ty, Type::Range(..)) => {
+                let mut cands: Vec<i64> = consts.to_vec();
+                if let Type::Range(l, h) = ty {
+                    cands.extend([l, h]);
+                }
+                let c = cands[rng.random_range(0..cands.len())];
+                let d = [0i64, -1, 1][rng.random_range(0..3)];
+                let c2 = cands[rng.random_range(0..cands.len())];
+                Alts {
+                    exact: vec![is(c.saturating_add(d))],
+                    region: vec![is(c2), is(c2.saturating_add(1)), is(c2.saturating_sub(1))],
+                }
+            }
+            Strategy::Growing => {
+                let k = (self.choices as i64).saturating_mul(7);
+                Alts {
+                    exact: vec![is(k)],
+                    region: vec![cmp(BinOp::Ge, k), cmp(BinOp::Le, -k)],
+                }
+            }
+            Strategy::Small => {
+                let r = in_range(-10, 10, rng);
+                Alts {
+                    exact: vec![is(r)],
+                    region: vec![Term::and(cmp(BinOp::Ge, -10), cmp(BinOp::Le, 10))],
+                }
+            }
+            Strategy::Partition => {
+                // negative, zero, positive; for a range: lower bound, interior, upper bound
+                let class = rng.random_range(0..3);
+                let (exact, region) = match (ty, class) {
+                    (Type::Range(l, _), 0) => (is(l), is(l)),
+                    (Type::Range(_, h), 2) => (is(h), is(h)),
+                    (Type::Range(l, h), _) if h - l >= 2 => (
+                        is(in_range(l + 1, h - 1, rng)),
+                        Term::and(cmp(BinOp::Gt, l), cmp(BinOp::Lt, h)),
+                    ),
+                    (Type::Range(l, h), _) => (is(in_range(l, h, rng)), is(l)),
+                    (_, 0) => {
+                        let r = -in_range(1, [10, 100, self.range][rng.random_range(0..3)], rng);
+                        (is(r), cmp(BinOp::Lt, 0))
                     }
-                    Strategy::Growing => {
-                        let k = (self.choices as i64).saturating_mul(7);
-                        vec![
-                            var_is(v, Value::Int(k)),
-                            Arc::new(Term::Binary(BinOp::Ge, x.clone(), Term::int(k))),
-                            Arc::new(Term::Binary(BinOp::Le, x, Term::int(-k))),
-                        ]
-                    }
+                    (_, 1) => (is(0), is(0)),
                     _ => {
-                        let r = random(rng);
-                        let r2 = random(rng);
-                        let op = if rng.random() { BinOp::Ge } else { BinOp::Le };
-                        vec![
-                            var_is(v, Value::Int(r)),
-                            Arc::new(Term::Binary(op, x.clone(), Term::int(r2))),
-                            Arc::new(Term::Binary(
-                                if op == BinOp::Ge {
-                                    BinOp::Le
-                                } else {
-                                    BinOp::Ge
-                                },
-                                x,
-                                Term::int(r2),
-                            )),
-                        ]
+                        let r = in_range(1, [10, 100, self.range][rng.random_range(0..3)], rng);
+                        (is(r), cmp(BinOp::Gt, 0))
                     }
+                };
+                Alts {
+                    exact: vec![exact],
+                    region: vec![region],
+                }
+            }
+            _ => {
+                // random: small magnitudes are likelier (pick a scale, then a value in it)
+                let random = |rng: &mut ChaCha8Rng| {
+                    let scale = [10i64, 100, self.range.max(1)][rng.random_range(0..3)];
+                    in_range(-scale, scale, rng)
+                };
+                let r = random(rng);
+                let r2 = random(rng);
+                let (op, back) = if rng.random() {
+                    (BinOp::Ge, BinOp::Le)
+                } else {
+                    (BinOp::Le, BinOp::Ge)
+                };
+                Alts {
+                    exact: vec![is(r)],
+                    region: vec![cmp(op, r2), cmp(back, r2)],
                 }
             }
         }
+    }
+}
+
+/// The conjunction of the hints given, `None` when there are none.
+fn joint<'a>(hs: impl Iterator<Item = Option<&'a T>>) -> Option<T> {
+    let hs: Vec<T> = hs.flatten().cloned().collect();
+    if hs.is_empty() {
+        None
+    } else {
+        Some(Term::and_all(hs))
     }
 }
 
@@ -199,7 +355,7 @@ pub fn int_constants(t: &T) -> Vec<i64> {
 
 fn collect(t: &Term, out: &mut Vec<i64>) {
     match t {
-        Term::Const(Value::Int(i)) => out.push(*i),
+        Term::Const(ioco_lang::ir::Value::Int(i)) => out.push(*i),
         Term::Const(_) | Term::Sym(_) => {}
         Term::Unary(_, a) | Term::Field(a, ..) | Term::Is(a, ..) => collect(a, out),
         Term::Binary(_, a, b) => {

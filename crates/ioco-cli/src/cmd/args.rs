@@ -45,6 +45,12 @@ pub struct TestArgs {
     /// be given, for both engines (uniform strategy; solver-chosen inputs with data).
     #[arg(long, value_name = "P", default_value_t = 0.5)]
     pub observe: f64,
+    /// How the symbolic engine chooses input values: mixed (default: one of the others at
+    /// random per input), random, small (-10..10), partition (sign; bounds and interior of a
+    /// range), boundary (the guard's constants ± 1), growing, or model (the solver's witness).
+    /// Every integer of every parameter and field gets a value; the seed fixes them all.
+    #[arg(long, value_name = "STRATEGY", default_value = "mixed")]
+    pub values: ioco_symbolic::pick::Strategy,
     /// The relation tested for: ioco, or uioco (the strategies give only inputs that extend a
     /// Utrace: no state the specification may be in leaves the input unspecified).
     #[arg(long, value_enum, default_value_t = super::RelationArg::Ioco)]

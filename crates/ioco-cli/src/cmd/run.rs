@@ -73,6 +73,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             .validate()
             .map_err(|e| miette!("{}: test {}: {e}", suite_path.display(), t.name))?;
     }
+    args.sut.check_jobs(args.jobs.min(suite.tests.len()))?;
     let factory = args.sut.factory(&spec)?;
     let seed = seed_or_clock(args.seed);
     let (progress, bar) = super::progress(suite.num_tests());

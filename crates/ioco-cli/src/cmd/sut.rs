@@ -6,7 +6,7 @@ use super::{Outcome, PolicyArg};
 use crate::load::load_lts;
 use ioco_exec::adapter::process::{ProcessAdapter, ProcessConfig, ResetMode};
 use ioco_exec::adapter::sim::{SimOptions, Simulator};
-use ioco_exec::adapter::tcp::{TcpAdapter, TcpConfig, TcpMode};
+use ioco_exec::adapter::tcp::{ServerConfig, TcpAdapter, TcpConfig, TcpMode, PORT_PLACEHOLDER};
 use ioco_exec::adapter::wire::{Format, Mapping, WireConfig};
 use ioco_exec::adapter::Adapter;
 use ioco_exec::{AdapterError, OnlineOptions, RunVerdict, Summary};
@@ -20,11 +20,14 @@ use std::time::Duration;
 #[derive(clap::Args, Clone, Debug)]
 pub struct SutArgs {
     /// Run this command line as the SUT (split like a shell would; no shell runs unless you
-    /// write `sh -c '...'`).
+    /// write `sh -c '...'`). With --tcp: a server started anew for each run, connected to once
+    /// its port accepts (within --startup-timeout); `{port}` in it and in the address is a
+    /// free port chosen per start.
     #[arg(long, visible_alias = "sut", value_name = "COMMAND", group = "sut")]
     pub cmd: Option<String>,
-    /// Connect to the SUT at HOST:PORT.
-    #[arg(long, value_name = "HOST:PORT", group = "sut")]
+    /// Connect to the SUT at HOST:PORT (reconnecting for each run). With --sut: the server to
+    /// start for each run listens there.
+    #[arg(long, value_name = "HOST:PORT", conflicts_with_all = ["listen", "sim"])]
     pub tcp: Option<String>,
     /// Listen on PORT (loopback; or ADDR:PORT) and let the SUT connect, anew for each run
     /// unless --reset-line. `ioco: listening on ADDR` on stderr says where (0: a free port).
@@ -170,20 +173,58 @@ impl SutArgs {
     }
 
     /// The TCP adapter's configuration for `mode` (client or server), with this command line's
-    /// reset and connection time-out.
+    /// reset and connection time-out, and with `--sut CMD --tcp ADDR` the server to start per
+    /// run.
     pub(crate) fn tcp_config(
         &self,
         mode: TcpMode,
         wire: WireConfig,
         settle: std::time::Duration,
-    ) -> TcpConfig {
+    ) -> Result<TcpConfig> {
         let mut cfg = TcpConfig::new(mode);
         cfg.wire = wire;
         cfg.reset = self.reset();
         cfg.settle = settle;
         cfg.connect_timeout = self.connect_timeout;
         cfg.io_time = self.io_time;
-        cfg
+        if let (Some(cmd), Some(_)) = (&self.cmd, &self.tcp) {
+            let argv = ProcessConfig::from_command_line(cmd)
+                .map_err(|e| miette!("{e}"))?
+                .argv;
+            cfg.server = Some(ServerConfig {
+                argv,
+                startup_timeout: self.startup_timeout,
+            });
+        }
+        Ok(cfg)
+    }
+
+    /// Refuse `--jobs N` where the workers would share one SUT: `--listen`, or a server
+    /// started per run on a fixed port (`{port}` gives each start its own).
+    pub(crate) fn check_jobs(&self, jobs: usize) -> Result<()> {
+        if jobs <= 1 {
+            return Ok(());
+        }
+        if self.listen.is_some() {
+            return Err(miette!(
+                help = "use --jobs 1 with --listen",
+                "--listen serves one SUT connection at a time"
+            ));
+        }
+        if let (Some(cmd), Some(addr)) = (&self.cmd, &self.tcp) {
+            if !addr.contains(PORT_PLACEHOLDER) {
+                return Err(miette!(
+                    help = format!(
+                        "write {PORT_PLACEHOLDER} in the address and the command line (e.g. \
+                         --tcp 127.0.0.1:{PORT_PLACEHOLDER} --sut \"./server \
+                         {PORT_PLACEHOLDER}\") so that each start gets a free port, or use \
+                         --jobs 1"
+                    ),
+                    "--jobs {jobs} would start `{cmd}` {jobs} times on the same port {addr}"
+                ));
+            }
+        }
+        Ok(())
     }
 
     pub(crate) fn reset(&self) -> ResetMode {
@@ -195,7 +236,9 @@ impl SutArgs {
 
     /// A short description of the SUT, for the report.
     pub fn describe(&self) -> String {
-        if let Some(c) = &self.cmd {
+        if let (Some(c), Some(a)) = (&self.cmd, &self.tcp) {
+            format!("tcp client of {a}, server started per run: {c}")
+        } else if let Some(c) = &self.cmd {
             format!("process: {c}")
         } else if let Some(a) = &self.tcp {
             format!("tcp client of {a}")
@@ -232,6 +275,12 @@ impl SutArgs {
         let alphabet = spec.alphabet().clone();
         let wire = self.wire()?;
         let settle = Duration::from_millis(self.timeout_ms());
+        if let Some(addr) = &self.tcp {
+            let cfg = self.tcp_config(TcpMode::Connect(addr.clone()), wire, settle)?;
+            return Ok(Box::new(move |_| {
+                Ok(Box::new(TcpAdapter::new(&alphabet, cfg.clone())?) as Box<dyn Adapter + Send>)
+            }));
+        }
         if let Some(cmd) = &self.cmd {
             let mut cfg = ProcessConfig::from_command_line(cmd).map_err(|e| miette!("{e}"))?;
             cfg.wire = wire;
@@ -245,14 +294,8 @@ impl SutArgs {
                     as Box<dyn Adapter + Send>)
             }));
         }
-        if let Some(addr) = &self.tcp {
-            let cfg = self.tcp_config(TcpMode::Connect(addr.clone()), wire, settle);
-            return Ok(Box::new(move |_| {
-                Ok(Box::new(TcpAdapter::new(&alphabet, cfg.clone())?) as Box<dyn Adapter + Send>)
-            }));
-        }
         if let Some(port) = &self.listen {
-            let cfg = self.tcp_config(TcpMode::Listen(port.clone()), wire, settle);
+            let cfg = self.tcp_config(TcpMode::Listen(port.clone()), wire, settle)?;
             let adapter = TcpAdapter::new(&alphabet, cfg).map_err(|e| miette!("{e}"))?;
             if let Some(addr) = adapter.local_addr() {
                 // where the SUT must connect (the port, when `--listen 0` picked a free one)

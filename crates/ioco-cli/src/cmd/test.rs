@@ -58,12 +58,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         StrategyArg::Coverage => StrategySpec::Coverage,
         StrategyArg::Weighted => StrategySpec::Weighted(parse_weights(&args.weight)?),
     };
-    if args.sut.listen.is_some() && args.jobs > 1 {
-        return Err(miette!(
-            help = "use --jobs 1 with --listen",
-            "--listen serves one SUT connection at a time"
-        ));
-    }
+    args.sut.check_jobs(args.jobs.min(args.runs))?;
     let (progress, bar) = super::progress(args.runs);
     super::partial_reports(&args.report, "online", seed);
     let mut opts = OnlineOptions {

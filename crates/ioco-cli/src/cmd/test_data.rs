@@ -54,7 +54,13 @@ pub fn data_factory(sut: &super::sut::SutArgs, spec: &Arc<Spec>) -> Result<DataF
     let wire = sut.wire()?;
     let settle = Duration::from_millis(sut.timeout_ms());
     let timeout = Duration::from_millis(sut.timeout_ms());
-    let target = if let Some(cmd) = &sut.cmd {
+    let target = if let Some(addr) = &sut.tcp {
+        Some(DataTarget::Tcp(sut.tcp_config(
+            TcpMode::Connect(addr.clone()),
+            wire.clone(),
+            settle,
+        )?))
+    } else if let Some(cmd) = &sut.cmd {
         let mut cfg = ProcessConfig::from_command_line(cmd).map_err(|e| miette!("{e}"))?;
         cfg.wire = wire.clone();
         cfg.reset = sut.reset();
@@ -62,9 +68,7 @@ pub fn data_factory(sut: &super::sut::SutArgs, spec: &Arc<Spec>) -> Result<DataF
         sut.startup(&mut cfg);
         Some(DataTarget::Process(cfg))
     } else {
-        sut.tcp.as_ref().map(|addr| {
-            DataTarget::Tcp(sut.tcp_config(TcpMode::Connect(addr.clone()), wire.clone(), settle))
-        })
+        None
     };
     if let Some(target) = target {
         // check the mapping against the gates now, for a clear error
@@ -77,7 +81,7 @@ pub fn data_factory(sut: &super::sut::SutArgs, spec: &Arc<Spec>) -> Result<DataF
         }));
     }
     if let Some(port) = &sut.listen {
-        let cfg = sut.tcp_config(TcpMode::Listen(port.clone()), wire, settle);
+        let cfg = sut.tcp_config(TcpMode::Listen(port.clone()), wire, settle)?;
         let mut a =
             DataAdapter::new(spec.clone(), DataTarget::Tcp(cfg)).map_err(|e| miette!("{e}"))?;
         a.timeout = timeout;
@@ -176,12 +180,7 @@ pub use ioco_exec::data_run::{input_labels, one_line, to_result};
 
 /// Run `ioco test` on a model with data.
 pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
-    if args.sut.listen.is_some() && args.jobs > 1 {
-        return Err(miette!(
-            help = "use --jobs 1 with --listen",
-            "--listen serves one SUT connection at a time"
-        ));
-    }
+    args.sut.check_jobs(args.jobs.min(args.runs))?;
     if !args.weight.is_empty() || args.strategy != super::args::StrategyArg::Uniform {
         return Err(miette!(
             help = "the symbolic engine chooses inputs and values itself",
@@ -215,7 +214,14 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
         },
         progress,
     };
-    let session = run_data_online(&spec, tracker, &factory, &opts);
+    let values = args.values;
+    let picking = move |s: &Arc<Spec>| {
+        tracker(s).map(|mut t| {
+            t.picker = ioco_symbolic::pick::Picker::new(values);
+            t
+        })
+    };
+    let session = run_data_online(&spec, picking, &factory, &opts);
     bar.finish_and_clear();
     let DataSession { runs, switches } = session.map_err(|e| miette!("{e}"))?;
     let mut summary = Summary::new("online", seed, runs);
@@ -224,6 +230,7 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
     p.insert("model".into(), args.model.display().to_string().into());
     p.insert("sut".into(), args.sut.describe().into());
     p.insert("engine".into(), "symbolic".into());
+    p.insert("values".into(), args.values.name().into());
     p.insert("runs".into(), args.runs.into());
     p.insert("steps".into(), args.depth.into());
     p.insert("jobs".into(), jobs.into());

@@ -185,25 +185,77 @@ impl ProcessConfig {
 }
 
 struct Running {
-    child: Child,
+    proc: Marked,
     io: LineIo,
     stderr: Arc<Tail>,
-    /// The mark in the environment of the SUT and its descendants ([`sweep`]).
-    token: String,
 }
 
 impl Running {
     fn pid(&self) -> u32 {
-        self.child.id()
+        self.proc.child.id()
     }
 
     /// True when the child process has ended (its pipes may still be open elsewhere).
     fn exited(&mut self) -> bool {
+        self.proc.exited()
+    }
+
+    fn kill(&mut self) {
+        self.proc.kill()
+    }
+
+    fn status(&mut self, wait: Duration) -> String {
+        self.proc.status(wait)
+    }
+}
+
+/// A child process in its own process group, listed in the registry of [`stop_all`] and
+/// marked with [`TOKEN_VAR`] (see the module documentation): killed with its group and its
+/// marked descendants by [`Marked::kill`] and on drop. Used for a SUT on pipes
+/// ([`ProcessAdapter`]) and for a server started per run ([`super::tcp`]).
+pub(crate) struct Marked {
+    pub(crate) child: Child,
+    /// The mark in the environment of the process and its descendants ([`sweep`]).
+    token: String,
+}
+
+impl Marked {
+    /// Spawn `cmd` in a new process group with a fresh mark (on Linux, it also dies with the
+    /// thread that started it).
+    pub(crate) fn spawn(cmd: &mut Command) -> std::io::Result<Marked> {
+        cmd.process_group(0);
+        let token = next_token();
+        cmd.env(TOKEN_VAR, &token);
+        #[cfg(target_os = "linux")]
+        {
+            let parent = std::process::id() as libc::pid_t;
+            // SAFETY: between fork and exec only async-signal-safe calls (prctl, getppid,
+            // _exit-free checks) are made.
+            unsafe {
+                cmd.pre_exec(move || {
+                    // Die with the thread that started us (the tester's worker, which kills
+                    // us anyway when it ends), and with a tester killed by SIGKILL.
+                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                    if libc::getppid() != parent {
+                        // The tester died before prctl took effect.
+                        return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
+                    }
+                    Ok(())
+                });
+            }
+        }
+        let child = cmd.spawn()?;
+        groups().push(child.id() as libc::pid_t);
+        Ok(Marked { child, token })
+    }
+
+    /// True when the process has ended (its pipes may still be open elsewhere).
+    pub(crate) fn exited(&mut self) -> bool {
         matches!(self.child.try_wait(), Ok(Some(_)))
     }
 
     /// Kill the whole process group and reap the child.
-    fn kill(&mut self) {
+    pub(crate) fn kill(&mut self) {
         let pid = self.child.id() as libc::pid_t;
         // SAFETY: plain syscalls on a process group we created; errors (already gone) ignored.
         unsafe {
@@ -231,7 +283,7 @@ impl Running {
     }
 
     /// The exit status, waiting up to `wait` for the process to end; kills it if it does not.
-    fn status(&mut self, wait: Duration) -> String {
+    pub(crate) fn status(&mut self, wait: Duration) -> String {
         let deadline = Instant::now() + wait;
         loop {
             match self.child.try_wait() {
@@ -255,7 +307,7 @@ impl Running {
     }
 }
 
-impl Drop for Running {
+impl Drop for Marked {
     fn drop(&mut self) {
         self.kill();
     }
@@ -325,35 +377,14 @@ impl ProcessAdapter {
         cmd.args(&self.cfg.argv[1..])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0);
-        let token = next_token();
-        cmd.env(TOKEN_VAR, &token);
-        #[cfg(target_os = "linux")]
-        {
-            let parent = std::process::id() as libc::pid_t;
-            // SAFETY: between fork and exec only async-signal-safe calls (prctl, getppid,
-            // _exit-free checks) are made.
-            unsafe {
-                cmd.pre_exec(move || {
-                    // Die with the thread that started us (the tester's worker, which kills
-                    // us anyway when it ends), and with a tester killed by SIGKILL.
-                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                    if libc::getppid() != parent {
-                        // The tester died before prctl took effect.
-                        return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
-                    }
-                    Ok(())
-                });
-            }
-        }
-        let mut child = cmd.spawn().map_err(|e| {
+            .stderr(Stdio::piped());
+        let mut proc = Marked::spawn(&mut cmd).map_err(|e| {
             AdapterError::Start(format!(
                 "`{}`: {e} (hint: give a path to an executable, e.g. ./sut, or use sh -c '...')",
                 self.cfg.argv[0]
             ))
         })?;
-        groups().push(child.id() as libc::pid_t);
+        let child = &mut proc.child;
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
         let stderr = child.stderr.take().expect("piped");
@@ -380,10 +411,9 @@ impl ProcessAdapter {
             io.carry(l);
         }
         self.running = Some(Running {
-            child,
+            proc,
             io,
             stderr: tail,
-            token,
         });
         self.wait_ready()
     }
@@ -395,8 +425,8 @@ impl ProcessAdapter {
         let ready = self.cfg.ready_line.clone();
         let marker = self.codec.has_marker();
         let r = self.running.as_mut().expect("running");
-        let pid = r.child.id();
-        let child = &mut r.child;
+        let pid = r.pid();
+        let child = &mut r.proc.child;
         let res = r.io.wait_ready(timeout, ready.as_deref(), &mut || {
             matches!(child.try_wait(), Ok(Some(_)))
         });
@@ -526,7 +556,7 @@ impl ProcessAdapter {
         if r.exited() {
             return Err(self.stopped(Stop::Eof));
         }
-        let child = &mut r.child;
+        let child = &mut r.proc.child;
         match r
             .io
             .send_line_with(line, &mut || matches!(child.try_wait(), Ok(Some(_))))
@@ -574,7 +604,7 @@ impl Adapter for ProcessAdapter {
 
     fn observe(&mut self, timeout: Duration) -> Result<Observation, AdapterError> {
         let r = self.running()?;
-        let child = &mut r.child;
+        let child = &mut r.proc.child;
         let res =
             r.io.observe_with(timeout, &mut || matches!(child.try_wait(), Ok(Some(_))));
         match res {

@@ -5,13 +5,22 @@
 //! Reset between runs: reconnect (client) or accept the next connection (server), or write a
 //! reset line and keep the connection ([`super::process::ResetMode::Line`]). A closed connection
 //! is [`AdapterError::Exited`] with status "closed the connection".
+//!
+//! One-shot servers (`--sut CMD --tcp HOST:PORT`, like TorXakis's `systart`): with
+//! [`TcpConfig::server`], each reset (re)starts the server program in its own process group
+//! (killed with it, as a SUT on pipes is: [`super::process`]), waits until the port accepts a
+//! connection ([`ServerConfig::startup_timeout`]), and connects. A server that exits before it
+//! accepts, or never accepts, is a start error that shows its exit status and last output.
+//! [`PORT_PLACEHOLDER`] in the address and the command line is replaced by a free port chosen
+//! per start, so that parallel workers do not share a port.
 
-use super::lineio::{FdLines, LineIo, Stop};
-use super::process::ResetMode;
+use super::lineio::{spawn_tail, FdLines, LineIo, Stop, Tail};
+use super::process::{describe_status, Marked, ResetMode};
 use super::wire::{Codec, WireConfig};
 use super::{Adapter, AdapterError, Observation, Sent};
 use ioco_model::{Alphabet, Label};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
+use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -39,6 +48,55 @@ pub struct TcpConfig {
     pub connect_timeout: Duration,
     /// Without a marker: how long to wait for an answer in flight before an input.
     pub io_time: Duration,
+    /// A server program to start per run (client mode only).
+    pub server: Option<ServerConfig>,
+}
+
+/// A server program started for each run, before connecting to it (see the module
+/// documentation).
+#[derive(Clone, Debug)]
+pub struct ServerConfig {
+    /// Program and arguments ([`PORT_PLACEHOLDER`] is replaced).
+    pub argv: Vec<String>,
+    /// After a start, how long to wait for the port to accept a connection.
+    pub startup_timeout: Duration,
+}
+
+/// Replaced by a free port chosen per start, in the address and the server's command line.
+pub const PORT_PLACEHOLDER: &str = "{port}";
+
+/// A port that was free a moment ago on the loopback interface.
+fn free_port() -> Result<u16, AdapterError> {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .map_err(|e| AdapterError::Start(format!("cannot find a free port: {e}")))
+}
+
+/// A running server with its output tails (standard output, standard error).
+struct Server {
+    proc: Marked,
+    out: Arc<Tail>,
+    err: Arc<Tail>,
+}
+
+impl Server {
+    /// Its last output, for an error message.
+    fn output(&self) -> String {
+        let wait = Some(Duration::from_millis(200));
+        let parts: Vec<String> = [self.err.render(wait), self.out.render(wait)]
+            .into_iter()
+            .flatten()
+            .map(|s| s.trim_end().to_string())
+            .filter(|s| !s.is_empty())
+            .collect();
+        if parts.is_empty() {
+            "no output".into()
+        } else {
+            let lines: Vec<&str> = parts.iter().flat_map(|p| p.lines()).collect();
+            format!("its last output: {}", lines.join(" | "))
+        }
+    }
 }
 
 impl TcpConfig {
@@ -51,6 +109,7 @@ impl TcpConfig {
             settle: Duration::from_millis(200),
             connect_timeout: Duration::from_secs(10),
             io_time: Duration::from_millis(50),
+            server: None,
         }
     }
 }
@@ -61,6 +120,7 @@ pub struct TcpAdapter {
     codec: Arc<Codec>,
     listener: Option<TcpListener>,
     conn: Option<(TcpStream, LineIo)>,
+    server: Option<Server>,
 }
 
 fn listen_addr(s: &str) -> String {
@@ -92,6 +152,7 @@ impl TcpAdapter {
             codec: Arc::new(codec),
             listener,
             conn: None,
+            server: None,
         })
     }
 
@@ -100,9 +161,77 @@ impl TcpAdapter {
         self.listener.as_ref().and_then(|l| l.local_addr().ok())
     }
 
+    /// Start the server program (a previous one is killed first) and connect to it once its
+    /// port accepts; returns the connection.
+    fn start_server(&mut self, template: &str) -> Result<TcpStream, AdapterError> {
+        self.server = None; // kills the previous one
+        let cfg = self.cfg.server.clone().expect("a server is configured");
+        let uses_port = template.contains(PORT_PLACEHOLDER)
+            || cfg.argv.iter().any(|a| a.contains(PORT_PLACEHOLDER));
+        let port = if uses_port {
+            free_port()?.to_string()
+        } else {
+            String::new()
+        };
+        let fill = |s: &str| s.replace(PORT_PLACEHOLDER, &port);
+        let addr = fill(template);
+        let argv: Vec<String> = cfg.argv.iter().map(|a| fill(a)).collect();
+        let mut cmd = Command::new(&argv[0]);
+        cmd.args(&argv[1..])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut proc = Marked::spawn(&mut cmd).map_err(|e| {
+            AdapterError::Start(format!(
+                "cannot start the server `{}`: {e} (hint: give a path to an executable, e.g. \
+                 ./server, or use sh -c '...')",
+                argv[0]
+            ))
+        })?;
+        let out = spawn_tail(proc.child.stdout.take().expect("piped"), 4096);
+        let err = spawn_tail(proc.child.stderr.take().expect("piped"), 4096);
+        let mut server = Server { proc, out, err };
+        let addrs: Vec<SocketAddr> = addr
+            .to_socket_addrs()
+            .map_err(|e| AdapterError::Start(format!("bad address `{addr}`: {e}")))?
+            .collect();
+        let deadline = Instant::now() + cfg.startup_timeout;
+        loop {
+            for a in &addrs {
+                if let Ok(s) = TcpStream::connect_timeout(a, Duration::from_millis(200)) {
+                    self.server = Some(server);
+                    return Ok(s);
+                }
+            }
+            if let Ok(Some(st)) = server.proc.child.try_wait() {
+                return Err(AdapterError::Start(format!(
+                    "the server `{}` {} before accepting a connection on {addr}; {}",
+                    argv.join(" "),
+                    describe_status(st),
+                    server.output()
+                )));
+            }
+            if Instant::now() >= deadline {
+                let output = server.output();
+                server.proc.kill();
+                return Err(AdapterError::Start(format!(
+                    "the server `{}` did not accept a connection on {addr} within {:?} \
+                     (hint: check the port, or wait longer with --startup-timeout); {output}",
+                    argv.join(" "),
+                    cfg.startup_timeout
+                )));
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
     fn connect(&mut self) -> Result<(), AdapterError> {
         self.drop_conn();
         let stream = match &self.cfg.mode {
+            TcpMode::Connect(a) if self.cfg.server.is_some() => {
+                let a = a.clone();
+                self.start_server(&a)?
+            }
             TcpMode::Connect(a) => {
                 let addrs: Vec<SocketAddr> = a
                     .to_socket_addrs()
@@ -244,12 +373,18 @@ impl Adapter for TcpAdapter {
 
     fn close(&mut self) -> Result<(), AdapterError> {
         self.drop_conn();
+        self.server = None;
         Ok(())
+    }
+
+    fn stderr_tail(&mut self) -> Option<String> {
+        self.server.as_ref().and_then(|s| s.err.render(None))
     }
 }
 
 impl Drop for TcpAdapter {
     fn drop(&mut self) {
         self.drop_conn();
+        self.server = None;
     }
 }
