@@ -88,6 +88,20 @@ fn main() -> ExitCode {
     // group of its own so that it can be killed with its children): take them down before
     // exiting, so that an interrupted session leaves no process behind.
     let _ = ctrlc::set_handler(|| {
+        // The first Ctrl-C while a failing run is being shrunk stops the shrinking only: the
+        // Fail stands and the session ends with its reports (exit 1). The systems under test
+        // are stopped so that the replay in progress ends at once.
+        if !INTERRUPTING.load(std::sync::atomic::Ordering::SeqCst)
+            && !ioco_exec::shrinking::interrupted()
+            && ioco_exec::shrinking::interrupt()
+        {
+            ioco_exec::adapter::process::stop_all();
+            errln!(
+                "ioco: interrupted while shrinking: the Fail found stands; ending the session \
+                 (Ctrl-C again quits at once)"
+            );
+            return;
+        }
         INTERRUPTING.store(true, std::sync::atomic::Ordering::SeqCst);
         let n = ioco_exec::adapter::process::stop_all();
         errln!("ioco: interrupted; stopped {n} system(s) under test");

@@ -190,7 +190,16 @@ fn failing_runs_record_what_was_allowed_and_shrink_to_a_failing_replay() {
         run.allowed
     );
     assert!(!run.switches.is_empty());
-    let sh = shrink(&mut t, &mut sut, &run, 100, 1, None, &mut rng).expect("the failure replays");
+    let sh = shrink(
+        &mut t,
+        &mut sut,
+        &run,
+        0,
+        &Default::default(),
+        None,
+        &mut rng,
+    )
+    .expect("the failure replays");
     assert!(matches!(sh.run.verdict, Verdict::Fail(_)), "{:?}", sh.run);
     assert!(!sh.inputs.is_empty() && sh.inputs.len() <= run.inputs.len());
     // one input suffices: the very first echo is off by one

@@ -71,3 +71,15 @@ pub fn input_labels(spec: &Spec, inputs: &[GateValue]) -> Vec<String> {
         .map(|(g, v)| online::label(&spec.defs, g, v, "?"))
         .collect()
 }
+
+/// A symbolic shrinking result as the [`crate::Shrunk`] of run `index` (seed `seed`).
+pub fn shrunk_result(spec: &Spec, sh: &online::Shrunk, index: usize, seed: u64) -> crate::Shrunk {
+    let sr = to_result(&sh.run, index, seed);
+    crate::Shrunk {
+        inputs: input_labels(spec, &sh.inputs),
+        trace: sr.trace,
+        failure: sr.failure,
+        replays: sh.replays,
+        stopped: sh.stopped.clone(),
+    }
+}

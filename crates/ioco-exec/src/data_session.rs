@@ -4,8 +4,8 @@
 //! failing run is shrunk (ddmin over its inputs) when asked; the session stops after a Fail or
 //! an Error unless `keep_going`, and at the time budget. Same seed, same runs.
 
-use crate::data_run::{input_labels, to_result};
-use crate::{Progress, RunResult, RunVerdict, Shrunk};
+use crate::data_run::to_result;
+use crate::{Progress, RunResult, RunVerdict};
 use ioco_lang::ir::Spec;
 use ioco_symbolic::online::{self, DataSut};
 use ioco_symbolic::SymbolicSpec;
@@ -31,6 +31,8 @@ pub struct DataSessionOptions {
     pub seed: u64,
     /// Shrink failing runs.
     pub shrink: bool,
+    /// The bounds and the progress of shrinking.
+    pub shrinking: crate::shrinking::ShrinkOptions,
     /// Go on after a Fail or an Error.
     pub keep_going: bool,
     /// Start no run after this much time.
@@ -70,7 +72,7 @@ where
     let setup_error: Mutex<Option<String>> = Mutex::new(None);
     std::thread::scope(|scope| {
         for w in 0..jobs {
-            let (spec, factory, stop, results, setup_error, progress, opts, switches, tracker) = (
+            let (spec, factory, stop, results, setup_error, progress, online, switches, tracker) = (
                 spec.clone(),
                 factory,
                 &stop,
@@ -81,6 +83,7 @@ where
                 &switches,
                 &tracker,
             );
+            let shrinking = &opts.shrinking;
             scope.spawn(move || {
                 let mut tracker = match tracker(&spec) {
                     Ok(t) => t,
@@ -92,7 +95,10 @@ where
                 let mut sut: Option<Box<dyn DataSut>> = None;
                 let mut k = w;
                 while k < runs {
-                    if stop.load(Ordering::Relaxed) || budget.is_some_and(|b| t0.elapsed() > b) {
+                    if stop.load(Ordering::Relaxed)
+                        || budget.is_some_and(|b| t0.elapsed() > b)
+                        || crate::shrinking::interrupted()
+                    {
                         break;
                     }
                     let run_seed = ioco_gen::derive_seed(seed, k as u64);
@@ -112,7 +118,7 @@ where
                     let run = crate::engine::symbolic::run_online(
                         &mut tracker,
                         s.as_mut(),
-                        opts,
+                        online,
                         &mut rng,
                     );
                     switches
@@ -129,21 +135,20 @@ where
                             &mut tracker,
                             s.as_mut(),
                             &run,
-                            100,
-                            2,
-                            opts.timeouts.as_ref(),
+                            k,
+                            shrinking,
+                            online.timeouts.as_ref(),
                             &mut rng,
                         ) {
-                            let sr = to_result(&sh.run, k, run_seed);
-                            r.shrunk = Some(Shrunk {
-                                inputs: input_labels(&spec, &sh.inputs),
-                                trace: sr.trace,
-                                failure: sr.failure,
-                                replays: sh.replays,
-                            });
+                            r.shrunk =
+                                Some(crate::data_run::shrunk_result(&spec, &sh, k, run_seed));
                         }
                     }
                     r.duration_ms = start.elapsed().as_secs_f64() * 1e3;
+                    if crate::shrinking::interrupted() && r.verdict != RunVerdict::Fail {
+                        // cut short by the interrupt (its system was stopped): no verdict
+                        break;
+                    }
                     if let Some(cb) = &progress.0 {
                         cb(&r);
                     }

@@ -44,6 +44,7 @@ pub mod online;
 pub mod purpose;
 pub mod replay;
 pub mod result;
+pub mod shrinking;
 pub mod suite;
 pub mod tester;
 pub mod timeouts;

@@ -89,11 +89,8 @@ pub struct OnlineOptions {
     pub retries: usize,
     /// Shrink failing runs (delta debugging over their inputs).
     pub shrink: bool,
-    /// Maximal number of replays for shrinking one run.
-    pub shrink_budget: usize,
-    /// Shrinking: how often each candidate is replayed (a nondeterministic SUT may need more
-    /// than one replay to fail again).
-    pub repetitions: usize,
+    /// The bounds and the progress of shrinking ([`crate::shrinking`]).
+    pub shrinking: crate::shrinking::ShrinkOptions,
     /// The probability of observing where an input could be given (the uniform strategy; the
     /// symbolic engine gives an input with probability `1 − observe`).
     pub observe: f64,
@@ -140,8 +137,7 @@ impl Default for OnlineOptions {
             strategy: StrategySpec::Uniform,
             retries: 2,
             shrink: false,
-            shrink_budget: 100,
-            repetitions: 1,
+            shrinking: crate::shrinking::ShrinkOptions::default(),
             fairness: crate::fairness::Fairness::default(),
             relation: ioco_model::Relation::Ioco,
             observe: 0.5,
@@ -242,11 +238,17 @@ where
             Ok(mut adapter) => {
                 let mut k = w;
                 while k < n {
-                    if stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d)
+                    if stop.load(Ordering::Relaxed)
+                        || deadline.is_some_and(|d| Instant::now() >= d)
+                        || crate::shrinking::interrupted()
                     {
                         break;
                     }
                     let r = work(&mut tester, &mut *adapter, k, deadline);
+                    if crate::shrinking::interrupted() && r.verdict != RunVerdict::Fail {
+                        // cut short by the interrupt (its system was stopped): no verdict
+                        break;
+                    }
                     if let Some(f) = &opts.progress.0 {
                         f(&r);
                     }

@@ -18,6 +18,7 @@ use crate::engine::replay::{FollowTrace, Replay};
 use crate::engine::{self, Ended};
 use crate::online::OnlineOptions;
 use crate::result::{RunResult, RunVerdict, Shrunk};
+use crate::shrinking::Budget;
 use crate::tester::Tester;
 use ioco_gen::derive_seed;
 use ioco_model::{Label, Lts};
@@ -141,28 +142,32 @@ pub fn shrink_into(
     opts: &OnlineOptions,
     r: &mut RunResult,
 ) {
-    let (shrunk, replays) = shrink_counted(tester, adapter, opts, r);
-    match shrunk {
-        Some(s) => r.shrunk = Some(s),
-        None if replays > 0 => {
-            let why = format!(
-                "not shrunk: replaying the run's inputs did not fail again in {replays} \
-                 replay(s) (a nondeterministic or timing-dependent SUT; try \
-                 --repetitions N to replay each candidate N times)"
-            );
-            r.note = Some(match r.note.take() {
-                Some(n) => format!("{n}; {why}"),
-                None => why,
-            });
-        }
-        None => {}
+    let (shrunk, replays, stopped) = shrink_counted(tester, adapter, opts, r);
+    if let Some(s) = shrunk {
+        r.shrunk = Some(s);
+        return;
     }
+    let why = match stopped {
+        Some(why) => format!("not shrunk: {why} before the failure came again"),
+        None if replays > 0 => format!(
+            "not shrunk: replaying the run's inputs did not fail again in {replays} replay(s) \
+             (a nondeterministic or timing-dependent SUT; try --shrink-tries N to replay each \
+             candidate N times)"
+        ),
+        None => return,
+    };
+    r.note = Some(match r.note.take() {
+        Some(n) => format!("{n}; {why}"),
+        None => why,
+    });
 }
 
 /// Delta debugging over the inputs of the failing run `failed`: the shortest input sequence
 /// found whose [`replay_inputs`] still fails on the same observation, or `None` if even the
-/// full sequence does not fail so when replayed (a nondeterministic SUT may need several tries: each candidate is tried
-/// up to `opts.repetitions` times).
+/// full sequence does not fail so when replayed (a nondeterministic SUT may need several
+/// tries: each candidate is tried up to `opts.shrinking.tries` times). Bounded by
+/// `opts.shrinking` ([`crate::shrinking`]): when a bound stops it, the shortest sequence found
+/// so far is returned with [`Shrunk::stopped`] saying why.
 ///
 /// A replay observes to quiescence around every input, so it may take more steps than the
 /// failing run did: replays are bounded by twice the run's steps (plus 16), never by less than
@@ -176,16 +181,16 @@ pub fn shrink(
     shrink_counted(tester, adapter, opts, failed).0
 }
 
-/// [`shrink`], and the number of replays it made.
+/// [`shrink`], the number of replays it made, and why it stopped early.
 fn shrink_counted(
     tester: &mut Tester<'_>,
     adapter: &mut dyn Adapter,
     opts: &OnlineOptions,
     failed: &RunResult,
-) -> (Option<Shrunk>, usize) {
+) -> (Option<Shrunk>, usize, Option<String>) {
     let spec = tester.spec();
     let Ok(inputs) = parse_trace(spec, failed.inputs()) else {
-        return (None, 0);
+        return (None, 0, None);
     };
     let opts = &OnlineOptions {
         depth: opts
@@ -193,16 +198,14 @@ fn shrink_counted(
             .max(failed.steps.saturating_mul(2).saturating_add(16)),
         ..opts.clone()
     };
-    let mut replays = 0usize;
-    let budget = opts.shrink_budget.max(1);
+    let mut budget = Budget::new(&opts.shrinking, failed.run, failed.steps, inputs.len());
     let mut best: Option<RunResult> = None;
-    let mut test = |cand: &[Label], replays: &mut usize, best: &mut Option<RunResult>| -> bool {
-        for rep in 0..opts.repetitions.max(1) {
-            if *replays >= budget {
+    let mut test = |cand: &[Label], budget: &mut Budget, best: &mut Option<RunResult>| -> bool {
+        for rep in 0..budget.tries() {
+            if !budget.take() {
                 return false;
             }
-            *replays += 1;
-            let seed = derive_seed(failed.seed, (*replays * 131 + rep) as u64);
+            let seed = derive_seed(failed.seed, (budget.replays * 131 + rep) as u64);
             let r = replay_inputs(tester, adapter, opts, cand, failed.run, seed);
             // the same failure: a Fail on the same observation (not another fault)
             let same = |r: &RunResult| {
@@ -210,21 +213,24 @@ fn shrink_counted(
                     == failed.failure.as_ref().map(|f| &f.observed)
             };
             if r.verdict == RunVerdict::Fail && same(&r) {
+                budget.replayed(Some(cand.len()));
                 *best = Some(r);
                 return true;
             }
+            budget.replayed(None);
         }
         false
     };
-    if !test(&inputs, &mut replays, &mut best) {
-        return (None, replays);
+    if !test(&inputs, &mut budget, &mut best) {
+        return (None, budget.replays, budget.stopped.clone());
     }
-    // ddmin; the budget counts replays, so `test` says "no" once it is spent.
+    // ddmin; the budget counts replays and time, so `test` says "no" once it is spent.
     let cur = ioco_symbolic::online::ddmin(inputs, usize::MAX, |cand| {
-        test(cand, &mut replays, &mut best)
+        test(cand, &mut budget, &mut best)
     });
+    let (replays, stopped) = (budget.replays, budget.stopped.clone());
     let Some(best) = best else {
-        return (None, replays);
+        return (None, replays, stopped);
     };
     let a = spec.alphabet();
     let shrunk = Shrunk {
@@ -232,6 +238,7 @@ fn shrink_counted(
         trace: best.trace,
         failure: best.failure,
         replays,
+        stopped: stopped.clone(),
     };
-    (Some(shrunk), replays)
+    (Some(shrunk), replays, stopped)
 }

@@ -100,6 +100,10 @@ pub struct Shrunk {
     pub failure: Option<Failure>,
     /// How many replays shrinking took.
     pub replays: usize,
+    /// Why shrinking stopped before it was done (a budget spent, an interrupt): the inputs
+    /// still fail, but a shorter sequence may exist. `None`: ddmin ran to its end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<String>,
 }
 
 /// One run: one online test, one stored test case, or one replay.

@@ -2,12 +2,14 @@
 
 use ioco_exec::adapter::inproc::{Component, InProcess};
 use ioco_exec::adapter::sim::{SimOptions, Simulator};
+use ioco_exec::shrinking::{ShrinkEvent, ShrinkOptions};
 use ioco_exec::{
     parse_trace, replay_inputs, replay_trace, run_online_with, shrink, OnlineOptions, RunResult,
     RunVerdict, Summary, Tester,
 };
 use ioco_gen::fixtures::music_player;
 use ioco_model::{Alphabet, LabelKind::*, Lts, LtsBuilder, QuiescencePolicy};
+use std::sync::{Arc, Mutex};
 
 /// a? or b?, each answered by ok!; `bad` is an output never allowed.
 fn spec() -> Lts {
@@ -49,7 +51,10 @@ fn shrinking_finds_the_three_bs() {
         depth: 80,
         seed: 9,
         shrink: true,
-        shrink_budget: 200,
+        shrinking: ShrinkOptions {
+            replays: 200,
+            ..ShrinkOptions::default()
+        },
         ..OnlineOptions::default()
     };
     let s = run_online_with(&spec, &opts, &mut a).unwrap();
@@ -120,4 +125,80 @@ fn replay_notes_divergence_of_a_nondeterministic_sut() {
     // shrinking a passing run gives nothing
     let pass = RunResult::new(0, 0);
     assert!(shrink(&mut tester, &mut sim, &opts, &pass).is_none());
+}
+
+/// Shrinking is bounded (issue #20 item 6): with a budget of 3 replays the failing run is still
+/// reported, its shrunk inputs fail, and they are marked not minimal with the reason; the watch
+/// sees the start, every replay and the end.
+#[test]
+fn a_spent_shrink_budget_keeps_the_shortest_failing_inputs_so_far() {
+    let spec = spec();
+    let mut a = InProcess::new(spec.alphabet(), ThirdB(0));
+    let events: Arc<Mutex<Vec<ShrinkEvent>>> = Arc::default();
+    let seen = events.clone();
+    let opts = OnlineOptions {
+        runs: 50,
+        depth: 80,
+        seed: 9,
+        shrink: true,
+        shrinking: ShrinkOptions {
+            replays: 3,
+            watch: Some(Arc::new(move |e: &ShrinkEvent| {
+                seen.lock().unwrap().push(e.clone())
+            })),
+            ..ShrinkOptions::default()
+        },
+        ..OnlineOptions::default()
+    };
+    let s = run_online_with(&spec, &opts, &mut a).unwrap();
+    let r = s.first_failure().expect("the third b is found");
+    assert_eq!(r.verdict, RunVerdict::Fail);
+    let sh = r.shrunk.as_ref().expect("the first replay fails again");
+    assert_eq!(sh.replays, 3);
+    assert!(sh.inputs.len() <= r.inputs().len());
+    assert!(
+        sh.stopped
+            .as_deref()
+            .unwrap()
+            .contains("budget of 3 replays"),
+        "{sh:?}"
+    );
+    let ev = events.lock().unwrap();
+    assert!(
+        matches!(ev.first(), Some(ShrinkEvent::Start { .. })),
+        "{ev:?}"
+    );
+    let replays = ev
+        .iter()
+        .filter(|e| matches!(e, ShrinkEvent::Replay { .. }))
+        .count();
+    assert_eq!(replays, 3);
+    match ev.last() {
+        Some(ShrinkEvent::Done {
+            replays, stopped, ..
+        }) => {
+            assert_eq!(*replays, 3);
+            assert!(stopped.is_some());
+        }
+        e => panic!("{e:?}"),
+    }
+    // a time budget of zero stops before the first replay: the Fail stands, not shrunk
+    let opts = OnlineOptions {
+        shrinking: ShrinkOptions {
+            time: Some(std::time::Duration::ZERO),
+            ..ShrinkOptions::default()
+        },
+        ..opts
+    };
+    let s = run_online_with(&spec, &opts, &mut a).unwrap();
+    let r = s.first_failure().expect("the third b is found");
+    assert_eq!(r.verdict, RunVerdict::Fail);
+    assert!(r.shrunk.is_none());
+    assert!(
+        r.note
+            .as_deref()
+            .unwrap()
+            .contains("not shrunk: the time budget"),
+        "{r:?}"
+    );
 }

@@ -32,6 +32,9 @@ fn description(r: &RunResult) -> String {
     }
     if let Some(s) = &r.shrunk {
         d += &format!("shrunk ({} replays): {}\n", s.replays, trace(&s.trace));
+        if let Some(w) = &s.stopped {
+            d += &format!("shrinking stopped early (not minimal): {w}\n");
+        }
     }
     if let Some(n) = &r.note {
         d += &format!("note: {n}\n");

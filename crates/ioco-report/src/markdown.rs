@@ -202,9 +202,13 @@ fn details(o: &mut String, r: &RunResult) {
     if let Some(s) = &r.shrunk {
         let _ = writeln!(
             o,
-            "\nShrunk to {} inputs in {} replays:\n",
+            "\nShrunk to {} inputs in {} replays{}:\n",
             s.inputs.len(),
-            s.replays
+            s.replays,
+            s.stopped
+                .as_ref()
+                .map(|w| format!(" (not minimal: {})", prose(w)))
+                .unwrap_or_default()
         );
         block(o, &trace(&s.trace));
         if let Some(f) = s

@@ -160,10 +160,14 @@ fn run(o: &mut String, r: &RunResult, opts: &TextOptions) {
     if let Some(s) = &r.shrunk {
         let _ = writeln!(
             o,
-            "  shrunk    {}  ({} inputs, {} replays)",
+            "  shrunk    {}  ({} inputs, {} replays{})",
             clipped(&s.trace, opts.max_trace),
             s.inputs.len(),
-            s.replays
+            s.replays,
+            s.stopped
+                .as_ref()
+                .map(|w| format!("; not minimal: {w}"))
+                .unwrap_or_default()
         );
         if let Some(f) = &s.failure {
             if Some(f) != r.failure.as_ref() {

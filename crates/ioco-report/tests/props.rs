@@ -57,6 +57,7 @@ fn run(k: usize) -> impl Strategy<Value = RunResult> {
                                 trace: r.trace.clone(),
                                 failure: Some(f.clone()),
                                 replays: 3,
+                                stopped: None,
                             });
                         }
                         r.failure = Some(f);

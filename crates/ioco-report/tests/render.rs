@@ -31,6 +31,7 @@ fn session() -> Summary {
         trace: labels("water? pad? button? δ"),
         failure: Some(failure),
         replays: 6,
+        stopped: None,
     });
 
     let mut error = RunResult::new(2, 42);
@@ -162,4 +163,33 @@ fn write_reports_writes_every_requested_file_and_names_the_one_that_fails() {
     let e = ioco_report::write_reports(&s, &bad).unwrap_err();
     assert!(e.to_string().contains("no-such-dir/r.md"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Shrinking stopped by a bound (issue #20 item 6): every format says the shrunk inputs are not
+/// minimal, and why.
+#[test]
+fn a_shrinking_stopped_early_is_marked_not_minimal() {
+    let mut s = session();
+    let why = "the time budget of 60.0 s was spent (--shrink-time raises it)";
+    for r in &mut s.runs {
+        if let Some(sh) = &mut r.shrunk {
+            sh.stopped = Some(why.into());
+        }
+    }
+    let text = text::render(&s, &text::TextOptions::default());
+    assert!(
+        text.contains("not minimal: the time budget of 60.0 s was spent"),
+        "{text}"
+    );
+    let md = ioco_report::markdown::render(&s);
+    assert!(md.contains("(not minimal: the time budget"), "{md}");
+    let junit = ioco_report::junit::render(&s).unwrap();
+    assert!(junit.contains("not minimal"), "{junit}");
+    // and it survives the JSON round trip (`ioco replay` reads it)
+    let json = serde_json::to_string(&s).unwrap();
+    let back: ioco_exec::Summary = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        back.runs[1].shrunk.as_ref().unwrap().stopped.as_deref(),
+        Some(why)
+    );
 }

@@ -421,6 +421,8 @@ pub struct Shrunk {
     pub run: Run,
     /// Replays used.
     pub replays: usize,
+    /// Why shrinking stopped before it was done, if it did.
+    pub stopped: Option<String>,
 }
 
 /// Parses a value of a type as written by [`Value::display`] (`42`, `-1`, `true`, `Red`,

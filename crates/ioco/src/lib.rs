@@ -271,6 +271,12 @@ impl Test {
             jobs: 1,
             seed: self.seed,
             shrink: self.shrink,
+            // in process, a replay costs microseconds: the bounds are generous, and two tries
+            // per candidate as for any system with data
+            shrinking: ioco_exec::shrinking::ShrinkOptions {
+                tries: 2,
+                ..Default::default()
+            },
             keep_going: false,
             budget: None,
             online: online::OnlineOptions {

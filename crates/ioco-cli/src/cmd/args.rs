@@ -64,9 +64,8 @@ pub struct TestArgs {
     /// Go on after a failing run.
     #[arg(long)]
     pub keep_going: bool,
-    /// Shrink failing runs (delta debugging over their inputs).
-    #[arg(long)]
-    pub shrink: bool,
+    #[command(flatten)]
+    pub shrinking: super::sut::ShrinkArgs,
     /// The engine: `explicit` (the model translated to an LTS; needs finite data) or
     /// `symbolic` (Z3 over the .ioco model, any data; see `cmd::test_data`). Default: explicit
     /// for finite models, symbolic for .ioco models with infinite data (e.g. `int` parameters).

@@ -262,6 +262,64 @@ pub fn progress(runs: usize) -> (ioco_exec::Progress, indicatif::ProgressBar) {
     (ioco_exec::Progress(Some(Arc::new(callback))), bar)
 }
 
+/// Progress of shrinking on standard error: a line when it starts, one every 10 s at most
+/// while it goes on, one when it ends (how far it got, and why it stopped early, if it did).
+pub fn shrink_watch() -> ioco_exec::shrinking::ShrinkWatch {
+    use ioco_exec::shrinking::{human, ShrinkEvent};
+    use std::sync::Mutex;
+    use std::time::{Duration, Instant};
+    let last: Mutex<Option<Instant>> = Mutex::new(None);
+    std::sync::Arc::new(move |e: &ShrinkEvent| match e {
+        ShrinkEvent::Start { run, steps, inputs } => {
+            *last.lock().unwrap_or_else(|p| p.into_inner()) = Some(Instant::now());
+            errln!(
+                "ioco: run {run} failed after {steps} steps; shrinking its {inputs} input(s) \
+                 (Ctrl-C stops shrinking and keeps the Fail)"
+            );
+        }
+        ShrinkEvent::Replay {
+            run,
+            replays,
+            best,
+            elapsed,
+        } => {
+            let mut l = last.lock().unwrap_or_else(|p| p.into_inner());
+            if l.is_none_or(|t| t.elapsed() >= Duration::from_secs(10)) {
+                *l = Some(Instant::now());
+                errln!(
+                    "ioco: shrinking run {run}: {replays} replay(s), {best} input(s) so far ({})",
+                    human(*elapsed)
+                );
+            }
+        }
+        ShrinkEvent::Done {
+            run,
+            inputs,
+            best,
+            replays,
+            elapsed,
+            stopped,
+        } => {
+            let why = stopped
+                .as_ref()
+                .map(|w| format!("; stopped early: {w}"))
+                .unwrap_or_default();
+            match best {
+                Some(b) => errln!(
+                    "ioco: run {run} shrunk to {b} of {inputs} input(s) in {replays} replay(s) \
+                     ({}){why}",
+                    human(*elapsed)
+                ),
+                None => errln!(
+                    "ioco: run {run} not shrunk: its inputs did not fail again in {replays} \
+                     replay(s) ({}){why}",
+                    human(*elapsed)
+                ),
+            }
+        }
+    })
+}
+
 /// `--observe P`, checked.
 pub(crate) fn observe(p: f64) -> miette::Result<f64> {
     if (0.0..=1.0).contains(&p) {

@@ -13,7 +13,7 @@
 use super::sut::{base_options, ReportArgs, SutArgs};
 use super::test_data;
 use super::Outcome;
-use ioco_exec::{RunResult, RunVerdict, Shrunk, Summary, Tester};
+use ioco_exec::{RunResult, RunVerdict, Summary, Tester};
 use ioco_lang::ir::Spec;
 use ioco_symbolic::online::{self, GateValue};
 use miette::{miette, Result};
@@ -35,9 +35,8 @@ pub struct Args {
     /// Replay run K of the summary (default: the first failing run, else run 0).
     #[arg(long, value_name = "K")]
     pub run: Option<usize>,
-    /// Shrink the run if the replay fails.
-    #[arg(long)]
-    pub shrink: bool,
+    #[command(flatten)]
+    pub shrinking: super::sut::ShrinkArgs,
     /// The engine, as for `ioco test`: `explicit` (needs finite data) or `symbolic`.
     /// Default: symbolic for .ioco models with infinite data, else explicit.
     #[arg(long, value_enum, value_name = "ENGINE")]
@@ -45,9 +44,6 @@ pub struct Args {
     /// The same as `--engine symbolic`.
     #[arg(long, conflicts_with = "engine")]
     pub symbolic: bool,
-    /// Maximal number of replays for shrinking.
-    #[arg(long, value_name = "N", default_value_t = 100)]
-    pub shrink_budget: usize,
     #[command(flatten)]
     pub report: ReportArgs,
 }
@@ -111,7 +107,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let mut adapter = factory(0).map_err(|e| miette!("{e}"))?;
     let mut opts = ioco_exec::OnlineOptions {
         depth: trace.len().max(1) * 4 + 16,
-        shrink_budget: args.shrink_budget,
+        shrinking: args.shrinking.options(false),
         ..base_options(&args.sut, recorded.seed)
     };
     timing.apply(&mut opts);
@@ -131,7 +127,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         recorded.run,
         recorded.seed,
     );
-    if args.shrink && r.verdict == RunVerdict::Fail {
+    if args.shrinking.shrink && r.verdict == RunVerdict::Fail {
         ioco_exec::shrink_into(&mut tester, &mut adapter, &opts, &mut r);
     }
     let _ = adapter.close();
@@ -255,24 +251,23 @@ fn run_data(args: Args, spec: Arc<Spec>) -> Result<Outcome> {
     if matches!(r.verdict, RunVerdict::Fail | RunVerdict::Error) {
         r.stderr = sut.stderr_tail();
     }
-    if args.shrink && r.verdict == RunVerdict::Fail {
+    if args.shrinking.shrink && r.verdict == RunVerdict::Fail {
         let mut rng = ChaCha8Rng::seed_from_u64(recorded.seed ^ 0x5421);
         if let Some(sh) = ioco_exec::engine::symbolic::shrink(
             &mut tracker,
             sut.as_mut(),
             &run,
-            args.shrink_budget,
-            2,
+            recorded.run,
+            &args.shrinking.options(true),
             Some(&timeouts),
             &mut rng,
         ) {
-            let sr = test_data::to_result(&sh.run, recorded.run, recorded.seed);
-            r.shrunk = Some(Shrunk {
-                inputs: test_data::input_labels(&spec, &sh.inputs),
-                trace: sr.trace,
-                failure: sr.failure,
-                replays: sh.replays,
-            });
+            r.shrunk = Some(ioco_exec::data_run::shrunk_result(
+                &spec,
+                &sh,
+                recorded.run,
+                recorded.seed,
+            ));
         }
     }
     r.duration_ms = t0.elapsed().as_secs_f64() * 1e3;

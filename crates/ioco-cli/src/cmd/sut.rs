@@ -105,6 +105,42 @@ pub struct SutArgs {
     pub policy: PolicyArg,
 }
 
+/// Shrinking and its bounds (shared by `test` and `replay`).
+#[derive(clap::Args, Clone, Debug)]
+pub struct ShrinkArgs {
+    /// Shrink failing runs (delta debugging over their inputs, then their values).
+    #[arg(long)]
+    pub shrink: bool,
+    /// Most replays to shrink one failing run (the shortest failing inputs found by then are
+    /// kept, marked not minimal).
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    pub shrink_budget: usize,
+    /// Most time to shrink one failing run (ms, or with a unit: 60s, 5min); as for
+    /// --shrink-budget, the shortest failing inputs found by then are kept. Ctrl-C while
+    /// shrinking stops it too, and the Fail is reported.
+    #[arg(long, value_name = "TIME", default_value = "60s", value_parser = parse_duration_arg)]
+    pub shrink_time: std::time::Duration,
+    /// How often each candidate is replayed before it counts as not failing (a
+    /// nondeterministic system may need more). Default: 1, or 2 for the symbolic engine.
+    #[arg(long, value_name = "N")]
+    pub shrink_tries: Option<usize>,
+}
+
+impl ShrinkArgs {
+    /// The bounds, with progress on standard error ([`super::shrink_watch`]).
+    pub fn options(&self, symbolic: bool) -> ioco_exec::shrinking::ShrinkOptions {
+        ioco_exec::shrinking::ShrinkOptions {
+            replays: self.shrink_budget.max(1),
+            time: Some(self.shrink_time),
+            tries: self
+                .shrink_tries
+                .unwrap_or(if symbolic { 2 } else { 1 })
+                .max(1),
+            watch: Some(super::shrink_watch()),
+        }
+    }
+}
+
 /// Where to write reports (shared by `test`, `run`, `replay`).
 #[derive(clap::Args, Clone, Debug)]
 pub struct ReportArgs {

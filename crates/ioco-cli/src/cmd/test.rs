@@ -69,7 +69,8 @@ pub fn run(args: Args) -> Result<Outcome> {
         strategy,
         time_budget: args.time_budget.map(Duration::from_secs_f64),
         stop_on_failure: !args.keep_going,
-        shrink: args.shrink,
+        shrink: args.shrinking.shrink,
+        shrinking: args.shrinking.options(false),
         relation: args.relation.into(),
         observe: super::observe(args.observe)?,
         ..base_options(&args.sut, seed)

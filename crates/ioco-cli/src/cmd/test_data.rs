@@ -176,7 +176,7 @@ pub fn timeouts(spec: &Spec, sut: &super::sut::SutArgs) -> Result<online::Timeou
     Ok(t)
 }
 
-pub use ioco_exec::data_run::{input_labels, one_line, to_result};
+pub use ioco_exec::data_run::{one_line, to_result};
 
 /// Run `ioco test` on a model with data.
 pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
@@ -204,7 +204,8 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
         runs: args.runs,
         jobs,
         seed,
-        shrink: args.shrink,
+        shrink: args.shrinking.shrink,
+        shrinking: args.shrinking.options(true),
         keep_going: args.keep_going,
         budget: args.time_budget.map(Duration::from_secs_f64),
         online: online::OnlineOptions {

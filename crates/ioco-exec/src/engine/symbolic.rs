@@ -10,6 +10,7 @@ use super::select::{Choice, Event, Selection, Stop};
 use super::spec::{Quiet, Refusal, Specification};
 use super::sut::Data;
 use crate::result::{Failure, RunVerdict};
+use crate::shrinking::{Budget, ShrinkOptions};
 use ioco_lang::ir::Value;
 use ioco_symbolic::online::{
     allowed_outputs, ddmin, fired, input_enabled, label, DataSut, GateValue, OnlineOptions, Run,
@@ -282,20 +283,23 @@ pub fn replay_inputs(
     s.into_run(end)
 }
 
-/// Shrinks a failing run by [`ddmin`] over its recorded inputs (each candidate replayed with
-/// [`replay_inputs`] up to `tries` times, for nondeterministic systems). `None` when even the
-/// full input sequence does not fail again.
+/// Shrinks failing run number `run` by [`ddmin`] over its recorded inputs (each candidate
+/// replayed with [`replay_inputs`] up to `shrinking.tries` times, for nondeterministic
+/// systems), then its values, within the bounds of `shrinking` ([`crate::shrinking`]; when one
+/// stops it, the shortest failing inputs so far are returned, [`Shrunk::stopped`] says why).
+/// `None` when even the full input sequence does not fail again.
+#[allow(clippy::too_many_arguments)]
 pub fn shrink(
     spec: &mut SymbolicSpec,
     sut: &mut dyn DataSut,
     failed: &Run,
-    budget: usize,
-    tries: usize,
+    run: usize,
+    shrinking: &ShrinkOptions,
     timeouts: Option<&Timeouts>,
     rng: &mut ChaCha8Rng,
 ) -> Option<Shrunk> {
     let max_steps = failed.trace.len().max(8) * 2 + 16;
-    let mut replays = 0usize;
+    let mut budget = Budget::new(shrinking, run, failed.trace.len(), failed.inputs.len());
     let mut best: Option<(Vec<GateValue>, Run)> = None;
     // the same failure: a Fail on an output of the same gate (or δ), not another fault
     let gate = |r: &Run| {
@@ -305,19 +309,20 @@ pub fn shrink(
     };
     let failing_gate = gate(failed);
     let mut test = |cand: &[GateValue]| -> bool {
-        for _ in 0..tries.max(1) {
-            if replays >= budget {
+        for _ in 0..budget.tries() {
+            if !budget.take() {
                 return false;
             }
-            replays += 1;
             let r = replay_inputs(spec, sut, cand, max_steps, timeouts, rng);
             if matches!(r.verdict, Verdict::Fail(_)) && gate(&r) == failing_gate {
+                budget.replayed(Some(cand.len()));
                 let better = best.as_ref().is_none_or(|(b, _)| cand.len() <= b.len());
                 if better {
                     best = Some((cand.to_vec(), r));
                 }
                 return true;
             }
+            budget.replayed(None);
         }
         false
     };
@@ -380,6 +385,7 @@ pub fn shrink(
     Some(Shrunk {
         inputs,
         run,
-        replays,
+        replays: budget.replays,
+        stopped: budget.stopped.clone(),
     })
 }
