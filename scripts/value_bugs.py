@@ -8,7 +8,8 @@ field of one constructor (`negative-field`), large values (`large`), off by one 
 boundary (`boundary`). Each (mode, strategy, seed) is one run of at most --steps steps with a
 quiescence marker (so time is spent on choices, not time-outs).
 
-Usage: scripts/value_bugs.py BIN_DIR [--seeds N] [--steps N] [--strategies a,b,...] [--label L]
+Usage: scripts/value_bugs.py BIN_DIR [--seeds N] [--steps N] [--strategies a,b,...] [--modes m,...]
+                             [--label L]
   BIN_DIR     where `ioco` is (e.g. target/debug)
   strategies  names for --values, or `default` for no --values option (an older binary)
 Prints a Markdown table: per mode and strategy, the runs that found the bug (of the seeds) and
@@ -52,6 +53,7 @@ def main():
     if not args or args[0].startswith("-"):
         sys.exit(__doc__)
     bin_dir, seeds, steps, strategies, label = args[0], 10, 200, STRATEGIES, ""
+    modes = MODES
     i = 1
     while i < len(args):
         k, v = args[i], args[i + 1]
@@ -61,6 +63,8 @@ def main():
             steps = int(v)
         elif k == "--strategies":
             strategies = v.split(",")
+        elif k == "--modes":
+            modes = v.split(",")
         elif k == "--label":
             label = v
         else:
@@ -70,7 +74,7 @@ def main():
     print(f"| mode | {head} |")
     print("|---|" + "---|" * len(strategies))
     found = {s: 0 for s in strategies}
-    for mode in MODES:
+    for mode in modes:
         cells = []
         for s in strategies:
             hits = [n for n in (run(bin_dir, mode, s, seed, steps) for seed in range(1, seeds + 1))
@@ -79,7 +83,7 @@ def main():
             med = f", {statistics.median(hits):g} steps" if hits else ""
             cells.append(f"{len(hits)}/{seeds}{med}")
         print(f"| {mode} | " + " | ".join(cells) + " |", flush=True)
-    total = seeds * len(MODES)
+    total = seeds * len(modes)
     print("| **found** | " + " | ".join(f"**{found[s]}/{total}**" for s in strategies) + " |")
 
 

@@ -92,9 +92,10 @@ fn main() -> ExitCode {
         // Fail stands and the session ends with its reports (exit 1). The systems under test
         // are stopped so that the replay in progress ends at once.
         if !INTERRUPTING.load(std::sync::atomic::Ordering::SeqCst)
+            && ioco_exec::shrinking::active()
             && !ioco_exec::shrinking::interrupted()
-            && ioco_exec::shrinking::interrupt()
         {
+            ioco_exec::shrinking::interrupt();
             ioco_exec::adapter::process::stop_all();
             errln!(
                 "ioco: interrupted while shrinking: the Fail found stands; ending the session \

@@ -193,8 +193,13 @@ impl<'a> Budget<'a> {
 
     /// A replay ended; `failing` is the length of the candidate when it failed again.
     pub fn replayed(&mut self, failing: Option<usize>) {
-        if let Some(n) = failing {
-            self.best = Some(self.best.map_or(n, |b| b.min(n)));
+        match failing {
+            Some(n) => self.best = Some(self.best.map_or(n, |b| b.min(n))),
+            // a replay cut short by the interrupt (its system was stopped) proves nothing
+            None if interrupted() && self.stopped.is_none() => {
+                self.stopped = Some("interrupted (Ctrl-C)".into())
+            }
+            None => {}
         }
         if let Some(w) = &self.opts.watch {
             w(&ShrinkEvent::Replay {

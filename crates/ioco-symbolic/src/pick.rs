@@ -15,11 +15,14 @@
 //! - [`Strategy::Random`]: a random value, small magnitudes likelier (scales 10, 100, 1000),
 //!   either sign; region `p >= r` or `p <= r`;
 //! - [`Strategy::Small`]: a value in `-10..=10`; region the same interval;
-//! - [`Strategy::Partition`]: an equivalence class first (negative, zero, positive; for
-//!   `int[lo..hi]` the lower bound, the interior, the upper bound), then a value in it;
+//! - [`Strategy::Partition`]: an equivalence class first, then a value in it: the guard's
+//!   constants, 0 and the bounds of `int[lo..hi]` cut the integers into classes (each cut
+//!   alone, the integers between two neighbouring cuts, those beyond the first and the last:
+//!   `n > 0 && n <= 10` gives ..-1, 0, 1..9, 10, 11..);
 //! - [`Strategy::Boundary`]: `c`, `c ± 1` for the constants `c` of the guard (boundary values
-//!   of comparisons such as `total + w >= 150`) and the bounds of `int[lo..hi]`;
-//! - [`Strategy::Growing`]: `p >= k` with `k` growing over the run (large values late);
+//!   of comparisons such as `total + w >= 150`), 0 and the bounds of `int[lo..hi]`;
+//! - [`Strategy::Growing`]: `±k`, then `p >= k` or `p <= -k`, with `k` growing geometrically
+//!   over the run (large values late);
 //! - [`Strategy::Model`]: no hint, the solver's own model (deterministic);
 //! - [`Strategy::Mixed`] (default): one of the above at random per choice.
 //!
@@ -47,7 +50,7 @@ pub enum Strategy {
     Random,
     /// Values in `-10..=10`.
     Small,
-    /// A random equivalence class (sign; bounds and interior of a range), then a value in it.
+    /// A random equivalence class (cut by the guard's constants and 0), then a value in it.
     Partition,
     /// Boundary values of the guard's constants and of ranges.
     Boundary,
@@ -150,14 +153,17 @@ impl Picker {
         if strategy == Strategy::Model || vars.is_empty() {
             return Vec::new();
         }
-        let consts = if strategy == Strategy::Boundary {
+        let consts = if matches!(strategy, Strategy::Boundary | Strategy::Partition) {
             int_constants(phi)
         } else {
             Vec::new()
         };
         let per_var: Vec<Alts> = vars
             .iter()
-            .map(|v| self.position(defs, Term::sym(v.clone()), v.ty, strategy, &consts, rng, 0))
+            .map(|v| {
+                let at = Position { phi, depth: 0 };
+                self.position(defs, Term::sym(v.clone()), v.ty, strategy, &consts, rng, at)
+            })
             .collect();
         let mut out: Vec<T> = Vec::new();
         let push = |t: Option<T>, out: &mut Vec<T>| {
@@ -198,7 +204,7 @@ impl Picker {
         strategy: Strategy,
         consts: &[i64],
         rng: &mut ChaCha8Rng,
-        depth: usize,
+        at: Position<'_>,
     ) -> Alts {
         match ty {
             Type::Bool => {
@@ -210,16 +216,22 @@ impl Picker {
             }
             Type::Adt(a) => {
                 let ctors = &defs.types[a as usize].ctors;
-                let c = rng.random_range(0..ctors.len().max(1)) as u32;
+                // the constructor the guard asks for (`opn is Plus && …`: a switch per
+                // constructor, as in the Adder), else one at random
+                let c = forced_ctor(at.phi, &x)
+                    .unwrap_or_else(|| rng.random_range(0..ctors.len().max(1)) as u32);
                 let is = Arc::new(Term::Is(x.clone(), a, c));
                 let mut exact = vec![is.clone()];
                 let mut region = vec![is.clone()];
-                if depth < FIELD_DEPTH {
+                if at.depth < FIELD_DEPTH {
                     if let Some(ctor) = ctors.get(c as usize) {
                         for (f, (_, fty)) in ctor.fields.iter().enumerate() {
                             let fx = Arc::new(Term::Field(x.clone(), a, c, f as u32));
-                            let sub =
-                                self.position(defs, fx, *fty, strategy, consts, rng, depth + 1);
+                            let at = Position {
+                                phi: at.phi,
+                                depth: at.depth + 1,
+                            };
+                            let sub = self.position(defs, fx, *fty, strategy, consts, rng, at);
                             exact.extend(sub.exact.first().cloned());
                             region.extend(sub.region.first().cloned());
                         }
@@ -261,6 +273,7 @@ impl Picker {
         match strategy {
             Strategy::Boundary if !consts.is_empty() || matches!(ty, Type::Range(..)) => {
                 let mut cands: Vec<i64> = consts.to_vec();
+                cands.push(0);
                 if let Type::Range(l, h) = ty {
                     cands.extend([l, h]);
                 }
@@ -273,10 +286,18 @@ impl Picker {
                 }
             }
             Strategy::Growing => {
-                let k = (self.choices as i64).saturating_mul(7);
+                // magnitude 7 · 1.2^choices (about 300 after 20 choices, 400 000 after 60), sign
+                // at random
+                let k = (7.0 * 1.2f64.powi(self.choices.min(400) as i32)).min(1e15) as i64;
+                let k = if rng.random() { k } else { -k };
+                let (op, back) = if k >= 0 {
+                    (BinOp::Ge, BinOp::Le)
+                } else {
+                    (BinOp::Le, BinOp::Ge)
+                };
                 Alts {
                     exact: vec![is(k)],
-                    region: vec![cmp(BinOp::Ge, k), cmp(BinOp::Le, -k)],
+                    region: vec![cmp(op, k), cmp(back, -k)],
                 }
             }
             Strategy::Small => {
@@ -287,28 +308,49 @@ impl Picker {
                 }
             }
             Strategy::Partition => {
-                // negative, zero, positive; for a range: lower bound, interior, upper bound
-                let class = rng.random_range(0..3);
-                let (exact, region) = match (ty, class) {
-                    (Type::Range(l, _), 0) => (is(l), is(l)),
-                    (Type::Range(_, h), 2) => (is(h), is(h)),
-                    (Type::Range(l, h), _) if h - l >= 2 => (
-                        is(in_range(l + 1, h - 1, rng)),
-                        Term::and(cmp(BinOp::Gt, l), cmp(BinOp::Lt, h)),
-                    ),
-                    (Type::Range(l, h), _) => (is(in_range(l, h, rng)), is(l)),
-                    (_, 0) => {
-                        let r = -in_range(1, [10, 100, self.range][rng.random_range(0..3)], rng);
-                        (is(r), cmp(BinOp::Lt, 0))
+                // equivalence classes cut by the guard's constants and 0 (and the bounds of a
+                // range): each constant alone, the integers strictly between two neighbouring
+                // ones, and those beyond the first and the last; a class at random, then a
+                // value in it
+                let mut cuts: Vec<i64> = consts
+                    .iter()
+                    .copied()
+                    .filter(|c| lo <= *c && *c <= hi)
+                    .collect();
+                cuts.push(0.clamp(lo, hi));
+                if let Type::Range(l, h) = ty {
+                    cuts.extend([l, h]);
+                }
+                cuts.sort_unstable();
+                cuts.dedup();
+                let mut classes: Vec<(i64, i64)> = Vec::new();
+                if cuts[0] > lo {
+                    classes.push((lo.max(cuts[0].saturating_sub(self.range)), cuts[0] - 1));
+                }
+                for (i, &c) in cuts.iter().enumerate() {
+                    classes.push((c, c));
+                    if let Some(&d) = cuts.get(i + 1) {
+                        if d.saturating_sub(c) >= 2 {
+                            classes.push((c + 1, d - 1));
+                        }
                     }
-                    (_, 1) => (is(0), is(0)),
-                    _ => {
-                        let r = in_range(1, [10, 100, self.range][rng.random_range(0..3)], rng);
-                        (is(r), cmp(BinOp::Gt, 0))
-                    }
+                }
+                let last = cuts[cuts.len() - 1];
+                if last < hi {
+                    classes.push((last + 1, hi.min(last.saturating_add(self.range))));
+                }
+                let (a, b) = classes[rng.random_range(0..classes.len())];
+                let region = if a == b {
+                    is(a)
+                } else if a == lo && matches!(ty, Type::Int) {
+                    cmp(BinOp::Le, b)
+                } else if b == hi && matches!(ty, Type::Int) {
+                    cmp(BinOp::Ge, a)
+                } else {
+                    Term::and(cmp(BinOp::Ge, a), cmp(BinOp::Le, b))
                 };
                 Alts {
-                    exact: vec![exact],
+                    exact: vec![is(rng.random_range(a..=b))],
                     region: vec![region],
                 }
             }
@@ -331,6 +373,22 @@ impl Picker {
                 }
             }
         }
+    }
+}
+
+/// Where a position is: the formula, and how deep in a data value.
+#[derive(Clone, Copy)]
+struct Position<'a> {
+    phi: &'a T,
+    depth: usize,
+}
+
+/// The constructor that a conjunct of `phi` requires of `x` (`x is C`), if any.
+fn forced_ctor(phi: &T, x: &T) -> Option<u32> {
+    match &**phi {
+        Term::Is(t, _, c) if t == x => Some(*c),
+        Term::Binary(BinOp::And, a, b) => forced_ctor(a, x).or_else(|| forced_ctor(b, x)),
+        _ => None,
     }
 }
 

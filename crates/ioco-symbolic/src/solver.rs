@@ -318,7 +318,8 @@ impl Checker {
 
     /// [`Checker::values`] with reuse: the models found for the same formula and variables
     /// are pooled (up to [`POOL_LIMIT`]); once the pool has a few, a random pooled model is
-    /// reused instead of asking the solver, with a probability that grows with the pool. The
+    /// reused instead of asking the solver, with a probability that grows with the pool (up
+    /// to 1/2). The
     /// pool is filled with diverse models (the hints are random), so reuse keeps diversity.
     pub fn values_pooled(
         &mut self,
@@ -332,7 +333,9 @@ impl Checker {
         let key = (phi.clone(), vars.to_vec());
         if let Some(pool) = self.pool.get(&key) {
             let n = pool.len();
-            if n >= 4 && rng.random_range(0..n + 4) >= 8.min(n) {
+            // reuse with probability (n - 4) / (n + 4), at most 1/2: a reused model costs no
+            // solver call, a fresh one brings new values (issue #20 item 3)
+            if n >= 4 && rng.random_range(0..n + 4) < (n - 4).min((n + 4) / 2) {
                 self.stats.queries += 1;
                 self.stats.pool_hits += 1;
                 return Ok(pool[rng.random_range(0..n)].clone());
