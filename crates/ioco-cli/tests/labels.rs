@@ -98,3 +98,79 @@ fn a_label_with_blanks_and_symbols_is_one_output() {
         .assert()
         .code(0);
 }
+
+/// Issue #19 item 2: AALpy's JSSE server answers the input `ApplicationData` with the output
+/// `ApplicationData`. Loading the model used to rename the output `ApplicationData_out`, so the
+/// model's own suite failed the model (with `--sim`, and over a real process on both wires).
+/// Inputs and outputs are two namespaces now: the names stay as written.
+#[test]
+fn an_output_that_shares_its_name_with_an_input_keeps_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let model =
+        common::root().join("../shared/corpus/mealy-aalpy/TLS/JSSE_1.8.0_25_server_regular.dot");
+    let suite = dir.path().join("s.json");
+    ioco()
+        .arg("gen")
+        .arg(&model)
+        .args(["--method", "hads", "-o"])
+        .arg(&suite)
+        .assert()
+        .code(0);
+    let text = std::fs::read_to_string(&suite).unwrap();
+    assert!(text.contains("\"ApplicationData!\""), "{text}");
+    assert!(!text.contains("_out"), "{text}");
+    ioco()
+        .arg("run")
+        .arg(&model)
+        .arg(&suite)
+        .arg("--sim")
+        .arg(&model)
+        .assert()
+        .code(0);
+    // the machine played by a real child process, on plain lines and on JSON lines
+    let json = dir.path().join("m.json");
+    ioco()
+        .arg("show")
+        .arg(&model)
+        .args(["--format", "json", "-o"])
+        .arg(&json)
+        .assert()
+        .code(0);
+    let play = |m: &std::path::Path, json_lines: bool| {
+        let mut c = ioco();
+        c.arg("run").arg(&model).arg(&suite).args([
+            "--quiescence-marker",
+            "#quiet",
+            "--reset-line",
+            "#reset",
+            "--sut",
+            &format!(
+                "python3 examples/models/lts_player.py {} --ack{}",
+                m.display(),
+                if json_lines { " --json" } else { "" }
+            ),
+        ]);
+        if json_lines {
+            c.arg("--json-lines");
+        }
+        c.timeout(std::time::Duration::from_secs(600));
+        c
+    };
+    play(&json, false).assert().code(0);
+    play(&json, true).assert().code(0);
+    // and the suite still kills a machine that answers something else where the model says
+    // `ApplicationData!`
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    for t in v["transitions"].as_array_mut().unwrap() {
+        if t[1] == "ApplicationData!" {
+            t[1] = "ConnectionClosed!".into();
+        }
+    }
+    let mutant = dir.path().join("mutant.json");
+    std::fs::write(&mutant, serde_json::to_string(&v).unwrap()).unwrap();
+    play(&mutant, false)
+        .assert()
+        .code(1)
+        .stdout(contains("ConnectionClosed!"));
+}

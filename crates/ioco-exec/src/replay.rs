@@ -46,7 +46,15 @@ pub fn parse_trace<S: AsRef<str>>(
                 (_, Some(b)) => (b, Some(false)),
                 _ => (s, None),
             };
-            match a.lookup(bare) {
+            let kind = |w: bool| {
+                if w {
+                    ioco_model::LabelKind::Input
+                } else {
+                    ioco_model::LabelKind::Output
+                }
+            };
+            let exact = want_input.and_then(|w| a.lookup_kind(bare, kind(w)));
+            match exact.or_else(|| a.lookup(bare)) {
                 Some(l) if want_input.is_none_or(|w| w == a.is_input(l)) => Ok(l),
                 Some(l) => Err(format!(
                     "step {}: `{s}` has the wrong direction, the model has {}",

@@ -244,7 +244,7 @@ fn exec(
                 otherwise,
             } => {
                 let bare = input.strip_suffix('?').unwrap_or(input);
-                let Some(a) = alphabet.lookup(bare).filter(|&l| alphabet.is_input(l)) else {
+                let Some(a) = alphabet.lookup_kind(bare, ioco_model::LabelKind::Input) else {
                     return Ended::error(format!(
                         "the test gives `{input}`, which is not an input of the model"
                     ));
@@ -326,7 +326,7 @@ fn choice(
         let l = if b.label == ioco_gen::DELTA {
             Some(Label::DELTA)
         } else {
-            alphabet.lookup(b.label.trim_end_matches(['?', '!']))
+            alphabet.parse(&b.label)
         };
         if let Some(l) = l {
             wanted.push(l.0);
@@ -353,8 +353,7 @@ fn leaves_spec_by_output(
         let l = if text == ioco_gen::DELTA {
             Some(Label::DELTA)
         } else {
-            let bare = text.trim_end_matches(['?', '!']);
-            alphabet.lookup(bare)
+            alphabet.parse(text)
         };
         let Some(l) = l else {
             // Not a label of the specification: an unknown output is a violation.

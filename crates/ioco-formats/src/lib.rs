@@ -39,32 +39,19 @@ pub enum Model {
 impl Model {
     /// The LTS reading of the model (Mealy machines via [`Mealy::to_lts`]).
     ///
-    /// An LTS label is an input or an output, never both, but a Mealy machine may use one name
-    /// on both sides (AALpy's JSSE model answers the input `ApplicationData` with the output
-    /// `ApplicationData`). Such an output is renamed `NAME_out` (with more `_out` until the
-    /// name is free) in the LTS reading.
+    /// A Mealy machine may use one name on both sides (AALpy's JSSE model answers the input
+    /// `ApplicationData` with the output `ApplicationData`): inputs and outputs are two
+    /// namespaces, so they stay `ApplicationData?` and `ApplicationData!` (issue #19 item 2;
+    /// a user's label is never renamed).
     pub fn into_lts(self) -> Result<Lts, FormatError> {
         match self {
             Model::Lts(l) => Ok(l),
-            Model::Mealy(mut m) => {
-                let taken: std::collections::HashSet<String> =
-                    m.inputs.iter().chain(m.outputs.iter()).cloned().collect();
-                for o in m.outputs.iter_mut() {
-                    if m.inputs.contains(o) {
-                        let mut n = format!("{o}_out");
-                        while taken.contains(&n) {
-                            n.push_str("_out");
-                        }
-                        *o = n;
-                    }
-                }
-                m.to_lts().map_err(|k| {
-                    FormatError::file(
-                        "<mealy>",
-                        format!("cannot read the Mealy machine as an LTS: {k}"),
-                    )
-                })
-            }
+            Model::Mealy(m) => m.to_lts().map_err(|k| {
+                FormatError::file(
+                    "<mealy>",
+                    format!("cannot read the Mealy machine as an LTS: {k}"),
+                )
+            }),
         }
     }
 

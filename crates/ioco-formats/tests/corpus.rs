@@ -284,10 +284,28 @@ fn corpus_models_survive_a_write_read_round_trip() {
 }
 
 #[test]
-fn a_name_used_as_input_and_output_is_renamed_in_the_lts_reading() {
+fn a_name_used_as_input_and_output_keeps_it_in_both_namespaces() {
+    use ioco_model::LabelKind;
     let f = corpus_dir().join("mealy-aalpy/TLS/JSSE_1.8.0_25_server_regular.dot");
     let lts = load(&f).unwrap().into_lts().unwrap();
     let a = lts.alphabet();
-    assert!(a.is_input(a.lookup("ApplicationData").unwrap()));
-    assert!(a.is_output(a.lookup("ApplicationData_out").unwrap()));
+    let i = a.lookup_kind("ApplicationData", LabelKind::Input).unwrap();
+    let o = a.lookup_kind("ApplicationData", LabelKind::Output).unwrap();
+    assert_ne!(i, o);
+    assert_eq!(a.display(i), "ApplicationData?");
+    assert_eq!(a.display(o), "ApplicationData!");
+    assert!(a.lookup("ApplicationData_out").is_none());
+    // and the written forms read back with both labels (and every transition)
+    let json = ioco_formats::json::write_lts(&lts);
+    let aut = ioco_formats::aut::write(&lts).unwrap();
+    for back in [
+        ioco_formats::json::read_lts(&json, "w.json").unwrap(),
+        ioco_formats::aut::parse(&aut, "w.aut").unwrap(),
+    ] {
+        let b = back.alphabet();
+        let i = b.lookup_kind("ApplicationData", LabelKind::Input).unwrap();
+        let o = b.lookup_kind("ApplicationData", LabelKind::Output).unwrap();
+        assert_ne!(i, o);
+        assert_eq!(back.num_transitions(), lts.num_transitions());
+    }
 }

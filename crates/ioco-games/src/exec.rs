@@ -108,7 +108,7 @@ impl Explorer<'_> {
             }
             TestCase::Stimulate { input, after, .. } => {
                 let name = input.trim_end_matches('?');
-                let a = alpha.lookup(name).filter(|&l| alpha.is_input(l));
+                let a = alpha.lookup_kind(name, ioco_model::LabelKind::Input);
                 for c in closure(imp, s) {
                     let can_output = imp.edges(c).iter().any(|e| alpha.is_output(e.label));
                     let (take_input, race) = match self.resolve {

@@ -174,7 +174,10 @@ impl Goal {
                     let l = if matches!(base, "δ" | "delta" | "quiescence") {
                         Label::DELTA
                     } else {
-                        match a.lookup(base) {
+                        match want
+                            .and_then(|k| a.lookup_kind(base, k))
+                            .or_else(|| a.lookup(base))
+                        {
                             Some(l) => l,
                             None => {
                                 let names: Vec<String> =

@@ -193,7 +193,7 @@ impl PurposeProduct {
         to_spec[Label::DELTA.index()] = Some(Label::DELTA);
         for l in pa.visible() {
             let name = pa.name(l);
-            match sa.lookup(name) {
+            match sa.lookup_kind(name, pa.kind(l)).or_else(|| sa.lookup(name)) {
                 Some(s) if sa.kind(s) == pa.kind(l) => to_spec[l.index()] = Some(s),
                 Some(s) => {
                     return Err(PurposeError::UnknownLabel {

@@ -244,7 +244,10 @@ mod tests {
                     otherwise,
                     ..
                 } => {
-                    let l = sus.alphabet().lookup(input.trim_end_matches('?')).unwrap();
+                    let l = sus
+                        .alphabet()
+                        .lookup_kind(input.trim_end_matches('?'), ioco_model::LabelKind::Input)
+                        .unwrap();
                     path.push(input.clone());
                     let t2 = sus.step(q, l).unwrap();
                     if go(after, sus, t2, path) {

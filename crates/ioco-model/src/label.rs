@@ -54,7 +54,9 @@ impl LabelKind {
     }
 }
 
-/// A name was declared both as an input and as an output.
+/// A name was declared with two kinds that cannot share it (kept for callers that refuse a
+/// name used as an input and as an output; [`Alphabet::intern`] itself allows that: inputs
+/// and outputs are two namespaces).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KindConflict {
     /// The label name.
@@ -77,13 +79,22 @@ impl fmt::Display for KindConflict {
 
 impl std::error::Error for KindConflict {}
 
-/// An interning table of labels with their kinds. Index 0 is τ, index 1 is δ.
+/// An interning table of labels with their kinds. Index 0 is τ, index 1 is δ. Inputs and
+/// outputs are two namespaces: `ApplicationData?` and `ApplicationData!` are two labels (a
+/// Mealy machine may answer an input with an output of the same name), told apart by their
+/// kind, as users write them (`?`/`!`); a name is never renamed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(from = "AlphabetRepr", into = "AlphabetRepr")]
 pub struct Alphabet {
     names: Vec<String>,
     kinds: Vec<LabelKind>,
-    index: FxHashMap<String, Label>,
+    /// Per name, the input and the output of that name.
+    index: FxHashMap<String, [Option<Label>; 2]>,
+}
+
+/// The slot of a visible kind in [`Alphabet`]'s index.
+fn slot(kind: LabelKind) -> usize {
+    usize::from(kind == LabelKind::Output)
 }
 
 /// Serialised form: the visible labels in index order, so label indices survive a round trip.
@@ -101,7 +112,7 @@ impl From<AlphabetRepr> for Alphabet {
     fn from(r: AlphabetRepr) -> Self {
         let mut a = Alphabet::new();
         for l in r.0 {
-            // A duplicate name with another kind cannot be represented; the first one wins.
+            // Inputs and outputs are two namespaces: a name may come twice, once per kind.
             let _ = a.intern(&l.name, l.kind);
         }
         a
@@ -138,29 +149,22 @@ impl Alphabet {
     }
 
     /// Intern `name` with `kind`. Interning an existing name with the same kind returns the
-    /// existing label; with another kind it is an error. τ and δ cannot be interned by name:
-    /// use [`Label::TAU`] and [`Label::DELTA`].
+    /// existing label; with the other kind it is another label (inputs and outputs are two
+    /// namespaces). τ and δ cannot be interned by name: use [`Label::TAU`] and
+    /// [`Label::DELTA`]. Never fails today; the `Result` is kept for the callers.
     pub fn intern(&mut self, name: &str, kind: LabelKind) -> Result<Label, KindConflict> {
         match kind {
             LabelKind::Internal => return Ok(Label::TAU),
             LabelKind::Quiescence => return Ok(Label::DELTA),
             _ => {}
         }
-        if let Some(&l) = self.index.get(name) {
-            let existing = self.kinds[l.index()];
-            if existing != kind {
-                return Err(KindConflict {
-                    name: name.to_string(),
-                    existing,
-                    requested: kind,
-                });
-            }
+        if let Some(l) = self.index.get(name).and_then(|e| e[slot(kind)]) {
             return Ok(l);
         }
         let l = Label(self.names.len() as u32);
         self.names.push(name.to_string());
         self.kinds.push(kind);
-        self.index.insert(name.to_string(), l);
+        self.index.entry(name.to_string()).or_default()[slot(kind)] = Some(l);
         Ok(l)
     }
 
@@ -174,9 +178,33 @@ impl Alphabet {
         self.intern(name, LabelKind::Output)
     }
 
-    /// Look a visible label up by name.
+    /// Look a visible label up by name: the input of that name, else the output. Where both
+    /// may exist, say which with [`Alphabet::lookup_kind`] or [`Alphabet::parse`].
     pub fn lookup(&self, name: &str) -> Option<Label> {
-        self.index.get(name).copied()
+        self.index.get(name).and_then(|e| e[0].or(e[1]))
+    }
+
+    /// The input (`kind` Input) or the output (Output) named `name`.
+    pub fn lookup_kind(&self, name: &str, kind: LabelKind) -> Option<Label> {
+        match kind {
+            LabelKind::Input | LabelKind::Output => {
+                self.index.get(name).and_then(|e| e[slot(kind)])
+            }
+            LabelKind::Internal => Some(Label::TAU),
+            LabelKind::Quiescence => Some(Label::DELTA),
+        }
+    }
+
+    /// A label as users write it: `coin?` is the input, `tea!` the output; a bare name is the
+    /// input of that name, else the output ([`Alphabet::lookup`]).
+    pub fn parse(&self, text: &str) -> Option<Label> {
+        if let Some(n) = text.strip_suffix('?') {
+            self.lookup_kind(n, LabelKind::Input)
+        } else if let Some(n) = text.strip_suffix('!') {
+            self.lookup_kind(n, LabelKind::Output)
+        } else {
+            self.lookup(text)
+        }
     }
 
     /// The number of labels, τ and δ included.
@@ -261,7 +289,7 @@ impl Alphabet {
             .map(|l| match self.kind(l) {
                 LabelKind::Internal => Some(Label::TAU),
                 LabelKind::Quiescence => Some(Label::DELTA),
-                k => other.lookup(self.name(l)).filter(|&o| other.kind(o) == k),
+                k => other.lookup_kind(self.name(l), k),
             })
             .collect()
     }
@@ -272,12 +300,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn interning_is_idempotent_and_kinds_conflict() {
+    fn interning_is_idempotent_and_kinds_are_namespaces() {
         let mut a = Alphabet::new();
         let x = a.input("a").unwrap();
         assert_eq!(a.input("a").unwrap(), x);
-        let err = a.output("a").unwrap_err();
-        assert_eq!(err.existing, LabelKind::Input);
+        // inputs and outputs are two namespaces
+        let y = a.output("a").unwrap();
+        assert_ne!(x, y);
+        assert_eq!(a.output("a").unwrap(), y);
+        assert_eq!(a.lookup("a"), Some(x));
+        assert_eq!(a.lookup_kind("a", LabelKind::Output), Some(y));
+        assert_eq!(a.parse("a!"), Some(y));
+        assert_eq!(a.parse("a?"), Some(x));
+        assert_eq!(a.display(y), "a!");
         assert_eq!(a.display(x), "a?");
         assert_eq!(a.display(Label::DELTA), "δ");
         assert_eq!(a.display_trace(&[]), "ε");

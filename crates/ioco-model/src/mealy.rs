@@ -94,8 +94,8 @@ impl Mealy {
     }
 
     /// The input/output LTS reading: `s -i?-> m -o!-> t` with a fresh `m` per transition.
-    /// Mealy states keep their numbers (0..n); intermediate states follow. An input name that
-    /// is also an output name is a [`crate::KindConflict`].
+    /// Mealy states keep their numbers (0..n); intermediate states follow. An input and an
+    /// output may share a name (`ApplicationData?` and `ApplicationData!` are two labels).
     pub fn to_lts(&self) -> Result<Lts, crate::label::KindConflict> {
         let mut alphabet = Alphabet::new();
         let ins = self

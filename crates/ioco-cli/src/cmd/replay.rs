@@ -94,7 +94,10 @@ pub fn run(args: Args) -> Result<Outcome> {
     let mut steps: Vec<&str> = recorded.trace.iter().collect();
     let garbage_end = steps.last().is_some_and(|l| {
         l.ends_with('!')
-            && spec.alphabet().lookup(l.trim_end_matches('!')).is_none()
+            && spec
+                .alphabet()
+                .lookup_kind(l.trim_end_matches('!'), ioco_model::LabelKind::Output)
+                .is_none()
             && recorded.failure.is_some()
     });
     if garbage_end {

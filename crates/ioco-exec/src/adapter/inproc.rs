@@ -94,8 +94,11 @@ impl<C: Component> InProcess<C> {
 
     fn label(&self, out: &str) -> Result<Label, AdapterError> {
         let bare = out.strip_suffix('!').unwrap_or(out);
-        match self.alphabet.lookup(bare) {
-            Some(l) if self.alphabet.is_output(l) => Ok(l),
+        match self
+            .alphabet
+            .lookup_kind(bare, ioco_model::LabelKind::Output)
+        {
+            Some(l) => Ok(l),
             _ => Err(AdapterError::UnknownOutput {
                 line: out.to_string(),
             }),

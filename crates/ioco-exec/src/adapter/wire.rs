@@ -27,7 +27,7 @@
 //! and, in JSON-lines mode, a line that is not a JSON object with a string `label`, are
 //! [`Decoded::Malformed`] (an Error). A trailing `\r` is ignored.
 
-use ioco_model::{Alphabet, Label};
+use ioco_model::{Alphabet, Label, LabelKind};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -157,11 +157,24 @@ impl Codec {
     pub fn new(alphabet: &Alphabet, cfg: &WireConfig) -> Result<Codec, String> {
         let mut wire_of: HashMap<Label, String> = HashMap::new();
         for (k, v) in &cfg.mapping.0 {
-            let bare = k.trim_end_matches(['?', '!']);
-            let l = alphabet.lookup(bare).ok_or_else(|| {
-                format!("the mapping names `{k}`, which is not a label of the model")
-            })?;
-            wire_of.insert(l, v.clone());
+            // `coin?` and `tea!` name one label; a bare name both the input and the output
+            // of that name (inputs and outputs are two namespaces)
+            let labels: Vec<Label> = if k.ends_with(['?', '!']) {
+                alphabet.parse(k).into_iter().collect()
+            } else {
+                [LabelKind::Input, LabelKind::Output]
+                    .into_iter()
+                    .filter_map(|kind| alphabet.lookup_kind(k, kind))
+                    .collect()
+            };
+            if labels.is_empty() {
+                return Err(format!(
+                    "the mapping names `{k}`, which is not a label of the model"
+                ));
+            }
+            for l in labels {
+                wire_of.insert(l, v.clone());
+            }
         }
         let mut inputs = vec![None; alphabet.len()];
         let mut outputs = HashMap::new();

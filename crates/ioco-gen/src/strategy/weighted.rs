@@ -33,7 +33,13 @@ impl Weighted {
                 continue;
             }
             let bare = name.strip_suffix('?').unwrap_or(name);
-            match alphabet.lookup(bare) {
+            let found = match name.strip_suffix('!') {
+                Some(out) => alphabet.lookup_kind(out, ioco_model::LabelKind::Output),
+                None => alphabet
+                    .lookup_kind(bare, ioco_model::LabelKind::Input)
+                    .or_else(|| alphabet.lookup(bare)),
+            };
+            match found {
                 Some(l) if alphabet.is_input(l) => w.weights[l.index()] = *x,
                 Some(_) => {
                     return Err(format!(
