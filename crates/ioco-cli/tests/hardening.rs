@@ -4,6 +4,7 @@
 mod common;
 
 use common::{ioco, write};
+use predicates::prelude::PredicateBooleanExt;
 use predicates::str::contains;
 
 /// `ioco check` on `path`: (exit code, stdout + stderr).
@@ -261,4 +262,62 @@ fn a_renamed_then_hidden_data_gate_is_refused_not_a_panic() {
             .assert()
             .code(0);
     }
+}
+
+/// Issue #14 item 3: `--estimate` of an n-complete suite on moving-arms grew to 23 GB and was
+/// killed after minutes (and match printed "about inf"): sizing now stops at the test limit,
+/// and the merged automata of nested suites count against `--max-pairs`.
+#[test]
+fn n_complete_estimates_are_bounded_and_finite() {
+    for n in ["1", "2"] {
+        ioco()
+            .args([
+                "gen",
+                "examples/torxakis/moving-arms.ioco",
+                "--method",
+                "n-complete",
+            ])
+            .args(["--n", n, "--estimate"])
+            .timeout(std::time::Duration::from_secs(300))
+            .assert()
+            .code(0)
+            .stderr(contains("more than 200000 test cases, the limit"))
+            .stderr(contains("inf").not())
+            .stderr(contains("e308").not());
+    }
+    ioco()
+        .args([
+            "gen",
+            "examples/torxakis/match.ioco",
+            "--method",
+            "n-complete",
+            "--n",
+            "1",
+        ])
+        .args(["-o", "/dev/null"])
+        .timeout(std::time::Duration::from_secs(300))
+        .assert()
+        .code(2)
+        .stderr(contains("more test cases than the limit of 200000"));
+    // a plan that fits is estimated exactly, and the merged automata obey --max-pairs
+    ioco()
+        .args([
+            "gen",
+            "examples/coffee/coffee.ioco",
+            "--method",
+            "n-complete",
+            "--n",
+            "2",
+        ])
+        .arg("--estimate")
+        .assert()
+        .code(0)
+        .stderr(contains("about 4.240e3 test cases"));
+    ioco()
+        .args(["gen", "--max-pairs", "50", "examples/coffee/coffee.ioco"])
+        .args(["--method", "n-complete", "--n", "2", "-o", "/dev/null"])
+        .assert()
+        .code(2)
+        .stderr(contains("merged automata"))
+        .stderr(contains("--max-pairs"));
 }

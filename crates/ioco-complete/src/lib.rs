@@ -84,6 +84,16 @@ pub enum CompleteError {
         /// The nodes built.
         limit: usize,
     },
+    /// The nested suites of `T(S, n)` need merged automata whose state pairs, with those of
+    /// the automata already prepared, pass the budget ([`budget`]).
+    MergesTooLarge {
+        /// States of the automata prepared and of the merge that passed the budget.
+        states: usize,
+        /// Their state pairs.
+        pairs: u64,
+        /// The limit on pairs.
+        limit: u64,
+    },
     /// The suspension automaton has more state pairs than the budget ([`budget`]).
     TooManyPairs {
         /// States of the suspension automaton.
@@ -109,11 +119,20 @@ impl std::fmt::Display for CompleteError {
                 limit,
                 feasible_n,
             } => {
-                write!(
-                    f,
-                    "the suite for n = {n} would have about {estimated:.3e} test cases, more \
-                     than the limit of {limit}"
-                )?;
+                if estimated.is_finite() {
+                    write!(
+                        f,
+                        "the suite for n = {n} would have about {estimated:.3e} test cases, more \
+                         than the limit of {limit}"
+                    )?;
+                } else {
+                    // sizing stops at the limit: the exact count is not known
+                    write!(
+                        f,
+                        "the suite for n = {n} would have more test cases than the limit of \
+                         {limit}"
+                    )?;
+                }
                 match feasible_n {
                     Some(m) => write!(f, "; n = {m} is feasible (or raise the limit)"),
                     None => write!(f, "; no n fits the limit (raise the limit)"),
@@ -131,6 +150,18 @@ impl std::fmt::Display for CompleteError {
                  --max-pairs, use a smaller model, or test it online (`ioco test`), which \
                  relates no pairs",
                 *bytes as f64 / (1u64 << 30) as f64
+            ),
+            CompleteError::MergesTooLarge {
+                states,
+                pairs,
+                limit,
+            } => write!(
+                f,
+                "the nested suites of the n-complete suite need merged automata of {states} \
+                 states in all: {pairs} state pairs to relate (about {:.1} GiB), more than the \
+                 limit of {limit} pairs; hint: raise --max-pairs, use a smaller --n, or use \
+                 --method adg",
+                (*pairs as f64) * 8.0 / (1u64 << 30) as f64
             ),
             CompleteError::SplittingGraphTooLarge { limit } => write!(
                 f,
@@ -174,6 +205,7 @@ pub fn n_complete_stream(
             feasible_n: None,
         });
     }
+    g.check_budget()?;
     g.stream(&est, sink);
     Ok(est)
 }

@@ -95,6 +95,9 @@ pub struct SizeEstimate {
     /// Distinct nested merge suites (per merge and depth) that use `U(q ∧ q', n)`: past the
     /// depth guard, or because it is smaller than `T(q ∧ q', n)`.
     pub fallbacks: usize,
+    /// The nested sizes are lower bounds: some merges were not prepared, as they would have
+    /// passed the pair budget ([`crate::budget`]).
+    pub lower_bound: bool,
 }
 
 /// A prepared automaton: the specification or a merge.
@@ -210,6 +213,11 @@ pub struct Generator<'a> {
     t_sizes: FxHashMap<(usize, usize), f64>,
     u_sizes: FxHashMap<usize, f64>,
     use_u: FxHashMap<(usize, usize), bool>,
+    /// State pairs of all prepared levels (the pairwise relations they hold).
+    pairs_used: u64,
+    /// A merge was not prepared because it would pass the pair budget ([`crate::budget`]):
+    /// the sizes are then lower bounds.
+    over_budget: Option<(usize, u64)>,
 }
 
 impl<'a> Generator<'a> {
@@ -223,18 +231,54 @@ impl<'a> Generator<'a> {
             t_sizes: FxHashMap::default(),
             u_sizes: FxHashMap::default(),
             use_u: FxHashMap::default(),
+            pairs_used: 0,
+            over_budget: None,
         }
     }
 
-    fn merge_level(&mut self, level: usize, q: u32, q2: u32) -> usize {
+    /// The level of the merge of `q` and `q2` in `level`, prepared once; `None` when preparing
+    /// it would take the pairwise relations of all levels past the pair budget (then
+    /// [`Generator::over_budget`] says how far).
+    fn merge_level(&mut self, level: usize, q: u32, q2: u32) -> Option<usize> {
         if let Some(&id) = self.merges.get(&(level, q, q2)) {
-            return id;
+            return Some(id);
         }
-        let m = merge(&self.levels[level].sa, q, q2).expect("compatible states merge");
+        if self.over_budget.is_some() {
+            // the plan is past the budget already: no more merges
+            return None;
+        }
+        let m = merge(&self.levels[level].sa, q, q2)?;
+        let n = m.n() as u64;
+        let pairs = n.saturating_mul(n.saturating_sub(1)) / 2;
+        if self.pairs_used.saturating_add(pairs) > crate::budget::max_pairs() {
+            let states: usize = self.levels.iter().map(|l| l.sa.n()).sum::<usize>() + m.n();
+            self.over_budget = Some((states, self.pairs_used.saturating_add(pairs)));
+            return None;
+        }
+        self.pairs_used += pairs;
         let id = self.levels.len();
         self.levels.push(Level::prepare(m, true));
         self.merges.insert((level, q, q2), id);
-        id
+        Some(id)
+    }
+
+    /// When the plan needed more state pairs than the budget: the states and pairs it had
+    /// reached.
+    pub fn over_budget(&self) -> Option<(usize, u64)> {
+        self.over_budget
+    }
+
+    /// An error when the last estimate's plan passed the pair budget (its sizes are lower
+    /// bounds, and generation would miss the merges it could not prepare).
+    pub fn check_budget(&self) -> Result<(), crate::CompleteError> {
+        match self.over_budget {
+            Some((states, pairs)) => Err(crate::CompleteError::MergesTooLarge {
+                states,
+                pairs,
+                limit: crate::budget::max_pairs(),
+            }),
+            None => Ok(()),
+        }
     }
 
     /// Size of `U(M, n)` for merge level `m` (counted up to the test limit).
@@ -271,11 +315,20 @@ impl<'a> Generator<'a> {
                 + self.levels[level].observe[q as usize] as u8 as f64;
             let partners = self.levels[level].nested[q as usize].clone();
             for q2 in partners {
-                let m = self.merge_level(level, q, q2);
-                per += self.nested_size(m, depth + 1);
+                match self.merge_level(level, q, q2) {
+                    Some(m) => per += self.nested_size(m, depth + 1),
+                    // past the pair budget: at least one test (a lower bound)
+                    None => per += 1.0,
+                }
+                if c * per > self.opts.max_tests as f64 {
+                    break;
+                }
             }
             total += c * per;
-            if total > 1e300 {
+            // past the test limit the suite is refused: no need to size the rest (this bounds
+            // the time and the merges an estimate takes)
+            if total > self.opts.max_tests as f64 {
+                total = f64::INFINITY;
                 break;
             }
         }
@@ -324,6 +377,7 @@ impl<'a> Generator<'a> {
             nested_tests: total - outer,
             total_tests: total,
             fallbacks: self.plan_fallbacks(),
+            lower_bound: self.over_budget.is_some(),
         }
     }
 
@@ -458,7 +512,11 @@ impl<'a> Generator<'a> {
         }
         let partners = self.levels[level].nested[q as usize].clone();
         for q2 in partners {
-            let m = self.merge_level(level, q, q2);
+            // every merge was planned by the estimate (a plan past the budget is refused
+            // before generation starts)
+            let Some(m) = self.merge_level(level, q, q2) else {
+                continue;
+            };
             let title = format!(
                 "{} ∧ {}",
                 self.levels[level].sa.state_names[q as usize],
@@ -563,6 +621,9 @@ pub(crate) fn n_complete_sa(
 ) -> Result<Suite, CompleteError> {
     let mut g = Generator::new(sa, n, opts);
     let est = g.estimate();
+    if est.total_tests <= opts.max_tests as f64 {
+        g.check_budget()?;
+    }
     if est.total_tests > opts.max_tests as f64 {
         let mut feasible = None;
         for m in 0..n {

@@ -60,11 +60,6 @@ snap!(
     a,
     "des (0, 2, 2)\n(0, \"coin?\", 1)\n(1, \"coffee\", 0)\n"
 );
-snap!(
-    aut_kind_conflict,
-    a,
-    "des (0, 2, 2)\n(0, \"a?\", 1)\n(1, \"a!\", 0)\n"
-);
 snap!(aut_missing_paren, a, "des (0, 1, 2)\n(0, \"a?\", 1\n");
 snap!(
     dot_missing_bracket,
@@ -116,4 +111,17 @@ fn unknown_extension_lists_the_supported_ones() {
         .contains(".aut, .dot, .gv, .json"));
     let e = ioco_formats::load(std::path::Path::new("model.ioco")).unwrap_err();
     assert!(e.to_string().contains("ioco-lang"), "{e}");
+}
+
+/// Inputs and outputs are two namespaces (issue #19 item 2): `a?` and `a!` in one file are two
+/// labels, not a conflict.
+#[test]
+fn aut_input_and_output_of_one_name() {
+    let lts = ioco_formats::aut::parse("des (0, 2, 2)\n(0, \"a?\", 1)\n(1, \"a!\", 0)\n", "a.aut")
+        .unwrap();
+    let a = lts.alphabet();
+    let i = a.lookup_kind("a", ioco_model::LabelKind::Input).unwrap();
+    let o = a.lookup_kind("a", ioco_model::LabelKind::Output).unwrap();
+    assert_ne!(i, o);
+    assert_eq!(lts.num_transitions(), 2);
 }

@@ -78,22 +78,42 @@ pub fn run(args: Args) -> Result<Outcome> {
             let n = *need(&args.n, "--n N", "n-complete")?;
             let sa = suspension(&args)?;
             let est = ioco_complete::estimate(&sa, n).map_err(|e| miette!("{e}"))?;
-            // A count as users read it: never negative (−0 from cancelling sums) nor infinite.
+            // A count as users read it: never negative (−0 from cancelling sums) nor infinite
+            // (sizing stops past the test limit, the largest suite that would be generated).
+            let limit = ioco_complete::NCompleteOptions::default().max_tests;
             let count = |x: f64| -> String {
-                if x.is_finite() {
+                if x.is_finite() && x <= limit as f64 {
                     format!("{:.3e}", (x + 0.0).max(0.0))
                 } else {
-                    format!("more than {:.3e}", f64::MAX)
+                    format!("more than {limit} (the limit)")
                 }
             };
-            spinner.suspend(|| errln!(
-                "T(S, {n}): about {} test cases ({} access sequences, {} outer, {} nested; {} fallbacks to U)",
-                count(est.total_tests),
-                count(est.access_sequences),
-                count(est.outer_tests),
-                count(est.nested_tests),
-                est.fallbacks
-            ));
+            let over = !(est.total_tests.is_finite() && est.total_tests <= limit as f64);
+            let line = if over {
+                // sizing stopped at the limit: the nested part is not counted further
+                format!(
+                    "T(S, {n}): more than {limit} test cases, the limit ({} access sequences, {} \
+                     outer tests); it would be refused: use a smaller --n, or --method adg",
+                    count(est.access_sequences),
+                    count(est.outer_tests),
+                )
+            } else {
+                format!(
+                    "T(S, {n}): {} {} test cases ({} access sequences, {} outer, {} nested; {} \
+                     fallbacks to U)",
+                    if est.lower_bound {
+                        "at least (the nested suites pass the --max-pairs budget)"
+                    } else {
+                        "about"
+                    },
+                    count(est.total_tests),
+                    count(est.access_sequences),
+                    count(est.outer_tests),
+                    count(est.nested_tests),
+                    est.fallbacks
+                )
+            };
+            spinner.suspend(|| errln!("{line}"));
             if args.estimate {
                 return Ok(Outcome::Ok);
             }
