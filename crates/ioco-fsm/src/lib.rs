@@ -363,6 +363,29 @@ impl FsmSuite {
 
     /// The suite in the shared test-suite format.
     pub fn to_suite(&self) -> Suite {
+        let mut s = self.header();
+        s.tests = self.named_tests().collect();
+        s
+    }
+
+    /// The test cases one at a time, as [`FsmSuite::to_suite`] has them (for writing a suite
+    /// too large to hold: [`Suite::write_streaming`]).
+    pub fn named_tests(&self) -> impl Iterator<Item = NamedTest> + '_ {
+        self.words.iter().enumerate().map(|(n, w)| {
+            let names: Vec<&str> = w
+                .iter()
+                .map(|&a| self.machine.inputs[a as usize].as_str())
+                .collect();
+            NamedTest {
+                name: format!("t{n}"),
+                purpose: Some(names.join(" ")),
+                test: self.test_case(w),
+            }
+        })
+    }
+
+    /// The suite without its tests: method and parameters.
+    pub fn header(&self) -> Suite {
         let mut s = Suite::new(self.method.name());
         let p = &mut s.parameters;
         p.insert("k".into(), self.extra_states.into());
@@ -379,17 +402,6 @@ impl FsmSuite {
         p.insert("symbols".into(), st.symbols.into());
         for (key, v) in &self.params {
             p.insert(key.clone(), v.clone());
-        }
-        for (n, w) in self.words.iter().enumerate() {
-            let names: Vec<&str> = w
-                .iter()
-                .map(|&a| self.machine.inputs[a as usize].as_str())
-                .collect();
-            s.tests.push(NamedTest {
-                name: format!("t{n}"),
-                purpose: Some(names.join(" ")),
-                test: self.test_case(w),
-            });
         }
         s
     }

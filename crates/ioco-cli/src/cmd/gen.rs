@@ -145,7 +145,18 @@ pub fn run(args: Args) -> Result<Outcome> {
                 .map_err(|e| miette!("{e}"))?;
             let st = s.stats();
             spinner.suspend(|| errln!("{method}: {st:?}"));
-            s.to_suite()
+            // streamed to the output one test at a time (a large suite never held whole)
+            let mut header = s.header();
+            header
+                .parameters
+                .insert("model".into(), args.model.display().to_string().into());
+            drop(spinner);
+            errln!("{} test case(s), method {}", st.tests, header.method);
+            if st.tests == 0 {
+                errln!("warning: the suite has no test case; `ioco run` refuses an empty suite");
+            }
+            write_streaming(&header, s.named_tests(), args.output.as_deref())?;
+            return Ok(Outcome::Ok);
         }
         MethodArg::Reach | MethodArg::Joker => {
             let name = if method == MethodArg::Reach {
@@ -232,6 +243,29 @@ pub fn run(args: Args) -> Result<Outcome> {
     let text = serde_json::to_string_pretty(&suite).into_diagnostic()?;
     emit(&(text + "\n"), args.output.as_deref())?;
     Ok(Outcome::Ok)
+}
+
+/// Write `header` and `tests` to `path` (standard output when `None`) as they come
+/// ([`Suite::write_streaming`]); a closed standard output is not an error.
+fn write_streaming(
+    header: &Suite,
+    tests: impl Iterator<Item = ioco_gen::NamedTest>,
+    path: Option<&std::path::Path>,
+) -> Result<()> {
+    match path {
+        Some(p) => {
+            let f = std::fs::File::create(p)
+                .map_err(|e| miette!("cannot write {}: {e}", p.display()))?;
+            header
+                .write_streaming(tests, std::io::BufWriter::new(f))
+                .map_err(|e| miette!("cannot write {}: {e}", p.display()))?;
+        }
+        None => {
+            let out = std::io::BufWriter::new(std::io::stdout().lock());
+            let _ = header.write_streaming(tests, out);
+        }
+    }
+    Ok(())
 }
 
 /// What the state identifiers of an `adg` suite are made of, and which pairs they separate.
