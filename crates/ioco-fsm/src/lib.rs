@@ -371,16 +371,11 @@ impl FsmSuite {
     /// The test cases one at a time, as [`FsmSuite::to_suite`] has them (for writing a suite
     /// too large to hold: [`Suite::write_streaming`]).
     pub fn named_tests(&self) -> impl Iterator<Item = NamedTest> + '_ {
-        self.words.iter().enumerate().map(|(n, w)| {
-            let names: Vec<&str> = w
-                .iter()
-                .map(|&a| self.machine.inputs[a as usize].as_str())
-                .collect();
-            NamedTest {
-                name: format!("t{n}"),
-                purpose: Some(names.join(" ")),
-                test: self.test_case(w),
-            }
+        // no purpose text: the test is its input word, which the test itself shows
+        self.words.iter().enumerate().map(|(n, w)| NamedTest {
+            name: format!("t{n}"),
+            purpose: None,
+            test: self.test_case(w),
         })
     }
 
@@ -462,12 +457,22 @@ mod tests {
         assert_eq!(suite.parameters["states"], 2);
         // The test of the word a·a: a? x! a? y! pass.
         let t = s.test_case(&[0, 0]);
+        match &t {
+            TestCase::Stimulate {
+                input,
+                after,
+                otherwise: Verdict::Fail,
+                ..
+            } => {
+                assert_eq!(input, "a?");
+                assert!(matches!(**after, TestCase::Observe { .. }));
+            }
+            t => panic!("{t:?}"),
+        }
+        // written as its word, read back as the same tree
         let json = serde_json::to_value(&t).unwrap();
-        assert_eq!(json["input"], "a?");
-        assert_eq!(json["after"]["branches"][0]["label"], "x!");
-        assert_eq!(json["after"]["otherwise"], "fail");
-        let second = &json["after"]["branches"][0]["then"];
-        assert_eq!(second["after"]["branches"][0]["label"], "y!");
-        assert_eq!(second["after"]["branches"][0]["then"]["verdict"], "pass");
+        assert_eq!(json["kind"], "word");
+        assert_eq!(json["steps"], serde_json::json!(["a?", "x!", "a?", "y!"]));
+        assert_eq!(serde_json::from_value::<TestCase>(json).unwrap(), t);
     }
 }

@@ -38,8 +38,14 @@ pub struct Branch {
 }
 
 /// A node of a tree-shaped test case.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "lowercase")]
+///
+/// In JSON a node is an object with a `kind` (`leaf`, `observe`, `stimulate`). A test that is
+/// one path (each input offered with no race branch, each observation with one expected
+/// label, every other observation a Fail, ending in Pass: every test of a W, Wp, HSI, H or
+/// hybrid-ADS suite) is written compactly as `{"kind": "word", "steps": ["a?", "x!", "δ"]}`
+/// and read back as the same tree (issue #19 item 3: about a fifth of the bytes).
+#[derive(Clone, PartialEq, Eq, Debug, Deserialize)]
+#[serde(from = "TestCaseRepr")]
 pub enum TestCase {
     /// The test ends with this verdict.
     Leaf {
@@ -68,6 +74,164 @@ pub enum TestCase {
         /// The verdict for an output that races ahead and is not listed.
         otherwise: Verdict,
     },
+}
+
+/// The JSON forms of a node, the compact `word` included.
+#[derive(Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+enum TestCaseRepr {
+    Leaf {
+        verdict: Verdict,
+        #[serde(default)]
+        reason: Option<String>,
+    },
+    Observe {
+        branches: Vec<Branch>,
+        otherwise: Verdict,
+    },
+    Stimulate {
+        input: String,
+        after: Box<TestCase>,
+        #[serde(default)]
+        branches: Vec<Branch>,
+        otherwise: Verdict,
+    },
+    Word {
+        steps: Vec<String>,
+    },
+}
+
+impl From<TestCaseRepr> for TestCase {
+    fn from(r: TestCaseRepr) -> TestCase {
+        match r {
+            TestCaseRepr::Leaf { verdict, reason } => TestCase::Leaf { verdict, reason },
+            TestCaseRepr::Observe {
+                branches,
+                otherwise,
+            } => TestCase::Observe {
+                branches,
+                otherwise,
+            },
+            TestCaseRepr::Stimulate {
+                input,
+                after,
+                branches,
+                otherwise,
+            } => TestCase::Stimulate {
+                input,
+                after,
+                branches,
+                otherwise,
+            },
+            TestCaseRepr::Word { steps } => TestCase::word(&steps),
+        }
+    }
+}
+
+impl Serialize for TestCase {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        if let Some(steps) = self.as_word() {
+            let mut st = ser.serialize_struct("TestCase", 2)?;
+            st.serialize_field("kind", "word")?;
+            st.serialize_field("steps", &steps)?;
+            return st.end();
+        }
+        match self {
+            TestCase::Leaf { verdict, reason } => {
+                let mut st = ser.serialize_struct("TestCase", 3)?;
+                st.serialize_field("kind", "leaf")?;
+                st.serialize_field("verdict", verdict)?;
+                if let Some(r) = reason {
+                    st.serialize_field("reason", r)?;
+                }
+                st.end()
+            }
+            TestCase::Observe {
+                branches,
+                otherwise,
+            } => {
+                let mut st = ser.serialize_struct("TestCase", 3)?;
+                st.serialize_field("kind", "observe")?;
+                st.serialize_field("branches", branches)?;
+                st.serialize_field("otherwise", otherwise)?;
+                st.end()
+            }
+            TestCase::Stimulate {
+                input,
+                after,
+                branches,
+                otherwise,
+            } => {
+                let mut st = ser.serialize_struct("TestCase", 5)?;
+                st.serialize_field("kind", "stimulate")?;
+                st.serialize_field("input", input)?;
+                st.serialize_field("after", after)?;
+                st.serialize_field("branches", branches)?;
+                st.serialize_field("otherwise", otherwise)?;
+                st.end()
+            }
+        }
+    }
+}
+
+impl TestCase {
+    /// The one-path test of `steps` (`a?` offers an input, `x!` or `δ` expects that
+    /// observation; anything else fails; Pass at the end): the tree of a `word` in JSON.
+    pub fn word(steps: &[String]) -> TestCase {
+        let mut node = TestCase::leaf(Verdict::Pass);
+        for step in steps.iter().rev() {
+            node = if step.ends_with('?') {
+                TestCase::Stimulate {
+                    input: step.clone(),
+                    after: Box::new(node),
+                    branches: Vec::new(),
+                    otherwise: Verdict::Fail,
+                }
+            } else {
+                TestCase::Observe {
+                    branches: vec![Branch {
+                        label: step.clone(),
+                        then: node,
+                    }],
+                    otherwise: Verdict::Fail,
+                }
+            };
+        }
+        node
+    }
+
+    /// The steps of a one-path test ([`TestCase::word`]), `None` for any other tree (and for a
+    /// lone leaf).
+    pub fn as_word(&self) -> Option<Vec<&str>> {
+        let mut steps = Vec::new();
+        let mut node = self;
+        loop {
+            match node {
+                TestCase::Leaf {
+                    verdict: Verdict::Pass,
+                    reason: None,
+                } if !steps.is_empty() => return Some(steps),
+                TestCase::Stimulate {
+                    input,
+                    after,
+                    branches,
+                    otherwise: Verdict::Fail,
+                } if branches.is_empty() && input.ends_with('?') => {
+                    steps.push(input.as_str());
+                    node = after;
+                }
+                TestCase::Observe {
+                    branches,
+                    otherwise: Verdict::Fail,
+                } if branches.len() == 1 && !branches[0].label.ends_with('?') => {
+                    steps.push(branches[0].label.as_str());
+                    node = &branches[0].then;
+                }
+                _ => return None,
+            }
+        }
+    }
 }
 
 impl TestCase {
@@ -325,6 +489,32 @@ mod tests {
         let j = serde_json::to_string_pretty(&s).unwrap();
         let back: Suite = serde_json::from_str(&j).unwrap();
         assert_eq!(back, s);
+
+        // a one-path test is written as its word; a tree with a choice stays a tree
+        let v = serde_json::to_value(&t).unwrap();
+        assert_eq!(v["kind"], "word");
+        assert_eq!(v["steps"], serde_json::json!(["button?", "coffee!"]));
+        let with_delta = TestCase::word(&["a?".into(), DELTA.into(), "b?".into(), "x!".into()]);
+        let v = serde_json::to_value(&with_delta).unwrap();
+        assert_eq!(v["steps"][1], DELTA);
+        assert_eq!(serde_json::from_value::<TestCase>(v).unwrap(), with_delta);
+        let tree = TestCase::Observe {
+            branches: vec![
+                Branch {
+                    label: "x!".into(),
+                    then: TestCase::leaf(Verdict::Pass),
+                },
+                Branch {
+                    label: "y!".into(),
+                    then: TestCase::leaf(Verdict::Fail),
+                },
+            ],
+            otherwise: Verdict::Fail,
+        };
+        let v = serde_json::to_value(&tree).unwrap();
+        assert_eq!(v["kind"], "observe");
+        assert_eq!(serde_json::from_value::<TestCase>(v).unwrap(), tree);
+        assert!(TestCase::leaf(Verdict::Pass).as_word().is_none());
 
         // streamed, the same suite: tests from the header and from the iterator, a nested
         // suite, parameters and role kept
