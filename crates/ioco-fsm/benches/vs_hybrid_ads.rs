@@ -4,7 +4,12 @@
 //! ```text
 //! HYBRID_ADS=/tmp/hybrid-ads/build/main cargo bench -p ioco-fsm --bench vs_hybrid_ads -- \
 //!     [--k K] [--seeds S] [--states N] [--inputs I] [--random-k K] [--random-only] [--no-random]
+//!     [--ioco PATH]
 //! ```
+//!
+//! With `--ioco PATH` (a release build of the `ioco` binary) two more columns give what a user
+//! runs end to end: `ioco gen DOT --method M --extra-states k -o FILE` (reading the same DOT
+//! file, generating, writing the suite file), wall clock, and its ratio to hybrid-ADS's time.
 //!
 //! The external binary is given by `HYBRID_ADS` (or `--hybrid-ads PATH`); without it the bench
 //! says so and exits 0. Nothing of hybrid-ADS is part of this repository.
@@ -162,6 +167,30 @@ fn theirs(exe: &Path, dot: &Path, suffix: &str, k: usize, seed: u64) -> Result<R
     Ok(run)
 }
 
+/// `ioco gen` of `dot` to a file, end to end: wall-clock seconds.
+fn ours_cli(ioco: &Path, dot: &Path, out: &Path, method: Method, k: usize) -> Result<f64, String> {
+    let t0 = Instant::now();
+    let o = Command::new(ioco)
+        .arg("gen")
+        .arg(dot)
+        .args([
+            "--method",
+            method.name(),
+            "--extra-states",
+            &k.to_string(),
+            "-o",
+        ])
+        .arg(out)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", ioco.display()))?;
+    let secs = t0.elapsed().as_secs_f64();
+    let _ = std::fs::remove_file(out);
+    if !o.status.success() {
+        return Err(String::from_utf8_lossy(&o.stderr).trim().to_string());
+    }
+    Ok(secs)
+}
+
 fn median_run(mut runs: Vec<Run>) -> Run {
     let mut times: Vec<f64> = runs.iter().map(|r| r.secs).collect();
     times.sort_by(f64::total_cmp);
@@ -174,6 +203,7 @@ fn median_run(mut runs: Vec<Run>) -> Run {
 #[allow(clippy::too_many_arguments)]
 fn row(
     exe: &Path,
+    cli: Option<&Path>,
     tmp: &Path,
     name: &str,
     m: &Mealy,
@@ -215,8 +245,15 @@ fn row(
                     continue;
                 }
             };
+            let e2e = match cli {
+                None => String::new(),
+                Some(ioco) => match ours_cli(ioco, &dot, &tmp.join("suite.json"), method, k) {
+                    Ok(s) => format!(" {s:.3} | {:.2} |", s / b.secs.max(1e-9)),
+                    Err(e) => format!(" error: {e} | |"),
+                },
+            };
             println!(
-                "| {name} | {} | {method} | {k} | {} | {} | {:.3} | {} | {} | {:.3} | {:.2} | {:.2} |",
+                "| {name} | {} | {method} | {k} | {} | {} | {:.3} | {} | {} | {:.3} | {:.2} | {:.2} |{e2e}",
                 min.num_states(),
                 a.tests,
                 a.symbols,
@@ -263,11 +300,24 @@ fn main() {
         "hybrid-ADS: {} (-m fixed -p minimal -k k+1 -l k+1, seeds 1..={seeds}, median by symbols)",
         exe.display()
     );
-    println!("| model | n | method | k | ours tests | ours symbols | ours s | h-ADS tests | h-ADS symbols | h-ADS s | symbols ours/h-ADS | time ours/h-ADS |");
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
+    let cli = value("--ioco").map(PathBuf::from);
+    let (head, rule) = match &cli {
+        Some(_) => (" ioco gen s | gen/h-ADS |", "---|---|"),
+        None => ("", ""),
+    };
+    println!("| model | n | method | k | ours tests | ours symbols | ours s | h-ADS tests | h-ADS symbols | h-ADS s | symbols ours/h-ADS | time ours/h-ADS |{head}");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|{rule}");
     if !flag("--random-only") {
         for (name, m) in corpus() {
-            row(&exe, &tmp, &name, &m, 0..=opt("--k", 2), seeds);
+            row(
+                &exe,
+                cli.as_deref(),
+                &tmp,
+                &name,
+                &m,
+                0..=opt("--k", 2),
+                seeds,
+            );
         }
     }
     if !flag("--no-random") {
@@ -278,6 +328,7 @@ fn main() {
         let m = random_machine(seed, n, ni, 2);
         row(
             &exe,
+            cli.as_deref(),
             &tmp,
             &format!("random-{n}x{ni}"),
             &m,

@@ -58,7 +58,7 @@ pub mod tree;
 pub mod w;
 pub mod wp;
 
-use ioco_gen::{Branch, NamedTest, Suite, TestCase, Verdict};
+use ioco_gen::{NamedTest, Suite, TestCase};
 use ioco_model::Mealy;
 pub use prepare::MachineInfo;
 use std::fmt;
@@ -343,22 +343,17 @@ impl FsmSuite {
     /// output fails, ending in pass.
     pub fn test_case(&self, word: &[u32]) -> TestCase {
         let outs = run_word(&self.machine, word).expect("suite words are defined");
-        let mut node = TestCase::leaf(Verdict::Pass);
-        for (&i, &o) in word.iter().zip(&outs).rev() {
-            node = TestCase::Stimulate {
-                input: format!("{}?", self.machine.inputs[i as usize]),
-                after: Box::new(TestCase::Observe {
-                    branches: vec![Branch {
-                        label: format!("{}!", self.machine.outputs[o as usize]),
-                        then: node,
-                    }],
-                    otherwise: Verdict::Fail,
-                }),
-                branches: Vec::new(),
-                otherwise: Verdict::Fail,
-            };
-        }
-        node
+        let steps: Vec<String> = word
+            .iter()
+            .zip(&outs)
+            .flat_map(|(&i, &o)| {
+                [
+                    format!("{}?", self.machine.inputs[i as usize]),
+                    format!("{}!", self.machine.outputs[o as usize]),
+                ]
+            })
+            .collect();
+        TestCase::word(&steps)
     }
 
     /// The suite in the shared test-suite format.
@@ -377,6 +372,55 @@ impl FsmSuite {
             purpose: None,
             test: self.test_case(w),
         })
+    }
+
+    /// Write the suite as JSON, `header` (from [`FsmSuite::header`]) and then every test, as
+    /// [`Suite::write_streaming`] of [`FsmSuite::named_tests`] would, but rendering each word
+    /// directly from labels escaped once (no test tree is built: issue #19 item 3). Returns the
+    /// number of tests.
+    pub fn write_json<W: Write>(&self, header: &Suite, mut w: W) -> io::Result<usize> {
+        let esc = |s: String| serde_json::to_string(&s).unwrap_or_else(|_| "\"\"".into());
+        let ins: Vec<String> = self
+            .machine
+            .inputs
+            .iter()
+            .map(|i| esc(format!("{i}?")))
+            .collect();
+        let outs: Vec<String> = self
+            .machine
+            .outputs
+            .iter()
+            .map(|o| esc(format!("{o}!")))
+            .collect();
+        header.write_head(&mut w)?;
+        for (n, word) in self.words.iter().enumerate() {
+            w.write_all(if n == 0 { b"\n" } else { b",\n" })?;
+            let Some(out) = run_word(&self.machine, word) else {
+                return Err(io::Error::other(format!("test t{n} leaves the machine")));
+            };
+            if word.is_empty() {
+                write!(
+                    w,
+                    "{{\"name\":\"t{n}\",\"test\":{{\"kind\":\"leaf\",\"verdict\":\"pass\"}}}}"
+                )?;
+                continue;
+            }
+            write!(
+                w,
+                "{{\"name\":\"t{n}\",\"test\":{{\"kind\":\"word\",\"steps\":["
+            )?;
+            for (k, (&i, &o)) in word.iter().zip(&out).enumerate() {
+                if k > 0 {
+                    w.write_all(b",")?;
+                }
+                w.write_all(ins[i as usize].as_bytes())?;
+                w.write_all(b",")?;
+                w.write_all(outs[o as usize].as_bytes())?;
+            }
+            w.write_all(b"]}}")?;
+        }
+        header.write_tail(&mut w)?;
+        Ok(self.words.len())
     }
 
     /// The suite without its tests: method and parameters.
@@ -405,6 +449,7 @@ impl FsmSuite {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ioco_gen::Verdict;
 
     #[test]
     fn method_names_round_trip() {
@@ -435,6 +480,33 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("initial state 5"));
+    }
+
+    #[test]
+    fn the_written_suite_reads_back_as_the_suite() {
+        let mut m = Mealy::new(
+            3,
+            vec!["a".into(), "b \"q\"".into()],
+            vec!["x".into(), "y".into()],
+            0,
+        );
+        m.set(0, 0, 1, 0);
+        m.set(0, 1, 0, 1);
+        m.set(1, 0, 2, 1);
+        m.set(1, 1, 0, 0);
+        m.set(2, 0, 0, 0);
+        m.set(2, 1, 2, 1);
+        for method in Method::ALL {
+            let s = generate(&m, method, 1).unwrap();
+            let mut header = s.header();
+            header.parameters.insert("model".into(), "m.dot".into());
+            let mut buf = Vec::new();
+            assert_eq!(s.write_json(&header, &mut buf).unwrap(), s.stats().tests);
+            let back: Suite = serde_json::from_slice(&buf).unwrap();
+            let mut whole = s.to_suite();
+            whole.parameters.insert("model".into(), "m.dot".into());
+            assert_eq!(back, whole, "{method}");
+        }
     }
 
     #[test]

@@ -413,6 +413,21 @@ impl Suite {
         more: impl Iterator<Item = NamedTest>,
         mut w: W,
     ) -> std::io::Result<usize> {
+        self.write_head(&mut w)?;
+        let mut n = 0usize;
+        for t in self.tests.iter().cloned().chain(more) {
+            w.write_all(if n == 0 { b"\n" } else { b",\n" })?;
+            serde_json::to_writer(&mut w, &t)?;
+            n += 1;
+        }
+        self.write_tail(&mut w)?;
+        Ok(n)
+    }
+
+    /// The start of [`Suite::write_streaming`]'s output, up to the opening `[` of the tests
+    /// (for a writer that renders its tests itself; the header's own tests are not written).
+    /// Each test follows on a line of its own: `\n` before the first, `,\n` before the others.
+    pub fn write_head<W: std::io::Write>(&self, w: &mut W) -> std::io::Result<()> {
         write!(
             w,
             "{{\"format\":{},\"method\":{},\"parameters\":{},\"role\":{},\"tests\":[",
@@ -420,20 +435,18 @@ impl Suite {
             json(&self.method),
             json(&self.parameters),
             json(&self.role),
-        )?;
-        let mut n = 0usize;
-        for t in self.tests.iter().cloned().chain(more) {
-            w.write_all(if n == 0 { b"\n" } else { b",\n" })?;
-            serde_json::to_writer(&mut w, &t)?;
-            n += 1;
-        }
+        )
+    }
+
+    /// The end of [`Suite::write_streaming`]'s output: the nested suites and the closing
+    /// brackets.
+    pub fn write_tail<W: std::io::Write>(&self, w: &mut W) -> std::io::Result<()> {
         w.write_all(b"\n]")?;
         if !self.suites.is_empty() {
             write!(w, ",\"suites\":{}", json(&self.suites))?;
         }
         w.write_all(b"}\n")?;
-        w.flush()?;
-        Ok(n)
+        w.flush()
     }
 
     /// An empty suite for `method`.

@@ -155,7 +155,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             if st.tests == 0 {
                 errln!("warning: the suite has no test case; `ioco run` refuses an empty suite");
             }
-            write_streaming(&header, s.named_tests(), args.output.as_deref())?;
+            write_streaming(args.output.as_deref(), |w| s.write_json(&header, w))?;
             return Ok(Outcome::Ok);
         }
         MethodArg::Reach | MethodArg::Joker => {
@@ -245,24 +245,21 @@ pub fn run(args: Args) -> Result<Outcome> {
     Ok(Outcome::Ok)
 }
 
-/// Write `header` and `tests` to `path` (standard output when `None`) as they come
-/// ([`Suite::write_streaming`]); a closed standard output is not an error.
+/// Write a suite to `path` (standard output when `None`) with `write`, which renders it as it
+/// goes (e.g. [`ioco_fsm::FsmSuite::write_json`]); a closed standard output is not an error.
 fn write_streaming(
-    header: &Suite,
-    tests: impl Iterator<Item = ioco_gen::NamedTest>,
     path: Option<&std::path::Path>,
+    write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<usize>,
 ) -> Result<()> {
     match path {
         Some(p) => {
             let f = std::fs::File::create(p)
                 .map_err(|e| miette!("cannot write {}: {e}", p.display()))?;
-            header
-                .write_streaming(tests, std::io::BufWriter::new(f))
+            write(&mut std::io::BufWriter::new(f))
                 .map_err(|e| miette!("cannot write {}: {e}", p.display()))?;
         }
         None => {
-            let out = std::io::BufWriter::new(std::io::stdout().lock());
-            let _ = header.write_streaming(tests, out);
+            let _ = write(&mut std::io::BufWriter::new(std::io::stdout().lock()));
         }
     }
     Ok(())
