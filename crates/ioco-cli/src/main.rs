@@ -74,6 +74,14 @@ enum Command {
     /// Print .ioco model files in the canonical layout (`--check`: exit 1 if one is not
     /// formatted; `--write`: rewrite them).
     Fmt(cmd::fmt::Args),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell), e.g.
+    /// `ioco completions bash > /etc/bash_completion.d/ioco`.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), e.g. `ioco man | man -l -`.
+    Man,
 }
 
 /// Exit code when ioco is interrupted (SIGINT, SIGTERM or SIGHUP): 128 + SIGINT, as shells do.
@@ -111,6 +119,24 @@ fn main() -> ExitCode {
         }
         std::process::exit(INTERRUPTED);
     });
+    match &cli.command {
+        Command::Completions { shell } => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(*shell, &mut cmd, "ioco", &mut std::io::stdout());
+            return ExitCode::SUCCESS;
+        }
+        Command::Man => {
+            let cmd = <Cli as clap::CommandFactory>::command();
+            let mut out = Vec::new();
+            if let Err(e) = clap_mangen::Man::new(cmd).render(&mut out) {
+                errln!("ioco: cannot render the manual page: {e}");
+                return ExitCode::from(2);
+            }
+            let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), &out);
+            return ExitCode::SUCCESS;
+        }
+        _ => {}
+    }
     let name = match &cli.command {
         Command::Check(_) => "check",
         Command::Show(_) => "show",
@@ -119,6 +145,7 @@ fn main() -> ExitCode {
         Command::Run(_) => "run",
         Command::Replay(_) => "replay",
         Command::Fmt(_) => "fmt",
+        Command::Completions { .. } | Command::Man => return ExitCode::SUCCESS,
         Command::Gen(_) => "gen",
         Command::Analyze(_) => "analyze",
     };
@@ -131,6 +158,7 @@ fn main() -> ExitCode {
         Command::Run(a) => cmd::run::run(a),
         Command::Replay(a) => cmd::replay::run(a),
         Command::Fmt(a) => cmd::fmt::run(a),
+        Command::Completions { .. } | Command::Man => return ExitCode::SUCCESS,
         Command::Gen(a) => cmd::gen::run(a),
         Command::Analyze(a) => cmd::analyze::run(a),
     };

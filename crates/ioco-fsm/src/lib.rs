@@ -200,6 +200,12 @@ pub struct Stats {
     pub symbols: usize,
 }
 
+impl fmt::Display for Stats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} tests, {} input symbols", self.tests, self.symbols)
+    }
+}
+
 enum Body {
     Product(product::ProductSuite),
     Words(Vec<Vec<u32>>),

@@ -144,7 +144,15 @@ pub fn run(args: Args) -> Result<Outcome> {
             let s = ioco_fsm::generate(&mealy, method, args.extra_states)
                 .map_err(|e| miette!("{e}"))?;
             let st = s.stats();
-            spinner.suspend(|| errln!("{method}: {st:?}"));
+            spinner.suspend(|| errln!("{method}: {st}"));
+            if st.symbols > 50_000_000 {
+                // about 33 bytes a symbol on disk (its input and output labels, quoted)
+                errln!(
+                    "warning: a large suite: {} input symbols, a file of roughly {} MB",
+                    st.symbols,
+                    st.symbols / 30_000
+                );
+            }
             // streamed to the output one test at a time (a large suite never held whole)
             let mut header = s.header();
             header
