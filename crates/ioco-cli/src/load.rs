@@ -155,13 +155,10 @@ pub fn data_spec(path: &Path, force: bool) -> Result<Option<(Arc<Spec>, String)>
 
 /// The spec for the symbolic engine under `--engine` (`None`: the default, symbolic exactly
 /// for a `.ioco` model with infinite data), or `None` for the explicit engine.
-pub fn engine_spec(
-    path: &Path,
-    engine: Option<crate::cmd::EngineArg>,
-) -> Result<Option<(Arc<Spec>, String)>> {
+pub fn engine_spec(path: &Path, engine: Option<EngineArg>) -> Result<Option<(Arc<Spec>, String)>> {
     match engine {
-        Some(crate::cmd::EngineArg::Explicit) => Ok(None),
-        Some(crate::cmd::EngineArg::Symbolic) => data_spec(path, true),
+        Some(EngineArg::Explicit) => Ok(None),
+        Some(EngineArg::Symbolic) => data_spec(path, true),
         None => data_spec(path, false),
     }
 }
@@ -203,4 +200,21 @@ pub fn load_model(path: &Path) -> Result<Model> {
 /// Load a model file and read it as an LTS (a Mealy machine via its input/output reading).
 pub fn load_lts(path: &Path) -> Result<Lts> {
     load_model(path)?.into_lts().map_err(Report::new)
+}
+
+/// `--engine`: which engine tests a model.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum EngineArg {
+    /// The model as an explicit LTS (suspension automaton); needs finite data.
+    Explicit,
+    /// The .ioco model symbolically (Z3 chooses input values, guards judge outputs).
+    Symbolic,
+}
+
+impl EngineArg {
+    /// The engine asked for: `--engine`, or `--symbolic` (its older spelling), or `None`
+    /// (the default: symbolic exactly for .ioco models with infinite data).
+    pub fn pick(engine: Option<EngineArg>, symbolic: bool) -> Option<EngineArg> {
+        engine.or(symbolic.then_some(EngineArg::Symbolic))
+    }
 }

@@ -41,6 +41,7 @@ pub mod data_session;
 pub mod engine;
 pub mod fairness;
 pub mod online;
+pub mod options;
 pub mod purpose;
 pub mod replay;
 pub mod result;

@@ -32,120 +32,16 @@ use crate::engine::explicit::{Explicit, Strategic};
 use crate::engine::{self, Ended};
 use crate::result::{CoverageSummary, RunResult, RunVerdict, Summary};
 use crate::tester::Tester;
-use crate::timeouts::Timeouts;
-use ioco_gen::strategy::{derive_seed, Strategy, StrategySpec};
+use ioco_gen::strategy::{derive_seed, Strategy};
 use ioco_gen::Coverage;
-use ioco_model::{Lts, QuiescencePolicy};
+use ioco_model::Lts;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// What [`Progress`] calls after every finished run.
-pub type RunCallback = std::sync::Arc<dyn Fn(&RunResult) + Send + Sync>;
-
-/// A callback after every finished run (e.g. to drive a progress bar), shared by all workers.
-#[derive(Clone, Default)]
-pub struct Progress(pub Option<RunCallback>);
-
-impl std::fmt::Debug for Progress {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(if self.0.is_some() {
-            "Progress(Some)"
-        } else {
-            "Progress(None)"
-        })
-    }
-}
-
-/// Options of online testing (also used by [`crate::suite`] and [`crate::replay`]).
-#[derive(Clone, Debug)]
-pub struct OnlineOptions {
-    /// Quiescence policy of the specification.
-    pub policy: QuiescencePolicy,
-    /// Number of runs.
-    pub runs: usize,
-    /// Maximal number of steps (stimuli and observations) per run.
-    pub depth: usize,
-    /// Master seed.
-    pub seed: u64,
-    /// How long to wait for an output before concluding quiescence, where no state or label
-    /// has a timeout of its own (see [`crate::timeouts`]).
-    pub quiescence_timeout: Duration,
-    /// Per-state and per-label timeouts of the specification, overriding
-    /// `quiescence_timeout` (the max rule of [`crate::timeouts`]); `None`: none.
-    pub timeouts: Option<Arc<Timeouts>>,
-    /// Wall-clock budget for the whole batch (runs not started in time are skipped; a run in
-    /// progress stops, with the verdict so far).
-    pub time_budget: Option<Duration>,
-    /// Stop after the first failing (or erroneous) run.
-    pub stop_on_failure: bool,
-    /// Parallel SUT instances.
-    pub jobs: usize,
-    /// Choice strategy.
-    pub strategy: StrategySpec,
-    /// Attempts to reset (restart) the SUT before a run is an Error.
-    pub retries: usize,
-    /// Shrink failing runs (delta debugging over their inputs).
-    pub shrink: bool,
-    /// The bounds and the progress of shrinking ([`crate::shrinking`]).
-    pub shrinking: crate::shrinking::ShrinkOptions,
-    /// The probability of observing where an input could be given (the uniform strategy; the
-    /// symbolic engine gives an input with probability `1 − observe`).
-    pub observe: f64,
-    /// The relation tested for (online, explicit engine): under uioco the strategies give only
-    /// inputs that extend a Utrace of the specification ([`ioco_model::uioco`]).
-    pub relation: ioco_model::Relation,
-    /// Stored suites: how often a test is run again when the implementation did not follow it
-    /// or took only some of its branches ([`crate::fairness`]).
-    pub fairness: crate::fairness::Fairness,
-    /// Called after every run.
-    pub progress: Progress,
-    /// Which runs keep their trace in the [`RunResult`].
-    pub traces: Traces,
-}
-
-/// Which runs keep their trace in their [`RunResult`].
-///
-/// A kept trace ([`crate::Trace`]) costs no work when the run ends and 4 bytes per step for as
-/// long as the result lives (the labels' texts are shared). For long in-process sessions whose
-/// passing runs nobody reads (a `cargo test` of a component running millions of steps),
-/// `Failures` keeps memory flat: a passing run's trace is dropped and its buffer reused by the
-/// next run; the steps are still counted in [`RunResult::steps`].
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub enum Traces {
-    /// Every run (the reports' format; the default).
-    #[default]
-    All,
-    /// Only runs that did not pass; a passing run's trace is empty.
-    Failures,
-}
-
-impl Default for OnlineOptions {
-    fn default() -> Self {
-        OnlineOptions {
-            policy: QuiescencePolicy::default(),
-            runs: 100,
-            depth: 50,
-            seed: 0,
-            quiescence_timeout: Duration::from_millis(200),
-            timeouts: None,
-            time_budget: None,
-            stop_on_failure: true,
-            jobs: 1,
-            strategy: StrategySpec::Uniform,
-            retries: 2,
-            shrink: false,
-            shrinking: crate::shrinking::ShrinkOptions::default(),
-            fairness: crate::fairness::Fairness::default(),
-            relation: ioco_model::Relation::Ioco,
-            observe: 0.5,
-            progress: Progress::default(),
-            traces: Traces::All,
-        }
-    }
-}
+pub use crate::options::{OnlineOptions, Progress, RunCallback, Traces};
 
 /// Reset the SUT, with retries. `Err` is the error of the last attempt.
 pub(crate) fn reset(
@@ -399,14 +295,4 @@ pub fn test_component<C: Component>(
 ) -> Result<Summary, String> {
     let mut a = InProcess::new(spec.alphabet(), component);
     run_online_with(spec, opts, &mut a)
-}
-
-impl OnlineOptions {
-    fn strategy_name(&self) -> &'static str {
-        match self.strategy {
-            StrategySpec::Uniform => "uniform",
-            StrategySpec::Weighted(_) => "weighted",
-            StrategySpec::Coverage => "coverage",
-        }
-    }
 }

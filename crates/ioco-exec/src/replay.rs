@@ -16,7 +16,7 @@ use crate::adapter::Adapter;
 use crate::engine::explicit::Explicit;
 use crate::engine::replay::{FollowTrace, Replay};
 use crate::engine::{self, Ended};
-use crate::online::OnlineOptions;
+use crate::options::OnlineOptions;
 use crate::result::{RunResult, RunVerdict, Shrunk};
 use crate::shrinking::Budget;
 use crate::tester::Tester;

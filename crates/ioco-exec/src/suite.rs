@@ -173,8 +173,10 @@ fn exec(
     };
     let on_error = |tester: &mut Tester<'_>, e: AdapterError, tracking: bool| -> Ended {
         match e {
-            AdapterError::UnknownOutput { .. } => tester.adapter_error(e),
-            AdapterError::Exited { .. } if tracking => tester.adapter_error(e),
+            AdapterError::UnknownOutput { .. } => crate::engine::explicit::adapter_error(tester, e),
+            AdapterError::Exited { .. } if tracking => {
+                crate::engine::explicit::adapter_error(tester, e)
+            }
             other => Ended::error(format!("after trace {}: {other}", tester.trace_text())),
         }
     };

@@ -5,8 +5,6 @@
 //! Verdicts for a SUT that exits or crashes follow the exit rule of [`crate::engine::alg2`],
 //! written once for every engine.
 
-use crate::adapter::AdapterError;
-use crate::engine::{Ended, SutError};
 use crate::result::Failure;
 use crate::trace::{Names, Trace};
 use ioco_gen::Coverage;
@@ -230,9 +228,9 @@ impl<'a> Tester<'a> {
     pub(crate) fn take_trace_for(
         &mut self,
         verdict: crate::RunVerdict,
-        traces: crate::online::Traces,
+        traces: crate::options::Traces,
     ) -> Trace {
-        if traces == crate::online::Traces::Failures && verdict == crate::RunVerdict::Pass {
+        if traces == crate::options::Traces::Failures && verdict == crate::RunVerdict::Pass {
             self.trace.clear();
             self.garbage = None;
             return Trace::new();
@@ -363,35 +361,12 @@ impl<'a> Tester<'a> {
             allowed,
         }
     }
-
-    /// Turn an adapter error at the current point into the end of the run (the verdict policy
-    /// of [`crate::engine::alg2`]).
-    pub(crate) fn adapter_error(&mut self, e: AdapterError) -> Ended {
-        let opts = crate::OnlineOptions::default();
-        let mut spec = crate::engine::explicit::Explicit {
-            tester: self,
-            opts: &opts,
-        };
-        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(0);
-        match e {
-            AdapterError::UnknownOutput { line } => {
-                Ended::fail(crate::engine::Specification::garbage(&mut spec, &line))
-            }
-            AdapterError::Exited { status } => {
-                crate::engine::alg2::sut_error(&mut spec, SutError::Exited(status), &mut rng)
-            }
-            other => crate::engine::alg2::sut_error(
-                &mut spec,
-                SutError::Broken(other.to_string()),
-                &mut rng,
-            ),
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::adapter::AdapterError;
     use crate::RunVerdict;
     use ioco_model::{LabelKind, LtsBuilder, QuiescencePolicy};
 
@@ -419,9 +394,12 @@ mod tests {
 
         t.start();
         assert!(t.input(coin));
-        let end = t.adapter_error(AdapterError::UnknownOutput {
-            line: "cofee please".into(),
-        });
+        let end = crate::engine::explicit::adapter_error(
+            &mut t,
+            AdapterError::UnknownOutput {
+                line: "cofee please".into(),
+            },
+        );
         assert_eq!(end.verdict, RunVerdict::Fail);
         assert_eq!(t.last_text(), "cofee please!");
         let second = t.take_trace();

@@ -152,22 +152,7 @@ impl PolicyArg {
     }
 }
 
-/// `--engine`: which engine tests a model.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum EngineArg {
-    /// The model as an explicit LTS (suspension automaton); needs finite data.
-    Explicit,
-    /// The .ioco model symbolically (Z3 chooses input values, guards judge outputs).
-    Symbolic,
-}
-
-impl EngineArg {
-    /// The engine asked for: `--engine`, or `--symbolic` (its older spelling), or `None`
-    /// (the default: symbolic exactly for .ioco models with infinite data).
-    pub fn pick(engine: Option<EngineArg>, symbolic: bool) -> Option<EngineArg> {
-        engine.or(symbolic.then_some(EngineArg::Symbolic))
-    }
-}
+pub use crate::load::EngineArg;
 
 /// Write `text` to `path`, or to standard output when `path` is `None`.
 pub fn emit(text: &str, path: Option<&std::path::Path>) -> miette::Result<()> {

@@ -4,7 +4,7 @@
 
 use super::select::{Choice, Event, Selection, Stop};
 use super::spec::{Quiet, Refusal, Specification};
-use crate::online::OnlineOptions;
+use crate::options::OnlineOptions;
 use crate::result::Failure;
 use crate::tester::Tester;
 use ioco_gen::strategy::{self, Situation, Strategy};
@@ -163,5 +163,26 @@ impl Selection<Explicit<'_, '_>> for Strategic<'_> {
             strategy::Choice::Observe => Choice::Observe,
             strategy::Choice::Stimulate(a) => Choice::Give(a),
         }
+    }
+}
+
+/// Turn an adapter error at the tester's current point into the end of the run, by the
+/// verdict policy of [`super::alg2`] over the explicit specification (for the suite runner,
+/// which walks test cases outside the loop).
+pub(crate) fn adapter_error(tester: &mut Tester<'_>, e: crate::AdapterError) -> super::Ended {
+    use super::sut::SutError;
+    use crate::AdapterError;
+    let opts = OnlineOptions::default();
+    let mut spec = Explicit {
+        tester,
+        opts: &opts,
+    };
+    let mut rng = <ChaCha8Rng as rand::SeedableRng>::seed_from_u64(0);
+    match e {
+        AdapterError::UnknownOutput { line } => super::Ended::fail(spec.garbage(&line)),
+        AdapterError::Exited { status } => {
+            super::alg2::sut_error(&mut spec, SutError::Exited(status), &mut rng)
+        }
+        other => super::alg2::sut_error(&mut spec, SutError::Broken(other.to_string()), &mut rng),
     }
 }
