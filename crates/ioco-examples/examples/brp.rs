@@ -7,11 +7,11 @@
 mod brp_sut;
 use brp_sut::brp_sut;
 use ioco_examples::brp::MUTANTS;
+use ioco_exec::coverage::{run_switch_coverage, CoverageOptions};
 use ioco_exec::engine::symbolic::run_online;
 use ioco_symbolic::online::{OnlineOptions, Verdict};
-use ioco_symbolic::pick::Picker;
-use ioco_symbolic::seg::{run_switch_coverage, select_purposes, CoverageOptions};
-use ioco_symbolic::{Checker, SymbolicSpec, System, Z3Solver};
+use ioco_symbolic::seg::select_purposes;
+use ioco_symbolic::SymbolicSpec;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::path::PathBuf;
@@ -32,9 +32,8 @@ fn main() {
             .unwrap()
             .clone(),
     );
-    let sys = System::new(spec.clone()).unwrap();
-    let mut ck = Checker::new(Box::new(Z3Solver::new(spec.defs.clone())));
-    let sel = select_purposes(&sys, &mut ck, 30, 200_000);
+    let mut cov = SymbolicSpec::with_z3(spec.clone()).unwrap();
+    let sel = select_purposes(&cov.sys, &mut cov.checker, 30, 200_000);
     let ios: usize = sel.purposes.iter().map(|p| p.path.len()).sum();
     println!(
         "BRP sender: {} switches, {} purposes ({} I/Os, longest {}), a priori coverage {:.0}%, {} SEG states, seeds 0..{}",
@@ -59,18 +58,12 @@ fn main() {
             // switch coverage, rounds until Fail
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             let mut sut = brp_sut(m);
-            let rep = run_switch_coverage(
-                &sys,
-                &mut ck,
-                &mut Picker::default(),
-                &mut sut,
-                &CoverageOptions {
-                    depth: 30,
-                    max_nodes: 200_000,
-                    rounds: BUDGET / ios.max(1),
-                },
-                &mut rng,
-            );
+            let opts = CoverageOptions {
+                depth: 30,
+                max_nodes: 200_000,
+                rounds: BUDGET / ios.max(1),
+            };
+            let rep = run_switch_coverage(&mut cov, &mut sut, &opts, None, &mut rng);
             if m == 0 {
                 assert!(
                     rep.fail.is_none(),

@@ -139,18 +139,15 @@ proptest! {
     /// Soundness of switch coverage (thesis Thm. 4.19): the simulated spec never gets Fail.
     #[test]
     fn switch_coverage_never_fails_the_spec(seed in any::<u64>()) {
-        use ioco_symbolic::pick::Picker;
-        use ioco_symbolic::seg::{run_switch_coverage, CoverageOptions};
-        use ioco_symbolic::{Checker, System, Z3Solver};
+        use ioco_exec::coverage::{run_switch_coverage, CoverageOptions};
         for file in ["../ioco-symbolic/tests/models/tap19.ioco", "../ioco-symbolic/tests/models/coffee-fig13.ioco", "../../examples/brp/brp.ioco"] {
             let spec = load(file, None);
-            let sys = System::new(spec.clone()).unwrap();
-            let mut ck = Checker::new(Box::new(Z3Solver::new(spec.defs.clone())));
+            let mut cov = SymbolicSpec::with_z3(spec.clone()).unwrap();
             let sim = SymbolicSpec::with_z3(spec.clone()).unwrap();
             let mut sut = SpecSut::new(sim, ChaCha8Rng::seed_from_u64(seed ^ 7));
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             let opts = CoverageOptions { depth: 10, ..Default::default() };
-            let rep = run_switch_coverage(&sys, &mut ck, &mut Picker::default(), &mut sut, &opts, &mut rng);
+            let rep = run_switch_coverage(&mut cov, &mut sut, &opts, None, &mut rng);
             prop_assert!(rep.fail.is_none(), "{}: {}", file, rep);
         }
     }

@@ -35,6 +35,7 @@
 //! ```
 
 pub mod adapter;
+pub mod coverage;
 pub mod data;
 pub mod data_run;
 pub mod data_session;

@@ -1,6 +1,6 @@
 //! `ioco run suite.json --cmd ...` for a switch-coverage suite (format `ioco-sts-suite/1`, see
 //! `cmd::gen_sts`): every purpose is executed with on-the-fly data selection (thesis Alg. 6 =
-//! TAP19 Alg. 1, `ioco_symbolic::seg::run_purpose`): Pass, Fail or Inconclusive per purpose
+//! TAP19 Alg. 1, through the one tester: `ioco_exec::coverage::run_purpose`): Pass, Fail or Inconclusive per purpose
 //! (Inconclusive when the system legally leaves the purpose). The report gives the a priori
 //! switch coverage of the suite and the a posteriori coverage of the execution: the switches of
 //! the purposes that passed with a single candidate state at the end (conservative, thesis
@@ -12,16 +12,15 @@ use super::gen_sts::{from_json, model_hash, StsSuite, FORMAT};
 use super::test_data::{data_factory, one_line};
 use super::Outcome;
 use crate::load::load_spec;
+use ioco_exec::coverage::{run_purpose, PurposeVerdict};
 use ioco_exec::{Failure, RunResult, RunVerdict, Summary};
-use ioco_symbolic::pick::Picker;
-use ioco_symbolic::seg::{run_purpose, Purpose, PurposeVerdict};
-use ioco_symbolic::{Checker, System};
+use ioco_symbolic::seg::Purpose;
 use miette::{miette, Result};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Reads `path` as a switch-coverage suite, `None` if it is not one (another JSON format).
 pub fn read_suite(path: &Path) -> Result<Option<StsSuite>> {
@@ -117,12 +116,14 @@ fn run(args: &Args, model: Option<PathBuf>, suite_path: &Path, suite: StsSuite) 
         );
     }
     let spec = load_spec(&model)?;
-    let sys = System::new(spec.clone()).map_err(|e| miette!("{}: {e}", model.display()))?;
+    let mut tracker =
+        super::test_data::tracker(&spec).map_err(|e| miette!("{}: {e}", model.display()))?;
+    let sys = &tracker.sys;
     let purposes: Vec<Purpose> = suite
         .purposes
         .iter()
         .map(|p| {
-            from_json(&sys, p).map_err(|e| miette!("{}: {}: {e}", suite_path.display(), p.name))
+            from_json(sys, p).map_err(|e| miette!("{}: {}: {e}", suite_path.display(), p.name))
         })
         .collect::<Result<_>>()?;
     for u in &suite.uncovered {
@@ -141,20 +142,9 @@ fn run(args: &Args, model: Option<PathBuf>, suite_path: &Path, suite: StsSuite) 
         args.repetitions.unwrap_or(1).max(1)
     );
     let mut sut = factory(seed).map_err(|e| miette!("{e}"))?;
-    // purposes observe without tracking the state's own time-out: wait the longest that
-    // applies anywhere (sound: a late allowed output is never read as δ)
-    let t = super::test_data::timeouts(&spec, &args.sut)?;
-    let longest = t
-        .locations
-        .iter()
-        .flatten()
-        .chain(&t.gates)
-        .flatten()
-        .copied()
-        .fold(t.default, Duration::max);
-    sut.set_timeout(longest);
-    let mut checker = Checker::new(super::test_data::solver(&spec));
-    let mut picker = Picker::default();
+    // the quiescence time-out of the state the specification is in (sound: a late allowed
+    // output is never read as δ)
+    let timeouts = super::test_data::timeouts(&spec, &args.sut)?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let (progress, bar) = super::progress(purposes.len() * args.repetitions.unwrap_or(1).max(1));
     super::partial_reports(&args.report, "suite", seed);
@@ -165,7 +155,7 @@ fn run(args: &Args, model: Option<PathBuf>, suite_path: &Path, suite: StsSuite) 
     'rounds: for round in 0..args.repetitions.unwrap_or(1).max(1) {
         for (i, p) in purposes.iter().enumerate() {
             let start = Instant::now();
-            let run = run_purpose(&sys, &mut checker, &mut picker, p, sut.as_mut(), &mut rng);
+            let run = run_purpose(&mut tracker, p, sut.as_mut(), Some(&timeouts), &mut rng);
             let name = format!(
                 "{} ({}: {})",
                 suite.purposes[i].name,

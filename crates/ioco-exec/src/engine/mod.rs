@@ -28,6 +28,7 @@
 pub mod alg2;
 pub mod explicit;
 pub mod purpose_lts;
+pub mod purpose_seg;
 pub mod purpose_sts;
 pub mod replay;
 mod select;

@@ -1,0 +1,232 @@
+//! Switch coverage (thesis §4.4, TAP19 §4): the purposes selected from the symbolic execution
+//! graph by [`ioco_symbolic::seg::select_purposes`] (thesis Def. 4.16), each executed by the one
+//! tester with the [`SwitchPath`] selection (thesis Alg. 6 = TAP19 Alg. 1), and the a priori
+//! and a posteriori switch coverage of the run.
+//!
+//! A posteriori coverage counts the switches of the purposes that ended in Pass with a single
+//! candidate state of the specification (conservative, thesis L7422) and, liberally, of every
+//! Pass.
+
+use crate::engine::alg2::{self, Ended};
+use crate::engine::purpose_seg::SwitchPath;
+use crate::engine::symbolic::Symbolic;
+use crate::engine::Data;
+use crate::result::RunVerdict;
+use ioco_symbolic::online::{DataSut, Timeouts};
+use ioco_symbolic::seg::{select_purposes, Purpose, Selection, Uncovered};
+use ioco_symbolic::system::SwitchId;
+use ioco_symbolic::SymbolicSpec;
+use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeSet;
+use std::fmt;
+
+/// The verdict of one purpose.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PurposeVerdict {
+    /// Completed; `candidates` = the number of states the specification may be in at the end
+    /// (1: the reached state is certain).
+    Pass {
+        /// `|C|`.
+        candidates: usize,
+    },
+    /// Non-conformance, explained.
+    Fail(String),
+    /// The purpose could not be completed; why.
+    Inconclusive(String),
+    /// The system could not be tested (not started, broken output, an exit that is no
+    /// evidence); why.
+    Error(String),
+}
+
+/// One execution of a purpose.
+#[derive(Clone, Debug)]
+pub struct PurposeRun {
+    /// The verdict.
+    pub verdict: PurposeVerdict,
+    /// Labels exchanged (`inX?(6)`, `outX!(6)`, `δ`).
+    pub trace: Vec<String>,
+    /// For a Fail: what the specification allowed where the failing observation was made.
+    pub allowed: Vec<String>,
+}
+
+/// Executes `purpose` against `sut` from the initial states of both (thesis Alg. 6 over the one
+/// tester), waiting for quiescence as `timeouts` say (`None`: the system's own time-out).
+pub fn run_purpose(
+    spec: &mut SymbolicSpec,
+    purpose: &Purpose,
+    sut: &mut dyn DataSut,
+    timeouts: Option<&Timeouts>,
+    rng: &mut ChaCha8Rng,
+) -> PurposeRun {
+    let mut s = Symbolic::new(spec, timeouts);
+    let mut sel = SwitchPath::new(purpose);
+    let mut sut = Data(sut);
+    // every move of the path, one final observation, and room for nothing else
+    let depth = purpose.path.len() + 2;
+    let end = match alg2::start(&mut s, &mut sut, 0, 0) {
+        Err(e) => e,
+        Ok(()) => alg2::run(&mut s, &mut sel, &mut sut, depth, None, rng),
+    };
+    let candidates = s.spec.states().len();
+    let Ended {
+        verdict,
+        failure,
+        error,
+        note,
+    } = end;
+    let (verdict, allowed) = match verdict {
+        RunVerdict::Pass => (PurposeVerdict::Pass { candidates }, Vec::new()),
+        RunVerdict::Fail => {
+            let f = failure.unwrap_or_else(|| crate::result::Failure {
+                observed: String::new(),
+                allowed: Vec::new(),
+                reason: "fail".into(),
+            });
+            (PurposeVerdict::Fail(f.reason), f.allowed)
+        }
+        RunVerdict::Inconclusive => (
+            PurposeVerdict::Inconclusive(note.unwrap_or_default()),
+            Vec::new(),
+        ),
+        RunVerdict::Error => (PurposeVerdict::Error(error.unwrap_or_default()), Vec::new()),
+    };
+    PurposeRun {
+        verdict,
+        trace: s.trace,
+        allowed,
+    }
+}
+
+/// Options of a switch-coverage run.
+#[derive(Clone, Debug)]
+pub struct CoverageOptions {
+    /// SEG depth bound.
+    pub depth: usize,
+    /// SEG node budget.
+    pub max_nodes: usize,
+    /// How many times the whole purpose list is run (new values each round; stops at Fail).
+    pub rounds: usize,
+}
+
+impl Default for CoverageOptions {
+    fn default() -> Self {
+        CoverageOptions {
+            depth: 12,
+            max_nodes: 50_000,
+            rounds: 1,
+        }
+    }
+}
+
+/// A switch-coverage test run.
+#[derive(Clone, Debug)]
+pub struct CoverageReport {
+    /// The selection (purposes, uncovered switches).
+    pub selection: Selection,
+    /// Per purpose execution: (index into the purposes, run).
+    pub runs: Vec<(usize, PurposeRun)>,
+    /// The first Fail, if any: (purpose index, explanation).
+    pub fail: Option<(usize, String)>,
+    /// Inputs, outputs and quiescence observations exchanged until the end (or the Fail).
+    pub steps: usize,
+    /// Names of all switches.
+    pub switch_names: Vec<String>,
+}
+
+fn ratio(a: usize, b: usize) -> f64 {
+    if b == 0 {
+        1.0
+    } else {
+        a as f64 / b as f64
+    }
+}
+
+impl CoverageReport {
+    fn covered(&self, liberal: bool) -> usize {
+        let mut s: BTreeSet<SwitchId> = BTreeSet::new();
+        for (i, r) in &self.runs {
+            if let PurposeVerdict::Pass { candidates } = r.verdict {
+                if liberal || candidates == 1 {
+                    s.extend(self.selection.purposes[*i].switches());
+                }
+            }
+        }
+        s.len()
+    }
+
+    /// A posteriori coverage: switches of purposes that passed with `|C| = 1`.
+    pub fn aposteriori(&self) -> f64 {
+        ratio(self.covered(false), self.selection.total)
+    }
+
+    /// Liberal a posteriori coverage: switches of every passed purpose.
+    pub fn aposteriori_liberal(&self) -> f64 {
+        ratio(self.covered(true), self.selection.total)
+    }
+}
+
+impl fmt::Display for CoverageReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (_, name, why) in &self.selection.uncovered {
+            let why = match why {
+                Uncovered::Unsatisfiable => "its guard is unsatisfiable".to_string(),
+                Uncovered::Unreached => {
+                    format!("not reached within depth {}", self.selection.depth)
+                }
+            };
+            writeln!(f, "WARNING: switch not covered: {name} ({why})")?;
+        }
+        writeln!(
+            f,
+            "{} purposes, {} SEG states; a priori switch coverage {:.1}%, a posteriori {:.1}% (liberal {:.1}%)",
+            self.selection.purposes.len(),
+            self.selection.seg_nodes,
+            100.0 * self.selection.apriori(),
+            100.0 * self.aposteriori(),
+            100.0 * self.aposteriori_liberal()
+        )?;
+        match &self.fail {
+            Some((i, why)) => write!(f, "FAIL in purpose {i} after {} steps:\n{why}", self.steps),
+            None => write!(f, "no failure in {} steps", self.steps),
+        }
+    }
+}
+
+/// Selects purposes and runs them longest first, `rounds` times, until a Fail.
+pub fn run_switch_coverage(
+    spec: &mut SymbolicSpec,
+    sut: &mut dyn DataSut,
+    opts: &CoverageOptions,
+    timeouts: Option<&Timeouts>,
+    rng: &mut ChaCha8Rng,
+) -> CoverageReport {
+    let selection = select_purposes(&spec.sys, &mut spec.checker, opts.depth, opts.max_nodes);
+    let mut report = CoverageReport {
+        switch_names: spec
+            .sys
+            .switches()
+            .into_iter()
+            .map(|s| spec.sys.switch_name(s))
+            .collect(),
+        selection,
+        runs: Vec::new(),
+        fail: None,
+        steps: 0,
+    };
+    'rounds: for _ in 0..opts.rounds.max(1) {
+        for i in 0..report.selection.purposes.len() {
+            let run = run_purpose(spec, &report.selection.purposes[i], sut, timeouts, rng);
+            report.steps += run.trace.len();
+            let fail = match &run.verdict {
+                PurposeVerdict::Fail(why) => Some(why.clone()),
+                _ => None,
+            };
+            report.runs.push((i, run));
+            if let Some(why) = fail {
+                report.fail = Some((i, why));
+                break 'rounds;
+            }
+        }
+    }
+    report
+}
