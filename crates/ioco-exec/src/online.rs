@@ -102,7 +102,8 @@ pub(crate) struct Pooled {
     pub suspension_states: usize,
 }
 
-/// Run `n` jobs on `opts.jobs` workers; worker w takes k ≡ w (mod jobs), in order.
+/// Run `n` jobs on `opts.jobs` workers; worker w takes k ≡ w (mod jobs), in order (so a
+/// worker's runs, and what its strategy learns from them, do not depend on timing).
 pub(crate) fn pool<F, W>(
     spec: &Lts,
     opts: &OnlineOptions,
@@ -115,6 +116,31 @@ where
     W: Fn(&mut Tester<'_>, &mut dyn Adapter, usize, Option<Instant>) -> RunResult + Sync,
 {
     let jobs = opts.jobs.clamp(1, n.max(1));
+    let next = |w: usize, prev: Option<usize>| {
+        let k = prev.map_or(w, |p| p + jobs);
+        (k < n).then_some((k, ()))
+    };
+    pool_with(spec, opts, jobs, &next, make_adapter, &|t, a, k, (), d| {
+        work(t, a, k, d)
+    })
+}
+
+/// Run the work items `next(worker, previous run)` hands out (`None`: no more for this worker)
+/// on `jobs` workers, each with its own tester and system under test; stops early after a Fail
+/// or an Error (`opts.stop_on_failure`), at the time budget and on an interrupt.
+pub(crate) fn pool_with<I, F, W>(
+    spec: &Lts,
+    opts: &OnlineOptions,
+    jobs: usize,
+    next: &(dyn Fn(usize, Option<usize>) -> Option<(usize, I)> + Sync),
+    make_adapter: &F,
+    work: &W,
+) -> Pooled
+where
+    F: Fn(usize) -> Result<Box<dyn Adapter + Send>, AdapterError> + Sync,
+    W: Fn(&mut Tester<'_>, &mut dyn Adapter, usize, I, Option<Instant>) -> RunResult + Sync,
+{
+    let jobs = jobs.max(1);
     let stop = AtomicBool::new(false);
     let deadline = opts.time_budget.map(|b| Instant::now() + b);
     let out: Mutex<Pooled> = Mutex::new(Pooled {
@@ -127,20 +153,25 @@ where
         let mut runs = Vec::new();
         match make_adapter(w) {
             Err(e) => {
-                let mut r = RunResult::new(w, derive_seed(opts.seed, w as u64));
+                let k = next(w, None).map_or(w, |(k, _)| k);
+                let mut r = RunResult::new(k, derive_seed(opts.seed, k as u64));
                 Ended::error(format!("could not start the SUT: {e}")).write(&mut r);
                 runs.push(r);
             }
             Ok(mut adapter) => {
-                let mut k = w;
-                while k < n {
+                let mut prev = None;
+                loop {
                     if stop.load(Ordering::Relaxed)
                         || deadline.is_some_and(|d| Instant::now() >= d)
                         || crate::shrinking::interrupted()
                     {
                         break;
                     }
-                    let r = work(&mut tester, &mut *adapter, k, deadline);
+                    let Some((k, item)) = next(w, prev) else {
+                        break;
+                    };
+                    prev = Some(k);
+                    let r = work(&mut tester, &mut *adapter, k, item, deadline);
                     if crate::shrinking::interrupted() && r.verdict != RunVerdict::Fail {
                         // cut short by the interrupt (its system was stopped): no verdict
                         break;
@@ -154,7 +185,6 @@ where
                         stop.store(true, Ordering::Relaxed);
                     }
                     runs.push(r);
-                    k += jobs;
                 }
                 let _ = adapter.close();
             }

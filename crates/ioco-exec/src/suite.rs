@@ -19,39 +19,14 @@
 use crate::adapter::{Adapter, AdapterError, Observation, Sent};
 use crate::engine::Ended;
 use crate::fairness::{Branches, ChoicePoint, Tries};
-use crate::online::{pool, reset, summarise, OnlineOptions};
+use crate::online::{pool_with, reset, summarise, OnlineOptions};
 use crate::result::{Failure, RunResult, RunVerdict, Summary};
 use crate::tester::Tester;
+use ioco_gen::stream::StreamedTest;
 use ioco_gen::{derive_seed, Suite, SuiteRole, TestCase, Verdict};
 use ioco_model::{Label, Lts};
+use std::sync::Mutex;
 use std::time::Instant;
-
-/// A test of a suite, flattened: its path name (`sub/t3`) and role.
-struct Flat<'s> {
-    name: String,
-    role: SuiteRole,
-    test: &'s TestCase,
-}
-
-fn flatten<'s>(s: &'s Suite, prefix: &str, role: SuiteRole, out: &mut Vec<Flat<'s>>) {
-    // A nested suite inside a distinguishing one stays distinguishing.
-    let role = if role == SuiteRole::Distinguishing {
-        role
-    } else {
-        s.role
-    };
-    for t in &s.tests {
-        out.push(Flat {
-            name: format!("{prefix}{}", t.name),
-            role,
-            test: &t.test,
-        });
-    }
-    for (i, sub) in s.suites.iter().enumerate() {
-        let p = format!("{prefix}{}.{i}/", sub.method);
-        flatten(sub, &p, role, out);
-    }
-}
 
 fn verdict(v: Verdict) -> RunVerdict {
     match v {
@@ -374,15 +349,51 @@ pub fn run_suite<F>(spec: &Lts, suite: &Suite, opts: &OnlineOptions, make_adapte
 where
     F: Fn(usize) -> Result<Box<dyn Adapter + Send>, AdapterError> + Sync,
 {
+    let flat = ioco_gen::stream::flatten(suite);
+    let n = flat.len();
+    let mut source = |each: &mut dyn FnMut(StreamedTest) -> bool| {
+        for t in flat.iter().cloned() {
+            if !each(t) {
+                break;
+            }
+        }
+        Ok(())
+    };
+    let mut s = run_suite_streaming(spec, &mut source, n, opts, make_adapter)
+        .expect("an in-memory suite cannot fail to read");
+    s.parameters
+        .insert("method".into(), suite.method.clone().into());
+    s
+}
+
+/// Where the tests of a streamed suite come from: a function that hands every test to its
+/// argument in order (stopping when that returns `false`), or says why it could not read them.
+pub type TestSource<'a> =
+    dyn FnMut(&mut dyn FnMut(StreamedTest) -> bool) -> Result<(), String> + Send + 'a;
+
+/// Run the tests `source` produces, read while they run (issue #19: memory stays that of the
+/// tests in flight, whatever the size of the suite); `count` (the number of tests, when known)
+/// sizes the worker pool. Test `k` gets the same seeds as in [`run_suite`].
+pub fn run_suite_streaming<F>(
+    spec: &Lts,
+    source: &mut TestSource<'_>,
+    count: usize,
+    opts: &OnlineOptions,
+    make_adapter: F,
+) -> Result<Summary, String>
+where
+    F: Fn(usize) -> Result<Box<dyn Adapter + Send>, AdapterError> + Sync,
+{
     let t0 = Instant::now();
-    let mut flat = Vec::new();
-    flatten(suite, "", suite.role, &mut flat);
     let fair = opts.fairness;
     let session = Branches::default();
-    let work = |t: &mut Tester<'_>, a: &mut dyn Adapter, k: usize, _d: Option<Instant>| {
-        let f = &flat[k];
-        let mut r = repeat(t, a, opts, f.test, k, &session);
-        r.test = Some(f.name.clone());
+    let work = |t: &mut Tester<'_>,
+                a: &mut dyn Adapter,
+                k: usize,
+                f: StreamedTest,
+                _d: Option<Instant>| {
+        let mut r = repeat(t, a, opts, &f.test, k, &session);
+        r.test = Some(f.name);
         // In a distinguishing suite a fail means "told apart" unless the observed trace is a
         // counterexample of the outer specification itself (tutorial Def. 6.2): that stays Fail.
         let real =
@@ -396,15 +407,36 @@ where
         }
         r
     };
-    let p = pool(spec, opts, flat.len(), &make_adapter, &work);
+    let jobs = opts.jobs.clamp(1, count.max(1));
+    // the reader runs beside the workers, a few tests ahead of them
+    let (tx, rx) = std::sync::mpsc::sync_channel::<(usize, StreamedTest)>(2 * jobs);
+    let (p, read) = std::thread::scope(|s| {
+        let reader = s.spawn(move || {
+            let mut k = 0usize;
+            source(&mut |t| {
+                let sent = tx.send((k, t)).is_ok();
+                k += 1;
+                sent
+            })
+        });
+        let rx = Mutex::new(rx);
+        let next =
+            |_: usize, _: Option<usize>| rx.lock().unwrap_or_else(|p| p.into_inner()).recv().ok();
+        let p = pool_with(spec, opts, jobs, &next, &make_adapter, &work);
+        // the workers are done: a reader still waiting to hand over a test stops
+        drop(rx);
+        let read = reader
+            .join()
+            .unwrap_or_else(|_| Err("the suite reader panicked".into()));
+        (p, read)
+    });
+    read?;
     let mut s = summarise("suite", opts, p, t0);
-    s.parameters
-        .insert("method".into(), suite.method.clone().into());
     s.parameters.insert("max_tries".into(), fair.budget.into());
     s.parameters.insert("evidence_k".into(), fair.tries.into());
     s.parameters
         .insert("min_branch_probability".into(), fair.min_probability.into());
-    s
+    Ok(s)
 }
 
 /// Run test `k` under the fairness rule of [`crate::fairness`]: again while one of its choice

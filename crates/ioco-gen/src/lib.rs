@@ -13,6 +13,7 @@ pub mod batch;
 pub mod coverage;
 pub mod fixtures;
 pub mod strategy;
+pub mod stream;
 pub mod testcase;
 
 pub use batch::{generate, generate_random, BatchGenerator, BatchOptions};

@@ -8,6 +8,7 @@
 pub use super::args::RunArgs as Args;
 use super::sut::{base_options, load_timed, seed_or_clock};
 use super::Outcome;
+use ioco_gen::stream::{read_suite, StreamedTest};
 use ioco_gen::Suite;
 use miette::{miette, Result};
 
@@ -49,9 +50,13 @@ pub fn run(args: Args) -> Result<Outcome> {
         )
     })?;
     let (spec, timing) = load_timed(&args.model, &args.sut)?;
-    let text = std::fs::read_to_string(&suite_path)
-        .map_err(|e| miette!("cannot read {}: {e}", suite_path.display()))?;
-    let suite: Suite = serde_json::from_str(&text).map_err(|e| {
+    // First pass: check the format and every test, count them (one test in memory at a time);
+    // the second pass runs them as they are read again (issue #19: a suite of any size).
+    let open = || {
+        std::fs::File::open(&suite_path)
+            .map_err(|e| miette!("cannot read {}: {e}", suite_path.display()))
+    };
+    let json_error = |e: serde_json::Error| {
         miette!(
             help = "a suite is the JSON written by `ioco gen` (format ioco-suite/1)",
             "{}:{}:{}: {e}",
@@ -59,24 +64,35 @@ pub fn run(args: Args) -> Result<Outcome> {
             e.line(),
             e.column()
         )
-    })?;
-    if suite.format != Suite::FORMAT {
+    };
+    let mut count = 0usize;
+    let mut invalid = None;
+    let header = read_suite(open()?, &mut |t| {
+        count += 1;
+        match t.test.validate() {
+            Ok(()) => true,
+            Err(e) => {
+                invalid = Some(format!("test {}: {e}", t.name));
+                false
+            }
+        }
+    })
+    .map_err(json_error)?;
+    if let Some(why) = invalid {
+        return Err(miette!("{}: {why}", suite_path.display()));
+    }
+    if header.format != Suite::FORMAT {
         return Err(miette!(
             "{}: format `{}`, expected `{}`",
             suite_path.display(),
-            suite.format,
+            header.format,
             Suite::FORMAT
         ));
     }
-    for t in &suite.tests {
-        t.test
-            .validate()
-            .map_err(|e| miette!("{}: test {}: {e}", suite_path.display(), t.name))?;
-    }
-    args.sut.check_jobs(args.jobs.min(suite.tests.len()))?;
+    args.sut.check_jobs(args.jobs.min(count))?;
     let factory = args.sut.factory(&spec)?;
     let seed = seed_or_clock(args.seed);
-    let (progress, bar) = super::progress(suite.num_tests());
+    let (progress, bar) = super::progress(count);
     super::partial_reports(&args.report, "suite", seed);
     let mut opts = ioco_exec::OnlineOptions {
         progress,
@@ -89,14 +105,25 @@ pub fn run(args: Args) -> Result<Outcome> {
     errln!(
         "ioco run: {} tests, seed {seed}; up to {} tries per test, a branch not seen in {} \
          observations counts as absent (confidence {}, minimum branch probability {})",
-        suite.num_tests(),
+        count,
         opts.fairness.budget,
         opts.fairness.tries,
         args.confidence,
         args.min_branch_probability
     );
-    let mut summary = ioco_exec::run_suite(&spec, &suite, &opts, factory);
+    let file = open()?;
+    let mut source = |each: &mut dyn FnMut(StreamedTest) -> bool| {
+        read_suite(&file, each)
+            .map(|_| ())
+            .map_err(|e| format!("{}:{}:{}: {e}", suite_path.display(), e.line(), e.column()))
+    };
+    let mut summary =
+        ioco_exec::suite::run_suite_streaming(&spec, &mut source, count, &opts, factory)
+            .map_err(|e| miette!("{e}"))?;
     bar.finish_and_clear();
+    summary
+        .parameters
+        .insert("method".into(), header.method.into());
     summary
         .parameters
         .insert("model".into(), args.model.display().to_string().into());
