@@ -329,6 +329,10 @@ impl DataSut for DataAdapter {
         self.inner.adapter().stderr_tail()
     }
 
+    fn expect_quiet(&mut self, quiet: bool) {
+        self.inner.adapter().expect_quiet(quiet)
+    }
+
     fn set_timeout(&mut self, timeout: Duration) {
         self.timeout = timeout;
     }

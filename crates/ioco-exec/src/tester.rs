@@ -347,6 +347,17 @@ impl<'a> Tester<'a> {
         self.sus.is_quiescent(self.q)
     }
 
+    /// out(q) = {δ}: quiescence and no output allowed.
+    pub(crate) fn only_quiescence(&mut self) -> bool {
+        let a = self.alphabet();
+        self.sus.is_quiescent(self.q)
+            && self
+                .sus
+                .successors(self.q)
+                .iter()
+                .all(|&(l, _)| l == Label::DELTA || !a.kind(l).is_observable_output())
+    }
+
     /// Record a line the SUT wrote that is not an output of the model, and the failure it is.
     pub(crate) fn garbage_line(&mut self, line: &str) -> Failure {
         self.steps += 1;

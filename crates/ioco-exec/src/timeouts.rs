@@ -30,8 +30,19 @@
 //! that location or gate (for `.aut`, DOT and JSON models a location is a state name and a
 //! gate a label name).
 
+//!
+//! ## Where only δ is allowed
+//! Where the specification allows quiescence and no output at all (out(q) = {δ}), a conforming
+//! system outputs nothing, whatever its speed: concluding δ early can never turn an allowed
+//! output into a false δ. There an observation waits at most [`QUIET_LOOK`] (any later output
+//! is still read before the next input and judged in the same state), and an input does not
+//! wait `--io-time` for an answer in flight (`Adapter::expect_quiet`).
+
 use ioco_model::{Label, State};
 use std::time::Duration;
+
+/// How long an observation waits where only δ is allowed (see the module documentation).
+pub const QUIET_LOOK: Duration = Duration::from_millis(50);
 
 /// Per-state and per-label quiescence timeouts of a specification (see the module
 /// documentation for how they combine).

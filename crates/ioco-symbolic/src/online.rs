@@ -87,6 +87,9 @@ pub trait DataSut {
     /// How long the next [`DataSut::observe`] waits before concluding quiescence (systems
     /// observed by a time-out; the others ignore it).
     fn set_timeout(&mut self, _timeout: Duration) {}
+    /// Before an input: whether the specification allows only quiescence now, so that a
+    /// conforming system has no answer in flight (see `ioco_exec`'s `Adapter::expect_quiet`).
+    fn expect_quiet(&mut self, _quiet: bool) {}
 }
 
 /// The quiescence-timeout rule, written once for both testers (with data: [`Timeouts::wait`];

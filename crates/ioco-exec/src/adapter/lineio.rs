@@ -296,6 +296,10 @@ pub(crate) struct LineIo {
     /// Without a marker: how long to wait for an output still in flight before giving an input
     /// (`--io-time`), so that an answer to the previous input is not recorded after the next.
     pub io_time: Duration,
+    /// The specification allows only quiescence now: a conforming system has no answer in
+    /// flight, so the next input need not wait [`LineIo::io_time`] for one (set by the tester
+    /// before each input, see `Adapter::expect_quiet`).
+    pub quiet_expected: bool,
     /// When the last input was written (for the response times).
     sent_at: Option<Instant>,
     /// The longest response seen: an observation waits at least twice as long (at most 30 s),
@@ -327,6 +331,7 @@ impl LineIo {
             write_timeout: Duration::from_secs(5),
             last_line: Vec::new(),
             io_time: Duration::from_millis(50),
+            quiet_expected: false,
             sent_at: None,
             learned: Duration::ZERO,
             warned: false,
@@ -523,7 +528,8 @@ impl LineIo {
                 Observation::Quiescent => {}
             }
         }
-        if !self.codec.has_marker() && !self.io_time.is_zero() {
+        let quiet = std::mem::take(&mut self.quiet_expected);
+        if !self.codec.has_marker() && !self.io_time.is_zero() && !quiet {
             // Time-out mode: an answer to the previous input may still be in flight; wait the
             // I/O time for it, so that the order on the wire is the order of events.
             let io = self

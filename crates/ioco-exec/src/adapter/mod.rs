@@ -121,6 +121,11 @@ pub trait Adapter {
     /// reproducible from its seed. Called before [`reset`](Self::reset). Default: nothing.
     fn set_seed(&mut self, _seed: u64) {}
 
+    /// Before an input: whether the specification allows only quiescence now (out(σ) = {δ}),
+    /// so that a conforming system has no answer in flight and the input need not wait for
+    /// one (time-out mode's `--io-time`). Default: nothing.
+    fn expect_quiet(&mut self, _quiet: bool) {}
+
     /// The last bytes the SUT wrote to its standard error since the last reset (process
     /// adapters); `None` if there are none or the adapter has no such stream.
     fn stderr_tail(&mut self) -> Option<String> {
@@ -140,6 +145,9 @@ impl<A: Adapter + ?Sized> Adapter for Box<A> {
     }
     fn close(&mut self) -> Result<(), AdapterError> {
         (**self).close()
+    }
+    fn expect_quiet(&mut self, quiet: bool) {
+        (**self).expect_quiet(quiet)
     }
     fn set_seed(&mut self, seed: u64) {
         (**self).set_seed(seed)

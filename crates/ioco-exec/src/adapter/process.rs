@@ -595,6 +595,12 @@ impl Adapter for ProcessAdapter {
         }
     }
 
+    fn expect_quiet(&mut self, quiet: bool) {
+        if let Some(r) = self.running.as_mut() {
+            r.io.quiet_expected = quiet;
+        }
+    }
+
     fn send(&mut self, input: Label) -> Result<Sent, AdapterError> {
         match self.running()?.io.encode(input) {
             Ok(line) => self.send_line(&line),

@@ -364,6 +364,12 @@ impl Adapter for TcpAdapter {
         }
     }
 
+    fn expect_quiet(&mut self, quiet: bool) {
+        if let Some((_, io)) = self.conn.as_mut() {
+            io.quiet_expected = quiet;
+        }
+    }
+
     fn observe(&mut self, timeout: Duration) -> Result<Observation, AdapterError> {
         match self.io()?.observe(timeout) {
             Ok(o) => Ok(o),

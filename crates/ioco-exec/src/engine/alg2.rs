@@ -203,7 +203,10 @@ where
                     Err(e) => return sut_error(spec, e, rng),
                 }
             }
-            Choice::Give(a) => match sut.send(&a) {
+            Choice::Give(a) => match {
+                sut.expect_quiet(spec.only_quiescence());
+                sut.send(&a)
+            } {
                 Ok(Sent::Accepted) => {
                     steps += 1;
                     quiet = false;

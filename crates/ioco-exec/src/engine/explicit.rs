@@ -81,7 +81,17 @@ impl Specification for Explicit<'_, '_> {
 
     #[inline]
     fn timeout(&mut self) -> Option<Duration> {
-        Some(self.tester.quiescence_timeout(self.opts))
+        let t = self.tester.quiescence_timeout(self.opts);
+        Some(if self.tester.only_quiescence() {
+            t.min(crate::timeouts::QUIET_LOOK)
+        } else {
+            t
+        })
+    }
+
+    #[inline]
+    fn only_quiescence(&mut self) -> bool {
+        self.tester.only_quiescence()
     }
 }
 
@@ -184,5 +194,50 @@ pub(crate) fn adapter_error(tester: &mut Tester<'_>, e: crate::AdapterError) -> 
             super::alg2::sut_error(&mut spec, SutError::Exited(status), &mut rng)
         }
         other => super::alg2::sut_error(&mut spec, SutError::Broken(other.to_string()), &mut rng),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ioco_model::{Alphabet, LabelKind, LtsBuilder, QuiescencePolicy};
+
+    /// `0 -coin?-> 1 -coffee!-> 0`, and `0 -tea?-> 2` where tea! or nothing may follow.
+    #[test]
+    fn only_where_quiescence_is_all_that_is_allowed_is_the_wait_short() {
+        let mut b = LtsBuilder::new(Alphabet::new());
+        b.add_states(4);
+        b.add_initial(0);
+        b.add(0, "coin", LabelKind::Input, 1).unwrap();
+        b.add(1, "coffee", LabelKind::Output, 0).unwrap();
+        b.add(0, "tea", LabelKind::Input, 2).unwrap();
+        b.add(2, "teaout", LabelKind::Output, 0).unwrap();
+        b.add(2, "tau", LabelKind::Internal, 3).unwrap();
+        let spec = b.build().unwrap();
+        let a = spec.alphabet();
+        let long = Duration::from_secs(3);
+        let opts = OnlineOptions {
+            quiescence_timeout: long,
+            ..Default::default()
+        };
+        let mut tester = Tester::new(&spec, QuiescencePolicy::Stable);
+        let mut s = Explicit {
+            tester: &mut tester,
+            opts: &opts,
+        };
+        s.start().unwrap();
+        // idle: a conforming system says nothing, so δ is concluded after a short look
+        assert!(s.only_quiescence());
+        assert_eq!(s.timeout(), Some(crate::timeouts::QUIET_LOOK));
+        // coffee! required: the full time-out before δ (a Fail) is concluded
+        s.give(&a.lookup("coin").unwrap()).unwrap();
+        assert!(!s.only_quiescence());
+        assert_eq!(s.timeout(), Some(long));
+        s.observe(Some(&a.lookup("coffee").unwrap())).unwrap();
+        assert!(s.only_quiescence());
+        // tea! or δ: a slow tea! must not be read as δ, so the full time-out too
+        s.give(&a.lookup("tea").unwrap()).unwrap();
+        assert!(!s.only_quiescence());
+        assert_eq!(s.timeout(), Some(long));
     }
 }

@@ -55,6 +55,13 @@ pub trait Specification {
     /// Whether quiescence is allowed now (nothing is recorded).
     fn quiet(&mut self) -> Quiet;
 
+    /// Whether quiescence is all the specification allows now (out(σ) = {δ}): a conforming
+    /// system has nothing to output, so no answer can be in flight and a quiescence
+    /// observation need not wait long (nothing is recorded). Default: not known.
+    fn only_quiescence(&mut self) -> bool {
+        false
+    }
+
     /// Some input the specification offers now, as written (`water?(100)`), if any.
     fn an_input(&mut self, rng: &mut ChaCha8Rng) -> Option<String>;
 

@@ -47,6 +47,9 @@ pub trait Sut<A> {
     fn stderr_tail(&mut self) -> Option<String> {
         None
     }
+    /// Before an input: the specification allows only quiescence now (out(σ) = {δ}), so a
+    /// conforming system has no answer in flight and the input need not wait for one.
+    fn expect_quiet(&mut self, _quiet: bool) {}
 }
 
 fn label_error(e: AdapterError) -> Result<Obs<Label>, SutError> {
@@ -86,6 +89,10 @@ impl<T: Adapter + ?Sized> Sut<Label> for T {
 
     fn stderr_tail(&mut self) -> Option<String> {
         Adapter::stderr_tail(self)
+    }
+
+    fn expect_quiet(&mut self, quiet: bool) {
+        Adapter::expect_quiet(self, quiet)
     }
 }
 
@@ -130,5 +137,9 @@ impl Sut<GateValue> for Data<'_> {
 
     fn stderr_tail(&mut self) -> Option<String> {
         self.0.stderr_tail()
+    }
+
+    fn expect_quiet(&mut self, quiet: bool) {
+        self.0.expect_quiet(quiet)
     }
 }

@@ -17,6 +17,7 @@ use ioco_symbolic::online::{
     Shrunk, Timeouts, Verdict,
 };
 use ioco_symbolic::system::SwitchId;
+use ioco_symbolic::tracker::Quiescence;
 use ioco_symbolic::{Step, SymbolicSpec};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -193,7 +194,20 @@ impl Specification for Symbolic<'_> {
             .last()
             .and_then(|l| l.split_once('?'))
             .map(|(g, _)| g);
-        Some(t.wait(self.spec, last_input))
+        let t = t.wait(self.spec, last_input);
+        Some(if self.only_quiescence() {
+            t.min(crate::timeouts::QUIET_LOOK)
+        } else {
+            t
+        })
+    }
+
+    fn only_quiescence(&mut self) -> bool {
+        let states = self.spec.states().to_vec();
+        !states.is_empty()
+            && states
+                .iter()
+                .all(|q| matches!(self.spec.quiescence(q), Quiescence::Quiescent))
     }
 }
 
