@@ -203,10 +203,7 @@ where
                     Err(e) => return sut_error(spec, e, rng),
                 }
             }
-            Choice::Give(a) => match {
-                sut.expect_quiet(spec.only_quiescence());
-                sut.send(&a)
-            } {
+            Choice::Give(a) => match send(spec, sut, &a) {
                 Ok(Sent::Accepted) => {
                     steps += 1;
                     quiet = false;
@@ -253,6 +250,18 @@ where
             Ok(None) => {}
         }
     }
+}
+
+/// Offer `input`, telling the system whether the specification allows only quiescence now
+/// (then no answer can be in flight and the input need not wait for one).
+#[inline]
+fn send<S, U>(spec: &mut S, sut: &mut U, input: &S::Action) -> Result<Sent<S::Action>, SutError>
+where
+    S: Specification + ?Sized,
+    U: Sut<S::Action> + ?Sized,
+{
+    sut.expect_quiet(spec.only_quiescence());
+    sut.send(input)
 }
 
 /// The end of a run whose system under test exited or broke (the exit rule above).
