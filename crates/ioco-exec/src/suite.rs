@@ -408,23 +408,42 @@ where
         r
     };
     let jobs = opts.jobs.clamp(1, count.max(1));
-    // the reader runs beside the workers, a few tests ahead of them
-    let (tx, rx) = std::sync::mpsc::sync_channel::<(usize, StreamedTest)>(2 * jobs);
+    // The reader runs beside the workers, a few batches ahead of them; tests go over in
+    // batches, so that a suite of many short tests does not pay a thread hand-over per test.
+    const BATCH: usize = 64;
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<(usize, StreamedTest)>>(2 * jobs);
     let (p, read) = std::thread::scope(|s| {
         let reader = s.spawn(move || {
             let mut k = 0usize;
-            source(&mut |t| {
-                let sent = tx.send((k, t)).is_ok();
+            let mut batch = Vec::with_capacity(BATCH);
+            let mut open = true;
+            let r = source(&mut |t| {
+                batch.push((k, t));
                 k += 1;
-                sent
-            })
+                if batch.len() == BATCH {
+                    open = tx
+                        .send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH)))
+                        .is_ok();
+                }
+                open
+            });
+            if open && !batch.is_empty() {
+                let _ = tx.send(batch);
+            }
+            r
         });
-        let rx = Mutex::new(rx);
-        let next =
-            |_: usize, _: Option<usize>| rx.lock().unwrap_or_else(|p| p.into_inner()).recv().ok();
+        let queue = Mutex::new((rx, std::collections::VecDeque::new()));
+        let next = |_: usize, _: Option<usize>| {
+            let mut q = queue.lock().unwrap_or_else(|p| p.into_inner());
+            if q.1.is_empty() {
+                let more = q.0.recv().ok()?;
+                q.1.extend(more);
+            }
+            q.1.pop_front()
+        };
         let p = pool_with(spec, opts, jobs, &next, &make_adapter, &work);
-        // the workers are done: a reader still waiting to hand over a test stops
-        drop(rx);
+        // the workers are done: a reader still waiting to hand over tests stops
+        drop(queue);
         let read = reader
             .join()
             .unwrap_or_else(|_| Err("the suite reader panicked".into()));

@@ -65,6 +65,34 @@ pub fn read_suite<R: Read>(
     }
 }
 
+/// The `format` field of the JSON object in `r`, read no further than it (every file this
+/// tool writes names its format first); `None` when `r` is no JSON object or has no such
+/// field. For telling file formats apart without reading a large file whole.
+pub fn format_of<R: Read>(r: R) -> Option<String> {
+    /// Finds the field and stops the parser there (an error ends it without reading on).
+    struct Format<'a>(&'a mut Option<String>);
+    impl<'de> Visitor<'de> for Format<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a JSON object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            while let Some(key) = map.next_key::<String>()? {
+                if key == "format" {
+                    *self.0 = map.next_value::<String>().ok();
+                    return Err(de::Error::custom(STOP));
+                }
+                map.next_value::<IgnoredAny>()?;
+            }
+            Ok(())
+        }
+    }
+    let mut found = None;
+    let mut de = serde_json::Deserializer::from_reader(std::io::BufReader::new(r));
+    let _ = de::Deserializer::deserialize_map(&mut de, Format(&mut found));
+    found
+}
+
 /// One suite level being read.
 struct Level<'a, 'f> {
     /// The path of the enclosing suites.
@@ -358,6 +386,23 @@ mod tests {
         let mut buf = Vec::new();
         s.write_streaming(std::iter::empty(), &mut buf).unwrap();
         assert_eq!(read(std::str::from_utf8(&buf).unwrap()).1, want);
+    }
+
+    #[test]
+    fn the_format_is_read_without_the_rest() {
+        let text = serde_json::to_string(&suite()).unwrap();
+        // a truncated file still names its format: nothing after it is read
+        assert_eq!(
+            format_of(&text.as_bytes()[..40]).as_deref(),
+            Some(Suite::FORMAT)
+        );
+        assert_eq!(
+            format_of(r#"{"a":[1,{"b":2}],"format":"x"}"#.as_bytes()).as_deref(),
+            Some("x")
+        );
+        assert_eq!(format_of(r#"{"a":1}"#.as_bytes()), None);
+        assert_eq!(format_of("[1]".as_bytes()), None);
+        assert_eq!(format_of("not json".as_bytes()), None);
     }
 
     #[test]

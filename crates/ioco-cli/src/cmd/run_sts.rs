@@ -24,15 +24,16 @@ use std::time::Instant;
 
 /// Reads `path` as a switch-coverage suite, `None` if it is not one (another JSON format).
 pub fn read_suite(path: &Path) -> Result<Option<StsSuite>> {
+    // other suites can be large: look at their format only
+    let Ok(file) = std::fs::File::open(path) else {
+        return Ok(None);
+    };
+    if ioco_gen::stream::format_of(file).as_deref() != Some(FORMAT) {
+        return Ok(None);
+    }
     let Ok(text) = std::fs::read_to_string(path) else {
         return Ok(None);
     };
-    let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
-        return Ok(None);
-    };
-    if v.get("format").and_then(|f| f.as_str()) != Some(FORMAT) {
-        return Ok(None);
-    }
     let suite: StsSuite = serde_json::from_str(&text).map_err(|e| {
         miette!(
             help = "a switch-coverage suite is the JSON written by `ioco gen --method switch-coverage`",
