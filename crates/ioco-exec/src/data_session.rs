@@ -1,10 +1,12 @@
 //! Online testing with data over many runs (tutorial Alg. 2 over an STS, one
-//! `ioco_symbolic::online::run_online` per run): the runs are spread over `jobs` workers, each
-//! with its own tracker and system under test; run `k` uses the seed `derive_seed(seed, k)`; a
-//! failing run is shrunk (ddmin over its inputs) when asked; the session stops after a Fail or
-//! an Error unless `keep_going`, and at the time budget. Same seed, same runs.
+//! `engine::symbolic::run_online` per run), through the one session driver
+//! ([`crate::session::drive`]): the runs are spread over `jobs` workers, each with its own
+//! tracker and system under test; run `k` uses the seed `derive_seed(seed, k)`; a failing run
+//! is shrunk (ddmin over its inputs) when asked; the session stops after a Fail or an Error
+//! unless `keep_going`, and at the time budget. Same seed, same runs.
 
 use crate::data_run::to_result;
+use crate::session::{drive, Plan, SetupFailed};
 use crate::{Progress, RunResult, RunVerdict};
 use ioco_lang::ir::Spec;
 use ioco_symbolic::online::{self, DataSut};
@@ -12,9 +14,11 @@ use ioco_symbolic::SymbolicSpec;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeSet;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+/// A worker of a session: its tracker, its system under test, the switches its runs took.
+type Worker = (SymbolicSpec, Box<dyn DataSut>, BTreeSet<(u32, u32)>);
 
 /// A maker of systems under test, one per worker (given the seed of its first run).
 pub type DataFactory =
@@ -63,109 +67,57 @@ pub fn run_data_online<T>(
 where
     T: Fn(&Arc<Spec>) -> Result<SymbolicSpec, String> + Sync,
 {
-    let (seed, budget, jobs) = (opts.seed, opts.budget, opts.jobs.max(1));
-    let (shrink, keep_going, runs) = (opts.shrink, opts.keep_going, opts.runs);
-    let stop = AtomicBool::new(false);
-    let t0 = Instant::now();
-    let results: Mutex<Vec<RunResult>> = Mutex::new(Vec::new());
+    let (seed, jobs) = (opts.seed, opts.jobs.max(1));
+    let (shrink, shrinking, online) = (opts.shrink, &opts.shrinking, &opts.online);
+    let plan = Plan {
+        jobs,
+        stop_on_failure: !opts.keep_going,
+        deadline: opts.budget.map(|b| Instant::now() + b),
+        progress: &opts.progress,
+    };
     let switches: Mutex<BTreeSet<(u32, u32)>> = Mutex::new(BTreeSet::new());
-    let setup_error: Mutex<Option<String>> = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for w in 0..jobs {
-            let (spec, factory, stop, results, setup_error, progress, online, switches, tracker) = (
-                spec.clone(),
-                factory,
-                &stop,
-                &results,
-                &setup_error,
-                &opts.progress,
-                &opts.online,
-                &switches,
-                &tracker,
-            );
-            let shrinking = &opts.shrinking;
-            scope.spawn(move || {
-                let mut tracker = match tracker(&spec) {
-                    Ok(t) => t,
-                    Err(e) => {
-                        *setup_error.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
-                        return;
-                    }
-                };
-                let mut sut: Option<Box<dyn DataSut>> = None;
-                let mut k = w;
-                while k < runs {
-                    if stop.load(Ordering::Relaxed)
-                        || budget.is_some_and(|b| t0.elapsed() > b)
-                        || crate::shrinking::interrupted()
-                    {
-                        break;
-                    }
-                    let run_seed = ioco_gen::derive_seed(seed, k as u64);
-                    if sut.is_none() {
-                        match factory(run_seed) {
-                            Ok(s) => sut = Some(s),
-                            Err(e) => {
-                                *setup_error.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
-                                stop.store(true, Ordering::Relaxed);
-                                return;
-                            }
-                        }
-                    }
-                    let s = sut.as_mut().expect("made above");
-                    let start = Instant::now();
-                    let mut rng = ChaCha8Rng::seed_from_u64(run_seed);
-                    let run = crate::engine::symbolic::run_online(
-                        &mut tracker,
-                        s.as_mut(),
-                        online,
-                        &mut rng,
-                    );
-                    switches
-                        .lock()
-                        .unwrap_or_else(|p| p.into_inner())
-                        .extend(run.switches.iter().copied());
-                    let mut r = to_result(&run, k, run_seed);
-                    if matches!(r.verdict, RunVerdict::Fail | RunVerdict::Error) {
-                        r.stderr = s.stderr_tail();
-                    }
-                    if r.verdict == RunVerdict::Fail && shrink {
-                        let mut rng = ChaCha8Rng::seed_from_u64(run_seed ^ 0x5421);
-                        if let Some(sh) = crate::engine::symbolic::shrink(
-                            &mut tracker,
-                            s.as_mut(),
-                            &run,
-                            k,
-                            shrinking,
-                            online.timeouts.as_ref(),
-                            &mut rng,
-                        ) {
-                            r.shrunk =
-                                Some(crate::data_run::shrunk_result(&spec, &sh, k, run_seed));
-                        }
-                    }
-                    r.duration_ms = start.elapsed().as_secs_f64() * 1e3;
-                    if crate::shrinking::interrupted() && r.verdict != RunVerdict::Fail {
-                        // cut short by the interrupt (its system was stopped): no verdict
-                        break;
-                    }
-                    if let Some(cb) = &progress.0 {
-                        cb(&r);
-                    }
-                    if matches!(r.verdict, RunVerdict::Fail | RunVerdict::Error) && !keep_going {
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                    results.lock().unwrap_or_else(|p| p.into_inner()).push(r);
-                    k += jobs;
-                }
-            });
+    // a worker: its tracker, its system under test (made with the seed of its first run) and
+    // the switches its runs took
+    let make = |_w: usize, first: usize| -> Result<Worker, String> {
+        let tracker = tracker(spec)?;
+        let sut = factory(ioco_gen::derive_seed(seed, first as u64))?;
+        Ok((tracker, sut, BTreeSet::new()))
+    };
+    let work = |(tracker, sut, taken): &mut Worker, k: usize, (): (), _d: Option<Instant>| {
+        let run_seed = ioco_gen::derive_seed(seed, k as u64);
+        let start = Instant::now();
+        let mut rng = ChaCha8Rng::seed_from_u64(run_seed);
+        let run = crate::engine::symbolic::run_online(tracker, sut.as_mut(), online, &mut rng);
+        taken.extend(run.switches.iter().copied());
+        let mut r = to_result(&run, k, run_seed);
+        if matches!(r.verdict, RunVerdict::Fail | RunVerdict::Error) {
+            r.stderr = sut.stderr_tail();
         }
-    });
-    if let Some(e) = setup_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        return Err(e);
-    }
-    let mut runs = results.into_inner().unwrap_or_else(|p| p.into_inner());
-    runs.sort_by_key(|r| r.run);
+        if r.verdict == RunVerdict::Fail && shrink {
+            let mut rng = ChaCha8Rng::seed_from_u64(run_seed ^ 0x5421);
+            if let Some(sh) = crate::engine::symbolic::shrink(
+                tracker,
+                sut.as_mut(),
+                &run,
+                k,
+                shrinking,
+                online.timeouts.as_ref(),
+                &mut rng,
+            ) {
+                r.shrunk = Some(crate::data_run::shrunk_result(spec, &sh, k, run_seed));
+            }
+        }
+        r.duration_ms = start.elapsed().as_secs_f64() * 1e3;
+        r
+    };
+    let finish = |(_, _, taken): Worker| {
+        switches
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .extend(taken);
+    };
+    let next = crate::session::stripe(opts.runs, jobs);
+    let runs = drive(&plan, &next, &make, &SetupFailed::Abort, &work, &finish)?;
     Ok(DataSession {
         runs,
         switches: switches.into_inner().unwrap_or_else(|p| p.into_inner()),

@@ -37,11 +37,11 @@ use ioco_gen::Coverage;
 use ioco_model::Lts;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 pub use crate::options::{OnlineOptions, Progress, RunCallback, Traces};
+use crate::session::{drive, Plan, SetupFailed};
 
 /// Reset the SUT, with retries. `Err` is the error of the last attempt.
 pub(crate) fn reset(
@@ -116,18 +116,15 @@ where
     W: Fn(&mut Tester<'_>, &mut dyn Adapter, usize, Option<Instant>) -> RunResult + Sync,
 {
     let jobs = opts.jobs.clamp(1, n.max(1));
-    let next = |w: usize, prev: Option<usize>| {
-        let k = prev.map_or(w, |p| p + jobs);
-        (k < n).then_some((k, ()))
-    };
+    let next = crate::session::stripe(n, jobs);
     pool_with(spec, opts, jobs, &next, make_adapter, &|t, a, k, (), d| {
         work(t, a, k, d)
     })
 }
 
-/// Run the work items `next(worker, previous run)` hands out (`None`: no more for this worker)
-/// on `jobs` workers, each with its own tester and system under test; stops early after a Fail
-/// or an Error (`opts.stop_on_failure`), at the time budget and on an interrupt.
+/// Run the work items `next(worker, previous run)` hands out on `jobs` workers, each with its
+/// own tester and system under test ([`crate::session::drive`]); a system that does not start
+/// is an Error run.
 pub(crate) fn pool_with<I, F, W>(
     spec: &Lts,
     opts: &OnlineOptions,
@@ -137,79 +134,54 @@ pub(crate) fn pool_with<I, F, W>(
     work: &W,
 ) -> Pooled
 where
+    I: Send,
     F: Fn(usize) -> Result<Box<dyn Adapter + Send>, AdapterError> + Sync,
     W: Fn(&mut Tester<'_>, &mut dyn Adapter, usize, I, Option<Instant>) -> RunResult + Sync,
 {
-    let jobs = jobs.max(1);
-    let stop = AtomicBool::new(false);
-    let deadline = opts.time_budget.map(|b| Instant::now() + b);
-    let out: Mutex<Pooled> = Mutex::new(Pooled {
-        runs: Vec::new(),
-        coverage: None,
-        suspension_states: 0,
-    });
-    let worker = |w: usize| {
-        let mut tester = Tester::new(spec, opts.policy);
-        let mut runs = Vec::new();
-        match make_adapter(w) {
-            Err(e) => {
-                let k = next(w, None).map_or(w, |(k, _)| k);
-                let mut r = RunResult::new(k, derive_seed(opts.seed, k as u64));
-                Ended::error(format!("could not start the SUT: {e}")).write(&mut r);
-                runs.push(r);
-            }
-            Ok(mut adapter) => {
-                let mut prev = None;
-                loop {
-                    if stop.load(Ordering::Relaxed)
-                        || deadline.is_some_and(|d| Instant::now() >= d)
-                        || crate::shrinking::interrupted()
-                    {
-                        break;
-                    }
-                    let Some((k, item)) = next(w, prev) else {
-                        break;
-                    };
-                    prev = Some(k);
-                    let r = work(&mut tester, &mut *adapter, k, item, deadline);
-                    if crate::shrinking::interrupted() && r.verdict != RunVerdict::Fail {
-                        // cut short by the interrupt (its system was stopped): no verdict
-                        break;
-                    }
-                    if let Some(f) = &opts.progress.0 {
-                        f(&r);
-                    }
-                    if matches!(r.verdict, RunVerdict::Fail | RunVerdict::Error)
-                        && opts.stop_on_failure
-                    {
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                    runs.push(r);
-                }
-                let _ = adapter.close();
-            }
-        }
-        let mut o = out.lock().unwrap_or_else(|p| p.into_inner());
-        o.runs.extend(runs);
-        o.suspension_states = o.suspension_states.max(tester.num_discovered());
-        match &mut o.coverage {
+    let plan = Plan {
+        jobs,
+        stop_on_failure: opts.stop_on_failure,
+        deadline: opts.time_budget.map(|b| Instant::now() + b),
+        progress: &opts.progress,
+    };
+    let seed = opts.seed;
+    let as_run = move |k: usize, e: String| {
+        let mut r = RunResult::new(k, derive_seed(seed, k as u64));
+        Ended::error(format!("could not start the SUT: {e}")).write(&mut r);
+        r
+    };
+    let make = |w: usize, _first: usize| {
+        make_adapter(w)
+            .map(|a| (Tester::new(spec, opts.policy), a))
+            .map_err(|e| e.to_string())
+    };
+    let gathered: Mutex<(Option<Coverage>, usize)> = Mutex::new((None, 0));
+    let finish = |(mut tester, mut adapter): (Tester<'_>, Box<dyn Adapter + Send>)| {
+        let _ = adapter.close();
+        let mut g = gathered.lock().unwrap_or_else(|p| p.into_inner());
+        g.1 = g.1.max(tester.num_discovered());
+        match &mut g.0 {
             Some(c) => c.merge(tester.coverage()),
-            None => o.coverage = Some(tester.coverage().clone()),
+            None => g.0 = Some(tester.coverage().clone()),
         }
     };
-    if jobs == 1 {
-        worker(0);
-    } else {
-        std::thread::scope(|s| {
-            for w in 0..jobs {
-                let worker = &worker;
-                s.spawn(move || worker(w));
-            }
-        });
+    let runs = drive(
+        &plan,
+        next,
+        &make,
+        &SetupFailed::AsRun(Box::new(as_run)),
+        &|(t, a): &mut (Tester<'_>, Box<dyn Adapter + Send>), k, item, d| {
+            work(t, &mut **a, k, item, d)
+        },
+        &finish,
+    )
+    .unwrap_or_default();
+    let (coverage, suspension_states) = gathered.into_inner().unwrap_or_else(|p| p.into_inner());
+    Pooled {
+        runs,
+        coverage,
+        suspension_states,
     }
-    let mut p = out.into_inner().unwrap_or_else(|p| p.into_inner());
-    p.runs.sort_by_key(|r| r.run);
-    p
 }
 
 pub(crate) fn summarise(mode: &str, opts: &OnlineOptions, p: Pooled, t0: Instant) -> Summary {

@@ -42,7 +42,7 @@ use ioco_model::{Label, State};
 use std::time::Duration;
 
 /// How long an observation waits where only δ is allowed (see the module documentation).
-pub const QUIET_LOOK: Duration = Duration::from_millis(50);
+pub const QUIET_LOOK: Duration = Duration::from_millis(10);
 
 /// Per-state and per-label quiescence timeouts of a specification (see the module
 /// documentation for how they combine).
