@@ -180,7 +180,11 @@ fn exec(
                 branches,
                 otherwise,
             } => {
-                let timeout = if tracking {
+                let timeout = if tracking && tester.only_quiescence() {
+                    tester
+                        .quiescence_timeout(opts)
+                        .min(crate::timeouts::QUIET_LOOK)
+                } else if tracking {
                     tester.quiescence_timeout(opts)
                 } else {
                     opts.quiescence_timeout
@@ -226,6 +230,8 @@ fn exec(
                         "the test gives `{input}`, which is not an input of the model"
                     ));
                 };
+                // where only δ is allowed no answer can be in flight (see crate::timeouts)
+                adapter.expect_quiet(tracking && tester.only_quiescence());
                 let sent = match adapter.send(a) {
                     Ok(s) => s,
                     Err(e) => return on_error(tester, e, tracking),

@@ -297,8 +297,9 @@ pub(crate) struct LineIo {
     /// (`--io-time`), so that an answer to the previous input is not recorded after the next.
     pub io_time: Duration,
     /// The specification allows only quiescence now: a conforming system has no answer in
-    /// flight, so the next input need not wait [`LineIo::io_time`] for one (set by the tester
-    /// before each input, see `Adapter::expect_quiet`).
+    /// flight, so the next input need not wait [`LineIo::io_time`] for one (kept until the
+    /// tester says otherwise before an input, see `Adapter::expect_quiet`; a new conversation
+    /// starts without it).
     pub quiet_expected: bool,
     /// When the last input was written (for the response times).
     sent_at: Option<Instant>,
@@ -528,8 +529,7 @@ impl LineIo {
                 Observation::Quiescent => {}
             }
         }
-        let quiet = std::mem::take(&mut self.quiet_expected);
-        if !self.codec.has_marker() && !self.io_time.is_zero() && !quiet {
+        if !self.codec.has_marker() && !self.io_time.is_zero() && !self.quiet_expected {
             // Time-out mode: an answer to the previous input may still be in flight; wait the
             // I/O time for it, so that the order on the wire is the order of events.
             let io = self

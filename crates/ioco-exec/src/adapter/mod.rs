@@ -123,7 +123,9 @@ pub trait Adapter {
 
     /// Before an input: whether the specification allows only quiescence now (out(σ) = {δ}),
     /// so that a conforming system has no answer in flight and the input need not wait for
-    /// one (time-out mode's `--io-time`). Default: nothing.
+    /// one (time-out mode's `--io-time`). It holds for the inputs that follow until it is said
+    /// again (the tester says it when it changes, and before the first input after a reset,
+    /// which starts without it). Default: nothing.
     fn expect_quiet(&mut self, _quiet: bool) {}
 
     /// The last bytes the SUT wrote to its standard error since the last reset (process

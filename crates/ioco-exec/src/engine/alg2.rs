@@ -178,6 +178,8 @@ where
     // The last observation was δ: observing again gives δ again (tutorial Def. 6.4, δ after δ),
     // so it is answered without asking the system (no time-out) and not written twice.
     let mut quiet = false;
+    // what the system was last told of quiescence before an input (`Sut::expect_quiet`)
+    let mut hinted = None;
     loop {
         if steps >= depth {
             return Ended::stop(sel.at_bound(spec, depth));
@@ -203,7 +205,7 @@ where
                     Err(e) => return sut_error(spec, e, rng),
                 }
             }
-            Choice::Give(a) => match send(spec, sut, &a) {
+            Choice::Give(a) => match send(spec, sut, &a, &mut hinted) {
                 Ok(Sent::Accepted) => {
                     steps += 1;
                     quiet = false;
@@ -253,14 +255,24 @@ where
 }
 
 /// Offer `input`, telling the system whether the specification allows only quiescence now
-/// (then no answer can be in flight and the input need not wait for one).
+/// (then no answer can be in flight and the input need not wait for one) when that changed
+/// since it was last told (`hinted`).
 #[inline]
-fn send<S, U>(spec: &mut S, sut: &mut U, input: &S::Action) -> Result<Sent<S::Action>, SutError>
+fn send<S, U>(
+    spec: &mut S,
+    sut: &mut U,
+    input: &S::Action,
+    hinted: &mut Option<bool>,
+) -> Result<Sent<S::Action>, SutError>
 where
     S: Specification + ?Sized,
     U: Sut<S::Action> + ?Sized,
 {
-    sut.expect_quiet(spec.only_quiescence());
+    let quiet = spec.only_quiescence();
+    if *hinted != Some(quiet) {
+        sut.expect_quiet(quiet);
+        *hinted = Some(quiet);
+    }
     sut.send(input)
 }
 
