@@ -39,6 +39,24 @@ fn a_slow_start_in_time_out_mode_is_no_fail() {
 }
 
 #[test]
+fn a_wrapper_waiting_on_a_pipe_of_its_own_is_not_taken_for_the_system() {
+    // A wrapper script (a pyenv shim does this) that waits on a command substitution is asleep
+    // reading a pipe, but not the system's input: the first input must wait for the system.
+    // Before: the input went out while the shell waited, and the answer came after the
+    // time-out (FAIL `button? δ` and the like).
+    let sut = format!(
+        "sh -c 'x=$(sleep 3; echo ready); exec {}'",
+        example_bin("coffee-sut")
+    );
+    ioco()
+        .args(["test", COFFEE, "--sut", &sut])
+        .args(["--runs", "2", "--steps", "8", "--seed", "2"])
+        .timeout(Duration::from_secs(120))
+        .assert()
+        .code(0);
+}
+
+#[test]
 fn a_slow_start_with_a_marker_waits_for_the_start_up_marker() {
     // Before: FAIL, the owed start-up marker was read as δ after the first input.
     ioco()

@@ -502,6 +502,7 @@ fn blocked_reading(pid: u32, grace: Duration) -> bool {
                 && ["pipe_read", "pipe_wait", "poll", "select", "epoll"]
                     .iter()
                     .any(|w| wchan.contains(w))
+                && reads_the_pipe(p, t, &pipe)
         };
         loop {
             // the processes of the system's group (it leads its own process group)
@@ -545,6 +546,34 @@ fn blocked_reading(pid: u32, grace: Duration) -> bool {
         let _ = (pid, grace);
         false
     }
+}
+
+/// Whether task `t` of process `p`, asleep in a read, reads from `pipe` (the system's standard
+/// input): a shell of a wrapper script (a `pyenv` shim, `sh -c`) waiting on a command
+/// substitution of its own is asleep reading a pipe too, but another one, and the system
+/// behind it has not started yet. `/proc/…/syscall` names the call and its first argument, the
+/// file descriptor, for `read`, `readv` and `pread64` (x86_64 numbers); for other calls
+/// (`poll`, `select`, `epoll`: the descriptors are not in the arguments) and where it cannot be
+/// read, the answer is yes, as before.
+#[cfg(target_os = "linux")]
+fn reads_the_pipe(p: u32, t: &str, pipe: &std::path::Path) -> bool {
+    if !cfg!(target_arch = "x86_64") {
+        return true;
+    }
+    let Ok(text) = std::fs::read_to_string(format!("/proc/{p}/task/{t}/syscall")) else {
+        return true;
+    };
+    let mut f = text.split_whitespace();
+    let (Some(call), Some(fd)) = (f.next(), f.next()) else {
+        return true;
+    };
+    if !matches!(call, "0" | "17" | "19") {
+        return true;
+    }
+    let Ok(fd) = u64::from_str_radix(fd.trim_start_matches("0x"), 16) else {
+        return true;
+    };
+    std::fs::read_link(format!("/proc/{p}/fd/{fd}")).is_ok_and(|l| l == pipe)
 }
 
 impl ProcessAdapter {
