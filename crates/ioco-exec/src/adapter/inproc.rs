@@ -124,6 +124,10 @@ impl<C: Component> Adapter for InProcess<C> {
         Ok(Sent::Accepted)
     }
 
+    fn timed(&self) -> bool {
+        false
+    }
+
     fn observe(&mut self, _timeout: Duration) -> Result<Observation, AdapterError> {
         match self.pending.pop_front() {
             Some(o) => Ok(Observation::Output(self.label(&o)?)),

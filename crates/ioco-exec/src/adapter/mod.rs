@@ -128,6 +128,13 @@ pub trait Adapter {
     /// which starts without it). Default: nothing.
     fn expect_quiet(&mut self, _quiet: bool) {}
 
+    /// Whether observing waits real time (a time-out or a marker): `false` for systems that
+    /// answer at once (the model simulator, in-process components), which the tester then
+    /// neither computes time-outs nor gives hints for. Default: `true`.
+    fn timed(&self) -> bool {
+        true
+    }
+
     /// The last bytes the SUT wrote to its standard error since the last reset (process
     /// adapters); `None` if there are none or the adapter has no such stream.
     fn stderr_tail(&mut self) -> Option<String> {
@@ -150,6 +157,9 @@ impl<A: Adapter + ?Sized> Adapter for Box<A> {
     }
     fn expect_quiet(&mut self, quiet: bool) {
         (**self).expect_quiet(quiet)
+    }
+    fn timed(&self) -> bool {
+        (**self).timed()
     }
     fn set_seed(&mut self, seed: u64) {
         (**self).set_seed(seed)

@@ -257,6 +257,10 @@ impl Adapter for Simulator {
         Ok(Sent::Accepted)
     }
 
+    fn timed(&self) -> bool {
+        false
+    }
+
     fn observe(&mut self, _timeout: Duration) -> Result<Observation, AdapterError> {
         for _ in 0..=self.opts.max_tau {
             let n_spont = self.moves[self.at as usize + 2] as usize;

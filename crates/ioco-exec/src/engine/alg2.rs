@@ -178,7 +178,9 @@ where
     // The last observation was δ: observing again gives δ again (tutorial Def. 6.4, δ after δ),
     // so it is answered without asking the system (no time-out) and not written twice.
     let mut quiet = false;
-    // what the system was last told of quiescence before an input (`Sut::expect_quiet`)
+    // what the system was last told of quiescence before an input (`Sut::expect_quiet`);
+    // a system that answers at once (a simulator) needs no time-outs and no hints
+    let timed = sut.timed();
     let mut hinted = None;
     loop {
         if steps >= depth {
@@ -198,14 +200,14 @@ where
                 continue;
             }
             Choice::Observe => {
-                let t = spec.timeout();
+                let t = if timed { spec.timeout() } else { None };
                 waited = t;
                 match sut.observe(t) {
                     Ok(o) => o,
                     Err(e) => return sut_error(spec, e, rng),
                 }
             }
-            Choice::Give(a) => match send(spec, sut, &a, &mut hinted) {
+            Choice::Give(a) => match send(spec, sut, &a, timed, &mut hinted) {
                 Ok(Sent::Accepted) => {
                     steps += 1;
                     quiet = false;
@@ -257,21 +259,24 @@ where
 /// Offer `input`, telling the system whether the specification allows only quiescence now
 /// (then no answer can be in flight and the input need not wait for one) when that changed
 /// since it was last told (`hinted`).
-#[inline]
+#[inline(always)]
 fn send<S, U>(
     spec: &mut S,
     sut: &mut U,
     input: &S::Action,
+    timed: bool,
     hinted: &mut Option<bool>,
 ) -> Result<Sent<S::Action>, SutError>
 where
     S: Specification + ?Sized,
     U: Sut<S::Action> + ?Sized,
 {
-    let quiet = spec.only_quiescence();
-    if *hinted != Some(quiet) {
-        sut.expect_quiet(quiet);
-        *hinted = Some(quiet);
+    if timed {
+        let quiet = spec.only_quiescence();
+        if *hinted != Some(quiet) {
+            sut.expect_quiet(quiet);
+            *hinted = Some(quiet);
+        }
     }
     sut.send(input)
 }

@@ -79,17 +79,19 @@ impl Specification for Explicit<'_, '_> {
         self.tester.trace_text()
     }
 
-    #[inline]
+    #[inline(always)]
     fn timeout(&mut self) -> Option<Duration> {
         let t = self.tester.quiescence_timeout(self.opts);
-        Some(if self.tester.only_quiescence() {
-            t.min(crate::timeouts::QUIET_LOOK)
-        } else {
-            t
-        })
+        Some(
+            if t > crate::timeouts::QUIET_LOOK && self.tester.only_quiescence() {
+                crate::timeouts::QUIET_LOOK
+            } else {
+                t
+            },
+        )
     }
 
-    #[inline]
+    #[inline(always)]
     fn only_quiescence(&mut self) -> bool {
         self.tester.only_quiescence()
     }

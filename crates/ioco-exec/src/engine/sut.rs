@@ -50,6 +50,11 @@ pub trait Sut<A> {
     /// Before an input: the specification allows only quiescence now (out(σ) = {δ}), so a
     /// conforming system has no answer in flight and the input need not wait for one.
     fn expect_quiet(&mut self, _quiet: bool) {}
+    /// Whether observing waits real time (see `Adapter::timed`): if not, the tester computes no
+    /// time-outs and gives no hints.
+    fn timed(&self) -> bool {
+        true
+    }
 }
 
 fn label_error(e: AdapterError) -> Result<Obs<Label>, SutError> {
@@ -93,6 +98,11 @@ impl<T: Adapter + ?Sized> Sut<Label> for T {
 
     fn expect_quiet(&mut self, quiet: bool) {
         Adapter::expect_quiet(self, quiet)
+    }
+
+    #[inline]
+    fn timed(&self) -> bool {
+        Adapter::timed(self)
     }
 }
 
