@@ -25,7 +25,9 @@ pub struct Oracle {
     pub method: Option<Method>,
     /// Extra states `k` the suite is complete for.
     pub extra_states: usize,
-    /// Random words tried before the suite, per equivalence query.
+    /// Random words tried before the suite, per equivalence query (default 100: they find the
+    /// counterexamples to small hypotheses of deep systems, which a suite for few extra states
+    /// cannot; length up to `2(n + k) + 10` after a random state's access word).
     pub random_words: usize,
     /// The seed of the random words (equivalence query `r` uses `derive_seed(seed, r)`).
     pub seed: u64,
@@ -36,7 +38,7 @@ impl Default for Oracle {
         Oracle {
             method: Some(Method::Hads),
             extra_states: 1,
-            random_words: 0,
+            random_words: 100,
             seed: 0,
         }
     }
@@ -101,7 +103,7 @@ impl Oracle {
             let mut rng = ChaCha8Rng::seed_from_u64(ioco_gen::derive_seed(self.seed, round));
             for _ in 0..self.random_words {
                 let mut w = acc[rng.random_range(0..n)].clone();
-                let len = rng.random_range(1..=n + self.extra_states + 1);
+                let len = rng.random_range(1..=2 * (n + self.extra_states) + 10);
                 w.extend((0..len).map(|_| rng.random_range(0..k)));
                 let expected = h.outputs_of(&w).unwrap_or_default();
                 if let Some(cex) = cache.test(&w, &expected)? {

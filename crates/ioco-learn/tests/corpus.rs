@@ -63,11 +63,11 @@ fn learn_all(method: Method, k: usize, random_words: usize) {
 }
 
 #[test]
-fn every_corpus_machine_is_learned_with_hybrid_ads_k1() {
-    learn_all(Method::Hads, 1, 0);
+fn every_corpus_machine_is_learned_with_hybrid_ads_k1_and_random_words() {
+    learn_all(Method::Hads, 1, 100);
 }
 
 #[test]
-fn every_corpus_machine_is_learned_with_wp_k0_and_random_words() {
-    learn_all(Method::Wp, 0, 50);
+fn every_corpus_machine_is_learned_with_wp_k1_and_random_words() {
+    learn_all(Method::Wp, 1, 100);
 }
