@@ -27,11 +27,16 @@ fn main() {
         ..Options::default()
     };
     let t = std::time::Instant::now();
-    let (l, _) = learn_with(MealySul::new(m.clone()), m.inputs.clone(), &opts, &mut |e| {
-        if std::env::var_os("LEARN_LOG").is_some() {
-            eprintln!("{e:?}");
-        }
-    })
+    let (l, _) = learn_with(
+        MealySul::new(m.clone()),
+        m.inputs.clone(),
+        &opts,
+        &mut |e| {
+            if std::env::var_os("LEARN_LOG").is_some() {
+                eprintln!("{e:?}");
+            }
+        },
+    )
     .expect("learned");
     let ok = compare::difference(&m, &l.machine).is_none();
     println!(

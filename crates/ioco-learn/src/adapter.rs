@@ -131,7 +131,9 @@ impl AdapterSul {
             .is_some()
         {
             // known and still not decoded: the adapter cannot express it
-            return Err(SulError(format!("the system's output `{line}` cannot be read")));
+            return Err(SulError(format!(
+                "the system's output `{line}` cannot be read"
+            )));
         }
         self.alphabet
             .intern(&line, LabelKind::Output)

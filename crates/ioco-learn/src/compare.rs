@@ -10,12 +10,7 @@ use std::collections::HashMap;
 
 /// `m` over `inputs` (by name; an input `m` lacks is undefined everywhere) and `outputs`.
 fn renumber(m: &Mealy, inputs: &[String], outputs: &HashMap<&str, u32>, names: &[String]) -> Mealy {
-    let mut r = Mealy::new(
-        m.num_states(),
-        inputs.to_vec(),
-        names.to_vec(),
-        m.initial,
-    );
+    let mut r = Mealy::new(m.num_states(), inputs.to_vec(), names.to_vec(), m.initial);
     r.state_names = m.state_names.clone();
     for (k, name) in inputs.iter().enumerate() {
         let Some(i) = m.input_index(name) else {

@@ -219,7 +219,9 @@ impl<S: Sul> LSharp<S> {
 
     /// The hypothesis state reached by `word`.
     fn state_of(h: &Mealy, word: &[u32]) -> u32 {
-        h.run_from(h.initial, word).map(|p| p.0).unwrap_or(h.initial)
+        h.run_from(h.initial, word)
+            .map(|p| p.0)
+            .unwrap_or(h.initial)
     }
 
     /// `ProcCounterEx` (§3.3): `cex` is in the tree and `h` differs from it at its last input.

@@ -16,8 +16,7 @@ use ioco_model::{Alphabet, LabelKind, Lts, LtsBuilder, Mealy};
 /// start-up output: the machine is a plain Mealy machine.
 pub fn is_plain(m: &Mealy, startup: &[String]) -> bool {
     startup.is_empty()
-        && m
-            .outputs
+        && m.outputs
             .iter()
             .all(|o| o != QUIESCENCE && !o.contains('\n'))
 }
@@ -36,11 +35,11 @@ pub fn to_lts(m: &Mealy, startup: &[String]) -> Result<Lts, String> {
     b.add_states(n);
     let mut names: Vec<String> = m.state_names.clone();
     let chain = |b: &mut LtsBuilder,
-                     names: &mut Vec<String>,
-                     from: u32,
-                     outs: &[&str],
-                     to: u32,
-                     name: &str|
+                 names: &mut Vec<String>,
+                 from: u32,
+                 outs: &[&str],
+                 to: u32,
+                 name: &str|
      -> Result<(), String> {
         let mut at = from;
         for (k, o) in outs.iter().enumerate() {

@@ -43,8 +43,13 @@ fn learn_all(method: Method, k: usize, random_words: usize) {
             },
             ..Options::default()
         };
-        let (learned, _) = learn_with(MealySul::new(m.clone()), m.inputs.clone(), &opts, &mut |_| {})
-            .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let (learned, _) = learn_with(
+            MealySul::new(m.clone()),
+            m.inputs.clone(),
+            &opts,
+            &mut |_| {},
+        )
+        .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         assert!(learned.verified, "{}", file.display());
         assert_eq!(
             compare::difference(&m, &learned.machine),

@@ -190,7 +190,12 @@ fn one_state(alphabet: &Alphabet) -> Result<ioco_model::Lts> {
 }
 
 /// Write the learned model in the format of `path`'s extension.
-fn write_model(path: &Path, learned: &Learned, startup: &[String], note: &str) -> Result<&'static str> {
+fn write_model(
+    path: &Path,
+    learned: &Learned,
+    startup: &[String],
+    note: &str,
+) -> Result<&'static str> {
     let m = &learned.machine;
     let ext = path
         .extension()
@@ -198,9 +203,10 @@ fn write_model(path: &Path, learned: &Learned, startup: &[String], note: &str) -
         .map(str::to_ascii_lowercase);
     let as_lts = || lts::to_lts(m, startup).map_err(|e| miette!("cannot build the LTS: {e}"));
     let (text, kind) = match ext.as_deref() {
-        Some("dot") | Some("gv") if lts::is_plain(m, startup) => {
-            (format!("// {note}\n{}", dot::write_mealy(m)), "Mealy machine")
-        }
+        Some("dot") | Some("gv") if lts::is_plain(m, startup) => (
+            format!("// {note}\n{}", dot::write_mealy(m)),
+            "Mealy machine",
+        ),
         Some("dot") | Some("gv") => (format!("// {note}\n{}", dot::write_lts(&as_lts()?)), "LTS"),
         Some("aut") => (aut::write(&as_lts()?)?, "LTS"),
         Some("json") => (json::write_lts(&as_lts()?), "LTS"),
@@ -271,11 +277,18 @@ pub fn run(args: Args) -> Result<Outcome> {
             let _ = writeln!(w, "{v}");
         }
     };
-    log_line(serde_json::json!({"event": "start", "inputs": inputs, "oracle": oracle_text,
-        "random_words": args.random_words, "seed": seed}));
+    log_line(
+        serde_json::json!({"event": "start", "inputs": inputs, "oracle": oracle_text,
+        "random_words": args.random_words, "seed": seed}),
+    );
     let sul = system(&args, &inputs, &outputs)?;
     let result = ioco_learn::learn_with(sul, inputs.clone(), &opts, &mut |e| {
-        if let Event::Hypothesis { round, states, stats } = &e {
+        if let Event::Hypothesis {
+            round,
+            states,
+            stats,
+        } = &e
+        {
             errln!(
                 "ioco: hypothesis {round}: {states} states ({} resets, {} symbols, {} ms)",
                 stats.resets,
@@ -302,9 +315,11 @@ pub fn run(args: Args) -> Result<Outcome> {
         Some(why) => format!("UNVERIFIED hypothesis of ioco learn (L#): {why}; seed {seed}"),
     };
     let kind = write_model(&args.output, &learned, &startup, &note)?;
-    log_line(serde_json::json!({"event": "done", "verified": learned.verified,
+    log_line(
+        serde_json::json!({"event": "done", "verified": learned.verified,
         "unverified_because": learned.unverified_because, "states": learned.machine.num_states(),
-        "stats": s, "output": args.output.display().to_string()}));
+        "stats": s, "output": args.output.display().to_string()}),
+    );
     drop(log_line);
     if let Some(mut w) = log {
         w.flush()
