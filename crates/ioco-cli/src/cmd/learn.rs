@@ -320,7 +320,6 @@ pub fn run(args: Args) -> Result<Outcome> {
         "unverified_because": learned.unverified_because, "states": learned.machine.num_states(),
         "stats": s, "output": args.output.display().to_string()}),
     );
-    drop(log_line);
     if let Some(mut w) = log {
         w.flush()
             .map_err(|e| miette!("cannot write the JSON log: {e}"))?;
