@@ -40,12 +40,13 @@ fn main() {
     .expect("learned");
     let ok = compare::difference(&m, &l.machine).is_none();
     println!(
-        "{{\"file\":{:?},\"states\":{},\"equivalent\":{},\"resets\":{},\"symbols\":{},\"queries\":{},\"hypotheses\":{},\"ms\":{}}}",
+        "{{\"file\":{:?},\"states\":{},\"equivalent\":{},\"resets\":{},\"symbols\":{},\"test_symbols\":{},\"queries\":{},\"hypotheses\":{},\"ms\":{}}}",
         file,
         l.machine.num_states(),
         ok,
         l.stats.resets,
         l.stats.symbols,
+        l.stats.test_symbols,
         l.stats.queries,
         l.stats.hypotheses,
         t.elapsed().as_millis()

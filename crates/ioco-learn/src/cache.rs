@@ -32,6 +32,8 @@ pub struct Stats {
     pub symbols: u64,
     /// Words of equivalence oracles run on the system.
     pub tests: u64,
+    /// Of the symbols, those given by the words of equivalence oracles.
+    pub test_symbols: u64,
     /// Hypotheses built (equivalence queries asked).
     pub hypotheses: u64,
     /// Wall-clock time so far, in milliseconds.
@@ -228,6 +230,7 @@ impl<S: Sul> Cache<S> {
                 .map(|p| word[..=p].to_vec()));
         }
         self.stats.tests += 1;
+        let before = self.stats.symbols;
         let mut differs = None;
         let n = self.run(word, &mut |pos, o| {
             if expected.get(pos) != Some(&o) {
@@ -238,6 +241,7 @@ impl<S: Sul> Cache<S> {
             }
         })?;
         self.repeat(&word[..n])?;
+        self.stats.test_symbols += self.stats.symbols - before;
         Ok(differs.map(|p| word[..=p].to_vec()))
     }
 

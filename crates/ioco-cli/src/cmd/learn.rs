@@ -325,7 +325,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             .map_err(|e| miette!("cannot write the JSON log: {e}"))?;
     }
     outln!(
-        "{}: {} states, {} inputs, {} outputs; {} queries ({} from the cache), {} resets, {} symbols, {} hypotheses, {} ms, seed {seed}",
+        "{}: {} states, {} inputs, {} outputs; {} queries ({} from the cache), {} resets, {} symbols ({} in oracle tests), {} hypotheses, {} ms, seed {seed}",
         if learned.verified { "LEARNED" } else { "UNVERIFIED" },
         learned.machine.num_states(),
         inputs.len(),
@@ -334,6 +334,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         s.cache_hits,
         s.resets,
         s.symbols,
+        s.test_symbols,
         s.hypotheses,
         s.millis
     );
