@@ -103,8 +103,8 @@ impl Oracle {
         if self.random_words > 0 && k > 0 {
             let acc = access_words(h);
             let mut rng = ChaCha8Rng::seed_from_u64(ioco_gen::derive_seed(self.seed, round));
-            // at most one per transition of the hypothesis: a small hypothesis needs few
-            for _ in 0..self.random_words.min(n * k as usize) {
+            // about one per transition of the hypothesis (at least 20): a small one needs few
+            for _ in 0..self.random_words.min((n * k as usize).max(20)) {
                 let mut w = acc[rng.random_range(0..n)].clone();
                 let len = rng.random_range(1..=2 * (n + self.extra_states) + 10);
                 w.extend((0..len).map(|_| rng.random_range(0..k)));

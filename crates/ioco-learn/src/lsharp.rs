@@ -317,3 +317,61 @@ impl<S: Sul> LSharp<S> {
         self.hypothesis()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cache::Budget;
+    use crate::sul::MealySul;
+
+    /// A counter modulo `n` over inputs `inc` and `look`: `look` says `zero` only at 0, so
+    /// telling the states apart needs words up to length n.
+    fn counter(n: u32) -> Mealy {
+        let mut m = Mealy::new(
+            n as usize,
+            vec!["inc".into(), "look".into()],
+            vec!["ok".into(), "zero".into(), "other".into()],
+            0,
+        );
+        for s in 0..n {
+            m.set(s, 0, (s + 1) % n, 0);
+            m.set(s, 1, s, if s == 0 { 1 } else { 2 });
+        }
+        m
+    }
+
+    /// With `n - 1` extra states the suite is complete whatever the hypothesis (it has at least
+    /// one state), so the counter is learned exactly, random words or not: the guarantee.
+    #[test]
+    fn the_basis_stays_pairwise_apart_and_the_hypothesis_is_the_counter() {
+        for n in [1, 2, 5, 9] {
+            let m = counter(n);
+            let cache = Cache::new(
+                MealySul::new(m.clone()),
+                m.inputs.clone(),
+                Budget::default(),
+                1,
+            );
+            let mut l = LSharp::new(cache);
+            let mut events = 0;
+            let oracle = Oracle {
+                extra_states: n as usize - 1,
+                random_words: 0,
+                ..Oracle::default()
+            };
+            let h = l.run(&oracle, &mut |_| events += 1).unwrap();
+            assert_eq!(h.num_states(), n as usize);
+            assert!(h.is_complete());
+            assert_eq!(crate::compare::difference(&m, &h), None);
+            let t = &l.cache.tree;
+            for (a, &x) in l.basis.iter().enumerate() {
+                for &y in &l.basis[a + 1..] {
+                    assert!(t.apart(x, y), "basis nodes {x} and {y}");
+                }
+            }
+            // every frontier node is identified with exactly one basis node
+            assert!(l.frontier.values().all(|e| e.cands.len() == 1));
+            assert!(events >= 1);
+        }
+    }
+}
