@@ -60,8 +60,7 @@ pub struct Args {
     /// The suite finds every system with up to this many states more than the hypothesis.
     #[arg(long, value_name = "K", default_value_t = 1)]
     pub extra_states: usize,
-    /// Random words tried before the suite, per equivalence query (at most one per transition
-    /// of the hypothesis).
+    /// Random words tried before the suite, per equivalence query.
     #[arg(long, value_name = "N", default_value_t = 100)]
     pub random_words: usize,
     /// The seed of the random words (default: from the clock; printed).
