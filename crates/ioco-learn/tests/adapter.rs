@@ -115,7 +115,7 @@ impl Component for Flip {
     }
     fn input(&mut self, _: &str) -> Vec<String> {
         let n = self.0.fetch_add(1, Ordering::SeqCst);
-        vec![if n % 2 == 0 { "even" } else { "odd" }.into()]
+        vec![if n.is_multiple_of(2) { "even" } else { "odd" }.into()]
     }
 }
 
