@@ -208,6 +208,54 @@ fn the_coffee_machine_learned_with_quiescence_is_a_spec_its_faulty_modes_fail() 
             .code()
     };
     assert_eq!(test("correct"), Some(0));
+    // the same as a .ioco model
+    let model = dir.path().join("coffee.ioco");
+    ioco()
+        .args([
+            "learn",
+            "--sut",
+            &format!("{sut} --ack"),
+            "--inputs",
+            "water,pad,button",
+        ])
+        .args([
+            "--quiescence-marker",
+            "#quiet",
+            "--reset-line",
+            "#reset",
+            "--seed",
+            "3",
+        ])
+        .args(["--timeout", "20000", "-o"])
+        .arg(&model)
+        .assert()
+        .success();
+    ioco()
+        .arg("check")
+        .arg(&model)
+        .assert()
+        .success()
+        .stdout(contains("states:            18"));
+    let test_ioco = |mode: &str| {
+        ioco()
+            .arg("test")
+            .arg(&model)
+            .args(["--sut", &format!("{sut} --ack --mode {mode}")])
+            .args([
+                "--quiescence-marker",
+                "#quiet",
+                "--runs",
+                "30",
+                "--seed",
+                "1",
+            ])
+            .output()
+            .unwrap()
+            .status
+            .code()
+    };
+    assert_eq!(test_ioco("correct"), Some(0));
+    assert_eq!(test_ioco("tea"), Some(1));
     for mode in [
         "wrong-output",
         "tea",

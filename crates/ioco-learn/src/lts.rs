@@ -7,7 +7,8 @@
 //! first) is an input the specification leaves unspecified.
 //!
 //! When every reaction is exactly one output, the machine is also an ordinary Mealy machine
-//! ([`is_plain`]), written in the corpus's DOT dialect.
+//! ([`is_plain`]), written in the corpus's DOT dialect. [`to_ioco`] writes the LTS in the
+//! `.ioco` language (when its labels are names of the language).
 
 use crate::sul::QUIESCENCE;
 use ioco_model::{Alphabet, LabelKind, Lts, LtsBuilder, Mealy};
@@ -89,6 +90,68 @@ pub fn to_lts(m: &Mealy, startup: &[String]) -> Result<Lts, String> {
     b.build().map_err(|e| e.to_string())
 }
 
+/// The keywords of the `.ioco` language (docs/language.md §1), which are no gate names.
+const KEYWORDS: [&str; 21] = [
+    "model", "system", "type", "fn", "import", "input", "output", "var", "init", "location", "tau",
+    "hide", "in", "if", "then", "else", "true", "false", "int", "bool", "is",
+];
+
+fn is_name(s: &str) -> bool {
+    let mut c = s.chars();
+    c.next()
+        .is_some_and(|f| f.is_ascii_alphabetic() || f == '_')
+        && c.all(|x| x.is_ascii_alphanumeric() || x == '_')
+        && !KEYWORDS.contains(&s)
+}
+
+/// `lts` (from [`to_lts`]) as a `.ioco` model named `name`: a gate per label, a location `qN`
+/// per state. An error names a label that is no `.ioco` name (`ACK(V,V,0)`, a keyword) or that
+/// is both an input and an output (a gate has one direction): write `.aut` then.
+pub fn to_ioco(lts: &Lts, name: &str, comment: &str) -> Result<String, String> {
+    use std::fmt::Write;
+    let a = lts.alphabet();
+    let (mut ins, mut outs) = (Vec::new(), Vec::new());
+    for l in a.inputs() {
+        ins.push(a.name(l));
+    }
+    for l in a.outputs() {
+        outs.push(a.name(l));
+    }
+    for n in ins.iter().chain(&outs) {
+        if !is_name(n) {
+            return Err(format!(
+                "the label `{n}` is not a name of the .ioco language (letters, digits and _, not a \
+                 keyword); write .aut, .dot or .json instead"
+            ));
+        }
+    }
+    if let Some(n) = ins.iter().find(|n| outs.contains(n)) {
+        return Err(format!(
+            "`{n}` is both an input and an output, and a .ioco gate has one direction; write \
+             .aut, .dot or .json instead"
+        ));
+    }
+    let mut t = String::new();
+    let _ = writeln!(t, "// {comment}");
+    let _ = writeln!(t, "model {name} {{");
+    if !ins.is_empty() {
+        let _ = writeln!(t, "  input {}", ins.join(", "));
+    }
+    if !outs.is_empty() {
+        let _ = writeln!(t, "  output {}", outs.join(", "));
+    }
+    let locs: Vec<String> = (0..lts.num_states()).map(|q| format!("q{q}")).collect();
+    let _ = writeln!(t, "  location {}", locs.join(", "));
+    let _ = writeln!(t, "  init q{}", lts.initial()[0]);
+    let _ = writeln!(t);
+    for (s, l, u) in lts.transitions() {
+        let mark = if a.is_input(l) { "?" } else { "!" };
+        let _ = writeln!(t, "  q{s} -- {}{mark} --> q{u}", a.name(l));
+    }
+    t.push_str("}\n");
+    Ok(t)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,6 +172,14 @@ mod tests {
         assert!(l.is_quiescent(0, QuiescencePolicy::Stable));
         assert!(l.is_quiescent(1, QuiescencePolicy::Stable));
         assert!(!l.is_quiescent(l.initial()[0], QuiescencePolicy::Stable));
+        let text = to_ioco(&l, "Learned", "learned").unwrap();
+        assert!(text.contains("model Learned {"), "{text}");
+        assert!(text.contains("  input a\n  output hello, x, y\n"), "{text}");
+        assert!(text.contains(" -- x! --> "), "{text}");
+        let mut bad = Mealy::new(1, vec!["ACK(V,V,0)".into()], vec!["x".into()], 0);
+        bad.set(0, 0, 0, 0);
+        let e = to_ioco(&to_lts(&bad, &[]).unwrap(), "L", "").unwrap_err();
+        assert!(e.contains("`ACK(V,V,0)` is not a name"), "{e}");
         let mut p = Mealy::new(1, vec!["a".into()], vec!["x".into()], 0);
         p.set(0, 0, 0, 0);
         assert!(is_plain(&p, &[]));

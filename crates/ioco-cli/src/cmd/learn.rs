@@ -50,8 +50,8 @@ pub struct Args {
     #[arg(long, value_name = "LIST")]
     pub outputs: Vec<String>,
     /// Where to write the model: `.dot` (a Mealy machine in the corpus's dialect when every
-    /// input has exactly one output, else an LTS), `.aut` or `.json` (an LTS, quiescence
-    /// implicit in the states without outputs: an ioco specification).
+    /// input has exactly one output, else an LTS), `.aut`, `.json` or `.ioco` (an LTS,
+    /// quiescence implicit in the states without outputs: an ioco specification).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: PathBuf,
     /// The equivalence oracle: a complete suite for the hypothesis.
@@ -210,9 +210,13 @@ fn write_model(
         Some("dot") | Some("gv") => (format!("// {note}\n{}", dot::write_lts(&as_lts()?)), "LTS"),
         Some("aut") => (aut::write(&as_lts()?)?, "LTS"),
         Some("json") => (json::write_lts(&as_lts()?), "LTS"),
+        Some("ioco") => (
+            lts::to_ioco(&as_lts()?, "Learned", note).map_err(|e| miette!("{e}"))?,
+            "`.ioco` model `Learned`",
+        ),
         _ => {
             return Err(miette!(
-                help = "write .dot, .aut or .json",
+                help = "write .dot, .aut, .json or .ioco",
                 "cannot tell the format of {} from its extension",
                 path.display()
             ))
