@@ -278,7 +278,8 @@ pub fn run(args: Args) -> Result<Outcome> {
     };
     let mut log_line = |v: serde_json::Value| {
         if let Some(w) = log.as_mut() {
-            let _ = writeln!(w, "{v}");
+            // a line at a time: an interrupted session keeps its log
+            let _ = writeln!(w, "{v}").and_then(|_| w.flush());
         }
     };
     log_line(
