@@ -285,7 +285,7 @@ fn a_spent_budget_writes_the_hypothesis_so_far_marked_unverified_exit_3() {
         .stdout(contains("UNVERIFIED: "))
         .stderr(contains("NOT verified: the query budget of 40 runs"));
     let text = std::fs::read_to_string(&out).unwrap();
-    assert!(text.starts_with("// UNVERIFIED hypothesis"), "{text}");
+    assert!(text.starts_with("// UNVERIFIED model"), "{text}");
     // still a model the tool reads
     ioco().arg("check").arg(&out).assert().success();
 }
@@ -344,4 +344,29 @@ fn bad_arguments_are_clear_errors() {
         .assert()
         .code(2)
         .stderr(contains("no inputs to learn with"));
+}
+
+#[test]
+fn random_words_alone_give_a_model_marked_unverified_exit_3() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("random.dot");
+    let dot = "../shared/corpus/mealy-aalpy/coffee_mealy.dot";
+    ioco()
+        .args([
+            "learn",
+            "--sim",
+            dot,
+            "--inputs-from",
+            dot,
+            "--oracle",
+            "random",
+        ])
+        .args(["--seed", "1", "-o"])
+        .arg(&out)
+        .assert()
+        .code(3)
+        .stdout(contains("UNVERIFIED: 2 states"))
+        .stderr(contains("random words only: no complete suite was run"));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.starts_with("// UNVERIFIED model"), "{text}");
 }

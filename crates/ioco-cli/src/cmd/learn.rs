@@ -317,7 +317,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         None => format!(
             "learned by ioco learn (L#), verified by the complete suite ({oracle_text}), seed {seed}"
         ),
-        Some(why) => format!("UNVERIFIED hypothesis of ioco learn (L#): {why}; seed {seed}"),
+        Some(why) => format!("UNVERIFIED model of ioco learn (L#): {why}; seed {seed}"),
     };
     let kind = write_model(&args.output, &learned, &startup, &note)?;
     log_line(
@@ -346,6 +346,13 @@ pub fn run(args: Args) -> Result<Outcome> {
     outln!("wrote {} ({kind})", args.output.display());
     match &learned.unverified_because {
         None => Ok(Outcome::Ok),
+        Some(why) if method.is_none() => {
+            errln!(
+                "ioco: the model is NOT verified: {why} (exit 3; --oracle hads, h or wp runs a \
+                 complete suite)"
+            );
+            Ok(Outcome::Inconclusive)
+        }
         Some(why) => {
             errln!(
                 "ioco: the model is the hypothesis so far and is NOT verified: {why} (exit 3; \
