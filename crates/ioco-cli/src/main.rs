@@ -71,6 +71,9 @@ enum Command {
     Analyze(cmd::analyze::Args),
     /// Replay a recorded run (JSON of `ioco test --json`) against a system; optionally shrink it.
     Replay(cmd::replay::Args),
+    /// Learn a model of a system under test (L#; equivalence queries answered by complete
+    /// suites): a Mealy machine, or with quiescence an LTS usable as an ioco specification.
+    Learn(cmd::learn::Args),
     /// Print .ioco model files in the canonical layout (`--check`: exit 1 if one is not
     /// formatted; `--write`: rewrite them).
     Fmt(cmd::fmt::Args),
@@ -148,6 +151,7 @@ fn main() -> ExitCode {
         Command::Completions { .. } | Command::Man => return ExitCode::SUCCESS,
         Command::Gen(_) => "gen",
         Command::Analyze(_) => "analyze",
+        Command::Learn(_) => "learn",
     };
     load::configure(name, cli.deny_warnings);
     let result = match cli.command {
@@ -161,6 +165,7 @@ fn main() -> ExitCode {
         Command::Completions { .. } | Command::Man => return ExitCode::SUCCESS,
         Command::Gen(a) => cmd::gen::run(a),
         Command::Analyze(a) => cmd::analyze::run(a),
+        Command::Learn(a) => cmd::learn::run(a),
     };
     // A run that ended because the handler killed its SUT must not report that as its
     // verdict: the handler is about to exit with 130.

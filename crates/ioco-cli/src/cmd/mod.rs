@@ -8,6 +8,7 @@ pub mod compare;
 pub mod fmt;
 pub mod gen;
 pub mod gen_sts;
+pub mod learn;
 pub mod purpose;
 pub mod replay;
 pub mod run;

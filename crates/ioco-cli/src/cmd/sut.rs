@@ -497,7 +497,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// A duration on the command line: milliseconds (`2000`) or with a unit (`2s`, `500ms`).
-fn parse_duration_arg(s: &str) -> std::result::Result<Duration, String> {
+pub(crate) fn parse_duration_arg(s: &str) -> std::result::Result<Duration, String> {
     parse_ms(s).ok_or_else(|| {
         format!("`{s}` is not a duration: milliseconds (2000) or with a unit (2s, 500ms, 1min)")
     })

@@ -1,0 +1,372 @@
+//! `ioco learn` end to end (issue #17): corpus Mealy machines learned through a real child
+//! process that plays them (`examples/models/lts_player.py`) come out equivalent to the
+//! original; the coffee machine learned with quiescence is a specification that its correct
+//! mode passes and every faulty mode fails; budgets, nondeterminism and the formats.
+
+mod common;
+
+use common::{example_bin, ioco, root};
+use ioco_model::Mealy;
+use predicates::str::contains;
+use std::path::Path;
+
+fn mealy(path: &Path) -> Mealy {
+    match ioco_formats::load(path).unwrap() {
+        ioco_formats::Model::Mealy(m) => m,
+        other => panic!("{}: a {}", path.display(), other.kind()),
+    }
+}
+
+/// Learn `dot` through the player over plain or JSON lines; assert exit 0 and equivalence.
+fn learn_through_player(dot: &str, json_lines: bool, dir: &Path) {
+    let name = Path::new(dot)
+        .file_stem()
+        .unwrap()
+        .to_string_lossy()
+        .to_string();
+    let model = dir.join(format!("{name}.json"));
+    ioco()
+        .args(["show", dot, "--format", "json", "-o"])
+        .arg(&model)
+        .assert()
+        .success();
+    let learned = dir.join(format!("{name}-learned.dot"));
+    let log = dir.join(format!("{name}.jsonl"));
+    let mut sut = format!(
+        "python3 examples/models/lts_player.py {} --ack",
+        model.display()
+    );
+    let mut cmd = ioco();
+    cmd.args([
+        "learn",
+        "--inputs-from",
+        dot,
+        "--quiescence-marker",
+        "#quiet",
+    ])
+    .args([
+        "--reset-line",
+        "#reset",
+        "--seed",
+        "1",
+        "--timeout",
+        "20000",
+    ])
+    .arg("--json-log")
+    .arg(&log)
+    .arg("-o")
+    .arg(&learned);
+    if json_lines {
+        sut.push_str(" --json");
+        cmd.arg("--json-lines");
+    }
+    let out = cmd.arg("--sut").arg(&sut).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{dot}: {stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.starts_with("LEARNED: "), "{stdout}");
+    let original = mealy(&root().join(dot));
+    let got = mealy(&learned);
+    assert_eq!(
+        ioco_learn::compare::difference(&original, &got),
+        None,
+        "{dot}"
+    );
+    assert_eq!(
+        ioco_learn::compare::difference(&got, &original),
+        None,
+        "{dot}"
+    );
+    // the log: a start, hypotheses, the end with the costs
+    let log = std::fs::read_to_string(&log).unwrap();
+    let events: Vec<serde_json::Value> = log
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(events[0]["event"], "start");
+    assert_eq!(events[0]["seed"], 1);
+    assert!(events.iter().any(|e| e["event"] == "hypothesis"));
+    let done = events.last().unwrap();
+    assert_eq!(done["event"], "done");
+    assert_eq!(done["verified"], true);
+    assert_eq!(done["states"], got.num_states());
+    assert!(done["stats"]["symbols"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn corpus_machines_learned_through_a_real_process_are_equivalent_to_the_originals() {
+    let dir = tempfile::tempdir().unwrap();
+    for (dot, json) in [
+        ("../shared/corpus/mealy-aalpy/coffee_mealy.dot", false),
+        ("../shared/corpus/mealy-aalpy/Angluin_Mealy.dot", true),
+        ("../shared/corpus/mealy-aalpy/car_alarm.dot", false),
+        ("../shared/corpus/mealy-aalpy/Bluetooth/CC2650.dot", false),
+        (
+            "../shared/corpus/mealy-aalpy/TLS/JSSE_1.8.0_25_server_regular.dot",
+            false,
+        ),
+        (
+            "../shared/corpus/mealy-aalpy/TCP/TCP_Linux_Client.dot",
+            true,
+        ),
+        (
+            "../shared/corpus/mealy-aalpy/MQTT/mosquitto__two_client_will_retain.dot",
+            false,
+        ),
+    ] {
+        learn_through_player(dot, json, dir.path());
+    }
+}
+
+#[test]
+fn a_learned_machine_reads_back_and_its_suite_passes_the_system() {
+    let dir = tempfile::tempdir().unwrap();
+    let learned = dir.path().join("tcp.dot");
+    let dot = "../shared/corpus/mealy-aalpy/TCP/tcp_server_bsd_trans.dot";
+    // in process (--sim): the 55-state TCP server
+    ioco()
+        .args([
+            "learn",
+            "--sim",
+            dot,
+            "--inputs-from",
+            dot,
+            "--seed",
+            "5",
+            "-o",
+        ])
+        .arg(&learned)
+        .assert()
+        .success()
+        .stdout(contains("LEARNED: 55 states"));
+    let got = mealy(&learned);
+    assert_eq!(
+        ioco_learn::compare::difference(&mealy(&root().join(dot)), &got),
+        None
+    );
+    // `ioco gen` reads it back; its suite passes the original
+    let suite = dir.path().join("suite.json");
+    ioco()
+        .args(["gen"])
+        .arg(&learned)
+        .args(["--method", "hads", "--extra-states", "0", "-o"])
+        .arg(&suite)
+        .assert()
+        .success();
+    ioco()
+        .arg("run")
+        .arg(&learned)
+        .arg(&suite)
+        .args(["--sim", dot])
+        .assert()
+        .success();
+}
+
+#[test]
+fn the_coffee_machine_learned_with_quiescence_is_a_spec_its_faulty_modes_fail() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("coffee.aut");
+    let sut = example_bin("coffee-sut");
+    ioco()
+        .args([
+            "learn",
+            "--sut",
+            &format!("{sut} --ack"),
+            "--inputs",
+            "water,pad,button",
+        ])
+        .args([
+            "--quiescence-marker",
+            "#quiet",
+            "--reset-line",
+            "#reset",
+            "--seed",
+            "3",
+        ])
+        .args(["--timeout", "20000", "-o"])
+        .arg(&spec)
+        .assert()
+        .success()
+        .stdout(contains("LEARNED: 9 states"));
+    let text = std::fs::read_to_string(&spec).unwrap();
+    // quiescence: `pad?` in the initial state is ignored (δ), so it loops on a Mealy state
+    assert!(text.contains("(0, \"pad?\", 0)"), "{text}");
+    let test = |mode: &str| {
+        ioco()
+            .arg("test")
+            .arg(&spec)
+            .args(["--sut", &format!("{sut} --ack --mode {mode}")])
+            .args(["--quiescence-marker", "#quiet", "--timeout", "2000"])
+            .args(["--runs", "30", "--steps", "40", "--seed", "1"])
+            .output()
+            .unwrap()
+            .status
+            .code()
+    };
+    assert_eq!(test("correct"), Some(0));
+    // the same as a .ioco model
+    let model = dir.path().join("coffee.ioco");
+    ioco()
+        .args([
+            "learn",
+            "--sut",
+            &format!("{sut} --ack"),
+            "--inputs",
+            "water,pad,button",
+        ])
+        .args([
+            "--quiescence-marker",
+            "#quiet",
+            "--reset-line",
+            "#reset",
+            "--seed",
+            "3",
+        ])
+        .args(["--timeout", "20000", "-o"])
+        .arg(&model)
+        .assert()
+        .success();
+    ioco()
+        .arg("check")
+        .arg(&model)
+        .assert()
+        .success()
+        .stdout(contains("states:            18"));
+    let test_ioco = |mode: &str| {
+        ioco()
+            .arg("test")
+            .arg(&model)
+            .args(["--sut", &format!("{sut} --ack --mode {mode}")])
+            .args([
+                "--quiescence-marker",
+                "#quiet",
+                "--runs",
+                "30",
+                "--seed",
+                "1",
+            ])
+            .output()
+            .unwrap()
+            .status
+            .code()
+    };
+    assert_eq!(test_ioco("correct"), Some(0));
+    assert_eq!(test_ioco("tea"), Some(1));
+    for mode in [
+        "wrong-output",
+        "tea",
+        "silent",
+        "spontaneous",
+        "refuse-pad",
+        "crash",
+        "hang",
+        "garbage",
+        "flood",
+    ] {
+        assert_eq!(test(mode), Some(1), "{mode}");
+    }
+}
+
+#[test]
+fn a_spent_budget_writes_the_hypothesis_so_far_marked_unverified_exit_3() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("partial.dot");
+    let dot = "../shared/corpus/mealy-aalpy/TCP/TCP_Linux_Client.dot";
+    ioco()
+        .args(["learn", "--sim", dot, "--inputs-from", dot, "--seed", "1"])
+        .args(["--max-queries", "40", "-o"])
+        .arg(&out)
+        .assert()
+        .code(3)
+        .stdout(contains("UNVERIFIED: "))
+        .stderr(contains("NOT verified: the query budget of 40 runs"));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.starts_with("// UNVERIFIED model"), "{text}");
+    // still a model the tool reads
+    ioco().arg("check").arg(&out).assert().success();
+}
+
+#[test]
+fn a_nondeterministic_system_is_reported_with_the_word_never_learned() {
+    let dir = tempfile::tempdir().unwrap();
+    // answers `even` or `odd` by the number of inputs it read since it started, resets
+    // included: the same word gets another answer after a reset
+    let sut = common::write(
+        dir.path(),
+        "flip.py",
+        "import sys\nn = 0\nprint('#quiet', flush=True)\nfor line in sys.stdin:\n    \
+         if line.strip() != '#reset':\n        n += 1\n        \
+         print('even' if n % 2 == 0 else 'odd', flush=True)\n    print('#quiet', flush=True)\n",
+    );
+    let out = dir.path().join("never.dot");
+    ioco()
+        .args(["learn", "--inputs", "a", "--quiescence-marker", "#quiet"])
+        .args([
+            "--reset-line",
+            "#reset",
+            "--repetitions",
+            "2",
+            "--seed",
+            "1",
+            "--sut",
+        ])
+        .arg(format!("python3 {}", sut.display()))
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(contains("not deterministic"))
+        .stderr(contains("`odd` once"));
+    assert!(!out.exists());
+}
+
+#[test]
+fn bad_arguments_are_clear_errors() {
+    ioco()
+        .args([
+            "learn",
+            "--sim",
+            "examples/models/coffee.aut",
+            "--inputs",
+            "coin",
+            "-o",
+        ])
+        .arg("/tmp/never-written.dot")
+        .assert()
+        .code(2)
+        .stderr(contains("needs a Mealy machine"));
+    ioco()
+        .args(["learn", "--sut", "true", "-o", "x.dot"])
+        .assert()
+        .code(2)
+        .stderr(contains("no inputs to learn with"));
+}
+
+#[test]
+fn random_words_alone_give_a_model_marked_unverified_exit_3() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("random.dot");
+    let dot = "../shared/corpus/mealy-aalpy/coffee_mealy.dot";
+    ioco()
+        .args([
+            "learn",
+            "--sim",
+            dot,
+            "--inputs-from",
+            dot,
+            "--oracle",
+            "random",
+        ])
+        .args(["--seed", "1", "-o"])
+        .arg(&out)
+        .assert()
+        .code(3)
+        .stdout(contains("UNVERIFIED: 2 states"))
+        .stderr(contains("random words only: no complete suite was run"));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.starts_with("// UNVERIFIED model"), "{text}");
+}

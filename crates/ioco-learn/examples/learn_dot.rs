@@ -1,0 +1,54 @@
+//! Learn a DOT Mealy machine in process and print the costs (for benchmarks):
+//! `cargo run --release -p ioco-learn --example learn_dot -- FILE.dot [hads|h|wp|w|hsi|none] [k] [random words] [seed]`.
+
+use ioco_learn::{compare, learn_with, MealySul, Options, Oracle};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let file = args.first().expect("a DOT file");
+    let m = match ioco_formats::load(std::path::Path::new(file)).expect("a model") {
+        ioco_formats::Model::Mealy(m) => m,
+        _ => panic!("not a Mealy machine"),
+    };
+    let method = match args.get(1).map(String::as_str).unwrap_or("hads") {
+        "none" => None,
+        s => Some(s.parse().expect("a method")),
+    };
+    let k = args.get(2).map_or(1, |s| s.parse().expect("k"));
+    let random_words = args.get(3).map_or(0, |s| s.parse().expect("random words"));
+    let seed = args.get(4).map_or(0, |s| s.parse().expect("seed"));
+    let opts = Options {
+        oracle: Oracle {
+            method,
+            extra_states: k,
+            random_words,
+            seed,
+        },
+        ..Options::default()
+    };
+    let t = std::time::Instant::now();
+    let (l, _) = learn_with(
+        MealySul::new(m.clone()),
+        m.inputs.clone(),
+        &opts,
+        &mut |e| {
+            if std::env::var_os("LEARN_LOG").is_some() {
+                eprintln!("{e:?}");
+            }
+        },
+    )
+    .expect("learned");
+    let ok = compare::difference(&m, &l.machine).is_none();
+    println!(
+        "{{\"file\":{:?},\"states\":{},\"equivalent\":{},\"resets\":{},\"symbols\":{},\"test_symbols\":{},\"queries\":{},\"hypotheses\":{},\"ms\":{}}}",
+        file,
+        l.machine.num_states(),
+        ok,
+        l.stats.resets,
+        l.stats.symbols,
+        l.stats.test_symbols,
+        l.stats.queries,
+        l.stats.hypotheses,
+        t.elapsed().as_millis()
+    );
+}

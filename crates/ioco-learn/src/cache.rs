@@ -1,0 +1,353 @@
+//! Output queries (L#'s `OutputQuery`, TACAS 2022 §3) answered through the observation tree,
+//! which is the membership-query cache: a word whose path is in the tree costs nothing; any
+//! other word is run on the system from a reset and its outputs are added to the tree.
+//!
+//! Here the counting happens (queries asked, answered from the cache, resets, symbols), the
+//! budget is enforced (resets, time), and nondeterminism is detected: every run of a word
+//! whose prefix is in the tree compares what the system says with what the tree holds, and
+//! with `repetitions > 1` each new word is run again that many times. A different answer is an
+//! error naming the word and both answers; the learner never goes on with a wrong tree.
+//!
+//! Adaptive queries ([`Cache::adaptive`]) choose each next input from the output just observed:
+//! the adaptive distinguishing sequences of L# with ADS (§4, "Adaptive distinguishing
+//! sequences"), computed greedily from the tree.
+
+use crate::sul::{show_output, Sul};
+use crate::tree::{Node, ObservationTree};
+use crate::LearnError;
+use serde::Serialize;
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+/// What learning cost so far.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Stats {
+    /// Output queries asked by the learner (words, adaptive ones included).
+    pub queries: u64,
+    /// Of those, answered by the tree without the system.
+    pub cache_hits: u64,
+    /// Resets of the system (each run of a word on it starts with one).
+    pub resets: u64,
+    /// Inputs given to the system (total symbols).
+    pub symbols: u64,
+    /// Words of equivalence oracles run on the system.
+    pub tests: u64,
+    /// Of the symbols, those given by the words of equivalence oracles.
+    pub test_symbols: u64,
+    /// Hypotheses built (equivalence queries asked).
+    pub hypotheses: u64,
+    /// Wall-clock time so far, in milliseconds.
+    pub millis: u64,
+}
+
+/// Limits of a learning session; `None` is no limit.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Budget {
+    /// At most this many resets (runs of a word on the system).
+    pub max_resets: Option<u64>,
+    /// At most this much wall-clock time.
+    pub max_time: Option<Duration>,
+}
+
+/// The system, the tree and the counters.
+pub struct Cache<S: Sul> {
+    sul: S,
+    /// The observation tree.
+    pub tree: ObservationTree,
+    inputs: Vec<String>,
+    outputs: Vec<String>,
+    index: HashMap<String, u32>,
+    /// The counters.
+    pub stats: Stats,
+    budget: Budget,
+    started: Instant,
+    repetitions: usize,
+    /// Longest reaction seen to be required for an adaptive query (a bound, see `adaptive`).
+    max_adaptive: usize,
+}
+
+impl<S: Sul> Cache<S> {
+    /// A cache over `sul` for `inputs`.
+    pub fn new(sul: S, inputs: Vec<String>, budget: Budget, repetitions: usize) -> Self {
+        Cache {
+            sul,
+            tree: ObservationTree::new(inputs.len()),
+            inputs,
+            outputs: Vec::new(),
+            index: HashMap::new(),
+            stats: Stats::default(),
+            budget,
+            started: Instant::now(),
+            repetitions: repetitions.max(1),
+            max_adaptive: 10_000,
+        }
+    }
+
+    /// The inputs.
+    pub fn inputs(&self) -> &[String] {
+        &self.inputs
+    }
+
+    /// The outputs seen so far, by number.
+    pub fn outputs(&self) -> &[String] {
+        &self.outputs
+    }
+
+    /// The counters, with the time updated.
+    pub fn stats(&mut self) -> Stats {
+        self.stats.millis = self.started.elapsed().as_millis() as u64;
+        self.stats
+    }
+
+    /// The system (e.g. to close it).
+    pub fn into_sul(self) -> S {
+        self.sul
+    }
+
+    fn intern(&mut self, o: String) -> u32 {
+        if let Some(&k) = self.index.get(&o) {
+            return k;
+        }
+        let k = self.outputs.len() as u32;
+        self.index.insert(o.clone(), k);
+        self.outputs.push(o);
+        k
+    }
+
+    /// The input names of a word.
+    pub fn names(&self, word: &[u32]) -> Vec<String> {
+        word.iter()
+            .map(|&i| self.inputs[i as usize].clone())
+            .collect()
+    }
+
+    fn check_budget(&mut self) -> Result<(), LearnError> {
+        if let Some(m) = self.budget.max_resets {
+            if self.stats.resets >= m {
+                return Err(LearnError::Budget(format!(
+                    "the query budget of {m} runs on the system is spent"
+                )));
+            }
+        }
+        if let Some(t) = self.budget.max_time {
+            if self.started.elapsed() >= t {
+                return Err(LearnError::Budget(format!(
+                    "the time budget of {} s is spent",
+                    t.as_secs_f64()
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    fn reset(&mut self) -> Result<(), LearnError> {
+        self.check_budget()?;
+        self.stats.resets += 1;
+        self.sul.reset().map_err(LearnError::Sul)
+    }
+
+    /// One step from `node` (reached by `done`, the inputs given since the reset): give
+    /// `input`, check the output against the tree, record it; the child.
+    fn step(&mut self, node: Node, done: &[u32], input: u32) -> Result<(Node, u32), LearnError> {
+        let name = &self.inputs[input as usize];
+        let o = self.sul.step(name).map_err(LearnError::Sul)?;
+        self.stats.symbols += 1;
+        let oid = self.intern(o);
+        if let Some(prev) = self.tree.output(node, input) {
+            if prev != oid {
+                let mut word = done.to_vec();
+                word.push(input);
+                let before = self.tree.outputs_along(&word);
+                let mut now = before.clone();
+                *now.last_mut().expect("one output at least") = oid;
+                return Err(LearnError::Nondeterministic {
+                    inputs: self.names(&word),
+                    first: before
+                        .iter()
+                        .map(|&o| show_output(&self.outputs[o as usize]))
+                        .collect(),
+                    second: now
+                        .iter()
+                        .map(|&o| show_output(&self.outputs[o as usize]))
+                        .collect(),
+                });
+            }
+        }
+        Ok((self.tree.add(node, input, oid), oid))
+    }
+
+    /// Run `word` from a reset, stopping after the first position where `stop` says so; the
+    /// number of inputs given.
+    fn run(
+        &mut self,
+        word: &[u32],
+        stop: &mut dyn FnMut(usize, u32) -> bool,
+    ) -> Result<usize, LearnError> {
+        self.reset()?;
+        let mut node = self.tree.root();
+        for (pos, &i) in word.iter().enumerate() {
+            let (c, o) = self.step(node, &word[..pos], i)?;
+            node = c;
+            if stop(pos, o) {
+                return Ok(pos + 1);
+            }
+        }
+        Ok(word.len())
+    }
+
+    /// Run `word` again `repetitions - 1` times (the tree now holds its answer, so a
+    /// different one is reported as nondeterminism).
+    fn repeat(&mut self, word: &[u32]) -> Result<(), LearnError> {
+        for _ in 1..self.repetitions {
+            self.run(word, &mut |_, _| false)?;
+        }
+        Ok(())
+    }
+
+    /// Make sure the tree has `word` (an output query).
+    pub fn query(&mut self, word: &[u32]) -> Result<(), LearnError> {
+        self.stats.queries += 1;
+        if self.tree.walk(self.tree.root(), word).is_some() {
+            self.stats.cache_hits += 1;
+            return Ok(());
+        }
+        self.run(word, &mut |_, _| false)?;
+        self.repeat(word)
+    }
+
+    /// Run a test word of an equivalence oracle, stopping at the first output that differs
+    /// from `expected` (the hypothesis' outputs); the prefix up to that output, if any.
+    pub fn test(&mut self, word: &[u32], expected: &[u32]) -> Result<Option<Vec<u32>>, LearnError> {
+        self.stats.queries += 1;
+        if self.tree.walk(self.tree.root(), word).is_some() {
+            // the tree is consistent with the hypothesis when the oracle runs
+            self.stats.cache_hits += 1;
+            let got = self.tree.outputs_along(word);
+            return Ok(got
+                .iter()
+                .zip(expected)
+                .position(|(a, b)| a != b)
+                .map(|p| word[..=p].to_vec()));
+        }
+        self.stats.tests += 1;
+        let before = self.stats.symbols;
+        let mut differs = None;
+        let n = self.run(word, &mut |pos, o| {
+            if expected.get(pos) != Some(&o) {
+                differs = Some(pos);
+                true
+            } else {
+                false
+            }
+        })?;
+        self.repeat(&word[..n])?;
+        self.stats.test_symbols += self.stats.symbols - before;
+        Ok(differs.map(|p| word[..=p].to_vec()))
+    }
+
+    /// An adaptive query: run `prefix` from a reset, then tell apart the nodes `cands` (nodes
+    /// the node reached may be equivalent to) by choosing each input from what the tree knows
+    /// of the candidates still consistent with the outputs observed: an input on which they
+    /// give the most different outputs, else the first input of a witness of two of them.
+    /// Stops when at most one candidate is left or none of them are known to differ.
+    pub fn adaptive(&mut self, prefix: &[u32], cands: &[Node]) -> Result<(), LearnError> {
+        self.stats.queries += 1;
+        let mut word = prefix.to_vec();
+        let known = self.tree.walk(self.tree.root(), prefix);
+        let mut current: Vec<Node> = cands.to_vec();
+        // Follow the tree as long as it already knows the answers: no system needed.
+        let mut node = known;
+        let mut ran = false;
+        if node.is_none() {
+            self.run(prefix, &mut |_, _| false)?;
+            node = self.tree.walk(self.tree.root(), prefix);
+            ran = true;
+        }
+        let mut node = node.expect("the prefix was run");
+        let k = self.tree.num_inputs() as u32;
+        let mut steps = 0;
+        while current.len() > 1 && steps < self.max_adaptive {
+            let Some(i) = self.choose(&current, k) else {
+                break;
+            };
+            if !ran {
+                if let Some(c) = self.tree.child(node, i) {
+                    // known: follow without running
+                    let o = self.tree.output(node, i).expect("edge");
+                    current = self.follow(&current, i, o);
+                    node = c;
+                    word.push(i);
+                    steps += 1;
+                    continue;
+                }
+                self.run(&word, &mut |_, _| false)?;
+                ran = true;
+            }
+            let (c, o) = self.step(node, &word, i)?;
+            word.push(i);
+            node = c;
+            current = self.follow(&current, i, o);
+            steps += 1;
+        }
+        if ran {
+            self.repeat(&word)?;
+        } else {
+            self.stats.cache_hits += 1;
+        }
+        Ok(())
+    }
+
+    /// The candidates' successors on `i` that gave output `o`.
+    fn follow(&self, current: &[Node], i: u32, o: u32) -> Vec<Node> {
+        current
+            .iter()
+            .filter_map(|&c| match (self.tree.child(c, i), self.tree.output(c, i)) {
+                (Some(n), Some(p)) if p == o => Some(n),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The next input of an adaptive query over `current` (see [`Cache::adaptive`]).
+    fn choose(&self, current: &[Node], k: u32) -> Option<u32> {
+        let mut best: Option<(u64, u32)> = None;
+        let mut counts: HashMap<u32, u64> = HashMap::new();
+        for i in 0..k {
+            counts.clear();
+            let mut defined = 0u64;
+            for &c in current {
+                if let Some(o) = self.tree.output(c, i) {
+                    *counts.entry(o).or_default() += 1;
+                    defined += 1;
+                }
+            }
+            if counts.len() < 2 {
+                continue;
+            }
+            // pairs told apart by this input
+            let same: u64 = counts.values().map(|g| g * g).sum();
+            let score = (defined * defined - same) / 2;
+            if best.is_none_or(|(s, _)| score > s) {
+                best = Some((score, i));
+            }
+        }
+        if let Some((_, i)) = best {
+            return Some(i);
+        }
+        // No single input separates: the first input of a shortest witness of two of them.
+        let mut shortest: Option<Vec<u32>> = None;
+        for (a, &x) in current.iter().enumerate() {
+            for &y in &current[a + 1..] {
+                if let Some(w) = self.tree.witness(x, y) {
+                    if shortest.as_ref().is_none_or(|s| w.len() < s.len()) {
+                        shortest = Some(w);
+                    }
+                }
+            }
+            if shortest.is_some() {
+                break;
+            }
+        }
+        shortest.map(|w| w[0])
+    }
+}

@@ -1,0 +1,78 @@
+//! Learning every Mealy machine of the shared corpus (`../shared/corpus/mealy-aalpy`) in
+//! process yields a machine equivalent to it (checked with `ioco-fsm`'s equivalence, outputs
+//! matched by name), with the suites of each method as the oracle.
+
+use ioco_learn::{compare, learn_with, MealySul, Method, Options, Oracle};
+use ioco_model::Mealy;
+use std::path::{Path, PathBuf};
+
+fn corpus() -> Vec<(PathBuf, Mealy)> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|e| e == "dot") {
+                out.push(p);
+            }
+        }
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/mealy-aalpy");
+    assert!(dir.is_dir(), "the corpus is expected at {}", dir.display());
+    let mut files = Vec::new();
+    walk(&dir, &mut files);
+    files.sort();
+    assert!(files.len() >= 28, "{files:?}");
+    files
+        .into_iter()
+        .map(|f| match ioco_formats::load(&f).unwrap() {
+            ioco_formats::Model::Mealy(m) => (f, m),
+            other => panic!("{}: a {}", f.display(), other.kind()),
+        })
+        .collect()
+}
+
+fn learn_all(method: Method, k: usize, random_words: usize) {
+    for (file, m) in corpus() {
+        let opts = Options {
+            oracle: Oracle {
+                method: Some(method),
+                extra_states: k,
+                random_words,
+                seed: 7,
+            },
+            ..Options::default()
+        };
+        let (learned, _) = learn_with(
+            MealySul::new(m.clone()),
+            m.inputs.clone(),
+            &opts,
+            &mut |_| {},
+        )
+        .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        assert!(learned.verified, "{}", file.display());
+        assert_eq!(
+            compare::difference(&m, &learned.machine),
+            None,
+            "{} ({method})",
+            file.display()
+        );
+        eprintln!(
+            "{:50} {:>4} states  {:>8} resets {:>9} symbols",
+            file.file_name().unwrap().to_string_lossy(),
+            learned.machine.num_states(),
+            learned.stats.resets,
+            learned.stats.symbols
+        );
+    }
+}
+
+#[test]
+fn every_corpus_machine_is_learned_with_hybrid_ads_k1_and_random_words() {
+    learn_all(Method::Hads, 1, 100);
+}
+
+#[test]
+fn every_corpus_machine_is_learned_with_wp_k1_and_random_words() {
+    learn_all(Method::Wp, 1, 100);
+}
