@@ -71,6 +71,9 @@ enum Command {
     Analyze(cmd::analyze::Args),
     /// Replay a recorded run (JSON of `ioco test --json`) against a system; optionally shrink it.
     Replay(cmd::replay::Args),
+    /// Turn saved results (JSON of `test`, `run`, `replay`) into an HTML, JUnit or Markdown
+    /// report; the HTML draws the model with the runs' coverage.
+    Report(cmd::report::Args),
     /// Print .ioco model files in the canonical layout (`--check`: exit 1 if one is not
     /// formatted; `--write`: rewrite them).
     Fmt(cmd::fmt::Args),
@@ -144,6 +147,7 @@ fn main() -> ExitCode {
         Command::Test(_) => "test",
         Command::Run(_) => "run",
         Command::Replay(_) => "replay",
+        Command::Report(_) => "report",
         Command::Fmt(_) => "fmt",
         Command::Completions { .. } | Command::Man => return ExitCode::SUCCESS,
         Command::Gen(_) => "gen",
@@ -157,6 +161,7 @@ fn main() -> ExitCode {
         Command::Test(a) => cmd::test::run(a),
         Command::Run(a) => cmd::run::run(a),
         Command::Replay(a) => cmd::replay::run(a),
+        Command::Report(a) => cmd::report::run(a),
         Command::Fmt(a) => cmd::fmt::run(a),
         Command::Completions { .. } | Command::Man => return ExitCode::SUCCESS,
         Command::Gen(a) => cmd::gen::run(a),

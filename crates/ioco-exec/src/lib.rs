@@ -50,6 +50,7 @@ pub mod suite;
 pub mod tester;
 pub mod timeouts;
 pub mod trace;
+pub mod walk;
 
 pub use adapter::{Adapter, AdapterError, Observation, Sent};
 pub use online::{run_online, run_online_with, test_component, OnlineOptions, Progress, Traces};

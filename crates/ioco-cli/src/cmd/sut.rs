@@ -153,6 +153,11 @@ pub struct ReportArgs {
     /// Write a Markdown report.
     #[arg(long, value_name = "FILE")]
     pub markdown: Option<PathBuf>,
+    /// Write an HTML report: one self-contained page with the verdict, the model drawn with
+    /// the coverage of the runs, the failing run as a sequence chart, the shrunk trace and
+    /// every run (`ioco report RESULT.json --html FILE` makes one from saved results).
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// List passing runs too.
     #[arg(long, short)]
     pub verbose: bool,
@@ -389,6 +394,16 @@ impl ReportArgs {
             },
         )
         .into_diagnostic()?;
+        if let Some(path) = &self.html {
+            let cx = super::picture::context(
+                summary,
+                None,
+                self.json.as_deref(),
+                Some(super::picture::command_line()),
+                policy_of(summary),
+            );
+            ioco_report::write_html(summary, &cx, path).into_diagnostic()?;
+        }
         if summary.runs.is_empty() {
             // Nothing was tested: never a Pass (an empty suite, --runs 0, a time budget spent
             // before the first run).
@@ -417,6 +432,15 @@ impl ReportArgs {
             RunVerdict::Fail => Ok(Outcome::Fail),
             RunVerdict::Error => Err(miette!("the test session ended in an error (see above)")),
         }
+    }
+}
+
+/// The quiescence policy a summary's runs were judged under (its `policy` parameter, else
+/// the default).
+pub fn policy_of(summary: &Summary) -> ioco_model::QuiescencePolicy {
+    match summary.parameters.get("policy").and_then(|p| p.as_str()) {
+        Some("no-output") => ioco_model::QuiescencePolicy::NoOutput,
+        _ => ioco_model::QuiescencePolicy::Stable,
     }
 }
 
