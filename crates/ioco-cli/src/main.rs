@@ -71,6 +71,9 @@ enum Command {
     Analyze(cmd::analyze::Args),
     /// Replay a recorded run (JSON of `ioco test --json`) against a system; optionally shrink it.
     Replay(cmd::replay::Args),
+    /// Step through a model by hand: where it may be, the inputs it offers and the outputs it
+    /// allows; step, go back, save the trace as a test case (reads commands from a pipe too).
+    Explore(cmd::explore::Args),
     /// Turn saved results (JSON of `test`, `run`, `replay`) into an HTML, JUnit or Markdown
     /// report; the HTML draws the model with the runs' coverage.
     Report(cmd::report::Args),
@@ -148,6 +151,7 @@ fn main() -> ExitCode {
         Command::Run(_) => "run",
         Command::Replay(_) => "replay",
         Command::Report(_) => "report",
+        Command::Explore(_) => "explore",
         Command::Fmt(_) => "fmt",
         Command::Completions { .. } | Command::Man => return ExitCode::SUCCESS,
         Command::Gen(_) => "gen",
@@ -162,6 +166,7 @@ fn main() -> ExitCode {
         Command::Run(a) => cmd::run::run(a),
         Command::Replay(a) => cmd::replay::run(a),
         Command::Report(a) => cmd::report::run(a),
+        Command::Explore(a) => cmd::explore::run(a),
         Command::Fmt(a) => cmd::fmt::run(a),
         Command::Completions { .. } | Command::Man => return ExitCode::SUCCESS,
         Command::Gen(a) => cmd::gen::run(a),

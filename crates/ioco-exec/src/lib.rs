@@ -39,6 +39,7 @@ pub mod data;
 pub mod data_run;
 pub mod data_session;
 pub mod engine;
+pub mod explore;
 pub mod fairness;
 pub mod online;
 pub mod options;

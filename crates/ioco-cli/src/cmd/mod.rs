@@ -5,6 +5,7 @@ pub mod args;
 pub mod check;
 pub mod check_data;
 pub mod compare;
+pub mod explore;
 pub mod fmt;
 pub mod gen;
 pub mod gen_sts;
