@@ -97,6 +97,12 @@ pub fn layout(input: &Input<'_>) -> Layout {
     for &x in &order {
         rows[layer[x]].push(x);
     }
+    if pred.iter().all(|p| p.len() <= 1) {
+        let roots = roots_of(&rows, &pred);
+        if forest(&succ, &roots) {
+            return tree(input, &succ, &roots, layer, depth);
+        }
+    }
     // 2. barycentre sweeps
     let mut rank = vec![0.0f64; n];
     let index = |rows: &Vec<Vec<usize>>, rank: &mut Vec<f64>| {
@@ -165,6 +171,95 @@ pub fn layout(input: &Input<'_>) -> Layout {
     }
 }
 
+/// The roots of a forest, in discovery order.
+fn roots_of(rows: &[Vec<usize>], pred: &[Vec<usize>]) -> Vec<usize> {
+    rows.iter()
+        .flatten()
+        .copied()
+        .filter(|&x| pred[x].is_empty())
+        .collect()
+}
+
+/// Whether every node is reached from `roots` (with at most one predecessor each: a forest,
+/// not a ring).
+fn forest(succ: &[Vec<usize>], roots: &[usize]) -> bool {
+    let mut seen = vec![false; succ.len()];
+    let mut stack = roots.to_vec();
+    let mut n = 0;
+    while let Some(v) = stack.pop() {
+        if std::mem::replace(&mut seen[v], true) {
+            continue;
+        }
+        n += 1;
+        stack.extend(succ[v].iter().copied());
+    }
+    n == succ.len()
+}
+
+/// A forest (every node has at most one predecessor: a test case, a suite's prefix tree):
+/// leaves left to right in depth-first order, each parent centred over its children, so
+/// that every subtree has a band of its own and no edges cross.
+fn tree(
+    input: &Input<'_>,
+    succ: &[Vec<usize>],
+    roots: &[usize],
+    layer: Vec<usize>,
+    depth: usize,
+) -> Layout {
+    let n = input.widths.len();
+    let mut x = vec![0.0f64; n];
+    let mut cursor = MARGIN;
+    // iterative post-order: (node, children done)
+    let mut stack: Vec<(usize, bool)> = roots.iter().rev().map(|&r| (r, false)).collect();
+    let mut placed = vec![false; n];
+    while let Some((v, done)) = stack.pop() {
+        if placed[v] {
+            continue;
+        }
+        let kids: Vec<usize> = succ[v]
+            .iter()
+            .copied()
+            .filter(|&c| layer[c] == layer[v] + 1 && !placed[c])
+            .collect();
+        if !done && !kids.is_empty() {
+            stack.push((v, true));
+            stack.extend(kids.iter().rev().map(|&c| (c, false)));
+            continue;
+        }
+        let w = input.widths[v];
+        let below: Vec<f64> = succ[v]
+            .iter()
+            .filter(|&&c| placed[c] && layer[c] == layer[v] + 1)
+            .map(|&c| x[c])
+            .collect();
+        x[v] = match (below.first(), below.last()) {
+            (Some(a), Some(b)) => (a + b) / 2.0,
+            _ => cursor + w / 2.0,
+        };
+        if below.is_empty() {
+            cursor = x[v] + w / 2.0 + GAP_X;
+        } else {
+            cursor = cursor.max(x[v] + w / 2.0 + GAP_X);
+        }
+        placed[v] = true;
+    }
+    let pos: Vec<(f64, f64)> = (0..n)
+        .map(|v| (x[v], MARGIN + input.height / 2.0 + layer[v] as f64 * GAP_Y))
+        .collect();
+    let width = (0..n)
+        .map(|v| x[v] + input.widths[v] / 2.0)
+        .fold(0.0, f64::max)
+        + MARGIN;
+    Layout {
+        pos,
+        layer,
+        size: (
+            width,
+            (depth - 1) as f64 * GAP_Y + input.height + 2.0 * MARGIN,
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -195,11 +290,29 @@ mod tests {
     }
 
     #[test]
+    fn a_tree_has_its_parents_over_their_children() {
+        // 0 -> 1, 0 -> 2, 1 -> 3, 1 -> 4
+        let widths = [40.0; 5];
+        let edges = [(0, 1), (0, 2), (1, 3), (1, 4)];
+        let l = layout(&Input {
+            widths: &widths,
+            height: 30.0,
+            edges: &edges,
+            roots: &[0],
+        });
+        assert!(l.pos[3].0 < l.pos[4].0 && l.pos[4].0 < l.pos[2].0);
+        assert!((l.pos[1].0 - (l.pos[3].0 + l.pos[4].0) / 2.0).abs() < 1e-9);
+        assert!((l.pos[0].0 - (l.pos[1].0 + l.pos[2].0) / 2.0).abs() < 1e-9);
+        assert!(l.pos[4].0 - l.pos[3].0 >= 40.0 + GAP_X - 1e-9);
+    }
+
+    #[test]
     fn barycentres_untangle_a_crossing() {
         // layer 1: a, b (a discovered first); layer 2: children swapped
         // 0 -> 1, 0 -> 2, 1 -> 4, 2 -> 3 : 3 is discovered before 4 only through 2
         let widths = [40.0; 5];
-        let edges = [(0, 1), (0, 2), (2, 3), (1, 4)];
+        // (3, 4) makes it no tree
+        let edges = [(0, 1), (0, 2), (2, 3), (1, 4), (3, 4)];
         let l = layout(&Input {
             widths: &widths,
             height: 30.0,
