@@ -181,6 +181,8 @@ fn html_report_of_a_failing_coffee_machine_in_a_browser() {
     assert!(step.contains("data-at-names=\"s3\""), "{step}");
     assert!(page.contains("id=\"shrunk\">δ water? δ pad? δ button? δ</pre>"));
     assert!(page.contains("allowed <code>coffee!, error!</code>"));
+    // when each step was seen (the δ steps are the quiescence markers of the --ack machine)
+    assert_eq!(page.matches("<text class=\"time\"").count(), 11, "{page}");
     // the failing observation is drawn from s3, in red
     let failing_edge = tag_with(&page, "class=\"edge delta failing\"").expect("failing δ edge");
     let s3 = tag_with(&page, "data-name=\"s3\"").unwrap();

@@ -80,15 +80,28 @@ pub fn online_run(
     let t0 = Instant::now();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut spec = Explicit { tester, opts };
+    let mut times = Vec::new();
     let end = match engine::alg2::start(&mut spec, adapter, seed, opts.retries) {
         Err(e) => e,
         Ok(()) => {
             let mut sel = Strategic::new(strategy);
-            engine::run(&mut spec, &mut sel, adapter, opts.depth, deadline, &mut rng)
+            if opts.step_times {
+                let mut timed = engine::Timed::new(adapter);
+                let end = engine::run(
+                    &mut spec, &mut sel, &mut timed, opts.depth, deadline, &mut rng,
+                );
+                times = timed.at_ms;
+                end
+            } else {
+                engine::run(&mut spec, &mut sel, adapter, opts.depth, deadline, &mut rng)
+            }
         }
     };
     end.write(&mut r);
     r.trace = tester.take_trace_for(r.verdict, opts.traces);
+    if times.len() == r.trace.len() {
+        r.step_ms = times;
+    }
     r.steps = tester.steps;
     r.stderr = adapter.stderr_tail();
     r.duration_ms = t0.elapsed().as_secs_f64() * 1e3;

@@ -73,6 +73,9 @@ pub struct OnlineOptions {
     pub progress: Progress,
     /// Which runs keep their trace in the [`RunResult`].
     pub traces: Traces,
+    /// Note when each step was seen ([`RunResult::step_ms`](crate::RunResult::step_ms)), for
+    /// reports that show it.
+    pub step_times: bool,
 }
 
 /// Which runs keep their trace in their [`RunResult`].
@@ -112,6 +115,7 @@ impl Default for OnlineOptions {
             observe: 0.5,
             progress: Progress::default(),
             traces: Traces::All,
+            step_times: false,
         }
     }
 }

@@ -297,6 +297,9 @@ fn chart(o: &mut String, r: &RunResult, f: &Focus, g: Option<&Graph>) {
     if let Some(n) = &r.note {
         let _ = writeln!(o, "<p class=\"note\">{}</p>", esc(n));
     }
+    if r.step_ms.len() == steps.len() && !steps.is_empty() {
+        o.push_str("<p class=\"note\">Left: each step's number and when it was seen since the run began (δ: when the quiescence time-out ended or the marker came).</p>\n");
+    }
     let skip = steps.len().saturating_sub(MAX_CHART_STEPS);
     if skip > 0 {
         let _ = writeln!(
@@ -322,8 +325,9 @@ fn chart(o: &mut String, r: &RunResult, f: &Focus, g: Option<&Graph>) {
             .join(" ")
     };
     let row = 30.0;
-    let (tx, sx) = (70.0, 430.0);
-    let col = 520.0;
+    let (tx, sx) = (130.0, 490.0);
+    let col = 580.0;
+    let timed = r.step_ms.len() == steps.len();
     let shown = steps.len() - skip;
     let h = 60.0 + row * (shown as f64 + 1.0);
     let _ = writeln!(
@@ -374,6 +378,14 @@ fn chart(o: &mut String, r: &RunResult, f: &Focus, g: Option<&Graph>) {
             y,
             k + 1
         );
+        if timed {
+            let _ = write!(
+                o,
+                r##"<text class="time" x="34" y="{:.0}" fill="#57606a">{}</text>"##,
+                y,
+                step_time(r.step_ms[k])
+            );
+        }
         if x1 == x2 {
             let _ = write!(
                 o,
@@ -447,6 +459,15 @@ fn chart(o: &mut String, r: &RunResult, f: &Focus, g: Option<&Graph>) {
         );
     }
     o.push_str("</section>\n");
+}
+
+/// The time of a step since the start of its run: "12.3 ms", "4.56 s".
+fn step_time(ms: f32) -> String {
+    if ms < 1000.0 {
+        format!("{ms:.1} ms")
+    } else {
+        format!("{:.2} s", ms / 1000.0)
+    }
 }
 
 fn clip(s: &str, n: usize) -> String {
@@ -523,6 +544,7 @@ mod tests {
         });
         r.note = Some(text.into());
         r.stderr = Some(text.into());
+        r.step_ms = vec![1.0, 2.5, 2003.0];
         let mut s = Summary::new("online", 1, vec![r]);
         s.parameters.insert(text.into(), text.into());
         s.parameters.insert("model".into(), text.into());
@@ -593,5 +615,10 @@ mod tests {
         );
         assert!(page.contains(r#"data-name="s0""#));
         assert!(page.contains("<body data-verdict=\"fail\">"));
+        // when each step was seen
+        assert!(
+            page.contains(">2.5 ms</text>") && page.contains(">2.00 s</text>"),
+            "{page}"
+        );
     }
 }

@@ -73,6 +73,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         shrinking: args.shrinking.options(false),
         relation: args.relation.into(),
         observe: super::observe(args.observe)?,
+        step_times: args.report.html.is_some(),
         ..base_options(&args.sut, seed)
     };
     timing.apply(&mut opts);
