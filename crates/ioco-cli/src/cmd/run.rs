@@ -77,7 +77,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let factory = args.sut.factory(&spec)?;
     let seed = seed_or_clock(args.seed);
     let (progress, bar) = super::progress(suite.num_tests());
-    super::partial_reports(&args.report, "suite", seed);
+    super::partial_reports(&args.report, "suite", seed, &args.model);
     let mut opts = ioco_exec::OnlineOptions {
         progress,
         fairness: fair,

@@ -157,7 +157,7 @@ fn run(args: &Args, model: Option<PathBuf>, suite_path: &Path, suite: StsSuite) 
     let mut picker = Picker::default();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let (progress, bar) = super::progress(purposes.len() * args.repetitions.unwrap_or(1).max(1));
-    super::partial_reports(&args.report, "suite", seed);
+    super::partial_reports(&args.report, "suite", seed, &model);
     let t0 = Instant::now();
     let mut results = Vec::new();
     let mut covered = BTreeSet::new();

@@ -60,7 +60,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     };
     args.sut.check_jobs(args.jobs.min(args.runs))?;
     let (progress, bar) = super::progress(args.runs);
-    super::partial_reports(&args.report, "online", seed);
+    super::partial_reports(&args.report, "online", seed, &args.model);
     let mut opts = OnlineOptions {
         progress,
         runs: args.runs,

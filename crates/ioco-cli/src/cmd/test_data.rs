@@ -196,7 +196,7 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
         ioco_symbolic::z3solver::z3_version()
     );
     let (progress, bar) = super::progress(args.runs);
-    super::partial_reports(&args.report, "online", seed);
+    super::partial_reports(&args.report, "online", seed, &args.model);
     let jobs = args.jobs.max(1).min(args.runs.max(1));
     let t0 = Instant::now();
     let timeouts = timeouts(&spec, &args.sut)?;
