@@ -39,7 +39,7 @@ use std::process::ExitCode;
 #[derive(Parser)]
 #[command(
     name = "ioco",
-    version,
+    version = env!("IOCO_VERSION"),
     about = "Model-based testing with the ioco conformance relation"
 )]
 struct Cli {

@@ -130,6 +130,9 @@ fn an_interrupted_session_writes_its_reports() {
         .contains("<testsuite"));
     // the HTML report too, with the model and the coverage of the runs finished
     let page = std::fs::read_to_string(&html).unwrap();
-    assert!(page.contains("<th>interrupted</th><td><code>true</code>"), "{page}");
+    assert!(
+        page.contains("<th>interrupted</th><td><code>true</code>"),
+        "{page}"
+    );
     assert!(page.contains("class=\"node visited initial\""), "{page}");
 }

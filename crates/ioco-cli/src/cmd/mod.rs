@@ -190,6 +190,11 @@ fn partial() -> std::sync::MutexGuard<'static, Option<Partial>> {
     PARTIAL.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// A report file, unless it is standard output (`-`).
+fn file(p: &Option<std::path::PathBuf>) -> Option<std::path::PathBuf> {
+    p.clone().filter(|p| p != std::path::Path::new("-"))
+}
+
 /// Keep the runs of this command as they finish, so that an interruption still writes the
 /// report files of `report` (nothing is kept when no report file is asked for).
 pub fn partial_reports(report: &sut::ReportArgs, mode: &str, seed: u64, model: &std::path::Path) {
@@ -201,12 +206,13 @@ pub fn partial_reports(report: &sut::ReportArgs, mode: &str, seed: u64, model: &
         return;
     }
     *partial() = Some(Partial {
+        // a report meant for standard output is not written when interrupted
         files: ioco_report::ReportFiles {
-            json: report.json.clone(),
-            junit: report.junit.clone(),
-            markdown: report.markdown.clone(),
+            json: file(&report.json),
+            junit: file(&report.junit),
+            markdown: file(&report.markdown),
         },
-        html: report.html.clone(),
+        html: file(&report.html),
         model: model.to_path_buf(),
         mode: mode.to_string(),
         seed,

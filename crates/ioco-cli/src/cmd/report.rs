@@ -5,7 +5,7 @@
 //! (the verdict is in them), 2 on an error.
 
 use super::{Outcome, PolicyArg};
-use miette::{miette, IntoDiagnostic, Result};
+use miette::{miette, Result};
 use std::path::PathBuf;
 
 /// Arguments of `ioco report`.
@@ -13,7 +13,8 @@ use std::path::PathBuf;
 pub struct Args {
     /// The saved results (`--json` of `ioco test`, `run` or `replay`).
     pub results: PathBuf,
-    /// Write an HTML report (self-contained: no network needed to read it).
+    /// Write an HTML report (self-contained: no network needed to read it; `-`: to standard
+    /// output, as for the others).
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
     /// Write a JUnit XML report.
@@ -50,35 +51,24 @@ pub fn run(args: Args) -> Result<Outcome> {
             e.column()
         )
     })?;
-    ioco_report::write_reports(
-        &summary,
-        &ioco_report::ReportFiles {
-            json: None,
-            junit: args.junit.clone(),
-            markdown: args.markdown.clone(),
-        },
-    )
-    .into_diagnostic()?;
-    if let Some(path) = &args.html {
-        let policy = args
+    let files = super::sut::ReportFiles {
+        json: None,
+        junit: args.junit.as_deref(),
+        markdown: args.markdown.as_deref(),
+        html: args.html.as_deref(),
+        model: args.model.as_deref(),
+        results: Some(&args.results),
+        command: summary
+            .parameters
+            .get("command")
+            .and_then(|c| c.as_str())
+            .map(str::to_string),
+        policy: args
             .policy
             .map(Into::into)
-            .unwrap_or_else(|| super::sut::policy_of(&summary));
-        let cx = super::picture::context(
-            &summary,
-            args.model.as_deref(),
-            Some(&args.results),
-            summary
-                .parameters
-                .get("command")
-                .and_then(|c| c.as_str())
-                .map(str::to_string),
-            policy,
-        );
-        if let Some(why) = &cx.no_graph {
-            errln!("ioco report: no picture of the model: {why}");
-        }
-        ioco_report::write_html(&summary, &cx, path).into_diagnostic()?;
-    }
+            .unwrap_or_else(|| super::sut::policy_of(&summary)),
+    };
+    files.stdout()?;
+    files.write(&summary)?;
     Ok(Outcome::Ok)
 }

@@ -38,6 +38,7 @@ pub fn fairness(args: &Args) -> Result<ioco_exec::fairness::Fairness> {
 
 /// Run `ioco run`.
 pub fn run(args: Args) -> Result<Outcome> {
+    args.report.check()?;
     let fair = fairness(&args)?;
     if let Some(outcome) = super::run_sts::dispatch(&args)? {
         return Ok(outcome);

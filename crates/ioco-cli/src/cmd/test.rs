@@ -35,6 +35,7 @@ fn parse_weights(ws: &[String]) -> Result<Vec<(String, f64)>> {
 
 /// Run `ioco test`.
 pub fn run(args: Args) -> Result<Outcome> {
+    args.report.check()?;
     if let Some(p) = args.purpose.clone() {
         return super::purpose::run_test(args, &p);
     }
