@@ -36,10 +36,21 @@ mod load;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+/// The exit codes, listed under `ioco --help` (and in the manual page).
+const EXIT_CODES: &str = "\
+Exit codes:
+  0    pass / conforms / done
+  1    fail / does not conform (a counterexample was found)
+  2    error: bad input or usage, a system under test that could not be started, nothing tested
+  3    inconclusive: nothing failed, but the session did not establish what it set out to
+       (--inconclusive pass|fail maps it to 0 or 1)
+  130  interrupted (Ctrl-C, SIGTERM, SIGHUP); the systems under test are stopped first";
+
 #[derive(Parser)]
 #[command(
     name = "ioco",
     version = env!("IOCO_VERSION"),
+    after_help = EXIT_CODES,
     about = "Model-based testing with the ioco conformance relation"
 )]
 struct Cli {

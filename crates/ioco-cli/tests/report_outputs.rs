@@ -124,3 +124,14 @@ fn version_names_the_commit_when_built_from_git() {
         );
     }
 }
+
+#[test]
+fn help_lists_the_exit_codes() {
+    ioco()
+        .arg("--help")
+        .assert()
+        .code(0)
+        .stdout(contains("Exit codes:\n  0    pass"))
+        .stdout(contains("  3    inconclusive"))
+        .stdout(contains("  130  interrupted"));
+}
