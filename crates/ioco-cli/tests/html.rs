@@ -247,6 +247,12 @@ fn html_report_of_a_data_model_draws_locations_and_switches() {
     assert!(page.contains("class=\"node visited initial\""), "{page}");
     let step = tag_with(&page, "class=\"step failing").expect("a failing step");
     assert!(!step.contains("data-at=\"\""), "{step}");
+    // when each step was seen, for data runs too
+    assert_eq!(
+        page.matches("<text class=\"time\"").count(),
+        page.matches("<g class=\"step").count(),
+        "{page}"
+    );
     let failing = tag_with(&page, "failing\" data-from=").expect("a failing edge");
     assert!(failing.contains("class=\"edge out failing\""), "{failing}");
     let names: Vec<String> = step

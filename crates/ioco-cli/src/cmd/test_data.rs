@@ -224,7 +224,11 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
     };
     let session = run_data_online(&spec, picking, &factory, &opts);
     bar.finish_and_clear();
-    let DataSession { runs, switches } = session.map_err(|e| miette!("{e}"))?;
+    let DataSession { mut runs, switches } = session.map_err(|e| miette!("{e}"))?;
+    if args.report.html.is_none() {
+        // step times are for the HTML report's chart only
+        runs.iter_mut().for_each(|r| r.step_ms.clear());
+    }
     let mut summary = Summary::new("online", seed, runs);
     summary.duration_ms = t0.elapsed().as_secs_f64() * 1e3;
     let p = &mut summary.parameters;
