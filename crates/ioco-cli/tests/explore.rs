@@ -12,8 +12,10 @@ use std::time::Duration;
 fn explore_the_coffee_machine_and_run_the_saved_test_case() {
     let dir = tempfile::tempdir().unwrap();
     let test = dir.path().join("explored.json");
+    let purpose = dir.path().join("purpose.ioco");
     let script = format!(
-        "water?\n# menu entry 2 is pad? after water?\n2\nbutton?\ncoffee!\nback 1\ntrace\ngoto 3\nsave {}\nquit\nnot reached\n",
+        "water?\n# menu entry 2 is pad? after water?\n2\nbutton?\ncoffee!\nsave-purpose {}\nback 1\ntrace\ngoto 3\nsave {}\nquit\nnot reached\n",
+        purpose.display(),
         test.display()
     );
     let out = ioco()
@@ -42,9 +44,32 @@ fn explore_the_coffee_machine_and_run_the_saved_test_case() {
         "{out}"
     );
     assert!(!out.contains("not reached"));
+    // the purpose: the four steps in order, then accept; testing with it reaches accept
+    let p = std::fs::read_to_string(&purpose).unwrap();
+    assert!(
+        p.contains("  p0 -- water? --> p1\n  p1 -- pad? --> p2\n  p2 -- button? --> p3\n  p3 -- coffee! --> accept\n"),
+        "{p}"
+    );
     // the saved test case runs against the real program: the correct machine passes, the
     // silent one fails (quiescence where coffee! or error! is required)
     let ok = format!("{} --ack", example_bin("coffee-sut"));
+    ioco()
+        .args(["test", "examples/coffee/coffee.ioco", "--purpose"])
+        .arg(&purpose)
+        .args([
+            "--sut",
+            &ok,
+            "--quiescence-marker",
+            "#quiet",
+            "--seed",
+            "1",
+            "--runs",
+            "5",
+        ])
+        .timeout(Duration::from_secs(120))
+        .assert()
+        .code(0)
+        .stdout(contains("accepted_runs=5"));
     ioco()
         .args(["run", "examples/coffee/coffee.ioco"])
         .arg(&test)
@@ -113,7 +138,7 @@ fn explore_the_coffee_machine_with_data_and_replay_the_trace() {
     let dir = tempfile::tempdir().unwrap();
     let trace = dir.path().join("trace.json");
     let script = format!(
-        "water?\nreset\nwater?(100)\nwater?(60)\npad?\n1\ncoffee!(10)\ncoffee!\ntrace\nsave {}\n",
+        "water?\nreset\nwater?(100)\nwater?(60)\npad?\n1\ncoffee!(10)\ncoffee!\ntrace\nsave {}\nsave-purpose p.ioco\n",
         trace.display()
     );
     let assert = ioco_data()

@@ -47,6 +47,8 @@ commands:
   save FILE          save the trace as a test case (ioco-suite/1, run it with `ioco run`;
                      data models: as a replayable trace)
   save-trace FILE    save the trace as a result file (`ioco replay MODEL FILE --sut …`)
+  save-purpose FILE  save the trace as a test purpose (.ioco: its steps in order, then
+                     accept; `ioco test MODEL --purpose FILE`; δ steps are left out)
   help               this text
   quit               leave (also: exit, end of input)";
 
@@ -220,11 +222,15 @@ fn command(st: &mut dyn Stepper, line: &str, menu: &[String], args: &Args) -> Re
             st.goto(n)?;
             Ok(Next::Show)
         }
-        "save" | "save-trace" => {
+        "save" | "save-trace" | "save-purpose" => {
             if rest.is_empty() {
                 return Err(format!("{word} needs a file: {word} FILE"));
             }
-            save(st, Path::new(rest), word == "save-trace", args)?;
+            if word == "save-purpose" {
+                save_purpose(st.trace(), Path::new(rest), args)?;
+            } else {
+                save(st, Path::new(rest), word == "save-trace", args)?;
+            }
             Ok(Next::Stay)
         }
         _ if word.chars().all(|c| c.is_ascii_digit()) && rest.is_empty() => {
@@ -291,6 +297,86 @@ fn save(st: &mut dyn Stepper, path: &Path, as_trace: bool, args: &Args) -> Resul
             path.display()
         );
     }
+    Ok(())
+}
+
+/// The trace as a test purpose (`.ioco`, seed 004 §2): a location per step, the steps in
+/// order, `accept` after the last; a label a location does not mention leaves it where it is,
+/// so the purpose is reached by every trace that has these steps in this order. δ is no gate:
+/// its steps are left out. Labels with values (data models) are refused: a purpose with data
+/// needs guards, written by hand.
+fn save_purpose(trace: &[String], path: &Path, args: &Args) -> Result<(), String> {
+    let ident = |s: &str| {
+        s.chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    let mut steps: Vec<(&str, bool)> = Vec::new();
+    for t in trace.iter().filter(|t| t.as_str() != "δ") {
+        let (name, input) = match (t.strip_suffix('?'), t.strip_suffix('!')) {
+            (Some(n), _) => (n, true),
+            (_, Some(n)) => (n, false),
+            _ => return Err(format!("`{t}` has values: a purpose with data needs guards, written by hand (docs: examples/purposes/README.md)")),
+        };
+        if !ident(name) {
+            return Err(format!(
+                "`{t}` is no gate name of the modelling language (letters, digits, _): write \
+                 this purpose by hand"
+            ));
+        }
+        steps.push((name, input));
+    }
+    if steps.is_empty() {
+        return Err("the trace has no input or output to aim at: take some steps first".into());
+    }
+    let gates = |input: bool| {
+        let mut g: Vec<&str> = steps.iter().filter(|s| s.1 == input).map(|s| s.0).collect();
+        g.sort_unstable();
+        g.dedup();
+        g
+    };
+    let (ins, outs) = (gates(true), gates(false));
+    if let Some(both) = ins.iter().find(|g| outs.contains(g)) {
+        return Err(format!(
+            "`{both}` is an input and an output here: write this purpose by hand"
+        ));
+    }
+    let mut text = format!(
+        "// A test purpose saved by `ioco explore {}`: reach accept by taking these steps in\n\
+         // order (anything else in between leaves the purpose where it is).\n\
+         // ioco test {} --purpose {} --sut …\nmodel Explored {{\n",
+        args.model.display(),
+        args.model.display(),
+        path.display()
+    );
+    if !ins.is_empty() {
+        text += &format!("  input {}\n", ins.join(", "));
+    }
+    if !outs.is_empty() {
+        text += &format!("  output {}\n", outs.join(", "));
+    }
+    text += "  init p0\n";
+    for (k, (name, input)) in steps.iter().enumerate() {
+        let to = if k + 1 == steps.len() {
+            "accept".to_string()
+        } else {
+            format!("p{}", k + 1)
+        };
+        text += &format!(
+            "  p{k} -- {name}{} --> {to}\n",
+            if *input { "?" } else { "!" }
+        );
+    }
+    text += "}\n";
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    outln!(
+        "saved the trace as a test purpose ({} steps) to {}; use it with `ioco test {} --purpose {} --sut …`",
+        steps.len(),
+        path.display(),
+        args.model.display(),
+        path.display()
+    );
     Ok(())
 }
 
