@@ -41,6 +41,8 @@ pub struct DataSessionOptions {
     pub online: online::OnlineOptions,
     /// Called after every run.
     pub progress: Progress,
+    /// Run only this shard's runs ([`crate::shard`]).
+    pub shard: Option<crate::shard::Shard>,
 }
 
 /// What a session did.
@@ -64,7 +66,10 @@ where
     T: Fn(&Arc<Spec>) -> Result<SymbolicSpec, String> + Sync,
 {
     let (seed, budget, jobs) = (opts.seed, opts.budget, opts.jobs.max(1));
-    let (shrink, keep_going, runs) = (opts.shrink, opts.keep_going, opts.runs);
+    let (shrink, keep_going) = (opts.shrink, opts.keep_going);
+    // this shard's runs (all of them without one)
+    let ks = crate::shard::indices(opts.shard, opts.runs);
+    let jobs = jobs.min(ks.len().max(1));
     let stop = AtomicBool::new(false);
     let t0 = Instant::now();
     let results: Mutex<Vec<RunResult>> = Mutex::new(Vec::new());
@@ -84,6 +89,7 @@ where
                 &tracker,
             );
             let shrinking = &opts.shrinking;
+            let ks = &ks;
             scope.spawn(move || {
                 let mut tracker = match tracker(&spec) {
                     Ok(t) => t,
@@ -93,8 +99,8 @@ where
                     }
                 };
                 let mut sut: Option<Box<dyn DataSut>> = None;
-                let mut k = w;
-                while k < runs {
+                let mut i = w;
+                while let Some(&k) = ks.get(i) {
                     if stop.load(Ordering::Relaxed)
                         || budget.is_some_and(|b| t0.elapsed() > b)
                         || crate::shrinking::interrupted()
@@ -156,7 +162,7 @@ where
                         stop.store(true, Ordering::Relaxed);
                     }
                     results.lock().unwrap_or_else(|p| p.into_inner()).push(r);
-                    k += jobs;
+                    i += jobs;
                 }
             });
         }

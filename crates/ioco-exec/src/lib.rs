@@ -46,6 +46,7 @@ pub mod options;
 pub mod purpose;
 pub mod replay;
 pub mod result;
+pub mod shard;
 pub mod shrinking;
 pub mod suite;
 pub mod tester;

@@ -127,7 +127,9 @@ where
     F: Fn(usize) -> Result<Box<dyn Adapter + Send>, AdapterError> + Sync,
     W: Fn(&mut Tester<'_>, &mut dyn Adapter, usize, Option<Instant>) -> RunResult + Sync,
 {
-    let jobs = opts.jobs.clamp(1, n.max(1));
+    // this shard's runs (all of them without one)
+    let ks = crate::shard::indices(opts.shard, n);
+    let jobs = opts.jobs.clamp(1, ks.len().max(1));
     let stop = AtomicBool::new(false);
     let deadline = opts.time_budget.map(|b| Instant::now() + b);
     let out: Mutex<Pooled> = Mutex::new(Pooled {
@@ -140,13 +142,14 @@ where
         let mut runs = Vec::new();
         match make_adapter(w) {
             Err(e) => {
-                let mut r = RunResult::new(w, derive_seed(opts.seed, w as u64));
+                let k = ks.get(w).copied().unwrap_or(w);
+                let mut r = RunResult::new(k, derive_seed(opts.seed, k as u64));
                 Ended::error(format!("could not start the SUT: {e}")).write(&mut r);
                 runs.push(r);
             }
             Ok(mut adapter) => {
-                let mut k = w;
-                while k < n {
+                let mut i = w;
+                while let Some(&k) = ks.get(i) {
                     if stop.load(Ordering::Relaxed)
                         || deadline.is_some_and(|d| Instant::now() >= d)
                         || crate::shrinking::interrupted()
@@ -167,7 +170,7 @@ where
                         stop.store(true, Ordering::Relaxed);
                     }
                     runs.push(r);
-                    k += jobs;
+                    i += jobs;
                 }
                 let _ = adapter.close();
             }
@@ -245,9 +248,13 @@ where
                 .map(Mutex::new)
         })
         .collect::<Result<_, _>>()?;
-    let jobs = opts.jobs.clamp(1, opts.runs.max(1));
+    // worker w runs the w-th, (w + jobs)-th, … run of its shard, with its own strategy
+    let jobs = opts
+        .jobs
+        .clamp(1, crate::shard::indices(opts.shard, opts.runs).len().max(1));
+    let position = |k: usize| opts.shard.map_or(k, |s| k / s.count);
     let work = |t: &mut Tester<'_>, a: &mut dyn Adapter, k: usize, d: Option<Instant>| {
-        let mut st = strategies[k % jobs]
+        let mut st = strategies[position(k) % jobs]
             .lock()
             .unwrap_or_else(|p| p.into_inner());
         let mut r = online_run(t, &mut **st, a, opts, k, d);

@@ -76,6 +76,8 @@ pub struct OnlineOptions {
     /// Note when each step was seen ([`RunResult::step_ms`](crate::RunResult::step_ms)), for
     /// reports that show it.
     pub step_times: bool,
+    /// Run only this shard's runs (or suite tests) ([`crate::shard`]).
+    pub shard: Option<crate::shard::Shard>,
 }
 
 /// Which runs keep their trace in their [`RunResult`].
@@ -116,6 +118,7 @@ impl Default for OnlineOptions {
             progress: Progress::default(),
             traces: Traces::All,
             step_times: false,
+            shard: None,
         }
     }
 }

@@ -28,6 +28,7 @@ pub mod html;
 pub mod junit;
 pub mod layout;
 pub mod markdown;
+pub mod merge;
 pub mod suite_tree;
 pub mod svg;
 pub mod text;

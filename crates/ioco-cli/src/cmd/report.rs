@@ -11,8 +11,14 @@ use std::path::PathBuf;
 /// Arguments of `ioco report`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The saved results (`--json` of `ioco test`, `run` or `replay`).
-    pub results: PathBuf,
+    /// The saved results (`--json` of `ioco test`, `run` or `replay`); several (the shards
+    /// of one session, `--shard K/N`) are merged into one (`ioco report merge A.json B.json`
+    /// is the same).
+    #[arg(required = true, num_args = 1..)]
+    pub results: Vec<PathBuf>,
+    /// Write the (merged) results as JSON.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
     /// Write an HTML report (self-contained: no network needed to read it; `-`: to standard
     /// output, as for the others).
     #[arg(long, value_name = "FILE")]
@@ -34,30 +40,49 @@ pub struct Args {
 
 /// Run `ioco report`.
 pub fn run(args: Args) -> Result<Outcome> {
-    if args.html.is_none() && args.junit.is_none() && args.markdown.is_none() {
+    if args.html.is_none() && args.junit.is_none() && args.markdown.is_none() && args.json.is_none()
+    {
         return Err(miette!(
             help = "e.g. ioco report results.json --html report.html",
-            "nothing to write: give --html, --junit or --markdown"
+            "nothing to write: give --html, --junit, --markdown or --json"
         ));
     }
-    let text = std::fs::read_to_string(&args.results)
-        .map_err(|e| miette!("cannot read {}: {e}", args.results.display()))?;
-    let summary = ioco_report::from_json(&text).map_err(|e| {
-        miette!(
-            help = "give the JSON written by `ioco test --json` (or `run`, `replay`)",
-            "{}:{}:{}: not a result file: {e}",
-            args.results.display(),
-            e.line(),
-            e.column()
-        )
-    })?;
+    // `ioco report merge A B` is `ioco report A B`
+    let mut paths: Vec<PathBuf> = args.results.clone();
+    if paths.len() > 1 && paths[0] == std::path::Path::new("merge") && !paths[0].exists() {
+        paths.remove(0);
+    }
+    let mut parts = Vec::new();
+    for path in &paths {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| miette!("cannot read {}: {e}", path.display()))?;
+        parts.push(ioco_report::from_json(&text).map_err(|e| {
+            miette!(
+                help = "give the JSON written by `ioco test --json` (or `run`, `replay`)",
+                "{}:{}:{}: not a result file: {e}",
+                path.display(),
+                e.line(),
+                e.column()
+            )
+        })?);
+    }
+    let summary = if parts.len() == 1 {
+        parts.pop().expect("one")
+    } else {
+        let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        ioco_report::merge::merge(parts, &names).map_err(|e| miette!("{e}"))?
+    };
     let files = super::sut::ReportFiles {
-        json: None,
+        json: args.json.as_deref(),
         junit: args.junit.as_deref(),
         markdown: args.markdown.as_deref(),
         html: args.html.as_deref(),
         model: args.model.as_deref(),
-        results: Some(&args.results),
+        results: match (&args.json, paths.as_slice()) {
+            (Some(j), _) => Some(j.as_path()),
+            (None, [one]) => Some(one.as_path()),
+            _ => None,
+        },
         command: summary
             .parameters
             .get("command")

@@ -84,6 +84,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         fairness: fair,
         jobs: args.jobs.max(1),
         stop_on_failure: !args.keep_going,
+        shard: args.shard,
         ..base_options(&args.sut, seed)
     };
     timing.apply(&mut opts);
@@ -107,5 +108,10 @@ pub fn run(args: Args) -> Result<Outcome> {
     summary
         .parameters
         .insert("sut".into(), args.sut.describe().into());
+    if let Some(s) = args.shard {
+        summary
+            .parameters
+            .insert("shard".into(), s.to_string().into());
+    }
     args.report.finish(&summary)
 }

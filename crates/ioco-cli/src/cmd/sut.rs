@@ -395,6 +395,16 @@ impl ReportArgs {
         }
     }
 
+    /// A line of the summary for humans: on standard output, or on standard error when a
+    /// report goes to standard output.
+    pub fn say(&self, line: &str) {
+        if self.files(None).stdout().unwrap_or(false) {
+            errln!("{line}");
+        } else {
+            outln!("{line}");
+        }
+    }
+
     /// Print the text summary and write the report files; the outcome of the verdict.
     pub fn finish(&self, summary: &Summary) -> Result<Outcome> {
         let files = self.files(Some(summary));

@@ -37,6 +37,12 @@ fn parse_weights(ws: &[String]) -> Result<Vec<(String, f64)>> {
 pub fn run(args: Args) -> Result<Outcome> {
     args.report.check()?;
     if let Some(p) = args.purpose.clone() {
+        if args.shard.is_some() {
+            return Err(miette!(
+                help = "shard sessions without a purpose",
+                "--shard is not offered with --purpose"
+            ));
+        }
         return super::purpose::run_test(args, &p);
     }
     let engine = super::EngineArg::pick(args.engine, args.symbolic);
@@ -75,6 +81,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         relation: args.relation.into(),
         observe: super::observe(args.observe)?,
         step_times: args.report.html.is_some(),
+        shard: args.shard,
         ..base_options(&args.sut, seed)
     };
     timing.apply(&mut opts);
@@ -88,5 +95,10 @@ pub fn run(args: Args) -> Result<Outcome> {
     summary
         .parameters
         .insert("sut".into(), args.sut.describe().into());
+    if let Some(s) = args.shard {
+        summary
+            .parameters
+            .insert("shard".into(), s.to_string().into());
+    }
     args.report.finish(&summary)
 }

@@ -214,6 +214,7 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
             timeouts: Some(timeouts),
         },
         progress,
+        shard: args.shard,
     };
     let values = args.values;
     let picking = move |s: &Arc<Spec>| {
@@ -256,9 +257,12 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
         covered as f64 / total as f64
     };
     p.insert("switch_coverage".into(), ratio.into());
-    outln!(
+    if let Some(s) = args.shard {
+        p.insert("shard".into(), s.to_string().into());
+    }
+    args.report.say(&format!(
         "switch coverage: {covered} of {total} switches taken ({:.1}%)",
         100.0 * ratio
-    );
+    ));
     args.report.finish(&summary)
 }
