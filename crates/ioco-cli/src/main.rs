@@ -36,10 +36,21 @@ mod load;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+/// The exit codes, listed under `ioco --help` (and in the manual page).
+const EXIT_CODES: &str = "\
+Exit codes:
+  0    pass / conforms / done
+  1    fail / does not conform (a counterexample was found)
+  2    error: bad input or usage, a system under test that could not be started, nothing tested
+  3    inconclusive: nothing failed, but the session did not establish what it set out to
+       (--inconclusive pass|fail maps it to 0 or 1)
+  130  interrupted (Ctrl-C, SIGTERM, SIGHUP); the systems under test are stopped first";
+
 #[derive(Parser)]
 #[command(
     name = "ioco",
-    version,
+    version = env!("IOCO_VERSION"),
+    after_help = EXIT_CODES,
     about = "Model-based testing with the ioco conformance relation"
 )]
 struct Cli {
@@ -74,6 +85,12 @@ enum Command {
     /// Learn a model of a system under test (L#; equivalence queries answered by complete
     /// suites): a Mealy machine, or with quiescence an LTS usable as an ioco specification.
     Learn(cmd::learn::Args),
+    /// Step through a model by hand: where it may be, the inputs it offers and the outputs it
+    /// allows; step, go back, save the trace as a test case (reads commands from a pipe too).
+    Explore(cmd::explore::Args),
+    /// Turn saved results (JSON of `test`, `run`, `replay`) into an HTML, JUnit or Markdown
+    /// report; the HTML draws the model with the runs' coverage.
+    Report(cmd::report::Args),
     /// Print .ioco model files in the canonical layout (`--check`: exit 1 if one is not
     /// formatted; `--write`: rewrite them).
     Fmt(cmd::fmt::Args),
@@ -147,6 +164,8 @@ fn main() -> ExitCode {
         Command::Test(_) => "test",
         Command::Run(_) => "run",
         Command::Replay(_) => "replay",
+        Command::Report(_) => "report",
+        Command::Explore(_) => "explore",
         Command::Fmt(_) => "fmt",
         Command::Completions { .. } | Command::Man => return ExitCode::SUCCESS,
         Command::Gen(_) => "gen",
@@ -161,6 +180,8 @@ fn main() -> ExitCode {
         Command::Test(a) => cmd::test::run(a),
         Command::Run(a) => cmd::run::run(a),
         Command::Replay(a) => cmd::replay::run(a),
+        Command::Report(a) => cmd::report::run(a),
+        Command::Explore(a) => cmd::explore::run(a),
         Command::Fmt(a) => cmd::fmt::run(a),
         Command::Completions { .. } | Command::Man => return ExitCode::SUCCESS,
         Command::Gen(a) => cmd::gen::run(a),

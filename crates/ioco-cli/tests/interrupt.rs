@@ -85,6 +85,7 @@ fn an_interrupted_session_writes_its_reports() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("report.json");
     let junit = dir.path().join("report.xml");
+    let html = dir.path().join("report.html");
     let sut = format!("{} --ack", common::example_bin("coffee-sut"));
     let mut ioco = Command::new(env!("CARGO_BIN_EXE_ioco"))
         .args(["test", "examples/coffee/coffee.ioco", "--sut", &sut])
@@ -100,6 +101,8 @@ fn an_interrupted_session_writes_its_reports() {
         .arg(&json)
         .arg("--junit")
         .arg(&junit)
+        .arg("--html")
+        .arg(&html)
         .current_dir(root())
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -125,4 +128,11 @@ fn an_interrupted_session_writes_its_reports() {
     assert!(std::fs::read_to_string(&junit)
         .unwrap()
         .contains("<testsuite"));
+    // the HTML report too, with the model and the coverage of the runs finished
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(
+        page.contains("<th>interrupted</th><td><code>true</code>"),
+        "{page}"
+    );
+    assert!(page.contains("class=\"node visited initial\""), "{page}");
 }

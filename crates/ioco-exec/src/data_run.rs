@@ -18,14 +18,18 @@ pub fn one_line(s: &str) -> String {
 
 /// A symbolic run as a [`RunResult`].
 pub fn to_result(run: &Run, index: usize, seed: u64) -> RunResult {
-    result_of(
+    let mut r = result_of(
         index,
         seed,
         &run.trace,
         &run.verdict,
         run.observed.as_ref(),
         &run.allowed,
-    )
+    );
+    if run.step_ms.len() == run.trace.len() {
+        r.step_ms.clone_from(&run.step_ms);
+    }
+    r
 }
 
 /// A [`RunResult`] from the parts every data-level run has (symbolic runs, purpose runs).

@@ -45,6 +45,8 @@ pub struct DataSessionOptions {
     pub online: online::OnlineOptions,
     /// Called after every run.
     pub progress: Progress,
+    /// Run only this shard's runs ([`crate::shard`]).
+    pub shard: Option<crate::shard::Shard>,
 }
 
 /// What a session did.
@@ -67,7 +69,11 @@ pub fn run_data_online<T>(
 where
     T: Fn(&Arc<Spec>) -> Result<SymbolicSpec, String> + Sync,
 {
-    let (seed, jobs) = (opts.seed, opts.jobs.max(1));
+    // this shard's runs (all of them without one)
+    let jobs = opts
+        .jobs
+        .clamp(1, crate::shard::indices(opts.shard, opts.runs).len().max(1));
+    let seed = opts.seed;
     let (shrink, shrinking, online) = (opts.shrink, &opts.shrinking, &opts.online);
     let plan = Plan {
         jobs,
@@ -116,7 +122,7 @@ where
             .unwrap_or_else(|p| p.into_inner())
             .extend(taken);
     };
-    let next = crate::session::stripe(opts.runs, jobs);
+    let next = crate::session::stripe(opts.runs, jobs, opts.shard);
     let runs = drive(&plan, &next, &make, &SetupFailed::Abort, &work, &finish)?;
     Ok(DataSession {
         runs,

@@ -80,15 +80,28 @@ pub fn online_run(
     let t0 = Instant::now();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut spec = Explicit { tester, opts };
+    let mut times = Vec::new();
     let end = match engine::alg2::start(&mut spec, adapter, seed, opts.retries) {
         Err(e) => e,
         Ok(()) => {
             let mut sel = Strategic::new(strategy);
-            engine::run(&mut spec, &mut sel, adapter, opts.depth, deadline, &mut rng)
+            if opts.step_times {
+                let mut timed = engine::Timed::new(adapter);
+                let end = engine::run(
+                    &mut spec, &mut sel, &mut timed, opts.depth, deadline, &mut rng,
+                );
+                times = timed.at_ms;
+                end
+            } else {
+                engine::run(&mut spec, &mut sel, adapter, opts.depth, deadline, &mut rng)
+            }
         }
     };
     end.write(&mut r);
     r.trace = tester.take_trace_for(r.verdict, opts.traces);
+    if times.len() == r.trace.len() {
+        r.step_ms = times;
+    }
     r.steps = tester.steps;
     r.stderr = adapter.stderr_tail();
     r.duration_ms = t0.elapsed().as_secs_f64() * 1e3;
@@ -115,8 +128,11 @@ where
     F: Fn(usize) -> Result<Box<dyn Adapter + Send>, AdapterError> + Sync,
     W: Fn(&mut Tester<'_>, &mut dyn Adapter, usize, Option<Instant>) -> RunResult + Sync,
 {
-    let jobs = opts.jobs.clamp(1, n.max(1));
-    let next = crate::session::stripe(n, jobs);
+    // this shard's runs (all of them without one)
+    let jobs = opts
+        .jobs
+        .clamp(1, crate::shard::indices(opts.shard, n).len().max(1));
+    let next = crate::session::stripe(n, jobs, opts.shard);
     pool_with(spec, opts, jobs, &next, make_adapter, &|t, a, k, (), d| {
         work(t, a, k, d)
     })
@@ -234,9 +250,13 @@ where
                 .map(Mutex::new)
         })
         .collect::<Result<_, _>>()?;
-    let jobs = opts.jobs.clamp(1, opts.runs.max(1));
+    // worker w runs the w-th, (w + jobs)-th, … run of its shard, with its own strategy
+    let jobs = opts
+        .jobs
+        .clamp(1, crate::shard::indices(opts.shard, opts.runs).len().max(1));
+    let position = |k: usize| opts.shard.map_or(k, |s| k / s.count);
     let work = |t: &mut Tester<'_>, a: &mut dyn Adapter, k: usize, d: Option<Instant>| {
-        let mut st = strategies[k % jobs]
+        let mut st = strategies[position(k) % jobs]
             .lock()
             .unwrap_or_else(|p| p.into_inner());
         let mut r = online_run(t, &mut **st, a, opts, k, d);

@@ -73,6 +73,11 @@ pub struct OnlineOptions {
     pub progress: Progress,
     /// Which runs keep their trace in the [`RunResult`].
     pub traces: Traces,
+    /// Note when each step was seen ([`RunResult::step_ms`](crate::RunResult::step_ms)), for
+    /// reports that show it.
+    pub step_times: bool,
+    /// Run only this shard's runs (or suite tests) ([`crate::shard`]).
+    pub shard: Option<crate::shard::Shard>,
 }
 
 /// Which runs keep their trace in their [`RunResult`].
@@ -112,6 +117,8 @@ impl Default for OnlineOptions {
             observe: 0.5,
             progress: Progress::default(),
             traces: Traces::All,
+            step_times: false,
+            shard: None,
         }
     }
 }

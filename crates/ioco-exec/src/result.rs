@@ -143,6 +143,10 @@ pub struct RunResult {
     pub stderr: Option<String>,
     /// Number of steps (stimuli plus observations, δ included) taken.
     pub steps: usize,
+    /// When each step of `trace` was seen, in milliseconds since the run started (recorded
+    /// when a report that shows it is asked for, `--html`; empty otherwise).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub step_ms: Vec<f32>,
     /// Wall-clock time of the run, in milliseconds.
     pub duration_ms: f64,
 }
@@ -162,6 +166,7 @@ impl RunResult {
             note: None,
             stderr: None,
             steps: 0,
+            step_ms: Vec::new(),
             duration_ms: 0.0,
         }
     }

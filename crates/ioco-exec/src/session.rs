@@ -128,14 +128,17 @@ where
     Ok(runs)
 }
 
-/// The fixed stripe: worker `w` of `jobs` takes runs `w, w + jobs, …` below `n`.
+/// The fixed stripe over the runs below `n` of `shard` (all without one): worker `w` of `jobs`
+/// takes the shard's `w`-th, `(w + jobs)`-th, … run.
 pub fn stripe(
     n: usize,
     jobs: usize,
+    shard: Option<crate::shard::Shard>,
 ) -> impl Fn(usize, Option<usize>) -> Option<(usize, ())> + Sync {
     let jobs = jobs.max(1);
+    let (first, step) = shard.map_or((0, 1), |s| (s.index, s.count));
     move |w, prev| {
-        let k = prev.map_or(w, |p| p + jobs);
+        let k = prev.map_or(first + w * step, |p| p + jobs * step);
         (k < n).then_some((k, ()))
     }
 }

@@ -413,7 +413,9 @@ where
         }
         r
     };
-    let jobs = opts.jobs.clamp(1, count.max(1));
+    let jobs = opts
+        .jobs
+        .clamp(1, crate::shard::indices(opts.shard, count).len().max(1));
     // The reader runs beside the workers, a few batches ahead of them; tests go over in
     // batches, so that a suite of many short tests does not pay a thread hand-over per test.
     const BATCH: usize = 64;
@@ -423,8 +425,12 @@ where
             let mut k = 0usize;
             let mut batch = Vec::with_capacity(BATCH);
             let mut open = true;
+            let shard = opts.shard;
             let r = source(&mut |t| {
-                batch.push((k, t));
+                // this shard's tests only, with their indices (and seeds) in the whole suite
+                if shard.is_none_or(|s| s.takes(k)) {
+                    batch.push((k, t));
+                }
                 k += 1;
                 if batch.len() == BATCH {
                     open = tx

@@ -19,10 +19,18 @@
 //! ```
 //!
 //! The CLI's `--json FILE`, `--junit FILE` and `--markdown FILE` options map onto
-//! [`ReportFiles`] and [`write_reports`].
+//! [`ReportFiles`] and [`write_reports`]; `--html FILE` onto [`write_html`], a page
+//! ([`html`]) with a picture of the model ([`graph`], laid out by [`layout`], drawn by
+//! [`svg`]) and the coverage of the runs over it (`ioco_exec::walk`).
 
+pub mod graph;
+pub mod html;
 pub mod junit;
+pub mod layout;
 pub mod markdown;
+pub mod merge;
+pub mod suite_tree;
+pub mod svg;
 pub mod text;
 
 pub use ioco_exec::result::{CoverageSummary, Failure, RunResult, RunVerdict, Shrunk, Summary};
@@ -94,6 +102,30 @@ fn write(path: &Path, contents: String) -> Result<(), ReportError> {
         path: path.to_path_buf(),
         message: e.to_string(),
     })
+}
+
+/// Write the HTML report of `summary` ([`html::render`]) to `path`.
+pub fn write_html(summary: &Summary, cx: &html::Context, path: &Path) -> Result<(), ReportError> {
+    write(path, html::render(summary, cx))
+}
+
+/// Text from a model, a system under test or a command line, safe in HTML and SVG text and
+/// in attribute values: control characters written as escapes ([`visible`]), `& < > " '` as
+/// character references.
+pub fn esc(s: &str) -> String {
+    let v = visible(s);
+    let mut o = String::with_capacity(v.len() + 8);
+    for c in v.chars() {
+        match c {
+            '&' => o.push_str("&amp;"),
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '"' => o.push_str("&quot;"),
+            '\'' => o.push_str("&#39;"),
+            c => o.push(c),
+        }
+    }
+    o
 }
 
 /// "3 runs (1 pass, 1 fail, 1 error)": counts of the verdicts that occur.

@@ -228,6 +228,9 @@ pub struct Run {
     /// output enabled in a candidate state (with a nondeterministic spec, every switch that may
     /// have been taken; τ switches are not counted).
     pub switches: BTreeSet<SwitchId>,
+    /// When each step of `trace` was seen, in milliseconds since the run started (empty when
+    /// not timed).
+    pub step_ms: Vec<f32>,
 }
 
 /// Online testing parameters.

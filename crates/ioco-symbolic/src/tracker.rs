@@ -181,10 +181,20 @@ impl SymbolicSpec {
     /// Chooses an input enabled in some candidate state, with values from the picker. `None`
     /// when no input is (provably or possibly) enabled.
     pub fn choose_input(&mut self, rng: &mut ChaCha8Rng) -> Option<(String, Vec<Value>)> {
+        self.choose_input_on(None, rng)
+    }
+
+    /// [`SymbolicSpec::choose_input`] on the gate named `gate` only (any gate: `None`).
+    pub fn choose_input_on(
+        &mut self,
+        gate: Option<&str>,
+        rng: &mut ChaCha8Rng,
+    ) -> Option<(String, Vec<Value>)> {
         let mut cands: Vec<(usize, Move)> = Vec::new();
         for (i, q) in self.states.iter().enumerate() {
             for m in self.sys.moves(&q.locs).iter() {
                 if self.sys.direction(m) == Some(Direction::Input)
+                    && self.on_gate(m, gate)
                     && !cands.iter().any(|(j, m2)| m2 == m && self.states[*j] == *q)
                 {
                     cands.push((i, m.clone()));
@@ -423,10 +433,27 @@ impl SymbolicSpec {
 
     /// Chooses an output enabled in some candidate state (for simulating the spec as an SUT).
     pub fn choose_output(&mut self, rng: &mut ChaCha8Rng) -> Option<(String, Vec<Value>)> {
+        self.choose_output_on(None, rng)
+    }
+
+    /// Whether move `m` is on the gate named `gate` (always, for `None`).
+    fn on_gate(&self, m: &Move, gate: Option<&str>) -> bool {
+        gate.is_none_or(|g| {
+            m.gate
+                .is_some_and(|i| self.sys.spec.gates[i as usize].name == g)
+        })
+    }
+
+    /// [`SymbolicSpec::choose_output`] on the gate named `gate` only (any gate: `None`).
+    pub fn choose_output_on(
+        &mut self,
+        gate: Option<&str>,
+        rng: &mut ChaCha8Rng,
+    ) -> Option<(String, Vec<Value>)> {
         let mut cands: Vec<(usize, Move)> = Vec::new();
         for (i, q) in self.states.iter().enumerate() {
             for m in self.sys.moves(&q.locs).iter() {
-                if self.sys.direction(m) == Some(Direction::Output) {
+                if self.sys.direction(m) == Some(Direction::Output) && self.on_gate(m, gate) {
                     cands.push((i, m.clone()));
                 }
             }

@@ -285,6 +285,7 @@ impl Test {
                 timeouts: None,
             },
             progress: Default::default(),
+            shard: None,
         };
         let t0 = Instant::now();
         let session = run_data_online(

@@ -64,6 +64,11 @@ pub struct TestArgs {
     /// Go on after a failing run.
     #[arg(long)]
     pub keep_going: bool,
+    /// Run only shard K of N (runs k with k mod N = K−1, each with the seed it has in the
+    /// whole session): N machines with the same seed and --keep-going run exactly the runs of
+    /// one; `ioco report A.json B.json … --json all.json` merges their results.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<ioco_exec::shard::Shard>,
     #[command(flatten)]
     pub shrinking: super::sut::ShrinkArgs,
     /// The engine: `explicit` (the model translated to an LTS; needs finite data) or
@@ -201,6 +206,16 @@ pub struct RunArgs {
     /// Go on after a failing test.
     #[arg(long)]
     pub keep_going: bool,
+    /// Run only shard K of N of the suite's tests (tests k with k mod N = K−1); `ioco report
+    /// A.json B.json … --json all.json` merges the shards' results. The fairness rule counts
+    /// its evidence over the shard.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<ioco_exec::shard::Shard>,
     #[command(flatten)]
     pub report: ReportArgs,
+}
+
+/// `--shard K/N`.
+fn parse_shard(s: &str) -> Result<ioco_exec::shard::Shard, String> {
+    ioco_exec::shard::Shard::parse(s)
 }

@@ -5,12 +5,15 @@ pub mod args;
 pub mod check;
 pub mod check_data;
 pub mod compare;
+pub mod explore;
 pub mod fmt;
 pub mod gen;
 pub mod gen_sts;
 pub mod learn;
+pub mod picture;
 pub mod purpose;
 pub mod replay;
+pub mod report;
 pub mod run;
 pub mod run_sts;
 pub mod show;
@@ -175,6 +178,8 @@ pub fn emit(text: &str, path: Option<&std::path::Path>) -> miette::Result<()> {
 /// go (set by [`partial_reports`], filled by the [`progress`] callback).
 struct Partial {
     files: ioco_report::ReportFiles,
+    html: Option<std::path::PathBuf>,
+    model: std::path::PathBuf,
     mode: String,
     seed: u64,
     runs: Vec<ioco_exec::RunResult>,
@@ -186,18 +191,30 @@ fn partial() -> std::sync::MutexGuard<'static, Option<Partial>> {
     PARTIAL.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// A report file, unless it is standard output (`-`).
+fn file(p: &Option<std::path::PathBuf>) -> Option<std::path::PathBuf> {
+    p.clone().filter(|p| p != std::path::Path::new("-"))
+}
+
 /// Keep the runs of this command as they finish, so that an interruption still writes the
 /// report files of `report` (nothing is kept when no report file is asked for).
-pub fn partial_reports(report: &sut::ReportArgs, mode: &str, seed: u64) {
-    if report.json.is_none() && report.junit.is_none() && report.markdown.is_none() {
+pub fn partial_reports(report: &sut::ReportArgs, mode: &str, seed: u64, model: &std::path::Path) {
+    if report.json.is_none()
+        && report.junit.is_none()
+        && report.markdown.is_none()
+        && report.html.is_none()
+    {
         return;
     }
     *partial() = Some(Partial {
+        // a report meant for standard output is not written when interrupted
         files: ioco_report::ReportFiles {
-            json: report.json.clone(),
-            junit: report.junit.clone(),
-            markdown: report.markdown.clone(),
+            json: file(&report.json),
+            junit: file(&report.junit),
+            markdown: file(&report.markdown),
         },
+        html: file(&report.html),
+        model: model.to_path_buf(),
         mode: mode.to_string(),
         seed,
         runs: Vec::new(),
@@ -214,7 +231,20 @@ pub fn write_partial_reports() -> Option<usize> {
     summary
         .parameters
         .insert("interrupted".into(), serde_json::Value::Bool(true));
+    summary
+        .parameters
+        .insert("model".into(), p.model.display().to_string().into());
     ioco_report::write_reports(&summary, &p.files).ok()?;
+    if let Some(path) = &p.html {
+        let cx = picture::context(
+            &summary,
+            None,
+            p.files.json.as_deref(),
+            Some(picture::command_line()),
+            sut::policy_of(&summary),
+        );
+        ioco_report::write_html(&summary, &cx, path).ok()?;
+    }
     Some(n)
 }
 

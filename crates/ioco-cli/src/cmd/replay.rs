@@ -83,6 +83,7 @@ fn recorded(args: &Args) -> Result<RunResult> {
 
 /// Run `ioco replay`.
 pub fn run(args: Args) -> Result<Outcome> {
+    args.report.check()?;
     let engine = super::EngineArg::pick(args.engine, args.symbolic);
     if let Some((spec, _)) = crate::load::engine_spec(&args.model, engine)? {
         return run_data(args, spec);
@@ -251,6 +252,9 @@ fn run_data(args: Args, spec: Arc<Spec>) -> Result<Outcome> {
         &mut rng,
     );
     let mut r = test_data::to_result(&run, recorded.run, recorded.seed);
+    if args.report.html.is_none() {
+        r.step_ms.clear();
+    }
     if matches!(r.verdict, RunVerdict::Fail | RunVerdict::Error) {
         r.stderr = sut.stderr_tail();
     }

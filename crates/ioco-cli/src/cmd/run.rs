@@ -39,6 +39,7 @@ pub fn fairness(args: &Args) -> Result<ioco_exec::fairness::Fairness> {
 
 /// Run `ioco run`.
 pub fn run(args: Args) -> Result<Outcome> {
+    args.report.check()?;
     let fair = fairness(&args)?;
     if let Some(outcome) = super::run_sts::dispatch(&args)? {
         return Ok(outcome);
@@ -92,13 +93,14 @@ pub fn run(args: Args) -> Result<Outcome> {
     args.sut.check_jobs(args.jobs.min(count))?;
     let factory = args.sut.factory(&spec)?;
     let seed = seed_or_clock(args.seed);
-    let (progress, bar) = super::progress(count);
-    super::partial_reports(&args.report, "suite", seed);
+    let (progress, bar) = super::progress(ioco_exec::shard::indices(args.shard, count).len());
+    super::partial_reports(&args.report, "suite", seed, &args.model);
     let mut opts = ioco_exec::OnlineOptions {
         progress,
         fairness: fair,
         jobs: args.jobs.max(1),
         stop_on_failure: !args.keep_going,
+        shard: args.shard,
         ..base_options(&args.sut, seed)
     };
     timing.apply(&mut opts);
@@ -133,5 +135,10 @@ pub fn run(args: Args) -> Result<Outcome> {
     summary
         .parameters
         .insert("sut".into(), args.sut.describe().into());
+    if let Some(s) = args.shard {
+        summary
+            .parameters
+            .insert("shard".into(), s.to_string().into());
+    }
     args.report.finish(&summary)
 }

@@ -55,6 +55,11 @@ pub fn dispatch(args: &Args) -> Result<Option<Outcome>> {
     };
     match read_suite(&suite_path)? {
         None => Ok(None),
+        Some(_) if args.shard.is_some() => Err(miette!(
+            help = "shard the runs of `ioco test`, or a suite of `ioco gen` other than switch coverage",
+            "--shard is not offered for switch-coverage suites ({})",
+            suite_path.display()
+        )),
         Some(suite) => run(args, model, &suite_path, suite).map(Some),
     }
 }
@@ -148,7 +153,7 @@ fn run(args: &Args, model: Option<PathBuf>, suite_path: &Path, suite: StsSuite) 
     let timeouts = super::test_data::timeouts(&spec, &args.sut)?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let (progress, bar) = super::progress(purposes.len() * args.repetitions.unwrap_or(1).max(1));
-    super::partial_reports(&args.report, "suite", seed);
+    super::partial_reports(&args.report, "suite", seed, &model);
     let t0 = Instant::now();
     let mut results = Vec::new();
     let mut covered = BTreeSet::new();
@@ -224,7 +229,7 @@ fn run(args: &Args, model: Option<PathBuf>, suite_path: &Path, suite: StsSuite) 
         "aposteriori_coverage_liberal".into(),
         ratio(covered_liberal.len()).into(),
     );
-    outln!(
+    args.report.say(&format!(
         "switch coverage: a priori {:.1}% ({} of {} switches), a posteriori {:.1}% ({}; liberal {:.1}%)",
         100.0 * suite.apriori,
         (suite.apriori * total as f64).round() as usize,
@@ -232,6 +237,6 @@ fn run(args: &Args, model: Option<PathBuf>, suite_path: &Path, suite: StsSuite) 
         100.0 * ratio(covered.len()),
         covered.len(),
         100.0 * ratio(covered_liberal.len())
-    );
+    ));
     args.report.finish(&summary)
 }

@@ -144,15 +144,21 @@ impl ShrinkArgs {
 /// Where to write reports (shared by `test`, `run`, `replay`).
 #[derive(clap::Args, Clone, Debug)]
 pub struct ReportArgs {
-    /// Write the summary as JSON (the input of `ioco replay`).
+    /// Write the summary as JSON (the input of `ioco replay`); `-`: to standard output (the
+    /// text summary then goes to standard error).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
-    /// Write a JUnit XML report.
+    /// Write a JUnit XML report (`-`: to standard output).
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
-    /// Write a Markdown report.
+    /// Write a Markdown report (`-`: to standard output).
     #[arg(long, value_name = "FILE")]
     pub markdown: Option<PathBuf>,
+    /// Write an HTML report: one self-contained page with the verdict, the model drawn with
+    /// the coverage of the runs, the failing run as a sequence chart, the shrunk trace and
+    /// every run (`ioco report RESULT.json --html FILE` makes one from saved results).
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// List passing runs too.
     #[arg(long, short)]
     pub verbose: bool,
@@ -370,8 +376,39 @@ impl SutArgs {
 }
 
 impl ReportArgs {
+    /// Refuse, before anything runs, report options that cannot all be written (two of them
+    /// to standard output).
+    pub fn check(&self) -> Result<()> {
+        self.files(None).stdout().map(|_| ())
+    }
+
+    fn files(&self, summary: Option<&Summary>) -> ReportFiles<'_> {
+        ReportFiles {
+            json: self.json.as_deref(),
+            junit: self.junit.as_deref(),
+            markdown: self.markdown.as_deref(),
+            html: self.html.as_deref(),
+            model: None,
+            results: None,
+            command: Some(super::picture::command_line()),
+            policy: summary.map(policy_of).unwrap_or_default(),
+        }
+    }
+
+    /// A line of the summary for humans: on standard output, or on standard error when a
+    /// report goes to standard output.
+    pub fn say(&self, line: &str) {
+        if self.files(None).stdout().unwrap_or(false) {
+            errln!("{line}");
+        } else {
+            outln!("{line}");
+        }
+    }
+
     /// Print the text summary and write the report files; the outcome of the verdict.
     pub fn finish(&self, summary: &Summary) -> Result<Outcome> {
+        let files = self.files(Some(summary));
+        let to_stdout = files.stdout()?;
         let text = ioco_report::text::render(
             summary,
             &ioco_report::text::TextOptions {
@@ -379,16 +416,13 @@ impl ReportArgs {
                 ..Default::default()
             },
         );
-        super::emit(&text, None)?;
-        ioco_report::write_reports(
-            summary,
-            &ioco_report::ReportFiles {
-                json: self.json.clone(),
-                junit: self.junit.clone(),
-                markdown: self.markdown.clone(),
-            },
-        )
-        .into_diagnostic()?;
+        if to_stdout {
+            // a report on standard output: the summary for humans goes to standard error
+            err!("{text}");
+        } else {
+            super::emit(&text, None)?;
+        }
+        files.write(summary)?;
         if summary.runs.is_empty() {
             // Nothing was tested: never a Pass (an empty suite, --runs 0, a time budget spent
             // before the first run).
@@ -417,6 +451,112 @@ impl ReportArgs {
             RunVerdict::Fail => Ok(Outcome::Fail),
             RunVerdict::Error => Err(miette!("the test session ended in an error (see above)")),
         }
+    }
+}
+
+/// The report files of a command; `-` is standard output (for one of them).
+pub struct ReportFiles<'a> {
+    /// `--json`.
+    pub json: Option<&'a std::path::Path>,
+    /// `--junit`.
+    pub junit: Option<&'a std::path::Path>,
+    /// `--markdown`.
+    pub markdown: Option<&'a std::path::Path>,
+    /// `--html`.
+    pub html: Option<&'a std::path::Path>,
+    /// The model to draw in the HTML report (default: the one the summary names).
+    pub model: Option<&'a std::path::Path>,
+    /// The results file the HTML report's replay command names (default: `--json`).
+    pub results: Option<&'a std::path::Path>,
+    /// The command line, for the HTML report.
+    pub command: Option<String>,
+    /// The quiescence policy, for walking the runs over the model.
+    pub policy: ioco_model::QuiescencePolicy,
+}
+
+fn is_stdout(p: Option<&std::path::Path>) -> bool {
+    p.is_some_and(|p| p == std::path::Path::new("-"))
+}
+
+impl ReportFiles<'_> {
+    /// Whether a report goes to standard output (an error when more than one would).
+    pub fn stdout(&self) -> Result<bool> {
+        let named: Vec<&str> = [
+            ("--json", self.json),
+            ("--junit", self.junit),
+            ("--markdown", self.markdown),
+            ("--html", self.html),
+        ]
+        .into_iter()
+        .filter(|(_, p)| is_stdout(*p))
+        .map(|(n, _)| n)
+        .collect();
+        if named.len() > 1 {
+            return Err(miette!(
+                help = "write the others to files",
+                "only one report can go to standard output (`-`), not {}",
+                named.join(" and ")
+            ));
+        }
+        Ok(named.len() == 1)
+    }
+
+    /// Write every report asked for.
+    pub fn write(&self, summary: &Summary) -> Result<()> {
+        let file =
+            |p: Option<&std::path::Path>| p.filter(|p| !is_stdout(Some(p))).map(PathBuf::from);
+        ioco_report::write_reports(
+            summary,
+            &ioco_report::ReportFiles {
+                json: file(self.json),
+                junit: file(self.junit),
+                markdown: file(self.markdown),
+            },
+        )
+        .into_diagnostic()?;
+        let html = |p: &std::path::Path| {
+            let cx = super::picture::context(
+                summary,
+                self.model,
+                self.results.or(self.json).filter(|j| !is_stdout(Some(j))),
+                self.command.clone(),
+                self.policy,
+            );
+            if let Some(why) = &cx.no_graph {
+                errln!("ioco: the HTML report has no picture of the model: {why}");
+            }
+            (p.to_path_buf(), ioco_report::html::render(summary, &cx))
+        };
+        if let Some(p) = self.html {
+            let (p, page) = html(p);
+            if is_stdout(Some(&p)) {
+                super::emit(&page, None)?;
+            } else {
+                std::fs::write(&p, page)
+                    .map_err(|e| miette!("cannot write report {}: {e}", p.display()))?;
+            }
+        }
+        if is_stdout(self.json) {
+            super::emit(&(ioco_report::to_json(summary) + "\n"), None)?;
+        }
+        if is_stdout(self.junit) {
+            let xml =
+                ioco_report::junit::render(summary).map_err(|e| miette!("JUnit report: {e}"))?;
+            super::emit(&xml, None)?;
+        }
+        if is_stdout(self.markdown) {
+            super::emit(&ioco_report::markdown::render(summary), None)?;
+        }
+        Ok(())
+    }
+}
+
+/// The quiescence policy a summary's runs were judged under (its `policy` parameter, else
+/// the default).
+pub fn policy_of(summary: &Summary) -> ioco_model::QuiescencePolicy {
+    match summary.parameters.get("policy").and_then(|p| p.as_str()) {
+        Some("no-output") => ioco_model::QuiescencePolicy::NoOutput,
+        _ => ioco_model::QuiescencePolicy::Stable,
     }
 }
 

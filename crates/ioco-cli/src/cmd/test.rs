@@ -35,7 +35,14 @@ fn parse_weights(ws: &[String]) -> Result<Vec<(String, f64)>> {
 
 /// Run `ioco test`.
 pub fn run(args: Args) -> Result<Outcome> {
+    args.report.check()?;
     if let Some(p) = args.purpose.clone() {
+        if args.shard.is_some() {
+            return Err(miette!(
+                help = "shard sessions without a purpose",
+                "--shard is not offered with --purpose"
+            ));
+        }
         return super::purpose::run_test(args, &p);
     }
     let engine = super::EngineArg::pick(args.engine, args.symbolic);
@@ -60,7 +67,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     };
     args.sut.check_jobs(args.jobs.min(args.runs))?;
     let (progress, bar) = super::progress(args.runs);
-    super::partial_reports(&args.report, "online", seed);
+    super::partial_reports(&args.report, "online", seed, &args.model);
     let mut opts = OnlineOptions {
         progress,
         runs: args.runs,
@@ -73,6 +80,8 @@ pub fn run(args: Args) -> Result<Outcome> {
         shrinking: args.shrinking.options(false),
         relation: args.relation.into(),
         observe: super::observe(args.observe)?,
+        step_times: args.report.html.is_some(),
+        shard: args.shard,
         ..base_options(&args.sut, seed)
     };
     timing.apply(&mut opts);
@@ -86,5 +95,10 @@ pub fn run(args: Args) -> Result<Outcome> {
     summary
         .parameters
         .insert("sut".into(), args.sut.describe().into());
+    if let Some(s) = args.shard {
+        summary
+            .parameters
+            .insert("shard".into(), s.to_string().into());
+    }
     args.report.finish(&summary)
 }

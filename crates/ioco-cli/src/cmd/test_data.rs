@@ -196,7 +196,7 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
         ioco_symbolic::z3solver::z3_version()
     );
     let (progress, bar) = super::progress(args.runs);
-    super::partial_reports(&args.report, "online", seed);
+    super::partial_reports(&args.report, "online", seed, &args.model);
     let jobs = args.jobs.max(1).min(args.runs.max(1));
     let t0 = Instant::now();
     let timeouts = timeouts(&spec, &args.sut)?;
@@ -214,6 +214,7 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
             timeouts: Some(timeouts),
         },
         progress,
+        shard: args.shard,
     };
     let values = args.values;
     let picking = move |s: &Arc<Spec>| {
@@ -224,7 +225,11 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
     };
     let session = run_data_online(&spec, picking, &factory, &opts);
     bar.finish_and_clear();
-    let DataSession { runs, switches } = session.map_err(|e| miette!("{e}"))?;
+    let DataSession { mut runs, switches } = session.map_err(|e| miette!("{e}"))?;
+    if args.report.html.is_none() {
+        // step times are for the HTML report's chart only
+        runs.iter_mut().for_each(|r| r.step_ms.clear());
+    }
     let mut summary = Summary::new("online", seed, runs);
     summary.duration_ms = t0.elapsed().as_secs_f64() * 1e3;
     let p = &mut summary.parameters;
@@ -252,9 +257,12 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
         covered as f64 / total as f64
     };
     p.insert("switch_coverage".into(), ratio.into());
-    outln!(
+    if let Some(s) = args.shard {
+        p.insert("shard".into(), s.to_string().into());
+    }
+    args.report.say(&format!(
         "switch coverage: {covered} of {total} switches taken ({:.1}%)",
         100.0 * ratio
-    );
+    ));
     args.report.finish(&summary)
 }

@@ -35,8 +35,10 @@ mod select;
 mod spec;
 mod sut;
 pub mod symbolic;
+mod timed;
 
 pub use alg2::{run, Ended};
 pub use select::{Choice, Event, Selection, Stop};
 pub use spec::{Quiet, Refusal, Specification};
 pub use sut::{Data, Obs, Sent, Sut, SutError};
+pub use timed::Timed;

@@ -37,6 +37,8 @@ pub struct Symbolic<'s> {
     pub inputs: Vec<GateValue>,
     /// The switches of the spec taken (see [`Run::switches`]).
     pub switches: BTreeSet<SwitchId>,
+    /// When each step was seen (see [`Run::step_ms`]).
+    pub step_ms: Vec<f32>,
 }
 
 impl<'s> Symbolic<'s> {
@@ -48,6 +50,7 @@ impl<'s> Symbolic<'s> {
             trace: Vec::new(),
             inputs: Vec::new(),
             switches: BTreeSet::new(),
+            step_ms: Vec::new(),
         }
     }
 
@@ -85,6 +88,7 @@ impl<'s> Symbolic<'s> {
             observed,
             allowed,
             switches: self.switches,
+            step_ms: self.step_ms,
         }
     }
 
@@ -276,11 +280,15 @@ fn run_with<'s, L: Selection<Symbolic<'s>>>(
     steps: usize,
     rng: &mut ChaCha8Rng,
 ) -> Ended {
-    let mut sut = Data(sut);
-    match alg2::start(s, &mut sut, 0, 0) {
+    let mut data = Data(sut);
+    // the steps are timed (a clock read per step, nothing next to the solver's work)
+    let mut sut = super::Timed::new(&mut data);
+    let end = match alg2::start(s, &mut sut, 0, 0) {
         Err(e) => e,
         Ok(()) => alg2::run(s, sel, &mut sut, steps, None, rng),
-    }
+    };
+    s.step_ms = sut.at_ms;
+    end
 }
 
 /// Replays recorded inputs ([`Replay`]), at most `max_steps` labels in all.

@@ -1,0 +1,99 @@
+//! `ioco report RESULT.json --html FILE`: turn saved results (the JSON of `ioco test`, `run`
+//! or `replay` with `--json`) into an HTML, JUnit or Markdown report, without running
+//! anything. The HTML report draws the model the results name (or `--model`) with their
+//! coverage ([`super::picture`]). Exit 0 when the reports are written, whatever the verdict
+//! (the verdict is in them), 2 on an error.
+
+use super::{Outcome, PolicyArg};
+use miette::{miette, Result};
+use std::path::PathBuf;
+
+/// Arguments of `ioco report`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The saved results (`--json` of `ioco test`, `run` or `replay`); several (the shards
+    /// of one session, `--shard K/N`) are merged into one (`ioco report merge A.json B.json`
+    /// is the same).
+    #[arg(required = true, num_args = 1..)]
+    pub results: Vec<PathBuf>,
+    /// Write the (merged) results as JSON.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write an HTML report (self-contained: no network needed to read it; `-`: to standard
+    /// output, as for the others).
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// Write a JUnit XML report.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Write a Markdown report.
+    #[arg(long, value_name = "FILE")]
+    pub markdown: Option<PathBuf>,
+    /// The model to draw (default: the one the results name).
+    #[arg(long, value_name = "MODEL")]
+    pub model: Option<PathBuf>,
+    /// When a state is quiescent, for walking the runs over the model (default: the
+    /// results' own policy).
+    #[arg(long, value_enum)]
+    pub policy: Option<PolicyArg>,
+}
+
+/// Run `ioco report`.
+pub fn run(args: Args) -> Result<Outcome> {
+    if args.html.is_none() && args.junit.is_none() && args.markdown.is_none() && args.json.is_none()
+    {
+        return Err(miette!(
+            help = "e.g. ioco report results.json --html report.html",
+            "nothing to write: give --html, --junit, --markdown or --json"
+        ));
+    }
+    // `ioco report merge A B` is `ioco report A B`
+    let mut paths: Vec<PathBuf> = args.results.clone();
+    if paths.len() > 1 && paths[0] == std::path::Path::new("merge") && !paths[0].exists() {
+        paths.remove(0);
+    }
+    let mut parts = Vec::new();
+    for path in &paths {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| miette!("cannot read {}: {e}", path.display()))?;
+        parts.push(ioco_report::from_json(&text).map_err(|e| {
+            miette!(
+                help = "give the JSON written by `ioco test --json` (or `run`, `replay`)",
+                "{}:{}:{}: not a result file: {e}",
+                path.display(),
+                e.line(),
+                e.column()
+            )
+        })?);
+    }
+    let summary = if parts.len() == 1 {
+        parts.pop().expect("one")
+    } else {
+        let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        ioco_report::merge::merge(parts, &names).map_err(|e| miette!("{e}"))?
+    };
+    let files = super::sut::ReportFiles {
+        json: args.json.as_deref(),
+        junit: args.junit.as_deref(),
+        markdown: args.markdown.as_deref(),
+        html: args.html.as_deref(),
+        model: args.model.as_deref(),
+        results: match (&args.json, paths.as_slice()) {
+            (Some(j), _) => Some(j.as_path()),
+            (None, [one]) => Some(one.as_path()),
+            _ => None,
+        },
+        command: summary
+            .parameters
+            .get("command")
+            .and_then(|c| c.as_str())
+            .map(str::to_string),
+        policy: args
+            .policy
+            .map(Into::into)
+            .unwrap_or_else(|| super::sut::policy_of(&summary)),
+    };
+    files.stdout()?;
+    files.write(&summary)?;
+    Ok(Outcome::Ok)
+}

@@ -1,0 +1,221 @@
+//! `--shard K/N` on `ioco test` and `ioco run`, and merging the shards' results with
+//! `ioco report A.json B.json … --json all.json`: the N shards of a session with one seed run
+//! exactly the runs (and suite tests) of the unsharded session.
+
+mod common;
+
+use common::{example_bin, ioco};
+use predicates::str::contains;
+use std::path::Path;
+
+/// run index, seed, verdict and trace of every run of a result file.
+fn runs(path: &Path) -> Vec<(u64, u64, String, String)> {
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    v["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["run"].as_u64().unwrap(),
+                r["seed"].as_u64().unwrap(),
+                r["verdict"].as_str().unwrap().to_string(),
+                r["trace"].to_string(),
+            )
+        })
+        .collect()
+}
+
+fn session(dir: &Path, name: &str, cmd: &[&str], shard: Option<&str>) -> std::path::PathBuf {
+    let out = dir.join(name);
+    let mut c = ioco();
+    c.args(cmd)
+        .args(["--seed", "5", "--keep-going", "--json"])
+        .arg(&out);
+    if let Some(s) = shard {
+        c.args(["--shard", s]);
+    }
+    let code = c.assert().get_output().status.code();
+    assert!(matches!(code, Some(0 | 1)), "{code:?}");
+    out
+}
+
+/// For a suite the seed of a test's result is that of its last try, and how many tries a test
+/// takes depends on the evidence of the whole session (thesis §2.7.4): compared without it.
+fn without_seed(r: Vec<(u64, u64, String, String)>) -> Vec<(u64, String, String)> {
+    r.into_iter().map(|(k, _, v, t)| (k, v, t)).collect()
+}
+
+fn shards_equal_the_whole(cmd: &[&str], seeds: bool) {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = session(dir.path(), "whole.json", cmd, None);
+    let parts: Vec<_> = (1..=3)
+        .map(|k| {
+            session(
+                dir.path(),
+                &format!("s{k}.json"),
+                cmd,
+                Some(&format!("{k}/3")),
+            )
+        })
+        .collect();
+    // shard 2 of 3 has runs 1, 4, 7, …
+    assert!(
+        runs(&parts[1]).iter().all(|r| r.0 % 3 == 1),
+        "{:?}",
+        runs(&parts[1])
+    );
+    let merged = dir.path().join("merged.json");
+    ioco()
+        .arg("report")
+        .arg("merge")
+        .args(&parts)
+        .arg("--json")
+        .arg(&merged)
+        .assert()
+        .code(0);
+    if seeds {
+        assert_eq!(runs(&merged), runs(&whole));
+    } else {
+        assert_eq!(without_seed(runs(&merged)), without_seed(runs(&whole)));
+    }
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&merged).unwrap()).unwrap();
+    assert_eq!(v["parameters"]["shards"], "1/3, 2/3, 3/3", "{v}");
+}
+
+#[test]
+fn three_shards_of_online_runs_are_the_whole_session() {
+    shards_equal_the_whole(
+        &[
+            "test",
+            "examples/models/coffee.aut",
+            "--sim",
+            "examples/models/coffee-bug.aut",
+            "--runs",
+            "14",
+            "--timeout",
+            "30",
+        ],
+        true,
+    );
+}
+
+#[test]
+fn three_shards_of_a_suite_are_the_whole_suite() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("suite.json");
+    ioco()
+        .args([
+            "gen",
+            "examples/models/coffee.aut",
+            "--method",
+            "n-complete",
+            "--n",
+            "1",
+            "-o",
+        ])
+        .arg(&suite)
+        .assert()
+        .code(0);
+    let s = suite.display().to_string();
+    // a deterministic program (the machine that never brews)
+    let sut = format!("{} --ack --mode silent", example_bin("coffee-sut"));
+    shards_equal_the_whole(
+        &[
+            "run",
+            "examples/models/coffee.aut",
+            &s,
+            "--sut",
+            &sut,
+            "--quiescence-marker",
+            "#quiet",
+        ],
+        false,
+    );
+}
+
+#[test]
+fn bad_shards_and_foreign_results_are_refused() {
+    ioco()
+        .args([
+            "test",
+            "examples/models/coffee.aut",
+            "--sim",
+            "examples/models/coffee.aut",
+        ])
+        .args(["--shard", "0/3"])
+        .assert()
+        .code(2)
+        .stderr(contains("write K/N with 1 ≤ K ≤ N"));
+    let dir = tempfile::tempdir().unwrap();
+    let cmd = [
+        "test",
+        "examples/models/coffee.aut",
+        "--sim",
+        "examples/models/coffee.aut",
+        "--runs",
+        "2",
+        "--timeout",
+        "30",
+    ];
+    let a = session(dir.path(), "a.json", &cmd, None);
+    let mut c = ioco();
+    let b = dir.path().join("b.json");
+    c.args(cmd)
+        .args(["--seed", "6", "--json"])
+        .arg(&b)
+        .assert()
+        .code(0);
+    ioco()
+        .arg("report")
+        .arg(&a)
+        .arg(&b)
+        .args(["--json", "-"])
+        .assert()
+        .code(2)
+        .stderr(contains("is of another session"));
+    ioco()
+        .arg("report")
+        .arg(&a)
+        .arg(&a)
+        .args(["--json", "-"])
+        .assert()
+        .code(2)
+        .stderr(contains("run 0 is in"));
+}
+
+#[test]
+fn a_shard_of_a_data_session_with_its_json_on_standard_output() {
+    let sut = format!("{} --ack", example_bin("coffee-sts-sut"));
+    let out = common::ioco_data()
+        .args(["test", "examples/coffee/coffee-sts.ioco", "--sut", &sut])
+        .args([
+            "--quiescence-marker",
+            "#quiet",
+            "--steps",
+            "10",
+            "--runs",
+            "5",
+            "--seed",
+            "7",
+        ])
+        .args(["--shard", "2/2", "--json", "-"])
+        .assert()
+        .code(0)
+        .stderr(contains("switch coverage: "))
+        .get_output()
+        .stdout
+        .clone();
+    // standard output is the JSON alone
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let ks: Vec<u64> = v["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["run"].as_u64().unwrap())
+        .collect();
+    assert_eq!(ks, vec![1, 3]);
+    assert_eq!(v["parameters"]["shard"], "2/2");
+}

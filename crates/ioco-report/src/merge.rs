@@ -1,0 +1,132 @@
+//! Merging the results of a session's shards (`ioco test --shard K/N` on N machines) into the
+//! results of one session: the runs of every shard in run order, the verdict of them all.
+//!
+//! Shards must be of one session: the same mode and master seed (run k's seed is derived from
+//! them, so the same run index means the same run), and no run in two of them. Coverage
+//! numbers cannot be added up (two shards may visit the same states): the merged summary has
+//! the largest of the shards', a lower bound, and says so; the HTML report recounts coverage
+//! over all runs from the model.
+
+use ioco_exec::result::{CoverageSummary, Summary};
+
+/// Merge `parts` (named by `names`, for messages) into one summary.
+pub fn merge(parts: Vec<Summary>, names: &[String]) -> Result<Summary, String> {
+    let Some(first) = parts.first() else {
+        return Err("no results to merge".into());
+    };
+    let (mode, seed) = (first.mode.clone(), first.seed);
+    let name = |i: usize| {
+        names
+            .get(i)
+            .cloned()
+            .unwrap_or_else(|| format!("part {}", i + 1))
+    };
+    for (i, p) in parts.iter().enumerate() {
+        if p.mode != mode || p.seed != seed {
+            return Err(format!(
+                "{} is of another session ({} testing, seed {}) than {} ({mode} testing, seed \
+                 {seed}): only the shards of one session (same command, same --seed) merge",
+                name(i),
+                p.mode,
+                p.seed,
+                name(0)
+            ));
+        }
+    }
+    let mut parameters = first.parameters.clone();
+    parameters.remove("shard");
+    let shards: Vec<String> = parts
+        .iter()
+        .filter_map(|p| {
+            p.parameters
+                .get("shard")
+                .and_then(|s| s.as_str())
+                .map(String::from)
+        })
+        .collect();
+    let mut coverage = CoverageSummary::default();
+    let mut duration: f64 = 0.0;
+    let mut runs = Vec::new();
+    let mut from: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+    for (i, p) in parts.into_iter().enumerate() {
+        let c = &p.coverage;
+        coverage.states_total = coverage.states_total.max(c.states_total);
+        coverage.states_visited = coverage.states_visited.max(c.states_visited);
+        coverage.transitions_total = coverage.transitions_total.max(c.transitions_total);
+        coverage.transitions_visited = coverage.transitions_visited.max(c.transitions_visited);
+        coverage.suspension_states = coverage.suspension_states.max(c.suspension_states);
+        duration = duration.max(p.duration_ms);
+        if p.parameters.get("interrupted").is_some_and(|v| v == true) {
+            parameters.insert("interrupted".into(), true.into());
+        }
+        for r in p.runs {
+            if let Some(j) = from.insert(r.run, i) {
+                return Err(format!(
+                    "run {} is in {} and in {}: merge the results of different shards",
+                    r.run,
+                    name(j),
+                    name(i)
+                ));
+            }
+            runs.push(r);
+        }
+    }
+    runs.sort_by_key(|r| r.run);
+    let mut s = Summary::new(mode, seed, runs);
+    s.coverage = coverage;
+    s.duration_ms = duration;
+    s.parameters = parameters;
+    s.parameters.insert(
+        "merged".into(),
+        format!("{} result files", names.len().max(1)).into(),
+    );
+    if !shards.is_empty() {
+        s.parameters
+            .insert("shards".into(), shards.join(", ").into());
+    }
+    s.parameters.insert(
+        "coverage_note".into(),
+        "largest of the merged results (a lower bound); the HTML report counts it over all runs"
+            .into(),
+    );
+    Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ioco_exec::result::{RunResult, RunVerdict};
+
+    fn part(seed: u64, runs: &[usize], fail: Option<usize>) -> Summary {
+        let rs = runs
+            .iter()
+            .map(|&k| {
+                let mut r = RunResult::new(k, k as u64 * 11);
+                if fail == Some(k) {
+                    r.verdict = RunVerdict::Fail;
+                }
+                r
+            })
+            .collect();
+        Summary::new("online", seed, rs)
+    }
+
+    #[test]
+    fn shards_merge_into_one_session() {
+        let names = vec!["a.json".to_string(), "b.json".to_string()];
+        let m = merge(
+            vec![part(7, &[0, 2], None), part(7, &[1, 3], Some(3))],
+            &names,
+        )
+        .unwrap();
+        assert_eq!(
+            m.runs.iter().map(|r| r.run).collect::<Vec<_>>(),
+            vec![0, 1, 2, 3]
+        );
+        assert_eq!(m.verdict, RunVerdict::Fail);
+        let e = merge(vec![part(7, &[0], None), part(8, &[1], None)], &names).unwrap_err();
+        assert!(e.contains("b.json is of another session"), "{e}");
+        let e = merge(vec![part(7, &[0, 1], None), part(7, &[1], None)], &names).unwrap_err();
+        assert!(e.contains("run 1 is in a.json and in b.json"), "{e}");
+    }
+}
