@@ -120,6 +120,15 @@ pub enum Event {
         /// The costs so far.
         stats: Stats,
     },
+    /// An equivalence query is under way (every [`equivalence::PROGRESS_EVERY`] test words).
+    Testing {
+        /// The equivalence query's number.
+        round: u64,
+        /// Test words tried so far in this query.
+        words: u64,
+        /// The costs so far.
+        stats: Stats,
+    },
     /// A counterexample (from the tree, a random word or the suite).
     Counterexample {
         /// The equivalence query's number.
