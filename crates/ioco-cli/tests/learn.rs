@@ -370,3 +370,23 @@ fn random_words_alone_give_a_model_marked_unverified_exit_3() {
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(text.starts_with("// UNVERIFIED model"), "{text}");
 }
+
+#[test]
+fn a_system_that_crashes_is_an_error_naming_the_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let sut = example_bin("coffee-sut");
+    ioco()
+        .args(["learn", "--sut", &format!("{sut} --ack --mode crash")])
+        .args([
+            "--inputs",
+            "water,pad,button",
+            "--quiescence-marker",
+            "#quiet",
+        ])
+        .args(["--reset-line", "#reset", "--seed", "3", "-o"])
+        .arg(dir.path().join("never.aut"))
+        .assert()
+        .code(2)
+        .stderr(contains("exited with status 101"))
+        .stderr(contains("after a reset"));
+}
