@@ -390,3 +390,43 @@ fn a_system_that_crashes_is_an_error_naming_the_inputs() {
         .stderr(contains("exited with status 101"))
         .stderr(contains("after a reset"));
 }
+
+#[test]
+fn a_tcp_server_is_learned_like_a_process() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    // the coffee machine serving a fresh machine per connection
+    let mut server = common::KillOnDrop(
+        std::process::Command::new(example_bin("coffee-sut"))
+            .args(["--ack", "--listen", "127.0.0.1:0"])
+            .stdin(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let mut line = String::new();
+    std::io::BufReader::new(server.0.stderr.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap()
+        .to_string();
+    let out = dir.path().join("coffee.aut");
+    ioco()
+        .args(["learn", "--tcp", &addr, "--inputs", "water,pad,button"])
+        .args([
+            "--quiescence-marker",
+            "#quiet",
+            "--seed",
+            "3",
+            "--timeout",
+            "20000",
+            "-o",
+        ])
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(contains("LEARNED: 9 states"));
+}
