@@ -358,6 +358,12 @@ pub fn run(args: Args) -> Result<Outcome> {
     outln!("wrote {} ({kind})", args.output.display());
     match &learned.unverified_because {
         None => Ok(Outcome::Ok),
+        Some(_) if ioco_learn::stop::stopped() => {
+            errln!(
+                "ioco: interrupted: the model is the hypothesis so far and is NOT verified (exit 3)"
+            );
+            Ok(Outcome::Inconclusive)
+        }
         Some(why) if method.is_none() => {
             errln!(
                 "ioco: the model is NOT verified: {why} (exit 3; --oracle hads, h or wp runs a \
