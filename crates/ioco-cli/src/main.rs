@@ -116,6 +116,20 @@ fn main() -> ExitCode {
     // group of its own so that it can be killed with its children): take them down before
     // exiting, so that an interrupted session leaves no process behind.
     let _ = ctrlc::set_handler(|| {
+        // The first Ctrl-C while learning stops the learning: the hypothesis so far is
+        // written, marked unverified (exit 3).
+        if !INTERRUPTING.load(std::sync::atomic::Ordering::SeqCst)
+            && ioco_learn::stop::active()
+            && !ioco_learn::stop::stopped()
+        {
+            ioco_learn::stop::stop();
+            ioco_exec::adapter::process::stop_all();
+            errln!(
+                "ioco: interrupted while learning: writing the hypothesis so far (Ctrl-C again \
+                 quits at once)"
+            );
+            return;
+        }
         // The first Ctrl-C while a failing run is being shrunk stops the shrinking only: the
         // Fail stands and the session ends with its reports (exit 1). The systems under test
         // are stopped so that the replay in progress ends at once.

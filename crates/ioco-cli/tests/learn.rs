@@ -370,3 +370,138 @@ fn random_words_alone_give_a_model_marked_unverified_exit_3() {
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(text.starts_with("// UNVERIFIED model"), "{text}");
 }
+
+#[test]
+fn a_system_that_crashes_is_an_error_naming_the_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let sut = example_bin("coffee-sut");
+    ioco()
+        .args(["learn", "--sut", &format!("{sut} --ack --mode crash")])
+        .args([
+            "--inputs",
+            "water,pad,button",
+            "--quiescence-marker",
+            "#quiet",
+        ])
+        .args(["--reset-line", "#reset", "--seed", "3", "-o"])
+        .arg(dir.path().join("never.aut"))
+        .assert()
+        .code(2)
+        .stderr(contains("exited with status 101"))
+        .stderr(contains("after a reset"));
+}
+
+#[test]
+fn a_tcp_server_is_learned_like_a_process() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    // the coffee machine serving a fresh machine per connection
+    let mut server = common::KillOnDrop(
+        std::process::Command::new(example_bin("coffee-sut"))
+            .args(["--ack", "--listen", "127.0.0.1:0"])
+            .stdin(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let mut line = String::new();
+    std::io::BufReader::new(server.0.stderr.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap()
+        .to_string();
+    let out = dir.path().join("coffee.aut");
+    ioco()
+        .args(["learn", "--tcp", &addr, "--inputs", "water,pad,button"])
+        .args([
+            "--quiescence-marker",
+            "#quiet",
+            "--seed",
+            "3",
+            "--timeout",
+            "20000",
+            "-o",
+        ])
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(contains("LEARNED: 9 states"));
+}
+
+#[test]
+fn ctrl_c_while_learning_writes_the_hypothesis_so_far_exit_3() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let dot = "../shared/corpus/mealy-aalpy/TCP/tcp_server_bsd_trans.dot";
+    let model = dir.path().join("tcp.json");
+    ioco()
+        .args(["show", dot, "--format", "json", "-o"])
+        .arg(&model)
+        .assert()
+        .success();
+    let out = dir.path().join("partial.dot");
+    let mut learn = common::KillOnDrop(
+        std::process::Command::new(env!("CARGO_BIN_EXE_ioco"))
+            .current_dir(root())
+            .args([
+                "learn",
+                "--inputs-from",
+                dot,
+                "--quiescence-marker",
+                "#quiet",
+            ])
+            .args([
+                "--reset-line",
+                "#reset",
+                "--seed",
+                "1",
+                "--timeout",
+                "20000",
+                "--sut",
+            ])
+            .arg(format!(
+                "python3 examples/models/lts_player.py {} --ack",
+                model.display()
+            ))
+            .arg("-o")
+            .arg(&out)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    // interrupt once it is learning (the 55-state server takes many hypotheses)
+    let mut err = std::io::BufReader::new(learn.0.stderr.take().unwrap());
+    let mut seen = String::new();
+    loop {
+        let mut line = String::new();
+        assert!(
+            err.read_line(&mut line).unwrap() > 0,
+            "ended early:\n{seen}"
+        );
+        seen.push_str(&line);
+        if line.starts_with("ioco: hypothesis 3:") {
+            break;
+        }
+    }
+    let pid = learn.0.id().to_string();
+    assert!(std::process::Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut err, &mut rest).unwrap();
+    let status = learn.0.wait().unwrap();
+    assert_eq!(status.code(), Some(3), "{seen}{rest}");
+    assert!(rest.contains("interrupted while learning"), "{rest}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        text.starts_with("// UNVERIFIED model of ioco learn (L#): learning was interrupted"),
+        "{text}"
+    );
+}

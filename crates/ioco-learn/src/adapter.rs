@@ -276,7 +276,13 @@ impl Sul for AdapterSul {
                 }
                 Err(e) => {
                     self.close();
-                    return Err(err(e));
+                    let mut word: Vec<&str> = self.given.iter().map(|(i, _)| i.as_str()).collect();
+                    word.push(input);
+                    return Err(SulError(format!(
+                        "{} (on the inputs `{}` after a reset)",
+                        err(e),
+                        word.join(" ")
+                    )));
                 }
             }
         }

@@ -19,6 +19,19 @@ use serde::Serialize;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
+fn interrupted() -> LearnError {
+    LearnError::Budget("learning was interrupted".into())
+}
+
+/// A failing system, unless the session was stopped (which kills the system).
+fn failed(e: crate::SulError) -> LearnError {
+    if crate::stop::stopped() {
+        interrupted()
+    } else {
+        LearnError::Sul(e)
+    }
+}
+
 /// What learning cost so far.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Stats {
@@ -122,6 +135,9 @@ impl<S: Sul> Cache<S> {
     }
 
     fn check_budget(&mut self) -> Result<(), LearnError> {
+        if crate::stop::stopped() {
+            return Err(interrupted());
+        }
         if let Some(m) = self.budget.max_resets {
             if self.stats.resets >= m {
                 return Err(LearnError::Budget(format!(
@@ -143,14 +159,14 @@ impl<S: Sul> Cache<S> {
     fn reset(&mut self) -> Result<(), LearnError> {
         self.check_budget()?;
         self.stats.resets += 1;
-        self.sul.reset().map_err(LearnError::Sul)
+        self.sul.reset().map_err(failed)
     }
 
     /// One step from `node` (reached by `done`, the inputs given since the reset): give
     /// `input`, check the output against the tree, record it; the child.
     fn step(&mut self, node: Node, done: &[u32], input: u32) -> Result<(Node, u32), LearnError> {
         let name = &self.inputs[input as usize];
-        let o = self.sul.step(name).map_err(LearnError::Sul)?;
+        let o = self.sul.step(name).map_err(failed)?;
         self.stats.symbols += 1;
         let oid = self.intern(o);
         if let Some(prev) = self.tree.output(node, input) {

@@ -11,12 +11,15 @@
 
 use crate::cache::Cache;
 use crate::sul::Sul;
-use crate::LearnError;
+use crate::{Event, LearnError};
 use ioco_fsm::{Method, Plan};
 use ioco_model::Mealy;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;
+
+/// How often (in test words) an equivalence query reports its progress.
+pub const PROGRESS_EVERY: u64 = 2000;
 
 /// How equivalence queries are answered.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -91,13 +94,26 @@ pub fn access_words(h: &Mealy) -> Vec<Vec<u32>> {
 impl Oracle {
     /// A counterexample to `h` (a word on which the system's outputs differ from `h`'s, the
     /// difference at its last input), or `None` when every test word passed. `round` numbers
-    /// the equivalence query (for the random words' seed).
+    /// the equivalence query (for the random words' seed); `on` hears [`Event::Testing`] every
+    /// [`PROGRESS_EVERY`] test words.
     pub fn find<S: Sul>(
         &self,
         cache: &mut Cache<S>,
         h: &Mealy,
         round: u64,
+        on: &mut dyn FnMut(Event),
     ) -> Result<Option<(Vec<u32>, Source)>, LearnError> {
+        let mut words = 0u64;
+        let mut progress = |cache: &mut Cache<S>| {
+            words += 1;
+            if words.is_multiple_of(PROGRESS_EVERY) {
+                on(Event::Testing {
+                    round,
+                    words,
+                    stats: cache.stats(),
+                });
+            }
+        };
         let n = h.num_states();
         let k = h.num_inputs() as u32;
         if self.random_words > 0 && k > 0 {
@@ -111,6 +127,7 @@ impl Oracle {
                 if let Some(cex) = cache.test(&w, &expected)? {
                     return Ok(Some((cex, Source::Random)));
                 }
+                progress(cache);
             }
         }
         let Some(method) = self.method else {
@@ -122,6 +139,7 @@ impl Oracle {
             if let Some(cex) = cache.test(&w, &expected)? {
                 return Ok(Some((cex, Source::Suite)));
             }
+            progress(cache);
         }
         Ok(None)
     }

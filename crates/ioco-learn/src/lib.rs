@@ -12,7 +12,8 @@
 //! [`sul`] (the system-under-learning trait and a Mealy machine played in process),
 //! [`adapter`] (a system reached through `ioco-exec`'s adapters: processes, TCP, with outputs
 //! until quiescence as one output), [`lts`] (a learned machine with quiescence as an LTS, an
-//! ioco specification), [`compare`] (equivalence of two machines by input and output names).
+//! ioco specification), [`compare`] (equivalence of two machines by input and output names),
+//! [`stop`] (ending a session from outside, e.g. on Ctrl-C, with the hypothesis so far).
 //!
 //! ```
 //! use ioco_learn::{learn, Options, Sul, SulError};
@@ -47,6 +48,7 @@ pub mod compare;
 pub mod equivalence;
 pub mod lsharp;
 pub mod lts;
+pub mod stop;
 pub mod sul;
 pub mod tree;
 
@@ -120,6 +122,15 @@ pub enum Event {
         /// The costs so far.
         stats: Stats,
     },
+    /// An equivalence query is under way (every [`equivalence::PROGRESS_EVERY`] test words).
+    Testing {
+        /// The equivalence query's number.
+        round: u64,
+        /// Test words tried so far in this query.
+        words: u64,
+        /// The costs so far.
+        stats: Stats,
+    },
     /// A counterexample (from the tree, a random word or the suite).
     Counterexample {
         /// The equivalence query's number.
@@ -184,6 +195,7 @@ pub fn learn_with<S: Sul>(
     if inputs.is_empty() {
         return Err(LearnError::NoInputs);
     }
+    let _active = stop::Active::new();
     let cache = cache::Cache::new(sul, inputs, opts.budget, opts.repetitions);
     let mut l = lsharp::LSharp::new(cache);
     let (machine, verified, why) = match l.run(&opts.oracle, on) {

@@ -294,7 +294,7 @@ impl<S: Sul> LSharp<S> {
                 states: h.num_states(),
                 stats: self.cache.stats(),
             });
-            match oracle.find(&mut self.cache, &h, round)? {
+            match oracle.find(&mut self.cache, &h, round, on)? {
                 None => return Ok(h),
                 Some((cex, source)) => {
                     on(Event::Counterexample {

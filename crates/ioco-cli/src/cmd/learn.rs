@@ -288,20 +288,32 @@ pub fn run(args: Args) -> Result<Outcome> {
     );
     let sul = system(&args, &inputs, &outputs)?;
     let result = ioco_learn::learn_with(sul, inputs.clone(), &opts, &mut |e| {
-        if let Event::Hypothesis {
-            round,
-            states,
-            stats,
-        } = &e
-        {
-            errln!(
+        match &e {
+            Event::Hypothesis {
+                round,
+                states,
+                stats,
+            } => errln!(
                 "ioco: hypothesis {round}: {states} states ({} resets, {} symbols, {} ms)",
                 stats.resets,
                 stats.symbols,
                 stats.millis
-            );
+            ),
+            Event::Testing {
+                round,
+                words,
+                stats,
+            } => errln!(
+                "ioco:   testing hypothesis {round}: {words} words ({} resets, {} symbols, {} ms)",
+                stats.resets,
+                stats.symbols,
+                stats.millis
+            ),
+            Event::Counterexample { .. } => {}
         }
-        log_line(serde_json::to_value(&e).unwrap_or_default());
+        if !matches!(e, Event::Testing { .. }) {
+            log_line(serde_json::to_value(&e).unwrap_or_default());
+        }
     });
     let (learned, sul) = match result {
         Ok(x) => x,
@@ -346,6 +358,12 @@ pub fn run(args: Args) -> Result<Outcome> {
     outln!("wrote {} ({kind})", args.output.display());
     match &learned.unverified_because {
         None => Ok(Outcome::Ok),
+        Some(_) if ioco_learn::stop::stopped() => {
+            errln!(
+                "ioco: interrupted: the model is the hypothesis so far and is NOT verified (exit 3)"
+            );
+            Ok(Outcome::Inconclusive)
+        }
         Some(why) if method.is_none() => {
             errln!(
                 "ioco: the model is NOT verified: {why} (exit 3; --oracle hads, h or wp runs a \
