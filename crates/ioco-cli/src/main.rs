@@ -102,6 +102,9 @@ enum Command {
     },
     /// Print the manual page (roff), e.g. `ioco man | man -l -`.
     Man,
+    /// Print the JSON Schema of a file format ioco writes (`result`, `suite`, `sts-suite`);
+    /// the same schemas are in docs/schemas/.
+    Schema(cmd::schema::Args),
 }
 
 /// Exit code when ioco is interrupted (SIGINT, SIGTERM or SIGHUP): 128 + SIGINT, as shells do.
@@ -185,6 +188,7 @@ fn main() -> ExitCode {
         Command::Gen(_) => "gen",
         Command::Analyze(_) => "analyze",
         Command::Learn(_) => "learn",
+        Command::Schema(_) => "schema",
     };
     load::configure(name, cli.deny_warnings);
     let result = match cli.command {
@@ -201,6 +205,7 @@ fn main() -> ExitCode {
         Command::Gen(a) => cmd::gen::run(a),
         Command::Analyze(a) => cmd::analyze::run(a),
         Command::Learn(a) => cmd::learn::run(a),
+        Command::Schema(a) => cmd::schema::run(a),
     };
     // A run that ended because the handler killed its SUT must not report that as its
     // verdict: the handler is about to exit with 130.

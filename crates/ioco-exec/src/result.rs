@@ -13,6 +13,7 @@
 //! ```
 
 use crate::trace::Trace;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -20,7 +21,7 @@ use std::sync::Arc;
 ///
 /// Combine verdicts with [`RunVerdict::worst`]: Fail > Error > Inconclusive > Pass (a batch
 /// with one failing run fails even if another run broke).
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum RunVerdict {
     /// No non-conformance observed.
@@ -77,7 +78,7 @@ impl std::fmt::Display for RunVerdict {
 }
 
 /// Why a run failed: the observation that left the specification.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct Failure {
     /// What was observed at the failing point: an output `coffee!`, `δ`, the raw line of an
     /// output the model does not know (e.g. `"garbage"`), or `exit` for a SUT that exited.
@@ -90,7 +91,7 @@ pub struct Failure {
 }
 
 /// The result of shrinking a failing run (delta debugging over its inputs).
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct Shrunk {
     /// The inputs that still make the SUT fail, in order (`coin?`, ...).
     pub inputs: Vec<String>,
@@ -107,7 +108,7 @@ pub struct Shrunk {
 }
 
 /// One run: one online test, one stored test case, or one replay.
-#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct RunResult {
     /// Index of the run in its batch (0-based).
     pub run: usize,
@@ -187,7 +188,7 @@ impl RunResult {
 /// (the suspension state) at some point of some run; a transition `s -l-> t` when a step
 /// labelled `l` led from a set containing `s` to a set containing `t` (τ-transitions: when
 /// both ends were in one visited set). For a deterministic model this is exact.
-#[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize, JsonSchema)]
 pub struct CoverageSummary {
     /// States of the model visited.
     pub states_visited: usize,
@@ -222,7 +223,11 @@ fn ratio(a: usize, b: usize) -> f64 {
 }
 
 /// A batch of runs: the result of `ioco test`, `ioco run` or `ioco replay`.
-#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+#[schemars(
+    title = "ioco result",
+    description = "What `ioco test`, `run` and `replay` write with `--json`: a session and its runs."
+)]
 pub struct Summary {
     /// What was done: `online`, `suite` or `replay`.
     pub mode: String,

@@ -241,6 +241,17 @@ impl Serialize for Trace {
     }
 }
 
+/// In JSON a trace is its labels as written: `["coin?", "coffee!", "δ"]`.
+impl schemars::JsonSchema for Trace {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Trace".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        Vec::<String>::json_schema(generator)
+    }
+}
+
 impl<'de> Deserialize<'de> for Trace {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Trace, D::Error> {
         Ok(Vec::<String>::deserialize(d)?.into_iter().collect())

@@ -11,10 +11,13 @@
 //! game and purpose-driven tests; nested suites carry the n-complete merge suites, whose
 //! `fail` means "distinguished" (see [`SuiteRole`]).
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// The verdict of a test run.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, PartialOrd, Ord)]
+#[derive(
+    Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, PartialOrd, Ord, JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
     /// No non-conformance observed.
@@ -29,7 +32,7 @@ pub enum Verdict {
 pub const DELTA: &str = "δ";
 
 /// One outgoing branch of a node: an observed label (`b!` or `δ`) and what follows.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct Branch {
     /// The label, as written by users: `coffee!` or `δ`.
     pub label: String,
@@ -77,7 +80,7 @@ pub enum TestCase {
 }
 
 /// The JSON forms of a node, the compact `word` included.
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 enum TestCaseRepr {
     Leaf {
@@ -99,6 +102,18 @@ enum TestCaseRepr {
     Word {
         steps: Vec<String>,
     },
+}
+
+/// A test case is written in one of the forms of [`TestCaseRepr`] (a tree node, or the
+/// compact `word`), so that is its schema.
+impl JsonSchema for TestCase {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "TestCase".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        TestCaseRepr::json_schema(generator)
+    }
 }
 
 impl From<TestCaseRepr> for TestCase {
@@ -357,7 +372,7 @@ impl TestCase {
 }
 
 /// What a suite's `fail` verdict means.
-#[derive(Copy, Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum SuiteRole {
     /// `fail` means the implementation does not conform (the outer suite).
@@ -369,7 +384,7 @@ pub enum SuiteRole {
 }
 
 /// A named test case with optional metadata.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct NamedTest {
     /// A name unique in its suite.
     pub name: String,
@@ -381,7 +396,11 @@ pub struct NamedTest {
 }
 
 /// A test suite: test cases plus nested suites. The file format of `ioco gen` / `ioco run`.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]
+#[schemars(
+    title = "ioco-suite/1",
+    description = "A test suite: the file format of `ioco gen` and `ioco run`."
+)]
 pub struct Suite {
     /// Always [`Suite::FORMAT`].
     pub format: String,

@@ -38,7 +38,7 @@ use std::path::Path;
 pub const FORMAT: &str = "ioco-sts-suite/1";
 
 /// A move of a purpose.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 pub struct StepJson {
     /// The gate, `None` for τ.
     pub gate: Option<String>,
@@ -47,7 +47,7 @@ pub struct StepJson {
 }
 
 /// A purpose.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 pub struct PurposeJson {
     /// Its name in reports.
     pub name: String,
@@ -62,7 +62,7 @@ pub struct PurposeJson {
 }
 
 /// A switch not covered.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 pub struct UncoveredJson {
     /// The switch.
     pub switch: String,
@@ -71,7 +71,11 @@ pub struct UncoveredJson {
 }
 
 /// A switch-coverage suite (see the module documentation).
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
+#[schemars(
+    title = "ioco-sts-suite/1",
+    description = "A switch-coverage suite of a model with data: `ioco gen --method switch-coverage`."
+)]
 pub struct StsSuite {
     /// [`FORMAT`].
     pub format: String,

@@ -16,6 +16,7 @@ pub mod replay;
 pub mod report;
 pub mod run;
 pub mod run_sts;
+pub mod schema;
 pub mod show;
 pub mod sut;
 pub mod test;
