@@ -144,14 +144,48 @@ fn reach_goal_that_cannot_be_forced_is_a_clear_error_and_joker_works() {
 }
 
 #[test]
+fn analyze_counts_ordered_pairs_as_thesis_table_3_2() {
+    // Thesis Fig. 3.1 (ch. 3 running example): 2 ⋈ 3 is the only compatible pair of distinct
+    // states (Ex. 3.11). Table 3.2 counts ordered pairs (TCP: 78 of 26·25 = 12.0 %), so it
+    // counts 2 of the 4·3 = 12, and the incompatible ones are the other 10. (Before issue #18
+    // this printed "1 (16.7 %)": an unordered count beside an ordered percentage.)
+    ioco()
+        .args(["analyze", "examples/models/thesis-fig3.1.aut"])
+        .assert()
+        .success()
+        .stdout(contains(
+            "pairs are counted as ordered pairs (q, q') of distinct states",
+        ))
+        .stdout(contains(
+            "compatible pairs:     2 (16.7% of the 12 ordered pairs)",
+        ))
+        .stdout(contains("incompatible pairs:           10"))
+        .stdout(contains("ADG: x.(x.0 + y.a.(x.0 + y.0)) + y.a.(x.0 + y.0)"));
+    let out = ioco()
+        .args(["analyze", "--json", "examples/models/thesis-fig3.1.aut"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["compatible_pairs"], 2);
+    assert_eq!(v["ordered_pairs"], 12);
+    assert_eq!(v["equivalent_pairs"], 0);
+    assert_eq!(v["adg"]["incompatible_pairs"], 10);
+    assert!(v["pair_convention"].as_str().unwrap().contains("Table 3.2"));
+}
+
+#[test]
 fn analyze_reports_the_coffee_machines_compatible_pairs() {
     // Thesis F14: the three quiescent states are pairwise compatible, and so are the three
-    // output states: 6 unordered pairs.
+    // output states: 6 unordered pairs, counted as 12 ordered pairs (thesis Table 3.2) of the
+    // 6·5 = 30.
     ioco()
         .args(["analyze", "examples/models/coffee.aut"])
         .assert()
         .success()
-        .stdout(contains("compatible pairs:     6"))
+        .stdout(contains("pairs are counted as ordered pairs"))
+        .stdout(contains(
+            "compatible pairs:     12 (40.0% of the 30 ordered pairs)",
+        ))
         .stdout(contains("not distinguished by the ADG: 0 (0.0%)"))
         .stdout(contains("not separated by an output:   0 (0.0%"));
     ioco()

@@ -31,7 +31,9 @@
 //! }
 //! let sa = b.build().unwrap();
 //! let a = ioco_complete::analyze(&sa).unwrap();
-//! assert_eq!(a.compatible_pairs, 1);
+//! // 2 ⋈ 3: one unordered pair, two ordered ones (thesis Table 3.2 counts ordered pairs).
+//! assert_eq!(a.compatible_pairs, 2);
+//! assert!((a.compatible_percent - 100.0 * 2.0 / 12.0).abs() < 1e-9);
 //! assert_eq!(a.adg.as_ref().unwrap().term, "x.(x.0 + y.a.(x.0 + y.0)) + y.a.(x.0 + y.0)");
 //! let suite = ioco_complete::n_complete(&sa, 2, &Default::default()).unwrap();
 //! assert!(suite.num_tests() > 0);

@@ -41,10 +41,11 @@ pub fn run(args: Args) -> Result<Outcome> {
         "suspension automaton: {} states, {} transitions, {} inputs, {} outputs",
         a.states, a.transitions, a.inputs, a.outputs
     );
+    let _ = writeln!(out, "pairs are counted as {}", a.pair_convention);
     let _ = writeln!(
         out,
-        "compatible pairs:     {} ({:.1}% of ordered pairs)",
-        a.compatible_pairs, a.compatible_percent
+        "compatible pairs:     {} ({:.1}% of the {} ordered pairs)",
+        a.compatible_pairs, a.compatible_percent, a.ordered_pairs
     );
     for (p, q) in a.compatible_examples.iter().take(10) {
         let _ = writeln!(out, "  {p} ⋈ {q}");
