@@ -9,7 +9,9 @@
 //!   [`Strategy`] and a sound [`TestCase`] that reaches the goal against every implementation
 //!   that resolves races as assumed. A goal that cannot be forced is an error that says why.
 //! * [`joker()`]: the fewest jokers (times the system must cooperate), then the fewest moves
-//!   inside each joker level ([`joker_game`]).
+//!   over the whole game ([`short_joker_game`], a min-cost reachability game; the thesis'
+//!   nested construction [`joker_game`] minimises moves only inside each joker level and is
+//!   kept as [`GameOptions::per_level_moves`]).
 //! * [`purpose_test`]: a test purpose automaton with `accept*`/`refuse*` states, its product
 //!   with the specification, coreachability of accept, and a Pass/Inconclusive/Fail test case;
 //!   [`PurposeProduct`] also steers online.
@@ -38,6 +40,7 @@ pub mod joker;
 pub mod purpose;
 pub mod random;
 pub mod resilience;
+pub mod short;
 pub mod strategy;
 
 pub use arena::{Arena, ArenaBuilder, Assumption, Move};
@@ -47,6 +50,7 @@ pub use goal::{Goal, GoalError};
 pub use joker::{joker_game, reachable_goal};
 pub use purpose::{purpose_test, Purpose, PurposeError, PurposeOptions, PurposeProduct};
 pub use resilience::{prefer_resilient, Concurrent};
+pub use short::short_joker_game;
 pub use strategy::{trace_strategy_test, Advice, Step, Strategy};
 
 use ioco_gen::{NamedTest, Suite, TestCase};
@@ -193,6 +197,9 @@ pub struct GameOptions {
     pub max_nodes: usize,
     /// Non-decreasing steps a test may take inside the region before it gives up (0: none).
     pub budget: u32,
+    /// Joker games: minimise moves only inside each joker level, as the thesis' nested
+    /// construction (Table 6.1) does, instead of over the whole game ([`short_joker_game`]).
+    pub per_level_moves: bool,
 }
 
 impl Default for GameOptions {
@@ -200,6 +207,7 @@ impl Default for GameOptions {
         GameOptions {
             max_nodes: DEFAULT_MAX_NODES,
             budget: 0,
+            per_level_moves: false,
         }
     }
 }
@@ -296,7 +304,11 @@ pub fn joker_with(
 ) -> Result<JokerResult, GameError> {
     check_sa(sa)?;
     let arena = Arena::of_sa(sa, goal, assume);
-    let mut sol = joker_game(&arena);
+    let mut sol = if opts.per_level_moves {
+        joker_game(&arena)
+    } else {
+        short_joker_game(&arena)
+    };
     let q0 = sa.initial()[0];
     let losing: Vec<bool> = (0..arena.num_positions() as u32)
         .map(|p| !sol.contains(p))

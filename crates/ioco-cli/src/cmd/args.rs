@@ -149,6 +149,10 @@ pub struct GenArgs {
     /// Test assumption: input-eager, output-eager, nondeterministic or input-fair (reach, joker).
     #[arg(long, default_value = "nondeterministic")]
     pub assume: String,
+    /// Joker: minimise moves only inside each joker level, as the thesis' nested joker sets
+    /// (Table 6.1) do; by default the fewest jokers, then the fewest moves over the whole game.
+    #[arg(long)]
+    pub per_level_moves: bool,
     /// The test purpose: an LTS whose states named `accept…`/`refuse…` mark accepting and
     /// refusing states (purpose).
     #[arg(long, value_name = "FILE")]

@@ -192,7 +192,11 @@ pub fn run(args: Args) -> Result<Outcome> {
                 });
                 r.into_suite()
             } else {
-                let r = ioco_games::joker_with(&sa, &goal, assume, &Default::default())
+                let opts = ioco_games::GameOptions {
+                    per_level_moves: args.per_level_moves,
+                    ..Default::default()
+                };
+                let r = ioco_games::joker_with(&sa, &goal, assume, &opts)
                     .map_err(|e| miette!("{e}"))?;
                 spinner.suspend(|| {
                     errln!(
