@@ -174,6 +174,32 @@ fn analyze_counts_ordered_pairs_as_thesis_table_3_2() {
 }
 
 #[test]
+fn analyze_exact_searches_an_adg_within_its_bound() {
+    // Thesis Fig. 3.1: an ADG exists (Ex. 3.32's has depth 4; the exact search's is a
+    // shortest one). With a bound of 1 configuration the search says it did not decide.
+    ioco()
+        .args(["analyze", "--exact", "examples/models/thesis-fig3.1.aut"])
+        .assert()
+        .success()
+        .stdout(contains(
+            "exact ADG search (Def. 3.21): an ADG exists, depth 4",
+        ));
+    ioco()
+        .args([
+            "analyze",
+            "--exact",
+            "--exact-limit",
+            "1",
+            "examples/models/thesis-fig3.1.aut",
+        ])
+        .assert()
+        .success()
+        .stdout(contains(
+            "exact ADG search: not decided: the exact ADG search passed 1 configurations",
+        ));
+}
+
+#[test]
 fn analyze_reports_the_coffee_machines_compatible_pairs() {
     // Thesis F14: the three quiescent states are pairwise compatible, and so are the three
     // output states: 6 unordered pairs, counted as 12 ordered pairs (thesis Table 3.2) of the

@@ -48,6 +48,7 @@ pub mod ccs;
 pub mod compat;
 pub mod distgraph;
 pub mod equiv;
+pub mod exact;
 pub mod merge;
 pub mod residual;
 pub mod sa;
@@ -84,6 +85,11 @@ pub enum CompleteError {
     /// The splitting graph reached its budget (only with `fail_at_budget`).
     SplittingGraphTooLarge {
         /// The nodes built.
+        limit: usize,
+    },
+    /// The exact ADG search ([`exact`]) passed its bound on configurations.
+    ExactSearchTooLarge {
+        /// The bound.
         limit: usize,
     },
     /// The nested suites of `T(S, n)` need merged automata whose state pairs, with those of
@@ -170,6 +176,12 @@ impl std::fmt::Display for CompleteError {
                 "the splitting graph reached its budget at {limit} nodes (thesis Lemma 3.31: it \
                  can be exponential); hint: allow an incomplete graph (the default), raise the \
                  budget, or use n-complete suites"
+            ),
+            CompleteError::ExactSearchTooLarge { limit } => write!(
+                f,
+                "the exact ADG search passed {limit} configurations (sets of current states \
+                 with the pairs still to separate; exponential in the states); it is meant for \
+                 small automata: use the splitting-graph ADG (`ioco analyze`) instead"
             ),
         }
     }
