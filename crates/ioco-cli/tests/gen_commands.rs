@@ -200,6 +200,38 @@ fn analyze_exact_searches_an_adg_within_its_bound() {
 }
 
 #[test]
+fn joker_tcp_of_table_6_1_takes_10_moves_not_11() {
+    // Thesis §6.8: the joker strategies of its nested construction take 11 moves on TCP,
+    // strategies with as many jokers take 10; the default minimises moves over the whole game.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("tcp.json");
+    let out = out.to_str().unwrap();
+    let model = "examples/models/tcp-table6.1.aut";
+    ioco()
+        .args([
+            "gen", model, "--method", "joker", "--goal", "state:0", "-o", out,
+        ])
+        .assert()
+        .success()
+        .stderr(contains("2 joker(s), at most 10 moves"));
+    ioco()
+        .args([
+            "gen",
+            model,
+            "--method",
+            "joker",
+            "--goal",
+            "state:0",
+            "--per-level-moves",
+            "-o",
+            out,
+        ])
+        .assert()
+        .success()
+        .stderr(contains("2 joker(s), at most 11 moves"));
+}
+
+#[test]
 fn analyze_reports_the_coffee_machines_compatible_pairs() {
     // Thesis F14: the three quiescent states are pairwise compatible, and so are the three
     // output states: 6 unordered pairs, counted as 12 ordered pairs (thesis Table 3.2) of the
