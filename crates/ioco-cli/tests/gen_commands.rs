@@ -195,7 +195,7 @@ fn analyze_exact_searches_an_adg_within_its_bound() {
         .assert()
         .success()
         .stdout(contains(
-            "exact ADG search: not decided: the exact ADG search passed 1 configurations",
+            "exact ADG search: not decided: the exact ADG search stopped at its bound after 1 configurations",
         ));
 }
 

@@ -17,8 +17,9 @@
 //! observes every output of `C`. A move is possible when none of its children is dead.
 //!
 //! **Search.** All configurations reachable from `(Q, {incompatible pairs})` are built
-//! breadth first, at most [`ExactOptions::max_configurations`] of them (past that the search
-//! stops with [`CompleteError::ExactSearchTooLarge`]). An ADG exists iff the initial
+//! breadth first, at most [`ExactOptions::max_configurations`] of them taking at most
+//! [`ExactOptions::max_bytes`] (past either the search stops with
+//! [`CompleteError::ExactSearchTooLarge`]). An ADG exists iff the initial
 //! configuration is in the least fixpoint "`N = ∅`, or some move has all children winning",
 //! computed as an attractor (one counter per move); the ADG is read off the attractor's
 //! witnesses, whose children have lower ranks, so it is acyclic and its depth is the rank.
@@ -35,14 +36,23 @@ use rustc_hash::FxHashMap;
 pub struct ExactOptions {
     /// Stop with an error past this many configurations.
     pub max_configurations: usize,
+    /// Stop with an error past this many bytes of stored configurations (their state and
+    /// pair lists, counted twice: in the table and in the index).
+    pub max_bytes: usize,
 }
 
 impl Default for ExactOptions {
     fn default() -> Self {
         ExactOptions {
             max_configurations: 200_000,
+            max_bytes: 256 << 20,
         }
     }
+}
+
+/// Bytes a stored configuration takes (list contents, in the table and in the index).
+fn config_bytes(c: &Config) -> usize {
+    2 * (c.0.len() * 4 + c.1.len() * 8 + 64)
 }
 
 /// A configuration: current states (sorted) and the pairs of them still to separate
@@ -115,6 +125,13 @@ pub fn exact_adg(
         }
     }
     let start: Config = ((0..n).collect(), need);
+    let mut bytes = config_bytes(&start);
+    if bytes > opts.max_bytes {
+        return Err(CompleteError::ExactSearchTooLarge {
+            configurations: 1,
+            bytes,
+        });
+    }
     let mut ids: FxHashMap<Config, u32> = FxHashMap::default();
     let mut configs: Vec<Config> = Vec::new();
     let mut moves: Vec<Vec<Move>> = Vec::new();
@@ -137,9 +154,11 @@ pub fn exact_adg(
                     let id = match ids.get(&next) {
                         Some(&id) => id,
                         None => {
-                            if configs.len() >= opts.max_configurations {
+                            bytes += config_bytes(&next);
+                            if configs.len() >= opts.max_configurations || bytes > opts.max_bytes {
                                 return Err(CompleteError::ExactSearchTooLarge {
-                                    limit: opts.max_configurations,
+                                    configurations: configs.len(),
+                                    bytes,
                                 });
                             }
                             let id = configs.len() as u32;

@@ -87,10 +87,12 @@ pub enum CompleteError {
         /// The nodes built.
         limit: usize,
     },
-    /// The exact ADG search ([`exact`]) passed its bound on configurations.
+    /// The exact ADG search ([`exact`]) passed its bound on configurations or memory.
     ExactSearchTooLarge {
-        /// The bound.
-        limit: usize,
+        /// Configurations built.
+        configurations: usize,
+        /// Their memory (bytes, estimated).
+        bytes: usize,
     },
     /// The nested suites of `T(S, n)` need merged automata whose state pairs, with those of
     /// the automata already prepared, pass the budget ([`budget`]).
@@ -177,11 +179,16 @@ impl std::fmt::Display for CompleteError {
                  can be exponential); hint: allow an incomplete graph (the default), raise the \
                  budget, or use n-complete suites"
             ),
-            CompleteError::ExactSearchTooLarge { limit } => write!(
+            CompleteError::ExactSearchTooLarge {
+                configurations,
+                bytes,
+            } => write!(
                 f,
-                "the exact ADG search passed {limit} configurations (sets of current states \
-                 with the pairs still to separate; exponential in the states); it is meant for \
-                 small automata: use the splitting-graph ADG (`ioco analyze`) instead"
+                "the exact ADG search stopped at its bound after {configurations} \
+                 configurations ({:.1} MiB; configurations are sets of current states with \
+                 the pairs still to separate, exponential in the states); it is meant for \
+                 small automata: use the splitting-graph ADG instead",
+                *bytes as f64 / (1 << 20) as f64
             ),
         }
     }

@@ -109,10 +109,27 @@ fn the_search_stops_at_its_bound_with_an_error() {
     let c = Compat::compute(&sa);
     let opts = ExactOptions {
         max_configurations: 10,
+        ..ExactOptions::default()
     };
     let err = exact_adg(&sa, &c, &mut Terms::new(), &opts).unwrap_err();
-    assert_eq!(err, CompleteError::ExactSearchTooLarge { limit: 10 });
-    assert!(err.to_string().contains("10 configurations"), "{err}");
+    assert!(
+        matches!(
+            err,
+            CompleteError::ExactSearchTooLarge {
+                configurations: 10,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("after 10 configurations"), "{err}");
+    // The memory bound too.
+    let opts = ExactOptions {
+        max_bytes: 4096,
+        ..ExactOptions::default()
+    };
+    let err = exact_adg(&sa, &c, &mut Terms::new(), &opts).unwrap_err();
+    assert!(matches!(err, CompleteError::ExactSearchTooLarge { bytes, .. } if bytes > 4096));
     // Unbounded, it finds the ADG (all states pairwise incompatible; Thm 3.36).
     assert_eq!(both(&sa), (true, true));
 }

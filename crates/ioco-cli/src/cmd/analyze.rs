@@ -25,7 +25,7 @@ pub struct Args {
     /// exists, for small automata; past the bound on configurations it says so.
     #[arg(long)]
     pub exact: bool,
-    /// The bound of `--exact` on configurations.
+    /// The bound of `--exact` on configurations (it also stops at 256 MiB).
     #[arg(long, value_name = "N", default_value_t = 200_000)]
     pub exact_limit: usize,
     #[command(flatten)]
@@ -125,6 +125,7 @@ fn exact_line(lts: &ioco_model::Lts, limit: usize) -> Result<String> {
     let mut terms = ioco_complete::ccs::Terms::new();
     let opts = ExactOptions {
         max_configurations: limit,
+        ..ExactOptions::default()
     };
     Ok(match exact_adg(&sa, &compat, &mut terms, &opts) {
         Ok(Some(t)) => format!(
