@@ -229,6 +229,42 @@ fn joker_tcp_of_table_6_1_takes_10_moves_not_11() {
         .assert()
         .success()
         .stderr(contains("2 joker(s), at most 11 moves"));
+    // Priced help: both jokers let an input win the race against RST! (the system's choice
+    // of successor), so at price 2 each the help costs 4.
+    ioco()
+        .args([
+            "gen",
+            model,
+            "--method",
+            "joker",
+            "--goal",
+            "state:0",
+            "--joker-prices",
+            "1,2",
+            "-o",
+            out,
+        ])
+        .assert()
+        .success()
+        .stderr(contains(
+            "help priced 4 (output 1, successor 2), at most 10 moves",
+        ));
+    ioco()
+        .args([
+            "gen",
+            model,
+            "--method",
+            "joker",
+            "--goal",
+            "state:0",
+            "--joker-prices",
+            "0,2",
+            "-o",
+            out,
+        ])
+        .assert()
+        .code(2)
+        .stderr(contains("each a whole number ≥ 1"));
 }
 
 #[test]

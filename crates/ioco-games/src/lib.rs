@@ -50,7 +50,7 @@ pub use goal::{Goal, GoalError};
 pub use joker::{joker_game, reachable_goal};
 pub use purpose::{purpose_test, Purpose, PurposeError, PurposeOptions, PurposeProduct};
 pub use resilience::{prefer_resilient, Concurrent};
-pub use short::short_joker_game;
+pub use short::{help_price, priced_joker_game, short_joker_game, Prices};
 pub use strategy::{trace_strategy_test, Advice, Step, Strategy};
 
 use ioco_gen::{NamedTest, Suite, TestCase};
@@ -200,6 +200,10 @@ pub struct GameOptions {
     /// Joker games: minimise moves only inside each joker level, as the thesis' nested
     /// construction (Table 6.1) does, instead of over the whole game ([`short_joker_game`]).
     pub per_level_moves: bool,
+    /// Joker games: the prices of the system's help ([`priced_joker_game`]); with other than
+    /// [`Prices::UNIT`], [`JokerResult::jokers`] is the least total price. Ignored with
+    /// `per_level_moves`.
+    pub prices: Prices,
 }
 
 impl Default for GameOptions {
@@ -208,6 +212,7 @@ impl Default for GameOptions {
             max_nodes: DEFAULT_MAX_NODES,
             budget: 0,
             per_level_moves: false,
+            prices: Prices::UNIT,
         }
     }
 }
@@ -306,8 +311,10 @@ pub fn joker_with(
     let arena = Arena::of_sa(sa, goal, assume);
     let mut sol = if opts.per_level_moves {
         joker_game(&arena)
-    } else {
+    } else if opts.prices == Prices::UNIT {
         short_joker_game(&arena)
+    } else {
+        priced_joker_game(&arena, &opts.prices)
     };
     let q0 = sa.initial()[0];
     let losing: Vec<bool> = (0..arena.num_positions() as u32)

@@ -43,6 +43,14 @@
 //! O(arena size) like the attractor. The outputs of a state form one group shared by all its
 //! actions; a joker offer through a group member goes to the group's owner once.
 //!
+//! **Prices** ([`priced_joker_game`], the thesis' future work): a joker move may cost
+//! differently when the system helps by choosing its output (Player 2; [`Prices::output`])
+//! or by letting the tester's input win a race against its outputs (Player 3;
+//! [`Prices::successor`]; an output winning the race against the input costs both). The
+//! jokers are then the least total price C, a min-cost reachability game whose costs differ,
+//! solved by a generalised Dijkstra search with a binary heap (O(arena · log arena)); the
+//! moves follow as above with "J(t) < J(q)" read as "C(t) + price ≤ C(q)".
+//!
 //! The [`Solution`] has `jrank` = J, `arank` = `moves` = M (so [`Solution::rank`] is the
 //! lexicographic value (J, M)), `help` set at the states where the strategy plays a joker
 //! move, and `levels` as the nested game's.
@@ -56,63 +64,271 @@ use crate::joker::joker_game;
 /// reach the goal at all (Thm 6.13).
 pub fn short_joker_game(arena: &Arena) -> Solution {
     let base = joker_game(arena);
-    let j = &base.jrank;
+    let idx = Index::new(arena, &Prices::UNIT);
+    let (moves, strategy, help) = moves_phase(arena, &idx, &base.jrank, &Prices::UNIT);
+    Solution {
+        jrank: base.jrank,
+        arank: moves.clone(),
+        strategy,
+        help,
+        moves,
+        levels: base.levels,
+    }
+}
+
+/// Prices of the system's help (the thesis' future work, L11683–L11690: "different prices for
+/// jokers, e.g. the cost for choosing the action of Player 2 may be different than the cost
+/// for choosing a state from the possible moves available to Player 3").
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Prices {
+    /// Player 2 helps: the system produces the output (or δ) the tester asks for.
+    pub output: u32,
+    /// Player 3 helps: the system lets the tester's input win the race against its outputs
+    /// (nondeterministic and output-eager arenas); an output that should win the race against
+    /// the input costs both prices.
+    pub successor: u32,
+}
+
+impl Prices {
+    /// One joker, whoever helps: [`short_joker_game`].
+    pub const UNIT: Prices = Prices {
+        output: 1,
+        successor: 1,
+    };
+}
+
+/// The price of asking for successor `t` of action `i` (the cheapest way `t` is among the
+/// action's successors); `None` if it is not one.
+pub fn help_price(arena: &Arena, i: usize, t: u32, prices: &Prices) -> Option<u32> {
+    let wait = matches!(arena.action_move(i), crate::arena::Move::Wait);
+    let mut best: Option<u32> = None;
+    for &p in arena.parts_of(i) {
+        let price = if p & GROUP_BIT != 0 {
+            let g = (p & !GROUP_BIT) as usize;
+            let members =
+                &arena.group_members[arena.group_off[g] as usize..arena.group_off[g + 1] as usize];
+            if !members.contains(&t) {
+                continue;
+            }
+            part_price(wait, true, prices)
+        } else {
+            if p != t {
+                continue;
+            }
+            part_price(wait, false, prices)
+        };
+        best = Some(best.map_or(price, |b| b.min(price)));
+    }
+    best
+}
+
+/// The price of a helped successor that is a group member (an output) or a direct part, of
+/// θ (`wait`) or of an input. With unit prices every joker costs 1.
+#[inline]
+fn part_price(wait: bool, group: bool, prices: &Prices) -> u32 {
+    if *prices == Prices::UNIT {
+        return 1;
+    }
+    match (wait, group) {
+        (true, _) => prices.output,
+        (false, false) => prices.successor,
+        (false, true) => prices.output.saturating_add(prices.successor),
+    }
+}
+
+/// Priced joker games (the thesis' future work): the least total price of the help the
+/// tester needs, then the fewest moves. The price C(q) is the least fixpoint of
+/// `C(q) = min over a of  max C(t)  (plain)  or  min C(t) + price(a, t)  (joker)`, computed by
+/// a generalised Dijkstra search (a binary heap, since prices differ: O(arena · log)); then
+/// the moves as in [`short_joker_game`], with "J(t) < J(q)" read as
+/// "C(t) + price ≤ C(q)". `jrank` holds C; with [`Prices::UNIT`] it is the J-Rank and the
+/// result is [`short_joker_game`]'s.
+pub fn priced_joker_game(arena: &Arena, prices: &Prices) -> Solution {
+    let idx = Index::new(arena, prices);
+    let c = costs_phase(arena, &idx, prices);
+    let (moves, strategy, help) = moves_phase(arena, &idx, &c, prices);
+    let levels = c.iter().filter(|&&x| x != NONE).max().map_or(0, |&m| m + 1);
+    Solution {
+        jrank: c,
+        arank: moves.clone(),
+        strategy,
+        help,
+        moves,
+        levels,
+    }
+}
+
+/// The reverse index of an arena: group users, and per position its occurrences as a direct
+/// part of an action or a member of a group.
+struct Index {
+    guser_off: Vec<u32>,
+    gusers: Vec<u32>,
+    /// Per group: the cheapest user action to ask an output through, and its price.
+    gbest: Vec<(u32, u32)>,
+    rev_off: Vec<u32>,
+    rev: Vec<u32>,
+    /// Counted parts per action.
+    cnt: Vec<u32>,
+}
+
+impl Index {
+    fn new(arena: &Arena, prices: &Prices) -> Index {
+        let n = arena.num_positions();
+        let na = arena.num_actions();
+        let ng = arena.group_off.len() - 1;
+        // Group users (actions with the group as a part) and the group's owner.
+        let mut guser_off = vec![0u32; ng + 1];
+        for i in 0..na {
+            for &p in arena.parts_of(i) {
+                if p & GROUP_BIT != 0 {
+                    guser_off[(p & !GROUP_BIT) as usize + 1] += 1;
+                }
+            }
+        }
+        for g in 0..ng {
+            guser_off[g + 1] += guser_off[g];
+        }
+        let mut fill = guser_off.clone();
+        let mut gusers = vec![0u32; guser_off[ng] as usize];
+        // Reverse index: position -> occurrences as a direct part (action) or group member.
+        let mut rev_off = vec![0u32; n + 1];
+        let mut cnt = vec![0u32; na];
+        for (i, c) in cnt.iter_mut().enumerate() {
+            for &p in arena.parts_of(i) {
+                if p & GROUP_BIT != 0 {
+                    let g = (p & !GROUP_BIT) as usize;
+                    gusers[fill[g] as usize] = i as u32;
+                    fill[g] += 1;
+                    *c += u32::from(arena.group_off[g + 1] > arena.group_off[g]);
+                } else {
+                    rev_off[p as usize + 1] += 1;
+                    *c += 1;
+                }
+            }
+        }
+        for &t in &arena.group_members {
+            rev_off[t as usize + 1] += 1;
+        }
+        for p in 0..n {
+            rev_off[p + 1] += rev_off[p];
+        }
+        let mut fill = rev_off.clone();
+        let mut rev = vec![0u32; rev_off[n] as usize];
+        for i in 0..na {
+            for &p in arena.parts_of(i) {
+                if p & GROUP_BIT == 0 {
+                    rev[fill[p as usize] as usize] = i as u32;
+                    fill[p as usize] += 1;
+                }
+            }
+        }
+        for g in 0..ng {
+            let (a, b) = (arena.group_off[g] as usize, arena.group_off[g + 1] as usize);
+            for &t in &arena.group_members[a..b] {
+                rev[fill[t as usize] as usize] = g as u32 | GROUP_BIT;
+                fill[t as usize] += 1;
+            }
+        }
+        let gbest = (0..ng)
+            .map(|g| {
+                gusers[guser_off[g] as usize..guser_off[g + 1] as usize]
+                    .iter()
+                    .map(|&i| {
+                        let wait =
+                            matches!(arena.action_move(i as usize), crate::arena::Move::Wait);
+                        (part_price(wait, true, prices), i)
+                    })
+                    .min()
+                    .map_or((NONE, NONE), |(p, i)| (i, p))
+            })
+            .collect();
+        Index {
+            guser_off,
+            gusers,
+            gbest,
+            rev_off,
+            rev,
+            cnt,
+        }
+    }
+}
+
+/// The least priced cost C of every position (see [`priced_joker_game`]): Dijkstra with a
+/// heap; a plain action completes when its last part is settled (its max), a joker offer is
+/// a settled successor plus its price.
+fn costs_phase(arena: &Arena, idx: &Index, prices: &Prices) -> Vec<u32> {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+    let n = arena.num_positions();
+    let mut cost = vec![NONE; n];
+    let mut cnt = idx.cnt.clone();
+    let mut gleft: Vec<u32> = arena.group_off.windows(2).map(|w| w[1] - w[0]).collect();
+    let mut heap: BinaryHeap<Reverse<(u32, u32)>> = BinaryHeap::new();
+    for p in 0..n as u32 {
+        if arena.is_goal(p) {
+            heap.push(Reverse((0, p)));
+        }
+    }
+    while let Some(Reverse((ct, t))) = heap.pop() {
+        if cost[t as usize] != NONE {
+            continue;
+        }
+        cost[t as usize] = ct;
+        for &u in &idx.rev[idx.rev_off[t as usize] as usize..idx.rev_off[t as usize + 1] as usize] {
+            if u & GROUP_BIT == 0 {
+                let i = u as usize;
+                let o = arena.act_owner[i];
+                if cost[o as usize] != NONE {
+                    cnt[i] -= 1;
+                    continue;
+                }
+                let wait = matches!(arena.action_move(i), crate::arena::Move::Wait);
+                heap.push(Reverse((
+                    ct.saturating_add(part_price(wait, false, prices)),
+                    o,
+                )));
+                cnt[i] -= 1;
+                if cnt[i] == 0 {
+                    heap.push(Reverse((ct, o)));
+                }
+                continue;
+            }
+            let g = (u & !GROUP_BIT) as usize;
+            let (first, price) = idx.gbest[g];
+            if first == NONE {
+                continue;
+            }
+            let o = arena.act_owner[first as usize];
+            if cost[o as usize] == NONE {
+                heap.push(Reverse((ct.saturating_add(price), o)));
+            }
+            gleft[g] -= 1;
+            if gleft[g] == 0 {
+                for &a in &idx.gusers[idx.guser_off[g] as usize..idx.guser_off[g + 1] as usize] {
+                    let i = a as usize;
+                    cnt[i] -= 1;
+                    if cnt[i] == 0 && cost[o as usize] == NONE {
+                        heap.push(Reverse((ct, o)));
+                    }
+                }
+            }
+        }
+    }
+    cost
+}
+
+/// The fewest moves given the joker costs `j` (see the module docs): a FIFO over the
+/// counters; returns (moves, strategy, help).
+fn moves_phase(
+    arena: &Arena,
+    idx: &Index,
+    j: &[u32],
+    prices: &Prices,
+) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
     let n = arena.num_positions();
     let na = arena.num_actions();
-    let ng = arena.group_off.len() - 1;
-    // Group users (actions with the group as a part) and the group's owner.
-    let mut guser_off = vec![0u32; ng + 1];
-    for i in 0..na {
-        for &p in arena.parts_of(i) {
-            if p & GROUP_BIT != 0 {
-                guser_off[(p & !GROUP_BIT) as usize + 1] += 1;
-            }
-        }
-    }
-    for g in 0..ng {
-        guser_off[g + 1] += guser_off[g];
-    }
-    let mut fill = guser_off.clone();
-    let mut gusers = vec![0u32; guser_off[ng] as usize];
-    // Reverse index: position -> occurrences as a direct part (action) or group member.
-    let mut rev_off = vec![0u32; n + 1];
-    let mut cnt = vec![0u32; na];
-    for (i, c) in cnt.iter_mut().enumerate() {
-        for &p in arena.parts_of(i) {
-            if p & GROUP_BIT != 0 {
-                let g = (p & !GROUP_BIT) as usize;
-                gusers[fill[g] as usize] = i as u32;
-                fill[g] += 1;
-                *c += u32::from(arena.group_off[g + 1] > arena.group_off[g]);
-            } else {
-                rev_off[p as usize + 1] += 1;
-                *c += 1;
-            }
-        }
-    }
-    for &t in &arena.group_members {
-        rev_off[t as usize + 1] += 1;
-    }
-    for p in 0..n {
-        rev_off[p + 1] += rev_off[p];
-    }
-    let mut fill = rev_off.clone();
-    let mut rev = vec![0u32; rev_off[n] as usize];
-    for i in 0..na {
-        for &p in arena.parts_of(i) {
-            if p & GROUP_BIT == 0 {
-                rev[fill[p as usize] as usize] = i as u32;
-                fill[p as usize] += 1;
-            }
-        }
-    }
-    for g in 0..ng {
-        let (a, b) = (arena.group_off[g] as usize, arena.group_off[g + 1] as usize);
-        for &t in &arena.group_members[a..b] {
-            rev[fill[t as usize] as usize] = g as u32 | GROUP_BIT;
-            fill[t as usize] += 1;
-        }
-    }
+    let ng = idx.guser_off.len() - 1;
+    let mut cnt = idx.cnt.clone();
     let mut gleft: Vec<u32> = arena.group_off.windows(2).map(|w| w[1] - w[0]).collect();
     let mut gmax = vec![0u32; ng];
     let mut amax = vec![0u32; na];
@@ -135,12 +351,13 @@ pub fn short_joker_game(arena: &Arena) -> Solution {
         let t = st.queue[head];
         head += 1;
         let (jt, m) = (j[t as usize], st.moves[t as usize] + 1);
-        for &u in &rev[rev_off[t as usize] as usize..rev_off[t as usize + 1] as usize] {
+        for &u in &idx.rev[idx.rev_off[t as usize] as usize..idx.rev_off[t as usize + 1] as usize] {
             if u & GROUP_BIT == 0 {
                 // t is a direct part of action u.
                 let i = u as usize;
                 let o = arena.act_owner[i];
-                if jt < j[o as usize] {
+                let wait = matches!(arena.action_move(i), crate::arena::Move::Wait);
+                if jt.saturating_add(part_price(wait, false, prices)) <= j[o as usize] {
                     st.offer(o, m, u, t);
                 }
                 cnt[i] -= 1;
@@ -152,12 +369,13 @@ pub fn short_joker_game(arena: &Arena) -> Solution {
             }
             // t is an output target of the group's owner.
             let g = (u & !GROUP_BIT) as usize;
-            let users = &gusers[guser_off[g] as usize..guser_off[g + 1] as usize];
-            let Some(&first) = users.first() else {
+            let users = &idx.gusers[idx.guser_off[g] as usize..idx.guser_off[g + 1] as usize];
+            let (first, price) = idx.gbest[g];
+            if first == NONE {
                 continue;
-            };
+            }
             let o = arena.act_owner[first as usize];
-            if jt < j[o as usize] {
+            if jt.saturating_add(price) <= j[o as usize] {
                 st.offer(o, m, first, t);
             }
             gleft[g] -= 1;
@@ -174,14 +392,7 @@ pub fn short_joker_game(arena: &Arena) -> Solution {
             }
         }
     }
-    Solution {
-        jrank: base.jrank.clone(),
-        arank: st.moves.clone(),
-        strategy: st.strategy,
-        help: st.help,
-        moves: st.moves,
-        levels: base.levels,
-    }
+    (st.moves, st.strategy, st.help)
 }
 
 /// The positions settled so far, with their values and moves.

@@ -276,3 +276,145 @@ proptest! {
         }
     }
 }
+
+/// The least fixpoint of the priced game (module docs of `ioco_games::short`) by value
+/// iteration: the costs C, then the moves M given C.
+fn naive_priced(arena: &Arena, prices: &Prices) -> (Vec<u32>, Vec<u32>) {
+    const INF: u32 = u32::MAX;
+    let n = arena.num_positions();
+    let mut c: Vec<u32> = (0..n as u32)
+        .map(|p| if arena.is_goal(p) { 0 } else { INF })
+        .collect();
+    loop {
+        let mut changed = false;
+        for p in 0..n as u32 {
+            if arena.is_goal(p) {
+                continue;
+            }
+            let mut best = INF;
+            for i in arena.actions(p) {
+                let succ = arena.successors(i);
+                best = best.min(succ.iter().map(|&t| c[t as usize]).max().unwrap_or(INF));
+                for &t in &succ {
+                    let pr = help_price(arena, i, t, prices).unwrap();
+                    best = best.min(c[t as usize].saturating_add(pr));
+                }
+            }
+            if best < c[p as usize] {
+                c[p as usize] = best;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let mut m: Vec<u32> = (0..n as u32)
+        .map(|p| if arena.is_goal(p) { 0 } else { INF })
+        .collect();
+    loop {
+        let mut changed = false;
+        for p in 0..n as u32 {
+            if arena.is_goal(p) || c[p as usize] == INF {
+                continue;
+            }
+            let cp = c[p as usize];
+            let mut best = INF;
+            for i in arena.actions(p) {
+                let succ = arena.successors(i);
+                if succ.iter().all(|&t| c[t as usize] <= cp) {
+                    let worst = succ.iter().map(|&t| m[t as usize]).max().unwrap_or(INF);
+                    best = best.min(worst.saturating_add(1));
+                }
+                for &t in &succ {
+                    let pr = help_price(arena, i, t, prices).unwrap();
+                    if c[t as usize].saturating_add(pr) <= cp {
+                        best = best.min(m[t as usize].saturating_add(1));
+                    }
+                }
+            }
+            if best < m[p as usize] {
+                m[p as usize] = best;
+                changed = true;
+            }
+        }
+        if !changed {
+            return (c, m);
+        }
+    }
+}
+
+#[test]
+fn tcp_priced_jokers() {
+    let sa = tcp();
+    let goal = Goal::parse("state:☺", &sa).unwrap();
+    let arena = Arena::of_sa(&sa, &goal, Assumption::Nondeterministic);
+    let q1 = state(&sa, "1") as usize;
+    // Unit prices: the short joker game.
+    let unit = priced_joker_game(&arena, &Prices::UNIT);
+    let short = short_joker_game(&arena);
+    assert_eq!((unit.jrank[q1], unit.moves[q1]), (2, 10));
+    assert_eq!(unit.jrank, short.jrank);
+    assert_eq!(unit.moves, short.moves);
+    // Both jokers on the way from state 1 ask for an input to win the race against RST!
+    // (Player 3 helps), so with a successor price of 2 the help costs 4.
+    let p = Prices {
+        output: 1,
+        successor: 2,
+    };
+    let s = priced_joker_game(&arena, &p);
+    let (c, m) = naive_priced(&arena, &p);
+    assert_eq!(s.jrank, c);
+    assert_eq!(s.moves, m);
+    assert_eq!(s.jrank[q1], 4);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, rng_seed: prop::test_runner::RngSeed::Fixed(6), ..ProptestConfig::default() })]
+
+    #[test]
+    fn priced_joker_game_is_the_least_fixpoint(
+        seed in any::<u64>(),
+        states in 1usize..14,
+        p_in in 0.0f64..0.9,
+        p_out in 0.0f64..0.7,
+        goal_state in 0usize..14,
+        output in 1u32..4,
+        successor in 1u32..4,
+    ) {
+        let sa = random_sa(seed, &RandomShape { states, inputs: 2, outputs: 2, p_input: p_in, p_output: p_out, window: 0 });
+        let goal = Goal::of_states(&sa, &[(goal_state % states) as u32]);
+        let prices = Prices { output, successor };
+        for a in Assumption::ALL {
+            let arena = Arena::of_sa(&sa, &goal, a);
+            let s = priced_joker_game(&arena, &prices);
+            let (c, m) = naive_priced(&arena, &prices);
+            prop_assert_eq!(&s.jrank, &c, "{}", a);
+            prop_assert_eq!(&s.moves, &m, "{}", a);
+            // The strategy achieves its value.
+            for p in 0..arena.num_positions() as u32 {
+                let pi = p as usize;
+                if !s.contains(p) || arena.is_goal(p) {
+                    continue;
+                }
+                let i = s.strategy[pi] as usize;
+                let succ = arena.successors(i);
+                if s.is_joker_state(p) {
+                    let h = s.help[pi];
+                    let pr = help_price(&arena, i, h, &prices).unwrap();
+                    prop_assert!(s.jrank[h as usize] + pr <= s.jrank[pi]);
+                    prop_assert_eq!(s.moves[h as usize] + 1, s.moves[pi]);
+                } else {
+                    prop_assert!(succ.iter().all(|&t| s.jrank[t as usize] <= s.jrank[pi]));
+                    let worst = succ.iter().map(|&t| s.moves[t as usize]).max().unwrap();
+                    prop_assert_eq!(worst + 1, s.moves[pi]);
+                }
+            }
+            // Unit prices: the short joker game.
+            let u = priced_joker_game(&arena, &Prices::UNIT);
+            let short = short_joker_game(&arena);
+            prop_assert_eq!(&u.jrank, &short.jrank);
+            prop_assert_eq!(&u.moves, &short.moves);
+        }
+    }
+}
