@@ -11,7 +11,8 @@
 //! * [`joker()`]: the fewest jokers (times the system must cooperate), then the fewest moves
 //!   over the whole game ([`short_joker_game`], a min-cost reachability game; the thesis'
 //!   nested construction [`joker_game`] minimises moves only inside each joker level and is
-//!   kept as [`GameOptions::per_level_moves`]).
+//!   kept as [`GameOptions::per_level_moves`]); with [`GameOptions::prices`] the help of the
+//!   system is priced by who gives it ([`priced_joker_game`]).
 //! * [`purpose_test`]: a test purpose automaton with `accept*`/`refuse*` states, its product
 //!   with the specification, coreachability of accept, and a Pass/Inconclusive/Fail test case;
 //!   [`PurposeProduct`] also steers online.
