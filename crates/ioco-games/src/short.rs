@@ -21,12 +21,14 @@
 //!          1 + min { M(t) | t ∈ Moves(q,a,·), J(t) < J(q) }     (a joker move)
 //! ```
 //!
-//! so the pair (J(q), M(q)) is the value of q in a min-cost reachability game with
-//! lexicographic costs, where a plain move costs (0, 1) and a joker move (1, 1): jokers first,
-//! then moves (a priced game in the sense of the thesis' future work, with one price per
-//! joker). The strategy is J-Rank optimal from *every* state (subgame-perfect), and along each
-//! of its helped plays (J, M) decreases lexicographically at every move, so the test case
-//! built from it terminates (Lemma 6.32 unchanged).
+//! Two min-cost reachability games, one after the other: J is the value of the game in which
+//! a joker costs 1 and a plain move 0 (Def. 6.11's nested fixpoint computes it); M is the
+//! value, over the strategies that are J-optimal from *every* state (subgame-perfect), of the
+//! game in which every move costs 1 and the system plays against the tester except at the
+//! joker moves. Jokers first, then moves: the thesis' "short joker strategies" (§6.9). Along
+//! every helped play of the strategy (J, M) decreases lexicographically at every move, so the
+//! test case built from it terminates (Lemma 6.32 unchanged). (M is the worst case over *all*
+//! successors of a plain move, also those of lower J: the moves of a helped play.)
 //!
 //! **Algorithm (linear time).** J comes from the linear nested-attractor engine. M is then a
 //! generalised Dijkstra search whose step costs are all 1, so a FIFO queue replaces the
