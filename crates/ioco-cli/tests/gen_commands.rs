@@ -144,14 +144,142 @@ fn reach_goal_that_cannot_be_forced_is_a_clear_error_and_joker_works() {
 }
 
 #[test]
+fn analyze_counts_ordered_pairs_as_thesis_table_3_2() {
+    // Thesis Fig. 3.1 (ch. 3 running example): 2 ⋈ 3 is the only compatible pair of distinct
+    // states (Ex. 3.11). Table 3.2 counts ordered pairs (TCP: 78 of 26·25 = 12.0 %), so it
+    // counts 2 of the 4·3 = 12, and the incompatible ones are the other 10. (Before issue #18
+    // this printed "1 (16.7 %)": an unordered count beside an ordered percentage.)
+    ioco()
+        .args(["analyze", "examples/models/thesis-fig3.1.aut"])
+        .assert()
+        .success()
+        .stdout(contains(
+            "pairs are counted as ordered pairs (q, q') of distinct states",
+        ))
+        .stdout(contains(
+            "compatible pairs:     2 (16.7% of the 12 ordered pairs)",
+        ))
+        .stdout(contains("incompatible pairs:           10"))
+        .stdout(contains("ADG: x.(x.0 + y.a.(x.0 + y.0)) + y.a.(x.0 + y.0)"));
+    let out = ioco()
+        .args(["analyze", "--json", "examples/models/thesis-fig3.1.aut"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["compatible_pairs"], 2);
+    assert_eq!(v["ordered_pairs"], 12);
+    assert_eq!(v["equivalent_pairs"], 0);
+    assert_eq!(v["adg"]["incompatible_pairs"], 10);
+    assert!(v["pair_convention"].as_str().unwrap().contains("Table 3.2"));
+}
+
+#[test]
+fn analyze_exact_searches_an_adg_within_its_bound() {
+    // Thesis Fig. 3.1: an ADG exists (Ex. 3.32's has depth 4; the exact search's is a
+    // shortest one). With a bound of 1 configuration the search says it did not decide.
+    ioco()
+        .args(["analyze", "--exact", "examples/models/thesis-fig3.1.aut"])
+        .assert()
+        .success()
+        .stdout(contains(
+            "exact ADG search (Def. 3.21): an ADG exists, depth 4",
+        ));
+    ioco()
+        .args([
+            "analyze",
+            "--exact",
+            "--exact-limit",
+            "1",
+            "examples/models/thesis-fig3.1.aut",
+        ])
+        .assert()
+        .success()
+        .stdout(contains(
+            "exact ADG search: not decided: the exact ADG search stopped at its bound after 1 configurations",
+        ));
+}
+
+#[test]
+fn joker_tcp_of_table_6_1_takes_10_moves_not_11() {
+    // Thesis §6.8: the joker strategies of its nested construction take 11 moves on TCP,
+    // strategies with as many jokers take 10; the default minimises moves over the whole game.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("tcp.json");
+    let out = out.to_str().unwrap();
+    let model = "examples/models/tcp-table6.1.aut";
+    ioco()
+        .args([
+            "gen", model, "--method", "joker", "--goal", "state:0", "-o", out,
+        ])
+        .assert()
+        .success()
+        .stderr(contains("2 joker(s), at most 10 moves"));
+    ioco()
+        .args([
+            "gen",
+            model,
+            "--method",
+            "joker",
+            "--goal",
+            "state:0",
+            "--per-level-moves",
+            "-o",
+            out,
+        ])
+        .assert()
+        .success()
+        .stderr(contains("2 joker(s), at most 11 moves"));
+    // Priced help: both jokers let an input win the race against RST! (the system's choice
+    // of successor), so at price 2 each the help costs 4.
+    ioco()
+        .args([
+            "gen",
+            model,
+            "--method",
+            "joker",
+            "--goal",
+            "state:0",
+            "--joker-prices",
+            "1,2",
+            "-o",
+            out,
+        ])
+        .assert()
+        .success()
+        .stderr(contains(
+            "help priced 4 (output 1, successor 2), at most 10 moves",
+        ));
+    ioco()
+        .args([
+            "gen",
+            model,
+            "--method",
+            "joker",
+            "--goal",
+            "state:0",
+            "--joker-prices",
+            "0,2",
+            "-o",
+            out,
+        ])
+        .assert()
+        .code(2)
+        .stderr(contains("each a whole number ≥ 1"));
+}
+
+#[test]
 fn analyze_reports_the_coffee_machines_compatible_pairs() {
     // Thesis F14: the three quiescent states are pairwise compatible, and so are the three
-    // output states: 6 unordered pairs.
+    // output states: 6 unordered pairs, counted as 12 ordered pairs (thesis Table 3.2) of the
+    // 6·5 = 30.
     ioco()
         .args(["analyze", "examples/models/coffee.aut"])
         .assert()
         .success()
-        .stdout(contains("compatible pairs:     6"))
+        .stdout(contains("pairs are counted as ordered pairs"))
+        .stdout(contains(
+            "compatible pairs:     12 (40.0% of the 30 ordered pairs)",
+        ))
         .stdout(contains("not distinguished by the ADG: 0 (0.0%)"))
         .stdout(contains("not separated by an output:   0 (0.0%"));
     ioco()

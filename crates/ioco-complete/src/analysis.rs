@@ -1,5 +1,13 @@
 //! `ioco analyze`: the relations of a suspension automaton and the ADG metrics of thesis
 //! Table 3.2 in one serialisable report.
+//!
+//! **Pair convention.** Every pair count is over *ordered* pairs `(q, q′)` of distinct states,
+//! as in thesis Table 3.2 (§3.7.2, seed 000 L5917–L5925: "we only count pairs (q, q′) such
+//! that q ≠ q′"; its percentages are reproduced only over the `n(n−1)` ordered pairs, e.g. TCP
+//! 78/(26·25) = 12.0 %, and its incompatible-pair column, 2 of 572 = 0.35 %, is then over
+//! `n(n−1) − compatible`). So one compatible unordered pair `{q, q′}` counts twice, and the
+//! compatible, equivalent, incompatible and undistinguished counts add up:
+//! `compatible + incompatible = n(n−1)`. [`PAIR_CONVENTION`] says so in every report.
 
 use crate::adg::{build_adg, metrics, AdgMetrics, AdgOptions};
 use crate::compat::Compat;
@@ -8,6 +16,10 @@ use crate::sa::Sa;
 use crate::CompleteError;
 use ioco_model::Lts;
 use serde::Serialize;
+
+/// The pair convention of every count of an [`Analysis`], as printed with it.
+pub const PAIR_CONVENTION: &str =
+    "ordered pairs (q, q') of distinct states, as in thesis Table 3.2: {q, q'} counts twice";
 
 /// The analysis of a suspension automaton.
 #[derive(Clone, Debug, Serialize)]
@@ -20,14 +32,18 @@ pub struct Analysis {
     pub inputs: usize,
     /// Output labels (δ included when used).
     pub outputs: usize,
-    /// Unordered pairs of distinct compatible states.
-    pub compatible_pairs: usize,
-    /// Compatible ordered pairs in percent of `n(n−1)` (thesis Table 3.2).
+    /// How pairs are counted: [`PAIR_CONVENTION`].
+    pub pair_convention: String,
+    /// Ordered pairs `(q, q′)`, `q ≠ q′`, of the `n(n−1)`: the denominator of the percentages.
+    pub ordered_pairs: u64,
+    /// Ordered pairs of distinct compatible states (thesis Table 3.2's column).
+    pub compatible_pairs: u64,
+    /// `compatible_pairs` in percent of `n(n−1)` (thesis Table 3.2).
     pub compatible_percent: f64,
-    /// Up to 100 compatible pairs, by state name.
+    /// Up to 100 compatible pairs, by state name, each unordered pair once (`p < q`).
     pub compatible_examples: Vec<(String, String)>,
-    /// Unordered pairs of distinct equivalent states (`≈`, thesis Def. 2.13).
-    pub equivalent_pairs: usize,
+    /// Ordered pairs of distinct equivalent states (`≈`, thesis Def. 2.13).
+    pub equivalent_pairs: u64,
     /// States equivalent to chaos (allow everything; never tested from).
     pub chaotic_states: Vec<String>,
     /// ADG metrics, when the construction succeeded.
@@ -42,7 +58,9 @@ pub fn analyze_with(lts: &Lts, opts: &AdgOptions) -> Result<Analysis, CompleteEr
     let compat = Compat::compute(&sa);
     let equiv = Equiv::compute(&sa);
     let n = sa.n();
-    let cp = compat.compatible_pairs();
+    // Ordered pairs: each unordered pair the relations store counts twice.
+    let cp = 2 * compat.compatible_pairs() as u64;
+    let ordered = n as u64 * (n as u64).saturating_sub(1);
     let mut examples = Vec::new();
     'o: for q in 1..n as u32 {
         for p in 0..q {
@@ -66,14 +84,16 @@ pub fn analyze_with(lts: &Lts, opts: &AdgOptions) -> Result<Analysis, CompleteEr
         transitions: sa.num_transitions(),
         inputs: sa.input_labels().len(),
         outputs: sa.output_labels().len(),
+        pair_convention: PAIR_CONVENTION.to_string(),
+        ordered_pairs: ordered,
         compatible_pairs: cp,
-        compatible_percent: if n < 2 {
+        compatible_percent: if ordered == 0 {
             0.0
         } else {
-            200.0 * cp as f64 / (n as f64 * (n as f64 - 1.0))
+            100.0 * cp as f64 / ordered as f64
         },
         compatible_examples: examples,
-        equivalent_pairs: equiv.equivalent_pairs(),
+        equivalent_pairs: 2 * equiv.equivalent_pairs() as u64,
         chaotic_states: (0..n as u32)
             .filter(|&q| equiv.chaotic(q))
             .map(|q| sa.state_names[q as usize].clone())

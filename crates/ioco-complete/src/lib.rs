@@ -31,7 +31,9 @@
 //! }
 //! let sa = b.build().unwrap();
 //! let a = ioco_complete::analyze(&sa).unwrap();
-//! assert_eq!(a.compatible_pairs, 1);
+//! // 2 ⋈ 3: one unordered pair, two ordered ones (thesis Table 3.2 counts ordered pairs).
+//! assert_eq!(a.compatible_pairs, 2);
+//! assert!((a.compatible_percent - 100.0 * 2.0 / 12.0).abs() < 1e-9);
 //! assert_eq!(a.adg.as_ref().unwrap().term, "x.(x.0 + y.a.(x.0 + y.0)) + y.a.(x.0 + y.0)");
 //! let suite = ioco_complete::n_complete(&sa, 2, &Default::default()).unwrap();
 //! assert!(suite.num_tests() > 0);
@@ -46,6 +48,7 @@ pub mod ccs;
 pub mod compat;
 pub mod distgraph;
 pub mod equiv;
+pub mod exact;
 pub mod merge;
 pub mod residual;
 pub mod sa;
@@ -83,6 +86,13 @@ pub enum CompleteError {
     SplittingGraphTooLarge {
         /// The nodes built.
         limit: usize,
+    },
+    /// The exact ADG search ([`exact`]) passed its bound on configurations or memory.
+    ExactSearchTooLarge {
+        /// Configurations built.
+        configurations: usize,
+        /// Their memory (bytes, estimated).
+        bytes: usize,
     },
     /// The nested suites of `T(S, n)` need merged automata whose state pairs, with those of
     /// the automata already prepared, pass the budget ([`budget`]).
@@ -168,6 +178,17 @@ impl std::fmt::Display for CompleteError {
                 "the splitting graph reached its budget at {limit} nodes (thesis Lemma 3.31: it \
                  can be exponential); hint: allow an incomplete graph (the default), raise the \
                  budget, or use n-complete suites"
+            ),
+            CompleteError::ExactSearchTooLarge {
+                configurations,
+                bytes,
+            } => write!(
+                f,
+                "the exact ADG search stopped at its bound after {configurations} \
+                 configurations ({:.1} MiB; configurations are sets of current states with \
+                 the pairs still to separate, exponential in the states); it is meant for \
+                 small automata: use the splitting-graph ADG instead",
+                *bytes as f64 / (1 << 20) as f64
             ),
         }
     }

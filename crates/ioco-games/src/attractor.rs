@@ -42,7 +42,9 @@ pub struct Solution {
     /// [`NONE`] outside the set.
     pub jrank: Vec<u32>,
     /// The attractor rank per position inside its joker level (thesis Def. 6.7's A-Rank for
-    /// level 0; the per-level rank of the note's erratum to Def. 6.18 for higher levels).
+    /// level 0; the per-level rank of the note's erratum to Def. 6.18 for higher levels); in
+    /// a [`crate::short::short_joker_game`] solution the moves over the whole game, so that
+    /// [`Solution::rank`] is the lexicographic value (jokers, moves).
     pub arank: Vec<u32>,
     /// The strategy: the action index (into the arena) per position in the set; [`NONE`] for
     /// goal positions.

@@ -19,7 +19,8 @@
 //! clause is too strict (a move that drops to a lower level is good), and its A-Rank must be
 //! the per-level rank. Moves are minimised inside each level only (the thesis' open gap §6.5,
 //! e.g. 11 instead of 10 moves in the TCP case); [`Solution::moves`] reports the bound of the
-//! strategy that was chosen.
+//! strategy that was chosen. [`crate::short`] minimises them over the whole game (the
+//! default of [`crate::joker()`]).
 
 use crate::arena::Arena;
 use crate::attractor::{Engine, Solution, NONE};

@@ -9,7 +9,10 @@
 //!   [`Strategy`] and a sound [`TestCase`] that reaches the goal against every implementation
 //!   that resolves races as assumed. A goal that cannot be forced is an error that says why.
 //! * [`joker()`]: the fewest jokers (times the system must cooperate), then the fewest moves
-//!   inside each joker level ([`joker_game`]).
+//!   over the whole game ([`short_joker_game`], a min-cost reachability game; the thesis'
+//!   nested construction [`joker_game`] minimises moves only inside each joker level and is
+//!   kept as [`GameOptions::per_level_moves`]); with [`GameOptions::prices`] the help of the
+//!   system is priced by who gives it ([`priced_joker_game`]).
 //! * [`purpose_test`]: a test purpose automaton with `accept*`/`refuse*` states, its product
 //!   with the specification, coreachability of accept, and a Pass/Inconclusive/Fail test case;
 //!   [`PurposeProduct`] also steers online.
@@ -38,6 +41,7 @@ pub mod joker;
 pub mod purpose;
 pub mod random;
 pub mod resilience;
+pub mod short;
 pub mod strategy;
 
 pub use arena::{Arena, ArenaBuilder, Assumption, Move};
@@ -47,6 +51,7 @@ pub use goal::{Goal, GoalError};
 pub use joker::{joker_game, reachable_goal};
 pub use purpose::{purpose_test, Purpose, PurposeError, PurposeOptions, PurposeProduct};
 pub use resilience::{prefer_resilient, Concurrent};
+pub use short::{help_price, priced_joker_game, short_joker_game, Prices};
 pub use strategy::{trace_strategy_test, Advice, Step, Strategy};
 
 use ioco_gen::{NamedTest, Suite, TestCase};
@@ -193,6 +198,13 @@ pub struct GameOptions {
     pub max_nodes: usize,
     /// Non-decreasing steps a test may take inside the region before it gives up (0: none).
     pub budget: u32,
+    /// Joker games: minimise moves only inside each joker level, as the thesis' nested
+    /// construction (Table 6.1) does, instead of over the whole game ([`short_joker_game`]).
+    pub per_level_moves: bool,
+    /// Joker games: the prices of the system's help ([`priced_joker_game`]); with other than
+    /// [`Prices::UNIT`], [`JokerResult::jokers`] is the least total price. Ignored with
+    /// `per_level_moves`.
+    pub prices: Prices,
 }
 
 impl Default for GameOptions {
@@ -200,6 +212,8 @@ impl Default for GameOptions {
         GameOptions {
             max_nodes: DEFAULT_MAX_NODES,
             budget: 0,
+            per_level_moves: false,
+            prices: Prices::UNIT,
         }
     }
 }
@@ -296,7 +310,13 @@ pub fn joker_with(
 ) -> Result<JokerResult, GameError> {
     check_sa(sa)?;
     let arena = Arena::of_sa(sa, goal, assume);
-    let mut sol = joker_game(&arena);
+    let mut sol = if opts.per_level_moves {
+        joker_game(&arena)
+    } else if opts.prices == Prices::UNIT {
+        short_joker_game(&arena)
+    } else {
+        priced_joker_game(&arena, &opts.prices)
+    };
     let q0 = sa.initial()[0];
     let losing: Vec<bool> = (0..arena.num_positions() as u32)
         .map(|p| !sol.contains(p))

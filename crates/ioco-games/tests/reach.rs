@@ -334,7 +334,7 @@ fn assumption_names_and_large_tests() {
     let goal = Goal::parse("state:q5|state:q7", &sa).unwrap();
     let opts = GameOptions {
         max_nodes: 3,
-        budget: 0,
+        ..Default::default()
     };
     let e = reach_with(&sa, &goal, Assumption::InputEager, &opts).unwrap_err();
     assert!(matches!(e, GameError::TestTooLarge { limit: 3 }));

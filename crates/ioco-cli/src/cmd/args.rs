@@ -154,6 +154,15 @@ pub struct GenArgs {
     /// Test assumption: input-eager, output-eager, nondeterministic or input-fair (reach, joker).
     #[arg(long, default_value = "nondeterministic")]
     pub assume: String,
+    /// Joker: minimise moves only inside each joker level, as the thesis' nested joker sets
+    /// (Table 6.1) do; by default the fewest jokers, then the fewest moves over the whole game.
+    #[arg(long)]
+    pub per_level_moves: bool,
+    /// Joker: prices of the system's help, `OUTPUT,SUCCESSOR` (each ≥ 1): choosing the output
+    /// the tester asks for, and letting the tester's input win a race against the system's
+    /// outputs; the joker count printed is then the least total price.
+    #[arg(long, value_name = "OUTPUT,SUCCESSOR", value_parser = parse_prices)]
+    pub joker_prices: Option<(u32, u32)>,
     /// The test purpose: an LTS whose states named `accept…`/`refuse…` mark accepting and
     /// refusing states (purpose).
     #[arg(long, value_name = "FILE")]
@@ -218,4 +227,16 @@ pub struct RunArgs {
 /// `--shard K/N`.
 fn parse_shard(s: &str) -> Result<ioco_exec::shard::Shard, String> {
     ioco_exec::shard::Shard::parse(s)
+}
+
+/// `OUTPUT,SUCCESSOR`, both ≥ 1.
+fn parse_prices(s: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("`{s}`: expected two prices OUTPUT,SUCCESSOR, each a whole number ≥ 1");
+    let (a, b) = s.split_once(',').ok_or_else(bad)?;
+    let a: u32 = a.trim().parse().map_err(|_| bad())?;
+    let b: u32 = b.trim().parse().map_err(|_| bad())?;
+    if a == 0 || b == 0 || a > 1_000_000 || b > 1_000_000 {
+        return Err(bad());
+    }
+    Ok((a, b))
 }

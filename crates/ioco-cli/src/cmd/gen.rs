@@ -192,14 +192,31 @@ pub fn run(args: Args) -> Result<Outcome> {
                 });
                 r.into_suite()
             } else {
-                let r = ioco_games::joker_with(&sa, &goal, assume, &Default::default())
+                let prices = args
+                    .joker_prices
+                    .map_or(ioco_games::Prices::UNIT, |(o, s)| ioco_games::Prices {
+                        output: o,
+                        successor: s,
+                    });
+                let opts = ioco_games::GameOptions {
+                    per_level_moves: args.per_level_moves,
+                    prices,
+                    ..Default::default()
+                };
+                let r = ioco_games::joker_with(&sa, &goal, assume, &opts)
                     .map_err(|e| miette!("{e}"))?;
-                spinner.suspend(|| {
-                    errln!(
+                spinner.suspend(|| match args.joker_prices {
+                    Some((o, s)) => errln!(
+                        "goal {goal_text}: help priced {} (output {o}, successor {s}), at most {} \
+                         moves",
+                        r.jokers,
+                        r.moves
+                    ),
+                    None => errln!(
                         "goal {goal_text}: {} joker(s), at most {} moves",
                         r.jokers,
                         r.moves
-                    )
+                    ),
                 });
                 r.into_suite()
             }
