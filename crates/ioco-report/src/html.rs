@@ -222,6 +222,20 @@ fn model(o: &mut String, summary: &Summary, cx: &Context) {
     match (&cx.graph, &cx.no_graph) {
         (Some(g), _) => {
             let mut line = Vec::new();
+            // switch coverage of data sessions and switch-coverage suites (TAP19 Alg. 1)
+            let pct = |k: &str| {
+                summary
+                    .parameters
+                    .get(k)
+                    .and_then(|v| v.as_f64())
+                    .map(|x| format!("{:.1}%", 100.0 * x))
+            };
+            if let Some(x) = pct("switch_coverage") {
+                line.push(format!("switch coverage {x}"));
+            }
+            if let (Some(a), Some(b)) = (pct("apriori_coverage"), pct("aposteriori_coverage")) {
+                line.push(format!("switch coverage a priori {a}, a posteriori {b}"));
+            }
             if let Some((a, b)) = g.node_coverage() {
                 line.push(format!("states visited {a}/{b}"));
             }
