@@ -242,7 +242,12 @@ fn html_report_of_a_data_model_draws_locations_and_switches() {
         .code(1);
     let page = std::fs::read_to_string(&html).unwrap();
     self_contained(&page);
-    // switches are drawn with their guards; some were taken, the failing step is marked
+    // the session's switch coverage, and switches drawn with their guards; some were taken,
+    // the failing step is marked
+    assert!(
+        page.contains("<p class=\"legend\">switch coverage "),
+        "{page}"
+    );
     assert!(page.contains("class=\"edge in visited\""), "{page}");
     assert!(page.contains("class=\"node visited initial\""), "{page}");
     let step = tag_with(&page, "class=\"step failing").expect("a failing step");

@@ -45,7 +45,14 @@ pub struct Visits {
     /// Runs whose walk stopped before the end of their trace without a Fail there (a label
     /// the model does not know, an input it does not enable): how many.
     pub diverged: usize,
+    /// Runs not walked because the walk's budget of steps was spent (data models:
+    /// [`SYMBOLIC_STEPS`]); the followed run is always walked.
+    pub unwalked: usize,
 }
+
+/// Steps of recorded runs walked through a data model's symbolic tracker for one picture (each
+/// step asks the solver): beyond, further runs are not counted, and the picture says so.
+pub const SYMBOLIC_STEPS: usize = 20_000;
 
 /// The followed run, step by step.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -191,7 +198,9 @@ fn note(
     refused: Option<usize>,
     complete: bool,
 ) {
-    let failed_there = r.verdict == RunVerdict::Fail && refused == Some(r.trace.len() - 1);
+    let failed_there = r.verdict == RunVerdict::Fail
+        && refused.is_some()
+        && refused == r.trace.len().checked_sub(1);
     if !complete && !failed_there {
         v.diverged += 1;
     }
@@ -263,7 +272,13 @@ pub fn symbolic(tracker: &mut SymbolicSpec, runs: &[RunResult]) -> Visits {
         let (g, vals, input) = parse_gate_value(&spec, t).ok()?;
         Some((if input { Dir::In } else { Dir::Out }, Some((g, vals))))
     };
+    let mut walked = 0usize;
     for (i, r) in runs.iter().enumerate() {
+        if walked >= SYMBOLIC_STEPS && focus != Some(i) {
+            v.unwalked += 1;
+            continue;
+        }
+        walked += r.trace.len();
         let texts: Vec<&str> = r.trace.iter().collect();
         let mut after: Vec<Vec<u32>> = Vec::new();
         // the switches a step fires: those some candidate state enables before it
@@ -298,4 +313,50 @@ pub fn symbolic(tracker: &mut SymbolicSpec, runs: &[RunResult]) -> Visits {
         note(&mut v, focus == Some(i), i, r, after, refused, complete);
     }
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::result::Failure;
+    use ioco_model::{Alphabet, LtsBuilder};
+
+    /// 0 -coin?-> 1 -tea!-> 0
+    fn machine() -> Lts {
+        let mut b = LtsBuilder::new(Alphabet::new());
+        let s = b.add_states(2);
+        b.add_initial(s);
+        let coin = b.alphabet_mut().input("coin").unwrap();
+        let tea = b.alphabet_mut().output("tea").unwrap();
+        b.add_transition(s, coin, s + 1);
+        b.add_transition(s + 1, tea, s);
+        b.build().unwrap()
+    }
+
+    #[test]
+    fn visits_count_steps_and_the_failing_run_is_followed() {
+        let lts = machine();
+        let mut ok = RunResult::new(0, 1);
+        ok.trace = ["coin?", "tea!", "δ"].into_iter().collect();
+        let mut bad = RunResult::new(1, 2);
+        bad.verdict = RunVerdict::Fail;
+        bad.trace = ["coin?", "δ"].into_iter().collect();
+        bad.failure = Some(Failure {
+            observed: "δ".into(),
+            allowed: vec!["tea!".into()],
+            reason: "quiescence".into(),
+        });
+        let mut empty_fail = RunResult::new(2, 3);
+        empty_fail.verdict = RunVerdict::Fail;
+        let v = explicit(&lts, QuiescencePolicy::Stable, &[ok, bad, empty_fail]);
+        // run 0: start 0, coin? 1, tea! 0, δ 0; run 1: start 0, coin? 1 (δ refused); run 2: 0
+        assert_eq!(v.nodes, vec![5, 2]);
+        let coin = lts.alphabet().parse("coin?").unwrap();
+        assert_eq!(v.edges.get(&(0, coin.0, 1)), Some(&2));
+        let f = v.focus.expect("the failing run is followed");
+        assert_eq!(f.index, 1);
+        assert_eq!(f.after, vec![vec![0], vec![1]]);
+        assert_eq!(f.refused, Some((1, vec![1])));
+        assert_eq!(v.diverged, 0);
+    }
 }

@@ -39,6 +39,8 @@ pub struct Context {
     pub focus: Option<Focus>,
     /// Runs whose steps the model did not follow to their end (the model changed?).
     pub diverged: usize,
+    /// Runs not counted in the coverage (the walk's budget was spent).
+    pub unwalked: usize,
 }
 
 const CSS: &str = r#"
@@ -220,6 +222,20 @@ fn model(o: &mut String, summary: &Summary, cx: &Context) {
     match (&cx.graph, &cx.no_graph) {
         (Some(g), _) => {
             let mut line = Vec::new();
+            // switch coverage of data sessions and switch-coverage suites (TAP19 Alg. 1)
+            let pct = |k: &str| {
+                summary
+                    .parameters
+                    .get(k)
+                    .and_then(|v| v.as_f64())
+                    .map(|x| format!("{:.1}%", 100.0 * x))
+            };
+            if let Some(x) = pct("switch_coverage") {
+                line.push(format!("switch coverage {x}"));
+            }
+            if let (Some(a), Some(b)) = (pct("apriori_coverage"), pct("aposteriori_coverage")) {
+                line.push(format!("switch coverage a priori {a}, a posteriori {b}"));
+            }
             if let Some((a, b)) = g.node_coverage() {
                 line.push(format!("states visited {a}/{b}"));
             }
@@ -237,6 +253,13 @@ fn model(o: &mut String, summary: &Summary, cx: &Context) {
                     o,
                     "<p class=\"note\">{} run(s) left the model before their end (a label or step the model does not have: was the model changed after the run?); their coverage stops there.</p>",
                     cx.diverged
+                );
+            }
+            if cx.unwalked > 0 {
+                let _ = writeln!(
+                    o,
+                    "<p class=\"note\">{} run(s) are not counted in this coverage: walking runs through a data model asks the solver at every step, and the budget of steps for one report was spent.</p>",
+                    cx.unwalked
                 );
             }
             match crate::svg::too_large(g) {

@@ -100,7 +100,7 @@ pub fn layout(input: &Input<'_>) -> Layout {
     if pred.iter().all(|p| p.len() <= 1) {
         let roots = roots_of(&rows, &pred);
         if forest(&succ, &roots) {
-            return tree(input, &succ, &roots, layer, depth);
+            return tree(input, &succ, &roots);
         }
     }
     // 2. barycentre sweeps
@@ -199,14 +199,19 @@ fn forest(succ: &[Vec<usize>], roots: &[usize]) -> bool {
 /// A forest (every node has at most one predecessor: a test case, a suite's prefix tree):
 /// leaves left to right in depth-first order, each parent centred over its children, so
 /// that every subtree has a band of its own and no edges cross.
-fn tree(
-    input: &Input<'_>,
-    succ: &[Vec<usize>],
-    roots: &[usize],
-    layer: Vec<usize>,
-    depth: usize,
-) -> Layout {
+fn tree(input: &Input<'_>, succ: &[Vec<usize>], roots: &[usize]) -> Layout {
     let n = input.widths.len();
+    // layers: the depth in the tree (a breadth-first search from the initial nodes may have
+    // reached a node before its parent)
+    let mut layer = vec![0usize; n];
+    let mut todo: Vec<usize> = roots.to_vec();
+    while let Some(v) = todo.pop() {
+        for &c in &succ[v] {
+            layer[c] = layer[v] + 1;
+            todo.push(c);
+        }
+    }
+    let depth = layer.iter().max().copied().unwrap_or(0) + 1;
     let mut x = vec![0.0f64; n];
     let mut cursor = MARGIN;
     // iterative post-order: (node, children done)

@@ -360,3 +360,54 @@ fn towards(c: (f64, f64), p: (f64, f64), rx: f64, ry: f64) -> (f64, f64) {
     let t = 1.0 / ((ux / rx).powi(2) + (uy / ry).powi(2)).sqrt();
     (c.0 + ux * t, c.1 + uy * t)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::{Graph, Kind};
+    use proptest::prelude::*;
+
+    fn graph(n: usize, edges: &[(usize, usize, u8)], initial: usize) -> Graph {
+        let mut g = Graph::default();
+        for i in 0..n {
+            g.node(format!("s{i}"));
+        }
+        if n > 0 {
+            g.nodes[initial % n].initial = true;
+        }
+        for &(a, b, k) in edges {
+            if n > 0 {
+                let kind =
+                    [Kind::Input, Kind::Output, Kind::Quiescence, Kind::Internal][k as usize % 4];
+                g.edge(a % n, b % n, format!("l{k}"), kind);
+            }
+        }
+        g
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(128))]
+        /// Any graph (loops, parallel edges, cycles, several components) is drawn with finite
+        /// coordinates, every node and edge once, nodes of a layer apart.
+        #[test]
+        fn any_graph_is_drawn(n in 0usize..30, edges in proptest::collection::vec((0usize..30, 0usize..30, 0u8..4), 0..60), initial in 0usize..30) {
+            let g = graph(n, &edges, initial);
+            let svg = render(&g, "p");
+            prop_assert!(!svg.contains("NaN") && !svg.contains("inf"), "{}", svg);
+            prop_assert_eq!(svg.matches("<g class=\"node").count(), n);
+            prop_assert_eq!(svg.matches("<g class=\"edge").count(), g.edges.len());
+            let widths: Vec<f64> = g.nodes.iter().map(|x| width(&x.name, x.visits)).collect();
+            let es: Vec<(usize, usize)> = g.edges.iter().map(|e| (e.from, e.to)).collect();
+            let roots: Vec<usize> = (0..n).filter(|&i| g.nodes[i].initial).collect();
+            let l = layout(&Input { widths: &widths, height: HEIGHT, edges: &es, roots: &roots });
+            for a in 0..n {
+                for b in a + 1..n {
+                    if l.layer[a] == l.layer[b] {
+                        let d = (l.pos[a].0 - l.pos[b].0).abs();
+                        prop_assert!(d + 1e-6 >= (widths[a] + widths[b]) / 2.0, "{} {} overlap", a, b);
+                    }
+                }
+            }
+        }
+    }
+}

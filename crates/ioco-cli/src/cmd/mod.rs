@@ -259,9 +259,9 @@ pub fn progress(runs: usize) -> (ioco_exec::Progress, indicatif::ProgressBar) {
     } else {
         indicatif::ProgressBar::hidden()
     };
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} runs {msg} [{elapsed}]")
-    {
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{bar:30} {pos}/{len} runs {msg} [{elapsed}, about {eta} left]",
+    ) {
         bar.set_style(style);
     }
     let fails = Arc::new(AtomicUsize::new(0));

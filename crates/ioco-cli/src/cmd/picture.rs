@@ -101,6 +101,7 @@ pub fn context(
             if let Some(v) = visits {
                 cx.focus = v.focus;
                 cx.diverged = v.diverged;
+                cx.unwalked = v.unwalked;
             }
             cx.graph = Some(g);
         }
