@@ -15,7 +15,7 @@ use super::test_data;
 use super::Outcome;
 use ioco_exec::{RunResult, RunVerdict, Summary, Tester};
 use ioco_lang::ir::Spec;
-use ioco_symbolic::online::{self, GateValue};
+use ioco_symbolic::online::GateValue;
 use miette::{miette, Result};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -185,31 +185,10 @@ fn trace_before(r: &RunResult) -> String {
 
 /// Parses a recorded input label (`water?(100)`, `pad?`) into a gate and its values.
 fn parse_input(spec: &Spec, label: &str) -> std::result::Result<GateValue, String> {
-    let (gate, rest) = label
-        .split_once('?')
-        .ok_or_else(|| format!("`{label}` is not an input"))?;
-    let g = spec
-        .gates
-        .iter()
-        .find(|g| g.name == gate && g.dir == ioco_lang::ir::Direction::Input)
-        .ok_or_else(|| format!("`{label}`: the model has no input gate `{gate}`"))?;
-    let texts = match rest.strip_prefix('(').and_then(|r| r.strip_suffix(')')) {
-        Some(inner) => ioco_exec::adapter::wire::split_args(inner),
-        None if rest.is_empty() => Vec::new(),
-        None => return Err(format!("`{label}`: expected `{gate}?(v1,..)`")),
-    };
-    if texts.len() != g.params.len() {
-        return Err(format!(
-            "`{label}`: gate `{gate}` has {} parameters, the label {} values",
-            g.params.len(),
-            texts.len()
-        ));
+    match ioco_exec::walk::parse_gate_value(spec, label)? {
+        (gate, vals, true) => Ok((gate, vals)),
+        _ => Err(format!("`{label}` is not an input")),
     }
-    let mut vals = Vec::new();
-    for (t, (_, ty)) in texts.iter().zip(&g.params) {
-        vals.push(online::parse_value(&spec.defs, *ty, t).map_err(|e| format!("`{label}`: {e}"))?);
-    }
-    Ok((gate.to_string(), vals))
 }
 
 /// `ioco replay` of a run on a model with data: the recorded inputs with their values.
