@@ -133,14 +133,6 @@ pub struct CoverageReport {
     pub switch_names: Vec<String>,
 }
 
-fn ratio(a: usize, b: usize) -> f64 {
-    if b == 0 {
-        1.0
-    } else {
-        a as f64 / b as f64
-    }
-}
-
 impl CoverageReport {
     fn covered(&self, liberal: bool) -> usize {
         let mut s: BTreeSet<SwitchId> = BTreeSet::new();
@@ -156,12 +148,12 @@ impl CoverageReport {
 
     /// A posteriori coverage: switches of purposes that passed with `|C| = 1`.
     pub fn aposteriori(&self) -> f64 {
-        ratio(self.covered(false), self.selection.total)
+        self.selection.share(self.covered(false))
     }
 
     /// Liberal a posteriori coverage: switches of every passed purpose.
     pub fn aposteriori_liberal(&self) -> f64 {
-        ratio(self.covered(true), self.selection.total)
+        self.selection.share(self.covered(true))
     }
 }
 

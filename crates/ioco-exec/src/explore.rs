@@ -61,6 +61,42 @@ fn refusal(r: Refusal) -> String {
     }
 }
 
+/// What the two steppers share below [`Stepper`]: one unrecorded step, back to the start, the
+/// recorded steps.
+trait Steps {
+    fn apply(&mut self, text: &str) -> Result<String, String>;
+    fn restart(&mut self) -> Result<(), String>;
+    fn recorded(&mut self) -> &mut Vec<String>;
+
+    /// [`Stepper::step`]: a refused step may have moved the tracker (a refused observation),
+    /// so the trace is taken again.
+    fn record(&mut self, text: &str) -> Result<String, String> {
+        match self.apply(text) {
+            Ok(s) => {
+                self.recorded().push(s.clone());
+                Ok(s)
+            }
+            Err(e) => {
+                let n = self.recorded().len();
+                self.back_to(n)?;
+                Err(e)
+            }
+        }
+    }
+
+    /// [`Stepper::goto`].
+    fn back_to(&mut self, n: usize) -> Result<(), String> {
+        let steps: Vec<String> = self.recorded().iter().take(n).cloned().collect();
+        self.restart()?;
+        self.recorded().clear();
+        for s in steps {
+            let shown = self.apply(&s)?;
+            self.recorded().push(shown);
+        }
+        Ok(())
+    }
+}
+
 /// An LTS, stepped through its suspension automaton.
 pub struct ExplicitStepper<'a> {
     tester: Tester<'a>,
@@ -91,7 +127,7 @@ impl<'a> ExplicitStepper<'a> {
     }
 
     /// Take one step without recording it in `trace`.
-    fn apply(&mut self, text: &str) -> Result<String, String> {
+    fn apply_step(&mut self, text: &str) -> Result<String, String> {
         let a = self.tester.alphabet();
         let hint = "write an input `name?`, an output `name!` or `δ` (also `delta`, `quiet`)";
         if matches!(text, "δ" | "delta" | "quiet" | "quiescence") {
@@ -148,17 +184,7 @@ impl Stepper for ExplicitStepper<'_> {
     }
 
     fn step(&mut self, text: &str) -> Result<String, String> {
-        match self.apply(text) {
-            Ok(s) => {
-                self.trace.push(s.clone());
-                Ok(s)
-            }
-            Err(e) => {
-                // a refused observation may have moved the tester: take the trace again
-                self.goto(self.trace.len())?;
-                Err(e)
-            }
-        }
+        self.record(text)
     }
 
     fn trace(&self) -> &[String] {
@@ -166,14 +192,7 @@ impl Stepper for ExplicitStepper<'_> {
     }
 
     fn goto(&mut self, n: usize) -> Result<(), String> {
-        let steps: Vec<String> = self.trace.iter().take(n).cloned().collect();
-        self.spec().start()?;
-        self.trace.clear();
-        for s in steps {
-            let shown = self.apply(&s)?;
-            self.trace.push(shown);
-        }
-        Ok(())
+        self.back_to(n)
     }
 }
 
@@ -200,7 +219,7 @@ impl SymbolicStepper {
         label(&self.tracker.sys.spec.defs, &gv.0, &gv.1, mark)
     }
 
-    fn apply(&mut self, text: &str) -> Result<String, String> {
+    fn apply_step(&mut self, text: &str) -> Result<String, String> {
         let text = text.trim();
         if matches!(text, "δ" | "delta" | "quiet" | "quiescence") {
             let mut s = Symbolic::new(&mut self.tracker, None);
@@ -324,16 +343,7 @@ impl Stepper for SymbolicStepper {
     }
 
     fn step(&mut self, text: &str) -> Result<String, String> {
-        match self.apply(text) {
-            Ok(s) => {
-                self.trace.push(s.clone());
-                Ok(s)
-            }
-            Err(e) => {
-                self.goto(self.trace.len())?;
-                Err(e)
-            }
-        }
+        self.record(text)
     }
 
     fn trace(&self) -> &[String] {
@@ -341,14 +351,31 @@ impl Stepper for SymbolicStepper {
     }
 
     fn goto(&mut self, n: usize) -> Result<(), String> {
-        let steps: Vec<String> = self.trace.iter().take(n).cloned().collect();
-        self.tracker.reset()?;
-        self.trace.clear();
-        for s in steps {
-            let shown = self.apply(&s)?;
-            self.trace.push(shown);
-        }
-        Ok(())
+        self.back_to(n)
+    }
+}
+
+impl Steps for ExplicitStepper<'_> {
+    fn apply(&mut self, text: &str) -> Result<String, String> {
+        self.apply_step(text)
+    }
+    fn restart(&mut self) -> Result<(), String> {
+        self.spec().start()
+    }
+    fn recorded(&mut self) -> &mut Vec<String> {
+        &mut self.trace
+    }
+}
+
+impl Steps for SymbolicStepper {
+    fn apply(&mut self, text: &str) -> Result<String, String> {
+        self.apply_step(text)
+    }
+    fn restart(&mut self) -> Result<(), String> {
+        self.tracker.reset()
+    }
+    fn recorded(&mut self) -> &mut Vec<String> {
+        &mut self.trace
     }
 }
 

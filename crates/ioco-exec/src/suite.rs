@@ -355,10 +355,11 @@ pub fn run_suite<F>(spec: &Lts, suite: &Suite, opts: &OnlineOptions, make_adapte
 where
     F: Fn(usize) -> Result<Box<dyn Adapter + Send>, AdapterError> + Sync,
 {
-    let flat = ioco_gen::stream::flatten(suite);
+    let mut flat = ioco_gen::stream::flatten(suite);
     let n = flat.len();
+    // the tests move to the runner (each was copied once, by `flatten`)
     let mut source = |each: &mut dyn FnMut(StreamedTest) -> bool| {
-        for t in flat.iter().cloned() {
+        for t in flat.drain(..) {
             if !each(t) {
                 break;
             }

@@ -175,7 +175,7 @@ pub(crate) fn duration(ms: f64) -> String {
 
 /// `s` with every control character (line breaks, ESC, NUL, …) written as its escape (`\n`,
 /// `\u{1b}`): no byte a SUT prints reaches a terminal or a renderer raw.
-pub(crate) fn visible(s: &str) -> String {
+pub fn visible(s: &str) -> String {
     visible_but(s, |_| false)
 }
 

@@ -69,15 +69,16 @@ impl Selection {
     /// A priori switch coverage `|⋃ switches of the purposes| / |R|`.
     pub fn apriori(&self) -> f64 {
         let covered: BTreeSet<SwitchId> = self.purposes.iter().flat_map(|p| p.switches()).collect();
-        ratio(covered.len(), self.total)
+        self.share(covered.len())
     }
-}
 
-fn ratio(a: usize, b: usize) -> f64 {
-    if b == 0 {
-        1.0
-    } else {
-        a as f64 / b as f64
+    /// The share of all switches that `covered` switches are (1 for a model without switches).
+    pub fn share(&self, covered: usize) -> f64 {
+        if self.total == 0 {
+            1.0
+        } else {
+            covered as f64 / self.total as f64
+        }
     }
 }
 

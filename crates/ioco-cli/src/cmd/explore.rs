@@ -124,7 +124,7 @@ fn show(st: &mut dyn Stepper) -> Vec<String> {
     outln!(
         "after {} step(s), in: {}",
         st.trace().len(),
-        ioco_report_visible(&states.join("  |  "))
+        ioco_report::visible(&states.join("  |  "))
     );
     let mut menu = Vec::new();
     if inputs.is_empty() {
@@ -133,7 +133,7 @@ fn show(st: &mut dyn Stepper) -> Vec<String> {
         outln!("  inputs:");
         for i in &inputs {
             menu.push(i.split("  e.g.").next().unwrap_or(i).to_string());
-            outln!("    {:>2}  {}", menu.len(), ioco_report_visible(i));
+            outln!("    {:>2}  {}", menu.len(), ioco_report::visible(i));
         }
     }
     if outputs.is_empty() {
@@ -142,23 +142,10 @@ fn show(st: &mut dyn Stepper) -> Vec<String> {
         outln!("  outputs (allowed):");
         for o in &outputs {
             menu.push(o.clone());
-            outln!("    {:>2}  {}", menu.len(), ioco_report_visible(o));
+            outln!("    {:>2}  {}", menu.len(), ioco_report::visible(o));
         }
     }
     menu
-}
-
-/// Control characters of model text written as escapes.
-fn ioco_report_visible(s: &str) -> String {
-    s.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_default().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
 }
 
 /// A menu entry as a step: its gate with the mark, values left to the solver.
@@ -190,7 +177,7 @@ fn command(st: &mut dyn Stepper, line: &str, menu: &[String], args: &Args) -> Re
                 outln!("trace: ε (no steps yet)");
             } else {
                 for (k, s) in t.iter().enumerate() {
-                    outln!("  {:>3}  {}", k + 1, ioco_report_visible(s));
+                    outln!("  {:>3}  {}", k + 1, ioco_report::visible(s));
                 }
             }
             Ok(Next::Stay)
@@ -240,12 +227,12 @@ fn command(st: &mut dyn Stepper, line: &str, menu: &[String], args: &Args) -> Re
                 .and_then(|i| menu.get(i))
                 .ok_or_else(|| format!("no entry {k} in the menu (1 to {})", menu.len()))?;
             let done = st.step(&menu_step(entry))?;
-            outln!("took {}", ioco_report_visible(&done));
+            outln!("took {}", ioco_report::visible(&done));
             Ok(Next::Show)
         }
         _ => {
             let done = st.step(line)?;
-            outln!("took {}", ioco_report_visible(&done));
+            outln!("took {}", ioco_report::visible(&done));
             Ok(Next::Show)
         }
     }
