@@ -1,0 +1,1 @@
+//! The tokens of a `.txs` file (to be written).
