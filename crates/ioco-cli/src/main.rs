@@ -59,6 +59,15 @@ struct Cli {
     /// Treat the warnings of a .ioco model (e.g. a misspelt location) as errors (exit 2).
     #[arg(long, global = true)]
     deny_warnings: bool,
+    /// The model or system of the file to use, by name (a `.ioco` model, system or a TorXakis
+    /// MODELDEF); default: the one marked `@main`, else the last one (for `.txs`: the first
+    /// MODELDEF).
+    #[arg(long, global = true, value_name = "NAME")]
+    entry: Option<String>,
+    /// More TorXakis `.txs` files read together with a `.txs` model, as TorXakis reads all the
+    /// files it is given (e.g. `ioco check Adder.txs --with AdderPurposes.txs`).
+    #[arg(long = "with", global = true, value_name = "FILE")]
+    with: Vec<std::path::PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -191,6 +200,8 @@ fn main() -> ExitCode {
         Command::Schema(_) => "schema",
     };
     load::configure(name, cli.deny_warnings);
+    load::set_with_files(cli.with.clone());
+    load::set_entry(cli.entry.clone());
     let result = match cli.command {
         Command::Check(a) => cmd::check::run(a),
         Command::Show(a) => cmd::show::run(a),

@@ -1,0 +1,2229 @@
+//! The lowering of a TorXakis model ([`crate::ast`]) into the syntax tree of the `.ioco`
+//! language ([`ioco_lang::ast`]), which the `.ioco` checker turns into the one IR.
+//!
+//! TorXakis semantics followed (TorXakis user manual; Tretmans, *Model-based testing with
+//! labelled transition systems*, 2008, §3 for the process operators):
+//!
+//! * `TYPEDEF` → `type` (algebraic data types, records, recursive types); `FUNCDEF` → `fn`;
+//!   `CONSTDEF` constants are substituted where they are used; `isC(x)` → `x is C`, the accessor
+//!   `f(x)` → `x.f`, `not(x)` → `!x`, `/\` `\/` `<>` → `&&` `||` `!=`; value `LET` is
+//!   substituted.
+//! * A **sequential process** (one built from action prefix `>->`, choice `##`, guards `=>>`,
+//!   `STOP`, `EXIT`, `LET` and calls of sequential processes) becomes one `model`: a location per
+//!   behaviour reached after an action, a location variable per value the rest of the behaviour
+//!   reads (process parameters and the variables bound by `?x`), assigned on the switch that
+//!   enters the location; a call in tail position jumps to the callee's location with its
+//!   parameters assigned; a call in a choice contributes the callee's first actions with the
+//!   arguments substituted. Variables the target location does not read are reset to a default
+//!   value, so that a state is its location and the values still needed (no stale data).
+//! * A **structural process** (`|||`, `||`, `|[G]|`, `HIDE`, `>>>`) becomes a composition in a
+//!   `system`: its calls are inlined with their channel arguments; the one recursion allowed is
+//!   TorXakis's loop `p ::= B >>> p` (the `.ioco` loop `system p { B >>> p }`).
+//! * Channel directions come from the `MODELDEF`'s `CHAN IN` (inputs of the SUT) and `CHAN OUT`
+//!   (its outputs); hidden channels are outputs of every process using them (they synchronise
+//!   and become τ).
+//! * `MODELDEF` → `system` (the first one is the entry point `@main`), with `SYNC` as `@sync`;
+//!   `STAUTDEF` → `model`; `PURPDEF`'s goals → one purpose model each (`HIT` → a location
+//!   `accept…`, `MISS` → `refuse…`); `CNECTDEF`s are kept for the adapter ([`Lowered::cnects`]).
+//!
+//! What cannot be lowered is reported with the TorXakis construct named, at its `file:line:col`,
+//! with a hint where a workaround exists — never silently changed.
+
+use crate::ast::{self as t, BKind, VKind};
+use ioco_lang::ast::{self as o, Ident};
+use ioco_lang::{Diagnostic, Span};
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// The result of lowering.
+#[derive(Clone, Debug, Default)]
+pub struct Lowered {
+    /// The `.ioco` syntax tree (spans point into the `.txs` files).
+    pub file: o::File,
+    /// The models (`MODELDEF`), in order: TorXakis name, `.ioco` system name, inputs, outputs.
+    pub models: Vec<ModelInfo>,
+    /// The `PURPDEF` goals lowered to purpose models: (purpose, goal, `.ioco` model name).
+    pub goals: Vec<(String, String, String)>,
+    /// The connections (`CNECTDEF`), as written.
+    pub cnects: Vec<t::CnectDef>,
+    /// Notes on constructs whose lowering lost information (for `ioco translate`):
+    /// where, and what.
+    pub notes: Vec<(Span, String)>,
+}
+
+/// A lowered `MODELDEF`.
+#[derive(Clone, Debug)]
+pub struct ModelInfo {
+    /// Its TorXakis name.
+    pub txs_name: String,
+    /// The name of the `system` it became.
+    pub ioco_name: String,
+    /// `CHAN IN` (the SUT's inputs).
+    pub inputs: Vec<String>,
+    /// `CHAN OUT` (the SUT's outputs).
+    pub outputs: Vec<String>,
+}
+
+/// Lowers the definitions of several `.txs` files (one namespace, as TorXakis loads them).
+pub fn lower(files: &[&t::File]) -> Result<Lowered, Vec<Diagnostic>> {
+    let mut l = Lowerer::default();
+    for f in files {
+        for d in &f.defs {
+            l.collect(d);
+        }
+    }
+    if !l.diags.is_empty() {
+        return Err(l.diags);
+    }
+    l.run(files);
+    if l.diags.iter().any(|d| d.is_error()) {
+        Err(l.diags)
+    } else {
+        Ok(l.out)
+    }
+}
+
+const IOCO_KEYWORDS: &[&str] = &[
+    "model", "system", "type", "fn", "import", "input", "output", "var", "init", "location", "tau",
+    "hide", "in", "if", "then", "else", "true", "false", "int", "bool", "is", "string", "exit",
+];
+
+fn ident(name: impl Into<String>, span: Span) -> Ident {
+    Ident {
+        name: name.into(),
+        span,
+    }
+}
+
+fn ex(kind: o::ExprKind, span: Span) -> o::Expr {
+    o::Expr { kind, span }
+}
+
+fn name_expr(name: &str, span: Span) -> o::Expr {
+    ex(o::ExprKind::Name(ident(name, span)), span)
+}
+
+/// Wraps `e` in parentheses when it is an operator application or a conditional, so that the
+/// tree prints as it is structured.
+fn paren(e: o::Expr) -> o::Expr {
+    match e.kind {
+        o::ExprKind::Binary(..) | o::ExprKind::If(..) | o::ExprKind::Unary(..) => {
+            let span = e.span;
+            ex(o::ExprKind::Paren(Box::new(e)), span)
+        }
+        _ => e,
+    }
+}
+
+fn and(a: o::Expr, b: o::Expr) -> o::Expr {
+    let span = a.span;
+    ex(
+        o::ExprKind::Binary(o::BinOp::And, Box::new(paren(a)), Box::new(paren(b))),
+        span,
+    )
+}
+
+/// A channel as seen inside a process: its `.ioco` gate name, direction and sorts.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct Gate {
+    name: String,
+    input: bool,
+    sorts: Vec<String>,
+}
+
+type GEnv = BTreeMap<String, Gate>;
+
+/// A value in scope: its `.ioco` expression in the current context and its TorXakis sort.
+#[derive(Clone, Debug)]
+struct Val {
+    expr: o::Expr,
+    sort: String,
+}
+
+type Scope = BTreeMap<String, Val>;
+
+#[derive(Default)]
+struct Lowerer<'a> {
+    types: HashMap<String, &'a t::TypeDef>,
+    ctors: HashMap<String, (String, &'a t::CtorDecl)>,
+    fields: HashMap<String, String>,
+    funcs: HashMap<String, &'a t::FuncDef>,
+    consts: HashMap<String, &'a t::ConstDef>,
+    procs: HashMap<String, &'a t::ProcDef>,
+    stauts: HashMap<String, &'a t::StAutDef>,
+    chans: HashMap<String, &'a t::ChanDecl>,
+    /// Names used at the top level of the `.ioco` file.
+    globals: HashSet<String>,
+    /// TorXakis function → `.ioco` function name.
+    fn_names: HashMap<String, String>,
+    /// TorXakis type → `.ioco` type name.
+    type_names: HashMap<String, String>,
+    /// Sequential models made so far: (process, gates, arguments) → model name.
+    seq_models: HashMap<String, String>,
+    /// Structural loops being lowered: (process, gates) → system name.
+    loops: HashMap<String, String>,
+    /// Processes being inlined (recursion check).
+    stack: Vec<String>,
+    out: Lowered,
+    diags: Vec<Diagnostic>,
+    /// Depth of value-expression lowering (bounded).
+    depth: u32,
+}
+
+fn sort_text(s: &t::Sort) -> String {
+    s.name.clone()
+}
+
+impl<'a> Lowerer<'a> {
+    fn error(&mut self, code: &'static str, msg: impl Into<String>, span: Span, label: &str) {
+        self.diags
+            .push(Diagnostic::error(code, msg.into(), span, label.to_string()));
+    }
+
+    fn error_help(
+        &mut self,
+        code: &'static str,
+        msg: impl Into<String>,
+        span: Span,
+        label: &str,
+        help: impl Into<String>,
+    ) {
+        self.diags
+            .push(Diagnostic::error(code, msg.into(), span, label.to_string()).help(help.into()));
+    }
+
+    fn unsupported(&mut self, what: &str, span: Span, help: &str) {
+        self.error_help(
+            "ioco::txs::unsupported",
+            format!("{} cannot be imported yet", what),
+            span,
+            "not supported",
+            help,
+        );
+    }
+
+    /// A fresh top-level `.ioco` name based on `want`.
+    fn global(&mut self, want: &str) -> String {
+        let mut base = want.to_string();
+        if IOCO_KEYWORDS.contains(&base.as_str()) {
+            base.push('_');
+        }
+        let mut name = base.clone();
+        let mut k = 2;
+        while self.globals.contains(&name) {
+            name = format!("{}_{}", base, k);
+            k += 1;
+        }
+        self.globals.insert(name.clone());
+        name
+    }
+
+    fn collect(&mut self, d: &'a t::Def) {
+        fn dup<T>(
+            l: &mut Vec<Diagnostic>,
+            map: &HashMap<String, T>,
+            name: &Ident,
+            what: &str,
+        ) -> bool {
+            if map.contains_key(&name.name) {
+                l.push(
+                    Diagnostic::error(
+                        "ioco::txs::duplicate",
+                        format!("{} `{}` is defined twice", what, name.name),
+                        name.span,
+                        "defined again here",
+                    )
+                    .help("TorXakis reads all files into one namespace: rename one of them, or load fewer files"),
+                );
+                return true;
+            }
+            false
+        }
+        match d {
+            t::Def::Type(td) => {
+                if !dup(&mut self.diags, &self.types, &td.name, "type") {
+                    self.types.insert(td.name.name.clone(), td);
+                    for c in &td.ctors {
+                        self.ctors
+                            .insert(c.name.name.clone(), (td.name.name.clone(), c));
+                        for f in &c.fields {
+                            self.fields
+                                .insert(f.name.name.clone(), td.name.name.clone());
+                        }
+                    }
+                }
+            }
+            t::Def::Func(fd) => {
+                if !dup(&mut self.diags, &self.funcs, &fd.name, "function") {
+                    self.funcs.insert(fd.name.name.clone(), fd);
+                }
+            }
+            t::Def::Const(cs) => {
+                for c in cs {
+                    if !dup(&mut self.diags, &self.consts, &c.name, "constant") {
+                        self.consts.insert(c.name.name.clone(), c);
+                    }
+                }
+            }
+            t::Def::Proc(p) => {
+                if !dup(&mut self.diags, &self.procs, &p.name, "process") {
+                    self.procs.insert(p.name.name.clone(), p);
+                }
+            }
+            t::Def::StAut(s) => {
+                if !dup(&mut self.diags, &self.stauts, &s.name, "state automaton") {
+                    self.stauts.insert(s.name.name.clone(), s);
+                }
+            }
+            t::Def::Chan(cd) => {
+                for c in &cd.chans {
+                    if !dup(&mut self.diags, &self.chans, &c.name, "channel") {
+                        self.chans.insert(c.name.name.clone(), c);
+                    }
+                }
+            }
+            t::Def::Model(_) | t::Def::Purp(_) | t::Def::Mapper(_) => {}
+            t::Def::Cnect(c) => self.out.cnects.push(c.clone()),
+        }
+    }
+
+    fn run(&mut self, files: &[&'a t::File]) {
+        // types first (their names are needed by everything else), then functions
+        let mut types: Vec<&t::TypeDef> = self.types.values().copied().collect();
+        types.sort_by_key(|t| (t.span.file, t.span.start));
+        for td in &types {
+            let n = self.global(&td.name.name);
+            self.type_names.insert(td.name.name.clone(), n);
+        }
+        for td in &types {
+            let mut ctors = Vec::new();
+            for c in &td.ctors {
+                if !self.globals.contains(&c.name.name) || self.types.contains_key(&c.name.name) {
+                    self.globals.insert(c.name.name.clone());
+                }
+                let mut fields = Vec::new();
+                for f in &c.fields {
+                    if let Some(ty) = self.type_expr(&f.sort) {
+                        fields.push(o::Param {
+                            name: f.name.clone(),
+                            ty,
+                        });
+                    }
+                }
+                ctors.push(o::Ctor {
+                    name: c.name.clone(),
+                    fields,
+                });
+            }
+            let name = ident(self.type_names[&td.name.name].clone(), td.name.span);
+            self.push_item(
+                o::ItemKind::Type(o::TypeDef {
+                    name,
+                    body: o::TypeBody::Adt(ctors),
+                }),
+                td.span,
+                Vec::new(),
+            );
+        }
+        let mut funcs: Vec<&t::FuncDef> = self.funcs.values().copied().collect();
+        funcs.sort_by_key(|f| (f.span.file, f.span.start));
+        for f in &funcs {
+            let n = if f.name.name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                self.global(&f.name.name)
+            } else {
+                self.global("op")
+            };
+            self.fn_names.insert(f.name.name.clone(), n);
+        }
+        for f in &funcs {
+            self.func(f);
+        }
+        let mut first = true;
+        for file in files {
+            for d in &file.defs {
+                match d {
+                    t::Def::Model(m) => {
+                        self.modeldef(m, first, false);
+                        first = false;
+                    }
+                    t::Def::Mapper(m) => self.modeldef(m, false, true),
+                    t::Def::Purp(p) => self.purpdef(p),
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    fn push_item(&mut self, kind: o::ItemKind, span: Span, attrs: Vec<o::Attr>) {
+        self.out.file.items.push(o::Item { attrs, kind, span });
+    }
+
+    // ----- data -------------------------------------------------------------------------------
+
+    fn type_expr(&mut self, s: &t::Sort) -> Option<o::TypeExpr> {
+        let kind = match s.name.as_str() {
+            "Int" => o::TypeExprKind::Int(None),
+            "Bool" => o::TypeExprKind::Bool,
+            "String" => o::TypeExprKind::Named(ident("string", s.span)),
+            n => match self.type_names.get(n) {
+                Some(m) => o::TypeExprKind::Named(ident(m.clone(), s.span)),
+                None => {
+                    let mut cands: Vec<&str> = self.types.keys().map(|k| k.as_str()).collect();
+                    cands.extend(["Int", "Bool", "String"]);
+                    cands.sort();
+                    self.error_help(
+                        "ioco::txs::unknown_sort",
+                        format!("unknown sort `{}`", n),
+                        s.span,
+                        "not a sort",
+                        format!("the sorts are {}", cands.join(", ")),
+                    );
+                    return None;
+                }
+            },
+        };
+        Some(o::TypeExpr { kind, span: s.span })
+    }
+
+    fn func(&mut self, f: &'a t::FuncDef) {
+        let mut params = Vec::new();
+        let mut scope = Scope::new();
+        for p in &f.params {
+            let Some(ty) = self.type_expr(&p.sort) else {
+                return;
+            };
+            params.push(o::Param {
+                name: p.name.clone(),
+                ty,
+            });
+            scope.insert(
+                p.name.name.clone(),
+                Val {
+                    expr: name_expr(&p.name.name, p.name.span),
+                    sort: sort_text(&p.sort),
+                },
+            );
+        }
+        let Some(ret) = self.type_expr(&f.ret) else {
+            return;
+        };
+        let Some(body) = self.vexpr(&f.body, &scope) else {
+            return;
+        };
+        let name = ident(self.fn_names[&f.name.name].clone(), f.name.span);
+        self.push_item(
+            o::ItemKind::Fn(o::FnDef {
+                name,
+                params,
+                ret,
+                body,
+            }),
+            f.span,
+            Vec::new(),
+        );
+    }
+
+    /// The sort of a value expression, where it can be told without a full type checker.
+    fn sort_of(&self, e: &t::VExpr, scope: &Scope) -> Option<String> {
+        match &e.kind {
+            VKind::Int(_) => Some("Int".into()),
+            VKind::Bool(_) => Some("Bool".into()),
+            VKind::Str(_) => Some("String".into()),
+            VKind::Regex(_) => Some("Regex".into()),
+            VKind::Name(n) => scope
+                .get(&n.name)
+                .map(|v| v.sort.clone())
+                .or_else(|| self.consts.get(&n.name).map(|c| sort_text(&c.sort)))
+                .or_else(|| self.ctors.get(&n.name).map(|c| c.0.clone())),
+            VKind::Call(f, args) => {
+                if let Some(fd) = self.funcs.get(&f.name) {
+                    return Some(sort_text(&fd.ret));
+                }
+                if let Some(c) = self.ctors.get(&f.name) {
+                    return Some(c.0.clone());
+                }
+                if f.name == "not" || f.name.starts_with("is") || f.name == "strinre" {
+                    return Some("Bool".into());
+                }
+                if let Some(ty) = self.fields.get(&f.name) {
+                    let ty = self.types.get(ty)?;
+                    for c in &ty.ctors {
+                        if let Some(fl) = c.fields.iter().find(|fl| fl.name.name == f.name) {
+                            return Some(sort_text(&fl.sort));
+                        }
+                    }
+                }
+                match f.name.as_str() {
+                    "len" | "abs" => Some("Int".into()),
+                    "at" | "takeWhile" | "takeWhileNot" | "dropWhile" | "dropWhileNot"
+                    | "toString" => Some("String".into()),
+                    _ => {
+                        let _ = args;
+                        None
+                    }
+                }
+            }
+            VKind::Unary(_, x) => self.sort_of(x, scope),
+            VKind::Binary(op, a, _) => match op.name.as_str() {
+                "+" | "-" | "*" | "/" | "%" => Some("Int".into()),
+                "++" => Some("String".into()),
+                "==" | "<>" | "<" | "<=" | ">" | ">=" | "/\\" | "\\/" | "=>" => Some("Bool".into()),
+                _ => self
+                    .funcs
+                    .get(&op.name)
+                    .map(|f| sort_text(&f.ret))
+                    .or_else(|| self.sort_of(a, scope)),
+            },
+            VKind::If(_, a, b) => self.sort_of(a, scope).or_else(|| self.sort_of(b, scope)),
+            VKind::Let(binds, body) => {
+                let mut sc = scope.clone();
+                for (n, s, v) in binds {
+                    let sort = s
+                        .as_ref()
+                        .map(sort_text)
+                        .or_else(|| self.sort_of(v, scope))
+                        .unwrap_or_default();
+                    sc.insert(
+                        n.name.clone(),
+                        Val {
+                            expr: name_expr(&n.name, n.span),
+                            sort,
+                        },
+                    );
+                }
+                self.sort_of(body, &sc)
+            }
+            VKind::Typed(_, s) => Some(sort_text(s)),
+        }
+    }
+
+    /// Lowers a value expression; names are looked up in `scope`, then among the constants and
+    /// the nullary constructors.
+    fn vexpr(&mut self, e: &t::VExpr, scope: &Scope) -> Option<o::Expr> {
+        if self.depth > 200 {
+            self.error(
+                "ioco::txs::depth",
+                "expression nested too deeply (more than 200 levels)",
+                e.span,
+                "here",
+            );
+            return None;
+        }
+        self.depth += 1;
+        let r = self.vexpr_inner(e, scope);
+        self.depth -= 1;
+        r
+    }
+
+    fn vexpr_inner(&mut self, e: &t::VExpr, scope: &Scope) -> Option<o::Expr> {
+        use o::ExprKind as K;
+        let sp = e.span;
+        Some(match &e.kind {
+            VKind::Int(i) => ex(K::Int(*i), sp),
+            VKind::Bool(b) => ex(K::Bool(*b), sp),
+            VKind::Str(_) | VKind::Regex(_) => {
+                self.unsupported(
+                    "a string value",
+                    sp,
+                    "strings are not supported by the .ioco language yet",
+                );
+                return None;
+            }
+            VKind::Name(n) => {
+                if let Some(v) = scope.get(&n.name) {
+                    let mut x = v.expr.clone();
+                    set_span(&mut x, sp);
+                    return Some(x);
+                }
+                if let Some(c) = self.consts.get(&n.name).copied() {
+                    if self.stack.iter().any(|s| s == &format!("const {}", n.name)) {
+                        self.error(
+                            "ioco::txs::recursive_const",
+                            format!("constant `{}` is defined in terms of itself", n.name),
+                            sp,
+                            "here",
+                        );
+                        return None;
+                    }
+                    self.stack.push(format!("const {}", n.name));
+                    let r = self.vexpr(&c.value, &Scope::new());
+                    self.stack.pop();
+                    return r.map(paren);
+                }
+                if self.ctors.contains_key(&n.name) {
+                    return Some(name_expr(&n.name, sp));
+                }
+                let mut cands: Vec<String> = scope.keys().cloned().collect();
+                cands.extend(self.consts.keys().cloned());
+                self.error_help(
+                    "ioco::txs::unknown",
+                    format!("unknown name `{}`", n.name),
+                    sp,
+                    "not a variable, constant or constructor",
+                    if cands.is_empty() {
+                        "nothing is in scope here".to_string()
+                    } else {
+                        cands.sort();
+                        cands.truncate(12);
+                        format!("in scope: {}", cands.join(", "))
+                    },
+                );
+                return None;
+            }
+            VKind::Call(f, args) => return self.call(f, args, scope, sp),
+            VKind::Unary(op, x) => {
+                let x = self.vexpr(x, scope)?;
+                match op.name.as_str() {
+                    "-" => ex(K::Unary(o::UnOp::Neg, Box::new(paren(x))), sp),
+                    "+" => x,
+                    _ => {
+                        self.error(
+                            "ioco::txs::unknown_operator",
+                            format!("unknown prefix operator `{}`", op.name),
+                            op.span,
+                            "here",
+                        );
+                        return None;
+                    }
+                }
+            }
+            VKind::Binary(op, a, b) => {
+                let bin = match op.name.as_str() {
+                    "+" => Some(o::BinOp::Add),
+                    "-" => Some(o::BinOp::Sub),
+                    "*" => Some(o::BinOp::Mul),
+                    "/" => Some(o::BinOp::Div),
+                    "%" => Some(o::BinOp::Mod),
+                    "==" => Some(o::BinOp::Eq),
+                    "<>" => Some(o::BinOp::Ne),
+                    "<" => Some(o::BinOp::Lt),
+                    "<=" => Some(o::BinOp::Le),
+                    ">" => Some(o::BinOp::Gt),
+                    ">=" => Some(o::BinOp::Ge),
+                    "/\\" => Some(o::BinOp::And),
+                    "\\/" => Some(o::BinOp::Or),
+                    "=>" => Some(o::BinOp::Implies),
+                    _ => None,
+                };
+                match bin {
+                    Some(bop) => {
+                        let (a, b) = (self.vexpr(a, scope), self.vexpr(b, scope));
+                        ex(K::Binary(bop, Box::new(paren(a?)), Box::new(paren(b?))), sp)
+                    }
+                    None => {
+                        return self.call(op, &[(**a).clone(), (**b).clone()], scope, sp);
+                    }
+                }
+            }
+            VKind::If(c, a, b) => {
+                let (c, a, b) = (
+                    self.vexpr(c, scope),
+                    self.vexpr(a, scope),
+                    self.vexpr(b, scope),
+                );
+                ex(K::If(Box::new(c?), Box::new(a?), Box::new(b?)), sp)
+            }
+            VKind::Let(binds, body) => {
+                let mut sc = scope.clone();
+                for (n, s, v) in binds {
+                    // TorXakis's LET binds simultaneously: every right-hand side sees the outer scope
+                    let x = self.vexpr(v, scope)?;
+                    let sort = s
+                        .as_ref()
+                        .map(sort_text)
+                        .or_else(|| self.sort_of(v, scope))
+                        .unwrap_or_default();
+                    sc.insert(
+                        n.name.clone(),
+                        Val {
+                            expr: paren(x),
+                            sort,
+                        },
+                    );
+                }
+                return self.vexpr(body, &sc);
+            }
+            VKind::Typed(x, _) => {
+                if matches!(&x.kind, VKind::Name(n) if n.name == "ANY") {
+                    self.unsupported(
+                        "`ANY` (an unspecified value)",
+                        sp,
+                        "bind the value with `?x` in an offer and constrain it with a guard",
+                    );
+                    return None;
+                }
+                return self.vexpr(x, scope);
+            }
+        })
+    }
+
+    fn call(&mut self, f: &Ident, args: &[t::VExpr], scope: &Scope, sp: Span) -> Option<o::Expr> {
+        use o::ExprKind as K;
+        let mut xs = Vec::new();
+        let mut ok = true;
+        for a in args {
+            match self.vexpr(a, scope) {
+                Some(x) => xs.push(x),
+                None => ok = false,
+            }
+        }
+        if !ok {
+            return None;
+        }
+        if let Some(n) = self.fn_names.get(&f.name) {
+            let fd = self.funcs[&f.name];
+            if fd.params.len() != xs.len() {
+                self.error(
+                    "ioco::txs::arity",
+                    format!(
+                        "function `{}` takes {} argument(s), {} given",
+                        f.name,
+                        fd.params.len(),
+                        xs.len()
+                    ),
+                    sp,
+                    "here",
+                );
+                return None;
+            }
+            return Some(ex(K::Call(ident(n.clone(), f.span), xs), sp));
+        }
+        if let Some((_, c)) = self.ctors.get(&f.name) {
+            if c.fields.len() != xs.len() {
+                self.error(
+                    "ioco::txs::arity",
+                    format!(
+                        "constructor `{}` takes {} field(s), {} given",
+                        f.name,
+                        c.fields.len(),
+                        xs.len()
+                    ),
+                    sp,
+                    "here",
+                );
+                return None;
+            }
+            if xs.is_empty() {
+                return Some(name_expr(&f.name, sp));
+            }
+            return Some(ex(K::Call(ident(f.name.clone(), f.span), xs), sp));
+        }
+        if xs.len() == 1 {
+            let x = xs.pop().unwrap();
+            if f.name == "not" {
+                return Some(ex(K::Unary(o::UnOp::Not, Box::new(paren(x))), sp));
+            }
+            if let Some(c) = f.name.strip_prefix("is") {
+                if self.ctors.contains_key(c) {
+                    return Some(ex(K::Is(Box::new(paren(x)), ident(c, f.span)), sp));
+                }
+            }
+            if self.fields.contains_key(&f.name) {
+                return Some(ex(K::Field(Box::new(paren(x)), f.clone()), sp));
+            }
+            if f.name == "abs" {
+                let neg = ex(
+                    K::Binary(
+                        o::BinOp::Lt,
+                        Box::new(paren(x.clone())),
+                        Box::new(ex(K::Int(0), sp)),
+                    ),
+                    sp,
+                );
+                let minus = ex(K::Unary(o::UnOp::Neg, Box::new(paren(x.clone()))), sp);
+                return Some(ex(K::If(Box::new(neg), Box::new(minus), Box::new(x)), sp));
+            }
+            xs.push(x);
+        }
+        let known_string = [
+            "len",
+            "at",
+            "takeWhile",
+            "takeWhileNot",
+            "dropWhile",
+            "dropWhileNot",
+            "strinre",
+            "toString",
+            "fromString",
+            "toXml",
+            "fromXml",
+            "++",
+        ];
+        if known_string.contains(&f.name.as_str()) {
+            self.unsupported(
+                &format!("the string function `{}`", f.name),
+                sp,
+                "strings are not supported by the .ioco language yet",
+            );
+            return None;
+        }
+        let mut cands: Vec<&str> = self.funcs.keys().map(|k| k.as_str()).collect();
+        cands.extend(self.ctors.keys().map(|k| k.as_str()));
+        cands.sort();
+        cands.truncate(16);
+        self.error_help(
+            "ioco::txs::unknown",
+            format!(
+                "unknown function `{}` (with {} argument(s))",
+                f.name,
+                args.len()
+            ),
+            f.span,
+            "not a function, constructor, accessor or test",
+            format!("known: {}", cands.join(", ")),
+        );
+        None
+    }
+
+    // ----- models ------------------------------------------------------------------------------
+
+    /// The gates of a `MODELDEF`: its channels with the direction of `CHAN IN`/`CHAN OUT`.
+    fn chan_gate(&mut self, n: &Ident, input: bool) -> Option<Gate> {
+        match self.chans.get(&n.name) {
+            Some(c) => Some(Gate {
+                name: n.name.clone(),
+                input,
+                sorts: c.sorts.iter().map(sort_text).collect(),
+            }),
+            None => {
+                let mut cands: Vec<&str> = self.chans.keys().map(|k| k.as_str()).collect();
+                cands.sort();
+                self.error_help(
+                    "ioco::txs::unknown_channel",
+                    format!("channel `{}` is not declared in a CHANDEF", n.name),
+                    n.span,
+                    "unknown channel",
+                    if cands.is_empty() {
+                        "declare it: `CHANDEF Chans ::= Name :: Int ENDDEF`".to_string()
+                    } else {
+                        format!("the channels are {}", cands.join(", "))
+                    },
+                );
+                None
+            }
+        }
+    }
+
+    fn modeldef(&mut self, m: &'a t::ModelDef, main: bool, mapper: bool) {
+        let mut genv = GEnv::new();
+        for (list, input) in [(&m.chan_in, true), (&m.chan_out, false)] {
+            for c in list {
+                if let Some(g) = self.chan_gate(c, input) {
+                    genv.insert(c.name.clone(), g);
+                }
+            }
+        }
+        let nerr = self.diags.len();
+        let name = self.global(&m.name.name);
+        let Some(body) = self.comp(&m.behaviour, &genv, &Scope::new()) else {
+            return;
+        };
+        if self.diags.len() > nerr {
+            return;
+        }
+        let mut attrs = Vec::new();
+        if main {
+            attrs.push(o::Attr {
+                name: ident("main", m.name.span),
+                args: Vec::new(),
+                span: m.name.span,
+            });
+        }
+        if let Some(sets) = &m.sync {
+            let args: Vec<o::AttrArg> = sets
+                .iter()
+                .filter(|s| !s.is_empty())
+                .map(|s| o::AttrArg::Gates(s.clone(), s[0].span))
+                .collect();
+            if !args.is_empty() {
+                attrs.push(o::Attr {
+                    name: ident("sync", m.span),
+                    args,
+                    span: m.span,
+                });
+            }
+        }
+        if mapper {
+            self.out.notes.push((
+                m.name.span,
+                "MAPPERDEF: lowered as a system of its own; ioco does not map actions between a model and an adapter".into(),
+            ));
+        }
+        self.push_item(
+            o::ItemKind::System(o::System {
+                name: ident(name.clone(), m.name.span),
+                body,
+            }),
+            m.span,
+            attrs,
+        );
+        if !mapper {
+            self.out.models.push(ModelInfo {
+                txs_name: m.name.name.clone(),
+                ioco_name: name,
+                inputs: m.chan_in.iter().map(|c| c.name.clone()).collect(),
+                outputs: m.chan_out.iter().map(|c| c.name.clone()).collect(),
+            });
+        }
+    }
+
+    fn purpdef(&mut self, p: &'a t::PurpDef) {
+        let mut genv = GEnv::new();
+        for (list, input) in [(&p.chan_in, true), (&p.chan_out, false)] {
+            for c in list {
+                if let Some(g) = self.chan_gate(c, input) {
+                    genv.insert(c.name.clone(), g);
+                }
+            }
+        }
+        for (goal, b) in &p.goals {
+            let want = format!("{}_{}", p.name.name, goal.name);
+            let nerr = self.diags.len();
+            if let Some(name) = self.seq_model(&want, b, &genv, &Scope::new(), goal.span) {
+                if self.diags.len() == nerr {
+                    self.out
+                        .goals
+                        .push((p.name.name.clone(), goal.name.clone(), name));
+                }
+            }
+        }
+    }
+
+    /// Lowers a behaviour at the level of compositions.
+    fn comp(&mut self, b: &'a t::BExpr, genv: &GEnv, scope: &Scope) -> Option<o::Comp> {
+        let sp = b.span;
+        let mk = |kind| o::Comp { kind, span: sp };
+        match &b.kind {
+            BKind::Par(op, l, r) => {
+                let op = match op {
+                    t::ParOp::Interleave => o::ParOp::Interleave,
+                    t::ParOp::Full => o::ParOp::Full,
+                    t::ParOp::Gates(gs) => {
+                        let mut out = Vec::new();
+                        for g in gs {
+                            match genv.get(&g.name) {
+                                Some(x) => out.push(ident(x.name.clone(), g.span)),
+                                None => {
+                                    self.unknown_gate(g, genv);
+                                    return None;
+                                }
+                            }
+                        }
+                        o::ParOp::Gates(out)
+                    }
+                };
+                let (l, r) = (self.comp(l, genv, scope), self.comp(r, genv, scope));
+                Some(mk(o::CompKind::Par(
+                    op,
+                    Box::new(paren_comp(l?)),
+                    Box::new(paren_comp(r?)),
+                )))
+            }
+            BKind::Hide(chans, body) => {
+                let mut g2 = genv.clone();
+                let mut names = Vec::new();
+                for c in chans {
+                    let taken: HashSet<&str> = genv.values().map(|g| g.name.as_str()).collect();
+                    let mut n = c.name.name.clone();
+                    let mut k = 2;
+                    while taken.contains(n.as_str()) {
+                        n = format!("{}_{}", c.name.name, k);
+                        k += 1;
+                    }
+                    g2.insert(
+                        c.name.name.clone(),
+                        Gate {
+                            name: n.clone(),
+                            input: false,
+                            sorts: c.sorts.iter().map(sort_text).collect(),
+                        },
+                    );
+                    names.push(ident(n, c.name.span));
+                }
+                let body = self.comp(body, &g2, scope)?;
+                Some(mk(o::CompKind::Hide(names, Box::new(paren_comp(body)))))
+            }
+            BKind::Enable {
+                left,
+                accept,
+                right,
+            } => {
+                if !accept.is_empty() {
+                    self.unsupported(
+                        "`>>> ACCEPT ? x IN .. NI` (values passed on EXIT)",
+                        sp,
+                        "pass the values over a hidden channel synchronised between the two sides (docs/language.md §13)",
+                    );
+                    return None;
+                }
+                let (l, r) = (self.comp(left, genv, scope), self.comp(right, genv, scope));
+                Some(mk(o::CompKind::Seq(
+                    Box::new(paren_comp(l?)),
+                    Box::new(paren_comp(r?)),
+                )))
+            }
+            BKind::Disable(..) => {
+                self.unsupported(
+                    "the disable operator `[>>`",
+                    sp,
+                    "model the disabling action as a choice in every state of the left side",
+                );
+                None
+            }
+            BKind::Interrupt(..) => {
+                self.unsupported(
+                    "the interrupt operator `[><`",
+                    sp,
+                    "model the interrupt as a choice in every state of the left side",
+                );
+                None
+            }
+            BKind::Let(binds, body) => {
+                let mut sc = scope.clone();
+                for (n, s, v) in binds {
+                    let x = self.vexpr(v, scope)?;
+                    let sort = s
+                        .as_ref()
+                        .map(sort_text)
+                        .or_else(|| self.sort_of(v, scope))
+                        .unwrap_or_default();
+                    sc.insert(
+                        n.name.clone(),
+                        Val {
+                            expr: paren(x),
+                            sort,
+                        },
+                    );
+                }
+                self.comp(body, genv, &sc)
+            }
+            BKind::Inst { name, gates, args } => {
+                if let Some(p) = self.procs.get(&name.name).copied() {
+                    if !is_structural(&p.body) {
+                        let want = p.name.name.clone();
+                        let m = self.seq_model(&want, b, genv, scope, sp)?;
+                        return Some(mk(o::CompKind::Inst(ident(m, name.span), Vec::new())));
+                    }
+                    let (g2, sc2) = self.bind_call(p, gates, args, genv, scope, sp)?;
+                    let key = format!("{}{:?}", p.name.name, g2);
+                    if let Some(sys) = self.loops.get(&key) {
+                        if args.is_empty() {
+                            return Some(mk(o::CompKind::Inst(
+                                ident(sys.clone(), name.span),
+                                Vec::new(),
+                            )));
+                        }
+                    }
+                    if self.stack.contains(&key) {
+                        self.unsupported(
+                            &format!("the recursive process `{}` (a process that creates processes: recursion through a parallel composition)", p.name.name),
+                            sp,
+                            "keep the pending behaviour in a variable (a counter or a list) of a sequential process (docs/language.md §13)",
+                        );
+                        return None;
+                    }
+                    // TorXakis's loop `p ::= B >>> p` becomes the .ioco loop `system p { B >>> p }`
+                    if let BKind::Enable { right, accept, .. } = &p.body.kind {
+                        if accept.is_empty() && p.params.is_empty() {
+                            if let BKind::Inst {
+                                name: rn,
+                                gates: rg,
+                                ..
+                            } = &right.kind
+                            {
+                                let same = rn.name == p.name.name
+                                    && rg.iter().zip(&p.gates).all(|(a, f)| a.name == f.name.name);
+                                if same {
+                                    let sys = self.global(&p.name.name);
+                                    self.loops.insert(key.clone(), sys.clone());
+                                    self.stack.push(key.clone());
+                                    let body = self.comp(&p.body, &g2, &sc2);
+                                    self.stack.pop();
+                                    let body = body?;
+                                    self.push_item(
+                                        o::ItemKind::System(o::System {
+                                            name: ident(sys.clone(), p.name.span),
+                                            body,
+                                        }),
+                                        p.span,
+                                        Vec::new(),
+                                    );
+                                    return Some(mk(o::CompKind::Inst(
+                                        ident(sys, name.span),
+                                        Vec::new(),
+                                    )));
+                                }
+                            }
+                        }
+                    }
+                    self.stack.push(key);
+                    let r = self.comp(&p.body, &g2, &sc2);
+                    self.stack.pop();
+                    return r.map(paren_comp);
+                }
+                if let Some(s) = self.stauts.get(&name.name).copied() {
+                    let m = self.staut(s, gates, args, genv, scope, sp)?;
+                    return Some(mk(o::CompKind::Inst(ident(m, name.span), Vec::new())));
+                }
+                self.unknown_proc(name);
+                None
+            }
+            _ => {
+                // a sequential behaviour written in place: a model of its own
+                let m = self.seq_model("behaviour", b, genv, scope, sp)?;
+                Some(mk(o::CompKind::Inst(ident(m, sp), Vec::new())))
+            }
+        }
+    }
+
+    fn unknown_gate(&mut self, g: &Ident, genv: &GEnv) {
+        let mut cands: Vec<&str> = genv.keys().map(|k| k.as_str()).collect();
+        cands.sort();
+        self.error_help(
+            "ioco::txs::unknown_channel",
+            format!("unknown channel `{}`", g.name),
+            g.span,
+            "not a channel in scope",
+            if cands.is_empty() {
+                "no channel is in scope here".to_string()
+            } else {
+                format!("in scope: {}", cands.join(", "))
+            },
+        );
+    }
+
+    fn unknown_proc(&mut self, name: &Ident) {
+        let mut cands: Vec<&str> = self
+            .procs
+            .keys()
+            .chain(self.stauts.keys())
+            .map(|k| k.as_str())
+            .collect();
+        cands.sort();
+        self.error_help(
+            "ioco::txs::unknown_process",
+            format!("unknown process `{}`", name.name),
+            name.span,
+            "not a PROCDEF or STAUTDEF",
+            format!(
+                "the processes are {}; TorXakis loads several files together: pass the file that defines it as well",
+                cands.join(", ")
+            ),
+        );
+    }
+
+    /// The channel and value environment of a call `p [gates] (args)`.
+    fn bind_call(
+        &mut self,
+        p: &'a t::ProcDef,
+        gates: &[Ident],
+        args: &[t::VExpr],
+        genv: &GEnv,
+        scope: &Scope,
+        sp: Span,
+    ) -> Option<(GEnv, Scope)> {
+        self.bind(&p.name, &p.gates, &p.params, gates, args, genv, scope, sp)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn bind(
+        &mut self,
+        name: &Ident,
+        fgates: &[t::ChanDecl],
+        fparams: &[t::VarDecl],
+        gates: &[Ident],
+        args: &[t::VExpr],
+        genv: &GEnv,
+        scope: &Scope,
+        sp: Span,
+    ) -> Option<(GEnv, Scope)> {
+        if fgates.len() != gates.len() || fparams.len() != args.len() {
+            self.error(
+                "ioco::txs::arity",
+                format!(
+                    "`{}` takes {} channel(s) and {} value(s); {} and {} given",
+                    name.name,
+                    fgates.len(),
+                    fparams.len(),
+                    gates.len(),
+                    args.len()
+                ),
+                sp,
+                "in this call",
+            );
+            return None;
+        }
+        let mut g2 = GEnv::new();
+        for (f, a) in fgates.iter().zip(gates) {
+            let Some(g) = genv.get(&a.name) else {
+                self.unknown_gate(a, genv);
+                return None;
+            };
+            let fs: Vec<String> = f.sorts.iter().map(sort_text).collect();
+            if fs != g.sorts {
+                self.error(
+                    "ioco::txs::channel_sort",
+                    format!(
+                        "channel `{}` carries `{}` but `{}` expects `{}`",
+                        a.name,
+                        g.sorts.join(" # "),
+                        f.name.name,
+                        fs.join(" # ")
+                    ),
+                    a.span,
+                    "here",
+                );
+                return None;
+            }
+            g2.insert(f.name.name.clone(), g.clone());
+        }
+        let mut sc = Scope::new();
+        for (f, a) in fparams.iter().zip(args) {
+            let x = self.vexpr(a, scope)?;
+            sc.insert(
+                f.name.name.clone(),
+                Val {
+                    expr: paren(x),
+                    sort: sort_text(&f.sort),
+                },
+            );
+        }
+        Some((g2, sc))
+    }
+
+    /// A `STAUTDEF` instance as a model.
+    fn staut(
+        &mut self,
+        s: &'a t::StAutDef,
+        gates: &[Ident],
+        args: &[t::VExpr],
+        genv: &GEnv,
+        scope: &Scope,
+        sp: Span,
+    ) -> Option<String> {
+        let (g2, sc) = self.bind(&s.name, &s.gates, &s.params, gates, args, genv, scope, sp)?;
+        let key = format!("staut {} {:?} {:?}", s.name.name, g2, scope_key(&sc));
+        if let Some(m) = self.seq_models.get(&key) {
+            return Some(m.clone());
+        }
+        let name = self.global(&s.name.name);
+        self.seq_models.insert(key, name.clone());
+        let mut members = Vec::new();
+        let mut m_gates = Vec::new();
+        for f in &s.gates {
+            m_gates.push(g2[&f.name.name].clone());
+        }
+        self.gate_members(&m_gates, s.span, &mut members);
+        // the variables, with the parameters' values substituted in their initial values
+        let mut vscope = sc.clone();
+        let mut vars = Vec::new();
+        for v in &s.vars {
+            let ty = self.type_expr(&v.sort)?;
+            vscope.insert(
+                v.name.name.clone(),
+                Val {
+                    expr: name_expr(&v.name.name, v.name.span),
+                    sort: sort_text(&v.sort),
+                },
+            );
+            let init = match s.init_values.iter().find(|(n, _)| n.name == v.name.name) {
+                Some((_, e)) => self.vexpr(e, &sc)?,
+                None => self.default_value(&v.sort.name, v.name.span, 0)?,
+            };
+            vars.push(o::VarDecl {
+                name: v.name.clone(),
+                ty,
+                init,
+            });
+        }
+        if !vars.is_empty() {
+            members.push(member(o::MemberKind::Vars(vars), s.span));
+        }
+        members.push(member(o::MemberKind::Init(s.init.clone()), s.init.span));
+        members.push(member(o::MemberKind::Locations(s.states.clone()), s.span));
+        for tr in &s.trans {
+            let mut sc = vscope.clone();
+            let Some((action, also, guard)) = self.offers(
+                &tr.offers,
+                tr.guard.as_ref(),
+                &g2,
+                &mut sc,
+                tr.span,
+                &HashSet::new(),
+            ) else {
+                continue;
+            };
+            let mut updates = Vec::new();
+            for (n, e) in &tr.updates {
+                if let Some(x) = self.vexpr(e, &sc) {
+                    updates.push((n.clone(), x));
+                }
+            }
+            members.push(member(
+                o::MemberKind::Switch(o::Switch {
+                    from: tr.from.clone(),
+                    action,
+                    also,
+                    guard,
+                    updates,
+                    to: tr.to.clone(),
+                }),
+                tr.span,
+            ));
+        }
+        self.push_item(
+            o::ItemKind::Model(o::Model {
+                name: ident(name.clone(), s.name.span),
+                params: Vec::new(),
+                members,
+                end: s.span,
+            }),
+            s.span,
+            Vec::new(),
+        );
+        Some(name)
+    }
+
+    fn gate_members(&mut self, gates: &[Gate], span: Span, members: &mut Vec<o::Member>) {
+        let mut seen = HashSet::new();
+        for input in [true, false] {
+            let mut decls = Vec::new();
+            for g in gates.iter().filter(|g| g.input == input) {
+                if !seen.insert(g.name.clone()) {
+                    continue;
+                }
+                let mut params = Vec::new();
+                for (i, s) in g.sorts.iter().enumerate() {
+                    let sort = ident(s.clone(), span);
+                    if let Some(ty) = self.type_expr(&sort) {
+                        params.push(o::Param {
+                            name: ident(format!("p{}", i + 1), span),
+                            ty,
+                        });
+                    }
+                }
+                decls.push(o::GateDecl {
+                    name: ident(g.name.clone(), span),
+                    params,
+                });
+            }
+            if !decls.is_empty() {
+                let dir = if input { o::Dir::Input } else { o::Dir::Output };
+                members.push(member(o::MemberKind::Gates(dir, decls), span));
+            }
+        }
+    }
+
+    /// A default value of a sort (for variables not yet assigned).
+    fn default_value(&mut self, sort: &str, sp: Span, depth: u32) -> Option<o::Expr> {
+        use o::ExprKind as K;
+        match sort {
+            "Int" => Some(ex(K::Int(0), sp)),
+            "Bool" => Some(ex(K::Bool(false), sp)),
+            _ => {
+                let td = self.types.get(sort).copied()?;
+                if depth > 8 {
+                    return None;
+                }
+                for c in &td.ctors {
+                    let mut fields = Vec::new();
+                    let mut ok = true;
+                    for f in &c.fields {
+                        match self.default_value(&f.sort.name, sp, depth + 1) {
+                            Some(x) => fields.push(x),
+                            None => {
+                                ok = false;
+                                break;
+                            }
+                        }
+                    }
+                    if ok {
+                        return Some(if fields.is_empty() {
+                            name_expr(&c.name.name, sp)
+                        } else {
+                            ex(K::Call(ident(c.name.name.clone(), sp), fields), sp)
+                        });
+                    }
+                }
+                None
+            }
+        }
+    }
+
+    /// The action, further actions and guard of a (multi-)offer; binds the `?x` names in
+    /// `scope` as switch parameters.
+    fn offers(
+        &mut self,
+        offers: &[t::Offer],
+        guard: Option<&t::VExpr>,
+        genv: &GEnv,
+        scope: &mut Scope,
+        sp: Span,
+        taken: &HashSet<String>,
+    ) -> Option<(o::Action, Vec<o::Action>, Option<o::Expr>)> {
+        let mut actions = Vec::new();
+        let mut extra_guards = Vec::new();
+        let mut bound: Vec<(String, String, String)> = Vec::new();
+        for off in offers {
+            let gname = off.gate.name.as_str();
+            if gname == "ISTEP" {
+                actions.push(o::Action::Tau(off.gate.span));
+                continue;
+            }
+            if gname == "QSTEP" || gname == "HSTEP" {
+                self.unsupported(
+                    &format!("`{}` in a test purpose", gname),
+                    off.gate.span,
+                    "write the purpose's goal with the model's actions only",
+                );
+                return None;
+            }
+            let Some(g) = genv.get(gname).cloned() else {
+                self.unknown_gate(&off.gate, genv);
+                return None;
+            };
+            if g.sorts.len() != off.items.len() {
+                self.error_help(
+                    "ioco::txs::offer_arity",
+                    format!(
+                        "channel `{}` carries {} value(s), the offer has {}",
+                        gname,
+                        g.sorts.len(),
+                        off.items.len()
+                    ),
+                    off.gate.span,
+                    "here",
+                    format!("`{}` is declared `{}`", gname, g.sorts.join(" # ")),
+                );
+                return None;
+            }
+            let mut args = Vec::new();
+            for (item, sort) in off.items.iter().zip(&g.sorts) {
+                match item {
+                    t::OfferItem::Send(e) => {
+                        let x = self.vexpr(e, scope)?;
+                        args.push(o::Arg::Value(x));
+                    }
+                    t::OfferItem::Recv(x, s) => {
+                        if let Some(s) = s {
+                            if &s.name != sort {
+                                self.error(
+                                    "ioco::txs::offer_sort",
+                                    format!(
+                                        "`?{} :: {}` on a channel of sort `{}`",
+                                        x.name, s.name, sort
+                                    ),
+                                    s.span,
+                                    "wrong sort",
+                                );
+                                return None;
+                            }
+                        }
+                        let mut pn = x.name.clone();
+                        if IOCO_KEYWORDS.contains(&pn.as_str()) {
+                            pn.push('_');
+                        }
+                        let mut k = 2;
+                        while taken.contains(&pn) || bound.iter().any(|b| b.1 == pn) {
+                            pn = format!("{}_{}", x.name, k);
+                            k += 1;
+                        }
+                        bound.push((x.name.clone(), pn.clone(), sort.clone()));
+                        args.push(o::Arg::Bind(ident(pn, x.span)));
+                    }
+                }
+            }
+            actions.push(o::Action::Gate {
+                name: ident(g.name.clone(), off.gate.span),
+                dir: if g.input {
+                    o::Dir::Input
+                } else {
+                    o::Dir::Output
+                },
+                dir_span: off.gate.span,
+                args,
+            });
+        }
+        for (x, pn, sort) in bound {
+            scope.insert(
+                x,
+                Val {
+                    expr: name_expr(&pn, sp),
+                    sort,
+                },
+            );
+        }
+        let mut g = match guard {
+            Some(e) => Some(self.vexpr(e, scope)?),
+            None => None,
+        };
+        for eg in extra_guards.drain(..) {
+            g = Some(match g {
+                Some(x) => and(x, eg),
+                None => eg,
+            });
+        }
+        if actions.is_empty() {
+            self.error(
+                "ioco::txs::empty_offer",
+                "an action with no offer",
+                sp,
+                "here",
+            );
+            return None;
+        }
+        let first = actions.remove(0);
+        if matches!(first, o::Action::Tau(_)) && !actions.is_empty() {
+            self.unsupported(
+                "`ISTEP` in a multi-action",
+                sp,
+                "ISTEP happens alone: split the action",
+            );
+            return None;
+        }
+        Some((first, actions, g))
+    }
+
+    /// A sequential behaviour as a model; its name.
+    fn seq_model(
+        &mut self,
+        want: &str,
+        b: &'a t::BExpr,
+        genv: &GEnv,
+        scope: &Scope,
+        sp: Span,
+    ) -> Option<String> {
+        let key = format!("seq {:p} {:?} {:?}", b, genv, scope_key(scope));
+        if let Some(m) = self.seq_models.get(&key) {
+            return Some(m.clone());
+        }
+        // a call: the model starts in the callee's body, its parameters given by the arguments
+        let (b, genv, scope, want) = match &b.kind {
+            BKind::Inst { name, gates, args } => match self.procs.get(&name.name).copied() {
+                Some(p) if !is_structural(&p.body) => {
+                    let (g2, sc2) = self.bind_call(p, gates, args, genv, scope, sp)?;
+                    (&p.body, g2, sc2, name.name.clone())
+                }
+                _ => (b, genv.clone(), scope.clone(), name.name.clone()),
+            },
+            _ => (b, genv.clone(), scope.clone(), want.to_string()),
+        };
+        let (genv, scope) = (&genv, &scope);
+        let key2 = format!("seq {:p} {:?} {:?}", b, genv, scope_key(scope));
+        if let Some(m) = self.seq_models.get(&key2) {
+            let m = m.clone();
+            self.seq_models.insert(key, m.clone());
+            return Some(m);
+        }
+        let name = self.global(&want);
+        self.seq_models.insert(key, name.clone());
+        self.seq_models.insert(key2, name.clone());
+        let mut sb = SeqBuilder {
+            name: name.clone(),
+            gates: genv.values().cloned().collect(),
+            ..Default::default()
+        };
+        let entry = sb.location(self, b, genv, scope, sp)?;
+        // the initial values: the entry location's variables, from the (constant) scope
+        let mut inits = BTreeMap::new();
+        for (x, var) in sb.locs[entry].vars.clone() {
+            let v = &scope[&x];
+            inits.insert(var, v.expr.clone());
+        }
+        while let Some(i) = sb.todo.pop() {
+            sb.expand(self, i);
+        }
+        let model = sb.finish(self, entry, inits, sp)?;
+        self.push_item(o::ItemKind::Model(model), sp, Vec::new());
+        Some(name)
+    }
+}
+
+fn member(kind: o::MemberKind, span: Span) -> o::Member {
+    o::Member {
+        attrs: Vec::new(),
+        kind,
+        span,
+    }
+}
+
+fn paren_comp(c: o::Comp) -> o::Comp {
+    match c.kind {
+        o::CompKind::Par(..) | o::CompKind::Seq(..) | o::CompKind::Hide(..) => {
+            let span = c.span;
+            o::Comp {
+                kind: o::CompKind::Paren(Box::new(c)),
+                span,
+            }
+        }
+        _ => c,
+    }
+}
+
+fn scope_key(s: &Scope) -> Vec<(String, String)> {
+    s.iter()
+        .map(|(k, v)| (k.clone(), ioco_lang::fmt::expr(&v.expr)))
+        .collect()
+}
+
+/// Renames names in an expression (`.ioco` expressions have no binders).
+fn rename_expr(e: &mut o::Expr, map: &[(String, String)]) {
+    use o::ExprKind as K;
+    match &mut e.kind {
+        K::Name(n) => {
+            if let Some((_, to)) = map.iter().find(|(f, _)| *f == n.name) {
+                n.name = to.clone();
+            }
+        }
+        K::Int(_) | K::Bool(_) => {}
+        K::Call(_, xs) => xs.iter_mut().for_each(|x| rename_expr(x, map)),
+        K::Unary(_, x) | K::Field(x, _) | K::Is(x, _) | K::Paren(x) => rename_expr(x, map),
+        K::Binary(_, a, b) => {
+            rename_expr(a, map);
+            rename_expr(b, map);
+        }
+        K::If(a, b, c) => {
+            rename_expr(a, map);
+            rename_expr(b, map);
+            rename_expr(c, map);
+        }
+    }
+}
+
+fn set_span(e: &mut o::Expr, sp: Span) {
+    e.span = sp;
+}
+
+/// True when a process body is a composition (lowered to a `system`), not a sequential
+/// behaviour (lowered to a `model`).
+fn is_structural(b: &t::BExpr) -> bool {
+    match &b.kind {
+        BKind::Par(..)
+        | BKind::Hide(..)
+        | BKind::Enable { .. }
+        | BKind::Disable(..)
+        | BKind::Interrupt(..) => true,
+        BKind::Let(_, x) => is_structural(x),
+        _ => false,
+    }
+}
+
+/// Free value names of a behaviour (those it reads from its context).
+fn free_b(b: &t::BExpr, bound: &mut Vec<String>, out: &mut Vec<String>) {
+    match &b.kind {
+        BKind::Stop | BKind::Hit | BKind::Miss => {}
+        BKind::Exit(items) => {
+            for i in items {
+                if let t::ExitItem::Send(e) = i {
+                    free_v(e, bound, out);
+                }
+            }
+        }
+        BKind::Prefix {
+            offers,
+            guard,
+            then,
+        } => {
+            let n = bound.len();
+            for o in offers {
+                for i in &o.items {
+                    if let t::OfferItem::Send(e) = i {
+                        free_v(e, bound, out);
+                    }
+                }
+            }
+            for o in offers {
+                for i in &o.items {
+                    if let t::OfferItem::Recv(x, _) = i {
+                        bound.push(x.name.clone());
+                    }
+                }
+            }
+            if let Some(g) = guard {
+                free_v(g, bound, out);
+            }
+            free_b(then, bound, out);
+            bound.truncate(n);
+        }
+        BKind::Guard(c, x) => {
+            free_v(c, bound, out);
+            free_b(x, bound, out);
+        }
+        BKind::Choice(xs) => {
+            for x in xs {
+                free_b(x, bound, out);
+            }
+        }
+        BKind::Par(_, a, b2) | BKind::Disable(a, b2) | BKind::Interrupt(a, b2) => {
+            free_b(a, bound, out);
+            free_b(b2, bound, out);
+        }
+        BKind::Enable {
+            left,
+            accept,
+            right,
+        } => {
+            free_b(left, bound, out);
+            let n = bound.len();
+            bound.extend(accept.iter().map(|v| v.name.name.clone()));
+            free_b(right, bound, out);
+            bound.truncate(n);
+        }
+        BKind::Hide(_, x) => free_b(x, bound, out),
+        BKind::Let(binds, x) => {
+            for (_, _, v) in binds {
+                free_v(v, bound, out);
+            }
+            let n = bound.len();
+            bound.extend(binds.iter().map(|b| b.0.name.clone()));
+            free_b(x, bound, out);
+            bound.truncate(n);
+        }
+        BKind::Inst { args, .. } => {
+            for a in args {
+                free_v(a, bound, out);
+            }
+        }
+    }
+}
+
+fn free_v(e: &t::VExpr, bound: &mut Vec<String>, out: &mut Vec<String>) {
+    match &e.kind {
+        VKind::Int(_) | VKind::Bool(_) | VKind::Str(_) | VKind::Regex(_) => {}
+        VKind::Name(n) => {
+            if !bound.contains(&n.name) && !out.contains(&n.name) {
+                out.push(n.name.clone());
+            }
+        }
+        VKind::Call(_, xs) => {
+            for x in xs {
+                free_v(x, bound, out);
+            }
+        }
+        VKind::Unary(_, x) | VKind::Typed(x, _) => free_v(x, bound, out),
+        VKind::Binary(_, a, b) => {
+            free_v(a, bound, out);
+            free_v(b, bound, out);
+        }
+        VKind::If(a, b, c) => {
+            free_v(a, bound, out);
+            free_v(b, bound, out);
+            free_v(c, bound, out);
+        }
+        VKind::Let(binds, x) => {
+            for (_, _, v) in binds {
+                free_v(v, bound, out);
+            }
+            let n = bound.len();
+            bound.extend(binds.iter().map(|b| b.0.name.clone()));
+            free_v(x, bound, out);
+            bound.truncate(n);
+        }
+    }
+}
+
+/// A location of a sequential model under construction: the behaviour it stands for, its
+/// channel environment and the variables holding the values the behaviour reads.
+struct Loc<'a> {
+    name: String,
+    b: &'a t::BExpr,
+    genv: GEnv,
+    /// TorXakis name → model variable.
+    vars: BTreeMap<String, String>,
+    /// TorXakis name → sort.
+    sorts: BTreeMap<String, String>,
+}
+
+/// A switch under construction.
+struct Edge {
+    from: usize,
+    action: o::Action,
+    also: Vec<o::Action>,
+    guard: Option<o::Expr>,
+    /// Assignments of the target's variables (from the switch context).
+    assign: Vec<(String, o::Expr)>,
+    /// None: `exit`; Some(i): location i.
+    to: Option<usize>,
+    span: Span,
+}
+
+/// The builder of one sequential model (see the module documentation).
+#[derive(Default)]
+struct SeqBuilder<'a> {
+    name: String,
+    gates: Vec<Gate>,
+    locs: Vec<Loc<'a>>,
+    index: HashMap<String, usize>,
+    /// Model variables: name → TorXakis sort.
+    vars: BTreeMap<String, String>,
+    /// (TorXakis name, sort) → model variable.
+    var_of: HashMap<(String, String), String>,
+    edges: Vec<Edge>,
+    todo: Vec<usize>,
+    /// Locations that are purpose verdicts: index → `accept`/`refuse`.
+    verdict: HashMap<usize, &'static str>,
+    /// Processes being unfolded for their first actions (unguarded recursion check).
+    unfolding: Vec<String>,
+}
+
+const MAX_LOCATIONS: usize = 100_000;
+
+impl<'a> SeqBuilder<'a> {
+    /// The location for behaviour `b` (created and queued if new); `scope` gives the sorts of
+    /// the free names.
+    fn location(
+        &mut self,
+        l: &mut Lowerer<'a>,
+        b: &'a t::BExpr,
+        genv: &GEnv,
+        scope: &Scope,
+        sp: Span,
+    ) -> Option<usize> {
+        let mut free = Vec::new();
+        free_b(b, &mut Vec::new(), &mut free);
+        // names bound in the scope (constants and constructors are resolved globally)
+        free.retain(|n| scope.contains_key(n));
+        let key = format!("{:p} {:?} {:?}", b, genv, free);
+        if let Some(&i) = self.index.get(&key) {
+            return Some(i);
+        }
+        if self.locs.len() >= MAX_LOCATIONS {
+            l.error(
+                "ioco::txs::too_big",
+                format!("the process has more than {} locations", MAX_LOCATIONS),
+                sp,
+                "here",
+            );
+            return None;
+        }
+        let mut vars = BTreeMap::new();
+        let mut sorts = BTreeMap::new();
+        for n in &free {
+            let sort = scope[n].sort.clone();
+            if sort.is_empty() {
+                l.error(
+                    "ioco::txs::sort",
+                    format!("cannot tell the sort of `{}`", n),
+                    sp,
+                    "used after this action",
+                );
+                return None;
+            }
+            let k = (n.clone(), sort.clone());
+            let var = match self.var_of.get(&k) {
+                Some(v) => v.clone(),
+                None => {
+                    let mut v = n.clone();
+                    if IOCO_KEYWORDS.contains(&v.as_str()) {
+                        v.push('_');
+                    }
+                    let base = v.clone();
+                    let mut j = 2;
+                    while self.vars.contains_key(&v) {
+                        v = format!("{}_{}", base, j);
+                        j += 1;
+                    }
+                    self.vars.insert(v.clone(), sort.clone());
+                    self.var_of.insert(k, v.clone());
+                    v
+                }
+            };
+            vars.insert(n.clone(), var);
+            sorts.insert(n.clone(), sort);
+        }
+        let i = self.locs.len();
+        let name = match &b.kind {
+            BKind::Inst { name, .. } if !self.locs.iter().any(|x| x.name == name.name) => {
+                name.name.clone()
+            }
+            _ => format!("s{}", i),
+        };
+        self.locs.push(Loc {
+            name,
+            b,
+            genv: genv.clone(),
+            vars,
+            sorts,
+        });
+        self.index.insert(key, i);
+        self.todo.push(i);
+        let _ = l;
+        Some(i)
+    }
+
+    /// Computes the switches of location `i`.
+    fn expand(&mut self, l: &mut Lowerer<'a>, i: usize) {
+        let (b, genv) = (self.locs[i].b, self.locs[i].genv.clone());
+        let mut scope = Scope::new();
+        for (n, v) in &self.locs[i].vars {
+            scope.insert(
+                n.clone(),
+                Val {
+                    expr: name_expr(v, b.span),
+                    sort: self.locs[i].sorts[n].clone(),
+                },
+            );
+        }
+        let taken: HashSet<String> = self.vars.keys().cloned().collect();
+        match &b.kind {
+            BKind::Hit => {
+                self.verdict.insert(i, "accept");
+            }
+            BKind::Miss => {
+                self.verdict.insert(i, "refuse");
+            }
+            _ => {}
+        }
+        self.initials(l, i, b, &genv, &scope, None, &taken);
+    }
+
+    /// Adds the switches from location `from` for the first actions of `b`, under `guard`.
+    #[allow(clippy::too_many_arguments)]
+    fn initials(
+        &mut self,
+        l: &mut Lowerer<'a>,
+        from: usize,
+        b: &'a t::BExpr,
+        genv: &GEnv,
+        scope: &Scope,
+        guard: Option<o::Expr>,
+        taken: &HashSet<String>,
+    ) {
+        let sp = b.span;
+        match &b.kind {
+            BKind::Stop => {}
+            BKind::Hit | BKind::Miss => {
+                if !std::ptr::eq(self.locs[from].b, b) {
+                    // a verdict reached without an action in between: go there silently
+                    // (cannot happen in TorXakis purposes, where HIT ends a prefix)
+                    l.unsupported(
+                        "`HIT`/`MISS` in a choice",
+                        sp,
+                        "end a goal's branch with `>-> HIT` or `>-> MISS`",
+                    );
+                }
+            }
+            BKind::Exit(items) => {
+                if !items.is_empty() {
+                    l.unsupported(
+                        "`EXIT` with values",
+                        sp,
+                        "pass the values over a hidden channel synchronised with the process that continues (docs/language.md §13)",
+                    );
+                    return;
+                }
+                self.edges.push(Edge {
+                    from,
+                    action: o::Action::Exit(sp),
+                    also: Vec::new(),
+                    guard,
+                    assign: Vec::new(),
+                    to: None,
+                    span: sp,
+                });
+            }
+            BKind::Prefix {
+                offers,
+                guard: g2,
+                then,
+            } => {
+                let mut sc = scope.clone();
+                let Some((action, also, g)) =
+                    l.offers(offers, g2.as_ref(), genv, &mut sc, sp, taken)
+                else {
+                    return;
+                };
+                let guard = match (guard, g) {
+                    (Some(a), Some(b2)) => Some(and(a, b2)),
+                    (a, b2) => a.or(b2),
+                };
+                let Some((to, assign)) = self.target(l, then, genv, &sc, sp) else {
+                    return;
+                };
+                self.edges.push(Edge {
+                    from,
+                    action,
+                    also,
+                    guard,
+                    assign,
+                    to: Some(to),
+                    span: sp,
+                });
+            }
+            BKind::Guard(c, x) => {
+                let Some(c) = l.vexpr(c, scope) else {
+                    return;
+                };
+                let guard = Some(match guard {
+                    Some(a) => and(a, c),
+                    None => c,
+                });
+                self.initials(l, from, x, genv, scope, guard, taken);
+            }
+            BKind::Choice(xs) => {
+                for x in xs {
+                    self.initials(l, from, x, genv, scope, guard.clone(), taken);
+                }
+            }
+            BKind::Let(binds, x) => {
+                let mut sc = scope.clone();
+                for (n, s, v) in binds {
+                    let Some(e) = l.vexpr(v, scope) else {
+                        return;
+                    };
+                    let sort = s
+                        .as_ref()
+                        .map(sort_text)
+                        .or_else(|| l.sort_of(v, scope))
+                        .unwrap_or_default();
+                    sc.insert(
+                        n.name.clone(),
+                        Val {
+                            expr: paren(e),
+                            sort,
+                        },
+                    );
+                }
+                self.initials(l, from, x, genv, &sc, guard, taken);
+            }
+            BKind::Inst { name, gates, args } => {
+                let Some(p) = l.procs.get(&name.name).copied() else {
+                    if l.stauts.contains_key(&name.name) {
+                        l.unsupported(
+                            &format!(
+                                "a call of the state automaton `{}` inside a process",
+                                name.name
+                            ),
+                            sp,
+                            "call it from the MODELDEF's BEHAVIOUR or from a parallel composition",
+                        );
+                    } else {
+                        l.unknown_proc(name);
+                    }
+                    return;
+                };
+                if is_structural(&p.body) {
+                    self.structural(l, p, sp);
+                    return;
+                }
+                let Some((g2, sc2)) = l.bind_call(p, gates, args, genv, scope, sp) else {
+                    return;
+                };
+                let key = format!("{} {:?}", p.name.name, g2);
+                if self.unfolding.contains(&key) {
+                    l.error_help(
+                        "ioco::txs::unguarded",
+                        format!(
+                            "unguarded recursion: `{}` calls itself before any action",
+                            p.name.name
+                        ),
+                        sp,
+                        "this call",
+                        "put an action (or ISTEP) before the recursive call",
+                    );
+                    return;
+                }
+                self.unfolding.push(key);
+                self.initials(l, from, &p.body, &g2, &sc2, guard, taken);
+                self.unfolding.pop();
+            }
+            BKind::Par(..)
+            | BKind::Hide(..)
+            | BKind::Enable { .. }
+            | BKind::Disable(..)
+            | BKind::Interrupt(..) => {
+                l.unsupported(
+                    "a parallel composition, HIDE, `>>>`, `[>>` or `[><` after an action prefix or in a choice",
+                    sp,
+                    "write the composition at the top of a process body or of the MODELDEF's BEHAVIOUR; start each side with its own actions",
+                );
+            }
+        }
+    }
+
+    fn structural(&mut self, l: &mut Lowerer<'a>, p: &t::ProcDef, sp: Span) {
+        l.unsupported(
+            &format!(
+                "a call of `{}`, a parallel composition, after an action prefix or in a choice (dynamic process creation)",
+                p.name.name
+            ),
+            sp,
+            "write the composition at the top of a process body or of the MODELDEF's BEHAVIOUR; a process that creates processes can keep the pending behaviour in a variable (docs/language.md §13)",
+        );
+    }
+
+    /// The location after an action and the assignments that enter it: a call in tail position
+    /// goes to the callee's location with its parameters assigned.
+    fn target(
+        &mut self,
+        l: &mut Lowerer<'a>,
+        then: &'a t::BExpr,
+        genv: &GEnv,
+        scope: &Scope,
+        sp: Span,
+    ) -> Option<(usize, Vec<(String, o::Expr)>)> {
+        let (b, genv2, scope2) = match &then.kind {
+            BKind::Inst { name, gates, args } => match l.procs.get(&name.name).copied() {
+                Some(p) if !is_structural(&p.body) => {
+                    let (g2, sc2) = l.bind_call(p, gates, args, genv, scope, sp)?;
+                    (&p.body, g2, sc2)
+                }
+                Some(p) => {
+                    self.structural(l, p, then.span);
+                    return None;
+                }
+                None => (then, genv.clone(), scope.clone()),
+            },
+            _ => (then, genv.clone(), scope.clone()),
+        };
+        let to = self.location(l, b, &genv2, &scope2, sp)?;
+        let assign = self.locs[to]
+            .vars
+            .iter()
+            .map(|(n, v)| (v.clone(), scope2[n].expr.clone()))
+            .collect();
+        Some((to, assign))
+    }
+
+    /// The model.
+    fn finish(
+        mut self,
+        l: &mut Lowerer<'a>,
+        entry: usize,
+        inits: BTreeMap<String, o::Expr>,
+        sp: Span,
+    ) -> Option<o::Model> {
+        let mut members = Vec::new();
+        let gates = std::mem::take(&mut self.gates);
+        l.gate_members(&gates, sp, &mut members);
+        let mut vars = Vec::new();
+        for (v, sort) in &self.vars {
+            let ty = l.type_expr(&ident(sort.clone(), sp))?;
+            let init = match inits.get(v) {
+                Some(e) => e.clone(),
+                None => match l.default_value(sort, sp, 0) {
+                    Some(d) => d,
+                    None => {
+                        l.error(
+                            "ioco::txs::no_default",
+                            format!("no value of sort `{}` to start variable `{}` with", sort, v),
+                            sp,
+                            "in this process",
+                        );
+                        return None;
+                    }
+                },
+            };
+            vars.push(o::VarDecl {
+                name: ident(v.clone(), sp),
+                ty,
+                init,
+            });
+        }
+        if !vars.is_empty() {
+            members.push(member(o::MemberKind::Vars(vars), sp));
+        }
+        // location names: verdicts of purposes are `accept…`/`refuse…`
+        let mut names: Vec<String> = self.locs.iter().map(|x| x.name.clone()).collect();
+        for (i, v) in &self.verdict {
+            names[*i] = format!("{}{}", v, i);
+        }
+        let lspan = |i: usize| self.locs[i].b.span;
+        members.push(member(
+            o::MemberKind::Init(ident(names[entry].clone(), lspan(entry))),
+            sp,
+        ));
+        members.push(member(
+            o::MemberKind::Locations(
+                names
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| ident(n.clone(), lspan(i)))
+                    .collect(),
+            ),
+            sp,
+        ));
+        let defaults: BTreeMap<String, o::Expr> = self
+            .vars
+            .iter()
+            .filter_map(|(v, s)| l.default_value(s, sp, 0).map(|d| (v.clone(), d)))
+            .collect();
+        for mut e in std::mem::take(&mut self.edges) {
+            // switch parameters named like a variable made later: rename them
+            let mut renames = Vec::new();
+            for a in std::iter::once(&mut e.action).chain(e.also.iter_mut()) {
+                if let o::Action::Gate { args, .. } = a {
+                    for arg in args.iter_mut() {
+                        if let o::Arg::Bind(id) = arg {
+                            if self.vars.contains_key(&id.name) {
+                                let mut k = 2;
+                                let mut n = format!("{}_{}", id.name, k);
+                                while self.vars.contains_key(&n) {
+                                    k += 1;
+                                    n = format!("{}_{}", id.name, k);
+                                }
+                                renames.push((id.name.clone(), n.clone()));
+                                id.name = n;
+                            }
+                        }
+                    }
+                }
+            }
+            if !renames.is_empty() {
+                for a in std::iter::once(&mut e.action).chain(e.also.iter_mut()) {
+                    if let o::Action::Gate { args, .. } = a {
+                        for arg in args.iter_mut() {
+                            if let o::Arg::Value(x) = arg {
+                                rename_expr(x, &renames);
+                            }
+                        }
+                    }
+                }
+                if let Some(g) = &mut e.guard {
+                    rename_expr(g, &renames);
+                }
+                for (_, x) in &mut e.assign {
+                    rename_expr(x, &renames);
+                }
+            }
+            let mut updates: Vec<(Ident, o::Expr)> = e
+                .assign
+                .iter()
+                .map(|(v, x)| (ident(v.clone(), e.span), x.clone()))
+                .collect();
+            // reset what the target no longer reads (a state is its location and live values)
+            if let Some(to) = e.to {
+                let live: HashSet<&String> = self.locs[to].vars.values().collect();
+                for v in self.locs[e.from].vars.values() {
+                    if !live.contains(v) {
+                        if let Some(d) = defaults.get(v) {
+                            updates.push((ident(v.clone(), e.span), d.clone()));
+                        }
+                    }
+                }
+            }
+            // drop identities `x = x`
+            updates.retain(|(v, x)| !matches!(&x.kind, o::ExprKind::Name(n) if n.name == v.name));
+            let to = match e.to {
+                Some(i) => ident(names[i].clone(), lspan(i)),
+                None => ident("", e.span),
+            };
+            members.push(member(
+                o::MemberKind::Switch(o::Switch {
+                    from: ident(names[e.from].clone(), e.span),
+                    action: e.action,
+                    also: e.also,
+                    guard: e.guard,
+                    updates,
+                    to,
+                }),
+                e.span,
+            ));
+        }
+        Some(o::Model {
+            name: ident(self.name.clone(), sp),
+            params: Vec::new(),
+            members,
+            end: sp,
+        })
+    }
+}
