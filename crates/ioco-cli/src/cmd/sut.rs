@@ -209,7 +209,7 @@ impl SutArgs {
     /// Note the model the SUT is tested against: a `.ioco` model's labels with values go on
     /// the wire as gate and values, one format for both engines.
     pub fn for_model(&self, path: &std::path::Path) {
-        let _ = self.gate_values.set(crate::load::is_lang(&path));
+        let _ = self.gate_values.set(crate::load::is_lang(path));
     }
 
     /// The TCP adapter's configuration for `mode` (client or server), with this command line's
@@ -698,7 +698,7 @@ fn overrides(
 /// name). The rule that combines them is `ioco_exec::timeouts`'.
 pub fn load_timed(path: &std::path::Path, sut: &SutArgs) -> Result<(Lts, Timing)> {
     sut.for_model(path);
-    let (spec, model) = if crate::load::is_lang(&path) {
+    let (spec, model) = if crate::load::is_lang(path) {
         let (lts, t) = crate::load::ioco_lts_timed(path)?;
         (lts, Some(t))
     } else {
