@@ -103,6 +103,8 @@ enum Command {
     /// Print .ioco model files in the canonical layout (`--check`: exit 1 if one is not
     /// formatted; `--write`: rewrite them).
     Fmt(cmd::fmt::Args),
+    /// Translate a TorXakis model (.txs) into the .ioco language, to migrate for good.
+    Translate(cmd::translate::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell), e.g.
     /// `ioco completions bash > /etc/bash_completion.d/ioco`.
     Completions {
@@ -193,6 +195,7 @@ fn main() -> ExitCode {
         Command::Report(_) => "report",
         Command::Explore(_) => "explore",
         Command::Fmt(_) => "fmt",
+        Command::Translate(_) => "translate",
         Command::Completions { .. } | Command::Man => return ExitCode::SUCCESS,
         Command::Gen(_) => "gen",
         Command::Analyze(_) => "analyze",
@@ -212,6 +215,7 @@ fn main() -> ExitCode {
         Command::Report(a) => cmd::report::run(a),
         Command::Explore(a) => cmd::explore::run(a),
         Command::Fmt(a) => cmd::fmt::run(a),
+        Command::Translate(a) => cmd::translate::run(a),
         Command::Completions { .. } | Command::Man => return ExitCode::SUCCESS,
         Command::Gen(a) => cmd::gen::run(a),
         Command::Analyze(a) => cmd::analyze::run(a),

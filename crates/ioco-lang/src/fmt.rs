@@ -54,6 +54,29 @@ pub fn format_named(name: &str, src: &str) -> Result<String, Vec<Diagnostic>> {
     Ok(out)
 }
 
+/// Prints a syntax tree built by a program (not parsed from text: no comments to keep), in the
+/// canonical layout. The text parses back to the same tree (the front end of TorXakis models
+/// uses it for `ioco translate`).
+pub fn print_file(file: &File) -> String {
+    let mut f = Fmt {
+        src: "",
+        out: String::new(),
+        comments: &[],
+        next_comment: 0,
+        last_end: 0,
+        indent: 0,
+    };
+    for (i, item) in file.items.iter().enumerate() {
+        if i > 0 {
+            f.blank_line();
+        }
+        f.item(item);
+    }
+    let mut out = f.out.trim_end().to_string();
+    out.push('\n');
+    out
+}
+
 struct Fmt<'a> {
     src: &'a str,
     out: String,

@@ -125,3 +125,4 @@ fn load_texts(
     }
     Ok(TxsModel { model, lowered })
 }
+pub mod translate;
