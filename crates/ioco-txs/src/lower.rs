@@ -82,6 +82,14 @@ pub fn lower(files: &[&t::File]) -> Result<Lowered, Vec<Diagnostic>> {
     }
 }
 
+/// How deep calls of composed processes are inlined (recursion with constant arguments that
+/// decrease, such as `parallelN(n) ::= p ||| [[n > 1]] =>> parallelN(n - 1)`).
+const MAX_INLINE: usize = 64;
+
+/// A composition a sequential model continues with (after its `exit`): the behaviour, its
+/// channels and its (constant) values.
+type Cont<'a> = (&'a t::BExpr, GEnv, Scope);
+
 const IOCO_KEYWORDS: &[&str] = &[
     "model", "system", "type", "fn", "import", "input", "output", "var", "init", "location", "tau",
     "hide", "in", "if", "then", "else", "true", "false", "int", "bool", "is", "string", "exit",
@@ -163,6 +171,12 @@ struct Lowerer<'a> {
     loops: HashMap<String, String>,
     /// Processes being inlined (recursion check).
     stack: Vec<String>,
+    /// Loops whose recursive call was met while lowering their body.
+    loop_used: HashSet<String>,
+    /// The model of `STOP` in compositions, once made.
+    stop_model: Option<String>,
+    /// Continuations of sequential models: model name → the composition it ends in.
+    conts: HashMap<String, Cont<'a>>,
     out: Lowered,
     diags: Vec<Diagnostic>,
     /// Depth of value-expression lowering (bounded).
@@ -878,8 +892,17 @@ impl<'a> Lowerer<'a> {
         for (goal, b) in &p.goals {
             let want = format!("{}_{}", p.name.name, goal.name);
             let nerr = self.diags.len();
-            if let Some(name) = self.seq_model(&want, b, &genv, &Scope::new(), goal.span) {
+            if let Some(body) = self.comp(b, &genv, &Scope::new()) {
                 if self.diags.len() == nerr {
+                    let name = self.global(&want);
+                    self.push_item(
+                        o::ItemKind::System(o::System {
+                            name: ident(name.clone(), goal.span),
+                            body,
+                        }),
+                        b.span,
+                        Vec::new(),
+                    );
                     self.out
                         .goals
                         .push((p.name.name.clone(), goal.name.clone(), name));
@@ -996,81 +1019,206 @@ impl<'a> Lowerer<'a> {
                 }
                 self.comp(body, genv, &sc)
             }
+            BKind::Stop => Some(self.stop_comp(sp)),
+            BKind::Guard(..) | BKind::Choice(..) => match self.effective(b, scope) {
+                None => Some(self.stop_comp(sp)),
+                Some(e) if !std::ptr::eq(e, b) => self.comp(e, genv, scope),
+                Some(_) => self.seq_comp("behaviour", b, genv, scope, sp),
+            },
             BKind::Inst { name, gates, args } => {
                 if let Some(p) = self.procs.get(&name.name).copied() {
-                    if !is_structural(&p.body) {
-                        let want = p.name.name.clone();
-                        let m = self.seq_model(&want, b, genv, scope, sp)?;
-                        return Some(mk(o::CompKind::Inst(ident(m, name.span), Vec::new())));
-                    }
                     let (g2, sc2) = self.bind_call(p, gates, args, genv, scope, sp)?;
-                    let key = format!("{}{:?}", p.name.name, g2);
-                    if let Some(sys) = self.loops.get(&key) {
-                        if args.is_empty() {
-                            return Some(mk(o::CompKind::Inst(
-                                ident(sys.clone(), name.span),
-                                Vec::new(),
-                            )));
+                    let eff = match self.effective(&p.body, &sc2) {
+                        None => return Some(self.stop_comp(sp)),
+                        Some(e) => e,
+                    };
+                    if !is_structural(eff) {
+                        if std::ptr::eq(eff, &p.body) {
+                            return self.seq_comp(&p.name.name, b, genv, scope, sp);
                         }
+                        // constant guards decided: the branch left
+                        return self.comp(eff, &g2, &sc2);
                     }
+                    let key = format!("{} {:?} {:?}", p.name.name, g2, scope_key(&sc2));
                     if self.stack.contains(&key) {
+                        // recursion: only as TorXakis's loop `p ::= B >>> p` (checked below)
+                        let sys = match self.loops.get(&key) {
+                            Some(s) => s.clone(),
+                            None => {
+                                let s = self.global(&p.name.name);
+                                self.loops.insert(key.clone(), s.clone());
+                                s
+                            }
+                        };
+                        self.loop_used.insert(key);
+                        return Some(mk(o::CompKind::Inst(ident(sys, name.span), Vec::new())));
+                    }
+                    if self.stack.len() >= MAX_INLINE {
                         self.unsupported(
-                            &format!("the recursive process `{}` (a process that creates processes: recursion through a parallel composition)", p.name.name),
+                            &format!("the recursive process `{}` (a process that creates processes: recursion through a parallel composition, more than {} levels deep)", p.name.name, MAX_INLINE),
                             sp,
                             "keep the pending behaviour in a variable (a counter or a list) of a sequential process (docs/language.md §13)",
                         );
                         return None;
                     }
-                    // TorXakis's loop `p ::= B >>> p` becomes the .ioco loop `system p { B >>> p }`
-                    if let BKind::Enable { right, accept, .. } = &p.body.kind {
-                        if accept.is_empty() && p.params.is_empty() {
-                            if let BKind::Inst {
-                                name: rn,
-                                gates: rg,
-                                ..
-                            } = &right.kind
-                            {
-                                let same = rn.name == p.name.name
-                                    && rg.iter().zip(&p.gates).all(|(a, f)| a.name == f.name.name);
-                                if same {
-                                    let sys = self.global(&p.name.name);
-                                    self.loops.insert(key.clone(), sys.clone());
-                                    self.stack.push(key.clone());
-                                    let body = self.comp(&p.body, &g2, &sc2);
-                                    self.stack.pop();
-                                    let body = body?;
-                                    self.push_item(
-                                        o::ItemKind::System(o::System {
-                                            name: ident(sys.clone(), p.name.span),
-                                            body,
-                                        }),
-                                        p.span,
-                                        Vec::new(),
-                                    );
-                                    return Some(mk(o::CompKind::Inst(
-                                        ident(sys, name.span),
-                                        Vec::new(),
-                                    )));
-                                }
-                            }
-                        }
-                    }
-                    self.stack.push(key);
-                    let r = self.comp(&p.body, &g2, &sc2);
+                    self.stack.push(key.clone());
+                    let r = self.comp(eff, &g2, &sc2);
                     self.stack.pop();
-                    return r.map(paren_comp);
+                    let r = r?;
+                    if self.loop_used.remove(&key) {
+                        let sys = self.loops[&key].clone();
+                        let Some(body) = split_loop(r, &sys) else {
+                            self.unsupported(
+                                &format!("the recursive process `{}` (recursion through a parallel composition: a process that creates processes)", p.name.name),
+                                sp,
+                                "the one recursion through a composition that can be imported is the loop `p ::= B >>> p`; keep the pending behaviour in a variable (a counter or a list) of a sequential process (docs/language.md §13)",
+                            );
+                            return None;
+                        };
+                        let sp2 = body.span;
+                        self.push_item(
+                            o::ItemKind::System(o::System {
+                                name: ident(sys.clone(), p.name.span),
+                                body: o::Comp {
+                                    kind: o::CompKind::Seq(
+                                        Box::new(paren_comp(body)),
+                                        Box::new(o::Comp {
+                                            kind: o::CompKind::Inst(
+                                                ident(sys.clone(), p.name.span),
+                                                Vec::new(),
+                                            ),
+                                            span: sp2,
+                                        }),
+                                    ),
+                                    span: sp2,
+                                },
+                            }),
+                            p.span,
+                            Vec::new(),
+                        );
+                        return Some(mk(o::CompKind::Inst(ident(sys, name.span), Vec::new())));
+                    }
+                    return Some(paren_comp(r));
                 }
-                if let Some(s) = self.stauts.get(&name.name).copied() {
+                // `stdi_X` is TorXakis's name for the process of the STAUTDEF `X`
+                let sname = name.name.strip_prefix("stdi_").unwrap_or(&name.name);
+                if let Some(s) = self.stauts.get(sname).copied() {
                     let m = self.staut(s, gates, args, genv, scope, sp)?;
                     return Some(mk(o::CompKind::Inst(ident(m, name.span), Vec::new())));
                 }
                 self.unknown_proc(name);
                 None
             }
-            _ => {
-                // a sequential behaviour written in place: a model of its own
-                let m = self.seq_model("behaviour", b, genv, scope, sp)?;
-                Some(mk(o::CompKind::Inst(ident(m, sp), Vec::new())))
+            _ => self.seq_comp("behaviour", b, genv, scope, sp),
+        }
+    }
+
+    /// The behaviour `b` stands for once guards that are constant under `scope` are decided
+    /// (`[[ n > 1 ]] =>> ..` with `n` a constant argument): None for `STOP`.
+    fn effective(&mut self, b: &'a t::BExpr, scope: &Scope) -> Option<&'a t::BExpr> {
+        match &b.kind {
+            BKind::Guard(c, x) => match self.const_bool(c, scope) {
+                Some(true) => self.effective(x, scope),
+                Some(false) => None,
+                None => Some(b),
+            },
+            BKind::Choice(xs) => {
+                let mut live = Vec::new();
+                for x in xs {
+                    if let Some(e) = self.effective(x, scope) {
+                        live.push(e);
+                    }
+                }
+                match live.len() {
+                    0 => None,
+                    1 => Some(live[0]),
+                    _ => Some(b),
+                }
+            }
+            BKind::Stop => None,
+            _ => Some(b),
+        }
+    }
+
+    /// The value of a condition when it is constant under `scope` (no diagnostics: a condition
+    /// that does not lower is reported where it is used).
+    fn const_bool(&mut self, c: &t::VExpr, scope: &Scope) -> Option<bool> {
+        let n = self.diags.len();
+        let x = self.vexpr(c, scope);
+        self.diags.truncate(n);
+        match const_eval(&x?) {
+            Some(Const::Bool(b)) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// A process that does nothing (`STOP` in a composition).
+    fn stop_comp(&mut self, sp: Span) -> o::Comp {
+        let name = match &self.stop_model {
+            Some(n) => n.clone(),
+            None => {
+                let n = self.global("stop");
+                self.stop_model = Some(n.clone());
+                self.push_item(
+                    o::ItemKind::Model(o::Model {
+                        name: ident(n.clone(), sp),
+                        params: Vec::new(),
+                        members: vec![
+                            member(o::MemberKind::Init(ident("stopped", sp)), sp),
+                            member(o::MemberKind::Locations(vec![ident("stopped", sp)]), sp),
+                        ],
+                        end: sp,
+                    }),
+                    sp,
+                    Vec::new(),
+                );
+                n
+            }
+        };
+        o::Comp {
+            kind: o::CompKind::Inst(ident(name, sp), Vec::new()),
+            span: sp,
+        }
+    }
+
+    /// A sequential behaviour in a composition: its model, followed (`>>>`) by the composition
+    /// it ends in, if any.
+    fn seq_comp(
+        &mut self,
+        want: &str,
+        b: &'a t::BExpr,
+        genv: &GEnv,
+        scope: &Scope,
+        sp: Span,
+    ) -> Option<o::Comp> {
+        let (m, cont) = self.seq_model(want, b, genv, scope, sp)?;
+        let inst = o::Comp {
+            kind: o::CompKind::Inst(ident(m.clone(), sp), Vec::new()),
+            span: sp,
+        };
+        match cont {
+            None => Some(inst),
+            Some((cb, cg, cs)) => {
+                // a composition written in place that leads back here creates processes
+                // without bound (`p ::= In >-> (Out ||| p)`); a call of a composed process
+                // leading back is a loop, found by the call's recursion check
+                let key = format!("cont {}", m);
+                if !matches!(cb.kind, BKind::Inst { .. }) && self.stack.contains(&key) {
+                    self.unsupported(
+                        "a process that creates processes (recursion through a parallel composition)",
+                        cb.span,
+                        "keep the pending behaviour in a variable (a counter or a list) of a sequential process (docs/language.md §13)",
+                    );
+                    return None;
+                }
+                self.stack.push(key);
+                let next = self.comp(cb, &cg, &cs);
+                self.stack.pop();
+                let next = next?;
+                Some(o::Comp {
+                    kind: o::CompKind::Seq(Box::new(inst), Box::new(paren_comp(next))),
+                    span: sp,
+                })
             }
         }
     }
@@ -1178,7 +1326,7 @@ impl<'a> Lowerer<'a> {
         }
         let mut sc = Scope::new();
         for (f, a) in fparams.iter().zip(args) {
-            let x = self.vexpr(a, scope)?;
+            let x = fold(self.vexpr(a, scope)?);
             sc.insert(
                 f.name.name.clone(),
                 Val {
@@ -1483,7 +1631,8 @@ impl<'a> Lowerer<'a> {
         Some((first, actions, g))
     }
 
-    /// A sequential behaviour as a model; its name.
+    /// A sequential behaviour as a model; its name, and the composition it continues with
+    /// after its `exit` (when it ends in a call of a composed process).
     fn seq_model(
         &mut self,
         want: &str,
@@ -1491,10 +1640,10 @@ impl<'a> Lowerer<'a> {
         genv: &GEnv,
         scope: &Scope,
         sp: Span,
-    ) -> Option<String> {
+    ) -> Option<(String, Option<Cont<'a>>)> {
         let key = format!("seq {:p} {:?} {:?}", b, genv, scope_key(scope));
         if let Some(m) = self.seq_models.get(&key) {
-            return Some(m.clone());
+            return Some((m.clone(), self.conts.get(m).cloned()));
         }
         // a call: the model starts in the callee's body, its parameters given by the arguments
         let (b, genv, scope, want) = match &b.kind {
@@ -1512,7 +1661,7 @@ impl<'a> Lowerer<'a> {
         if let Some(m) = self.seq_models.get(&key2) {
             let m = m.clone();
             self.seq_models.insert(key, m.clone());
-            return Some(m);
+            return Some((m.clone(), self.conts.get(&m).cloned()));
         }
         let name = self.global(&want);
         self.seq_models.insert(key, name.clone());
@@ -1532,9 +1681,21 @@ impl<'a> Lowerer<'a> {
         while let Some(i) = sb.todo.pop() {
             sb.expand(self, i);
         }
+        let cont = sb.cont.take().map(|(_, c)| c);
+        if cont.is_some() && sb.exits {
+            self.unsupported(
+                "a process that may both EXIT and continue with a composition",
+                sp,
+                "end every branch the same way: all with EXIT, or all with the call of the composed process",
+            );
+            return None;
+        }
         let model = sb.finish(self, entry, inits, sp)?;
         self.push_item(o::ItemKind::Model(model), sp, Vec::new());
-        Some(name)
+        if let Some(c) = &cont {
+            self.conts.insert(name.clone(), c.clone());
+        }
+        Some((name, cont))
     }
 }
 
@@ -1563,6 +1724,128 @@ fn scope_key(s: &Scope) -> Vec<(String, String)> {
     s.iter()
         .map(|(k, v)| (k.clone(), ioco_lang::fmt::expr(&v.expr)))
         .collect()
+}
+
+/// The behaviour `EXIT` of the location a model exits from before the composition it continues
+/// with.
+static EXIT_ONLY: t::BExpr = t::BExpr {
+    kind: BKind::Exit(Vec::new()),
+    span: Span {
+        file: 0,
+        start: 0,
+        end: 0,
+    },
+};
+
+/// A constant value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Const {
+    Int(i64),
+    Bool(bool),
+}
+
+/// The value of an expression made of literals and operators (None if it reads anything else,
+/// or overflows).
+fn const_eval(e: &o::Expr) -> Option<Const> {
+    use o::BinOp as B;
+    use o::ExprKind as K;
+    use Const::*;
+    Some(match &e.kind {
+        K::Int(i) => Int(*i),
+        K::Bool(b) => Bool(*b),
+        K::Paren(x) => const_eval(x)?,
+        K::Unary(o::UnOp::Neg, x) => match const_eval(x)? {
+            Int(i) => Int(i.checked_neg()?),
+            _ => return None,
+        },
+        K::Unary(o::UnOp::Not, x) => match const_eval(x)? {
+            Bool(b) => Bool(!b),
+            _ => return None,
+        },
+        K::If(c, a, b) => match const_eval(c)? {
+            Bool(true) => const_eval(a)?,
+            Bool(false) => const_eval(b)?,
+            _ => return None,
+        },
+        K::Binary(op, a, b) => match (const_eval(a)?, const_eval(b)?) {
+            (Int(x), Int(y)) => match op {
+                B::Add => Int(x.checked_add(y)?),
+                B::Sub => Int(x.checked_sub(y)?),
+                B::Mul => Int(x.checked_mul(y)?),
+                B::Div if y != 0 => Int(x.checked_div_euclid(y)?),
+                B::Mod if y != 0 => Int(x.checked_rem_euclid(y)?),
+                B::Eq => Bool(x == y),
+                B::Ne => Bool(x != y),
+                B::Lt => Bool(x < y),
+                B::Le => Bool(x <= y),
+                B::Gt => Bool(x > y),
+                B::Ge => Bool(x >= y),
+                _ => return None,
+            },
+            (Bool(x), Bool(y)) => match op {
+                B::And => Bool(x && y),
+                B::Or => Bool(x || y),
+                B::Implies => Bool(!x || y),
+                B::Eq => Bool(x == y),
+                B::Ne => Bool(x != y),
+                _ => return None,
+            },
+            _ => return None,
+        },
+        _ => return None,
+    })
+}
+
+/// `e` with a constant value replaced by its literal.
+fn fold(e: o::Expr) -> o::Expr {
+    let span = e.span;
+    match const_eval(&e) {
+        Some(Const::Int(i)) if i >= 0 => ex(o::ExprKind::Int(i), span),
+        Some(Const::Int(i)) => ex(
+            o::ExprKind::Unary(o::UnOp::Neg, Box::new(ex(o::ExprKind::Int(-i), span))),
+            span,
+        ),
+        Some(Const::Bool(b)) => ex(o::ExprKind::Bool(b), span),
+        None => e,
+    }
+}
+
+fn comp_mentions(c: &o::Comp, sys: &str) -> bool {
+    match &c.kind {
+        o::CompKind::Inst(n, _) => n.name == sys,
+        o::CompKind::Par(_, a, b) | o::CompKind::Seq(a, b) => {
+            comp_mentions(a, sys) || comp_mentions(b, sys)
+        }
+        o::CompKind::Hide(_, x) | o::CompKind::Rename(x, _) | o::CompKind::Paren(x) => {
+            comp_mentions(x, sys)
+        }
+    }
+}
+
+/// `L` when `c` is `L >>> sys` (up to the associativity of `>>>`), `sys` nowhere in `L`.
+fn split_loop(c: o::Comp, sys: &str) -> Option<o::Comp> {
+    let span = c.span;
+    match c.kind {
+        o::CompKind::Paren(x) => split_loop(*x, sys),
+        o::CompKind::Seq(l, r) => {
+            if comp_mentions(&l, sys) {
+                return None;
+            }
+            let mut r0 = &*r;
+            while let o::CompKind::Paren(x) = &r0.kind {
+                r0 = x;
+            }
+            if matches!(&r0.kind, o::CompKind::Inst(n, _) if n.name == sys) {
+                return Some(*l);
+            }
+            let rest = split_loop(*r, sys)?;
+            Some(o::Comp {
+                kind: o::CompKind::Seq(Box::new(paren_comp(*l)), Box::new(paren_comp(rest))),
+                span,
+            })
+        }
+        _ => None,
+    }
 }
 
 /// Renames names in an expression (`.ioco` expressions have no binders).
@@ -1763,6 +2046,10 @@ struct SeqBuilder<'a> {
     verdict: HashMap<usize, &'static str>,
     /// Processes being unfolded for their first actions (unguarded recursion check).
     unfolding: Vec<String>,
+    /// The composition the model continues with after `exit` (its key and itself).
+    cont: Option<(String, Cont<'a>)>,
+    /// True when the model has `EXIT`s of its own.
+    exits: bool,
 }
 
 const MAX_LOCATIONS: usize = 100_000;
@@ -1910,6 +2197,9 @@ impl<'a> SeqBuilder<'a> {
                         "pass the values over a hidden channel synchronised with the process that continues (docs/language.md §13)",
                     );
                     return;
+                }
+                if !std::ptr::eq(b, &EXIT_ONLY) {
+                    self.exits = true;
                 }
                 self.edges.push(Edge {
                     from,
@@ -2068,11 +2358,14 @@ impl<'a> SeqBuilder<'a> {
                     (&p.body, g2, sc2)
                 }
                 Some(p) => {
-                    self.structural(l, p, then.span);
-                    return None;
+                    let (g2, sc2) = l.bind_call(p, gates, args, genv, scope, sp)?;
+                    return self.continue_with(l, then, g2, sc2, genv, scope, sp);
                 }
                 None => (then, genv.clone(), scope.clone()),
             },
+            BKind::Par(..) | BKind::Hide(..) | BKind::Enable { .. } => {
+                return self.continue_with(l, then, genv.clone(), Scope::new(), genv, scope, sp);
+            }
             _ => (then, genv.clone(), scope.clone()),
         };
         let to = self.location(l, b, &genv2, &scope2, sp)?;
@@ -2082,6 +2375,53 @@ impl<'a> SeqBuilder<'a> {
             .map(|(n, v)| (v.clone(), scope2[n].expr.clone()))
             .collect();
         Some((to, assign))
+    }
+
+    /// An action followed by a composition: the model exits there, and the composition
+    /// follows it (`>>>`). Only one such composition per model, with constant values.
+    #[allow(clippy::too_many_arguments)]
+    fn continue_with(
+        &mut self,
+        l: &mut Lowerer<'a>,
+        then: &'a t::BExpr,
+        g2: GEnv,
+        sc2: Scope,
+        genv: &GEnv,
+        scope: &Scope,
+        sp: Span,
+    ) -> Option<(usize, Vec<(String, o::Expr)>)> {
+        // the composition may read only constants
+        let mut free = Vec::new();
+        free_b(then, &mut Vec::new(), &mut free);
+        let reads_state = match &then.kind {
+            BKind::Inst { .. } => sc2.values().any(|v| const_eval(&v.expr).is_none()),
+            _ => free.iter().any(|n| scope.contains_key(n)),
+        };
+        if reads_state {
+            l.unsupported(
+                "a composition started with values computed at run time (dynamic process creation)",
+                then.span,
+                "keep the values in the variables of a sequential process, or pass constants",
+            );
+            return None;
+        }
+        let key = format!("{:p} {:?} {:?}", then, g2, scope_key(&sc2));
+        match &self.cont {
+            Some((k, _)) if *k != key => {
+                l.unsupported(
+                    "a process that continues with different compositions",
+                    then.span,
+                    "give each composition a process of its own and choose between them at the top of the BEHAVIOUR",
+                );
+                return None;
+            }
+            Some(_) => {}
+            None => self.cont = Some((key, (then, g2, sc2))),
+        }
+        let _ = genv;
+        // the switch goes to a location that only exits (`a >-> P` is `a` then `EXIT >>> P`)
+        let done = self.location(l, &EXIT_ONLY, &GEnv::new(), &Scope::new(), sp)?;
+        Some((done, Vec::new()))
     }
 
     /// The model.
