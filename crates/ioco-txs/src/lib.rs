@@ -120,6 +120,10 @@ fn load_texts(
         Err(ds) => return Err(attach(ds, &sources)),
     };
     let mut model = ioco_lang::Model { sources, program };
+    model
+        .program
+        .warnings
+        .extend(lowered.warnings.iter().cloned());
     for w in &mut model.program.warnings {
         w.attach(&model.sources);
     }

@@ -48,6 +48,8 @@ pub struct Lowered {
     /// Notes on constructs whose lowering lost information (for `ioco translate`):
     /// where, and what.
     pub notes: Vec<(Span, String)>,
+    /// Warnings: definitions left out (see [`lower`]).
+    pub warnings: Vec<Diagnostic>,
 }
 
 /// A lowered `MODELDEF`.
@@ -148,6 +150,19 @@ struct Val {
 }
 
 type Scope = BTreeMap<String, Val>;
+
+/// What lowering a definition adds, to take it back when the definition fails.
+struct Snapshot<'a> {
+    items: usize,
+    models: usize,
+    goals: usize,
+    notes: usize,
+    globals: HashSet<String>,
+    seq_models: HashMap<String, String>,
+    loops: HashMap<String, String>,
+    conts: HashMap<String, Cont<'a>>,
+    stop_model: Option<String>,
+}
 
 #[derive(Default)]
 struct Lowerer<'a> {
@@ -351,20 +366,90 @@ impl<'a> Lowerer<'a> {
         for f in &funcs {
             self.func(f);
         }
+        // A MODELDEF (or a goal) that cannot be lowered is left out with a warning when others
+        // of the files can be: the file loads, and the warning names the construct.
         let mut first = true;
+        let mut any_ok = false;
+        let mut failed: Vec<(String, Vec<Diagnostic>)> = Vec::new();
         for file in files {
             for d in &file.defs {
-                match d {
+                let snap = self.snapshot();
+                let n = self.diags.len();
+                let what = match d {
                     t::Def::Model(m) => {
-                        self.modeldef(m, first, false);
-                        first = false;
+                        if self.modeldef(m, first, false) {
+                            first = false;
+                        }
+                        format!("MODELDEF {}", m.name.name)
                     }
-                    t::Def::Mapper(m) => self.modeldef(m, false, true),
-                    t::Def::Purp(p) => self.purpdef(p),
-                    _ => {}
+                    t::Def::Mapper(m) => {
+                        self.modeldef(m, false, true);
+                        format!("MAPPERDEF {}", m.name.name)
+                    }
+                    t::Def::Purp(p) => {
+                        self.purpdef(p);
+                        format!("PURPDEF {}", p.name.name)
+                    }
+                    _ => continue,
+                };
+                if self.diags.len() > n {
+                    let ds = self.diags.split_off(n);
+                    self.restore(snap);
+                    failed.push((what, ds));
+                } else {
+                    any_ok = true;
                 }
             }
         }
+        for (what, ds) in failed {
+            if !any_ok {
+                self.diags.extend(ds);
+                continue;
+            }
+            let Some(e) = ds.iter().find(|d| d.is_error()) else {
+                continue;
+            };
+            let mut w = Diagnostic::warning(
+                "ioco::txs::left_out",
+                format!("{} is left out: {}", what, e.message),
+                e.span,
+                "cannot be imported",
+            );
+            w =
+                w.help(format!(
+                "{}the other definitions of the files load; `--deny-warnings` makes this an error",
+                e.help.as_ref().map(|h| format!("{h}; ")).unwrap_or_default()
+            ));
+            self.out.warnings.push(w);
+        }
+    }
+
+    fn snapshot(&self) -> Snapshot<'a> {
+        Snapshot {
+            items: self.out.file.items.len(),
+            models: self.out.models.len(),
+            goals: self.out.goals.len(),
+            notes: self.out.notes.len(),
+            globals: self.globals.clone(),
+            seq_models: self.seq_models.clone(),
+            loops: self.loops.clone(),
+            conts: self.conts.clone(),
+            stop_model: self.stop_model.clone(),
+        }
+    }
+
+    fn restore(&mut self, s: Snapshot<'a>) {
+        self.out.file.items.truncate(s.items);
+        self.out.models.truncate(s.models);
+        self.out.goals.truncate(s.goals);
+        self.out.notes.truncate(s.notes);
+        self.globals = s.globals;
+        self.seq_models = s.seq_models;
+        self.loops = s.loops;
+        self.conts = s.conts;
+        self.stop_model = s.stop_model;
+        self.stack.clear();
+        self.loop_used.clear();
     }
 
     fn push_item(&mut self, kind: o::ItemKind, span: Span, attrs: Vec<o::Attr>) {
@@ -817,7 +902,7 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn modeldef(&mut self, m: &'a t::ModelDef, main: bool, mapper: bool) {
+    fn modeldef(&mut self, m: &'a t::ModelDef, main: bool, mapper: bool) -> bool {
         let mut genv = GEnv::new();
         for (list, input) in [(&m.chan_in, true), (&m.chan_out, false)] {
             for c in list {
@@ -829,10 +914,10 @@ impl<'a> Lowerer<'a> {
         let nerr = self.diags.len();
         let name = self.global(&m.name.name);
         let Some(body) = self.comp(&m.behaviour, &genv, &Scope::new()) else {
-            return;
+            return false;
         };
         if self.diags.len() > nerr {
-            return;
+            return false;
         }
         let mut attrs = Vec::new();
         if main {
@@ -878,6 +963,7 @@ impl<'a> Lowerer<'a> {
                 outputs: m.chan_out.iter().map(|c| c.name.clone()).collect(),
             });
         }
+        true
     }
 
     fn purpdef(&mut self, p: &'a t::PurpDef) {
