@@ -32,7 +32,7 @@
 use crate::ast::{self as t, BKind, VKind};
 use ioco_lang::ast::{self as o, Ident};
 use ioco_lang::{Diagnostic, Span};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// The result of lowering.
 #[derive(Clone, Debug, Default)]
@@ -169,7 +169,8 @@ struct Lowerer<'a> {
     types: HashMap<String, &'a t::TypeDef>,
     ctors: HashMap<String, (String, &'a t::CtorDecl)>,
     fields: HashMap<String, String>,
-    funcs: HashMap<String, &'a t::FuncDef>,
+    /// Functions by name (TorXakis overloads them by their parameters' sorts).
+    funcs: HashMap<String, Vec<&'a t::FuncDef>>,
     consts: HashMap<String, &'a t::ConstDef>,
     procs: HashMap<String, &'a t::ProcDef>,
     stauts: HashMap<String, &'a t::StAutDef>,
@@ -177,7 +178,7 @@ struct Lowerer<'a> {
     /// Names used at the top level of the `.ioco` file.
     globals: HashSet<String>,
     /// TorXakis function → `.ioco` function name.
-    fn_names: HashMap<String, String>,
+    fn_names: HashMap<*const t::FuncDef, String>,
     /// TorXakis type → `.ioco` type name.
     type_names: HashMap<String, String>,
     /// Sequential models made so far: (process, gates, arguments) → model name.
@@ -190,6 +191,8 @@ struct Lowerer<'a> {
     loop_used: HashSet<String>,
     /// The model of `STOP` in compositions, once made.
     stop_model: Option<String>,
+    /// The gates of every model and system made.
+    item_gates: HashMap<String, BTreeSet<String>>,
     /// Continuations of sequential models: model name → the composition it ends in.
     conts: HashMap<String, Cont<'a>>,
     out: Lowered,
@@ -282,8 +285,29 @@ impl<'a> Lowerer<'a> {
                 }
             }
             t::Def::Func(fd) => {
-                if !dup(&mut self.diags, &self.funcs, &fd.name, "function") {
-                    self.funcs.insert(fd.name.name.clone(), fd);
+                let sorts = |f: &t::FuncDef| -> Vec<String> {
+                    f.params.iter().map(|p| p.sort.name.clone()).collect()
+                };
+                let same = self
+                    .funcs
+                    .get(&fd.name.name)
+                    .is_some_and(|fs| fs.iter().any(|g| sorts(g) == sorts(fd)));
+                if same {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "ioco::txs::duplicate",
+                            format!(
+                                "function `{}({})` is defined twice",
+                                fd.name.name,
+                                sorts(fd).join(", ")
+                            ),
+                            fd.name.span,
+                            "defined again here",
+                        )
+                        .help("TorXakis reads all files into one namespace: rename one of them, or load fewer files"),
+                    );
+                } else {
+                    self.funcs.entry(fd.name.name.clone()).or_default().push(fd);
                 }
             }
             t::Def::Const(cs) => {
@@ -353,7 +377,7 @@ impl<'a> Lowerer<'a> {
                 Vec::new(),
             );
         }
-        let mut funcs: Vec<&t::FuncDef> = self.funcs.values().copied().collect();
+        let mut funcs: Vec<&t::FuncDef> = self.funcs.values().flatten().copied().collect();
         funcs.sort_by_key(|f| (f.span.file, f.span.start));
         for f in &funcs {
             let n = if f.name.name.chars().all(|c| c.is_alphanumeric() || c == '_') {
@@ -361,7 +385,7 @@ impl<'a> Lowerer<'a> {
             } else {
                 self.global("op")
             };
-            self.fn_names.insert(f.name.name.clone(), n);
+            self.fn_names.insert(*f as *const t::FuncDef, n);
         }
         for f in &funcs {
             self.func(f);
@@ -453,7 +477,78 @@ impl<'a> Lowerer<'a> {
     }
 
     fn push_item(&mut self, kind: o::ItemKind, span: Span, attrs: Vec<o::Attr>) {
+        match &kind {
+            o::ItemKind::Model(m) => {
+                let mut gs = BTreeSet::new();
+                for mem in &m.members {
+                    if let o::MemberKind::Gates(_, decls) = &mem.kind {
+                        gs.extend(decls.iter().map(|d| d.name.name.clone()));
+                    }
+                }
+                self.item_gates.insert(m.name.name.clone(), gs);
+            }
+            o::ItemKind::System(sy) => {
+                let gs = self.comp_gates(&sy.body);
+                self.item_gates.insert(sy.name.name.clone(), gs);
+            }
+            _ => {}
+        }
         self.out.file.items.push(o::Item { attrs, kind, span });
+    }
+
+    /// The gates of a composition (its components' gates, less the hidden ones).
+    fn comp_gates(&self, c: &o::Comp) -> BTreeSet<String> {
+        match &c.kind {
+            o::CompKind::Inst(n, _) => self.item_gates.get(&n.name).cloned().unwrap_or_default(),
+            o::CompKind::Par(_, a, b) | o::CompKind::Seq(a, b) => {
+                let mut g = self.comp_gates(a);
+                g.extend(self.comp_gates(b));
+                g
+            }
+            o::CompKind::Hide(hs, x) => {
+                let mut g = self.comp_gates(x);
+                for h in hs {
+                    g.remove(&h.name);
+                }
+                g
+            }
+            o::CompKind::Rename(x, _) | o::CompKind::Paren(x) => self.comp_gates(x),
+        }
+    }
+
+    /// A process with the gate `g` that never uses it: composed with a side of `|[G]|` that
+    /// lacks `g`, it blocks `g` on the other side, as TorXakis's synchronisation does.
+    fn blocker(&mut self, g: &Gate, sp: Span) -> o::Comp {
+        let key = format!("block {:?}", g);
+        let name = match self.seq_models.get(&key) {
+            Some(n) => n.clone(),
+            None => {
+                let n = self.global(&format!("never_{}", g.name));
+                self.seq_models.insert(key, n.clone());
+                let mut members = Vec::new();
+                self.gate_members(std::slice::from_ref(g), sp, &mut members);
+                members.push(member(o::MemberKind::Init(ident("never", sp)), sp));
+                members.push(member(
+                    o::MemberKind::Locations(vec![ident("never", sp)]),
+                    sp,
+                ));
+                self.push_item(
+                    o::ItemKind::Model(o::Model {
+                        name: ident(n.clone(), sp),
+                        params: Vec::new(),
+                        members,
+                        end: sp,
+                    }),
+                    sp,
+                    Vec::new(),
+                );
+                n
+            }
+        };
+        o::Comp {
+            kind: o::CompKind::Inst(ident(name, sp), Vec::new()),
+            span: sp,
+        }
     }
 
     // ----- data -------------------------------------------------------------------------------
@@ -508,7 +603,10 @@ impl<'a> Lowerer<'a> {
         let Some(body) = self.vexpr(&f.body, &scope) else {
             return;
         };
-        let name = ident(self.fn_names[&f.name.name].clone(), f.name.span);
+        let name = ident(
+            self.fn_names[&(f as *const t::FuncDef)].clone(),
+            f.name.span,
+        );
         self.push_item(
             o::ItemKind::Fn(o::FnDef {
                 name,
@@ -534,7 +632,7 @@ impl<'a> Lowerer<'a> {
                 .or_else(|| self.consts.get(&n.name).map(|c| sort_text(&c.sort)))
                 .or_else(|| self.ctors.get(&n.name).map(|c| c.0.clone())),
             VKind::Call(f, args) => {
-                if let Some(fd) = self.funcs.get(&f.name) {
+                if let Ok(Some(fd)) = self.resolve_fn(&f.name, args, scope) {
                     return Some(sort_text(&fd.ret));
                 }
                 if let Some(c) = self.ctors.get(&f.name) {
@@ -569,6 +667,7 @@ impl<'a> Lowerer<'a> {
                 _ => self
                     .funcs
                     .get(&op.name)
+                    .and_then(|fs| fs.first())
                     .map(|f| sort_text(&f.ret))
                     .or_else(|| self.sort_of(a, scope)),
             },
@@ -592,6 +691,51 @@ impl<'a> Lowerer<'a> {
                 self.sort_of(body, &sc)
             }
             VKind::Typed(_, s) => Some(sort_text(s)),
+        }
+    }
+
+    /// The function a call `name(args)` means: the one of that name, or, when TorXakis
+    /// overloads the name, the one whose parameter sorts are the arguments' sorts.
+    fn resolve_fn(
+        &self,
+        name: &str,
+        args: &[t::VExpr],
+        scope: &Scope,
+    ) -> Result<Option<&'a t::FuncDef>, String> {
+        let Some(fs) = self.funcs.get(name) else {
+            return Ok(None);
+        };
+        if fs.len() == 1 {
+            return Ok(Some(fs[0]));
+        }
+        let sorts: Vec<Option<String>> = args.iter().map(|a| self.sort_of(a, scope)).collect();
+        let fits: Vec<&'a t::FuncDef> = fs
+            .iter()
+            .copied()
+            .filter(|f| {
+                f.params.len() == args.len()
+                    && f.params
+                        .iter()
+                        .zip(&sorts)
+                        .all(|(p, s)| s.as_ref().is_none_or(|s| *s == p.sort.name))
+            })
+            .collect();
+        match fits.len() {
+            1 => Ok(Some(fits[0])),
+            0 => Err(format!(
+                "no function `{}` takes arguments of sorts ({})",
+                name,
+                sorts
+                    .iter()
+                    .map(|s| s.clone().unwrap_or_else(|| "?".into()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+            _ => Err(format!(
+                "the call of `{}` fits {} functions of that name",
+                name,
+                fits.len()
+            )),
         }
     }
 
@@ -768,8 +912,21 @@ impl<'a> Lowerer<'a> {
         if !ok {
             return None;
         }
-        if let Some(n) = self.fn_names.get(&f.name) {
-            let fd = self.funcs[&f.name];
+        let fd = match self.resolve_fn(&f.name, args, scope) {
+            Ok(fd) => fd,
+            Err(msg) => {
+                self.error_help(
+                    "ioco::txs::overload",
+                    msg,
+                    f.span,
+                    "which one?",
+                    "TorXakis chooses among functions of the same name by the sorts of the arguments; annotate an argument with its sort (`e :: Int`)",
+                );
+                return None;
+            }
+        };
+        if let Some(fd) = fd {
+            let n = &self.fn_names[&(fd as *const t::FuncDef)];
             if fd.params.len() != xs.len() {
                 self.error(
                     "ioco::txs::arity",
@@ -1021,10 +1178,37 @@ impl<'a> Lowerer<'a> {
                     }
                 };
                 let (l, r) = (self.comp(l, genv, scope), self.comp(r, genv, scope));
+                let (mut l, mut r) = (l?, r?);
+                if let o::ParOp::Gates(gs) = &op {
+                    // a side without a synchronised channel blocks it on the other side
+                    let (lg, rg) = (self.comp_gates(&l), self.comp_gates(&r));
+                    for g in gs {
+                        let Some(gate) = genv.values().find(|x| x.name == g.name).cloned() else {
+                            continue;
+                        };
+                        for (side, has) in [
+                            (&mut l, lg.contains(&g.name)),
+                            (&mut r, rg.contains(&g.name)),
+                        ] {
+                            if !has {
+                                let blk = self.blocker(&gate, g.span);
+                                let cur = std::mem::replace(side, blk.clone());
+                                *side = o::Comp {
+                                    span: cur.span,
+                                    kind: o::CompKind::Par(
+                                        o::ParOp::Interleave,
+                                        Box::new(paren_comp(cur)),
+                                        Box::new(blk),
+                                    ),
+                                };
+                            }
+                        }
+                    }
+                }
                 Some(mk(o::CompKind::Par(
                     op,
-                    Box::new(paren_comp(l?)),
-                    Box::new(paren_comp(r?)),
+                    Box::new(paren_comp(l)),
+                    Box::new(paren_comp(r)),
                 )))
             }
             BKind::Hide(chans, body) => {
