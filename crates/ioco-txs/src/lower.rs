@@ -97,6 +97,23 @@ const IOCO_KEYWORDS: &[&str] = &[
     "hide", "in", "if", "then", "else", "true", "false", "int", "bool", "is", "string", "exit",
 ];
 
+/// A TorXakis name as a `.ioco` name (a `.ioco` keyword gets a `_`).
+fn safe(name: &str) -> String {
+    if IOCO_KEYWORDS.contains(&name) {
+        format!("{name}_")
+    } else {
+        name.to_string()
+    }
+}
+
+/// [`safe`] of an identifier.
+fn safe_id(i: &Ident) -> Ident {
+    Ident {
+        name: safe(&i.name),
+        span: i.span,
+    }
+}
+
 fn ident(name: impl Into<String>, span: Span) -> Ident {
     Ident {
         name: name.into(),
@@ -116,7 +133,10 @@ fn name_expr(name: &str, span: Span) -> o::Expr {
 /// tree prints as it is structured.
 fn paren(e: o::Expr) -> o::Expr {
     match e.kind {
-        o::ExprKind::Binary(..) | o::ExprKind::If(..) | o::ExprKind::Unary(..) => {
+        o::ExprKind::Binary(..)
+        | o::ExprKind::If(..)
+        | o::ExprKind::Unary(..)
+        | o::ExprKind::Is(..) => {
             let span = e.span;
             ex(o::ExprKind::Paren(Box::new(e)), span)
         }
@@ -357,13 +377,13 @@ impl<'a> Lowerer<'a> {
                 for f in &c.fields {
                     if let Some(ty) = self.type_expr(&f.sort) {
                         fields.push(o::Param {
-                            name: f.name.clone(),
+                            name: safe_id(&f.name),
                             ty,
                         });
                     }
                 }
                 ctors.push(o::Ctor {
-                    name: c.name.clone(),
+                    name: safe_id(&c.name),
                     fields,
                 });
             }
@@ -586,13 +606,13 @@ impl<'a> Lowerer<'a> {
                 return;
             };
             params.push(o::Param {
-                name: p.name.clone(),
+                name: safe_id(&p.name),
                 ty,
             });
             scope.insert(
                 p.name.name.clone(),
                 Val {
-                    expr: name_expr(&p.name.name, p.name.span),
+                    expr: name_expr(&safe(&p.name.name), p.name.span),
                     sort: sort_text(&p.sort),
                 },
             );
@@ -793,7 +813,7 @@ impl<'a> Lowerer<'a> {
                     return r.map(paren);
                 }
                 if self.ctors.contains_key(&n.name) {
-                    return Some(name_expr(&n.name, sp));
+                    return Some(name_expr(&safe(&n.name), sp));
                 }
                 let mut cands: Vec<String> = scope.keys().cloned().collect();
                 cands.extend(self.consts.keys().cloned());
@@ -959,9 +979,9 @@ impl<'a> Lowerer<'a> {
                 return None;
             }
             if xs.is_empty() {
-                return Some(name_expr(&f.name, sp));
+                return Some(name_expr(&safe(&f.name), sp));
             }
-            return Some(ex(K::Call(ident(f.name.clone(), f.span), xs), sp));
+            return Some(ex(K::Call(ident(safe(&f.name), f.span), xs), sp));
         }
         if xs.len() == 1 {
             let x = xs.pop().unwrap();
@@ -970,11 +990,11 @@ impl<'a> Lowerer<'a> {
             }
             if let Some(c) = f.name.strip_prefix("is") {
                 if self.ctors.contains_key(c) {
-                    return Some(ex(K::Is(Box::new(paren(x)), ident(c, f.span)), sp));
+                    return Some(ex(K::Is(Box::new(paren(x)), ident(safe(c), f.span)), sp));
                 }
             }
             if self.fields.contains_key(&f.name) {
-                return Some(ex(K::Field(Box::new(paren(x)), f.clone()), sp));
+                return Some(ex(K::Field(Box::new(paren(x)), safe_id(f)), sp));
             }
             if f.name == "abs" {
                 let neg = ex(
@@ -1036,7 +1056,7 @@ impl<'a> Lowerer<'a> {
     fn chan_gate(&mut self, n: &Ident, input: bool) -> Option<Gate> {
         match self.chans.get(&n.name) {
             Some(c) => Some(Gate {
-                name: n.name.clone(),
+                name: safe(&n.name),
                 input,
                 sorts: c.sorts.iter().map(sort_text).collect(),
             }),
@@ -1216,7 +1236,7 @@ impl<'a> Lowerer<'a> {
                 let mut names = Vec::new();
                 for c in chans {
                     let taken: HashSet<&str> = genv.values().map(|g| g.name.as_str()).collect();
-                    let mut n = c.name.name.clone();
+                    let mut n = safe(&c.name.name);
                     let mut k = 2;
                     while taken.contains(n.as_str()) {
                         n = format!("{}_{}", c.name.name, k);
@@ -1639,7 +1659,7 @@ impl<'a> Lowerer<'a> {
             vscope.insert(
                 v.name.name.clone(),
                 Val {
-                    expr: name_expr(&v.name.name, v.name.span),
+                    expr: name_expr(&safe(&v.name.name), v.name.span),
                     sort: sort_text(&v.sort),
                 },
             );
@@ -1648,7 +1668,7 @@ impl<'a> Lowerer<'a> {
                 None => self.default_value(&v.sort.name, v.name.span, 0)?,
             };
             vars.push(o::VarDecl {
-                name: v.name.clone(),
+                name: safe_id(&v.name),
                 ty,
                 init,
             });
@@ -1656,8 +1676,12 @@ impl<'a> Lowerer<'a> {
         if !vars.is_empty() {
             members.push(member(o::MemberKind::Vars(vars), s.span));
         }
-        members.push(member(o::MemberKind::Init(s.init.clone()), s.init.span));
-        members.push(member(o::MemberKind::Locations(s.states.clone()), s.span));
+        members.push(member(o::MemberKind::Init(safe_id(&s.init)), s.init.span));
+        members.push(member(
+            o::MemberKind::Locations(s.states.iter().map(safe_id).collect()),
+            s.span,
+        ));
+        let taken: HashSet<String> = s.vars.iter().map(|v| safe(&v.name.name)).collect();
         for tr in &s.trans {
             let mut sc = vscope.clone();
             let Some((action, also, guard)) = self.offers(
@@ -1666,24 +1690,24 @@ impl<'a> Lowerer<'a> {
                 &g2,
                 &mut sc,
                 tr.span,
-                &HashSet::new(),
+                &taken,
             ) else {
                 continue;
             };
             let mut updates = Vec::new();
             for (n, e) in &tr.updates {
                 if let Some(x) = self.vexpr(e, &sc) {
-                    updates.push((n.clone(), x));
+                    updates.push((safe_id(n), x));
                 }
             }
             members.push(member(
                 o::MemberKind::Switch(o::Switch {
-                    from: tr.from.clone(),
+                    from: safe_id(&tr.from),
                     action,
                     also,
                     guard,
                     updates,
-                    to: tr.to.clone(),
+                    to: safe_id(&tr.to),
                 }),
                 tr.span,
             ));
@@ -1756,9 +1780,9 @@ impl<'a> Lowerer<'a> {
                     }
                     if ok {
                         return Some(if fields.is_empty() {
-                            name_expr(&c.name.name, sp)
+                            name_expr(&safe(&c.name.name), sp)
                         } else {
-                            ex(K::Call(ident(c.name.name.clone(), sp), fields), sp)
+                            ex(K::Call(ident(safe(&c.name.name), sp), fields), sp)
                         });
                     }
                 }
