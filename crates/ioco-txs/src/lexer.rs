@@ -253,65 +253,66 @@ pub struct Token {
     pub span: Span,
 }
 
+/// The keywords and how they are written.
+const KEYWORDS: &[(&str, Tok)] = &[
+    ("TYPEDEF", Tok::TypeDef),
+    ("FUNCDEF", Tok::FuncDef),
+    ("CONSTDEF", Tok::ConstDef),
+    ("PROCDEF", Tok::ProcDef),
+    ("CHANDEF", Tok::ChanDef),
+    ("STAUTDEF", Tok::StautDef),
+    ("MODELDEF", Tok::ModelDef),
+    ("PURPDEF", Tok::PurpDef),
+    ("MAPPERDEF", Tok::MapperDef),
+    ("CNECTDEF", Tok::CnectDef),
+    ("ENDDEF", Tok::EndDef),
+    ("GOAL", Tok::Goal),
+    ("CHAN", Tok::Chan),
+    ("IN", Tok::In),
+    ("OUT", Tok::Out),
+    ("SYNC", Tok::SyncKw),
+    ("CLIENTSOCK", Tok::ClientSock),
+    ("SERVERSOCK", Tok::ServerSock),
+    ("HOST", Tok::Host),
+    ("PORT", Tok::Port),
+    ("ENCODE", Tok::Encode),
+    ("DECODE", Tok::Decode),
+    ("STATE", Tok::State),
+    ("VAR", Tok::Var),
+    ("INIT", Tok::Init),
+    ("TRANS", Tok::Trans),
+    ("FROM", Tok::From),
+    ("VIA", Tok::Via),
+    ("TO", Tok::To),
+    ("VALUE", Tok::Value),
+    ("BEHAVIOUR", Tok::Behaviour),
+    ("STOP", Tok::Stop),
+    ("EXIT", Tok::Exit),
+    ("NOEXIT", Tok::NoExit),
+    ("HIT", Tok::Hit),
+    ("MISS", Tok::Miss),
+    ("ACCEPT", Tok::Accept),
+    ("HIDE", Tok::Hide),
+    ("LET", Tok::Let),
+    ("NI", Tok::Ni),
+    ("BEGIN", Tok::Begin),
+    ("END", Tok::End),
+    ("IF", Tok::If),
+    ("THEN", Tok::Then),
+    ("ELSE", Tok::Else),
+    ("FI", Tok::Fi),
+    ("ISTEP", Tok::IStep),
+    ("QSTEP", Tok::QStep),
+    ("HSTEP", Tok::HStep),
+    ("REGEX", Tok::Regex),
+    ("ANY", Tok::Any),
+    ("True", Tok::True),
+    ("False", Tok::False),
+];
+
 /// The keyword written `text`, if it is one.
 pub fn keyword(text: &str) -> Option<Tok> {
-    use Tok::*;
-    Some(match text {
-        "TYPEDEF" => TypeDef,
-        "FUNCDEF" => FuncDef,
-        "CONSTDEF" => ConstDef,
-        "PROCDEF" => ProcDef,
-        "CHANDEF" => ChanDef,
-        "STAUTDEF" => StautDef,
-        "MODELDEF" => ModelDef,
-        "PURPDEF" => PurpDef,
-        "MAPPERDEF" => MapperDef,
-        "CNECTDEF" => CnectDef,
-        "ENDDEF" => EndDef,
-        "GOAL" => Goal,
-        "CHAN" => Chan,
-        "IN" => In,
-        "OUT" => Out,
-        "SYNC" => SyncKw,
-        "CLIENTSOCK" => ClientSock,
-        "SERVERSOCK" => ServerSock,
-        "HOST" => Host,
-        "PORT" => Port,
-        "ENCODE" => Encode,
-        "DECODE" => Decode,
-        "STATE" => State,
-        "VAR" => Var,
-        "INIT" => Init,
-        "TRANS" => Trans,
-        "FROM" => From,
-        "VIA" => Via,
-        "TO" => To,
-        "VALUE" => Value,
-        "BEHAVIOUR" => Behaviour,
-        "STOP" => Stop,
-        "EXIT" => Exit,
-        "NOEXIT" => NoExit,
-        "HIT" => Hit,
-        "MISS" => Miss,
-        "ACCEPT" => Accept,
-        "HIDE" => Hide,
-        "LET" => Let,
-        "NI" => Ni,
-        "BEGIN" => Begin,
-        "END" => End,
-        "IF" => If,
-        "THEN" => Then,
-        "ELSE" => Else,
-        "FI" => Fi,
-        "ISTEP" => IStep,
-        "QSTEP" => QStep,
-        "HSTEP" => HStep,
-        "REGEX" => Regex,
-        "ANY" => Any,
-        "True" => True,
-        "False" => False,
-        _ => return None,
-    })
+    KEYWORDS.iter().find(|(t, _)| *t == text).map(|(_, k)| *k)
 }
 
 /// The punctuation kind of an operator run, or [`Tok::Op`].
@@ -355,9 +356,12 @@ impl Tok {
     }
 
     /// How the token kind is described in messages when its text is not at hand.
-    pub fn describe(self) -> &'static str {
+    pub fn describe(self) -> String {
         use Tok::*;
-        match self {
+        if let Some((text, _)) = KEYWORDS.iter().find(|(_, k)| *k == self) {
+            return format!("`{text}`");
+        }
+        let d = match self {
             CapId => "a capitalised name",
             SmallId => "a lower-case name",
             Int => "an integer",
@@ -398,7 +402,8 @@ impl Tok {
             Error => "an unexpected character",
             Eof => "the end of the file",
             _ => "a keyword",
-        }
+        };
+        d.to_string()
     }
 }
 

@@ -67,6 +67,11 @@ use ioco_lang::{Diagnostic, Span};
 /// How deeply expressions may nest (parentheses, `LET`, `IF`, `HIDE`, operators' operands).
 pub const MAX_DEPTH: usize = 256;
 
+/// How long a chain may be: actions in a row (`a >-> b >-> ..`, `[[c]] =>> ..`) and operands
+/// of one infix operator chain (`a + b + ..`, `b1 ||| b2 ||| ..`, `b1 >>> b2 >>> ..`). They
+/// are read in a loop, but make trees as deep as they are long.
+pub const MAX_CHAIN: usize = 4096;
+
 /// At most this many errors are reported.
 const MAX_ERRORS: usize = 50;
 
@@ -189,7 +194,7 @@ impl<'s> Parser<'s> {
         if self.peek() == k {
             Ok(self.bump())
         } else {
-            self.expected(k.describe(), help)
+            self.expected(&k.describe(), help)
         }
     }
 
@@ -240,26 +245,48 @@ impl<'s> Parser<'s> {
     }
 
     fn enter(&mut self) -> PResult<()> {
-        self.depth += 1;
-        if self.depth > MAX_DEPTH {
-            let sp = self.span();
-            self.diags.push(
-                Diagnostic::error(
-                    "ioco::txs::parse::too_deep",
-                    format!("expressions nest more than {MAX_DEPTH} levels deep"),
-                    sp,
-                    "too deeply nested",
-                )
-                .help("split the expression with FUNCDEF or PROCDEF definitions"),
-            );
-            self.depth -= 1;
-            return Err(Failed);
+        if self.depth >= MAX_DEPTH {
+            return self.too_deep();
         }
+        self.depth += 1;
         Ok(())
+    }
+
+    fn too_deep<T>(&mut self) -> PResult<T> {
+        let sp = self.span();
+        self.diags.push(
+            Diagnostic::error(
+                "ioco::txs::parse::too_deep",
+                format!("expressions nest more than {MAX_DEPTH} levels deep"),
+                sp,
+                "too deeply nested",
+            )
+            .help("split the expression with FUNCDEF or PROCDEF definitions"),
+        );
+        Err(Failed)
     }
 
     fn leave(&mut self) {
         self.depth -= 1;
+    }
+
+    /// Counts one more link of a chain (`what`: how the chain is described).
+    fn link(&mut self, n: &mut usize, what: &str) -> PResult<()> {
+        *n += 1;
+        if *n > MAX_CHAIN {
+            let sp = self.span();
+            self.diags.push(
+                Diagnostic::error(
+                    "ioco::txs::parse::too_long",
+                    format!("more than {MAX_CHAIN} {what} in a row"),
+                    sp,
+                    "chain too long",
+                )
+                .help("split it with PROCDEF or FUNCDEF definitions"),
+            );
+            return Err(Failed);
+        }
+        Ok(())
     }
 
     // ----- definitions ---------------------------------------------------------------------
@@ -1010,15 +1037,12 @@ impl<'s> Parser<'s> {
 
     /// Level 1: `>>>` (with `ACCEPT`), `[>>`, `[><`.
     fn bexpr(&mut self) -> PResult<BExpr> {
-        self.enter()?;
-        let r = self.bexpr_inner();
-        self.leave();
-        r
-    }
-
-    fn bexpr_inner(&mut self) -> PResult<BExpr> {
         let mut left = self.bpar()?;
+        let mut n = 0;
         loop {
+            if matches!(self.peek(), Tok::Enable | Tok::Disable | Tok::Interrupt) {
+                self.link(&mut n, "`>>>`, `[>>` or `[><` operators")?;
+            }
             match self.peek() {
                 Tok::Enable => {
                     self.bump();
@@ -1094,7 +1118,11 @@ impl<'s> Parser<'s> {
     /// Level 2: `||`, `|||`, `|[ G ]|`.
     fn bpar(&mut self) -> PResult<BExpr> {
         let mut left = self.bchoice()?;
+        let mut n = 0;
         loop {
+            if matches!(self.peek(), Tok::Sync | Tok::Interleave | Tok::LComm) {
+                self.link(&mut n, "parallel operators")?;
+            }
             let op = match self.peek() {
                 Tok::Sync => {
                     self.bump();
@@ -1156,6 +1184,8 @@ impl<'s> Parser<'s> {
         }
         let mut chain = Vec::new();
         let last = loop {
+            let mut n = chain.len();
+            self.link(&mut n, "actions and guards")?;
             let start = self.span();
             match self.peek() {
                 Tok::OpenPred => {
@@ -1466,15 +1496,10 @@ impl<'s> Parser<'s> {
 
     /// Infix operators: one precedence level, left-associative.
     fn vexpr(&mut self) -> PResult<VExpr> {
-        self.enter()?;
-        let r = self.vexpr_inner();
-        self.leave();
-        r
-    }
-
-    fn vexpr_inner(&mut self) -> PResult<VExpr> {
         let mut left = self.vunary()?;
+        let mut n = 0;
         while self.peek() == Tok::Op {
+            self.link(&mut n, "infix operators")?;
             let t = self.bump();
             let op = self.ident_of(t);
             let right = self.vunary()?;
@@ -1490,6 +1515,10 @@ impl<'s> Parser<'s> {
     fn vunary(&mut self) -> PResult<VExpr> {
         let mut ops = Vec::new();
         while self.peek() == Tok::Op {
+            if ops.len() + self.depth >= MAX_DEPTH {
+                // Each prefix operator nests one level, as parentheses do.
+                return self.too_deep();
+            }
             let t = self.bump();
             ops.push(self.ident_of(t));
         }
