@@ -1,10 +1,13 @@
-//! The tokens of a `.txs` file (with `logos`), following TorXakis's lexer (`TxsAlex.x`).
+//! The tokens of a `.txs` file (with `logos`), following TorXakis 0.9.0's lexical rules (the
+//! Parsec token parser of `sys/txs-compiler/src/TorXakis/Parser/Common.hs`) and, where they
+//! agree, the earlier Alex lexer `sys/front/src/TxsAlex.x` (TorXakis up to 0.6).
 //!
 //! * Comments: `--` to the end of the line (only where a token would start: `+--` is an
 //!   operator, as in TorXakis), and `{- .. -}` block comments, which nest here.
 //! * Names: `Capitalised` ([`Tok::CapId`], sorts, constructors, channels, models) and
-//!   `lowercase` ([`Tok::SmallId`], functions, variables, processes); upper-case keywords
-//!   (`TYPEDEF`, `ENDDEF`, `IN`, `NI`, `True`, ...) are taken out of the capitalised names.
+//!   `lowercase` ([`Tok::SmallId`], functions, variables, processes); the keywords are taken
+//!   out of the capitalised names: TorXakis 0.9's reserved words (`TYPEDEF` .. `QSTEP`), the
+//!   literals and special terms `True`, `False`, `REGEX`, `ANY`, and `HSTEP`, `NOEXIT`.
 //! * Operators: a run of the characters `= + - * / \ ^ < > | @ & %` is one token. The runs that
 //!   are punctuation of the language (`=`, `->`, `<-`, `>->`, `>>>`, `=>>`, `|`, `||`, `|||`)
 //!   get their own kinds; every other run is an infix (or prefix) value operator
@@ -183,14 +186,6 @@ pub enum Tok {
     Init,
     /// `TRANS`
     Trans,
-    /// `FROM`
-    From,
-    /// `VIA`
-    Via,
-    /// `TO`
-    To,
-    /// `VALUE`
-    Value,
     /// `BEHAVIOUR`
     Behaviour,
     /// `STOP`
@@ -211,10 +206,6 @@ pub enum Tok {
     Let,
     /// `NI`
     Ni,
-    /// `BEGIN`
-    Begin,
-    /// `END`
-    End,
     /// `IF`
     If,
     /// `THEN`
@@ -281,10 +272,6 @@ const KEYWORDS: &[(&str, Tok)] = &[
     ("VAR", Tok::Var),
     ("INIT", Tok::Init),
     ("TRANS", Tok::Trans),
-    ("FROM", Tok::From),
-    ("VIA", Tok::Via),
-    ("TO", Tok::To),
-    ("VALUE", Tok::Value),
     ("BEHAVIOUR", Tok::Behaviour),
     ("STOP", Tok::Stop),
     ("EXIT", Tok::Exit),
@@ -295,8 +282,6 @@ const KEYWORDS: &[(&str, Tok)] = &[
     ("HIDE", Tok::Hide),
     ("LET", Tok::Let),
     ("NI", Tok::Ni),
-    ("BEGIN", Tok::Begin),
-    ("END", Tok::End),
     ("IF", Tok::If),
     ("THEN", Tok::Then),
     ("ELSE", Tok::Else),

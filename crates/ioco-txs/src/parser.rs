@@ -3,9 +3,12 @@
 //!
 //! # Grammar
 //!
-//! The grammar followed is TorXakis 0.9's (`sys/front/src/TxsHappy.y`, the Happy grammar of
-//! the released tool), checked against the later Parsec front end (`sys/txs-compiler`), which
-//! agrees on every point below.
+//! The grammar followed is TorXakis 0.9.0's (the Parsec front end
+//! `sys/txs-compiler/src/TorXakis/Parser/*.hs`), which agrees with the earlier Happy grammar
+//! (`sys/front/src/TxsHappy.y`, TorXakis up to 0.6) on every precedence below. Where the
+//! older grammar accepts more and the corpus uses it, it is accepted too: `;` between
+//! transitions, and comma-separated constraints `[[ c1, c2 ]]` (and `IF c1, c2 THEN`), which
+//! mean `c1 /\ c2` and are read as the operator `/\` (its span is the comma's).
 //!
 //! ```text
 //! defs      ::= TYPEDEF  capid ::= ctor {| ctor} {; capid ::= ..} ENDDEF
@@ -51,16 +54,25 @@
 //! literals (`42`, `True`, `"s"`, `REGEX('..')`), names, calls `f(a, b)`, `( e )`,
 //! `IF c THEN a ELSE b FI`, `LET x = e, y = f; z :: Int = g IN e NI` (`,` separates parallel
 //! bindings and `;` sequential groups; both are flattened into one list in the tree) and `ANY`
-//! (a name `ANY`, usually annotated).
+//! (a name `ANY`, usually annotated). A `-` written directly before an integer literal is
+//! part of the literal (`-5` is [`ast::VKind::Int`]`(-5)`, so `-9223372036854775808` fits);
+//! TorXakis integers are unbounded, and a literal beyond 64 bits is read as the nearest bound
+//! with the warning `ioco::txs::parse::int_clamped` (a comparison with such a bound, as in
+//! `x <= 18446744073709551615`, keeps its meaning for 64-bit values).
+//!
+//! `b >>> ACCEPT ? x IN .. NI` may leave out the sort of `x` (it is the sort the left side
+//! exits with): the [`ast::VarDecl`]'s sort then has an empty name.
 //!
 //! # Errors
 //!
 //! Every error is a [`Diagnostic`] `ioco::txs::parse::*` that says what was expected and what
 //! was found. After an error the parser skips to the next definition keyword (`TYPEDEF`,
-//! `PROCDEF`, ...), so one run reports the errors of several definitions. Nesting deeper than
-//! [`MAX_DEPTH`] levels is an error, not a stack overflow.
+//! `PROCDEF`, ...), so one run reports the errors of several definitions (at most 50).
+//! Nesting deeper than [`MAX_DEPTH`] levels (each parenthesis, `LET`, `IF`, `HIDE`, prefix
+//! operator or operand term is a level) and chains longer than [`MAX_CHAIN`] links
+//! (`a >-> b >-> ..`, `x + y + ..`, read in a loop) are errors, never a stack overflow.
 
-use crate::ast::*;
+use crate::ast::{self, *};
 use crate::lexer::{self, Tok, Token};
 use ioco_lang::{Diagnostic, Span};
 
@@ -89,10 +101,8 @@ pub fn parse(file: u32, src: &str) -> (ast::File, Vec<Diagnostic>) {
     };
     let defs = p.file();
     p.diags.truncate(MAX_ERRORS);
-    (ast::File { defs }, p.diags)
+    (File { defs }, p.diags)
 }
-
-use crate::ast;
 
 /// An error was reported; the caller unwinds to the definition level.
 struct Failed;
@@ -320,7 +330,9 @@ impl<'s> Parser<'s> {
                 self.bump();
                 let mut items = Vec::new();
                 loop {
-                    items.push(self.type_def(kw)?);
+                    // The first runs from the keyword, the next ones from their names.
+                    let start = if items.is_empty() { kw } else { self.span() };
+                    items.push(self.type_def(start)?);
                     if !self.eat(Tok::Semi) {
                         break;
                     }
@@ -338,7 +350,9 @@ impl<'s> Parser<'s> {
                 self.bump();
                 let mut items = Vec::new();
                 loop {
-                    items.push(self.func_def(kw)?);
+                    // The first runs from the keyword, the next ones from their names.
+                    let start = if items.is_empty() { kw } else { self.span() };
+                    items.push(self.func_def(start)?);
                     if !self.eat(Tok::Semi) {
                         break;
                     }
@@ -372,7 +386,9 @@ impl<'s> Parser<'s> {
                 self.bump();
                 let mut items = Vec::new();
                 loop {
-                    items.push(self.proc_def(kw)?);
+                    // The first runs from the keyword, the next ones from their names.
+                    let start = if items.is_empty() { kw } else { self.span() };
+                    items.push(self.proc_def(start)?);
                     if !self.eat(Tok::Semi) {
                         break;
                     }
@@ -672,7 +688,7 @@ impl<'s> Parser<'s> {
                     self.bump();
                     loop {
                         match (self.peek(), self.peek_at(1)) {
-                            (Tok::SmallId | Tok::CapId, Tok::Arrow) | (Tok::From, _) => {
+                            (Tok::SmallId | Tok::CapId, Tok::Arrow) => {
                                 trans.push(self.transition()?);
                             }
                             (Tok::Semi, _) if !trans.is_empty() => {
@@ -747,41 +763,9 @@ impl<'s> Parser<'s> {
         Ok(out)
     }
 
-    /// `s -> offers [[c]] {upd} -> t`, or `FROM s VIA offers [[c]] {upd} TO t`, or
-    /// `FROM s TO t VIA offers [[c]] {upd} END`.
+    /// `s -> offers [[c]] {upd} -> t`
     fn transition(&mut self) -> PResult<Trans> {
         let start = self.span();
-        if self.eat(Tok::From) {
-            let from = self.id("a state name")?;
-            if self.eat(Tok::Via) {
-                let (offers, guard) = self.action()?;
-                let updates = self.updates()?;
-                self.expect(Tok::To, None)?;
-                let to = self.id("a state name")?;
-                return Ok(Trans {
-                    from,
-                    offers,
-                    guard,
-                    updates,
-                    span: start.to(to.span),
-                    to,
-                });
-            }
-            self.expect(Tok::To, None)?;
-            let to = self.id("a state name")?;
-            self.expect(Tok::Via, None)?;
-            let (offers, guard) = self.action()?;
-            let updates = self.updates()?;
-            let end = self.expect(Tok::End, None)?.span;
-            return Ok(Trans {
-                from,
-                offers,
-                guard,
-                updates,
-                to,
-                span: start.to(end),
-            });
-        }
         let from = self.id("a state name")?;
         self.expect(Tok::Arrow, None)?;
         let (offers, guard) = self.action()?;
@@ -1297,42 +1281,25 @@ impl<'s> Parser<'s> {
     /// rest is followed by `STOP`.
     fn action_alone(&mut self, start: Span, offers: Vec<Offer>, guard: Option<VExpr>) -> BExpr {
         let span = start.to(self.prev_span());
-        if guard.is_none() && offers.len() == 1 {
-            let o = &offers[0];
-            match o.gate.name.as_str() {
-                "HIT" if o.items.is_empty() => {
-                    return BExpr {
-                        kind: BKind::Hit,
-                        span,
-                    }
-                }
-                "MISS" if o.items.is_empty() => {
-                    return BExpr {
-                        kind: BKind::Miss,
-                        span,
-                    }
-                }
-                "EXIT"
-                    if o.items
-                        .iter()
-                        .all(|i| matches!(i, OfferItem::Send(_) | OfferItem::Recv(_, Some(_)))) =>
-                {
-                    let items = o
-                        .items
-                        .iter()
-                        .map(|i| match i {
-                            OfferItem::Send(e) => ExitItem::Send(e.clone()),
-                            OfferItem::Recv(x, s) => {
-                                ExitItem::Recv(x.clone(), s.clone().unwrap_or_else(|| x.clone()))
-                            }
-                        })
-                        .collect();
-                    return BExpr {
-                        kind: BKind::Exit(items),
-                        span,
-                    };
-                }
-                _ => {}
+        if let ([o], None) = (&offers[..], &guard) {
+            let kind = match o.gate.name.as_str() {
+                "HIT" if o.items.is_empty() => Some(BKind::Hit),
+                "MISS" if o.items.is_empty() => Some(BKind::Miss),
+                // `EXIT ? x` without a sort stays an action on the gate `EXIT`.
+                "EXIT" => o
+                    .items
+                    .iter()
+                    .map(|i| match i {
+                        OfferItem::Send(e) => Some(ExitItem::Send(e.clone())),
+                        OfferItem::Recv(x, Some(s)) => Some(ExitItem::Recv(x.clone(), s.clone())),
+                        OfferItem::Recv(_, None) => None,
+                    })
+                    .collect::<Option<Vec<_>>>()
+                    .map(BKind::Exit),
+                _ => None,
+            };
+            if let Some(kind) = kind {
+                return BExpr { kind, span };
             }
         }
         BExpr {
