@@ -186,6 +186,17 @@ impl<'s> Parser<'s> {
     fn expected<T>(&mut self, what: &str, help: Option<&str>) -> PResult<T> {
         let found = self.found();
         let sp = self.span();
+        // Common slips get their own hint.
+        let slip = match (self.peek(), self.peek_at(1)) {
+            (Tok::LBracket, Tok::RBracket) => {
+                Some("choice is written `##` in TorXakis (`[]` is not an operator)")
+            }
+            (Tok::Sync, _) => {
+                Some("in a value expression, `or` is written `\\/` (and `and` is `/\\`)")
+            }
+            _ => None,
+        };
+        let help = slip.or(help);
         // Errors from the lexer have been reported already.
         if self.peek() != Tok::Error {
             let d = Diagnostic::error(
@@ -453,6 +464,8 @@ impl<'s> Parser<'s> {
         }
         let help = if self.peek().starts_def() {
             format!("every {kw} ends in ENDDEF")
+        } else if matches!(self.peek(), Tok::CapId | Tok::SmallId) {
+            format!("the {kw} should end here with ENDDEF; or is a `;` missing before this?")
         } else {
             format!("the {kw} should end here with ENDDEF")
         };

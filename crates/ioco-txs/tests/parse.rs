@@ -555,6 +555,26 @@ fn bad_input_messages() {
         errors("STAUTDEF s [] () ::= STATE a TRANS a -> A ENDDEF"),
         ["t.txs:1:43: expected `->`, found the keyword `ENDDEF`"]
     );
+    let (_, d) = parse(0, "PROCDEF p [A] () ::= A >-> STOP [] STOP ENDDEF");
+    assert_eq!(d[0].message, "expected `ENDDEF`, found `[`");
+    assert_eq!(
+        d[0].help.as_deref(),
+        Some("choice is written `##` in TorXakis (`[]` is not an operator)")
+    );
+    let (_, d) = parse(
+        0,
+        "PROCDEF p [A :: Int] () ::= A ? x [[ x > 0 || x < 5 ]] ENDDEF",
+    );
+    assert_eq!(d[0].message, "expected `]]`, found `||`");
+    assert_eq!(
+        d[0].help.as_deref(),
+        Some("in a value expression, `or` is written `\\/` (and `and` is `/\\`)")
+    );
+    let (_, d) = parse(0, "CHANDEF C ::= A :: Int B ENDDEF");
+    assert_eq!(
+        d[0].help.as_deref(),
+        Some("the CHANDEF should end here with ENDDEF; or is a `;` missing before this?")
+    );
     assert_eq!(
         errors("PROCDEF IN [] () ::= STOP ENDDEF"),
         ["t.txs:1:9: expected a process name, found the keyword `IN`"]
