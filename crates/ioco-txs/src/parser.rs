@@ -883,12 +883,6 @@ impl<'s> Parser<'s> {
             let b = self.bexpr()?;
             goals.push((g, b));
         }
-        if goals.is_empty() {
-            return self.expected(
-                "`GOAL`",
-                Some("a test purpose has at least one `GOAL name ::= behaviour`"),
-            );
-        }
         let end = self.end_def("PURPDEF")?;
         Ok(PurpDef {
             name,
@@ -1361,12 +1355,9 @@ impl<'s> Parser<'s> {
     /// A multi-action `A ? x | B ! e` (or `{ .. }`) and its constraint `[[ c ]]`.
     fn action(&mut self) -> PResult<(Vec<Offer>, Option<VExpr>)> {
         let braced = self.eat(Tok::LBrace);
-        let mut offers = Vec::new();
-        if !(braced && self.peek() == Tok::RBrace) {
+        let mut offers = vec![self.offer()?];
+        while self.eat(Tok::Bar) {
             offers.push(self.offer()?);
-            while self.eat(Tok::Bar) {
-                offers.push(self.offer()?);
-            }
         }
         if braced {
             self.expect(
