@@ -79,9 +79,10 @@ use ioco_lang::{Diagnostic, Span};
 /// How deeply expressions may nest (parentheses, `LET`, `IF`, `HIDE`, operators' operands).
 pub const MAX_DEPTH: usize = 256;
 
-/// How long a chain may be: actions in a row (`a >-> b >-> ..`, `[[c]] =>> ..`) and operands
-/// of one infix operator chain (`a + b + ..`, `b1 ||| b2 ||| ..`, `b1 >>> b2 >>> ..`). They
-/// are read in a loop, but make trees as deep as they are long.
+/// How long chains may be: actions in a row (`a >-> b >-> ..`, `[[c]] =>> ..`) and operands
+/// of infix operator chains (`a + b + ..`, `b1 ||| b2 ||| ..`, `b1 >>> b2 >>> ..`), counting
+/// the links of the chains a chain is nested in. They are read in a loop, but make trees as
+/// deep as they are long: with [`MAX_DEPTH`], this bounds the depth of every tree.
 pub const MAX_CHAIN: usize = 4096;
 
 /// At most this many errors are reported.
@@ -97,6 +98,7 @@ pub fn parse(file: u32, src: &str) -> (ast::File, Vec<Diagnostic>) {
         toks,
         pos: 0,
         depth: 0,
+        links: 0,
         diags,
     };
     let defs = p.file();
@@ -114,7 +116,10 @@ struct Parser<'s> {
     file: u32,
     toks: Vec<Token>,
     pos: usize,
+    /// Nesting depth (see [`MAX_DEPTH`]).
     depth: usize,
+    /// Links of the chains being read (see [`MAX_CHAIN`]).
+    links: usize,
     diags: Vec<Diagnostic>,
 }
 
@@ -291,10 +296,12 @@ impl<'s> Parser<'s> {
         self.depth -= 1;
     }
 
-    /// Counts one more link of a chain (`what`: how the chain is described).
+    /// Counts one more link of a chain (`what`: how the chain is described) in `n` and in
+    /// [`Parser::links`] (the links of all the chains being read, which bounds the tree's depth).
     fn link(&mut self, n: &mut usize, what: &str) -> PResult<()> {
         *n += 1;
-        if *n > MAX_CHAIN {
+        self.links += 1;
+        if self.links > MAX_CHAIN {
             let sp = self.span();
             self.diags.push(
                 Diagnostic::error(
@@ -303,7 +310,7 @@ impl<'s> Parser<'s> {
                     sp,
                     "chain too long",
                 )
-                .help("split it with PROCDEF or FUNCDEF definitions"),
+                .help("split it with PROCDEF or FUNCDEF definitions (the chains it is nested in count too)"),
             );
             return Err(Failed);
         }
@@ -320,6 +327,7 @@ impl<'s> Parser<'s> {
             }
             let start = self.pos;
             self.depth = 0;
+            self.links = 0;
             let res = self.def(&mut defs);
             if res.is_err() {
                 // Resynchronise at the next definition keyword.
@@ -1101,7 +1109,10 @@ impl<'s> Parser<'s> {
                         },
                     };
                 }
-                _ => return Ok(left),
+                _ => {
+                    self.links -= n;
+                    return Ok(left);
+                }
             }
         }
     }
@@ -1132,7 +1143,10 @@ impl<'s> Parser<'s> {
                     )?;
                     ParOp::Gates(gates)
                 }
-                _ => return Ok(left),
+                _ => {
+                    self.links -= n;
+                    return Ok(left);
+                }
             };
             let right = self.bchoice()?;
             left = BExpr {
@@ -1174,8 +1188,8 @@ impl<'s> Parser<'s> {
             Guard(Span, VExpr),
         }
         let mut chain = Vec::new();
+        let mut n = 0;
         let last = loop {
-            let mut n = chain.len();
             self.link(&mut n, "actions and guards")?;
             let start = self.span();
             match self.peek() {
@@ -1264,6 +1278,7 @@ impl<'s> Parser<'s> {
                 }
             }
         };
+        self.links -= n;
         let mut b = last;
         while let Some(link) = chain.pop() {
             b = match link {
@@ -1479,6 +1494,7 @@ impl<'s> Parser<'s> {
                 kind: VKind::Binary(op, Box::new(left), Box::new(right)),
             };
         }
+        self.links -= n;
         Ok(left)
     }
 

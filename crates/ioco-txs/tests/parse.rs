@@ -623,6 +623,13 @@ fn nesting_limit() {
         "CONSTDEF c :: Int ::= 1{} ENDDEF",
         " + 1".repeat(4000)
     ));
+    // Chains nested in chains count together.
+    let nested = format!(
+        "PROCDEF p [A] () ::= {}STOP{} ENDDEF",
+        format!("{}(", "A >-> ".repeat(30)).repeat(200),
+        ")".repeat(200)
+    );
+    assert!(errors(&nested)[0].ends_with("more than 4096 actions and guards in a row"));
     let long = format!(
         "PROCDEF p [A] () ::= {}STOP ENDDEF",
         "A >-> ".repeat(100_000)
