@@ -196,7 +196,7 @@ impl<'s> Parser<'s> {
             (Tok::LBracket, Tok::RBracket) => {
                 Some("choice is written `##` in TorXakis (`[]` is not an operator)")
             }
-            (Tok::Sync, _) => {
+            (Tok::Sync, _) if ["`]]`", "`)`", "`THEN`", "`ENDDEF`"].contains(&what) => {
                 Some("in a value expression, `or` is written `\\/` (and `and` is `/\\`)")
             }
             _ => None,
