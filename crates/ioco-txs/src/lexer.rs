@@ -1,10 +1,13 @@
-//! The tokens of a `.txs` file (with `logos`), following TorXakis's lexer (`TxsAlex.x`).
+//! The tokens of a `.txs` file (with `logos`), following TorXakis 0.9.0's lexical rules (the
+//! Parsec token parser of `sys/txs-compiler/src/TorXakis/Parser/Common.hs`) and, where they
+//! agree, the earlier Alex lexer `sys/front/src/TxsAlex.x` (TorXakis up to 0.6).
 //!
 //! * Comments: `--` to the end of the line (only where a token would start: `+--` is an
 //!   operator, as in TorXakis), and `{- .. -}` block comments, which nest here.
 //! * Names: `Capitalised` ([`Tok::CapId`], sorts, constructors, channels, models) and
-//!   `lowercase` ([`Tok::SmallId`], functions, variables, processes); upper-case keywords
-//!   (`TYPEDEF`, `ENDDEF`, `IN`, `NI`, `True`, ...) are taken out of the capitalised names.
+//!   `lowercase` ([`Tok::SmallId`], functions, variables, processes); the keywords are taken
+//!   out of the capitalised names: TorXakis 0.9's reserved words (`TYPEDEF` .. `QSTEP`), the
+//!   literals and special terms `True`, `False`, `REGEX`, `ANY`, and `HSTEP`, `NOEXIT`.
 //! * Operators: a run of the characters `= + - * / \ ^ < > | @ & %` is one token. The runs that
 //!   are punctuation of the language (`=`, `->`, `<-`, `>->`, `>>>`, `=>>`, `|`, `||`, `|||`)
 //!   get their own kinds; every other run is an infix (or prefix) value operator
@@ -183,14 +186,6 @@ pub enum Tok {
     Init,
     /// `TRANS`
     Trans,
-    /// `FROM`
-    From,
-    /// `VIA`
-    Via,
-    /// `TO`
-    To,
-    /// `VALUE`
-    Value,
     /// `BEHAVIOUR`
     Behaviour,
     /// `STOP`
@@ -211,10 +206,6 @@ pub enum Tok {
     Let,
     /// `NI`
     Ni,
-    /// `BEGIN`
-    Begin,
-    /// `END`
-    End,
     /// `IF`
     If,
     /// `THEN`
@@ -253,65 +244,60 @@ pub struct Token {
     pub span: Span,
 }
 
+/// The keywords and how they are written.
+const KEYWORDS: &[(&str, Tok)] = &[
+    ("TYPEDEF", Tok::TypeDef),
+    ("FUNCDEF", Tok::FuncDef),
+    ("CONSTDEF", Tok::ConstDef),
+    ("PROCDEF", Tok::ProcDef),
+    ("CHANDEF", Tok::ChanDef),
+    ("STAUTDEF", Tok::StautDef),
+    ("MODELDEF", Tok::ModelDef),
+    ("PURPDEF", Tok::PurpDef),
+    ("MAPPERDEF", Tok::MapperDef),
+    ("CNECTDEF", Tok::CnectDef),
+    ("ENDDEF", Tok::EndDef),
+    ("GOAL", Tok::Goal),
+    ("CHAN", Tok::Chan),
+    ("IN", Tok::In),
+    ("OUT", Tok::Out),
+    ("SYNC", Tok::SyncKw),
+    ("CLIENTSOCK", Tok::ClientSock),
+    ("SERVERSOCK", Tok::ServerSock),
+    ("HOST", Tok::Host),
+    ("PORT", Tok::Port),
+    ("ENCODE", Tok::Encode),
+    ("DECODE", Tok::Decode),
+    ("STATE", Tok::State),
+    ("VAR", Tok::Var),
+    ("INIT", Tok::Init),
+    ("TRANS", Tok::Trans),
+    ("BEHAVIOUR", Tok::Behaviour),
+    ("STOP", Tok::Stop),
+    ("EXIT", Tok::Exit),
+    ("NOEXIT", Tok::NoExit),
+    ("HIT", Tok::Hit),
+    ("MISS", Tok::Miss),
+    ("ACCEPT", Tok::Accept),
+    ("HIDE", Tok::Hide),
+    ("LET", Tok::Let),
+    ("NI", Tok::Ni),
+    ("IF", Tok::If),
+    ("THEN", Tok::Then),
+    ("ELSE", Tok::Else),
+    ("FI", Tok::Fi),
+    ("ISTEP", Tok::IStep),
+    ("QSTEP", Tok::QStep),
+    ("HSTEP", Tok::HStep),
+    ("REGEX", Tok::Regex),
+    ("ANY", Tok::Any),
+    ("True", Tok::True),
+    ("False", Tok::False),
+];
+
 /// The keyword written `text`, if it is one.
 pub fn keyword(text: &str) -> Option<Tok> {
-    use Tok::*;
-    Some(match text {
-        "TYPEDEF" => TypeDef,
-        "FUNCDEF" => FuncDef,
-        "CONSTDEF" => ConstDef,
-        "PROCDEF" => ProcDef,
-        "CHANDEF" => ChanDef,
-        "STAUTDEF" => StautDef,
-        "MODELDEF" => ModelDef,
-        "PURPDEF" => PurpDef,
-        "MAPPERDEF" => MapperDef,
-        "CNECTDEF" => CnectDef,
-        "ENDDEF" => EndDef,
-        "GOAL" => Goal,
-        "CHAN" => Chan,
-        "IN" => In,
-        "OUT" => Out,
-        "SYNC" => SyncKw,
-        "CLIENTSOCK" => ClientSock,
-        "SERVERSOCK" => ServerSock,
-        "HOST" => Host,
-        "PORT" => Port,
-        "ENCODE" => Encode,
-        "DECODE" => Decode,
-        "STATE" => State,
-        "VAR" => Var,
-        "INIT" => Init,
-        "TRANS" => Trans,
-        "FROM" => From,
-        "VIA" => Via,
-        "TO" => To,
-        "VALUE" => Value,
-        "BEHAVIOUR" => Behaviour,
-        "STOP" => Stop,
-        "EXIT" => Exit,
-        "NOEXIT" => NoExit,
-        "HIT" => Hit,
-        "MISS" => Miss,
-        "ACCEPT" => Accept,
-        "HIDE" => Hide,
-        "LET" => Let,
-        "NI" => Ni,
-        "BEGIN" => Begin,
-        "END" => End,
-        "IF" => If,
-        "THEN" => Then,
-        "ELSE" => Else,
-        "FI" => Fi,
-        "ISTEP" => IStep,
-        "QSTEP" => QStep,
-        "HSTEP" => HStep,
-        "REGEX" => Regex,
-        "ANY" => Any,
-        "True" => True,
-        "False" => False,
-        _ => return None,
-    })
+    KEYWORDS.iter().find(|(t, _)| *t == text).map(|(_, k)| *k)
 }
 
 /// The punctuation kind of an operator run, or [`Tok::Op`].
@@ -355,9 +341,12 @@ impl Tok {
     }
 
     /// How the token kind is described in messages when its text is not at hand.
-    pub fn describe(self) -> &'static str {
+    pub fn describe(self) -> String {
         use Tok::*;
-        match self {
+        if let Some((text, _)) = KEYWORDS.iter().find(|(_, k)| *k == self) {
+            return format!("`{text}`");
+        }
+        let d = match self {
             CapId => "a capitalised name",
             SmallId => "a lower-case name",
             Int => "an integer",
@@ -398,7 +387,8 @@ impl Tok {
             Error => "an unexpected character",
             Eof => "the end of the file",
             _ => "a keyword",
-        }
+        };
+        d.to_string()
     }
 }
 

@@ -3,9 +3,12 @@
 //!
 //! # Grammar
 //!
-//! The grammar followed is TorXakis 0.9's (`sys/front/src/TxsHappy.y`, the Happy grammar of
-//! the released tool), checked against the later Parsec front end (`sys/txs-compiler`), which
-//! agrees on every point below.
+//! The grammar followed is TorXakis 0.9.0's (the Parsec front end
+//! `sys/txs-compiler/src/TorXakis/Parser/*.hs`), which agrees with the earlier Happy grammar
+//! (`sys/front/src/TxsHappy.y`, TorXakis up to 0.6) on every precedence below. Where the
+//! older grammar accepts more and the corpus uses it, it is accepted too: `;` between
+//! transitions, and comma-separated constraints `[[ c1, c2 ]]` (and `IF c1, c2 THEN`), which
+//! mean `c1 /\ c2` and are read as the operator `/\` (its span is the comma's).
 //!
 //! ```text
 //! defs      ::= TYPEDEF  capid ::= ctor {| ctor} {; capid ::= ..} ENDDEF
@@ -51,21 +54,36 @@
 //! literals (`42`, `True`, `"s"`, `REGEX('..')`), names, calls `f(a, b)`, `( e )`,
 //! `IF c THEN a ELSE b FI`, `LET x = e, y = f; z :: Int = g IN e NI` (`,` separates parallel
 //! bindings and `;` sequential groups; both are flattened into one list in the tree) and `ANY`
-//! (a name `ANY`, usually annotated).
+//! (a name `ANY`, usually annotated). A `-` written directly before an integer literal is
+//! part of the literal (`-5` is [`ast::VKind::Int`]`(-5)`, so `-9223372036854775808` fits);
+//! TorXakis integers are unbounded, and a literal beyond 64 bits is read as the nearest bound
+//! with the warning `ioco::txs::parse::int_clamped` (a comparison with such a bound, as in
+//! `x <= 18446744073709551615`, keeps its meaning for 64-bit values).
+//!
+//! `b >>> ACCEPT ? x IN .. NI` may leave out the sort of `x` (it is the sort the left side
+//! exits with): the [`ast::VarDecl`]'s sort then has an empty name.
 //!
 //! # Errors
 //!
 //! Every error is a [`Diagnostic`] `ioco::txs::parse::*` that says what was expected and what
 //! was found. After an error the parser skips to the next definition keyword (`TYPEDEF`,
-//! `PROCDEF`, ...), so one run reports the errors of several definitions. Nesting deeper than
-//! [`MAX_DEPTH`] levels is an error, not a stack overflow.
+//! `PROCDEF`, ...), so one run reports the errors of several definitions (at most 50).
+//! Nesting deeper than [`MAX_DEPTH`] levels (each parenthesis, `LET`, `IF`, `HIDE`, prefix
+//! operator or operand term is a level) and chains longer than [`MAX_CHAIN`] links
+//! (`a >-> b >-> ..`, `x + y + ..`, read in a loop) are errors, never a stack overflow.
 
-use crate::ast::*;
+use crate::ast::{self, *};
 use crate::lexer::{self, Tok, Token};
 use ioco_lang::{Diagnostic, Span};
 
 /// How deeply expressions may nest (parentheses, `LET`, `IF`, `HIDE`, operators' operands).
 pub const MAX_DEPTH: usize = 256;
+
+/// How long chains may be: actions in a row (`a >-> b >-> ..`, `[[c]] =>> ..`) and operands
+/// of infix operator chains (`a + b + ..`, `b1 ||| b2 ||| ..`, `b1 >>> b2 >>> ..`), counting
+/// the links of the chains a chain is nested in. They are read in a loop, but make trees as
+/// deep as they are long: with [`MAX_DEPTH`], this bounds the depth of every tree.
+pub const MAX_CHAIN: usize = 4096;
 
 /// At most this many errors are reported.
 const MAX_ERRORS: usize = 50;
@@ -80,14 +98,13 @@ pub fn parse(file: u32, src: &str) -> (ast::File, Vec<Diagnostic>) {
         toks,
         pos: 0,
         depth: 0,
+        links: 0,
         diags,
     };
     let defs = p.file();
     p.diags.truncate(MAX_ERRORS);
-    (ast::File { defs }, p.diags)
+    (File { defs }, p.diags)
 }
-
-use crate::ast;
 
 /// An error was reported; the caller unwinds to the definition level.
 struct Failed;
@@ -99,7 +116,10 @@ struct Parser<'s> {
     file: u32,
     toks: Vec<Token>,
     pos: usize,
+    /// Nesting depth (see [`MAX_DEPTH`]).
     depth: usize,
+    /// Links of the chains being read (see [`MAX_CHAIN`]).
+    links: usize,
     diags: Vec<Diagnostic>,
 }
 
@@ -171,6 +191,17 @@ impl<'s> Parser<'s> {
     fn expected<T>(&mut self, what: &str, help: Option<&str>) -> PResult<T> {
         let found = self.found();
         let sp = self.span();
+        // Common slips get their own hint.
+        let slip = match (self.peek(), self.peek_at(1)) {
+            (Tok::LBracket, Tok::RBracket) => {
+                Some("choice is written `##` in TorXakis (`[]` is not an operator)")
+            }
+            (Tok::Sync, _) if ["`]]`", "`)`", "`THEN`", "`ENDDEF`"].contains(&what) => {
+                Some("in a value expression, `or` is written `\\/` (and `and` is `/\\`)")
+            }
+            _ => None,
+        };
+        let help = slip.or(help);
         // Errors from the lexer have been reported already.
         if self.peek() != Tok::Error {
             let d = Diagnostic::error(
@@ -189,7 +220,7 @@ impl<'s> Parser<'s> {
         if self.peek() == k {
             Ok(self.bump())
         } else {
-            self.expected(k.describe(), help)
+            self.expected(&k.describe(), help)
         }
     }
 
@@ -240,26 +271,50 @@ impl<'s> Parser<'s> {
     }
 
     fn enter(&mut self) -> PResult<()> {
-        self.depth += 1;
-        if self.depth > MAX_DEPTH {
-            let sp = self.span();
-            self.diags.push(
-                Diagnostic::error(
-                    "ioco::txs::parse::too_deep",
-                    format!("expressions nest more than {MAX_DEPTH} levels deep"),
-                    sp,
-                    "too deeply nested",
-                )
-                .help("split the expression with FUNCDEF or PROCDEF definitions"),
-            );
-            self.depth -= 1;
-            return Err(Failed);
+        if self.depth >= MAX_DEPTH {
+            return self.too_deep();
         }
+        self.depth += 1;
         Ok(())
+    }
+
+    fn too_deep<T>(&mut self) -> PResult<T> {
+        let sp = self.span();
+        self.diags.push(
+            Diagnostic::error(
+                "ioco::txs::parse::too_deep",
+                format!("expressions nest more than {MAX_DEPTH} levels deep"),
+                sp,
+                "too deeply nested",
+            )
+            .help("split the expression with FUNCDEF or PROCDEF definitions"),
+        );
+        Err(Failed)
     }
 
     fn leave(&mut self) {
         self.depth -= 1;
+    }
+
+    /// Counts one more link of a chain (`what`: how the chain is described) in `n` and in
+    /// [`Parser::links`] (the links of all the chains being read, which bounds the tree's depth).
+    fn link(&mut self, n: &mut usize, what: &str) -> PResult<()> {
+        *n += 1;
+        self.links += 1;
+        if self.links > MAX_CHAIN {
+            let sp = self.span();
+            self.diags.push(
+                Diagnostic::error(
+                    "ioco::txs::parse::too_long",
+                    format!("more than {MAX_CHAIN} {what} in a row"),
+                    sp,
+                    "chain too long",
+                )
+                .help("split it with PROCDEF or FUNCDEF definitions (the chains it is nested in count too)"),
+            );
+            return Err(Failed);
+        }
+        Ok(())
     }
 
     // ----- definitions ---------------------------------------------------------------------
@@ -272,6 +327,7 @@ impl<'s> Parser<'s> {
             }
             let start = self.pos;
             self.depth = 0;
+            self.links = 0;
             let res = self.def(&mut defs);
             if res.is_err() {
                 // Resynchronise at the next definition keyword.
@@ -293,7 +349,9 @@ impl<'s> Parser<'s> {
                 self.bump();
                 let mut items = Vec::new();
                 loop {
-                    items.push(self.type_def(kw)?);
+                    // The first runs from the keyword, the next ones from their names.
+                    let start = if items.is_empty() { kw } else { self.span() };
+                    items.push(self.type_def(start)?);
                     if !self.eat(Tok::Semi) {
                         break;
                     }
@@ -311,7 +369,9 @@ impl<'s> Parser<'s> {
                 self.bump();
                 let mut items = Vec::new();
                 loop {
-                    items.push(self.func_def(kw)?);
+                    // The first runs from the keyword, the next ones from their names.
+                    let start = if items.is_empty() { kw } else { self.span() };
+                    items.push(self.func_def(start)?);
                     if !self.eat(Tok::Semi) {
                         break;
                     }
@@ -345,7 +405,9 @@ impl<'s> Parser<'s> {
                 self.bump();
                 let mut items = Vec::new();
                 loop {
-                    items.push(self.proc_def(kw)?);
+                    // The first runs from the keyword, the next ones from their names.
+                    let start = if items.is_empty() { kw } else { self.span() };
+                    items.push(self.proc_def(start)?);
                     if !self.eat(Tok::Semi) {
                         break;
                     }
@@ -410,6 +472,8 @@ impl<'s> Parser<'s> {
         }
         let help = if self.peek().starts_def() {
             format!("every {kw} ends in ENDDEF")
+        } else if matches!(self.peek(), Tok::CapId | Tok::SmallId) {
+            format!("the {kw} should end here with ENDDEF; or is a `;` missing before this?")
         } else {
             format!("the {kw} should end here with ENDDEF")
         };
@@ -645,7 +709,7 @@ impl<'s> Parser<'s> {
                     self.bump();
                     loop {
                         match (self.peek(), self.peek_at(1)) {
-                            (Tok::SmallId | Tok::CapId, Tok::Arrow) | (Tok::From, _) => {
+                            (Tok::SmallId | Tok::CapId, Tok::Arrow) => {
                                 trans.push(self.transition()?);
                             }
                             (Tok::Semi, _) if !trans.is_empty() => {
@@ -720,41 +784,9 @@ impl<'s> Parser<'s> {
         Ok(out)
     }
 
-    /// `s -> offers [[c]] {upd} -> t`, or `FROM s VIA offers [[c]] {upd} TO t`, or
-    /// `FROM s TO t VIA offers [[c]] {upd} END`.
+    /// `s -> offers [[c]] {upd} -> t`
     fn transition(&mut self) -> PResult<Trans> {
         let start = self.span();
-        if self.eat(Tok::From) {
-            let from = self.id("a state name")?;
-            if self.eat(Tok::Via) {
-                let (offers, guard) = self.action()?;
-                let updates = self.updates()?;
-                self.expect(Tok::To, None)?;
-                let to = self.id("a state name")?;
-                return Ok(Trans {
-                    from,
-                    offers,
-                    guard,
-                    updates,
-                    span: start.to(to.span),
-                    to,
-                });
-            }
-            self.expect(Tok::To, None)?;
-            let to = self.id("a state name")?;
-            self.expect(Tok::Via, None)?;
-            let (offers, guard) = self.action()?;
-            let updates = self.updates()?;
-            let end = self.expect(Tok::End, None)?.span;
-            return Ok(Trans {
-                from,
-                offers,
-                guard,
-                updates,
-                to,
-                span: start.to(end),
-            });
-        }
         let from = self.id("a state name")?;
         self.expect(Tok::Arrow, None)?;
         let (offers, guard) = self.action()?;
@@ -858,12 +890,6 @@ impl<'s> Parser<'s> {
             )?;
             let b = self.bexpr()?;
             goals.push((g, b));
-        }
-        if goals.is_empty() {
-            return self.expected(
-                "`GOAL`",
-                Some("a test purpose has at least one `GOAL name ::= behaviour`"),
-            );
         }
         let end = self.end_def("PURPDEF")?;
         Ok(PurpDef {
@@ -1010,15 +1036,12 @@ impl<'s> Parser<'s> {
 
     /// Level 1: `>>>` (with `ACCEPT`), `[>>`, `[><`.
     fn bexpr(&mut self) -> PResult<BExpr> {
-        self.enter()?;
-        let r = self.bexpr_inner();
-        self.leave();
-        r
-    }
-
-    fn bexpr_inner(&mut self) -> PResult<BExpr> {
         let mut left = self.bpar()?;
+        let mut n = 0;
         loop {
+            if matches!(self.peek(), Tok::Enable | Tok::Disable | Tok::Interrupt) {
+                self.link(&mut n, "`>>>`, `[>>` or `[><` operators")?;
+            }
             match self.peek() {
                 Tok::Enable => {
                     self.bump();
@@ -1086,7 +1109,10 @@ impl<'s> Parser<'s> {
                         },
                     };
                 }
-                _ => return Ok(left),
+                _ => {
+                    self.links -= n;
+                    return Ok(left);
+                }
             }
         }
     }
@@ -1094,7 +1120,11 @@ impl<'s> Parser<'s> {
     /// Level 2: `||`, `|||`, `|[ G ]|`.
     fn bpar(&mut self) -> PResult<BExpr> {
         let mut left = self.bchoice()?;
+        let mut n = 0;
         loop {
+            if matches!(self.peek(), Tok::Sync | Tok::Interleave | Tok::LComm) {
+                self.link(&mut n, "parallel operators")?;
+            }
             let op = match self.peek() {
                 Tok::Sync => {
                     self.bump();
@@ -1113,7 +1143,10 @@ impl<'s> Parser<'s> {
                     )?;
                     ParOp::Gates(gates)
                 }
-                _ => return Ok(left),
+                _ => {
+                    self.links -= n;
+                    return Ok(left);
+                }
             };
             let right = self.bchoice()?;
             left = BExpr {
@@ -1155,7 +1188,9 @@ impl<'s> Parser<'s> {
             Guard(Span, VExpr),
         }
         let mut chain = Vec::new();
+        let mut n = 0;
         let last = loop {
+            self.link(&mut n, "actions and guards")?;
             let start = self.span();
             match self.peek() {
                 Tok::OpenPred => {
@@ -1243,6 +1278,7 @@ impl<'s> Parser<'s> {
                 }
             }
         };
+        self.links -= n;
         let mut b = last;
         while let Some(link) = chain.pop() {
             b = match link {
@@ -1267,42 +1303,25 @@ impl<'s> Parser<'s> {
     /// rest is followed by `STOP`.
     fn action_alone(&mut self, start: Span, offers: Vec<Offer>, guard: Option<VExpr>) -> BExpr {
         let span = start.to(self.prev_span());
-        if guard.is_none() && offers.len() == 1 {
-            let o = &offers[0];
-            match o.gate.name.as_str() {
-                "HIT" if o.items.is_empty() => {
-                    return BExpr {
-                        kind: BKind::Hit,
-                        span,
-                    }
-                }
-                "MISS" if o.items.is_empty() => {
-                    return BExpr {
-                        kind: BKind::Miss,
-                        span,
-                    }
-                }
-                "EXIT"
-                    if o.items
-                        .iter()
-                        .all(|i| matches!(i, OfferItem::Send(_) | OfferItem::Recv(_, Some(_)))) =>
-                {
-                    let items = o
-                        .items
-                        .iter()
-                        .map(|i| match i {
-                            OfferItem::Send(e) => ExitItem::Send(e.clone()),
-                            OfferItem::Recv(x, s) => {
-                                ExitItem::Recv(x.clone(), s.clone().unwrap_or_else(|| x.clone()))
-                            }
-                        })
-                        .collect();
-                    return BExpr {
-                        kind: BKind::Exit(items),
-                        span,
-                    };
-                }
-                _ => {}
+        if let ([o], None) = (&offers[..], &guard) {
+            let kind = match o.gate.name.as_str() {
+                "HIT" if o.items.is_empty() => Some(BKind::Hit),
+                "MISS" if o.items.is_empty() => Some(BKind::Miss),
+                // `EXIT ? x` without a sort stays an action on the gate `EXIT`.
+                "EXIT" => o
+                    .items
+                    .iter()
+                    .map(|i| match i {
+                        OfferItem::Send(e) => Some(ExitItem::Send(e.clone())),
+                        OfferItem::Recv(x, Some(s)) => Some(ExitItem::Recv(x.clone(), s.clone())),
+                        OfferItem::Recv(_, None) => None,
+                    })
+                    .collect::<Option<Vec<_>>>()
+                    .map(BKind::Exit),
+                _ => None,
+            };
+            if let Some(kind) = kind {
+                return BExpr { kind, span };
             }
         }
         BExpr {
@@ -1351,12 +1370,9 @@ impl<'s> Parser<'s> {
     /// A multi-action `A ? x | B ! e` (or `{ .. }`) and its constraint `[[ c ]]`.
     fn action(&mut self) -> PResult<(Vec<Offer>, Option<VExpr>)> {
         let braced = self.eat(Tok::LBrace);
-        let mut offers = Vec::new();
-        if !(braced && self.peek() == Tok::RBrace) {
+        let mut offers = vec![self.offer()?];
+        while self.eat(Tok::Bar) {
             offers.push(self.offer()?);
-            while self.eat(Tok::Bar) {
-                offers.push(self.offer()?);
-            }
         }
         if braced {
             self.expect(
@@ -1466,15 +1482,10 @@ impl<'s> Parser<'s> {
 
     /// Infix operators: one precedence level, left-associative.
     fn vexpr(&mut self) -> PResult<VExpr> {
-        self.enter()?;
-        let r = self.vexpr_inner();
-        self.leave();
-        r
-    }
-
-    fn vexpr_inner(&mut self) -> PResult<VExpr> {
         let mut left = self.vunary()?;
+        let mut n = 0;
         while self.peek() == Tok::Op {
+            self.link(&mut n, "infix operators")?;
             let t = self.bump();
             let op = self.ident_of(t);
             let right = self.vunary()?;
@@ -1483,6 +1494,7 @@ impl<'s> Parser<'s> {
                 kind: VKind::Binary(op, Box::new(left), Box::new(right)),
             };
         }
+        self.links -= n;
         Ok(left)
     }
 
@@ -1490,6 +1502,10 @@ impl<'s> Parser<'s> {
     fn vunary(&mut self) -> PResult<VExpr> {
         let mut ops = Vec::new();
         while self.peek() == Tok::Op {
+            if ops.len() + self.depth >= MAX_DEPTH {
+                // Each prefix operator nests one level, as parentheses do.
+                return self.too_deep();
+            }
             let t = self.bump();
             ops.push(self.ident_of(t));
         }
