@@ -1166,6 +1166,10 @@ impl<'a> Lowerer<'a> {
                         b.span,
                         Vec::new(),
                     );
+                    self.out.notes.push((
+                        goal.span,
+                        format!("GOAL {} of PURPDEF {}: an action the goal does not offer leaves the purpose where it is (ioco's purposes observe); in TorXakis it ends the goal", goal.name, p.name.name),
+                    ));
                     self.out
                         .goals
                         .push((p.name.name.clone(), goal.name.clone(), name));
