@@ -30,6 +30,7 @@ pub mod parser;
 pub mod semantics;
 pub mod span;
 pub mod translate;
+pub mod txs_text;
 
 pub use check::Program;
 pub use diag::{render_plain, Diagnostic, Diagnostics, Severity};
