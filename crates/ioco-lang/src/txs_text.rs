@@ -106,6 +106,9 @@ pub struct TextError {
     pub message: String,
     /// Column of the problem in the text (1-based, in characters).
     pub column: usize,
+    /// The problem is an integer literal beyond the 64-bit range: the text may well be a
+    /// value of an unbounded `Int`, which ioco cannot judge (an error, not a Fail).
+    pub too_big: bool,
 }
 
 impl fmt::Display for TextError {
@@ -225,6 +228,7 @@ impl<'a> Parser<'a> {
         TextError {
             message,
             column: self.s[..self.pos].chars().count() + 1,
+            too_big: false,
         }
     }
 
@@ -292,12 +296,14 @@ impl<'a> Parser<'a> {
         });
         let Some(v) = value else {
             self.pos = start;
-            return Err(self.error(format!(
+            let mut e = self.error(format!(
                 "the integer {}{} is beyond the 64-bit range ioco computes with (±{})",
                 if neg { "-" } else { "" },
                 &r[..skip + digits.len()],
                 i64::MAX
-            )));
+            ));
+            e.too_big = true;
+            return Err(e);
         };
         self.pos += skip + digits.len();
         // `12abc`: a number glued to a name is no number
@@ -611,7 +617,7 @@ mod tests {
         assert_eq!(e.column, 11);
         assert!(e.message.contains("unexpected `x`"), "{e}");
         let e = from_string(&d, Type::Int, "99999999999999999999").unwrap_err();
-        assert!(e.message.contains("64-bit"), "{e}");
+        assert!(e.message.contains("64-bit") && e.too_big, "{e}");
         let e = from_string(&d, Type::Int, "+5").unwrap_err();
         assert!(e.message.contains("expected an Int"), "{e}");
         let e = from_string(&d, Type::Bool, "yes").unwrap_err();
