@@ -537,6 +537,7 @@ mod tests {
                 },
             ],
             functions: vec![],
+            ..Defs::default()
         }
     }
 
