@@ -412,3 +412,48 @@ fn a_cnectdef_that_cannot_be_used_is_a_clear_error() {
         .code(2)
         .stderr(predicate::str::contains("not a port mapping"));
 }
+
+/// The imported data models and their hand ports (bounded for the LTS translation in their
+/// `@main`, unbounded in the models named here) give the same verdicts: each passes as the
+/// other's simulated implementation, symbolically.
+#[test]
+fn imported_data_models_and_their_ports_simulate_each_other() {
+    if !have_corpus() {
+        return;
+    }
+    for (txs, port, entry) in [
+        (
+            "examps/Queue/QueueStAut.txs",
+            "examples/queue/queue.ioco",
+            "Queue",
+        ),
+        (
+            "examps/Adder/AdderStAut.txs",
+            "examples/torxakis/adder.ioco",
+            "Adder",
+        ),
+        (
+            "examps/Adder/Adder.txs",
+            "examples/torxakis/adder.ioco",
+            "Adder",
+        ),
+    ] {
+        let txs = corpus(txs);
+        for (spec, sim) in [(&txs[..], port), (port, &txs[..])] {
+            let out = ioco()
+                .args([
+                    "test", spec, "--sim", sim, "--entry", entry, "--steps", "40", "--runs", "10",
+                    "--seed", "11",
+                ])
+                .timeout(std::time::Duration::from_secs(300))
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{spec} against {sim}:\n{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+}

@@ -222,6 +222,11 @@ impl SutArgs {
     /// the wire as gate and values, one format for both engines.
     pub fn for_model(&self, path: &std::path::Path) {
         let _ = self.gate_values.set(crate::load::is_lang(path));
+        self.set_model(path);
+    }
+
+    /// Note the model file (for a `.txs` model's `CNECTDEF`), without choosing a wire format.
+    pub fn set_model(&self, path: &std::path::Path) {
         let _ = self.model.set(path.to_path_buf());
     }
 
