@@ -187,6 +187,14 @@ fn bad_regex_is_an_error_at_its_position() {
 }
 
 #[test]
+fn matches_is_still_a_name() {
+    // a location and a variable called `matches`
+    let src = "model M {\n  input a(x: int)\n  var matches: int = 0\n  init s\n  s -- a?(x) [x > matches] --> matches\n  matches -- a?(y) { matches = matches / 2 + y / 2 } --> s\n}\n";
+    let m = parse_str("t.ioco", src).unwrap_or_else(|d| panic!("{}", render_plain(&d)));
+    assert_eq!(m.spec("M").unwrap().automata[0].locations.len(), 2);
+}
+
+#[test]
 fn type_errors() {
     let e = errors(r#"fn f(): string = 1 ++ "a""#);
     assert!(
