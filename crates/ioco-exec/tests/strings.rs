@@ -4,7 +4,7 @@
 
 use ioco_exec::engine::symbolic::run_online;
 use ioco_lang::ir::Value;
-use ioco_symbolic::online::{InProcessSut, OnlineOptions, Verdict};
+use ioco_symbolic::online::{InProcessSut, OnlineOptions, SpecSut, Verdict};
 use ioco_symbolic::SymbolicSpec;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -104,4 +104,41 @@ fn lucky_people_online() {
         }
     }
     assert!(failed, "the wrong name rule was never caught");
+}
+
+/// TorXakis DisPro10 (examples/torxakis/dispatch-data.ioco) against itself simulated: the job
+/// descriptions sent match `[A-Z]{2}[0-9][a-z]*`, and every job is valid.
+#[test]
+fn dispatch_process_with_job_descriptions() {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/torxakis/dispatch-data.ioco");
+    let spec = Arc::new(ioco_lang::parse_file(p).unwrap().entry().unwrap().clone());
+    assert_eq!(spec.name, "DisPro10Open");
+    let opts = OnlineOptions {
+        steps: 16,
+        input_bias: 0.5,
+        timeouts: None,
+    };
+    let job = ioco_lang::regex::Regex::parse(
+        r#"Job\?\(JobData\([0-9]*[02468],"[A-Z]{2}[0-9][a-z]*",[1-9][0-9]*,[1-9][0-9]*\)\)"#,
+    )
+    .unwrap();
+    let mut jobs = 0;
+    for seed in 0..3 {
+        let mut t = SymbolicSpec::with_z3(spec.clone()).unwrap();
+        let sim = SymbolicSpec::with_z3(spec.clone()).unwrap();
+        let mut sut = SpecSut::new(sim, ChaCha8Rng::seed_from_u64(100 + seed));
+        let r = run_online(
+            &mut t,
+            &mut sut,
+            &opts,
+            &mut ChaCha8Rng::seed_from_u64(seed),
+        );
+        assert_eq!(r.verdict, Verdict::Pass, "{:?}", r.trace);
+        for l in r.trace.iter().filter(|l| l.starts_with("Job?")) {
+            assert!(job.is_match(l), "{l}");
+            jobs += 1;
+        }
+    }
+    assert!(jobs >= 3, "only {jobs} jobs");
 }
