@@ -9,6 +9,8 @@
 //! `examples/coffee/coffee-sts.ioco` ([`coffee_sts`], binary `coffee-sts-sut`) and the
 //! Bounded Retransmission Protocol sender of `examples/brp/brp.ioco` ([`brp`], binary
 //! `brp-sut`), for the symbolic engine.
+//!
+//! TorXakis's examples over their `.txs` socket protocols ([`txs`], binary `txs-sut`).
 
 pub mod brp;
 pub mod coffee;
@@ -16,6 +18,7 @@ pub mod coffee_sts;
 pub mod data;
 pub mod explore;
 pub mod queue;
+pub mod txs;
 pub mod wire;
 
 pub use coffee::{Coffee, CoffeeMode};

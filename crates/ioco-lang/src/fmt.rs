@@ -340,18 +340,7 @@ impl Fmt<'_> {
 }
 
 fn quote(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    crate::ir::quote(s)
 }
 
 fn duration(us: u64) -> String {
@@ -397,6 +386,16 @@ fn ty(t: &TypeExpr) -> String {
         TypeExprKind::Int(None) => "int".into(),
         TypeExprKind::Int(Some((lo, hi))) => format!("int[{}..{}]", expr(lo), expr(hi)),
         TypeExprKind::Named(n) => n.name.clone(),
+        TypeExprKind::Str(range, re) => {
+            let mut s = String::from("string");
+            if let Some((lo, hi)) = range {
+                s.push_str(&format!("[{}..{}]", expr(lo), expr(hi)));
+            }
+            if let Some(r) = re {
+                s.push_str(&format!(" /{}/", r.source));
+            }
+            s
+        }
     }
 }
 
@@ -549,6 +548,7 @@ pub fn expr(e: &Expr) -> String {
     match &e.kind {
         ExprKind::Int(v) => v.to_string(),
         ExprKind::Bool(b) => b.to_string(),
+        ExprKind::Str(s) => quote(s),
         ExprKind::Name(n) => n.name.clone(),
         ExprKind::Call(n, args) => {
             let a: Vec<String> = args.iter().map(expr).collect();
@@ -568,6 +568,7 @@ pub fn expr(e: &Expr) -> String {
         ExprKind::If(c, a, b) => format!("if {} then {} else {}", expr(c), expr(a), expr(b)),
         ExprKind::Field(a, f) => format!("{}.{}", expr(a), f.name),
         ExprKind::Is(a, c) => format!("{} is {}", expr(a), c.name),
+        ExprKind::Matches(a, r) => format!("{} matches /{}/", expr(a), r.source),
         ExprKind::Paren(a) => format!("({})", expr(a)),
     }
 }

@@ -27,9 +27,11 @@ pub mod fmt;
 pub mod ir;
 pub mod lexer;
 pub mod parser;
+pub mod regex;
 pub mod semantics;
 pub mod span;
 pub mod translate;
+pub mod txs_text;
 
 pub use check::Program;
 pub use diag::{render_plain, Diagnostic, Diagnostics, Severity};

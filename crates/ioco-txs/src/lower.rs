@@ -589,7 +589,7 @@ impl<'a> Lowerer<'a> {
                         format!("unknown sort `{}`", n),
                         s.span,
                         "not a sort",
-                        format!("the sorts are {}", cands.join(", ")),
+                        format!("the sorts are {}; or give the file that defines it with `--with FILE` (TorXakis loads several files together)", cands.join(", ")),
                     );
                     return None;
                 }
@@ -1069,9 +1069,9 @@ impl<'a> Lowerer<'a> {
                     n.span,
                     "unknown channel",
                     if cands.is_empty() {
-                        "declare it: `CHANDEF Chans ::= Name :: Int ENDDEF`".to_string()
+                        format!("declare it (`CHANDEF Chans ::= {} :: Int ENDDEF`), or give the file that declares it with `--with FILE` (TorXakis loads several files together)", n.name)
                     } else {
-                        format!("the channels are {}", cands.join(", "))
+                        format!("the channels are {}; or give the file that declares it with `--with FILE`", cands.join(", "))
                     },
                 );
                 None
@@ -1166,6 +1166,10 @@ impl<'a> Lowerer<'a> {
                         b.span,
                         Vec::new(),
                     );
+                    self.out.notes.push((
+                        goal.span,
+                        format!("GOAL {} of PURPDEF {}: an action the goal does not offer leaves the purpose where it is (ioco's purposes observe); in TorXakis it ends the goal", goal.name, p.name.name),
+                    ));
                     self.out
                         .goals
                         .push((p.name.name.clone(), goal.name.clone(), name));
@@ -1543,7 +1547,7 @@ impl<'a> Lowerer<'a> {
             name.span,
             "not a PROCDEF or STAUTDEF",
             format!(
-                "the processes are {}; TorXakis loads several files together: pass the file that defines it as well",
+                "the processes are {}; or give the file that defines it with `--with FILE` (TorXakis loads several files together)",
                 cands.join(", ")
             ),
         );
@@ -1684,14 +1688,9 @@ impl<'a> Lowerer<'a> {
         let taken: HashSet<String> = s.vars.iter().map(|v| safe(&v.name.name)).collect();
         for tr in &s.trans {
             let mut sc = vscope.clone();
-            let Some((action, also, guard)) = self.offers(
-                &tr.offers,
-                tr.guard.as_ref(),
-                &g2,
-                &mut sc,
-                tr.span,
-                &taken,
-            ) else {
+            let Some((action, also, guard)) =
+                self.offers(&tr.offers, tr.guard.as_ref(), &g2, &mut sc, tr.span, &taken)
+            else {
                 continue;
             };
             let mut updates = Vec::new();

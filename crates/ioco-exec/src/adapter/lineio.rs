@@ -185,6 +185,54 @@ impl FdLines {
         }
     }
 
+    /// The next event of any of `sources` with its index, waiting at most `timeout` (one
+    /// `poll(2)` over all of them, so several sockets are read in the tester's thread, as one
+    /// is). A source that has ended reports [`Event::Eof`].
+    pub(crate) fn recv_any(
+        sources: &mut [FdLines],
+        timeout: Duration,
+    ) -> Result<(usize, Event), RecvTimeoutError> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            for (i, src) in sources.iter_mut().enumerate() {
+                match src.try_recv() {
+                    Ok(ev) => return Ok((i, ev)),
+                    Err(TryRecvError::Empty) => {}
+                    Err(TryRecvError::Disconnected) => return Ok((i, Event::Eof)),
+                }
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() || sources.is_empty() {
+                if sources.is_empty() {
+                    std::thread::sleep(left);
+                }
+                return Err(RecvTimeoutError::Timeout);
+            }
+            let mut fds: Vec<libc::pollfd> = sources
+                .iter()
+                .map(|s| libc::pollfd {
+                    fd: s.src.as_raw_fd(),
+                    events: libc::POLLIN,
+                    revents: 0,
+                })
+                .collect();
+            let ms = left.as_millis().clamp(1, i32::MAX as u128) as i32;
+            // SAFETY: `fds` is a valid array of `fds.len()` pollfds.
+            let r = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms) };
+            if r == 0 {
+                // one last look at every source, then time out
+                for (i, src) in sources.iter_mut().enumerate() {
+                    match src.try_recv() {
+                        Ok(ev) => return Ok((i, ev)),
+                        Err(TryRecvError::Empty) => {}
+                        Err(TryRecvError::Disconnected) => return Ok((i, Event::Eof)),
+                    }
+                }
+                return Err(RecvTimeoutError::Timeout);
+            }
+        }
+    }
+
     /// The next event if one is available now.
     pub(crate) fn try_recv(&mut self) -> Result<Event, TryRecvError> {
         match self.recv_timeout(Duration::ZERO) {
@@ -273,6 +321,47 @@ impl From<AdapterError> for Stop {
     fn from(e: AdapterError) -> Self {
         Stop::Err(e)
     }
+}
+
+/// Write `line` to a (possibly non-blocking) stream, giving up after `timeout` if the SUT does not
+/// read it; a closed stream is [`Stop::Eof`].
+pub(crate) fn write_bounded(
+    writer: &mut (dyn Write + Send),
+    line: &[u8],
+    timeout: Duration,
+) -> Result<(), Stop> {
+    let start = Instant::now();
+    let mut off = 0;
+    while off < line.len() {
+        match writer.write(&line[off..]) {
+            Ok(0) => return Err(Stop::Eof),
+            Ok(n) => off += n,
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
+                if start.elapsed() > timeout {
+                    return Err(Stop::Err(AdapterError::Stuck(format!(
+                        "it did not read its input for {} s",
+                        timeout.as_secs()
+                    ))));
+                }
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    ErrorKind::BrokenPipe
+                        | ErrorKind::ConnectionReset
+                        | ErrorKind::ConnectionAborted
+                        | ErrorKind::NotConnected
+                ) =>
+            {
+                return Err(Stop::Eof)
+            }
+            Err(e) => return Err(Stop::Err(AdapterError::Io(e.to_string()))),
+        }
+    }
+    let _ = writer.flush();
+    Ok(())
 }
 
 /// One conversation with a SUT over a line stream.
@@ -567,38 +656,7 @@ impl LineIo {
 
     /// Write raw bytes, giving up after `write_timeout` if the SUT does not read.
     pub(crate) fn write_line(&mut self, line: &[u8]) -> Result<(), Stop> {
-        let start = Instant::now();
-        let mut off = 0;
-        while off < line.len() {
-            match self.writer.write(&line[off..]) {
-                Ok(0) => return Err(Stop::Eof),
-                Ok(n) => off += n,
-                Err(e) if e.kind() == ErrorKind::Interrupted => {}
-                Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
-                    if start.elapsed() > self.write_timeout {
-                        return Err(Stop::Err(AdapterError::Stuck(format!(
-                            "it did not read its input for {} s",
-                            self.write_timeout.as_secs()
-                        ))));
-                    }
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-                Err(e)
-                    if matches!(
-                        e.kind(),
-                        ErrorKind::BrokenPipe
-                            | ErrorKind::ConnectionReset
-                            | ErrorKind::ConnectionAborted
-                            | ErrorKind::NotConnected
-                    ) =>
-                {
-                    return Err(Stop::Eof)
-                }
-                Err(e) => return Err(Stop::Err(AdapterError::Io(e.to_string()))),
-            }
-        }
-        let _ = self.writer.flush();
-        Ok(())
+        write_bounded(&mut *self.writer, line, self.write_timeout)
     }
 
     /// After a start: wait up to `timeout` until the system is ready, so that no input is given

@@ -10,6 +10,8 @@
 //! * [`process::ProcessAdapter`]: a child process over stdin/stdout (the wire format of
 //!   [`wire`]), in its own process group, killed on drop, reset and error;
 //! * [`tcp::TcpAdapter`]: the same wire format over TCP, as client or as server;
+//! * [`txs::TxsAdapter`]: TorXakis's sockets (a `CNECTDEF`: several sockets, TorXakis's value
+//!   text), with data ([`txs::TxsLabels`] over labels);
 //! * [`sim::Simulator`]: any [`ioco_model::Lts`] as the SUT, with seeded choices;
 //! * [`inproc::InProcess`]: a Rust component implementing [`inproc::Component`].
 //!
@@ -29,6 +31,7 @@ pub(crate) mod lineio;
 pub mod process;
 pub mod sim;
 pub mod tcp;
+pub mod txs;
 pub mod wire;
 
 use ioco_model::Label;

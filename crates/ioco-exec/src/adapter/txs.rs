@@ -1,0 +1,867 @@
+//! TorXakis's sockets (`CNECTDEF`): a system under test reached as TorXakis reaches it, so a
+//! `.txs` model is tested against its own SUT unchanged.
+//!
+//! A [`TxsSocketConfig`] is what a `CNECTDEF` says:
+//! * the side ([`TxsSide`]): `CLIENTSOCK` (the tester connects, the SUT listens) or
+//!   `SERVERSOCK` (the tester listens, the SUT connects);
+//! * the sockets ([`TxsSocket`]): one TCP connection per distinct `HOST`/`PORT`; several
+//!   channels may share one (Adder's `Action` out and `Result` in are both on 7890);
+//! * per model input gate (a `CHAN OUT` of the `CNECTDEF`: out of TorXakis, into the SUT) its
+//!   `ENCODE` ([`TxsEncode`]): the socket it is written to and how its values become the line;
+//! * per socket at most one `DECODE` ([`TxsDecode`]): the model output gate (a `CHAN IN`) a
+//!   line read there becomes, and how the line becomes the gate's values.
+//!
+//! ## Filling it from a `CNECTDEF`
+//! ```text
+//! CNECTDEF Sut ::= CLIENTSOCK                                       side: Client
+//!   CHAN OUT Action HOST "localhost" PORT 7890                      socket 0 = localhost:7890
+//!   ENCODE   Action ? opn -> ! toString(opn)                        TxsEncode::to_string("Action", 0)
+//!   CHAN IN  Result HOST "localhost" PORT 7890                      (the same socket 0)
+//!   DECODE   Result ! fromString(s) <- ? s                          sockets[0].decode = TxsDecode::new("Result")
+//! ```
+//! An `ENCODE` expression is a concatenation (`++`) of [`TxsPart`]s: string literals and
+//! constant functions (`separator`, evaluated by the front end) are [`TxsPart::Text`];
+//! `toString(x)` of a parameter, or of a field of it (`toString(sex(p))`, and a String
+//! field without `toString`, `firstName(p)`), is a [`TxsPart::Value`] (the field path as
+//! (constructor, field) indices). A gate without data (`ENCODE Up -> ! "up"`) is one text
+//! part. `toXml` has no counterpart (not supported).
+//!
+//! A `DECODE` with one value (`! fromString(s)`) reads the whole line as a value of the gate's
+//! sort ([`ioco_lang::txs_text::from_string`]: TorXakis's value syntax). One without values
+//! (`DECODE Stopped <- ? s`) turns any line into the gate. With several values, the one form
+//! the TorXakis examples use is the split at a separator: value k is
+//! `fromString(takeWhileNot(sep, r_k))` where `r_0 = s` and
+//! `r_{k+1} = dropWhile(sep, dropWhileNot(sep, r_k))`, the last value taking the whole rest
+//! ([`TxsDecode::separators`] is `sep`: a set of characters, as TorXakis's `takeWhileNot`
+//! reads it).
+//!
+//! ## Semantics (as TorXakis's `SocketWorld`)
+//! * Client side: the sockets are connected in order at each reset (each tried again until
+//!   [`TxsSocketConfig::connect_timeout`], so a SUT still starting up is waited for, and one
+//!   that never listens is a clear start error, never a hang). Server side: every port is
+//!   bound when the adapter is made and each reset accepts one connection on each.
+//! * Only sockets with a `DECODE` are read (TorXakis reads no other); a line is one output.
+//! * Before an input, the adapter waits [`TxsSocketConfig::io_time`] for an output in flight,
+//!   as TorXakis's `putSocket` waits its `ioTime`: an output that comes first is recorded
+//!   first and the input is not given ([`Sent::Raced`]).
+//! * Quiescence is a time-out ([`DataSut::set_timeout`]); TorXakis has no marker.
+//! * Reset between runs: close every connection, then connect (accept) again. A connection
+//!   closed by the SUT is [`SutError::Exited`] ("closed the connection on host:port").
+//! * A line that does not decode to a value of the gate's sort is an output the model does
+//!   not allow ([`Observed::Malformed`], a Fail), except an integer beyond 64 bits, which ioco
+//!   cannot judge (an error); bytes that are not a line of UTF-8 text are an error.
+//!
+//! Ports: [`TxsSocketConfig::ports`] maps a `.txs` port to the port really used
+//! (`7890=41234`, see [`parse_port_map`]), for tests and parallel workers that must not use
+//! the fixed ports of the model; a port mapped to 0 on the server side is an ephemeral port
+//! ([`TxsAdapter::local_addrs`] tells which).
+
+use super::lineio::{write_bounded, Event, FdLines, Stop};
+use super::wire::split_gate;
+use super::{Adapter, AdapterError, Observation, Sent as LabelSent};
+use ioco_lang::ir::{Direction, Gate, Spec, Value};
+use ioco_lang::semantics::label_name;
+use ioco_lang::txs_text;
+use ioco_model::{Alphabet, Label, LabelKind};
+use ioco_symbolic::online::{parse_value, DataSut, Observed, Sent, SutError};
+use std::collections::{BTreeMap, HashMap};
+use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
+use std::sync::mpsc::RecvTimeoutError;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Which side connects (`CLIENTSOCK` or `SERVERSOCK`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TxsSide {
+    /// `CLIENTSOCK`: the tester connects, the SUT listens.
+    Client,
+    /// `SERVERSOCK`: the tester listens, the SUT connects.
+    Server,
+}
+
+/// One TCP connection: a `HOST`/`PORT` of the `CNECTDEF`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TxsSocket {
+    /// `HOST` (`localhost`).
+    pub host: String,
+    /// `PORT`, as in the `.txs` (before [`TxsSocketConfig::ports`]).
+    pub port: u16,
+    /// The `DECODE` of the channel read here, if any.
+    pub decode: Option<TxsDecode>,
+}
+
+/// A `DECODE`: lines read on a socket become this output gate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TxsDecode {
+    /// The model's output gate.
+    pub gate: String,
+    /// For a gate with several values: the separator characters the line is split at (see
+    /// the module documentation); unused for zero or one value.
+    pub separators: String,
+}
+
+impl TxsDecode {
+    /// `DECODE gate ! fromString(s) <- ? s` (or `DECODE gate <- ? s` for a gate without data).
+    pub fn new(gate: &str) -> TxsDecode {
+        TxsDecode {
+            gate: gate.to_string(),
+            separators: String::new(),
+        }
+    }
+
+    /// Several values split at `separators`.
+    pub fn split(gate: &str, separators: &str) -> TxsDecode {
+        TxsDecode {
+            gate: gate.to_string(),
+            separators: separators.to_string(),
+        }
+    }
+}
+
+/// A piece of an `ENCODE` expression (`e1 ++ e2 ++ ...`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TxsPart {
+    /// A string literal or a constant (`"up"`, `separator`).
+    Text(String),
+    /// `toString` of parameter `arg` of the gate, or of a field of it: `fields` is the path of
+    /// (constructor index, field index) accessors (`toString(sex(p))` is one step).
+    Value {
+        /// Parameter index (`? a ? b`: 0, 1).
+        arg: usize,
+        /// Field accessors, outermost first.
+        fields: Vec<(u32, u32)>,
+    },
+}
+
+/// An `ENCODE`: how an input gate's values become a line, on which socket.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TxsEncode {
+    /// The model's input gate.
+    pub gate: String,
+    /// Index into [`TxsSocketConfig::sockets`].
+    pub socket: usize,
+    /// The line, concatenated.
+    pub parts: Vec<TxsPart>,
+}
+
+impl TxsEncode {
+    /// `ENCODE gate ? x -> ! toString(x)`.
+    pub fn to_string(gate: &str, socket: usize) -> TxsEncode {
+        TxsEncode {
+            gate: gate.to_string(),
+            socket,
+            parts: vec![TxsPart::Value {
+                arg: 0,
+                fields: Vec::new(),
+            }],
+        }
+    }
+
+    /// `ENCODE gate -> ! "text"` (a gate without data).
+    pub fn text(gate: &str, socket: usize, text: &str) -> TxsEncode {
+        TxsEncode {
+            gate: gate.to_string(),
+            socket,
+            parts: vec![TxsPart::Text(text.to_string())],
+        }
+    }
+
+    /// `ENCODE gate ? a ? b ... -> ! toString(a) ++ sep ++ toString(b) ++ ...` (`n` values).
+    pub fn joined(gate: &str, socket: usize, n: usize, separator: &str) -> TxsEncode {
+        let mut parts = Vec::new();
+        for arg in 0..n {
+            if arg > 0 {
+                parts.push(TxsPart::Text(separator.to_string()));
+            }
+            parts.push(TxsPart::Value {
+                arg,
+                fields: Vec::new(),
+            });
+        }
+        TxsEncode {
+            gate: gate.to_string(),
+            socket,
+            parts,
+        }
+    }
+}
+
+/// A `CNECTDEF` as the adapter's configuration (see the module documentation).
+#[derive(Clone, Debug)]
+pub struct TxsSocketConfig {
+    /// `CLIENTSOCK` or `SERVERSOCK`.
+    pub side: TxsSide,
+    /// The sockets, each `HOST`/`PORT` once.
+    pub sockets: Vec<TxsSocket>,
+    /// One per model input gate.
+    pub encode: Vec<TxsEncode>,
+    /// Port remapping: `.txs` port → port used (see [`parse_port_map`]).
+    pub ports: BTreeMap<u16, u16>,
+    /// How long connecting (or accepting) all sockets may take at a reset.
+    pub connect_timeout: Duration,
+    /// Before an input: how long to wait for an output still in flight.
+    pub io_time: Duration,
+    /// Giving up on a SUT that does not read its input.
+    pub write_timeout: Duration,
+    /// Longest accepted line, in bytes.
+    pub max_line: usize,
+}
+
+impl TxsSocketConfig {
+    /// An empty configuration with the default times (connect 10 s, I/O time 50 ms).
+    pub fn new(side: TxsSide) -> TxsSocketConfig {
+        TxsSocketConfig {
+            side,
+            sockets: Vec::new(),
+            encode: Vec::new(),
+            ports: BTreeMap::new(),
+            connect_timeout: Duration::from_secs(10),
+            io_time: Duration::from_millis(50),
+            write_timeout: Duration::from_secs(5),
+            max_line: 64 * 1024,
+        }
+    }
+
+    /// The index of the socket `host:port`, added if it is new.
+    pub fn socket(&mut self, host: &str, port: u16) -> usize {
+        if let Some(i) = self
+            .sockets
+            .iter()
+            .position(|s| s.host == host && s.port == port)
+        {
+            return i;
+        }
+        self.sockets.push(TxsSocket {
+            host: host.to_string(),
+            port,
+            decode: None,
+        });
+        self.sockets.len() - 1
+    }
+
+    /// The port really used for `.txs` port `port`.
+    pub fn port(&self, port: u16) -> u16 {
+        self.ports.get(&port).copied().unwrap_or(port)
+    }
+}
+
+/// `7890=41234,7891=41235` (commas or blanks between entries) → the port map of
+/// [`TxsSocketConfig::ports`].
+pub fn parse_port_map(text: &str) -> Result<BTreeMap<u16, u16>, String> {
+    let mut map = BTreeMap::new();
+    for entry in text.split([',', ' ']).filter(|e| !e.is_empty()) {
+        let parsed = entry
+            .split_once('=')
+            .and_then(|(a, b)| Some((a.trim().parse::<u16>().ok()?, b.trim().parse().ok()?)));
+        let Some((from, to)) = parsed else {
+            return Err(format!(
+                "`{entry}` is not a port mapping (hint: TXSPORT=PORT, e.g. 7890=41234)"
+            ));
+        };
+        if map.insert(from, to).is_some() {
+            return Err(format!("port {from} is mapped twice"));
+        }
+    }
+    Ok(map)
+}
+
+/// Loopback for `localhost` (so that both sides agree on IPv4), else the host as given.
+fn bind_host(host: &str) -> &str {
+    if host == "localhost" {
+        "127.0.0.1"
+    } else {
+        host
+    }
+}
+
+/// The addresses of `host:port`, IPv4 first.
+fn resolve(host: &str, port: u16) -> Result<Vec<SocketAddr>, String> {
+    let mut addrs: Vec<SocketAddr> = (host, port)
+        .to_socket_addrs()
+        .map_err(|e| format!("cannot resolve {host}:{port}: {e}"))?
+        .collect();
+    addrs.sort_by_key(|a| !a.is_ipv4());
+    Ok(addrs)
+}
+
+/// An open connection.
+struct Conn {
+    stream: TcpStream,
+}
+
+/// A system under test over TorXakis's sockets, as a [`DataSut`] (see the module
+/// documentation). [`TxsLabels`] puts it under the label-level [`Adapter`].
+pub struct TxsAdapter {
+    spec: Arc<Spec>,
+    cfg: TxsSocketConfig,
+    /// The `ENCODE` of each input gate (index into `cfg.encode`).
+    encode: HashMap<String, usize>,
+    /// Bound listeners (server side), one per socket.
+    listeners: Vec<TcpListener>,
+    /// Open connections, one per socket (empty when not connected).
+    conns: Vec<Conn>,
+    /// Readers of the sockets with a `DECODE`, and their socket index.
+    readers: Vec<FdLines>,
+    reader_socket: Vec<usize>,
+    /// A reader has an unterminated line pending.
+    partial: Vec<bool>,
+    /// How long an observation waits before concluding quiescence.
+    pub timeout: Duration,
+    quiet_expected: bool,
+}
+
+impl TxsAdapter {
+    /// An adapter for `spec` over `cfg`. Errors: a gate the spec does not have (or of the
+    /// wrong direction), an input gate without an `ENCODE`, a part that names no parameter, a
+    /// socket index out of range, a port map entry that names no port, a server port that
+    /// cannot be bound.
+    pub fn new(spec: Arc<Spec>, cfg: TxsSocketConfig) -> Result<TxsAdapter, String> {
+        let gate = |name: &str, dir: Direction| -> Result<&Gate, String> {
+            let what = match dir {
+                Direction::Input => "input",
+                Direction::Output => "output",
+            };
+            spec.gates
+                .iter()
+                .find(|g| g.name == name && g.dir == dir)
+                .ok_or_else(|| {
+                    format!("the CNECTDEF names `{name}`, which is no {what} gate of the model")
+                })
+        };
+        let mut encode = HashMap::new();
+        for (i, e) in cfg.encode.iter().enumerate() {
+            let g = gate(&e.gate, Direction::Input)?;
+            if e.socket >= cfg.sockets.len() {
+                return Err(format!(
+                    "the ENCODE of `{}` names socket {}, there are {}",
+                    e.gate,
+                    e.socket,
+                    cfg.sockets.len()
+                ));
+            }
+            for p in &e.parts {
+                if let TxsPart::Value { arg, .. } = p {
+                    if *arg >= g.params.len() {
+                        return Err(format!(
+                            "the ENCODE of `{}` uses value {} of {}",
+                            e.gate,
+                            arg + 1,
+                            g.params.len()
+                        ));
+                    }
+                }
+            }
+            if encode.insert(e.gate.clone(), i).is_some() {
+                return Err(format!("`{}` has two ENCODEs", e.gate));
+            }
+        }
+        if let Some(g) = spec
+            .gates
+            .iter()
+            .find(|g| g.dir == Direction::Input && !encode.contains_key(&g.name))
+        {
+            return Err(format!(
+                "the model's input `{}` has no ENCODE in the CNECTDEF (hint: a CHAN OUT {} \
+                 with HOST, PORT and ENCODE)",
+                g.name, g.name
+            ));
+        }
+        for s in &cfg.sockets {
+            if let Some(d) = &s.decode {
+                let g = gate(&d.gate, Direction::Output)?;
+                if g.params.len() > 1 && d.separators.is_empty() {
+                    return Err(format!(
+                        "the DECODE of `{}` reads {} values from a line but has no separator",
+                        d.gate,
+                        g.params.len()
+                    ));
+                }
+            }
+        }
+        if let Some(p) = cfg
+            .ports
+            .keys()
+            .find(|p| !cfg.sockets.iter().any(|s| s.port == **p))
+        {
+            return Err(format!(
+                "the port map names port {p}, which is no PORT of the CNECTDEF"
+            ));
+        }
+        let mut listeners = Vec::new();
+        if cfg.side == TxsSide::Server {
+            for s in &cfg.sockets {
+                let (host, port) = (bind_host(&s.host), cfg.port(s.port));
+                let l = TcpListener::bind((host, port))
+                    .map_err(|e| format!("cannot listen on {host}:{port}: {e}"))?;
+                l.set_nonblocking(true).map_err(|e| e.to_string())?;
+                listeners.push(l);
+            }
+        }
+        Ok(TxsAdapter {
+            spec,
+            cfg,
+            encode,
+            listeners,
+            conns: Vec::new(),
+            readers: Vec::new(),
+            reader_socket: Vec::new(),
+            partial: Vec::new(),
+            timeout: Duration::from_millis(200),
+            quiet_expected: false,
+        })
+    }
+
+    /// The local addresses listened on (server side), one per socket, e.g. to learn
+    /// ephemeral ports.
+    pub fn local_addrs(&self) -> Vec<SocketAddr> {
+        self.listeners
+            .iter()
+            .filter_map(|l| l.local_addr().ok())
+            .collect()
+    }
+
+    /// `host:port` of socket `i` as used (after the port map), for messages.
+    fn addr(&self, i: usize) -> String {
+        let s = &self.cfg.sockets[i];
+        let port = self.cfg.port(s.port);
+        if port == s.port {
+            format!("{}:{}", s.host, port)
+        } else {
+            format!("{}:{} (PORT {} of the model)", s.host, port, s.port)
+        }
+    }
+
+    fn disconnect(&mut self) {
+        for c in self.conns.drain(..) {
+            let _ = c.stream.shutdown(Shutdown::Both);
+        }
+        self.readers.clear();
+        self.reader_socket.clear();
+        self.partial.clear();
+    }
+
+    /// Connect (client side) or accept (server side) every socket.
+    fn connect(&mut self) -> Result<(), SutError> {
+        self.disconnect();
+        let deadline = Instant::now() + self.cfg.connect_timeout;
+        let streams = match self.cfg.side {
+            TxsSide::Client => {
+                let mut v = Vec::new();
+                for i in 0..self.cfg.sockets.len() {
+                    v.push(self.connect_one(i, deadline)?);
+                }
+                v
+            }
+            TxsSide::Server => self.accept_all(deadline)?,
+        };
+        let broken = |e: std::io::Error| SutError::Broken(e.to_string());
+        for (i, stream) in streams.into_iter().enumerate() {
+            stream.set_nodelay(true).map_err(broken)?;
+            if self.cfg.sockets[i].decode.is_some() {
+                let reader = stream.try_clone().map_err(broken)?;
+                self.readers
+                    .push(FdLines::new(Box::new(reader), self.cfg.max_line));
+                self.reader_socket.push(i);
+                self.partial.push(false);
+            }
+            // the reader makes the socket non-blocking; writes are bounded by write_timeout
+            stream.set_nonblocking(true).map_err(broken)?;
+            self.conns.push(Conn { stream });
+        }
+        self.quiet_expected = false;
+        Ok(())
+    }
+
+    fn connect_one(&self, i: usize, deadline: Instant) -> Result<TcpStream, SutError> {
+        let s = &self.cfg.sockets[i];
+        let port = self.cfg.port(s.port);
+        let addrs = resolve(&s.host, port).map_err(SutError::Broken)?;
+        let mut last = String::from("no address");
+        loop {
+            for a in &addrs {
+                let left = deadline.saturating_duration_since(Instant::now());
+                let t = left.clamp(Duration::from_millis(1), Duration::from_secs(1));
+                match TcpStream::connect_timeout(a, t) {
+                    Ok(stream) => return Ok(stream),
+                    Err(e) => last = e.to_string(),
+                }
+            }
+            if Instant::now() >= deadline {
+                return Err(SutError::Broken(format!(
+                    "could not start the SUT: cannot connect to {} within {} s: {last} \
+                     (hint: the CNECTDEF is CLIENTSOCK, so the SUT must listen there; is it \
+                     running?)",
+                    self.addr(i),
+                    self.cfg.connect_timeout.as_secs_f64()
+                )));
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn accept_all(&self, deadline: Instant) -> Result<Vec<TcpStream>, SutError> {
+        let mut got: Vec<Option<TcpStream>> = (0..self.listeners.len()).map(|_| None).collect();
+        loop {
+            for (i, l) in self.listeners.iter().enumerate() {
+                if got[i].is_some() {
+                    continue;
+                }
+                match l.accept() {
+                    Ok((s, _)) => {
+                        s.set_nonblocking(false)
+                            .map_err(|e| SutError::Broken(e.to_string()))?;
+                        got[i] = Some(s);
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+                    Err(e) => return Err(SutError::Broken(format!("accept: {e}"))),
+                }
+            }
+            if got.iter().all(Option::is_some) {
+                return Ok(got.into_iter().flatten().collect());
+            }
+            if Instant::now() >= deadline {
+                let missing: Vec<String> = got
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, g)| g.is_none())
+                    .map(|(i, _)| match self.listeners[i].local_addr() {
+                        Ok(a) => format!("{a} (PORT {})", self.cfg.sockets[i].port),
+                        Err(_) => self.addr(i),
+                    })
+                    .collect();
+                return Err(SutError::Broken(format!(
+                    "could not start the SUT: no SUT connected to {} within {} s (hint: the \
+                     CNECTDEF is SERVERSOCK, so the SUT must connect there)",
+                    missing.join(", "),
+                    self.cfg.connect_timeout.as_secs_f64()
+                )));
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    fn ensure_connected(&mut self) -> Result<(), SutError> {
+        if self.conns.is_empty() {
+            self.connect()?;
+        }
+        Ok(())
+    }
+
+    fn closed(&mut self, socket: usize) -> SutError {
+        let e = SutError::Exited(format!("closed the connection on {}", self.addr(socket)));
+        self.disconnect();
+        e
+    }
+
+    /// The next line read (socket index, bytes), waiting at most `wait`; `None` when none came.
+    fn next_line(&mut self, wait: Duration) -> Result<Option<(usize, Vec<u8>)>, SutError> {
+        let deadline = Instant::now() + wait;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match FdLines::recv_any(&mut self.readers, left) {
+                Ok((r, ev)) => {
+                    let socket = self.reader_socket[r];
+                    match ev {
+                        Event::Line(bytes) => {
+                            self.partial[r] = false;
+                            return Ok(Some((socket, bytes)));
+                        }
+                        Event::Partial => self.partial[r] = true,
+                        Event::TooLong(n) => {
+                            let e = SutError::Broken(format!(
+                                "the SUT wrote malformed output on {}: a line longer than {} \
+                                 bytes (at least {n} bytes without a newline)",
+                                self.addr(socket),
+                                self.cfg.max_line
+                            ));
+                            self.disconnect();
+                            return Err(e);
+                        }
+                        Event::Eof => return Err(self.closed(socket)),
+                        Event::Failed(m) => {
+                            let e = SutError::Broken(format!(
+                                "I/O error on {}: {m}",
+                                self.addr(socket)
+                            ));
+                            self.disconnect();
+                            return Err(e);
+                        }
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => {
+                    if let Some(r) = self.partial.iter().position(|p| *p) {
+                        if !wait.is_zero() {
+                            let e = SutError::Broken(format!(
+                                "the SUT wrote malformed output on {}: an unterminated line \
+                                 (no newline) followed by {} ms of silence",
+                                self.addr(self.reader_socket[r]),
+                                wait.as_millis()
+                            ));
+                            self.disconnect();
+                            return Err(e);
+                        }
+                    }
+                    return Ok(None);
+                }
+            }
+        }
+    }
+
+    /// The line (with `\n`) and socket of input `gate` with `args`.
+    pub fn encode_line(&self, gate: &str, args: &[Value]) -> Result<(usize, Vec<u8>), String> {
+        let e = self
+            .encode
+            .get(gate)
+            .map(|i| &self.cfg.encode[*i])
+            .ok_or_else(|| format!("`{gate}` is no input gate with an ENCODE"))?;
+        let defs = &self.spec.defs;
+        let mut line = String::new();
+        for p in &e.parts {
+            match p {
+                TxsPart::Text(t) => line.push_str(t),
+                TxsPart::Value { arg, fields } => {
+                    let mut v = args
+                        .get(*arg)
+                        .ok_or_else(|| format!("`{gate}` was given {} value(s)", args.len()))?;
+                    for (ctor, field) in fields {
+                        v = match v {
+                            Value::Adt(_, c, fs) if c == ctor => fs
+                                .get(*field as usize)
+                                .ok_or_else(|| format!("no field {field} in {v:?}"))?,
+                            other => {
+                                return Err(format!(
+                                    "the ENCODE of `{gate}` reads a field of another \
+                                     constructor than {}",
+                                    txs_text::to_string(defs, other)
+                                ))
+                            }
+                        };
+                    }
+                    txs_text::write_value(defs, v, &mut line);
+                }
+            }
+        }
+        if line.contains(['\n', '\r']) {
+            return Err(format!(
+                "the ENCODE of `{gate}` made a text with a line break, which a line protocol \
+                 cannot carry: {line:?}"
+            ));
+        }
+        line.push('\n');
+        Ok((e.socket, line.into_bytes()))
+    }
+
+    /// The output a line read on `socket` is.
+    pub fn decode_line(&self, socket: usize, bytes: &[u8]) -> Result<Observed, SutError> {
+        let Ok(text) = std::str::from_utf8(bytes) else {
+            return Err(SutError::Broken(format!(
+                "the SUT wrote malformed output on {}: a line that is not UTF-8 text",
+                self.addr(socket)
+            )));
+        };
+        let text = text.strip_suffix('\r').unwrap_or(text);
+        let Some(d) = &self.cfg.sockets[socket].decode else {
+            return Ok(Observed::Malformed(format!(
+                "`{text}` on {}, where no output is read",
+                self.addr(socket)
+            )));
+        };
+        let Some(g) = self
+            .spec
+            .gates
+            .iter()
+            .find(|g| g.name == d.gate && g.dir == Direction::Output)
+        else {
+            return Ok(Observed::Malformed(format!(
+                "`{text}`: no gate `{}`",
+                d.gate
+            )));
+        };
+        let n = g.params.len();
+        let mut pieces = Vec::with_capacity(n);
+        let sep = |c: char| d.separators.contains(c);
+        let mut rest = text;
+        for k in 0..n {
+            if k + 1 == n {
+                pieces.push(rest);
+            } else {
+                let end = rest.find(sep).unwrap_or(rest.len());
+                pieces.push(&rest[..end]);
+                rest = rest[end..].trim_start_matches(sep);
+            }
+        }
+        let mut values = Vec::with_capacity(n);
+        for (k, ((_, ty), piece)) in g.params.iter().zip(&pieces).enumerate() {
+            match txs_text::from_string(&self.spec.defs, *ty, piece) {
+                Ok(v) => values.push(v),
+                Err(e) => {
+                    let which = if n > 1 {
+                        format!(" (value {} of {n}: `{piece}`)", k + 1)
+                    } else {
+                        String::new()
+                    };
+                    let msg = format!(
+                        "`{text}` on {} is no output `{}`{which}: {e}",
+                        self.addr(socket),
+                        g.name
+                    );
+                    if e.too_big {
+                        return Err(SutError::Broken(format!(
+                            "{msg}; it cannot be judged (hint: keep the values within ±{})",
+                            i64::MAX
+                        )));
+                    }
+                    return Ok(Observed::Malformed(msg));
+                }
+            }
+        }
+        Ok(Observed::Output(g.name.clone(), values))
+    }
+}
+
+impl DataSut for TxsAdapter {
+    fn reset(&mut self) -> Result<(), SutError> {
+        self.connect()
+    }
+
+    fn send(&mut self, gate: &str, args: &[Value]) -> Result<Sent, SutError> {
+        self.ensure_connected()?;
+        let (socket, line) = self.encode_line(gate, args).map_err(SutError::Broken)?;
+        // an output already there, or in flight, comes first (TorXakis's ioTime)
+        let wait = if self.quiet_expected {
+            Duration::ZERO
+        } else {
+            self.cfg.io_time
+        };
+        if let Some((s, bytes)) = self.next_line(wait)? {
+            return Ok(match self.decode_line(s, &bytes)? {
+                Observed::Output(g, v) => Sent::Raced(g, v),
+                Observed::Malformed(m) => Sent::RacedMalformed(m),
+                Observed::Quiescent => unreachable!("a line is no quiescence"),
+            });
+        }
+        let timeout = self.cfg.write_timeout;
+        match write_bounded(&mut self.conns[socket].stream, &line, timeout) {
+            Ok(()) => Ok(Sent::Sent),
+            Err(Stop::Eof) => Err(self.closed(socket)),
+            Err(Stop::Err(e)) => {
+                self.disconnect();
+                Err(SutError::Broken(e.to_string()))
+            }
+        }
+    }
+
+    fn observe(&mut self) -> Result<Observed, SutError> {
+        self.ensure_connected()?;
+        match self.next_line(self.timeout)? {
+            Some((s, bytes)) => self.decode_line(s, &bytes),
+            None => Ok(Observed::Quiescent),
+        }
+    }
+
+    fn set_timeout(&mut self, timeout: Duration) {
+        self.timeout = timeout;
+    }
+
+    fn expect_quiet(&mut self, quiet: bool) {
+        self.quiet_expected = quiet;
+    }
+}
+
+impl Drop for TxsAdapter {
+    fn drop(&mut self) {
+        self.disconnect();
+    }
+}
+
+/// A [`TxsAdapter`] under the label-level [`Adapter`], for models whose values are enumerated
+/// into labels (`Action(Plus(1,2))`, as `ioco_lang::semantics::label_name` writes them).
+pub struct TxsLabels {
+    inner: TxsAdapter,
+    alphabet: Alphabet,
+}
+
+impl TxsLabels {
+    /// The adapter for `alphabet`, the labels of `spec` with its gate values.
+    pub fn new(inner: TxsAdapter, alphabet: &Alphabet) -> TxsLabels {
+        TxsLabels {
+            inner,
+            alphabet: alphabet.clone(),
+        }
+    }
+
+    /// The data-level adapter.
+    pub fn inner(&mut self) -> &mut TxsAdapter {
+        &mut self.inner
+    }
+
+    fn label(&self, gate: &str, values: &[Value]) -> Result<Label, AdapterError> {
+        let name = label_name(&self.inner.spec.defs, gate, values);
+        self.alphabet
+            .lookup_kind(&name, LabelKind::Output)
+            .ok_or(AdapterError::UnknownOutput { line: name })
+    }
+
+    fn observed(&self, o: Observed) -> Result<Observation, AdapterError> {
+        match o {
+            Observed::Output(g, v) => self.label(&g, &v).map(Observation::Output),
+            Observed::Quiescent => Ok(Observation::Quiescent),
+            Observed::Malformed(m) => Err(AdapterError::UnknownOutput { line: m }),
+        }
+    }
+}
+
+fn adapter_error(e: SutError) -> AdapterError {
+    match e {
+        SutError::Exited(status) => AdapterError::Exited { status },
+        SutError::Broken(m) if m.starts_with("could not start the SUT: ") => {
+            AdapterError::Start(m["could not start the SUT: ".len()..].to_string())
+        }
+        SutError::Broken(m) => AdapterError::Io(m),
+    }
+}
+
+impl Adapter for TxsLabels {
+    fn reset(&mut self) -> Result<(), AdapterError> {
+        self.inner.connect().map_err(adapter_error)
+    }
+
+    fn send(&mut self, input: Label) -> Result<LabelSent, AdapterError> {
+        let name = self.alphabet.name(input);
+        let (gate, texts) = split_gate(name);
+        let spec = Arc::clone(&self.inner.spec);
+        let decl = spec
+            .gates
+            .iter()
+            .find(|g| g.name == gate && g.dir == Direction::Input)
+            .filter(|g| g.params.len() == texts.len())
+            .ok_or_else(|| AdapterError::UnknownInput(name.to_string()))?;
+        let mut args = Vec::with_capacity(texts.len());
+        for ((_, ty), t) in decl.params.iter().zip(&texts) {
+            args.push(
+                parse_value(&spec.defs, *ty, t)
+                    .map_err(|e| AdapterError::UnknownInput(format!("{name}: {e}")))?,
+            );
+        }
+        match self.inner.send(gate, &args).map_err(adapter_error)? {
+            Sent::Sent => Ok(LabelSent::Accepted),
+            Sent::Raced(g, v) => self.label(&g, &v).map(LabelSent::Raced),
+            Sent::RacedMalformed(m) => Err(AdapterError::UnknownOutput { line: m }),
+        }
+    }
+
+    fn observe(&mut self, timeout: Duration) -> Result<Observation, AdapterError> {
+        self.inner.timeout = timeout;
+        let o = self.inner.observe().map_err(adapter_error)?;
+        self.observed(o)
+    }
+
+    fn close(&mut self) -> Result<(), AdapterError> {
+        self.inner.disconnect();
+        Ok(())
+    }
+
+    fn expect_quiet(&mut self, quiet: bool) {
+        self.inner.quiet_expected = quiet;
+    }
+}
