@@ -427,8 +427,17 @@ impl<'a> Lowerer<'a> {
                         format!("MODELDEF {}", m.name.name)
                     }
                     t::Def::Mapper(m) => {
-                        self.modeldef(m, false, true);
-                        format!("MAPPERDEF {}", m.name.name)
+                        // ioco has no mappers: the adapter turns actions into lines
+                        self.out.warnings.push(
+                            Diagnostic::warning(
+                                "ioco::txs::left_out",
+                                format!("MAPPERDEF {} is left out: ioco does not map actions between a model and its adapter", m.name.name),
+                                m.name.span,
+                                "not imported",
+                            )
+                            .help("test the MODELDEF; the CNECTDEF's ENCODE/DECODE turn its actions into lines"),
+                        );
+                        continue;
                     }
                     t::Def::Purp(p) => {
                         self.purpdef(p);
@@ -577,7 +586,7 @@ impl<'a> Lowerer<'a> {
         let kind = match s.name.as_str() {
             "Int" => o::TypeExprKind::Int(None),
             "Bool" => o::TypeExprKind::Bool,
-            "String" => o::TypeExprKind::Named(ident("string", s.span)),
+            "String" => o::TypeExprKind::Str(None, None),
             n => match self.type_names.get(n) {
                 Some(m) => o::TypeExprKind::Named(ident(m.clone(), s.span)),
                 None => {
@@ -661,8 +670,22 @@ impl<'a> Lowerer<'a> {
                 if f.name == "not" || f.name.starts_with("is") || f.name == "strinre" {
                     return Some("Bool".into());
                 }
-                if let Some(ty) = self.fields.get(&f.name) {
-                    let ty = self.types.get(ty)?;
+                // an accessor: the field of the argument's type (field names repeat across types)
+                let arg_ty = match args.as_slice() {
+                    [a] => self.sort_of(a, scope),
+                    _ => None,
+                };
+                let field_ty = arg_ty
+                    .filter(|t| {
+                        self.types.get(t).is_some_and(|td| {
+                            td.ctors
+                                .iter()
+                                .any(|c| c.fields.iter().any(|fl| fl.name.name == f.name))
+                        })
+                    })
+                    .or_else(|| self.fields.get(&f.name).cloned());
+                if let Some(ty) = field_ty {
+                    let ty = self.types.get(&ty)?;
                     for c in &ty.ctors {
                         if let Some(fl) = c.fields.iter().find(|fl| fl.name.name == f.name) {
                             return Some(sort_text(&fl.sort));
@@ -783,11 +806,14 @@ impl<'a> Lowerer<'a> {
         Some(match &e.kind {
             VKind::Int(i) => ex(K::Int(*i), sp),
             VKind::Bool(b) => ex(K::Bool(*b), sp),
-            VKind::Str(_) | VKind::Regex(_) => {
-                self.unsupported(
-                    "a string value",
+            VKind::Str(t) => ex(K::Str(t.clone()), sp),
+            VKind::Regex(_) => {
+                self.error_help(
+                    "ioco::txs::regex",
+                    "a regular expression is a value only as the second argument of `strinre`",
                     sp,
-                    "strings are not supported by the .ioco language yet",
+                    "here",
+                    "write `strinre(s, REGEX('..'))`",
                 );
                 return None;
             }
@@ -865,6 +891,7 @@ impl<'a> Lowerer<'a> {
                     "/\\" => Some(o::BinOp::And),
                     "\\/" => Some(o::BinOp::Or),
                     "=>" => Some(o::BinOp::Implies),
+                    "++" => Some(o::BinOp::Concat),
                     _ => None,
                 };
                 match bin {
@@ -923,7 +950,12 @@ impl<'a> Lowerer<'a> {
         use o::ExprKind as K;
         let mut xs = Vec::new();
         let mut ok = true;
-        for a in args {
+        // `strinre(s, REGEX('..'))`: the regular expression is not a value
+        let values = match (f.name.as_str(), args) {
+            ("strinre", [s0, re]) if matches!(re.kind, VKind::Regex(_)) => std::slice::from_ref(s0),
+            _ => args,
+        };
+        for a in values {
             match self.vexpr(a, scope) {
                 Some(x) => xs.push(x),
                 None => ok = false,
@@ -1010,25 +1042,40 @@ impl<'a> Lowerer<'a> {
             }
             xs.push(x);
         }
-        let known_string = [
+        // TorXakis's string built-ins
+        if f.name == "strinre" && args.len() == 2 {
+            if let VKind::Regex(re) = &args[1].kind {
+                let s0 = xs.remove(0);
+                // the literal is `REGEX('..')`: its text starts 7 bytes in
+                let at = args[1].span;
+                let lit = o::RegexLit {
+                    source: re.clone(),
+                    span: Span {
+                        file: at.file,
+                        start: at.start + 6,
+                        end: at.end.saturating_sub(1).max(at.start + 6),
+                    },
+                };
+                return Some(ex(K::Matches(Box::new(paren(s0)), lit), sp));
+            }
+        }
+        if [
             "len",
             "at",
             "takeWhile",
             "takeWhileNot",
             "dropWhile",
             "dropWhileNot",
-            "strinre",
-            "toString",
-            "fromString",
-            "toXml",
-            "fromXml",
-            "++",
-        ];
-        if known_string.contains(&f.name.as_str()) {
+        ]
+        .contains(&f.name.as_str())
+        {
+            return Some(ex(K::Call(ident(f.name.clone(), f.span), xs), sp));
+        }
+        if ["toString", "fromString", "toXml", "fromXml"].contains(&f.name.as_str()) {
             self.unsupported(
-                &format!("the string function `{}`", f.name),
+                &format!("`{}` in a model", f.name),
                 sp,
-                "strings are not supported by the .ioco language yet",
+                "ioco converts values to text only at the adapter (CNECTDEF's ENCODE/DECODE)",
             );
             return None;
         }
@@ -1760,6 +1807,7 @@ impl<'a> Lowerer<'a> {
         match sort {
             "Int" => Some(ex(K::Int(0), sp)),
             "Bool" => Some(ex(K::Bool(false), sp)),
+            "String" => Some(ex(K::Str(String::new()), sp)),
             _ => {
                 let td = self.types.get(sort).copied()?;
                 if depth > 8 {
@@ -2150,9 +2198,11 @@ fn rename_expr(e: &mut o::Expr, map: &[(String, String)]) {
                 n.name = to.clone();
             }
         }
-        K::Int(_) | K::Bool(_) => {}
+        K::Int(_) | K::Bool(_) | K::Str(_) => {}
         K::Call(_, xs) => xs.iter_mut().for_each(|x| rename_expr(x, map)),
-        K::Unary(_, x) | K::Field(x, _) | K::Is(x, _) | K::Paren(x) => rename_expr(x, map),
+        K::Unary(_, x) | K::Field(x, _) | K::Is(x, _) | K::Paren(x) | K::Matches(x, _) => {
+            rename_expr(x, map)
+        }
         K::Binary(_, a, b) => {
             rename_expr(a, map);
             rename_expr(b, map);
