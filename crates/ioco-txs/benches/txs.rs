@@ -589,17 +589,17 @@ fn bench_dispro12(root: &Path) {
     let engine = cli_engine(&spec);
     let say = |what: &str, engine: Engine, r: Result<Session, String>, before: f64| match r {
         Ok(s) => println!(
-            "{what}: {} engine, load {before:.1} ms, translate {:.1} ms ({} states), {} steps \
-             {:.1} ms; total {:.3} s",
+            "{what}: {} engine, load {before:.2} ms, translate {:.2} ms ({} states), {} steps \
+             {:.2} ms; total {:.2} ms",
             engine_name(engine),
             s.translate,
             s.states.map_or("-".into(), |n| n.to_string()),
             s.steps,
             s.run,
-            (before + s.translate + s.run) / 1e3
+            before + s.translate + s.run
         ),
         Err(e) => println!(
-            "{what}: load {before:.1} ms; {} engine: {}",
+            "{what}: load {before:.2} ms; {} engine: {}",
             engine_name(engine),
             short(&e)
         ),
