@@ -4,12 +4,17 @@
 //!    corpus (`../shared/corpus/torxakis`) that loads, with its companion files; the median of
 //!    [`LOAD_REPS`] repetitions per file, then the median and the maximum over the files.
 //! 2. **step**: each micro-benchmark MODELDEF of `test/sqatt/data/bench/` that has a hand port
-//!    in `examples/torxakis/` (same name), stepped as `ioco test M --sim M --steps 100 --runs 1
-//!    --seed S` steps it (the explicit engine: the model translated to its LTS, then
-//!    `ioco_exec::run_online` against the `Simulator` of the same LTS); the imported model and
-//!    the port alternate, [`STEP_REPS`] times each, and the ratio of the medians is printed.
-//! 3. **DisPro12**: 10 000 steps of `examps/DispatchProcess/spec/DisPro12-unique-id.txs`, the
-//!    model TorXakis's stepper could not take 50 steps of in 30 minutes (TorXakis issue #330).
+//!    in `examples/torxakis/` (same name, or [`RENAMED`]), stepped as `ioco test M --sim M
+//!    --steps 100 --runs 1 --seed S` steps it, with the engine the CLI picks for each (explicit:
+//!    the model translated to its LTS, then `ioco_exec::run_online` against the `Simulator` of
+//!    the same LTS; symbolic, for unbounded data: `run_data_online` against the model simulated
+//!    with Z3); the imported model and the port alternate, [`STEP_REPS`] samples each, and the
+//!    ratio of the best samples is printed (with the ratio of the medians). MODELDEFs the
+//!    lowering leaves out are listed with its warning. `-- step NAME` runs one MODELDEF (for a
+//!    profiler).
+//! 3. **dispro**: 10 000 steps of `examps/DispatchProcess/spec/DisPro12-unique-id.txs`, the
+//!    model TorXakis's stepper could not take 50 steps of in 30 minutes (TorXakis issue #330),
+//!    of the other DispatchProcess models, and of the hand port of DisPro12.
 //!
 //! Nothing here asserts a time; the numbers are recorded in `BENCHMARKS.md`.
 
