@@ -303,6 +303,17 @@ struct Times {
     median: f64,
 }
 
+/// A stepper walk of 100 steps through a model with data (`SymbolicSpec::simulate_step`, as
+/// `ioco-symbolic`'s stepper bench): (Z3 checks, answers of the fast path).
+fn solver_checks(spec: &Arc<Spec>) -> Option<(u64, u64)> {
+    let mut t = SymbolicSpec::with_z3(spec.clone()).ok()?;
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+    for _ in 0..100 {
+        t.simulate_step(&mut rng)?;
+    }
+    Some((t.checker.stats.solver_calls, t.checker.stats.quick))
+}
+
 /// `n` samples of `a` and `b`, alternating; each sample a batch of sessions lasting at least
 /// [`MIN_SAMPLE_MS`], divided by the batch. The best sample is the figure least disturbed by
 /// other work on the machine; the median is printed beside it.
@@ -526,6 +537,19 @@ fn bench_steps(root: &Path, only: Option<&str>) {
                 ratio,
                 ti.median / tp.median
             );
+            if ei == Engine::Symbolic {
+                let show = |c: Option<(u64, u64)>| {
+                    c.map_or("-".to_string(), |(z, q)| {
+                        format!("{z} Z3 checks, {q} fast-path")
+                    })
+                };
+                println!(
+                    "  {:<25} a 100-step walk: imported {}; port {}",
+                    "",
+                    show(solver_checks(&spec)),
+                    show(solver_checks(&port))
+                );
+            }
             if ei != ep {
                 // the same engine on both: what the lowering costs, apart from the engine
                 let (si, sp) = alternate(
