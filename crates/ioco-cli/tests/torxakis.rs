@@ -277,9 +277,10 @@ fn a_txs_model_tests_a_simulated_implementation() {
 }
 
 /// Starts `txs-sut EXAMPLE --port 0 --mode MODE` (our own SUTs written to the protocols of the
-/// TorXakis examples) and returns it with the port it listens on. The SUT ends when its
-/// standard input closes (the returned guard kills it in any case).
-fn txs_sut(example: &str, mode: &str) -> (common::KillOnDrop, u16) {
+/// TorXakis examples) and returns it with the `n` ports it listens on (in the order its
+/// documentation lists them). The SUT ends when its standard input closes (the returned guard
+/// kills it in any case).
+fn txs_sut(example: &str, mode: &str, n: usize) -> (common::KillOnDrop, Vec<u16>) {
     use std::io::BufRead;
     use std::process::Stdio;
     let bin = common::example_bin("txs-sut");
@@ -293,27 +294,41 @@ fn txs_sut(example: &str, mode: &str) -> (common::KillOnDrop, u16) {
             .unwrap(),
     );
     let mut out = std::io::BufReader::new(child.0.stdout.take().unwrap());
-    let mut line = String::new();
-    out.read_line(&mut line).unwrap();
-    let port = line
-        .trim()
-        .rsplit(':')
-        .next()
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("txs-sut said {line:?}"));
-    (child, port)
+    let mut ports = Vec::new();
+    for _ in 0..n {
+        let mut line = String::new();
+        out.read_line(&mut line).unwrap();
+        ports.push(
+            line.trim()
+                .rsplit(':')
+                .next()
+                .and_then(|p| p.parse().ok())
+                .unwrap_or_else(|| panic!("txs-sut said {line:?}")),
+        );
+    }
+    (child, ports)
 }
 
 /// `ioco test MODEL.txs` through the file's CNECTDEF (no SUT option), with its port mapped to
 /// the SUT's: exit code and output.
-fn test_through_cnectdef(model: &str, txs_port: u16, example: &str, mode: &str) -> (i32, String) {
-    let (_sut, port) = txs_sut(example, mode);
+fn test_through_cnectdef(
+    model: &str,
+    txs_ports: &[u16],
+    example: &str,
+    mode: &str,
+) -> (i32, String) {
+    let (_sut, ports) = txs_sut(example, mode, txs_ports.len());
+    let map: Vec<String> = txs_ports
+        .iter()
+        .zip(&ports)
+        .map(|(a, b)| format!("{a}={b}"))
+        .collect();
     let out = ioco()
         .args([
             "test",
             &corpus(model),
             "--txs-ports",
-            &format!("{txs_port}={port}"),
+            &map.join(","),
             "--steps",
             "25",
             "--runs",
@@ -340,28 +355,28 @@ fn txs_models_test_their_own_suts_through_the_cnectdef() {
     for (model, port, example, faults) in [
         (
             "examps/Adder/Adder.txs",
-            7890,
+            &[7890][..],
             "adder",
             &["wrong", "missing", "extra"][..],
         ),
         (
             "examps/Echo/Echo.txs",
-            9999,
+            &[9999],
             "echo",
-            &["wrong", "missing"][..],
+            &["wrong", "missing"],
         ),
-        ("examps/Point/Point.txs", 9999, "point", &["wrong"][..]),
+        ("examps/Point/Point.txs", &[9999], "point", &["wrong"]),
         (
             "examps/StimulusResponse/StimulusResponse.txs",
-            7890,
+            &[7890],
             "stimulus-response",
-            &["missing", "extra"][..],
+            &["missing", "extra"],
         ),
         (
             "examps/LuckyPeople/spec/LuckyPeople.txs",
-            7777,
+            &[7777],
             "lucky-people",
-            &["wrong"][..],
+            &["wrong"],
         ),
     ] {
         let (code, out) = test_through_cnectdef(model, port, example, "correct");
