@@ -699,11 +699,14 @@ pub fn hidden_outcomes(
             Err(SatResult::Unsat) => break Ok(found),
             Err(SatResult::Unknown(r)) => {
                 break Err(err(format!(
-                    "the solver cannot enumerate the values of the hidden parameters ({r}),                      so the step cannot be followed exactly"
+                    "the solver cannot enumerate the values of the hidden parameters ({r}), \
+                     so the step cannot be followed exactly"
                 )))
             }
             Err(SatResult::Sat) => {
-                break Err(err("the solver gave no values for the hidden parameters".into()))
+                break Err(err(
+                    "the solver gave no values for the hidden parameters".into()
+                ))
             }
         };
         let label = ioco_lang::semantics::label_name(defs, &sys.local_gate_name(m), &w);
@@ -711,7 +714,8 @@ pub fn hidden_outcomes(
             Ok(true) => {}
             Ok(false) => {
                 break Err(err(format!(
-                    "the solver's values {label} do not satisfy the guard under the model's                      semantics, so the step cannot be followed exactly"
+                    "the solver's values {label} do not satisfy the guard under the model's \
+                     semantics, so the step cannot be followed exactly"
                 )))
             }
             Err(e) => break Err(err(format!("model error with {label}: {}", e.message))),
@@ -722,7 +726,10 @@ pub fn hidden_outcomes(
         };
         if found.len() == MAX_HIDDEN_OUTCOMES {
             break Err(err(format!(
-                "more than {MAX_HIDDEN_OUTCOMES} parameter values leading to different states                  (e.g. {label}); the tracker follows at most {MAX_HIDDEN_OUTCOMES}                  (MAX_HIDDEN_OUTCOMES) exactly and never a part of them (hint: bound the hidden                  values with a guard or a range type, or test without hiding the gate)"
+                "more than {MAX_HIDDEN_OUTCOMES} parameter values leading to different states \
+                 (e.g. {label}); the tracker follows at most {MAX_HIDDEN_OUTCOMES} \
+                 (MAX_HIDDEN_OUTCOMES) exactly and never a part of them (hint: bound the hidden \
+                 values with a guard or a range type, or test without hiding the gate)"
             )));
         }
         found.push(w);
