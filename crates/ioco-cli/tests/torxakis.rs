@@ -276,6 +276,203 @@ fn a_txs_model_tests_a_simulated_implementation() {
         .stdout(predicate::str::contains("FAIL"));
 }
 
+/// Starts `txs-sut EXAMPLE --port 0 --mode MODE` (our own SUTs written to the protocols of the
+/// TorXakis examples) and returns it with the `n` ports it listens on (in the order its
+/// documentation lists them). The SUT ends when its standard input closes (the returned guard
+/// kills it in any case).
+fn txs_sut(example: &str, mode: &str, n: usize) -> (common::KillOnDrop, Vec<u16>) {
+    use std::io::BufRead;
+    use std::process::Stdio;
+    let bin = common::example_bin("txs-sut");
+    let mut child = common::KillOnDrop(
+        std::process::Command::new(bin)
+            .args([example, "--port", "0", "--mode", mode])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap(),
+    );
+    let mut out = std::io::BufReader::new(child.0.stdout.take().unwrap());
+    let mut ports = Vec::new();
+    for _ in 0..n {
+        let mut line = String::new();
+        out.read_line(&mut line).unwrap();
+        ports.push(
+            line.trim()
+                .rsplit(':')
+                .next()
+                .and_then(|p| p.parse().ok())
+                .unwrap_or_else(|| panic!("txs-sut said {line:?}")),
+        );
+    }
+    (child, ports)
+}
+
+/// `ioco test MODEL.txs` through the file's CNECTDEF (no SUT option), with its port mapped to
+/// the SUT's: exit code and output.
+fn test_through_cnectdef(
+    model: &str,
+    txs_ports: &[u16],
+    example: &str,
+    mode: &str,
+) -> (i32, String) {
+    let (_sut, ports) = txs_sut(example, mode, txs_ports.len());
+    let map: Vec<String> = txs_ports
+        .iter()
+        .zip(&ports)
+        .map(|(a, b)| format!("{a}={b}"))
+        .collect();
+    let out = ioco()
+        .args([
+            "test",
+            &corpus(model),
+            "--txs-ports",
+            &map.join(","),
+            "--steps",
+            "25",
+            "--runs",
+            "6",
+            "--seed",
+            "3",
+        ])
+        .timeout(std::time::Duration::from_secs(300))
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.code().unwrap_or(-1), text)
+}
+
+#[test]
+fn txs_models_test_their_own_suts_through_the_cnectdef() {
+    if !have_corpus() {
+        return;
+    }
+    for (model, port, example, faults) in [
+        (
+            "examps/Adder/Adder.txs",
+            &[7890][..],
+            "adder",
+            &["wrong", "missing", "extra"][..],
+        ),
+        (
+            "examps/Echo/Echo.txs",
+            &[9999],
+            "echo",
+            &["wrong", "missing"],
+        ),
+        ("examps/Point/Point.txs", &[9999], "point", &["wrong"]),
+        (
+            "examps/StimulusResponse/StimulusResponse.txs",
+            &[7890],
+            "stimulus-response",
+            &["missing", "extra"],
+        ),
+        (
+            "examps/LuckyPeople/spec/LuckyPeople.txs",
+            &[7777],
+            "lucky-people",
+            &["wrong"],
+        ),
+    ] {
+        let (code, out) = test_through_cnectdef(model, port, example, "correct");
+        assert_eq!(code, 0, "{model} against the correct {example}:\n{out}");
+        assert!(out.contains("sut: the CNECTDEF of"), "{out}");
+        for mode in faults {
+            let (code, out) = test_through_cnectdef(model, port, example, mode);
+            assert_eq!(code, 1, "{model} against {example} --mode {mode}:\n{out}");
+            assert!(out.contains("FAIL"), "{out}");
+        }
+    }
+}
+
+#[test]
+fn a_cnectdef_that_cannot_be_used_is_a_clear_error() {
+    if !have_corpus() {
+        return;
+    }
+    // nobody listens on the mapped port: a start error within the connect time-out
+    ioco()
+        .args([
+            "test",
+            &corpus("examps/Adder/Adder.txs"),
+            "--txs-ports",
+            "7890=1",
+            "--connect-timeout",
+            "2s",
+            "--steps",
+            "5",
+        ])
+        .timeout(std::time::Duration::from_secs(120))
+        .assert()
+        .code(2);
+    ioco()
+        .args(["test", &corpus("examps/Adder/Adder.txs"), "--cnect", "Nope"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no CNECTDEF named `Nope`"))
+        .stderr(predicate::str::contains("SutConnection"));
+    ioco()
+        .args([
+            "test",
+            &corpus("examps/Adder/Adder.txs"),
+            "--txs-ports",
+            "x",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not a port mapping"));
+}
+
+/// The imported data models and their hand ports (bounded for the LTS translation in their
+/// `@main`, unbounded in the models named here) give the same verdicts: each passes as the
+/// other's simulated implementation, symbolically.
+#[test]
+fn imported_data_models_and_their_ports_simulate_each_other() {
+    if !have_corpus() {
+        return;
+    }
+    for (txs, port, entry) in [
+        (
+            "examps/Queue/QueueStAut.txs",
+            "examples/queue/queue.ioco",
+            "Queue",
+        ),
+        (
+            "examps/Adder/AdderStAut.txs",
+            "examples/torxakis/adder.ioco",
+            "Adder",
+        ),
+        (
+            "examps/Adder/Adder.txs",
+            "examples/torxakis/adder.ioco",
+            "Adder",
+        ),
+    ] {
+        let txs = corpus(txs);
+        for (spec, sim) in [(&txs[..], port), (port, &txs[..])] {
+            let out = ioco()
+                .args([
+                    "test", spec, "--sim", sim, "--entry", entry, "--steps", "40", "--runs", "10",
+                    "--seed", "11",
+                ])
+                .timeout(std::time::Duration::from_secs(300))
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{spec} against {sim}:\n{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+}
+
 /// DispatchProcess hides a channel with data (`HIDE [ Job2Proc :: Int # Int ]`): the
 /// symbolic engine follows the hidden steps, so these models are tested (they were refused:
 /// "needs a model with finite data").

@@ -339,6 +339,30 @@ impl Fmt<'_> {
     }
 }
 
+/// The source of a regular expression as it can stand between slashes on one line: a `/` not
+/// already escaped becomes `\/`, a tab or line break its escape (the same expression; a
+/// front end such as TorXakis's `REGEX('a/b')` may hand over either).
+fn regex_text(source: &str) -> String {
+    let mut out = String::with_capacity(source.len());
+    let mut chars = source.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                out.push('\\');
+                if let Some(n) = chars.next() {
+                    out.push(n);
+                }
+            }
+            '/' => out.push_str("\\/"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 fn quote(s: &str) -> String {
     crate::ir::quote(s)
 }
@@ -392,7 +416,7 @@ fn ty(t: &TypeExpr) -> String {
                 s.push_str(&format!("[{}..{}]", expr(lo), expr(hi)));
             }
             if let Some(r) = re {
-                s.push_str(&format!(" /{}/", r.source));
+                s.push_str(&format!(" /{}/", regex_text(&r.source)));
             }
             s
         }
@@ -568,7 +592,7 @@ pub fn expr(e: &Expr) -> String {
         ExprKind::If(c, a, b) => format!("if {} then {} else {}", expr(c), expr(a), expr(b)),
         ExprKind::Field(a, f) => format!("{}.{}", expr(a), f.name),
         ExprKind::Is(a, c) => format!("{} is {}", expr(a), c.name),
-        ExprKind::Matches(a, r) => format!("{} matches /{}/", expr(a), r.source),
+        ExprKind::Matches(a, r) => format!("{} matches /{}/", expr(a), regex_text(&r.source)),
         ExprKind::Paren(a) => format!("({})", expr(a)),
     }
 }

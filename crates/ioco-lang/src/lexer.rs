@@ -348,7 +348,21 @@ pub fn lex(file: FileId, src: &str) -> (Vec<Token>, Vec<Comment>, Vec<Diagnostic
                 let text = src.get(r.start..r.end).unwrap_or("");
                 let check = match kind {
                     Tok::StringTy => true,
-                    Tok::Ident => text == "matches",
+                    // `e matches /re/`: only after the end of an operand (`x = matches / 2`
+                    // divides a variable called `matches`)
+                    Tok::Ident => {
+                        text == "matches"
+                            && toks.len() >= 2
+                            && matches!(
+                                toks[toks.len() - 2].kind,
+                                Tok::Ident
+                                    | Tok::Number
+                                    | Tok::Str
+                                    | Tok::RParen
+                                    | Tok::True
+                                    | Tok::False
+                            )
+                    }
                     Tok::LBracket => {
                         in_string_range =
                             toks.len() >= 2 && toks[toks.len() - 2].kind == Tok::StringTy;

@@ -1210,7 +1210,15 @@ impl<'a> Parser<'a> {
             if self.depth + chain > MAX_HEIGHT {
                 return self.too_long(lhs);
             }
-            if self.peek() == Tok::Ident && self.text(self.tok()) == "matches" && min <= 4 {
+            // `matches` is an operator only where it can be one: before a regular expression,
+            // or before anything else on its line but `--` (a location named `matches` may
+            // start the next switch)
+            let next = self.toks[(self.pos + 1).min(self.toks.len() - 1)];
+            if self.peek() == Tok::Ident
+                && self.text(self.tok()) == "matches"
+                && min <= 4
+                && (next.kind == Tok::Regex || !next.line_start && next.kind != Tok::DashDash)
+            {
                 let m = self.bump();
                 let Some(re) = self.regex_lit() else {
                     let _ = m;

@@ -187,6 +187,14 @@ fn bad_regex_is_an_error_at_its_position() {
 }
 
 #[test]
+fn matches_is_still_a_name() {
+    // a location and a variable called `matches`
+    let src = "model M {\n  input a(x: int)\n  var matches: int = 0\n  init s\n  s -- a?(x) [x > matches] --> matches\n  matches -- a?(y) { matches = matches / 2 + y / 2 } --> s\n}\n";
+    let m = parse_str("t.ioco", src).unwrap_or_else(|d| panic!("{}", render_plain(&d)));
+    assert_eq!(m.spec("M").unwrap().automata[0].locations.len(), 2);
+}
+
+#[test]
 fn type_errors() {
     let e = errors(r#"fn f(): string = 1 ++ "a""#);
     assert!(
@@ -218,4 +226,36 @@ fn strings_format_back() {
     let out = ioco_lang::format(src).unwrap();
     assert_eq!(out, src.replace("\n", "\n\n").trim_end().to_string() + "\n");
     assert_eq!(ioco_lang::format(&out).unwrap(), out);
+}
+
+#[test]
+fn a_front_end_regex_with_slashes_prints_back() {
+    use ioco_lang::ast::{Expr, ExprKind, Ident, RegexLit};
+    use ioco_lang::Span;
+    // what a front end lowering `strinre(s, REGEX('a/b[\t/]*'))` emits (a raw tab inside)
+    let sp = Span::new(0, 0, 0);
+    let e = Expr {
+        kind: ExprKind::Matches(
+            Box::new(Expr {
+                kind: ExprKind::Name(Ident {
+                    name: "s".into(),
+                    span: sp,
+                }),
+                span: sp,
+            }),
+            RegexLit {
+                source: "a/b[\\t/]*\t".into(),
+                span: sp,
+            },
+        ),
+        span: sp,
+    };
+    let text = ioco_lang::fmt::expr(&e);
+    assert_eq!(text, r"s matches /a\/b[\t\/]*\t/");
+    let src =
+        format!("fn f(s: string): bool = {text}\nmodel M {{ input a init s s -- a? --> s }}\n");
+    let m = parse_str("t.ioco", &src).unwrap_or_else(|d| panic!("{}", render_plain(&d)));
+    let re = &m.spec("M").unwrap().defs.regexes[0];
+    assert!(re.is_match("a/b\t/\t"));
+    assert!(!re.is_match("a/b\n\t"));
 }

@@ -432,7 +432,8 @@ pub struct Shrunk {
 }
 
 /// Parses a value of a type as written by [`Value::display`] (`42`, `-1`, `true`, `Red`,
-/// `Plus(1,2)`): the value syntax of the line wire format.
+/// `Plus(1,2)`, `"N22s"` with the escapes of [`ioco_lang::ir::quote`]): the value syntax of the
+/// line wire format.
 pub fn parse_value(defs: &Defs, ty: Type, s: &str) -> Result<Value, String> {
     let (v, rest) = parse_at(defs, ty, s.trim())?;
     if !rest.is_empty() {

@@ -50,6 +50,8 @@ pub struct Lowered {
     pub notes: Vec<(Span, String)>,
     /// Warnings: definitions left out (see [`lower`]).
     pub warnings: Vec<Diagnostic>,
+    /// The `CONSTDEF` constants that are string literals (the separators `ENCODE`s use).
+    pub string_consts: BTreeMap<String, String>,
 }
 
 /// A lowered `MODELDEF`.
@@ -97,8 +99,9 @@ const IOCO_KEYWORDS: &[&str] = &[
     "hide", "in", "if", "then", "else", "true", "false", "int", "bool", "is", "string", "exit",
 ];
 
-/// A TorXakis name as a `.ioco` name (a `.ioco` keyword gets a `_`).
-fn safe(name: &str) -> String {
+/// A TorXakis name as a `.ioco` name (a `.ioco` keyword gets a `_`): the gate names of the
+/// lowered model are the channels' names through this.
+pub fn safe(name: &str) -> String {
     if IOCO_KEYWORDS.contains(&name) {
         format!("{name}_")
     } else {
@@ -333,6 +336,11 @@ impl<'a> Lowerer<'a> {
             t::Def::Const(cs) => {
                 for c in cs {
                     if !dup(&mut self.diags, &self.consts, &c.name, "constant") {
+                        if let VKind::Str(text) = &c.value.kind {
+                            self.out
+                                .string_consts
+                                .insert(c.name.name.clone(), text.clone());
+                        }
                         self.consts.insert(c.name.name.clone(), c);
                     }
                 }

@@ -86,6 +86,11 @@ impl Action {
     pub fn bool(&self, i: usize) -> Option<bool> {
         self.args.get(i).and_then(Value::as_bool)
     }
+
+    /// Argument `i` as a string.
+    pub fn str(&self, i: usize) -> Option<&str> {
+        self.args.get(i).and_then(Value::as_str)
+    }
 }
 
 impl fmt::Display for Action {
@@ -98,6 +103,7 @@ impl fmt::Display for Action {
                 .map(|v| match v {
                     Value::Int(i) => i.to_string(),
                     Value::Bool(b) => b.to_string(),
+                    Value::Str(s) => ioco_lang::ir::quote(s),
                     other => format!("{other:?}"),
                 })
                 .collect();

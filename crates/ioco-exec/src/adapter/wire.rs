@@ -348,7 +348,7 @@ impl Codec {
             }
             Format::JsonLines if self.gate_outputs.is_some() => {
                 // `name` is `gate v1 v2`: integers and booleans as JSON numbers and booleans
-                let mut words = name.split(' ');
+                let mut words = split_words(name).into_iter();
                 let gate = words.next().unwrap_or_default();
                 let values: Vec<serde_json::Value> = words
                     .chain(args.iter().map(String::as_str))
@@ -439,6 +439,27 @@ pub(crate) fn shorten(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quoted_strings_stay_whole() {
+        assert_eq!(
+            split_words(r#"greet "Ann Lee" 3 G("a b",1)"#),
+            vec!["greet", r#""Ann Lee""#, "3", r#"G("a b",1)"#]
+        );
+        assert_eq!(
+            split_words(r#"x "a \" b" "c"#),
+            vec!["x", r#""a \" b""#, r#""c"#]
+        );
+        assert_eq!(
+            split_args(r#""a,b", P("x)", 2), "\",""#),
+            vec![r#""a,b""#, r#"P("x)", 2)"#, r#""\",""#]
+        );
+        let (g, args) = split_gate(r#"Reply(Greeting("Ann","Hello, Ann!"))"#);
+        assert_eq!(
+            (g, args),
+            ("Reply", vec![r#"Greeting("Ann","Hello, Ann!")"#])
+        );
+    }
 
     fn alpha() -> Alphabet {
         let mut a = Alphabet::new();
