@@ -499,3 +499,72 @@ fn a_recorded_run_with_data_replays_to_the_same_verdict_and_shrinks() {
     );
     assert_eq!(inputs(&r.runs[0].trace), rec_inputs, "{text}");
 }
+
+/// The models of `crates/ioco-symbolic/tests/models/hidden-data.ioco` (hidden gates with data,
+/// TorXakis's DispatchProcess in `.ioco`) with `main` as the system tested.
+fn hidden_data(dir: &std::path::Path, main: &str) -> String {
+    let base = std::fs::read_to_string(
+        common::root().join("crates/ioco-symbolic/tests/models/hidden-data.ioco"),
+    )
+    .unwrap()
+    .replace("@main\n", "");
+    let p = write(
+        dir,
+        &format!("{main}.ioco"),
+        &format!("{base}\n@main\nsystem Main {{ {main} }}\n"),
+    );
+    p.to_str().unwrap().to_string()
+}
+
+/// Issue #16: a hidden gate with data (`hide Job2Proc in dispatcher |[Job2Proc]| processors`,
+/// the job's values on the hidden gate) is tested by the symbolic engine: Pass against
+/// itself, Fail against a processor with the wrong result; a hidden value that is unbounded
+/// and kept cannot be tracked exactly: Inconclusive (exit 3) against a system, an error (exit
+/// 2) when the simulator itself cannot follow it, never Pass or Fail.
+#[test]
+fn hidden_gates_with_data_are_tested_symbolically() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = hidden_data(dir.path(), "Dispatch");
+    let wrong = hidden_data(dir.path(), "WrongDispatch");
+    let t = std::time::Duration::from_secs(600);
+    let steps = ["--runs", "5", "--steps", "60", "--seed", "1"];
+    ioco_data()
+        .args(["test", &good, "--sim", &good])
+        .args(steps)
+        .timeout(t)
+        .assert()
+        .code(0)
+        .stdout(contains("PASS"));
+    ioco_data()
+        .args(["test", &good, "--sim", &wrong])
+        .args(steps)
+        .timeout(t)
+        .assert()
+        .code(1)
+        .stdout(contains("FAIL"))
+        .stdout(contains("Finish"));
+    let unbounded = hidden_data(dir.path(), "Unbounded");
+    let choice = hidden_data(dir.path(), "Choice");
+    ioco_data()
+        .args(["test", &unbounded, "--sim", &choice])
+        .args(steps)
+        .timeout(t)
+        .assert()
+        .code(3)
+        .stdout(contains("INCONCLUSIVE"))
+        .stdout(contains("hidden gate `Pick`"))
+        .stdout(contains("more than 64"));
+    ioco_data()
+        .args(["test", &unbounded, "--sim", &unbounded])
+        .args(steps)
+        .timeout(t)
+        .assert()
+        .code(2)
+        .stdout(contains("more than 64"));
+    ioco_data()
+        .args(["test", &choice, "--sim", &choice])
+        .args(steps)
+        .timeout(t)
+        .assert()
+        .code(0);
+}

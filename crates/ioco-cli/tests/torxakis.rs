@@ -472,3 +472,24 @@ fn imported_data_models_and_their_ports_simulate_each_other() {
         }
     }
 }
+
+/// DispatchProcess hides a channel with data (`HIDE [ Job2Proc :: Int # Int ]`): the
+/// symbolic engine follows the hidden steps, so these models are tested (they were refused:
+/// "needs a model with finite data").
+#[test]
+fn hidden_channels_with_data_are_tested() {
+    if !have_corpus() {
+        return;
+    }
+    for f in ["DisPro05-data.txs", "DisPro07-gcd.txs"] {
+        let spec = corpus(&format!("examps/DispatchProcess/spec/{f}"));
+        ioco()
+            .args([
+                "test", &spec, "--sim", &spec, "--steps", "50", "--runs", "3", "--seed", "7",
+            ])
+            .timeout(std::time::Duration::from_secs(600))
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("PASS"));
+    }
+}

@@ -7,8 +7,10 @@
 //! visible gate of the root ([`Spec::gates`]) or τ (`None`: a `tau` switch or a hidden gate).
 //! Moves depend only on the locations, so they are computed once per location vector.
 //!
-//! Limitation: a hidden gate with parameters would make the hidden values unknowns of the
-//! tester's state; [`System::new`] rejects such specs with an error naming the gate.
+//! A hidden gate keeps its parameters: a τ move on it (gate `None`, [`System::param_types`]
+//! not empty) is taken with every parameter vector its guards allow; the tracker enumerates
+//! the successors ([`crate::tracker`], "Hidden steps with data"). [`System::new`] still
+//! rejects multi-actions and `@sync`.
 
 use crate::term::{instantiate, SymVar, Term, T};
 use ioco_lang::ir::{
@@ -101,7 +103,6 @@ impl System {
             gate_index,
             cache: RefCell::new(HashMap::new()),
         };
-        sys.check_hidden(&sys.root)?;
         if let Some(a) = sys
             .spec
             .automata
@@ -122,70 +123,6 @@ impl System {
             );
         }
         Ok(sys)
-    }
-
-    /// Refuses a hidden gate with parameters, under any renaming: for each automaton below a
-    /// `hide`, its gates are compared by the names they have at the `hide` (`A[d -> h]` hides
-    /// `d` when `h` is hidden).
-    fn check_hidden(&self, n: &Node) -> Result<(), String> {
-        match n {
-            Node::Leaf(_) => Ok(()),
-            Node::Par(_, a, b) => {
-                self.check_hidden(a)?;
-                self.check_hidden(b)
-            }
-            Node::Rename(_, b) => self.check_hidden(b),
-            Node::Hide(gates, b) => {
-                let mut leaves = Vec::new();
-                Self::leaves(b, &HashMap::new(), &mut leaves);
-                for (i, names) in leaves {
-                    let a = &self.spec.automata[i];
-                    for sw in &a.switches {
-                        let Some(g) = sw.gate else { continue };
-                        let local = &a.gates[g as usize].name;
-                        let seen = names.get(local).unwrap_or(local);
-                        if gates.contains(seen) && !sw.params.is_empty() {
-                            return Err(format!(
-                                "hidden gate `{seen}` has parameters: the symbolic engine does not \
-                                 track hidden data yet (hint: hide only gates without parameters, \
-                                 or test the system without hiding)"
-                            ));
-                        }
-                    }
-                }
-                self.check_hidden(b)
-            }
-        }
-    }
-
-    /// The automata below `n`, each with the names its gates have above `n` (`above` maps the
-    /// names at `n` to the names above it; a gate not in the map keeps its name).
-    fn leaves(
-        n: &Node,
-        above: &HashMap<String, String>,
-        out: &mut Vec<(usize, HashMap<String, String>)>,
-    ) {
-        match n {
-            Node::Leaf(i) => out.push((*i, above.clone())),
-            Node::Par(_, a, b) => {
-                Self::leaves(a, above, out);
-                Self::leaves(b, above, out);
-            }
-            Node::Hide(_, b) => Self::leaves(b, above, out),
-            Node::Rename(map, b) => {
-                // A name below the renaming becomes map[name], then whatever `above` makes of it.
-                let mut composed = HashMap::new();
-                for (from, to) in map {
-                    composed.insert(from.clone(), above.get(to).unwrap_or(to).clone());
-                }
-                for (from, to) in above {
-                    if !map.contains_key(from) {
-                        composed.insert(from.clone(), to.clone());
-                    }
-                }
-                Self::leaves(b, &composed, out);
-            }
-        }
     }
 
     /// The data definitions.
@@ -462,6 +399,39 @@ impl System {
             g = Term::and(g, instantiate(&self.spec.defs, &sw.guard, &vars, params));
         }
         g
+    }
+
+    /// The assignments of a move that read its parameters, instantiated at a concrete state
+    /// with these parameter terms: `(automaton, variable, term)` for each assignment whose
+    /// term is not a constant. The successor `succ(q, m, w̄)` depends on `w̄` only through
+    /// these terms (the locations are the move's, the other variables are constants at `q`).
+    pub fn assigned_at(&self, q: &State, m: &Move, params: &[T]) -> Vec<(usize, usize, T)> {
+        let mut out = Vec::new();
+        for &(a, s) in &m.parts {
+            let sw = &self.automaton(a).switches[s as usize];
+            let vars: Vec<T> = q.vars[a as usize]
+                .iter()
+                .map(|v| Term::val(v.clone()))
+                .collect();
+            for (v, e) in &sw.assign {
+                let t = instantiate(&self.spec.defs, e, &vars, params);
+                if t.as_const().is_none() {
+                    out.push((a as usize, *v as usize, t));
+                }
+            }
+        }
+        out
+    }
+
+    /// The name of the gate of a move as its first automaton calls it (`tau` for a `tau`
+    /// switch): for a τ move on a hidden gate, the hidden gate.
+    pub fn local_gate_name(&self, m: &Move) -> String {
+        let (a, s) = m.parts[0];
+        let aut = self.automaton(a);
+        match aut.switches[s as usize].gate {
+            Some(g) => aut.gates[g as usize].name.clone(),
+            None => "tau".into(),
+        }
     }
 
     /// The guard of a move over a symbolic state with these parameter terms (`φ[m]`).

@@ -22,16 +22,46 @@
 //! (TAP19 Thm. 19 / thesis Thm. 4.19): observed quiescence is Fail only if every candidate is
 //! *provably* not quiescent; if none is provably quiescent but some are unknown, the verdict is
 //! Inconclusive. Outputs are judged by evaluation alone, so they never depend on the solver.
+//!
+//! **Hidden steps with data.** A τ move on a hidden gate with parameters (DispatchProcess's
+//! `hide Job2Proc in dispatcher |[Job2Proc]| processors`) leads from `q` to
+//! `succ(q, m, w̄)` for *every* `w̄` with `φ_m[ϑ](w̄)`. The candidate set must hold all of them,
+//! so [`hidden_outcomes`] enumerates them: when every parameter is fixed by an equality with
+//! an expression over the variables (`h!(=x)`), by evaluation; otherwise with the solver — a
+//! model, then a blocking clause, until unsat. The blocking clause says "another successor":
+//! it is over the *assigned terms* that read parameters ([`System::assigned_at`]), not over
+//! the parameters, so a hidden value that no variable keeps (`h!(y)` with `y` only in the
+//! guard) gives one successor, however many values it has. Each model is re-checked by the IR
+//! evaluator. The tracker never under-approximates: if the solver answers *unknown*, or there
+//! are more than [`MAX_HIDDEN_OUTCOMES`] successors of one move from one state, the step is
+//! an error naming the switch, the gate and the bound, which the caller turns into an
+//! Inconclusive (never Pass, never Fail). Enumerations are memoised per question. For
+//! quiescence, a τ move with parameters is enabled iff `∃ w̄. φ_m[ϑ](w̄)` (with a witness
+//! re-checked by evaluation), one query like an output's; unknown counts as "maybe enabled".
+//! A simulated system ([`crate::online::SpecSut`], [`SymbolicSpec::simulate_step`]) keeps the
+//! same τ-closed set, so it takes these steps too: its next output is drawn (with its seeded
+//! generator) from any state the hidden steps reach.
 
 use crate::pick::Picker;
 use crate::solver::{Checker, SatResult, Solver};
 use crate::system::{Move, State, System};
-use crate::term::{value_in_type, Term, T};
+use crate::term::{value_in_type, SymVar, Term, T};
 use ioco_lang::ir::{Direction, Spec, Value};
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
+
+/// Most successors of one hidden step with data (one τ move with parameters from one state)
+/// that the tracker follows; beyond it, the step cannot be tracked exactly and testing stops
+/// with Inconclusive (see the module documentation).
+pub const MAX_HIDDEN_OUTCOMES: usize = 64;
+
+/// Memo of [`hidden_outcomes`]: (guard instance, parameters, assigned terms) to the witnesses.
+pub type HiddenMemo = HashMap<(T, Vec<SymVar>, Vec<T>), Result<Vec<Vec<Value>>, String>>;
+
+/// Most memoised hidden-step enumerations (the table is cleared when full).
+const HIDDEN_MEMO_LIMIT: usize = 100_000;
 
 /// The outcome of an observation or a stimulus.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,6 +97,7 @@ pub struct SymbolicSpec {
     steps: usize,
     /// Bound on the candidate set (τ-closure included); exceeding it is an Inconclusive.
     pub max_states: usize,
+    hidden: HiddenMemo,
 }
 
 impl SymbolicSpec {
@@ -80,6 +111,7 @@ impl SymbolicSpec {
             states: Vec::new(),
             steps: 0,
             max_states: 10_000,
+            hidden: HiddenMemo::new(),
         };
         t.reset()?;
         Ok(t)
@@ -110,25 +142,16 @@ impl SymbolicSpec {
         self.steps
     }
 
-    fn closure(&self, start: Vec<State>) -> Result<Vec<State>, String> {
+    fn closure(&mut self, start: Vec<State>) -> Result<Vec<State>, String> {
         let mut seen: BTreeSet<State> = BTreeSet::new();
         let mut stack = start;
         while let Some(q) = stack.pop() {
             if seen.contains(&q) {
                 continue;
             }
-            for m in self.sys.moves(&q.locs).iter().filter(|m| m.gate.is_none()) {
-                let on = self
-                    .sys
-                    .enabled(&q, m, &[])
-                    .map_err(|e| self.model_error(&e.message, m))?;
-                if on {
-                    stack.push(
-                        self.sys
-                            .succ(&q, m, &[])
-                            .map_err(|e| self.model_error(&e.message, m))?,
-                    );
-                }
+            let moves = self.sys.moves(&q.locs);
+            for m in moves.iter().filter(|m| m.gate.is_none()) {
+                stack.extend(self.tau_successors(&q, m)?);
             }
             seen.insert(q);
             if seen.len() > self.max_states {
@@ -139,6 +162,32 @@ impl SymbolicSpec {
             }
         }
         Ok(seen.into_iter().collect())
+    }
+
+    /// The successors of `q` by the τ move `m`: at most one without parameters, one per
+    /// outcome of a hidden step with data ([`hidden_outcomes`]). `Err` on a model error, or
+    /// when a hidden step cannot be followed exactly.
+    pub fn tau_successors(&mut self, q: &State, m: &Move) -> Result<Vec<State>, String> {
+        let ws = if self.sys.param_types(m).is_empty() {
+            let on = self
+                .sys
+                .enabled(q, m, &[])
+                .map_err(|e| self.model_error(&e.message, m))?;
+            if on {
+                vec![Vec::new()]
+            } else {
+                Vec::new()
+            }
+        } else {
+            hidden_outcomes(&self.sys, &mut self.checker, &mut self.hidden, q, m)?
+        };
+        ws.iter()
+            .map(|w| {
+                self.sys
+                    .succ(q, m, w)
+                    .map_err(|e| self.model_error(&e.message, m))
+            })
+            .collect()
     }
 
     fn model_error(&self, msg: &str, m: &Move) -> String {
@@ -158,7 +207,7 @@ impl SymbolicSpec {
     }
 
     /// Successors of every candidate by a gate value; `Err` on a model error.
-    fn advance(&self, g: u32, values: &[Value]) -> Result<Vec<State>, String> {
+    fn advance(&mut self, g: u32, values: &[Value]) -> Result<Vec<State>, String> {
         let mut next = Vec::new();
         for q in &self.states {
             for m in self.sys.moves(&q.locs).iter().filter(|m| m.gate == Some(g)) {
@@ -507,57 +556,25 @@ pub fn quiescence(sys: &System, checker: &mut Checker, q: &State, _step: usize) 
     let moves = sys.moves(&q.locs);
     for m in moves.iter() {
         match sys.direction(m) {
-            None => match sys.enabled(q, m, &[]) {
+            None if sys.param_types(m).is_empty() => match sys.enabled(q, m, &[]) {
                 Ok(true) => return Quiescence::Active(None),
                 Ok(false) => {}
                 Err(e) => unknown = Some(e.message),
             },
-            Some(Direction::Output) => {
-                if let Some(vals) = sys.forced_params(q, m) {
-                    match sys.enabled(q, m, &vals) {
-                        Ok(true) => {
-                            let gate = sys.spec.gates[m.gate.unwrap() as usize].name.clone();
-                            return Quiescence::Active(Some((gate, vals)));
-                        }
-                        Ok(false) => continue,
-                        Err(e) => {
-                            unknown = Some(e.message);
-                            continue;
-                        }
-                    }
+            // a hidden step with data: enabled iff some parameter values satisfy the guards
+            None => match some_values(sys, checker, q, m, true) {
+                Ok(Some(_)) => return Quiescence::Active(None),
+                Ok(None) => {}
+                Err(r) => unknown = Some(r),
+            },
+            Some(Direction::Output) => match some_values(sys, checker, q, m, false) {
+                Ok(Some(w)) => {
+                    let gate = sys.spec.gates[m.gate.unwrap() as usize].name.clone();
+                    return Quiescence::Active(Some((gate, w)));
                 }
-                let vars = sys.param_vars(m, 0);
-                let params: Vec<T> = vars.iter().cloned().map(Term::sym).collect();
-                let phi = sys.guard_at(q, m, &params);
-                match checker.sat(&sys.spec.defs, &phi) {
-                    SatResult::Unsat => {}
-                    SatResult::Sat => {
-                        // the solver's witness must enable the switch under the IR's semantics
-                        // (in SMT-LIB `x / 0` is some number and integers do not overflow; in
-                        // the IR both are evaluation errors): only then is `q` not quiescent
-                        let gate = sys.spec.gates[m.gate.unwrap() as usize].name.clone();
-                        let w = if vars.is_empty() {
-                            Ok(Vec::new())
-                        } else {
-                            checker.values(&sys.spec.defs, &phi, &vars, &[])
-                        };
-                        let why = match w {
-                            Ok(w) => match sys.enabled(q, m, &w) {
-                                Ok(true) => return Quiescence::Active(Some((gate, w))),
-                                Ok(false) => {
-                                    "the solver's witness does not satisfy the guard".into()
-                                }
-                                Err(e) => format!("the solver's witness: {}", e.message),
-                            },
-                            Err(r) => format!("no witness: {:?}", r),
-                        };
-                        unknown = Some(format!("`{}`: {}", sys.switch_name(m.parts[0]), why));
-                    }
-                    SatResult::Unknown(r) => {
-                        unknown = Some(format!("`{}`: {}", sys.switch_name(m.parts[0]), r))
-                    }
-                }
-            }
+                Ok(None) => {}
+                Err(r) => unknown = Some(r),
+            },
             Some(Direction::Input) => {}
         }
     }
@@ -565,6 +582,170 @@ pub fn quiescence(sys: &System, checker: &mut Checker, q: &State, _step: usize) 
         Some(r) => Quiescence::Unknown(r),
         None => Quiescence::Quiescent,
     }
+}
+
+/// Some parameter values that enable `m` in `q` under the IR's semantics: `Ok(Some(w̄))`,
+/// `Ok(None)` when provably none does, `Err(reason)` when it cannot be decided (solver
+/// *unknown*, a witness the IR evaluator rejects, a model error). With `in_types`, values
+/// fixed by equalities must also lie in the parameters' types (the solver's domain
+/// constraints say the same of its models).
+fn some_values(
+    sys: &System,
+    checker: &mut Checker,
+    q: &State,
+    m: &Move,
+    in_types: bool,
+) -> Result<Option<Vec<Value>>, String> {
+    if let Some(vals) = sys.forced_params(q, m) {
+        if in_types && !in_param_types(sys, m, &vals) {
+            return Ok(None);
+        }
+        return match sys.enabled(q, m, &vals) {
+            Ok(true) => Ok(Some(vals)),
+            Ok(false) => Ok(None),
+            Err(e) => Err(e.message),
+        };
+    }
+    let vars = sys.param_vars(m, 0);
+    let params: Vec<T> = vars.iter().cloned().map(Term::sym).collect();
+    let phi = sys.guard_at(q, m, &params);
+    match checker.sat(&sys.spec.defs, &phi) {
+        SatResult::Unsat => Ok(None),
+        SatResult::Sat => {
+            // the solver's witness must enable the switch under the IR's semantics (in
+            // SMT-LIB `x / 0` is some number and integers do not overflow; in the IR both are
+            // evaluation errors): only then is the move enabled
+            let w = if vars.is_empty() {
+                Ok(Vec::new())
+            } else {
+                checker.values(&sys.spec.defs, &phi, &vars, &[])
+            };
+            let why = match w {
+                Ok(w) => match sys.enabled(q, m, &w) {
+                    Ok(true) => return Ok(Some(w)),
+                    Ok(false) => "the solver's witness does not satisfy the guard".into(),
+                    Err(e) => format!("the solver's witness: {}", e.message),
+                },
+                Err(r) => format!("no witness: {:?}", r),
+            };
+            Err(format!("`{}`: {}", sys.switch_name(m.parts[0]), why))
+        }
+        SatResult::Unknown(r) => Err(format!("`{}`: {}", sys.switch_name(m.parts[0]), r)),
+    }
+}
+
+fn in_param_types(sys: &System, m: &Move, vals: &[Value]) -> bool {
+    let types = sys.param_types(m);
+    vals.iter()
+        .zip(&types)
+        .all(|(v, t)| value_in_type(&sys.spec.defs, *t, v))
+}
+
+/// The outcomes of a hidden step with data (a τ move `m` with parameters) from `q`: parameter
+/// vectors, one per distinct successor state, that together reach every successor
+/// `succ(q, m, w̄)` with `φ_m[ϑ](w̄)` (see the module documentation). Empty when the move is
+/// not enabled. `Err` — never a partial answer — when the successors cannot all be found: the
+/// solver answers *unknown*, a model fails the IR evaluator, a model error, or more than
+/// [`MAX_HIDDEN_OUTCOMES`] successors. Memoised in `memo`.
+pub fn hidden_outcomes(
+    sys: &System,
+    checker: &mut Checker,
+    memo: &mut HiddenMemo,
+    q: &State,
+    m: &Move,
+) -> Result<Vec<Vec<Value>>, String> {
+    let defs = &sys.spec.defs;
+    let err = |why: String| {
+        format!(
+            "hidden step `{}` (hidden gate `{}`) in {}: {}",
+            sys.switch_name(m.parts[0]),
+            sys.local_gate_name(m),
+            sys.describe(q),
+            why
+        )
+    };
+    // the cheap path: every parameter fixed by an equality (`h!(=x)`)
+    if let Some(w) = sys.forced_params(q, m) {
+        if !in_param_types(sys, m, &w) {
+            return Ok(Vec::new());
+        }
+        return match sys.enabled(q, m, &w) {
+            Ok(true) => Ok(vec![w]),
+            Ok(false) => Ok(Vec::new()),
+            Err(e) => Err(err(format!("model error: {}", e.message))),
+        };
+    }
+    let vars = sys.param_vars(m, 0);
+    let params: Vec<T> = vars.iter().cloned().map(Term::sym).collect();
+    let phi = sys.guard_at(q, m, &params);
+    let targets = sys.assigned_at(q, m, &params);
+    let key = (
+        phi.clone(),
+        vars.clone(),
+        targets.iter().map(|t| t.2.clone()).collect::<Vec<T>>(),
+    );
+    if let Some(r) = memo.get(&key) {
+        return r.clone();
+    }
+    let mut found: Vec<Vec<Value>> = Vec::new();
+    let mut cur = phi;
+    // each round finds a new successor or ends: at most MAX_HIDDEN_OUTCOMES + 1 rounds
+    let r = loop {
+        if cur.as_const() == Some(&Value::Bool(false)) {
+            break Ok(found);
+        }
+        let w = match checker.values(defs, &cur, &vars, &[]) {
+            Ok(w) => w,
+            Err(SatResult::Unsat) => break Ok(found),
+            Err(SatResult::Unknown(r)) => {
+                break Err(err(format!(
+                    "the solver cannot enumerate the values of the hidden parameters ({r}), \
+                     so the step cannot be followed exactly"
+                )))
+            }
+            Err(SatResult::Sat) => {
+                break Err(err(
+                    "the solver gave no values for the hidden parameters".into()
+                ))
+            }
+        };
+        let label = ioco_lang::semantics::label_name(defs, &sys.local_gate_name(m), &w);
+        match sys.enabled(q, m, &w) {
+            Ok(true) => {}
+            Ok(false) => {
+                break Err(err(format!(
+                    "the solver's values {label} do not satisfy the guard under the model's \
+                     semantics, so the step cannot be followed exactly"
+                )))
+            }
+            Err(e) => break Err(err(format!("model error with {label}: {}", e.message))),
+        }
+        let next = match sys.succ(q, m, &w) {
+            Ok(n) => n,
+            Err(e) => break Err(err(format!("model error with {label}: {}", e.message))),
+        };
+        if found.len() == MAX_HIDDEN_OUTCOMES {
+            break Err(err(format!(
+                "more than {MAX_HIDDEN_OUTCOMES} parameter values leading to different states \
+                 (e.g. {label}); the tracker follows at most {MAX_HIDDEN_OUTCOMES} \
+                 (MAX_HIDDEN_OUTCOMES) exactly and never a part of them (hint: bound the hidden \
+                 values with a guard or a range type, or test without hiding the gate)"
+            )));
+        }
+        found.push(w);
+        // another successor: some assigned term differs from this model's value
+        let same = Term::and_all(
+            targets
+                .iter()
+                .map(|(a, v, t)| Term::eq(t.clone(), Term::val(next.vars[*a][*v].clone()))),
+        );
+        cur = Term::and(cur, Term::negate(same));
+    };
+    if memo.len() >= HIDDEN_MEMO_LIMIT {
+        memo.clear();
+    }
+    memo.insert(key, r.clone());
+    r
 }
 
 /// Checks that a gate value is well formed: the gate exists with this direction, the values

@@ -106,6 +106,7 @@ impl<'p> SwitchPath<'p> {
     fn expected(&self, sys: &System) -> String {
         match self.purpose.path.get(self.next) {
             None => "the end of the purpose".into(),
+            Some(r) if r.gate.is_none() => "an internal step".into(),
             Some(r) => Self::gate_name(sys, r).to_string(),
         }
     }
@@ -145,21 +146,42 @@ impl Selection<Symbolic<'_>> for SwitchPath<'_> {
                 };
             };
             match sys.direction(r) {
-                // a τ move of the purpose: follow it in the path's state
-                None => match sys.enabled(&q, r, &[]) {
-                    Ok(true) => match sys.succ(&q, r, &[]) {
-                        Ok(n) => {
-                            q = n;
-                            self.next += 1;
+                // a τ move of the purpose: follow it in the path's state (a hidden step with
+                // data with values from `η`: the system may take others, and then leaves the
+                // purpose, which ends the run Inconclusive; the tracker follows them all)
+                None => {
+                    let w = if sys.param_types(r).is_empty() {
+                        Vec::new()
+                    } else {
+                        let pvars = sys.param_vars(r, i);
+                        match checker.values(&sys.spec.defs, &self.eta, &pvars, &[]) {
+                            Ok(w) => w,
+                            Err(why) => {
+                                break Choice::Stop(Stop::Inconclusive(format!(
+                                    "no values for the hidden step `{}` of the purpose: {why:?}",
+                                    sys.switch_name(r.parts[0])
+                                )))
+                            }
                         }
-                        Err(e) => break Choice::Stop(Stop::Inconclusive(e.message)),
-                    },
-                    _ => {
-                        break Choice::Stop(Stop::Inconclusive(
-                            "internal step of the purpose not enabled".into(),
-                        ))
+                    };
+                    match sys.enabled(&q, r, &w) {
+                        Ok(true) => match sys.succ(&q, r, &w) {
+                            Ok(n) => {
+                                if !w.is_empty() {
+                                    self.eta = Self::subst(sys, &self.eta, r, i, &w);
+                                }
+                                q = n;
+                                self.next += 1;
+                            }
+                            Err(e) => break Choice::Stop(Stop::Inconclusive(e.message)),
+                        },
+                        _ => {
+                            break Choice::Stop(Stop::Inconclusive(
+                                "internal step of the purpose not enabled".into(),
+                            ))
+                        }
                     }
-                },
+                }
                 Some(Direction::Input) => {
                     let w = match self.values(sys, checker, picker, &q, r, i, rng) {
                         Ok(w) => w,
