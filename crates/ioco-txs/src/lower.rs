@@ -759,6 +759,16 @@ impl<'a> Lowerer<'a> {
         let Some(fs) = self.funcs.get(name) else {
             return Ok(None);
         };
+        // a function of another arity is not meant (TorXakis: `gcd(o)` the accessor of a
+        // field `gcd`, beside a function `gcd(a, b)`)
+        let fs: Vec<&'a t::FuncDef> = fs
+            .iter()
+            .copied()
+            .filter(|f| f.params.len() == args.len())
+            .collect();
+        if fs.is_empty() {
+            return Ok(None);
+        }
         if fs.len() == 1 {
             return Ok(Some(fs[0]));
         }
