@@ -300,11 +300,15 @@ fn describe_move(spec: &SymbolicSpec, q: &State, m: &Move) -> String {
 pub(crate) fn describe_output_move(sys: &crate::System, q: &State, m: &Move) -> String {
     let defs = &sys.spec.defs;
     let mut guards = Vec::new();
-    let mut params: Vec<String> = Vec::new();
+    // a multi-action with hidden gates: the visible gate's parameters
+    let mut params: Vec<String> = match &m.layout {
+        Some(l) => l.params[..l.visible].iter().map(|p| p.0.clone()).collect(),
+        None => Vec::new(),
+    };
     for &(a, s) in &m.parts {
         let aut = sys.automaton(a);
         let sw = &aut.switches[s as usize];
-        if params.is_empty() {
+        if params.is_empty() && m.layout.is_none() {
             params = sw.params.iter().map(|p| p.0.clone()).collect();
         }
         if !sw.guard.is_true() {
@@ -337,10 +341,14 @@ pub fn input_enabled(spec: &SymbolicSpec, gate: &str, values: &[Value]) -> bool 
         return false;
     };
     spec.states().iter().any(|q| {
-        spec.sys
-            .moves(&q.locs)
-            .iter()
-            .any(|m| m.gate == Some(g) && spec.sys.enabled(q, m, values) == Ok(true))
+        spec.sys.moves(&q.locs).iter().any(|m| {
+            m.gate == Some(g)
+                && match spec.sys.complete(q, m, values) {
+                    Some(w) => spec.sys.enabled(q, m, &w) == Ok(true),
+                    // hidden values the guards do not fix: maybe (the tracker decides)
+                    None => true,
+                }
+        })
     })
 }
 
@@ -351,8 +359,12 @@ pub fn fired(spec: &SymbolicSpec, gate: &str, values: &[Value]) -> Vec<SwitchId>
     };
     let mut out = Vec::new();
     for q in spec.states() {
-        for m in spec.sys.moves(&q.locs).iter() {
-            if m.gate == Some(g) && spec.sys.enabled(q, m, values) == Ok(true) {
+        for m in spec.sys.moves(&q.locs).iter().filter(|m| m.gate == Some(g)) {
+            // a multi-action whose hidden values the guards do not fix is not counted
+            let Some(w) = spec.sys.complete(q, m, values) else {
+                continue;
+            };
+            if spec.sys.enabled(q, m, &w) == Ok(true) {
                 out.extend(m.parts.iter().copied());
             }
         }

@@ -9,13 +9,25 @@
 //!
 //! A hidden gate keeps its parameters: a τ move on it (gate `None`, [`System::param_types`]
 //! not empty) is taken with every parameter vector its guards allow; the tracker enumerates
-//! the successors ([`crate::tracker`], "Hidden steps with data"). [`System::new`] still
-//! rejects multi-actions and `@sync`.
+//! the successors ([`crate::tracker`], "Hidden steps with data").
+//!
+//! **Multi-actions** (`Switch::also`, TorXakis `A ? x | B ? y`) follow `ioco_lang::semantics`:
+//! a step is a set of gates with values; in `P |[G]| Q` steps with the same gates of `G`
+//! synchronise (their parameters on those gates become one), independent
+//! steps of the two sides may happen together where an enclosing multi-action may need them,
+//! hiding removes gates from a step (a step of hidden gates only is τ), renaming that merges
+//! two gates of a step identifies their parameters. A move whose parts do not simply share one
+//! parameter vector carries a [`Layout`]: the visible gate's parameters first, then the hidden
+//! ones, which the tracker quantifies existentially (it enumerates their values as for a
+//! hidden step). A root step with several visible gates at once (a multi-label) is no step
+//! unless `@sync` lists it, and [`System::new`] rejects `@sync`: multi-labels are not
+//! supported by the symbolic engine.
 
 use crate::term::{instantiate, SymVar, Term, T};
 use ioco_lang::ir::{
     Automaton, Composition, Defs, Direction, Env, EvalError, Expr, ExprKind, Spec, Type, Value,
 };
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -31,6 +43,23 @@ pub struct Move {
     pub gate: Option<u32>,
     /// The synchronised switches.
     pub parts: Vec<SwitchId>,
+    /// The parameters of a move with multi-actions among its parts (`None` for an ordinary
+    /// move, whose parts all share the parameters of the first part's switch).
+    pub layout: Option<Arc<Layout>>,
+}
+
+/// The parameters of a move made with multi-actions (module documentation, "Multi-actions"):
+/// the move's parameter vector is the visible gate's parameters (if any), then every hidden
+/// parameter; each part reads its switch's parameters from positions of that vector.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Layout {
+    /// The move's parameters: (name, type).
+    pub params: Vec<(String, Type)>,
+    /// Per part (in the order of [`Move::parts`]): the position in `params` of each parameter
+    /// of its switch.
+    pub maps: Vec<Vec<u32>>,
+    /// How many leading parameters belong to the visible gate (0 for τ).
+    pub visible: usize,
 }
 
 /// A concrete (semantic) state `(l, ϑ)`: one location and valuation per automaton.
@@ -57,13 +86,100 @@ pub struct SymState {
 
 enum Node {
     Leaf(usize),
-    Par(Vec<String>, Box<Node>, Box<Node>),
+    /// Synchronised gates, operands, and whether independent steps of the two sides may also
+    /// happen together (as in `ioco_lang::semantics`: only below an operand next to one with
+    /// multi-actions, where an enclosing multi-action may ask for them).
+    Par(Vec<String>, Box<Node>, Box<Node>, bool),
     Hide(Vec<String>, Box<Node>),
     Rename(HashMap<String, String>, Box<Node>),
 }
 
 type MoveCache = HashMap<Box<[u32]>, Arc<Vec<Move>>>;
-type RawMove = (Option<String>, Vec<SwitchId>);
+
+/// A move below the root: the gates it shows at this level (sorted by name, each with the
+/// positions of its parameters in `slots`), its switches, and per switch where its
+/// parameters are.
+#[derive(Clone, Debug)]
+struct RawMove {
+    acts: Vec<(String, Vec<u32>)>,
+    parts: Vec<SwitchId>,
+    maps: Vec<Vec<u32>>,
+    slots: Vec<(String, Type)>,
+}
+
+impl RawMove {
+    fn gates(&self) -> impl Iterator<Item = &str> {
+        self.acts.iter().map(|a| a.0.as_str())
+    }
+
+    fn touches(&self, set: &[String]) -> bool {
+        self.gates().any(|g| set.iter().any(|s| s == g))
+    }
+
+    /// Both moves in one step: `b`'s parameters follow `a`'s, except that `b`'s parameters
+    /// in `same` (pairs `(b position, a position)`) are `a`'s. The shown gates are `a`'s and
+    /// `b`'s other than `skip`; `None` if a gate would occur twice.
+    fn join(a: &RawMove, b: &RawMove, same: &[(u32, u32)], skip: &[String]) -> Option<RawMove> {
+        let mut slots = a.slots.clone();
+        let mut remap = Vec::with_capacity(b.slots.len());
+        for (i, sl) in b.slots.iter().enumerate() {
+            match same.iter().find(|p| p.0 == i as u32) {
+                Some(p) => remap.push(p.1),
+                None => {
+                    remap.push(slots.len() as u32);
+                    slots.push(sl.clone());
+                }
+            }
+        }
+        let mut acts = a.acts.clone();
+        for (g, ps) in &b.acts {
+            if skip.contains(g) {
+                continue;
+            }
+            if acts.iter().any(|x| &x.0 == g) {
+                return None;
+            }
+            acts.push((g.clone(), ps.iter().map(|&p| remap[p as usize]).collect()));
+        }
+        acts.sort();
+        let mut parts = a.parts.clone();
+        parts.extend(b.parts.iter().copied());
+        let mut maps = a.maps.clone();
+        maps.extend(
+            b.maps
+                .iter()
+                .map(|m| m.iter().map(|&p| remap[p as usize]).collect()),
+        );
+        Some(RawMove {
+            acts,
+            parts,
+            maps,
+            slots,
+        })
+    }
+
+    /// Identifies position `from` with position `to` (`from` disappears).
+    fn unify(&mut self, from: u32, to: u32) {
+        if from == to {
+            return;
+        }
+        let fix = |p: &mut u32| {
+            if *p == from {
+                *p = to;
+            }
+            if *p > from {
+                *p -= 1;
+            }
+        };
+        for (_, ps) in &mut self.acts {
+            ps.iter_mut().for_each(fix);
+        }
+        for m in &mut self.maps {
+            m.iter_mut().for_each(fix);
+        }
+        self.slots.remove(from as usize);
+    }
+}
 
 /// A spec prepared for symbolic and concrete stepping.
 pub struct System {
@@ -74,23 +190,43 @@ pub struct System {
     cache: RefCell<MoveCache>,
 }
 
-fn build(c: &Composition) -> Node {
+fn has_multi(c: &Composition, spec: &Spec) -> bool {
+    match c {
+        Composition::Leaf(i) => spec.automata[*i as usize]
+            .switches
+            .iter()
+            .any(|s| !s.also.is_empty()),
+        Composition::Par { left, right, .. } => has_multi(left, spec) || has_multi(right, spec),
+        Composition::Hide { body, .. } | Composition::Rename { body, .. } => has_multi(body, spec),
+    }
+}
+
+fn build(c: &Composition, spec: &Spec, combine: bool) -> Node {
     match c {
         Composition::Leaf(i) => Node::Leaf(*i as usize),
         Composition::Par { sync, left, right } => {
-            Node::Par(sync.clone(), Box::new(build(left)), Box::new(build(right)))
+            let (ml, mr) = (has_multi(left, spec), has_multi(right, spec));
+            Node::Par(
+                sync.clone(),
+                Box::new(build(left, spec, combine || mr)),
+                Box::new(build(right, spec, combine || ml)),
+                combine,
+            )
         }
-        Composition::Hide { gates, body } => Node::Hide(gates.clone(), Box::new(build(body))),
-        Composition::Rename { map, body } => {
-            Node::Rename(map.iter().cloned().collect(), Box::new(build(body)))
+        Composition::Hide { gates, body } => {
+            Node::Hide(gates.clone(), Box::new(build(body, spec, combine)))
         }
+        Composition::Rename { map, body } => Node::Rename(
+            map.iter().cloned().collect(),
+            Box::new(build(body, spec, combine)),
+        ),
     }
 }
 
 impl System {
     /// Prepares a spec. `Err` explains what is not supported.
     pub fn new(spec: Arc<Spec>) -> Result<System, String> {
-        let root = build(&spec.root);
+        let root = build(&spec.root, &spec, !spec.sync.is_empty());
         let gate_index = spec
             .gates
             .iter()
@@ -103,24 +239,14 @@ impl System {
             gate_index,
             cache: RefCell::new(HashMap::new()),
         };
-        if let Some(a) = sys
-            .spec
-            .automata
-            .iter()
-            .find(|a| a.switches.iter().any(|sw| !sw.also.is_empty()))
-        {
-            return Err(format!(
-                "`{}` has multi-actions (`a? | b?`), which the symbolic engine does not support \
-                 (hint: test it with the explicit engine, or write the gates as consecutive switches)",
-                a.name
-            ));
-        }
         if !sys.spec.sync.is_empty() {
-            return Err(
-                "`@sync` multi-actions are not supported by the symbolic engine \
-                        (hint: test the model with the explicit engine)"
-                    .into(),
-            );
+            let sets: Vec<String> = sys.spec.sync.iter().map(|s| s.join(" | ")).collect();
+            return Err(format!(
+                "`@sync({})`: steps with several visible gates at once (multi-labels) are not \
+                 supported by the symbolic engine; multi-actions of one visible gate and hidden \
+                 gates are (hint: test the model with the explicit engine)",
+                sets.join("), @sync(")
+            ));
         }
         Ok(sys)
     }
@@ -145,8 +271,12 @@ impl System {
         m.gate.map(|g| self.spec.gates[g as usize].dir)
     }
 
-    /// The parameter types of a move.
+    /// The parameter types of a move (for a multi-action: the visible gate's, then the hidden
+    /// ones, [`Layout`]).
     pub fn param_types(&self, m: &Move) -> Vec<Type> {
+        if let Some(l) = &m.layout {
+            return l.params.iter().map(|p| p.1).collect();
+        }
         let (a, s) = m.parts[0];
         self.automaton(a).switches[s as usize]
             .params
@@ -155,8 +285,70 @@ impl System {
             .collect()
     }
 
+    /// How many of a move's parameters are the visible gate's (the values of its label); the
+    /// rest are hidden and existentially quantified. All of them for an ordinary visible move,
+    /// none for τ.
+    pub fn visible_arity(&self, m: &Move) -> usize {
+        match (&m.layout, m.gate) {
+            (_, None) => 0,
+            (Some(l), _) => l.visible,
+            (None, Some(_)) => self.param_types(m).len(),
+        }
+    }
+
+    /// Whether a visible move has hidden parameters too (a multi-action with hidden gates).
+    pub fn has_hidden_params(&self, m: &Move) -> bool {
+        m.gate.is_some()
+            && m.layout
+                .as_ref()
+                .is_some_and(|l| l.params.len() > l.visible)
+    }
+
+    /// The full parameter vector of a move from its visible values: the values themselves for
+    /// an ordinary move, with the hidden parameters' values when the guards fix them by
+    /// evaluation ([`System::forced_with`]), else `None`.
+    pub fn complete<'x>(
+        &self,
+        q: &State,
+        m: &Move,
+        values: &'x [Value],
+    ) -> Option<Cow<'x, [Value]>> {
+        if !self.has_hidden_params(m) {
+            return Some(Cow::Borrowed(values));
+        }
+        self.forced_with(q, m, values).map(Cow::Owned)
+    }
+
+    /// The arguments part `k` of a move reads, from the move's parameter vector.
+    pub fn part_args<'x, X: Clone>(&self, m: &Move, k: usize, params: &'x [X]) -> Cow<'x, [X]> {
+        match &m.layout {
+            None => Cow::Borrowed(params),
+            Some(l) => Cow::Owned(
+                l.maps[k]
+                    .iter()
+                    .map(|&i| params[i as usize].clone())
+                    .collect(),
+            ),
+        }
+    }
+
     /// Step-indexed parameter variables of a move (`name@step`).
     pub fn param_vars(&self, m: &Move, step: usize) -> Vec<SymVar> {
+        if let Some(l) = &m.layout {
+            // names of different gates may clash: number the hidden ones
+            return l
+                .params
+                .iter()
+                .enumerate()
+                .map(|(i, (n, ty))| {
+                    if i < l.visible {
+                        SymVar::at(n, step, *ty)
+                    } else {
+                        SymVar::at(&format!("{n}#{i}"), step, *ty)
+                    }
+                })
+                .collect();
+        }
         let (a, s) = m.parts[0];
         self.automaton(a).switches[s as usize]
             .params
@@ -215,6 +407,13 @@ impl System {
         )
     }
 
+    /// The switches of a move, readable: `Model: from -- gate? --> to` for each part, joined
+    /// by `; `.
+    pub fn multi_name(&self, m: &Move) -> String {
+        let names: Vec<String> = m.parts.iter().map(|&p| self.switch_name(p)).collect();
+        names.join("; ")
+    }
+
     /// The initial concrete state.
     pub fn initial(&self) -> State {
         State {
@@ -265,83 +464,208 @@ impl System {
         out
     }
 
-    /// The moves from these locations (memoised).
+    /// The moves from these locations (memoised). A step that shows several visible gates at
+    /// once (a multi-label) is not a step of the root: like `ioco_lang::semantics`, the root
+    /// shows a multi-action only if `@sync` lists it, and [`System::new`] rejects `@sync`.
     pub fn moves(&self, locs: &[u32]) -> Arc<Vec<Move>> {
         if let Some(m) = self.cache.borrow().get(locs) {
             return m.clone();
         }
         let raw = self.raw_moves(&self.root, locs);
-        let moves: Vec<Move> = raw
-            .into_iter()
-            .filter_map(|(g, parts)| match g {
-                None => Some(Move { gate: None, parts }),
-                // a gate not in the root interface cannot happen after checking; skip defensively
-                Some(name) => self.gate(&name).map(|gi| Move {
-                    gate: Some(gi),
-                    parts,
-                }),
-            })
-            .collect();
+        let moves: Vec<Move> = raw.into_iter().filter_map(|r| self.finish(r)).collect();
         let moves = Arc::new(moves);
         self.cache.borrow_mut().insert(locs.into(), moves.clone());
         moves
+    }
+
+    /// A root move from a raw one: the visible gate's parameters first, the layout only when
+    /// the parts do not simply share their first switch's parameters.
+    fn finish(&self, mut r: RawMove) -> Option<Move> {
+        let gate = match r.acts.len() {
+            0 => None,
+            // a gate not in the root interface cannot happen after checking; skip defensively
+            1 => Some(self.gate(&r.acts[0].0)?),
+            _ => return None,
+        };
+        // renumber: the visible gate's positions first, then the others in order
+        let mut order: Vec<u32> = r.acts.first().map(|a| a.1.clone()).unwrap_or_default();
+        let visible = order.len();
+        for i in 0..r.slots.len() as u32 {
+            if !order.contains(&i) {
+                order.push(i);
+            }
+        }
+        let mut inv = vec![0u32; r.slots.len()];
+        for (new, &old) in order.iter().enumerate() {
+            inv[old as usize] = new as u32;
+        }
+        let params: Vec<(String, Type)> =
+            order.iter().map(|&o| r.slots[o as usize].clone()).collect();
+        for m in &mut r.maps {
+            m.iter_mut().for_each(|p| *p = inv[*p as usize]);
+        }
+        let plain = r.maps.iter().zip(&r.parts).all(|(m, &(a, s))| {
+            let sw = &self.automaton(a).switches[s as usize];
+            sw.params.len() == params.len()
+                && m.iter().enumerate().all(|(i, &p)| p == i as u32)
+                && sw.params.iter().zip(&params).all(|(x, y)| x.1 == y.1)
+        });
+        let layout = if plain {
+            None
+        } else {
+            Some(Arc::new(Layout {
+                params,
+                maps: r.maps,
+                visible,
+            }))
+        };
+        Some(Move {
+            gate,
+            parts: r.parts,
+            layout,
+        })
     }
 
     fn raw_moves(&self, n: &Node, locs: &[u32]) -> Vec<RawMove> {
         match n {
             Node::Leaf(i) => {
                 let a = &self.spec.automata[*i];
-                a.switches
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, sw)| sw.from == locs[*i])
-                    .map(|(si, sw)| {
-                        (
-                            sw.gate.map(|g| a.gates[g as usize].name.clone()),
-                            vec![(*i as u32, si as u32)],
-                        )
-                    })
-                    .collect()
+                let mut out = Vec::new();
+                for (si, sw) in a.switches.iter().enumerate() {
+                    if sw.from != locs[*i] {
+                        continue;
+                    }
+                    let n = sw.params.len() as u32;
+                    let mut acts: Vec<(String, Vec<u32>)> = Vec::new();
+                    if let Some(g) = sw.gate {
+                        // split the parameters among the gates of a multi-action
+                        let mut at = 0u32;
+                        for gi in std::iter::once(g).chain(sw.also.iter().copied()) {
+                            let k = (a.gates[gi as usize].params.len() as u32).min(n - at);
+                            acts.push((a.gates[gi as usize].name.clone(), (at..at + k).collect()));
+                            at += k;
+                        }
+                    }
+                    acts.sort();
+                    // a gate twice in one multi-action is no step (`Act::strict`)
+                    if acts.windows(2).any(|w| w[0].0 == w[1].0) {
+                        continue;
+                    }
+                    out.push(RawMove {
+                        acts,
+                        parts: vec![(*i as u32, si as u32)],
+                        maps: vec![(0..n).collect()],
+                        slots: sw.params.clone(),
+                    });
+                }
+                out
             }
-            Node::Par(sync, l, r) => {
+            Node::Par(sync, l, r, combine) => {
                 let left = self.raw_moves(l, locs);
                 let right = self.raw_moves(r, locs);
-                let synced = |g: &Option<String>| g.as_ref().is_some_and(|g| sync.contains(g));
                 let mut out: Vec<RawMove> = Vec::new();
+                if *combine {
+                    // TorXakis: independent visible steps of the two sides may happen together
+                    for a in left
+                        .iter()
+                        .filter(|m| !m.acts.is_empty() && !m.touches(sync))
+                    {
+                        for b in right
+                            .iter()
+                            .filter(|m| !m.acts.is_empty() && !m.touches(sync))
+                        {
+                            out.extend(RawMove::join(a, b, &[], &[]));
+                        }
+                    }
+                }
                 for m in left.iter().chain(right.iter()) {
-                    if !synced(&m.0) {
+                    if !m.touches(sync) {
                         out.push(m.clone());
                     }
                 }
-                for a in left.iter().filter(|m| synced(&m.0)) {
-                    for b in right.iter().filter(|m| m.0 == a.0) {
-                        let mut parts = a.1.clone();
-                        parts.extend(b.1.iter().copied());
-                        out.push((a.0.clone(), parts));
+                for a in left.iter().filter(|m| m.touches(sync)) {
+                    let sa: Vec<&(String, Vec<u32>)> =
+                        a.acts.iter().filter(|x| sync.contains(&x.0)).collect();
+                    for b in right.iter().filter(|m| m.touches(sync)) {
+                        let sb: Vec<&(String, Vec<u32>)> =
+                            b.acts.iter().filter(|x| sync.contains(&x.0)).collect();
+                        // the same synchronised gates on both sides, with the same values
+                        if sa.len() != sb.len() || sa.iter().zip(&sb).any(|(x, y)| x.0 != y.0) {
+                            continue;
+                        }
+                        let same: Vec<(u32, u32)> = sa
+                            .iter()
+                            .zip(&sb)
+                            .flat_map(|(x, y)| y.1.iter().copied().zip(x.1.iter().copied()))
+                            .collect();
+                        out.extend(RawMove::join(a, b, &same, sync));
                     }
                 }
                 out
             }
-            Node::Hide(gates, b) => self
-                .raw_moves(b, locs)
-                .into_iter()
-                .map(|(g, p)| (g.filter(|g| !gates.contains(g)), p))
-                .collect(),
-            Node::Rename(map, b) => self
-                .raw_moves(b, locs)
-                .into_iter()
-                .map(|(g, p)| (g.map(|g| map.get(&g).cloned().unwrap_or(g)), p))
-                .collect(),
+            Node::Hide(gates, b) => {
+                let mut ms = self.raw_moves(b, locs);
+                for m in &mut ms {
+                    m.acts.retain(|(g, _)| !gates.contains(g));
+                }
+                ms
+            }
+            Node::Rename(map, b) => {
+                let mut out = Vec::new();
+                'm: for mut m in self.raw_moves(b, locs) {
+                    for (g, _) in &mut m.acts {
+                        if let Some(n) = map.get(g) {
+                            *g = n.clone();
+                        }
+                    }
+                    m.acts.sort();
+                    // two gates merged by the renaming: one step, with the same values
+                    while let Some(i) = (1..m.acts.len()).find(|&i| m.acts[i - 1].0 == m.acts[i].0)
+                    {
+                        let (x, y) = (m.acts[i - 1].1.clone(), m.acts[i].1.clone());
+                        if x.len() != y.len() {
+                            continue 'm;
+                        }
+                        m.acts.remove(i);
+                        // identify y's positions with x's, highest first so indices stay valid
+                        let mut pairs: Vec<(u32, u32)> = y.into_iter().zip(x).collect();
+                        pairs.sort_by_key(|p| std::cmp::Reverse(p.0));
+                        for k in 0..pairs.len() {
+                            let (from, to) = pairs[k];
+                            m.unify(from, to);
+                            for p in &mut pairs[k + 1..] {
+                                for v in [&mut p.0, &mut p.1] {
+                                    if *v == from {
+                                        *v = to;
+                                    }
+                                    if *v > from {
+                                        *v -= 1;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    out.push(m);
+                }
+                out
+            }
         }
     }
 
     /// `enab(q, (λ, w̄), m)`: every synchronised guard holds (concrete evaluation).
     pub fn enabled(&self, q: &State, m: &Move, values: &[Value]) -> Result<bool, EvalError> {
-        for &(a, s) in &m.parts {
+        if values.len() < self.param_types(m).len() {
+            return Err(EvalError {
+                message: "values for the hidden parameters of a multi-action are missing".into(),
+                span: self.automaton(m.parts[0].0).switches[m.parts[0].1 as usize].span,
+            });
+        }
+        for (k, &(a, s)) in m.parts.iter().enumerate() {
             let sw = &self.automaton(a).switches[s as usize];
+            let args = self.part_args(m, k, values);
             let env = Env {
                 vars: &q.vars[a as usize],
-                params: values,
+                params: &args,
                 locals: &[],
             };
             if self.spec.defs.eval(&sw.guard, &env)?.as_bool() != Some(true) {
@@ -356,12 +680,13 @@ impl System {
     pub fn succ(&self, q: &State, m: &Move, values: &[Value]) -> Result<State, EvalError> {
         let mut locs = q.locs.clone();
         let mut vars = q.vars.clone();
-        for &(a, s) in &m.parts {
+        for (k, &(a, s)) in m.parts.iter().enumerate() {
             let aut = self.automaton(a);
             let sw = &aut.switches[s as usize];
+            let args = self.part_args(m, k, values);
             let env = Env {
                 vars: &q.vars[a as usize],
-                params: values,
+                params: &args,
                 locals: &[],
             };
             let mut new = q.vars[a as usize].to_vec();
@@ -390,13 +715,14 @@ impl System {
     /// The guard of a move instantiated at a concrete state with these parameter terms.
     pub fn guard_at(&self, q: &State, m: &Move, params: &[T]) -> T {
         let mut g = Term::bool(true);
-        for &(a, s) in &m.parts {
+        for (k, &(a, s)) in m.parts.iter().enumerate() {
             let sw = &self.automaton(a).switches[s as usize];
             let vars: Vec<T> = q.vars[a as usize]
                 .iter()
                 .map(|v| Term::val(v.clone()))
                 .collect();
-            g = Term::and(g, instantiate(&self.spec.defs, &sw.guard, &vars, params));
+            let args = self.part_args(m, k, params);
+            g = Term::and(g, instantiate(&self.spec.defs, &sw.guard, &vars, &args));
         }
         g
     }
@@ -407,14 +733,15 @@ impl System {
     /// these terms (the locations are the move's, the other variables are constants at `q`).
     pub fn assigned_at(&self, q: &State, m: &Move, params: &[T]) -> Vec<(usize, usize, T)> {
         let mut out = Vec::new();
-        for &(a, s) in &m.parts {
+        for (k, &(a, s)) in m.parts.iter().enumerate() {
             let sw = &self.automaton(a).switches[s as usize];
             let vars: Vec<T> = q.vars[a as usize]
                 .iter()
                 .map(|v| Term::val(v.clone()))
                 .collect();
+            let args = self.part_args(m, k, params);
             for (v, e) in &sw.assign {
-                let t = instantiate(&self.spec.defs, e, &vars, params);
+                let t = instantiate(&self.spec.defs, e, &vars, &args);
                 if t.as_const().is_none() {
                     out.push((a as usize, *v as usize, t));
                 }
@@ -437,11 +764,12 @@ impl System {
     /// The guard of a move over a symbolic state with these parameter terms (`φ[m]`).
     pub fn guard_sym(&self, s: &SymState, m: &Move, params: &[T]) -> T {
         let mut g = Term::bool(true);
-        for &(a, si) in &m.parts {
+        for (k, &(a, si)) in m.parts.iter().enumerate() {
             let sw = &self.automaton(a).switches[si as usize];
+            let args = self.part_args(m, k, params);
             g = Term::and(
                 g,
-                instantiate(&self.spec.defs, &sw.guard, &s.vars[a as usize], params),
+                instantiate(&self.spec.defs, &sw.guard, &s.vars[a as usize], &args),
             );
         }
         g
@@ -459,11 +787,12 @@ impl System {
         let g = self.guard_sym(s, m, &params);
         let mut locs = s.locs.clone();
         let mut vars = s.vars.clone();
-        for &(a, si) in &m.parts {
+        for (k, &(a, si)) in m.parts.iter().enumerate() {
             let sw = &self.automaton(a).switches[si as usize];
+            let args = self.part_args(m, k, &params);
             for (v, e) in &sw.assign {
                 vars[a as usize][*v as usize] =
-                    instantiate(&self.spec.defs, e, &s.vars[a as usize], &params);
+                    instantiate(&self.spec.defs, e, &s.vars[a as usize], &args);
             }
             locs[a as usize] = sw.to;
         }
@@ -484,27 +813,67 @@ impl System {
     /// `Some` only when every parameter is forced: then enabledness is a matter of evaluation,
     /// no solver needed.
     pub fn forced_params(&self, q: &State, m: &Move) -> Option<Vec<Value>> {
+        self.forced_with(q, m, &[])
+    }
+
+    /// [`System::forced_params`] with the first parameters known (`known`, e.g. the values of
+    /// the visible gate of a multi-action): an equality `p == e` forces `p` when every
+    /// parameter `e` reads is known or forced (repeated to a fixpoint: DisPro12's
+    /// `jobId(job) == jobid` forces the hidden `jobid` once the input `job` is known).
+    pub fn forced_with(&self, q: &State, m: &Move, known: &[Value]) -> Option<Vec<Value>> {
         let n = self.param_types(m).len();
         let mut out: Vec<Option<Value>> = vec![None; n];
-        for &(a, s) in &m.parts {
-            let sw = &self.automaton(a).switches[s as usize];
-            let env = Env {
-                vars: &q.vars[a as usize],
-                params: &[],
-                locals: &[],
-            };
-            for c in sw.guard.conjuncts() {
-                if let ExprKind::Binary(ioco_lang::ast::BinOp::Eq, x, y) = &c.kind {
+        for (o, v) in out.iter_mut().zip(known) {
+            *o = Some(v.clone());
+        }
+        loop {
+            let mut progress = false;
+            for (k, &(a, s)) in m.parts.iter().enumerate() {
+                let sw = &self.automaton(a).switches[s as usize];
+                // the move's position of each switch parameter
+                let pos = |j: u32| -> usize {
+                    match &m.layout {
+                        None => j as usize,
+                        Some(l) => l.maps[k][j as usize] as usize,
+                    }
+                };
+                for c in sw.guard.conjuncts() {
+                    let ExprKind::Binary(ioco_lang::ast::BinOp::Eq, x, y) = &c.kind else {
+                        continue;
+                    };
                     for (p, e) in [(x, y), (y, x)] {
-                        if let ExprKind::Param(j) = p.kind {
-                            if out[j as usize].is_none() && !reads_params(e) {
-                                if let Ok(v) = self.spec.defs.eval(e, &env) {
-                                    out[j as usize] = Some(v);
-                                }
+                        let ExprKind::Param(j) = p.kind else {
+                            continue;
+                        };
+                        if out[pos(j)].is_some() {
+                            continue;
+                        }
+                        let mut ready = true;
+                        e.visit(&mut |x| {
+                            if let ExprKind::Param(i) = x.kind {
+                                ready &= out[pos(i)].is_some();
                             }
+                        });
+                        if !ready {
+                            continue;
+                        }
+                        let args: Vec<Value> = (0..sw.params.len() as u32)
+                            .map(|i| out[pos(i)].clone().unwrap_or(Value::Bool(false)))
+                            .collect();
+                        let env = Env {
+                            vars: &q.vars[a as usize],
+                            params: &args,
+                            locals: &[],
+                        };
+                        if let Ok(v) = self.spec.defs.eval(e, &env) {
+                            out[pos(j)] = Some(v);
+                            progress = true;
                         }
                     }
                 }
+            }
+            if !progress || out.iter().all(Option::is_some) {
+                break;
             }
         }
         out.into_iter().collect()
@@ -513,12 +882,16 @@ impl System {
     /// Explains why a move is not enabled for these values: the false conjuncts of its guards.
     pub fn explain(&self, q: &State, m: &Move, values: &[Value]) -> String {
         let mut out = Vec::new();
-        for &(a, s) in &m.parts {
+        for (k, &(a, s)) in m.parts.iter().enumerate() {
             let aut = self.automaton(a);
             let sw = &aut.switches[s as usize];
+            if values.len() < self.param_types(m).len() {
+                break;
+            }
+            let args = self.part_args(m, k, values);
             let env = Env {
                 vars: &q.vars[a as usize],
-                params: values,
+                params: &args,
                 locals: &[],
             };
             for c in sw.guard.conjuncts() {
@@ -538,16 +911,6 @@ impl System {
         }
         out.join(", ")
     }
-}
-
-fn reads_params(e: &Expr) -> bool {
-    let mut found = false;
-    e.visit(&mut |x| {
-        if matches!(x.kind, ExprKind::Param(_)) {
-            found = true;
-        }
-    });
-    found
 }
 
 /// Renders an IR expression with the automaton's variable names and the switch's parameter names.

@@ -38,6 +38,15 @@
 //! Inconclusive (never Pass, never Fail). Enumerations are memoised per question. For
 //! quiescence, a τ move with parameters is enabled iff `∃ w̄. φ_m[ϑ](w̄)` (with a witness
 //! re-checked by evaluation), one query like an output's; unknown counts as "maybe enabled".
+//!
+//! **Multi-actions.** A visible step that hidden gates take part in (DisPro12's dispatcher:
+//! `Acquire ? jobid | Job ? job [[ jobId(job) == jobid ]]` with `Acquire` hidden) is the
+//! visible action: its label is the visible gate's values; the hidden parameters are
+//! existentially quantified. After the visible values are observed or given, the successors
+//! are enumerated exactly as for a hidden step ([`hidden_outcomes`] with the visible values
+//! known; `jobId(job) == jobid` fixes the hidden value by evaluation), with the same bound and
+//! the same Inconclusive; the move is enabled (input choice, quiescence) iff some values of all
+//! its parameters satisfy the guards.
 //! A simulated system ([`crate::online::SpecSut`], [`SymbolicSpec::simulate_step`]) keeps the
 //! same τ-closed set, so it takes these steps too: its next output is drawn (with its seeded
 //! generator) from any state the hidden steps reach.
@@ -179,7 +188,7 @@ impl SymbolicSpec {
                 Vec::new()
             }
         } else {
-            hidden_outcomes(&self.sys, &mut self.checker, &mut self.hidden, q, m)?
+            hidden_outcomes(&self.sys, &mut self.checker, &mut self.hidden, q, m, &[])?
         };
         ws.iter()
             .map(|w| {
@@ -209,8 +218,42 @@ impl SymbolicSpec {
     /// Successors of every candidate by a gate value; `Err` on a model error.
     fn advance(&mut self, g: u32, values: &[Value]) -> Result<Vec<State>, String> {
         let mut next = Vec::new();
-        for q in &self.states {
+        let states = std::mem::take(&mut self.states);
+        let r = self.advance_from(&states, g, values, &mut next);
+        self.states = states;
+        r?;
+        self.closure(next)
+    }
+
+    fn advance_from(
+        &mut self,
+        states: &[State],
+        g: u32,
+        values: &[Value],
+        next: &mut Vec<State>,
+    ) -> Result<(), String> {
+        for q in states {
             for m in self.sys.moves(&q.locs).iter().filter(|m| m.gate == Some(g)) {
+                if self.sys.has_hidden_params(m) {
+                    // a multi-action with hidden gates: every successor, for every value of
+                    // the hidden parameters its guards allow with these visible values
+                    let ws = hidden_outcomes(
+                        &self.sys,
+                        &mut self.checker,
+                        &mut self.hidden,
+                        q,
+                        m,
+                        values,
+                    )?;
+                    for w in ws {
+                        next.push(
+                            self.sys
+                                .succ(q, m, &w)
+                                .map_err(|e| self.model_error(&e.message, m))?,
+                        );
+                    }
+                    continue;
+                }
                 if self
                     .sys
                     .enabled(q, m, values)
@@ -224,7 +267,7 @@ impl SymbolicSpec {
                 }
             }
         }
-        self.closure(next)
+        Ok(())
     }
 
     /// Chooses an input enabled in some candidate state, with values from the picker. `None`
@@ -253,9 +296,11 @@ impl SymbolicSpec {
         cands.shuffle(rng);
         for (i, m) in cands {
             let q = &self.states[i];
-            if let Some(vals) = self.sys.forced_params(q, &m) {
+            let vis = self.sys.visible_arity(&m);
+            if let Some(mut vals) = self.sys.forced_params(q, &m) {
                 if self.sys.enabled(q, &m, &vals) == Ok(true) {
                     let gate = self.sys.spec.gates[m.gate.unwrap() as usize].name.clone();
+                    vals.truncate(vis);
                     return Some((gate, vals));
                 }
                 continue;
@@ -277,6 +322,9 @@ impl SymbolicSpec {
                 // the solver's model must satisfy the guard under the IR's own semantics
                 if self.sys.enabled(q, &m, &vals) == Ok(true) {
                     let gate = self.sys.spec.gates[m.gate.unwrap() as usize].name.clone();
+                    // the hidden parameters' values are the spec's business, not the label's
+                    let mut vals = vals;
+                    vals.truncate(vis);
                     return Some((gate, vals));
                 }
             }
@@ -378,6 +426,20 @@ impl SymbolicSpec {
                 ));
             }
             for m in moves {
+                if self.sys.has_hidden_params(&m) {
+                    let why = match self.sys.forced_with(q, &m, values) {
+                        Some(w) => self.sys.explain(q, &m, &w),
+                        None => "no values of the hidden gates' parameters satisfy the guards"
+                            .to_string(),
+                    };
+                    lines.push(format!(
+                        "  in {}: multi-action `{}` violated: {}",
+                        self.sys.describe(q),
+                        self.sys.multi_name(&m),
+                        why
+                    ));
+                    continue;
+                }
                 lines.push(format!(
                     "  in {}: `{}` violated: {}",
                     self.sys.describe(q),
@@ -510,8 +572,10 @@ impl SymbolicSpec {
         cands.shuffle(rng);
         for (i, m) in cands {
             let q = self.states[i].clone();
-            if let Some(vals) = self.sys.forced_params(&q, &m) {
+            let vis = self.sys.visible_arity(&m);
+            if let Some(mut vals) = self.sys.forced_params(&q, &m) {
                 if self.sys.enabled(&q, &m, &vals) == Ok(true) {
+                    vals.truncate(vis);
                     return Some((
                         self.sys.spec.gates[m.gate.unwrap() as usize].name.clone(),
                         vals,
@@ -535,8 +599,9 @@ impl SymbolicSpec {
                     })
                     .ok()
             };
-            if let Some(vals) = vals {
+            if let Some(mut vals) = vals {
                 if self.sys.enabled(&q, &m, &vals) == Ok(true) {
+                    vals.truncate(vis);
                     return Some((
                         self.sys.spec.gates[m.gate.unwrap() as usize].name.clone(),
                         vals,
@@ -568,7 +633,8 @@ pub fn quiescence(sys: &System, checker: &mut Checker, q: &State, _step: usize) 
                 Err(r) => unknown = Some(r),
             },
             Some(Direction::Output) => match some_values(sys, checker, q, m, false) {
-                Ok(Some(w)) => {
+                Ok(Some(mut w)) => {
+                    w.truncate(sys.visible_arity(m));
                     let gate = sys.spec.gates[m.gate.unwrap() as usize].name.clone();
                     return Quiescence::Active(Some((gate, w)));
                 }
@@ -647,25 +713,44 @@ fn in_param_types(sys: &System, m: &Move, vals: &[Value]) -> bool {
 /// not enabled. `Err` — never a partial answer — when the successors cannot all be found: the
 /// solver answers *unknown*, a model fails the IR evaluator, a model error, or more than
 /// [`MAX_HIDDEN_OUTCOMES`] successors. Memoised in `memo`.
+///
+/// `known` fixes the first parameters: the values of the visible gate of a multi-action with
+/// hidden gates (module documentation, "Multi-actions"); the outcomes are then the full
+/// parameter vectors (`known` followed by hidden values). Empty for a τ move.
 pub fn hidden_outcomes(
     sys: &System,
     checker: &mut Checker,
     memo: &mut HiddenMemo,
     q: &State,
     m: &Move,
+    known: &[Value],
 ) -> Result<Vec<Vec<Value>>, String> {
     let defs = &sys.spec.defs;
     let err = |why: String| {
-        format!(
-            "hidden step `{}` (hidden gate `{}`) in {}: {}",
-            sys.switch_name(m.parts[0]),
-            sys.local_gate_name(m),
-            sys.describe(q),
-            why
-        )
+        if known.is_empty() {
+            format!(
+                "hidden step `{}` (hidden gate `{}`) in {}: {}",
+                sys.switch_name(m.parts[0]),
+                sys.local_gate_name(m),
+                sys.describe(q),
+                why
+            )
+        } else {
+            format!(
+                "multi-action `{}` with hidden gates, on {}, in {}: {}",
+                sys.multi_name(m),
+                ioco_lang::semantics::label_name(
+                    &sys.spec.defs,
+                    &sys.spec.gates[m.gate.unwrap_or(0) as usize].name,
+                    known
+                ),
+                sys.describe(q),
+                why
+            )
+        }
     };
     // the cheap path: every parameter fixed by an equality (`h!(=x)`)
-    if let Some(w) = sys.forced_params(q, m) {
+    if let Some(w) = sys.forced_with(q, m, known) {
         if !in_param_types(sys, m, &w) {
             return Ok(Vec::new());
         }
@@ -675,8 +760,13 @@ pub fn hidden_outcomes(
             Err(e) => Err(err(format!("model error: {}", e.message))),
         };
     }
-    let vars = sys.param_vars(m, 0);
-    let params: Vec<T> = vars.iter().cloned().map(Term::sym).collect();
+    let all = sys.param_vars(m, 0);
+    let vars: Vec<SymVar> = all[known.len()..].to_vec();
+    let params: Vec<T> = known
+        .iter()
+        .map(|v| Term::val(v.clone()))
+        .chain(vars.iter().cloned().map(Term::sym))
+        .collect();
     let phi = sys.guard_at(q, m, &params);
     let targets = sys.assigned_at(q, m, &params);
     let key = (
@@ -695,7 +785,7 @@ pub fn hidden_outcomes(
             break Ok(found);
         }
         let w = match checker.values(defs, &cur, &vars, &[]) {
-            Ok(w) => w,
+            Ok(h) => known.iter().cloned().chain(h).collect::<Vec<Value>>(),
             Err(SatResult::Unsat) => break Ok(found),
             Err(SatResult::Unknown(r)) => {
                 break Err(err(format!(

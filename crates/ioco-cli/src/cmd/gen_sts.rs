@@ -186,17 +186,18 @@ pub fn from_json(sys: &System, p: &PurposeJson) -> std::result::Result<Purpose, 
                     .ok_or_else(|| format!("step {}: the model has no gate `{g}`", k + 1))?,
             ),
         };
-        let m = Move {
-            gate,
-            parts: step.parts.clone(),
-        };
-        if !sys.moves(&s.locs).contains(&m) {
+        let Some(m) = sys
+            .moves(&s.locs)
+            .iter()
+            .find(|m| m.gate == gate && m.parts == step.parts)
+            .cloned()
+        else {
             return Err(format!(
                 "step {} ({}) is not a move of the model there (was the model changed?)",
                 k + 1,
                 p.labels.get(k).map(String::as_str).unwrap_or("?")
             ));
-        }
+        };
         s = sys.sym_succ(&s, &m).0;
         path.push(m);
     }

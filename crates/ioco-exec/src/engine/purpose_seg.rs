@@ -99,6 +99,39 @@ impl<'p> SwitchPath<'p> {
         }
     }
 
+    /// The full parameter vector of move `r` (the `i`-th of the path) at `q` from its visible
+    /// values `w`: `w` itself for an ordinary move; for a multi-action with hidden gates, the
+    /// hidden values the guards fix, else some that `η` allows (the purpose follows one of
+    /// them; the tracker follows them all, and a system that took another leaves the
+    /// purpose, which ends the run Inconclusive).
+    fn full(
+        &self,
+        sys: &System,
+        checker: &mut Checker,
+        q: &State,
+        r: &Move,
+        i: usize,
+        w: &[Value],
+    ) -> Option<Vec<Value>> {
+        if !sys.has_hidden_params(r) {
+            return Some(w.to_vec());
+        }
+        if let Some(full) = sys.forced_with(q, r, w) {
+            return Some(full);
+        }
+        let pvars = sys.param_vars(r, i);
+        let eta = Term::subst(&self.eta, &sys.spec.defs, &|v: &SymVar| {
+            pvars[..w.len()]
+                .iter()
+                .position(|p| p == v)
+                .map(|k| w[k].clone())
+        });
+        let hidden = checker
+            .values(&sys.spec.defs, &eta, &pvars[w.len()..], &[])
+            .ok()?;
+        Some(w.iter().cloned().chain(hidden).collect())
+    }
+
     fn gate_name<'s>(sys: &'s System, r: &Move) -> &'s str {
         &sys.spec.gates[r.gate.expect("a visible move") as usize].name
     }
@@ -193,6 +226,9 @@ impl Selection<Symbolic<'_>> for SwitchPath<'_> {
                             label(&sys.spec.defs, Self::gate_name(sys, r), &w, "?")
                         )));
                     }
+                    // the label carries the visible gate's values only
+                    let mut w = w;
+                    w.truncate(sys.visible_arity(r));
                     let input = (Self::gate_name(sys, r).to_string(), w);
                     self.pending = Some(input.clone());
                     break Choice::Give(input);
@@ -225,14 +261,28 @@ impl Selection<Symbolic<'_>> for SwitchPath<'_> {
                         self.expected(sys)
                     )));
                 };
-                (p.1, None)
+                match self.full(sys, checker, &q, r, i, &p.1) {
+                    Some(w) => (w, None),
+                    None => {
+                        return Some(Stop::Inconclusive(format!(
+                            "no values for the hidden gates of {} in the purpose",
+                            show(input, "?")
+                        )))
+                    }
+                }
             }
             Event::Output(x @ (g, w)) => {
                 let pending = self.pending.take();
+                let full = if sys.direction(r) == Some(Direction::Output) {
+                    self.full(sys, checker, &q, r, i, w)
+                } else {
+                    None
+                };
                 let fits = pending.is_none()
-                    && sys.direction(r) == Some(Direction::Output)
                     && g == Self::gate_name(sys, r)
-                    && sys.enabled(&q, r, w) == Ok(true);
+                    && full
+                        .as_ref()
+                        .is_some_and(|w| sys.enabled(&q, r, w) == Ok(true));
                 if !fits {
                     let expected = match pending {
                         Some(p) => show(&p, "?"),
@@ -243,7 +293,7 @@ impl Selection<Symbolic<'_>> for SwitchPath<'_> {
                         show(x, "!")
                     )));
                 }
-                (w.clone(), Some(show(x, "!")))
+                (full.unwrap_or_default(), Some(show(x, "!")))
             }
             Event::Quiescence => {
                 return Some(Stop::Inconclusive(format!(
