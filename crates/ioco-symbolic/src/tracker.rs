@@ -317,7 +317,9 @@ impl SymbolicSpec {
             }
             let (defs, picker) = (&self.sys.spec.defs, &mut self.picker);
             if let Ok(vals) = self.checker.values_pooled(defs, &phi, &vars, rng, |rng| {
-                picker.hints(defs, &phi, &vars, rng)
+                // hints for the visible values only: a hidden value is bound by the guard (a
+                // hint of its own would mostly make the query unsat, a wasted check)
+                picker.hints(defs, &phi, &vars[..vis], rng)
             }) {
                 // the solver's model must satisfy the guard under the IR's own semantics
                 if self.sys.enabled(q, &m, &vals) == Ok(true) {
@@ -595,7 +597,9 @@ impl SymbolicSpec {
                 let (defs, picker) = (&self.sys.spec.defs, &mut self.picker);
                 self.checker
                     .values_pooled(defs, &phi, &vars, rng, |rng| {
-                        picker.hints(defs, &phi, &vars, rng)
+                        // hints for the visible values only: a hidden value is bound by the guard (a
+                        // hint of its own would mostly make the query unsat, a wasted check)
+                        picker.hints(defs, &phi, &vars[..vis], rng)
                     })
                     .ok()
             };
