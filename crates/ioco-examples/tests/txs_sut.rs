@@ -11,7 +11,7 @@ use ioco_exec::adapter::{Adapter, Observation, Sent as LabelSent};
 use ioco_exec::data::gate_alphabet;
 use ioco_exec::engine::symbolic::run_online;
 use ioco_lang::ir::{Spec, Value};
-use ioco_symbolic::online::{DataSut, Observed, OnlineOptions, Sent, SutError, Verdict};
+use ioco_symbolic::online::{DataSut, Observed, OnlineOptions, Sent, SutError, Timeouts, Verdict};
 use ioco_symbolic::SymbolicSpec;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -146,7 +146,9 @@ fn online(spec: &Arc<Spec>, sut: &mut TxsAdapter, seed: u64, steps: usize) -> Ve
     let opts = OnlineOptions {
         steps,
         input_bias: 0.6,
-        timeouts: None,
+        // generous: a slow machine must not turn a late answer into quiescence; where only
+        // quiescence is allowed the tester only looks (10 ms)
+        timeouts: Some(Timeouts::of_spec(spec, Duration::from_secs(1))),
     };
     sut.reset().unwrap();
     let run = run_online(&mut t, sut, &opts, &mut rng);

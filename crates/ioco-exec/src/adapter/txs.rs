@@ -865,3 +865,136 @@ impl Adapter for TxsLabels {
         self.inner.quiet_expected = quiet;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SRC: &str = r#"
+type Rec = Rec { a: int, b: bool, c: int }
+model M {
+  input In(r: Rec), Two(x: int, y: int), Go
+  output Out(x: int, y: bool, z: int), Done
+  init s
+  s -- In?(r) --> s
+  s -- Two?(x, y) --> s
+  s -- Go? --> s
+  s -- Out!(x, y, z) --> s
+  s -- Done! --> s
+}
+"#;
+
+    fn spec() -> Arc<Spec> {
+        let m = ioco_lang::parse_str("m.ioco", SRC).expect("model");
+        Arc::new(m.spec("M").expect("M").clone())
+    }
+
+    /// LuckyPeople's kind of ENCODE (fields of a record joined by a separator), a joined
+    /// pair, a constant; a split DECODE and one without values.
+    fn config() -> TxsSocketConfig {
+        let mut cfg = TxsSocketConfig::new(TxsSide::Client);
+        let s0 = cfg.socket("localhost", 7000);
+        let s1 = cfg.socket("localhost", 7001);
+        assert_eq!(cfg.socket("localhost", 7000), s0);
+        let field = |f| TxsPart::Value {
+            arg: 0,
+            fields: vec![(0, f)],
+        };
+        let at = || TxsPart::Text("@".into());
+        cfg.encode.push(TxsEncode {
+            gate: "In".into(),
+            socket: s0,
+            parts: vec![field(0), at(), field(1), at(), field(2)],
+        });
+        cfg.encode.push(TxsEncode::joined("Two", s0, 2, ","));
+        cfg.encode.push(TxsEncode::text("Go", s1, "go"));
+        cfg.sockets[s0].decode = Some(TxsDecode::split("Out", "@#"));
+        cfg.sockets[s1].decode = Some(TxsDecode::new("Done"));
+        cfg
+    }
+
+    #[test]
+    fn encode_parts_and_split_decode() {
+        let a = TxsAdapter::new(spec(), config()).unwrap();
+        let rec = Value::Adt(
+            0,
+            0,
+            vec![Value::Int(1), Value::Bool(true), Value::Int(-3)].into(),
+        );
+        assert_eq!(
+            a.encode_line("In", &[rec]).unwrap(),
+            (0, b"1@True@-3\n".to_vec())
+        );
+        let two = [Value::Int(4), Value::Int(-5)];
+        assert_eq!(a.encode_line("Two", &two).unwrap(), (0, b"4,-5\n".to_vec()));
+        assert_eq!(a.encode_line("Go", &[]).unwrap(), (1, b"go\n".to_vec()));
+        let out = |x, y, z| {
+            Observed::Output(
+                "Out".into(),
+                vec![Value::Int(x), Value::Bool(y), Value::Int(z)],
+            )
+        };
+        // takeWhileNot / dropWhile (dropWhileNot ...): runs of separators, either character
+        assert_eq!(a.decode_line(0, b"1@True@-3"), Ok(out(1, true, -3)));
+        assert_eq!(a.decode_line(0, b"1@@#false#(-3)\r"), Ok(out(1, false, -3)));
+        // the last value is the whole rest
+        match a.decode_line(0, b"1@True@-3@4").unwrap() {
+            Observed::Malformed(m) => assert!(m.contains("value 3 of 3: `-3@4`"), "{m}"),
+            other => panic!("{other:?}"),
+        }
+        match a.decode_line(0, b"1@True").unwrap() {
+            Observed::Malformed(m) => assert!(m.contains("the end of the line"), "{m}"),
+            other => panic!("{other:?}"),
+        }
+        // a gate without values: any line
+        for line in [&b"stopped"[..], b"", b"anything at all"] {
+            assert_eq!(
+                a.decode_line(1, line),
+                Ok(Observed::Output("Done".into(), vec![]))
+            );
+        }
+    }
+
+    #[test]
+    fn configurations_that_do_not_fit_the_model_are_refused() {
+        let refused = |f: &dyn Fn(&mut TxsSocketConfig)| {
+            let mut cfg = config();
+            f(&mut cfg);
+            TxsAdapter::new(spec(), cfg).err().expect("refused")
+        };
+        let m = refused(&|c| c.sockets[0].decode = Some(TxsDecode::new("Out")));
+        assert!(
+            m.contains("reads 3 values from a line but has no separator"),
+            "{m}"
+        );
+        let m = refused(&|c| c.encode[2].gate = "Done".into());
+        assert!(m.contains("`Done`, which is no input gate"), "{m}");
+        let m = refused(&|c| c.encode[1].socket = 9);
+        assert!(m.contains("socket 9"), "{m}");
+        let m = refused(&|c| c.encode.push(TxsEncode::to_string("Go", 0)));
+        assert!(m.contains("uses value 1 of 0"), "{m}");
+        let m = refused(&|c| {
+            c.encode.remove(0);
+        });
+        assert!(m.contains("`In` has no ENCODE"), "{m}");
+        let m = refused(&|c| {
+            c.ports.insert(7777, 1);
+        });
+        assert!(m.contains("port 7777, which is no PORT"), "{m}");
+        assert_eq!(
+            parse_port_map("7000=0 7001=41000").unwrap(),
+            BTreeMap::from([(7000, 0), (7001, 41000)])
+        );
+        assert!(parse_port_map("7000=1,7000=2")
+            .unwrap_err()
+            .contains("twice"));
+    }
+
+    #[test]
+    fn a_text_with_a_line_break_is_not_sent() {
+        let mut cfg = config();
+        cfg.encode[2] = TxsEncode::text("Go", 1, "go\nstop");
+        let a = TxsAdapter::new(spec(), cfg).unwrap();
+        assert!(a.encode_line("Go", &[]).unwrap_err().contains("line break"));
+    }
+}
