@@ -26,6 +26,24 @@
 //! (constructor, field) indices). A gate without data (`ENCODE Up -> ! "up"`) is one text
 //! part. `toXml` has no counterpart (not supported).
 //!
+//! In terms of `ioco_txs::ast::CnectDef` (TorXakis requires an ENCODE for every `CHAN OUT`
+//! and a DECODE for every `CHAN IN`, so there is no default to invent):
+//! * `kind` → [`TxsSocketConfig::side`];
+//! * each `CnectChan` → [`TxsSocketConfig::socket`]`(host, port)` (the same index for a
+//!   repeated HOST/PORT); remember the channel name's socket;
+//! * each `Encode` → a [`TxsEncode`]: `gate` = `offer.gate`, `socket` = the socket of `chan`
+//!   (or of the `CnectChan` named like `offer.gate`), `parts` = the operands of the `++`
+//!   chain of `value`: `Str(s)` and String constants → [`TxsPart::Text`]; `toString(e)` or a
+//!   String-sorted `e`, where `e` is an offer variable `? x` (its position among the `?`
+//!   items is `arg`) under accessor calls (`sex(p)`: the constructor and field of `sex`) →
+//!   [`TxsPart::Value`];
+//! * each `Decode` → `sockets[socket of chan].decode`: no `!` item, or one
+//!   `! fromString(s)`, → [`TxsDecode::new`]; several `!` items of the `takeWhileNot` /
+//!   `dropWhile` form → [`TxsDecode::split`] with the separator's value;
+//! * the model to test is the one a `CLIENTSOCK` (or `SERVERSOCK`) CNECTDEF whose `CHAN OUT`s
+//!   are the model's inputs connects (`Sim` CNECTDEFs connect a simulated model the other way
+//!   round, and are refused by [`TxsAdapter::new`]: their ENCODEs are on output gates).
+//!
 //! A `DECODE` with one value (`! fromString(s)`) reads the whole line as a value of the gate's
 //! sort ([`ioco_lang::txs_text::from_string`]: TorXakis's value syntax). One without values
 //! (`DECODE Stopped <- ? s`) turns any line into the gate. With several values, the one form
