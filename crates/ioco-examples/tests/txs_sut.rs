@@ -31,8 +31,13 @@ struct Sut {
 
 impl Sut {
     fn start(example: &str, mode: &str, nports: usize) -> Sut {
+        Sut::start_with(example, mode, nports, &["--travel-ms", "50"])
+    }
+
+    fn start_with(example: &str, mode: &str, nports: usize, more: &[&str]) -> Sut {
         let mut child = Command::new(env!("CARGO_BIN_EXE_txs-sut"))
-            .args([example, "--mode", mode, "--port", "0", "--travel-ms", "50"])
+            .args([example, "--mode", mode, "--port", "0"])
+            .args(more)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -588,4 +593,49 @@ fn malformed_lines_are_observations_the_model_does_not_allow() {
         .err()
         .unwrap()
         .contains("`Action` has no ENCODE"));
+}
+
+#[test]
+fn moving_arm_with_the_explicit_tester_over_labels() {
+    // MovingArm.txs: six sockets, no data; the model is the `Axis` of moving-arms.ioco
+    let spec = spec("moving-arms.ioco", "Axis");
+    let (lts, _) =
+        ioco_lang::translate::to_lts_timed(&spec, &ioco_lang::translate::Options::default())
+            .expect("an LTS");
+    let gates = ["Up", "Down", "Stop", "Stopped", "Min", "Max"];
+    let texts = ["up", "down", "stop"];
+    let txs_ports = [9901, 9902, 9903, 9904, 9905, 9906];
+    let opts = ioco_exec::OnlineOptions {
+        runs: 3,
+        depth: 10,
+        seed: 7,
+        // the arm takes 300 ms, so that a Stop can catch it moving; a time-out only ends a
+        // wait where quiescence is allowed
+        quiescence_timeout: Duration::from_millis(1500),
+        ..ioco_exec::OnlineOptions::default()
+    };
+    let verdict = |mode: &str| {
+        let sut = Sut::start_with("moving-arm", mode, 6, &["--travel-ms", "300"]);
+        let mut cfg = TxsSocketConfig::new(TxsSide::Client);
+        cfg.connect_timeout = Duration::from_secs(20);
+        for (j, gate) in gates.iter().enumerate() {
+            let s = cfg.socket("localhost", txs_ports[j]);
+            cfg.ports.insert(txs_ports[j], sut.ports[j]);
+            if j < 3 {
+                cfg.encode.push(TxsEncode::text(gate, s, texts[j]));
+            } else {
+                cfg.sockets[s].decode = Some(TxsDecode::new(gate));
+            }
+        }
+        let inner = TxsAdapter::new(Arc::clone(&spec), cfg).unwrap();
+        let mut a = TxsLabels::new(inner, lts.alphabet());
+        let summary = ioco_exec::run_online_with(&lts, &opts, &mut a).unwrap();
+        (summary.verdict, summary)
+    };
+    let (v, s) = verdict("correct");
+    assert_eq!(v, ioco_exec::RunVerdict::Pass, "{:?}", s.first_failure());
+    for mode in ["wrong", "missing"] {
+        let (v, _) = verdict(mode);
+        assert_eq!(v, ioco_exec::RunVerdict::Fail, "moving-arm --mode {mode}");
+    }
 }
