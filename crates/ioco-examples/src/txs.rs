@@ -306,7 +306,16 @@ pub fn example(name: &str, mode: &str, travel: Duration) -> Result<Box<dyn Examp
         "stimulus-response" => Box::new(StimulusResponse { mode: m }),
         "point" => Box::new(Point { mode: m, count: 0 }),
         "lucky-people" => Box::new(LuckyPeople::new(m)),
-        "dispatch-process" => Box::new(Dispatch { mode: m, count: 0 }),
+        "dispatch-process" => Box::new(Dispatch {
+            mode: m,
+            count: 0,
+            robust: false,
+        }),
+        "dispatch-robust" => Box::new(Dispatch {
+            mode: m,
+            count: 0,
+            robust: true,
+        }),
         "moving-arm" => Box::new(Arms::new(m, travel, &[ONE_ARM])),
         _ => Box::new(Arms::new(m, travel, &THREE_ARMS)),
     })
@@ -549,10 +558,23 @@ fn gcd(a: i64, b: i64) -> i64 {
     }
 }
 
-/// DispatchProcess (`DisPro10-data.txs`, port 7890).
+/// DispatchProcess (`DisPro10-data.txs`; with `robust`, `DisPro11-robust.txs`; port 7890).
 struct Dispatch {
     mode: Mode,
     count: u32,
+    robust: bool,
+}
+
+/// `DisPro11-robust.txs`'s `isValidJob`.
+fn valid_job(id: i64, description: &str, x: i64, y: i64) -> bool {
+    let c: Vec<char> = description.chars().collect();
+    let shape = c.len() >= 4
+        && c[0].is_ascii_uppercase()
+        && c[1].is_ascii_digit()
+        && c[2].is_ascii_digit()
+        && c[3..].iter().all(char::is_ascii_lowercase);
+    let (lo, hi) = (x.min(y) as i128, x.max(y) as i128);
+    id > 0 && id % 2 == 0 && shape && x > 0 && y > 0 && hi - lo < 100 * lo
 }
 
 impl Example for Dispatch {
@@ -565,22 +587,34 @@ impl Example for Dispatch {
     fn input(&mut self, _: usize, line: &str, out: &mut Out) {
         let Ok(t) = Term::parse(line) else { return };
         let Some(f) = t.ctor("JobData") else { return };
-        let (Some(id), Some(x), Some(y)) = (
+        let (Some(id), Some(Term::Str(description)), Some(x), Some(y)) = (
             f.first().and_then(Term::int),
+            f.get(1),
             f.get(2).and_then(Term::int),
             f.get(3).and_then(Term::int),
         ) else {
             return;
         };
         self.count += 1;
-        let g = if self.mode == Mode::Wrong {
-            x.min(y)
+        let answer = if self.robust && !valid_job(id, description, x, y) {
+            if self.mode == Mode::Missing {
+                return;
+            }
+            Term::Ctor(
+                "Error".into(),
+                vec![Term::Str("Non-Valid Input Data".into())],
+            )
+            .to_string()
         } else {
-            gcd(x, y)
+            let g = if self.mode == Mode::Wrong {
+                x.min(y)
+            } else {
+                gcd(x, y)
+            };
+            format!("JobOut({id},1,{g})")
         };
-        let answer = format!("JobOut({id},1,{g})");
         match (self.mode, self.count) {
-            (Mode::Missing, 2) => {}
+            (Mode::Missing, 2) if !self.robust => {}
             (Mode::Extra, 2) => {
                 out.line(0, &answer);
                 out.line(0, &answer);

@@ -49,6 +49,10 @@
 //!   `JobOut(id,processor,gcd(x,y))` with processor 1..4 (the SUT always uses 1). wrong: the
 //!   smaller of x and y instead of their gcd; missing: no answer to the 2nd job; extra: the
 //!   2nd answer twice.
+//! * `dispatch-robust` (`DisPro11-robust.txs`, port 7890): the same, and a job that is not
+//!   valid (`isValidJob`: an even positive id, a description matching `[A-Z][0-9]{2}[a-z]+`,
+//!   positive x and y with |x-y| < 100·min(x,y)) is answered `Error("Non-Valid Input Data")`.
+//!   wrong and extra as above; missing: no answer to an invalid job.
 //! * `moving-arm` (`examps/MovingArms/MovingArm.txs`, ports 9901 `Up`, 9902 `Down`, 9903
 //!   `Stop` (read: `up`, `down`, `stop`), 9904 `Stopped`, 9905 `Min`, 9906 `Max` (written:
 //!   `stopped`, `min`, `max`)): an arm that moves for `--travel-ms` (default 100) to its top
@@ -71,7 +75,7 @@ use std::time::Duration;
 #[command(name = "txs-sut", version)]
 struct Args {
     /// The example: echo, adder, adder3, queue, stimulus-response, point, lucky-people,
-    /// dispatch-process, moving-arm, moving-arms.
+    /// dispatch-process, dispatch-robust, moving-arm, moving-arms.
     example: String,
     /// correct, or a faulty mode: wrong (a wrong value), missing (a missing output), extra (an
     /// output too many); not every example has every mode.
