@@ -42,15 +42,19 @@ pub fn to_string(defs: &Defs, v: &Value) -> String {
 
 /// Appends `toString(v)` to `out`.
 pub fn write_value(defs: &Defs, v: &Value, out: &mut String) {
-    // TODO(string type): a string is itself at the top level:
-    // `if let Value::Str(s) = v { return out.push_str(s) }`; inside a constructor
-    // `write_nested` quotes it with `write_string_literal`.
-    write_nested(defs, v, out)
+    match v {
+        Value::Bool(_) | Value::Int(_) | Value::Adt(..) => write_nested(defs, v, out),
+        // TODO(string type): a string is itself at the top level:
+        // `Value::Str(s) => out.push_str(s),`; inside a constructor `write_nested` quotes it
+        // with `write_string_literal`.
+    }
 }
 
 /// A value inside a constructor (strings quoted).
 fn write_nested(defs: &Defs, v: &Value, out: &mut String) {
     use std::fmt::Write;
+    // TODO(string type): a string inside a constructor is a literal: add the arm
+    // `Value::Str(s) => write_string_literal(s, out),`
     match v {
         Value::Bool(true) => out.push_str("True"),
         Value::Bool(false) => out.push_str("False"),
@@ -69,7 +73,7 @@ fn write_nested(defs: &Defs, v: &Value, out: &mut String) {
                 }
                 out.push(')');
             }
-        } // TODO(string type): `Value::Str(s) => write_string_literal(s, out)`.
+        }
     }
 }
 
