@@ -639,3 +639,35 @@ fn moving_arm_with_the_explicit_tester_over_labels() {
         assert_eq!(v, ioco_exec::RunVerdict::Fail, "moving-arm --mode {mode}");
     }
 }
+
+#[test]
+fn echo_digits_with_the_explicit_tester_over_data_labels() {
+    // EchoDigits (echo.ioco): labels with values, `In(3)`, `Out(3)`, over TorXakis's text
+    let spec = spec("echo.ioco", "EchoDigits");
+    let (lts, _) =
+        ioco_lang::translate::to_lts_timed(&spec, &ioco_lang::translate::Options::default())
+            .expect("an LTS");
+    let opts = ioco_exec::OnlineOptions {
+        runs: 3,
+        depth: 12,
+        seed: 3,
+        quiescence_timeout: Duration::from_millis(1500),
+        ..ioco_exec::OnlineOptions::default()
+    };
+    let verdict = |mode: &str| {
+        let sut = Sut::start("echo", mode, 1);
+        let cfg = client(&[("In", "Out")], &[9999], &sut.ports);
+        let inner = TxsAdapter::new(Arc::clone(&spec), cfg).unwrap();
+        let mut a = TxsLabels::new(inner, lts.alphabet());
+        let s = ioco_exec::run_online_with(&lts, &opts, &mut a).unwrap();
+        (s.verdict, s.first_failure().and_then(|r| r.failure.clone()))
+    };
+    let (v, f) = verdict("correct");
+    assert_eq!(v, ioco_exec::RunVerdict::Pass, "{f:?}");
+    let (v, f) = verdict("wrong");
+    assert_eq!(v, ioco_exec::RunVerdict::Fail);
+    let f = f.expect("a failure");
+    assert!(f.observed.starts_with("Out("), "{f:?}");
+    let (v, _) = verdict("missing");
+    assert_eq!(v, ioco_exec::RunVerdict::Fail);
+}
