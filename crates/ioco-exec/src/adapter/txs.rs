@@ -53,6 +53,14 @@
 //! ([`TxsDecode::separators`] is `sep`: a set of characters, as TorXakis's `takeWhileNot`
 //! reads it).
 //!
+//! Several channels on one socket: TorXakis opens one connection per pair of a `CHAN OUT`
+//! and a `CHAN IN` with the same HOST/PORT (and one for each unpaired channel), each with its
+//! one DECODE; a line is decoded by the DECODE of the connection it came on, never by trying
+//! several. All the TorXakis examples have at most one channel of each direction per
+//! HOST/PORT, which is [`TxsSocketConfig::socket`]'s one socket. Two `CHAN IN`s on one
+//! HOST/PORT would be two [`TxsSocket`]s with the same host and port (two connections, on
+//! the client side, as TorXakis makes them).
+//!
 //! ## Semantics (as TorXakis's `SocketWorld`)
 //! * Client side: the sockets are connected in order at each reset (each tried again until
 //!   [`TxsSocketConfig::connect_timeout`], so a SUT still starting up is waited for, and one
