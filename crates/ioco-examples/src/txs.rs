@@ -246,6 +246,7 @@ pub trait Example: Send {
 /// The examples: (name, modes, one line of description).
 pub const EXAMPLES: &[(&str, &[&str])] = &[
     ("echo", &["correct", "wrong", "missing", "extra"]),
+    ("echo-xml", &["correct", "wrong", "missing", "extra"]),
     ("adder", &["correct", "wrong", "missing", "extra"]),
     ("adder3", &["correct", "wrong", "missing", "extra"]),
     ("queue", &["correct", "wrong", "missing", "extra"]),
@@ -295,7 +296,16 @@ pub fn example(name: &str, mode: &str, travel: Duration) -> Result<Box<dyn Examp
         _ => Mode::Extra,
     };
     Ok(match name {
-        "echo" => Box::new(Echo { mode: m, count: 0 }),
+        "echo" => Box::new(Echo {
+            mode: m,
+            count: 0,
+            xml: false,
+        }),
+        "echo-xml" => Box::new(Echo {
+            mode: m,
+            count: 0,
+            xml: true,
+        }),
         "adder" => Box::new(Adder::new(m, &[7890])),
         "adder3" => Box::new(Adder::new(m, &[7891, 7892, 7893])),
         "queue" => Box::new(Queue {
@@ -321,10 +331,17 @@ pub fn example(name: &str, mode: &str, travel: Duration) -> Result<Box<dyn Examp
     })
 }
 
-/// Echo (`Echo.txs`, port 9999).
+/// Echo (`Echo.txs`, port 9999; with `xml`, its `Xut` CNECTDEF: `toXml`/`fromXml`).
 struct Echo {
     mode: Mode,
     count: u32,
+    xml: bool,
+}
+
+/// `<TorXakisMsg>text</TorXakisMsg>` → `text`.
+fn xml_leaf(line: &str) -> Option<&str> {
+    let inner = line.trim().strip_prefix("<TorXakisMsg>")?;
+    Some(inner.strip_suffix("</TorXakisMsg>")?.trim())
 }
 
 impl Example for Echo {
@@ -335,18 +352,27 @@ impl Example for Echo {
         self.count = 0;
     }
     fn input(&mut self, _: usize, line: &str, out: &mut Out) {
-        let Some(x) = Term::parse(line).ok().and_then(|t| t.int()) else {
+        let text = if self.xml { xml_leaf(line) } else { Some(line) };
+        let Some(x) = text.and_then(|t| Term::parse(t).ok()).and_then(|t| t.int()) else {
             return;
         };
         self.count += 1;
+        let xml = self.xml;
+        let show = |v: i64| {
+            if xml {
+                format!("<TorXakisMsg>{v}</TorXakisMsg>")
+            } else {
+                v.to_string()
+            }
+        };
         match (self.mode, self.count) {
-            (Mode::Wrong, _) => out.line(0, &x.wrapping_add(1).to_string()),
+            (Mode::Wrong, _) => out.line(0, &show(x.wrapping_add(1))),
             (Mode::Missing, 3) => {}
             (Mode::Extra, 2) => {
-                out.line(0, &x.to_string());
-                out.line(0, &x.to_string());
+                out.line(0, &show(x));
+                out.line(0, &show(x));
             }
-            _ => out.line(0, &x.to_string()),
+            _ => out.line(0, &show(x)),
         }
     }
 }

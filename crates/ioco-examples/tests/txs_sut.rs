@@ -167,17 +167,27 @@ fn the_symbolic_tester_passes_correct_suts_and_finds_faults() {
     for (file, model, example, input, output, txs_port) in [
         ("adder.ioco", "Adder", "adder", "Action", "Result", 7890),
         ("echo.ioco", "Echo", "echo", "In", "Out", 9999),
+        ("echo.ioco", "Echo", "echo-xml", "In", "Out", 9999),
     ] {
         let spec = spec(file, model);
+        let config = |ports: &[u16]| {
+            let mut cfg = client(&[(input, output)], &[txs_port], ports);
+            if example.ends_with("-xml") {
+                // Echo.txs's Xut: toXml / fromXml
+                cfg.encode[0] = TxsEncode::xml(input, 0);
+                cfg.sockets[0].decode = Some(TxsDecode::xml(output));
+            }
+            cfg
+        };
         let sut = Sut::start(example, "correct", 1);
-        let mut a = adapter(&spec, client(&[(input, output)], &[txs_port], &sut.ports));
+        let mut a = adapter(&spec, config(&sut.ports));
         for seed in 0..3 {
             let v = online(&spec, &mut a, seed, 12);
             assert_eq!(v, Verdict::Pass, "{example} seed {seed}");
         }
         for mode in ["wrong", "missing", "extra"] {
             let bad = Sut::start(example, mode, 1);
-            let mut a = adapter(&spec, client(&[(input, output)], &[txs_port], &bad.ports));
+            let mut a = adapter(&spec, config(&bad.ports));
             let failed =
                 (0..4).any(|seed| matches!(online(&spec, &mut a, seed, 20), Verdict::Fail(_)));
             assert!(failed, "{example} --mode {mode} was not found");

@@ -22,6 +22,8 @@
 //! * `echo` (`examps/Echo/Echo.txs`, port 9999): `In ? x` arrives as the line `toString(x)`
 //!   (`-12`); the SUT answers `Out ! x` as the same number. wrong: answers x+1; missing: no
 //!   answer to the 3rd input; extra: answers the 2nd input twice.
+//! * `echo-xml` (`Echo.txs` `Xut`, port 9999): the same in TorXakis's XML (`toXml`,
+//!   `fromXml`): `<TorXakisMsg>-12</TorXakisMsg>` both ways; the same modes.
 //! * `adder` (`examps/Adder/Adder.txs` `SutConnection`, port 7890): `Action ? opn` arrives as
 //!   `Plus(4,7)` or `Minus(4,7)`; `Result` is the line `11` (or `-3`). wrong: `Minus(a,b)`
 //!   gives b-a; missing: no result for the 3rd operation; extra: the 2nd result twice.
@@ -74,7 +76,7 @@ use std::time::Duration;
 #[derive(Parser, Debug)]
 #[command(name = "txs-sut", version)]
 struct Args {
-    /// The example: echo, adder, adder3, queue, stimulus-response, point, lucky-people,
+    /// The example: echo, echo-xml, adder, adder3, queue, stimulus-response, point, lucky-people,
     /// dispatch-process, dispatch-robust, moving-arm, moving-arms.
     example: String,
     /// correct, or a faulty mode: wrong (a wrong value), missing (a missing output), extra (an

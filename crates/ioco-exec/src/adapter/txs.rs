@@ -24,7 +24,8 @@
 //! `toString(x)` of a parameter, or of a field of it (`toString(sex(p))`, and a String
 //! field without `toString`, `firstName(p)`), is a [`TxsPart::Value`] (the field path as
 //! (constructor, field) indices). A gate without data (`ENCODE Up -> ! "up"`) is one text
-//! part. `toXml` has no counterpart (not supported).
+//! part. `toXml(x)` is [`TxsPart::Xml`] and `fromXml(s)` [`TxsDecode::xml`]
+//! ([`ioco_lang::txs_xml`]: `<TorXakisMsg><Plus><p1>4</p1><p2>7</p2></Plus></TorXakisMsg>`).
 //!
 //! In terms of `ioco_txs::ast::CnectDef` (TorXakis requires an ENCODE for every `CHAN OUT`
 //! and a DECODE for every `CHAN IN`, so there is no default to invent):
@@ -36,9 +37,10 @@
 //!   chain of `value`: `Str(s)` and String constants → [`TxsPart::Text`]; `toString(e)` or a
 //!   String-sorted `e`, where `e` is an offer variable `? x` (its position among the `?`
 //!   items is `arg`) under accessor calls (`sex(p)`: the constructor and field of `sex`) →
-//!   [`TxsPart::Value`];
+//!   [`TxsPart::Value`]; `toXml(e)` likewise → [`TxsPart::Xml`];
 //! * each `Decode` → `sockets[socket of chan].decode`: no `!` item, or one
-//!   `! fromString(s)`, → [`TxsDecode::new`]; several `!` items of the `takeWhileNot` /
+//!   `! fromString(s)`, → [`TxsDecode::new`]; `! fromXml(s)` → [`TxsDecode::xml`]; several
+//!   `!` items of the `takeWhileNot` /
 //!   `dropWhile` form → [`TxsDecode::split`] with the separator's value;
 //! * the model to test is the one a `CLIENTSOCK` (or `SERVERSOCK`) CNECTDEF whose `CHAN OUT`s
 //!   are the model's inputs connects (`Sim` CNECTDEFs connect a simulated model the other way
@@ -87,7 +89,7 @@ use super::wire::split_gate;
 use super::{Adapter, AdapterError, Observation, Sent as LabelSent};
 use ioco_lang::ir::{Direction, Gate, Spec, Value};
 use ioco_lang::semantics::label_name;
-use ioco_lang::txs_text;
+use ioco_lang::{txs_text, txs_xml};
 use ioco_model::{Alphabet, Label, LabelKind};
 use ioco_symbolic::online::{parse_value, DataSut, Observed, Sent, SutError};
 use std::collections::{BTreeMap, HashMap};
@@ -124,6 +126,8 @@ pub struct TxsDecode {
     /// For a gate with several values: the separator characters the line is split at (see
     /// the module documentation); unused for zero or one value.
     pub separators: String,
+    /// `fromXml(s)` instead of `fromString(s)` ([`ioco_lang::txs_xml`]).
+    pub xml: bool,
 }
 
 impl TxsDecode {
@@ -132,14 +136,23 @@ impl TxsDecode {
         TxsDecode {
             gate: gate.to_string(),
             separators: String::new(),
+            xml: false,
+        }
+    }
+
+    /// `DECODE gate ! fromXml(s) <- ? s`.
+    pub fn xml(gate: &str) -> TxsDecode {
+        TxsDecode {
+            xml: true,
+            ..TxsDecode::new(gate)
         }
     }
 
     /// Several values split at `separators`.
     pub fn split(gate: &str, separators: &str) -> TxsDecode {
         TxsDecode {
-            gate: gate.to_string(),
             separators: separators.to_string(),
+            ..TxsDecode::new(gate)
         }
     }
 }
@@ -153,6 +166,13 @@ pub enum TxsPart {
     /// (constructor index, field index) accessors (`toString(sex(p))` is one step).
     Value {
         /// Parameter index (`? a ? b`: 0, 1).
+        arg: usize,
+        /// Field accessors, outermost first.
+        fields: Vec<(u32, u32)>,
+    },
+    /// `toXml` of parameter `arg` or of a field of it ([`ioco_lang::txs_xml`]).
+    Xml {
+        /// Parameter index.
         arg: usize,
         /// Field accessors, outermost first.
         fields: Vec<(u32, u32)>,
@@ -177,6 +197,18 @@ impl TxsEncode {
             gate: gate.to_string(),
             socket,
             parts: vec![TxsPart::Value {
+                arg: 0,
+                fields: Vec::new(),
+            }],
+        }
+    }
+
+    /// `ENCODE gate ? x -> ! toXml(x)`.
+    pub fn xml(gate: &str, socket: usize) -> TxsEncode {
+        TxsEncode {
+            gate: gate.to_string(),
+            socket,
+            parts: vec![TxsPart::Xml {
                 arg: 0,
                 fields: Vec::new(),
             }],
@@ -366,7 +398,7 @@ impl TxsAdapter {
                 ));
             }
             for p in &e.parts {
-                if let TxsPart::Value { arg, .. } = p {
+                if let TxsPart::Value { arg, .. } | TxsPart::Xml { arg, .. } = p {
                     if *arg >= g.params.len() {
                         return Err(format!(
                             "the ENCODE of `{}` uses value {} of {}",
@@ -645,7 +677,7 @@ impl TxsAdapter {
         for p in &e.parts {
             match p {
                 TxsPart::Text(t) => line.push_str(t),
-                TxsPart::Value { arg, fields } => {
+                TxsPart::Value { arg, fields } | TxsPart::Xml { arg, fields } => {
                     let mut v = args
                         .get(*arg)
                         .ok_or_else(|| format!("`{gate}` was given {} value(s)", args.len()))?;
@@ -663,7 +695,11 @@ impl TxsAdapter {
                             }
                         };
                     }
-                    txs_text::write_value(defs, v, &mut line);
+                    if matches!(p, TxsPart::Xml { .. }) {
+                        line.push_str(&txs_xml::to_xml(defs, v));
+                    } else {
+                        txs_text::write_value(defs, v, &mut line);
+                    }
                 }
             }
         }
@@ -718,7 +754,12 @@ impl TxsAdapter {
         }
         let mut values = Vec::with_capacity(n);
         for (k, ((_, ty), piece)) in g.params.iter().zip(&pieces).enumerate() {
-            match txs_text::from_string(&self.spec.defs, *ty, piece) {
+            let parsed = if d.xml {
+                txs_xml::from_xml(&self.spec.defs, *ty, piece)
+            } else {
+                txs_text::from_string(&self.spec.defs, *ty, piece)
+            };
+            match parsed {
                 Ok(v) => values.push(v),
                 Err(e) => {
                     let which = if n > 1 {
@@ -1014,6 +1055,43 @@ model M {
         assert!(parse_port_map("7000=1,7000=2")
             .unwrap_err()
             .contains("twice"));
+    }
+
+    #[test]
+    fn xml_encode_and_decode() {
+        let mut cfg = config();
+        cfg.encode[0] = TxsEncode::xml("In", 0);
+        cfg.sockets[0].decode = Some(TxsDecode {
+            xml: true,
+            ..TxsDecode::split("Out", "@")
+        });
+        let a = TxsAdapter::new(spec(), cfg).unwrap();
+        let rec = Value::Adt(
+            0,
+            0,
+            vec![Value::Int(1), Value::Bool(true), Value::Int(-3)].into(),
+        );
+        let xml = "<TorXakisMsg><Rec><a>1</a><b>true</b><c>-3</c></Rec></TorXakisMsg>\n";
+        assert_eq!(
+            a.encode_line("In", &[rec]).unwrap(),
+            (0, xml.as_bytes().to_vec())
+        );
+        let m = |v: &str| format!("<TorXakisMsg>{v}</TorXakisMsg>");
+        let line = format!("{}@{}@{}", m("1"), m("false"), m("-3"));
+        assert_eq!(
+            a.decode_line(0, line.as_bytes()),
+            Ok(Observed::Output(
+                "Out".into(),
+                vec![Value::Int(1), Value::Bool(false), Value::Int(-3)]
+            ))
+        );
+        match a
+            .decode_line(0, b"<TorXakisMsg>1</TorXakisMsg>@1@2")
+            .unwrap()
+        {
+            Observed::Malformed(m) => assert!(m.contains("value 2 of 3"), "{m}"),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
