@@ -233,6 +233,8 @@ pub trait Example: Send {
     fn ports(&self) -> Vec<u16>;
     /// Back to the initial state (a new session).
     fn reset(&mut self);
+    /// A session has started (after [`Example::reset`]): outputs it gives unasked.
+    fn start(&mut self, _out: &mut Out) {}
     /// A line read on port `port`.
     fn input(&mut self, port: usize, line: &str, out: &mut Out);
     /// When it wants to act on its own next (a moving arm that arrives).
@@ -255,6 +257,10 @@ pub const EXAMPLES: &[(&str, &[&str])] = &[
     ("lucky-people", &["correct", "wrong", "missing"]),
     (
         "dispatch-process",
+        &["correct", "wrong", "missing", "extra"],
+    ),
+    (
+        "customers-orders",
         &["correct", "wrong", "missing", "extra"],
     ),
     ("moving-arm", &["correct", "wrong", "missing"]),
@@ -325,6 +331,11 @@ pub fn example(name: &str, mode: &str, travel: Duration) -> Result<Box<dyn Examp
             mode: m,
             count: 0,
             robust: true,
+        }),
+        "customers-orders" => Box::new(CustomersOrders {
+            mode: m,
+            customers: Vec::new(),
+            orders: Vec::new(),
         }),
         "moving-arm" => Box::new(Arms::new(m, travel, &[ONE_ARM])),
         _ => Box::new(Arms::new(m, travel, &THREE_ARMS)),
@@ -650,6 +661,94 @@ impl Example for Dispatch {
     }
 }
 
+/// CustomersOrders (`CustomersOrders.txs`, ports 7890 `Customer`, 7891 `Order` (read),
+/// 7892 `Report` (written), all in TorXakis's XML). Customers and orders are kept as the XML
+/// of their constructor element, newest first, and a report is built from them.
+struct CustomersOrders {
+    mode: Mode,
+    /// (customerID, `<Customer>...</Customer>`), newest first.
+    customers: Vec<(String, String)>,
+    /// `<Order>...</Order>`, newest first.
+    orders: Vec<String>,
+}
+
+/// The text of the first `<name>...</name>` in `xml`.
+fn xml_field<'a>(xml: &'a str, name: &str) -> Option<&'a str> {
+    let open = format!("<{name}>");
+    let from = xml.find(&open)? + open.len();
+    let to = xml[from..].find(&format!("</{name}>"))? + from;
+    Some(xml[from..to].trim())
+}
+
+/// A TorXakis list (`Nil_X`, `Cstr_X { head; tail }`) of XML elements, in XML.
+fn xml_list(ty: &str, items: &[&str]) -> String {
+    let mut s = format!("<Nil_{ty}></Nil_{ty}>");
+    for item in items.iter().rev() {
+        s = format!("<Cstr_{ty}><head>{item}</head><tail>{s}</tail></Cstr_{ty}>");
+    }
+    s
+}
+
+impl CustomersOrders {
+    fn report(&self, out: &mut Out) {
+        let mut cs: Vec<&str> = self.customers.iter().map(|(_, c)| c.as_str()).collect();
+        if self.mode == Mode::Wrong {
+            cs.reverse();
+        }
+        let os: Vec<&str> = self.orders.iter().map(String::as_str).collect();
+        out.line(
+            2,
+            &format!(
+                "<TorXakisMsg><Report><customers>{}</customers><orders>{}</orders></Report></TorXakisMsg>",
+                xml_list("Customer", &cs),
+                xml_list("Order", &os)
+            ),
+        );
+    }
+}
+
+impl Example for CustomersOrders {
+    fn ports(&self) -> Vec<u16> {
+        vec![7890, 7891, 7892]
+    }
+    fn reset(&mut self) {
+        self.customers.clear();
+        self.orders.clear();
+    }
+    fn start(&mut self, out: &mut Out) {
+        self.report(out);
+        if self.mode == Mode::Extra {
+            self.report(out);
+        }
+    }
+    fn input(&mut self, port: usize, line: &str, out: &mut Out) {
+        let Some(inner) = line
+            .trim()
+            .strip_prefix("<TorXakisMsg>")
+            .and_then(|r| r.strip_suffix("</TorXakisMsg>"))
+        else {
+            return;
+        };
+        let Some(id) = xml_field(inner, "customerID") else {
+            return;
+        };
+        match port {
+            0 if !self.customers.iter().any(|(c, _)| c == id) => {
+                self.customers
+                    .insert(0, (id.to_string(), inner.to_string()));
+                self.report(out);
+            }
+            1 if self.customers.iter().any(|(c, _)| c == id) => {
+                self.orders.insert(0, inner.to_string());
+                if self.mode != Mode::Missing {
+                    self.report(out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 /// The ports of one arm: up, down, stop (read), stopped, min, max (written), and the names
 /// of its messages' suffix (`X` in `upX`).
 #[derive(Clone, Copy)]
@@ -875,6 +974,7 @@ pub fn serve(ex: &mut dyn Example, listeners: &[TcpListener], once: bool) -> std
 
 fn session(ex: &mut dyn Example, streams: &mut [TcpStream]) -> std::io::Result<()> {
     ex.reset();
+    ex.start(&mut Out { streams });
     let (tx, rx) = mpsc::channel();
     for (i, s) in streams.iter().enumerate() {
         let reader = BufReader::new(s.try_clone()?);

@@ -681,3 +681,61 @@ fn echo_digits_with_the_explicit_tester_over_data_labels() {
     let (v, _) = verdict("missing");
     assert_eq!(v, ioco_exec::RunVerdict::Fail);
 }
+
+#[test]
+fn customers_orders_speaks_torxakis_xml() {
+    // raw XML lines as TorXakis's toXml writes them (the IR has no strings yet)
+    let customer = |id: u32, name: &str| {
+        format!(
+            "<TorXakisMsg><Customer><companyName>{name}</companyName><contactName>A</contactName>\
+             <contactTitle>B</contactTitle><phone>C</phone><fax><Absent_string></Absent_string></fax>\
+             <fullAddress><Address><address>D</address><city>E</city><region>F</region>\
+             <postalCode>G</postalCode><country>H</country></Address></fullAddress>\
+             <customerID>{id}</customerID></Customer></TorXakisMsg>"
+        )
+    };
+    let inner = |xml: &str| {
+        xml.strip_prefix("<TorXakisMsg>")
+            .and_then(|x| x.strip_suffix("</TorXakisMsg>"))
+            .unwrap()
+            .to_string()
+    };
+    let report = |cs: &[String]| {
+        let mut l = "<Nil_Customer></Nil_Customer>".to_string();
+        for c in cs.iter().rev() {
+            l = format!("<Cstr_Customer><head>{c}</head><tail>{l}</tail></Cstr_Customer>");
+        }
+        format!(
+            "<TorXakisMsg><Report><customers>{l}</customers><orders><Nil_Order></Nil_Order>\
+             </orders></Report></TorXakisMsg>"
+        )
+    };
+    for (mode, newest_first) in [("correct", true), ("wrong", false)] {
+        let sut = Sut::start("customers-orders", mode, 3);
+        let conns: Vec<TcpStream> = sut
+            .ports
+            .iter()
+            .map(|p| TcpStream::connect(("127.0.0.1", *p)).unwrap())
+            .collect();
+        conns[2]
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .unwrap();
+        let mut reports = BufReader::new(conns[2].try_clone().unwrap());
+        let mut next = || {
+            let mut line = String::new();
+            reports.read_line(&mut line).unwrap();
+            line.trim_end().to_string()
+        };
+        assert_eq!(next(), report(&[]), "{mode}");
+        let (a, b) = (customer(1, "ACME"), customer(2, "BOLT"));
+        writeln!(&conns[0], "{a}").unwrap();
+        assert_eq!(next(), report(&[inner(&a)]), "{mode}");
+        writeln!(&conns[0], "{b}").unwrap();
+        let both = if newest_first {
+            [inner(&b), inner(&a)]
+        } else {
+            [inner(&a), inner(&b)]
+        };
+        assert_eq!(next(), report(&both), "{mode}");
+    }
+}

@@ -55,6 +55,13 @@
 //!   valid (`isValidJob`: an even positive id, a description matching `[A-Z][0-9]{2}[a-z]+`,
 //!   positive x and y with |x-y| < 100·min(x,y)) is answered `Error("Non-Valid Input Data")`.
 //!   wrong and extra as above; missing: no answer to an invalid job.
+//! * `customers-orders` (`examps/CustomersOrders/CustomersOrders.txs`, ports 7890 `Customer`,
+//!   7891 `Order`, 7892 `Report`; TorXakis's XML, `toXml`/`fromXml`): at the start of a session
+//!   and after each new customer (a `customerID` not seen yet) and each order of a known
+//!   customer it writes `Report(customers, orders)` on 7892, both lists newest first
+//!   (`Cstr_Customer(head, tail)` ... `Nil_Customer`), the elements as they came in. wrong:
+//!   the customers oldest first; missing: no report after an order; extra: the first report
+//!   twice.
 //! * `moving-arm` (`examps/MovingArms/MovingArm.txs`, ports 9901 `Up`, 9902 `Down`, 9903
 //!   `Stop` (read: `up`, `down`, `stop`), 9904 `Stopped`, 9905 `Min`, 9906 `Max` (written:
 //!   `stopped`, `min`, `max`)): an arm that moves for `--travel-ms` (default 100) to its top
@@ -77,7 +84,7 @@ use std::time::Duration;
 #[command(name = "txs-sut", version)]
 struct Args {
     /// The example: echo, echo-xml, adder, adder3, queue, stimulus-response, point, lucky-people,
-    /// dispatch-process, dispatch-robust, moving-arm, moving-arms.
+    /// dispatch-process, dispatch-robust, customers-orders, moving-arm, moving-arms.
     example: String,
     /// correct, or a faulty mode: wrong (a wrong value), missing (a missing output), extra (an
     /// output too many); not every example has every mode.
