@@ -255,6 +255,7 @@ pub const EXAMPLES: &[(&str, &[&str])] = &[
     ("stimulus-response", &["correct", "missing", "extra"]),
     ("point", &["correct", "wrong", "missing", "extra"]),
     ("lucky-people", &["correct", "wrong", "missing"]),
+    ("lucky-people-xml", &["correct", "wrong", "missing"]),
     (
         "dispatch-process",
         &["correct", "wrong", "missing", "extra"],
@@ -321,7 +322,8 @@ pub fn example(name: &str, mode: &str, travel: Duration) -> Result<Box<dyn Examp
         }),
         "stimulus-response" => Box::new(StimulusResponse { mode: m }),
         "point" => Box::new(Point { mode: m, count: 0 }),
-        "lucky-people" => Box::new(LuckyPeople::new(m)),
+        "lucky-people" => Box::new(LuckyPeople::new(m, false)),
+        "lucky-people-xml" => Box::new(LuckyPeople::new(m, true)),
         "dispatch-process" => Box::new(Dispatch {
             mode: m,
             count: 0,
@@ -537,20 +539,36 @@ impl Example for Point {
     }
 }
 
-/// LuckyPeople (`LuckyPeople.txs`, port 7777).
+/// LuckyPeople (`LuckyPeople.txs`, port 7777; with `xml`, its `Xut` CNECTDEF).
 struct LuckyPeople {
     mode: Mode,
+    xml: bool,
     last: String,
     n: i64,
 }
 
 impl LuckyPeople {
-    fn new(mode: Mode) -> LuckyPeople {
+    fn new(mode: Mode, xml: bool) -> LuckyPeople {
         LuckyPeople {
             mode,
+            xml,
             last: "Male".into(),
             n: 0,
         }
+    }
+
+    /// `sex@firstName@lastName@day@month` of a Person in TorXakis's XML.
+    fn from_xml(line: &str) -> Option<String> {
+        let sex = xml_field(line, "sex")?;
+        let sex = sex.strip_prefix('<')?.split(['>', '/']).next()?;
+        let f = |n| xml_field(line, n);
+        Some(format!(
+            "{sex}@{}@{}@{}@{}",
+            f("firstName")?,
+            f("lastName")?,
+            f("dayOfBirth")?,
+            f("monthOfBirth")?
+        ))
     }
 }
 
@@ -563,6 +581,12 @@ impl Example for LuckyPeople {
         self.n = 0;
     }
     fn input(&mut self, _: usize, line: &str, out: &mut Out) {
+        let fields = if self.xml {
+            LuckyPeople::from_xml(line)
+        } else {
+            Some(line.to_string())
+        };
+        let Some(line) = fields else { return };
         let f: Vec<&str> = line.split('@').collect();
         let [sex, first, last_name, day, month] = f[..] else {
             return;
@@ -583,7 +607,15 @@ impl Example for LuckyPeople {
         if self.mode == Mode::Missing && by_name {
             return;
         }
-        out.line(0, if lucky { "True" } else { "False" });
+        out.line(
+            0,
+            match (self.xml, lucky) {
+                (false, true) => "True",
+                (false, false) => "False",
+                (true, true) => "<TorXakisMsg>true</TorXakisMsg>",
+                (true, false) => "<TorXakisMsg>false</TorXakisMsg>",
+            },
+        );
     }
 }
 

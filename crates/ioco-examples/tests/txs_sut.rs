@@ -372,6 +372,14 @@ fn dispatch_process_and_lucky_people_speak_their_protocols() {
         ("lucky-people", "correct", "Female@Ann@Smith@3@3", "True"),
         ("lucky-people", "correct", "Female@Ann@Smith@3@4", "False"),
         ("lucky-people", "correct", "Male@Bob@Brown@1@2", "True"),
+        (
+            "lucky-people-xml",
+            "correct",
+            "<TorXakisMsg><Person><sex><Female></Female></sex><firstName>Ann</firstName>\
+             <lastName>Smith</lastName><dayOfBirth>3</dayOfBirth><monthOfBirth>3</monthOfBirth>\
+             </Person></TorXakisMsg>",
+            "<TorXakisMsg>true</TorXakisMsg>",
+        ),
     ] {
         let sut = Sut::start(example, mode, 1);
         let s = TcpStream::connect(("127.0.0.1", sut.ports[0])).unwrap();

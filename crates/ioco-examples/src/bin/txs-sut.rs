@@ -46,6 +46,9 @@
 //!   and the previous sex came 5 or more times in a row; initially Male, 0 times), by name
 //!   (same first letter) or by birthday (day = month). wrong: never lucky by gender; missing:
 //!   no answer for a person lucky by name.
+//! * `lucky-people-xml` (`LuckyPeople.txs` `Xut`, port 7777): the same in TorXakis's XML:
+//!   `<TorXakisMsg><Person><sex><Female></Female></sex><firstName>Ann</firstName>...`
+//!   in, `<TorXakisMsg>true</TorXakisMsg>` out.
 //! * `dispatch-process` (`examps/DispatchProcess/spec/DisPro10-data.txs`, port 7890):
 //!   `Job ? jd` arrives as `JobData(id,"description",x,y)`; `Finish` is
 //!   `JobOut(id,processor,gcd(x,y))` with processor 1..4 (the SUT always uses 1). wrong: the
@@ -84,7 +87,8 @@ use std::time::Duration;
 #[command(name = "txs-sut", version)]
 struct Args {
     /// The example: echo, echo-xml, adder, adder3, queue, stimulus-response, point, lucky-people,
-    /// dispatch-process, dispatch-robust, customers-orders, moving-arm, moving-arms.
+    /// lucky-people-xml, dispatch-process, dispatch-robust, customers-orders, moving-arm,
+    /// moving-arms.
     example: String,
     /// correct, or a faulty mode: wrong (a wrong value), missing (a missing output), extra (an
     /// output too many); not every example has every mode.
