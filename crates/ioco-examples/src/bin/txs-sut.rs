@@ -81,8 +81,8 @@ use ioco_examples::txs;
 use std::io::Read;
 use std::time::Duration;
 
-/// TorXakis's example systems under test over their `.txs` socket protocols (see the crate
-/// documentation of the binary for each protocol).
+/// TorXakis's example systems under test over their `.txs` socket protocols (each protocol and
+/// mode is described at the top of crates/ioco-examples/src/bin/txs-sut.rs).
 #[derive(Parser, Debug)]
 #[command(name = "txs-sut", version)]
 struct Args {
