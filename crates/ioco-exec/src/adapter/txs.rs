@@ -342,11 +342,6 @@ fn resolve(host: &str, port: u16) -> Result<Vec<SocketAddr>, String> {
     Ok(addrs)
 }
 
-/// An open connection.
-struct Conn {
-    stream: TcpStream,
-}
-
 /// A system under test over TorXakis's sockets, as a [`DataSut`] (see the module
 /// documentation). [`TxsLabels`] puts it under the label-level [`Adapter`].
 pub struct TxsAdapter {
@@ -357,7 +352,7 @@ pub struct TxsAdapter {
     /// Bound listeners (server side), one per socket.
     listeners: Vec<TcpListener>,
     /// Open connections, one per socket (empty when not connected).
-    conns: Vec<Conn>,
+    conns: Vec<TcpStream>,
     /// Readers of the sockets with a `DECODE`, and their socket index.
     readers: Vec<FdLines>,
     reader_socket: Vec<usize>,
@@ -491,7 +486,7 @@ impl TxsAdapter {
 
     fn disconnect(&mut self) {
         for c in self.conns.drain(..) {
-            let _ = c.stream.shutdown(Shutdown::Both);
+            let _ = c.shutdown(Shutdown::Both);
         }
         self.readers.clear();
         self.reader_socket.clear();
@@ -524,7 +519,7 @@ impl TxsAdapter {
             }
             // the reader makes the socket non-blocking; writes are bounded by write_timeout
             stream.set_nonblocking(true).map_err(broken)?;
-            self.conns.push(Conn { stream });
+            self.conns.push(stream);
         }
         self.quiet_expected = false;
         Ok(())
@@ -808,7 +803,7 @@ impl DataSut for TxsAdapter {
             });
         }
         let timeout = self.cfg.write_timeout;
-        match write_bounded(&mut self.conns[socket].stream, &line, timeout) {
+        match write_bounded(&mut self.conns[socket], &line, timeout) {
             Ok(()) => Ok(Sent::Sent),
             Err(Stop::Eof) => Err(self.closed(socket)),
             Err(Stop::Err(e)) => {
