@@ -501,12 +501,12 @@ fn moving_arms_eighteen_sockets() {
 #[test]
 fn a_sut_that_is_not_there_is_a_start_error() {
     let spec = spec("adder.ioco", "Adder");
-    // a port nobody listens on (bound, then released)
-    let free = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    // a privileged port that refuses connections now: the tests' SUTs only take ephemeral
+    // ports, so none of them can start listening there meanwhile (a port bound and released
+    // could be taken by a parallel test)
+    let free = (1..1024)
+        .find(|p| TcpStream::connect(("127.0.0.1", *p)).is_err())
+        .expect("a closed privileged port");
     let mut cfg = client(&[("Action", "Result")], &[7890], &[free]);
     cfg.connect_timeout = Duration::from_millis(500);
     let mut a = adapter(&spec, cfg);
