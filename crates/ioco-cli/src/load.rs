@@ -24,6 +24,19 @@ static COMMAND: OnceLock<&'static str> = OnceLock::new();
 /// Files whose warnings were printed already (a command may read a file twice).
 static WARNED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
+/// `--with FILE`: more `.txs` files read together with a `.txs` model (TorXakis loads all the
+/// files it is given into one namespace).
+static WITH: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Set once by `main`: the `.txs` files read with every `.txs` model.
+pub fn set_with_files(files: Vec<PathBuf>) {
+    *WITH.lock().unwrap_or_else(|p| p.into_inner()) = files;
+}
+
+fn with_files() -> Vec<PathBuf> {
+    WITH.lock().unwrap_or_else(|p| p.into_inner()).clone()
+}
+
 /// Set once by `main`: the command name and whether warnings are errors.
 pub fn configure(command: &'static str, deny_warnings: bool) {
     let _ = COMMAND.set(command);
@@ -34,16 +47,48 @@ fn command() -> &'static str {
     COMMAND.get().copied().unwrap_or("this command")
 }
 
-/// Reads, parses and checks a `.ioco` file (and its imports). Its warnings are printed to
-/// standard error the first time the file is read, or are an error with `--deny-warnings`.
-pub fn parse_ioco(path: &Path) -> Result<ioco_lang::Model> {
-    let file = path.display().to_string();
-    let model = ioco_lang::parse_file(path).map_err(|diags| {
+/// True for the modelling languages read through [`parse_ioco`]: `.ioco`, and TorXakis's `.txs`
+/// (lowered into the same IR by `ioco-txs`).
+pub fn is_lang(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e == "ioco" || e.eq_ignore_ascii_case("txs"))
+}
+
+/// True for a TorXakis `.txs` file.
+pub fn is_txs(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("txs"))
+}
+
+/// Reads, parses and lowers a `.txs` file (and the files given with `--with`).
+pub fn parse_txs(path: &Path) -> Result<ioco_txs::TxsModel> {
+    let mut paths = vec![path.to_path_buf()];
+    paths.extend(with_files());
+    let refs: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
+    ioco_txs::load_files(&refs).map_err(|diags| {
         Report::new(ioco_lang::Diagnostics {
             diags,
-            file: file.clone(),
+            file: path.display().to_string(),
         })
-    })?;
+    })
+}
+
+/// Reads, parses and checks a `.ioco` file (and its imports), or a TorXakis `.txs` file. Its
+/// warnings are printed to standard error the first time the file is read, or are an error
+/// with `--deny-warnings`.
+pub fn parse_ioco(path: &Path) -> Result<ioco_lang::Model> {
+    let file = path.display().to_string();
+    let model = if is_txs(path) {
+        parse_txs(path)?.model
+    } else {
+        ioco_lang::parse_file(path).map_err(|diags| {
+            Report::new(ioco_lang::Diagnostics {
+                diags,
+                file: file.clone(),
+            })
+        })?
+    };
+    let model = select_entry(model, path)?;
     let warnings = model.warnings();
     if warnings.is_empty() {
         return Ok(model);
@@ -79,6 +124,44 @@ pub fn parse_ioco(path: &Path) -> Result<ioco_lang::Model> {
         }
     }
     Ok(model)
+}
+
+/// `--entry NAME`: the model or system to use.
+static ENTRY: Mutex<Option<String>> = Mutex::new(None);
+
+/// Set once by `main`: `--entry`.
+pub fn set_entry(name: Option<String>) {
+    *ENTRY.lock().unwrap_or_else(|p| p.into_inner()) = name;
+}
+
+/// Makes `--entry NAME` the program's entry point.
+fn select_entry(mut model: ioco_lang::Model, path: &Path) -> Result<ioco_lang::Model> {
+    let wanted = ENTRY.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    let Some(name) = wanted else {
+        return Ok(model);
+    };
+    match model.program.specs.iter().position(|s| s.name == name) {
+        Some(i) => {
+            model.program.entry = Some(i);
+            Ok(model)
+        }
+        None => {
+            let mut names: Vec<&str> = model
+                .program
+                .specs
+                .iter()
+                .map(|s| s.name.as_str())
+                .filter(|n| !n.starts_with('#'))
+                .collect();
+            names.sort();
+            Err(miette!(
+                help = format!("the models and systems of this file: {}", names.join(", ")),
+                "{} has no model or system named `{}` (--entry)",
+                path.display(),
+                name
+            ))
+        }
+    }
 }
 
 /// The entry point of a parsed `.ioco` model.
@@ -122,7 +205,7 @@ pub fn infinite_data(spec: &Spec) -> Option<String> {
 /// The spec to test symbolically, if `path` is a `.ioco` model with infinite data (or
 /// `force`), with the reason. A model that does not load is an error (its diagnostics).
 pub fn data_spec(path: &Path, force: bool) -> Result<Option<(Arc<Spec>, String)>> {
-    if path.extension().is_none_or(|e| e != "ioco") {
+    if !is_lang(path) {
         if force {
             return Err(miette!(
                 help = "the symbolic engine reads .ioco models",
@@ -191,7 +274,7 @@ pub fn ioco_lts_timed(path: &Path) -> Result<(Lts, ioco_lang::translate::Timing)
 
 /// Load a model file (an LTS or a Mealy machine).
 pub fn load_model(path: &Path) -> Result<Model> {
-    if path.extension().is_some_and(|e| e == "ioco") {
+    if is_lang(path) {
         return ioco_lts_timed(path).map(|(lts, _)| Model::Lts(lts));
     }
     ioco_formats::load(path).map_err(Report::new)

@@ -59,6 +59,15 @@ struct Cli {
     /// Treat the warnings of a .ioco model (e.g. a misspelt location) as errors (exit 2).
     #[arg(long, global = true)]
     deny_warnings: bool,
+    /// The model or system of the file to use, by name (a `.ioco` model, system or a TorXakis
+    /// MODELDEF); default: the one marked `@main`, else the last one (for `.txs`: the first
+    /// MODELDEF).
+    #[arg(long, global = true, value_name = "NAME")]
+    entry: Option<String>,
+    /// More TorXakis `.txs` files read together with a `.txs` model, as TorXakis reads all the
+    /// files it is given (e.g. `ioco check Adder.txs --with AdderPurposes.txs`).
+    #[arg(long = "with", global = true, value_name = "FILE")]
+    with: Vec<std::path::PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -94,6 +103,8 @@ enum Command {
     /// Print .ioco model files in the canonical layout (`--check`: exit 1 if one is not
     /// formatted; `--write`: rewrite them).
     Fmt(cmd::fmt::Args),
+    /// Translate a TorXakis model (.txs) into the .ioco language, to migrate for good.
+    Translate(cmd::translate::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell), e.g.
     /// `ioco completions bash > /etc/bash_completion.d/ioco`.
     Completions {
@@ -184,6 +195,7 @@ fn main() -> ExitCode {
         Command::Report(_) => "report",
         Command::Explore(_) => "explore",
         Command::Fmt(_) => "fmt",
+        Command::Translate(_) => "translate",
         Command::Completions { .. } | Command::Man => return ExitCode::SUCCESS,
         Command::Gen(_) => "gen",
         Command::Analyze(_) => "analyze",
@@ -191,6 +203,8 @@ fn main() -> ExitCode {
         Command::Schema(_) => "schema",
     };
     load::configure(name, cli.deny_warnings);
+    load::set_with_files(cli.with.clone());
+    load::set_entry(cli.entry.clone());
     let result = match cli.command {
         Command::Check(a) => cmd::check::run(a),
         Command::Show(a) => cmd::show::run(a),
@@ -201,6 +215,7 @@ fn main() -> ExitCode {
         Command::Report(a) => cmd::report::run(a),
         Command::Explore(a) => cmd::explore::run(a),
         Command::Fmt(a) => cmd::fmt::run(a),
+        Command::Translate(a) => cmd::translate::run(a),
         Command::Completions { .. } | Command::Man => return ExitCode::SUCCESS,
         Command::Gen(a) => cmd::gen::run(a),
         Command::Analyze(a) => cmd::analyze::run(a),

@@ -10,11 +10,13 @@
 //! ## Wire format with data
 //! * **Lines** (default): `gate arg1 arg2 …`, one action per line, both ways; the gate is the
 //!   gate name of the spec (or its wire string from a `--map` file); values are written as in
-//!   labels ([`ioco_lang::ir::Value::display`]): `120`, `-3`, `true`, `Red`, `Plus(1,2)`, no
-//!   spaces inside a value. Example: tester → SUT `water 120`; SUT → tester `coffee 100`.
+//!   labels ([`ioco_lang::ir::Value::display`]): `120`, `-3`, `true`, `Red`, `Plus(1,2)`,
+//!   `"N22s"` (strings in double quotes with `\"`, `\\`, `\n`, `\t`, `\r`, `\u{hex}`
+//!   escapes), no spaces inside a value outside strings. Example: tester → SUT `water 120`;
+//!   SUT → tester `coffee 100`; `greet "Ann Lee"`.
 //! * **JSON lines** (`--json-lines`): `{"label":"water","args":[120]}` both ways; integers are
-//!   JSON numbers, booleans JSON booleans, values of data types strings in the label syntax
-//!   (`"Plus(1,2)"`). `args` may be left out for gates without parameters.
+//!   JSON numbers, booleans JSON booleans, strings JSON strings (`"Ann Lee"`), values of data
+//!   types strings in the label syntax (`"Plus(1,2)"`, `"Person(Male,\"Ann\",1,1)"`). `args` may be left out for gates without parameters.
 //! * Quiescence, the marker line, reset lines and the race rule are those of
 //!   [`crate::adapter::wire`].
 //!
@@ -167,6 +169,7 @@ impl DataAdapter {
                     .map(|v| match v {
                         Value::Int(i) => serde_json::Value::from(*i),
                         Value::Bool(b) => serde_json::Value::from(*b),
+                        Value::Str(s) => serde_json::Value::from(&**s),
                         other => serde_json::Value::from(other.display(defs).to_string()),
                     })
                     .collect();
@@ -203,7 +206,11 @@ impl DataAdapter {
     /// The words of an output line (its values, in the label syntax), or why there are none.
     fn words(&self, text: &str) -> Result<Vec<String>, String> {
         match self.format {
-            Format::Lines => Ok(text.split_whitespace().skip(1).map(String::from).collect()),
+            Format::Lines => Ok(crate::adapter::wire::split_words(text)
+                .into_iter()
+                .skip(1)
+                .map(String::from)
+                .collect()),
             Format::JsonLines => json_args(text),
         }
     }
@@ -246,8 +253,31 @@ impl DataAdapter {
                 words.len()
             ));
         }
+        // JSON lines: a string parameter is a JSON string holding the string itself
+        let json: Vec<serde_json::Value> = match self.format {
+            Format::JsonLines => serde_json::from_str::<serde_json::Value>(text)
+                .ok()
+                .and_then(|v| v.get("args").and_then(|a| a.as_array()).cloned())
+                .unwrap_or_default(),
+            Format::Lines => Vec::new(),
+        };
         let mut vals = Vec::new();
-        for ((_, ty), w) in decl.params.iter().zip(&words) {
+        for (k, ((_, ty), w)) in decl.params.iter().zip(&words).enumerate() {
+            if let (Type::Str(..), Some(j)) = (ty, json.get(k)) {
+                let Some(s) = j.as_str() else {
+                    return Observed::Malformed(format!("`{text}`: {j} is not a JSON string"));
+                };
+                let v = Value::Str(s.into());
+                if !ioco_symbolic::term::value_in_type(&self.spec.defs, *ty, &v) {
+                    return Observed::Malformed(format!(
+                        "`{text}`: {} is not a value of {}",
+                        v.display(&self.spec.defs),
+                        self.spec.defs.type_name(*ty)
+                    ));
+                }
+                vals.push(v);
+                continue;
+            }
             match parse_value(&self.spec.defs, *ty, w) {
                 Ok(v) => vals.push(v),
                 Err(e) => return Observed::Malformed(format!("`{text}`: {e}")),
@@ -348,6 +378,7 @@ impl Drop for DataAdapter {
 mod tests {
     use super::*;
     use crate::engine::symbolic::run_online;
+    use ioco_lang::regex::Regex;
     use ioco_symbolic::online::{OnlineOptions, Verdict};
     use ioco_symbolic::SymbolicSpec;
     use rand::SeedableRng;
@@ -378,6 +409,61 @@ mod tests {
         // generous: a slow machine must not turn a late output into quiescence
         a.timeout = Duration::from_millis(400);
         a
+    }
+
+    fn greeter(mode: &str, format: Format) -> DataAdapter {
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let spec = ioco_lang::parse_file(root.join("../../examples/torxakis/lucky-people.ioco"))
+            .expect("lucky-people.ioco")
+            .spec("Greeter")
+            .unwrap()
+            .clone();
+        let script = root.join("../ioco-symbolic/tests/suts/greeter.sh");
+        let mut cfg =
+            ProcessConfig::from_command_line(&format!("/bin/sh {} {mode}", script.display()))
+                .unwrap();
+        cfg.wire.format = format;
+        let mut a = DataAdapter::new(Arc::new(spec), DataTarget::Process(cfg)).unwrap();
+        a.timeout = Duration::from_millis(400);
+        a
+    }
+
+    #[test]
+    fn strings_go_to_a_process_and_come_back() {
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let spec = Arc::new(
+            ioco_lang::parse_file(root.join("../../examples/torxakis/lucky-people.ioco"))
+                .unwrap()
+                .spec("Greeter")
+                .unwrap()
+                .clone(),
+        );
+        let opts = OnlineOptions {
+            steps: 10,
+            input_bias: 0.6,
+            timeouts: None,
+        };
+        let mut t = SymbolicSpec::with_z3(spec.clone()).unwrap();
+        let mut sut = greeter("correct", Format::Lines);
+        let r = run_online(&mut t, &mut sut, &opts, &mut ChaCha8Rng::seed_from_u64(7));
+        assert_eq!(r.verdict, Verdict::Pass, "{:?}", r.trace);
+        // the names sent are real names: `Hello?("Xyz")`, answered by the greeting
+        let hello = Regex::parse(r#"Hello\?\("[A-Z][a-z]{0,7}"\)"#).unwrap();
+        let sent: Vec<&String> = r.trace.iter().filter(|l| l.starts_with("Hello?")).collect();
+        assert!(!sent.is_empty(), "{:?}", r.trace);
+        for l in &sent {
+            assert!(hello.is_match(l), "{l} in {:?}", r.trace);
+        }
+        assert!(
+            r.trace.iter().any(|l| l.starts_with("Reply!(Greeting(\"")),
+            "{:?}",
+            r.trace
+        );
+        let mut t = SymbolicSpec::with_z3(spec).unwrap();
+        let mut sut = greeter("nocomma", Format::Lines);
+        let r = run_online(&mut t, &mut sut, &opts, &mut ChaCha8Rng::seed_from_u64(7));
+        assert!(matches!(r.verdict, Verdict::Fail(_)), "{r:?}");
+        assert!(r.observed.as_deref().unwrap().contains("\"Hello "), "{r:?}");
     }
 
     fn run(mode: &str, seed: u64) -> ioco_symbolic::online::Run {
@@ -472,6 +558,44 @@ mod tests {
             j.decode(out, br#"{"label":"outX","args":[1.5]}"#),
             Ok(Observed::Malformed(_))
         ));
+        // strings: quoted in the line format (blanks and commas inside), JSON strings in JSON
+        // lines; a string nested in a data type is in the label syntax in both
+        let g = greeter("correct", Format::Lines);
+        assert_eq!(
+            g.encode("Hello", &[Value::str("Ann Lee")]),
+            b"Hello \"Ann Lee\"\n"
+        );
+        let reply = g.alphabet.lookup("Reply").unwrap();
+        match g.decode(reply, br#"Reply Greeting("Ann","Hello, Ann!")"#) {
+            Ok(Observed::Output(gate, v)) => {
+                assert_eq!(gate, "Reply");
+                assert_eq!(
+                    v[0].display(&g.spec.defs).to_string(),
+                    r#"Greeting("Ann","Hello, Ann!")"#
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        // "ann" is not a `Name` (string[1..12] /[A-Z][a-z]*/)
+        assert!(matches!(
+            g.decode(reply, br#"Reply Greeting("ann","Hello, ann!")"#),
+            Ok(Observed::Malformed(_))
+        ));
+        let gj = greeter("correct", Format::JsonLines);
+        assert_eq!(
+            gj.encode("Hello", &[Value::str("A \"b\"")]),
+            b"{\"args\":[\"A \\\"b\\\"\"],\"label\":\"Hello\"}\n"
+        );
+        match gj.decode(
+            reply,
+            br#"{"label":"Reply","args":["Greeting(\"Bo\",\"Hello, Bo!\")"]}"#,
+        ) {
+            Ok(Observed::Output(_, v)) => assert_eq!(
+                v[0].display(&g.spec.defs).to_string(),
+                r#"Greeting("Bo","Hello, Bo!")"#
+            ),
+            other => panic!("{other:?}"),
+        }
         let mut bad = adapter("correct", Format::Lines);
         bad.inner = Inner::Process(
             ProcessAdapter::new(

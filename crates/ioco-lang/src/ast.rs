@@ -130,6 +130,8 @@ pub enum TypeExprKind {
     Int(Option<(Box<Expr>, Box<Expr>)>),
     /// `bool`
     Bool,
+    /// `string`, `string[lo..hi]` (length range), `string /re/`, `string[lo..hi] /re/`
+    Str(Option<(Box<Expr>, Box<Expr>)>, Option<RegexLit>),
     /// A named type.
     Named(Ident),
 }
@@ -326,6 +328,17 @@ pub struct Expr {
     pub span: Span,
 }
 
+/// A regular expression as written (`/[A-Z][a-z]*/` in `.ioco`, `REGEX('[A-Z][a-z]*')` in
+/// TorXakis): parsed and checked by the checker ([`crate::regex::Regex::parse`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RegexLit {
+    /// The text between the delimiters, exactly as written (escapes unresolved).
+    pub source: String,
+    /// The whole literal with its delimiters (one byte each): errors point at
+    /// `span.start + 1 + offset`.
+    pub span: Span,
+}
+
 /// Unary operators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum UnOp {
@@ -366,6 +379,8 @@ pub enum BinOp {
     Or,
     /// `=>`
     Implies,
+    /// `++` (string concatenation)
+    Concat,
 }
 
 impl BinOp {
@@ -387,6 +402,7 @@ impl BinOp {
             And => "&&",
             Or => "||",
             Implies => "=>",
+            Concat => "++",
         }
     }
 
@@ -398,7 +414,7 @@ impl BinOp {
             Or => 2,
             And => 3,
             Eq | Ne | Lt | Le | Gt | Ge => 4,
-            Add | Sub => 5,
+            Add | Sub | Concat => 5,
             Mul | Div | Mod => 6,
         }
     }
@@ -411,6 +427,8 @@ pub enum ExprKind {
     Int(i64),
     /// `true`, `false`
     Bool(bool),
+    /// `"text"` (escapes resolved)
+    Str(String),
     /// A variable, parameter, constant or nullary constructor.
     Name(Ident),
     /// `f(a, b)` (function call or constructor).
@@ -425,6 +443,8 @@ pub enum ExprKind {
     Field(Box<Expr>, Ident),
     /// `e is Ctor`
     Is(Box<Expr>, Ident),
+    /// `e matches /re/` (TorXakis `strinre(e, REGEX('re'))`)
+    Matches(Box<Expr>, RegexLit),
     /// `(e)` (kept for the formatter).
     Paren(Box<Expr>),
 }

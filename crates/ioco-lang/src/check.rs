@@ -137,7 +137,10 @@ fn subst(e: &mut Expr, args: &[Value]) {
     match &mut e.kind {
         ExprKind::Local(i) => e.kind = ExprKind::Const(args[*i as usize].clone()),
         ExprKind::Const(_) | ExprKind::Var(_) | ExprKind::Param(_) => {}
-        ExprKind::Unary(_, a) | ExprKind::Field(a, ..) | ExprKind::Is(a, ..) => subst(a, args),
+        ExprKind::Unary(_, a)
+        | ExprKind::Field(a, ..)
+        | ExprKind::Is(a, ..)
+        | ExprKind::Matches(a, _) => subst(a, args),
         ExprKind::Binary(_, a, b) => {
             subst(a, args);
             subst(b, args);
@@ -147,7 +150,7 @@ fn subst(e: &mut Expr, args: &[Value]) {
             subst(b, args);
             subst(c, args);
         }
-        ExprKind::Ctor(_, _, xs) | ExprKind::Call(_, xs) => {
+        ExprKind::Ctor(_, _, xs) | ExprKind::Call(_, xs) | ExprKind::Builtin(_, xs) => {
             xs.iter_mut().for_each(|x| subst(x, args))
         }
     }
@@ -713,9 +716,71 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// Parses a regular expression (once per distinct source text) into [`Defs::regexes`].
+    fn regex(&mut self, lit: &ast::RegexLit) -> Option<ir::RegexId> {
+        if let Some(i) = self
+            .defs
+            .regexes
+            .iter()
+            .position(|r| r.source == lit.source)
+        {
+            return Some(i as u32);
+        }
+        match crate::regex::Regex::parse(&lit.source) {
+            Ok(r) => {
+                self.defs.regexes.push(Arc::new(r));
+                Some(self.defs.regexes.len() as u32 - 1)
+            }
+            Err(e) => {
+                let at = (lit.span.start as usize + 1 + e.offset).min(lit.span.end as usize);
+                let end = (at + 1).min(lit.span.end as usize).max(at);
+                self.err(
+                    Diagnostic::error(
+                        "ioco::check::regex",
+                        format!("bad regular expression: {}", e.message),
+                        Span::new(lit.span.file, at, end),
+                        "here",
+                    )
+                    .help(e.hint),
+                );
+                None
+            }
+        }
+    }
+
     fn ty(&mut self, t: &ast::TypeExpr) -> Option<Type> {
         match &t.kind {
             ast::TypeExprKind::Bool => Some(Type::Bool),
+            ast::TypeExprKind::Str(range, re) => {
+                let len = match range {
+                    None => None,
+                    Some((lo, hi)) => {
+                        let lo_v = self.const_int(lo)?;
+                        let hi_v = self.const_int(hi)?;
+                        let ok = |v: i64| u32::try_from(v).ok();
+                        match (ok(lo_v), ok(hi_v)) {
+                            (Some(l), Some(h)) if l <= h => Some((l, h)),
+                            _ => {
+                                self.err(
+                                    Diagnostic::error(
+                                        "ioco::check::range",
+                                        format!("bad length range `string[{}..{}]`", lo_v, hi_v),
+                                        t.span,
+                                        "lengths are 0 to 4294967295, the lower bound first",
+                                    )
+                                    .help("both bounds are included: `string[1..8]` has 1 to 8 characters"),
+                                );
+                                return None;
+                            }
+                        }
+                    }
+                };
+                let re = match re {
+                    None => None,
+                    Some(lit) => Some(self.regex(lit)?),
+                };
+                Some(Type::Str(len, re))
+            }
             ast::TypeExprKind::Int(None) => Some(Type::Int),
             ast::TypeExprKind::Int(Some((lo, hi))) => {
                 let lo_v = self.const_int(lo)?;
@@ -764,7 +829,7 @@ impl<'a> Checker<'a> {
                         "Bool" | "boolean" => {
                             Some("the boolean type is written `bool`".to_string())
                         }
-                        "String" | "string" => Some("strings are not supported yet".to_string()),
+                        "String" => Some("the string type is written `string`".to_string()),
                         _ => None,
                     };
                     self.unknown("type", n, cands, extra);
@@ -996,6 +1061,23 @@ impl<'a> Checker<'a> {
         match &e.kind {
             AK::Int(v) => mk(ExprKind::Const(Value::Int(*v)), Type::Int),
             AK::Bool(b) => mk(ExprKind::Const(Value::Bool(*b)), Type::Bool),
+            AK::Str(v) => mk(ExprKind::Const(Value::str(v)), Type::STRING),
+            AK::Matches(a, lit) => {
+                let x = self.expr(a, sc);
+                let r = self.regex(lit);
+                let (x, r) = (x?, r?);
+                if !x.ty.is_str() {
+                    self.mismatch(
+                        "`matches` tests a string against a regular expression".into(),
+                        a.span,
+                        x.ty,
+                        None,
+                        None,
+                    );
+                    return None;
+                }
+                mk(ExprKind::Matches(Box::new(x), r), Type::Bool)
+            }
             AK::Paren(x) => {
                 let mut r = self.expr(x, sc)?;
                 r.span = e.span;
@@ -1061,6 +1143,52 @@ impl<'a> Checker<'a> {
                     }
                 }
             }
+            AK::Call(n, args)
+                if !self.globals.contains_key(&n.name)
+                    && ir::Builtin::by_name(&n.name).is_some() =>
+            {
+                let b = ir::Builtin::by_name(&n.name).expect("checked");
+                let lowered: Vec<Option<Expr>> = args.iter().map(|a| self.expr(a, sc)).collect();
+                let (sig, ret) = b.signature();
+                if sig.len() != args.len() {
+                    let names: Vec<&str> = sig.iter().map(|p| p.0).collect();
+                    self.err(
+                        Diagnostic::error(
+                            "ioco::check::arity",
+                            format!(
+                                "built-in `{}` takes {} argument(s), {} given",
+                                n.name,
+                                sig.len(),
+                                args.len()
+                            ),
+                            e.span,
+                            format!("{} argument(s) here", args.len()),
+                        )
+                        .help(format!(
+                            "write `{}({})`",
+                            n.name,
+                            names.join(", ")
+                        )),
+                    );
+                    return None;
+                }
+                let mut out = Vec::new();
+                for ((a, x), (pn, pt)) in args.iter().zip(lowered).zip(sig) {
+                    let x = x?;
+                    if !pt.accepts(x.ty) {
+                        let msg = format!(
+                            "argument `{}` of built-in `{}` must be `{}`",
+                            pn,
+                            n.name,
+                            self.tn(*pt)
+                        );
+                        self.mismatch(msg, a.span, x.ty, None, None);
+                        return None;
+                    }
+                    out.push(x);
+                }
+                mk(ExprKind::Builtin(b, out), ret)
+            }
             AK::Call(n, args) => {
                 let lowered: Vec<Option<Expr>> = args.iter().map(|a| self.expr(a, sc)).collect();
                 let (kind, sig, ret, sp) = match self.globals.get(&n.name).copied() {
@@ -1101,8 +1229,9 @@ impl<'a> Checker<'a> {
                         return None;
                     }
                     None => {
-                        let cands =
+                        let mut cands =
                             self.global_names(|g| matches!(g, Global::Fn(_) | Global::Ctor(..)));
+                        cands.extend(ir::Builtin::ALL.iter().map(|b| b.name().to_string()));
                         self.unknown("function", n, cands, None);
                         return None;
                     }
@@ -1181,6 +1310,7 @@ impl<'a> Checker<'a> {
                     Add | Sub | Mul | Div | Mod => {
                         (x.ty.is_int() && y.ty.is_int(), Type::Int, "two integers")
                     }
+                    Concat => (x.ty.is_str() && y.ty.is_str(), Type::STRING, "two strings"),
                     Lt | Le | Gt | Ge => {
                         (x.ty.is_int() && y.ty.is_int(), Type::Bool, "two integers")
                     }
@@ -1201,6 +1331,13 @@ impl<'a> Checker<'a> {
                         (And | Or, _, _) if x.ty.is_int() || y.ty.is_int() => {
                             Some("compare the integer first, e.g. `x > 0 && ...`".to_string())
                         }
+                        (Add, _, _) if x.ty.is_str() || y.ty.is_str() => {
+                            Some("strings are concatenated with `++`".to_string())
+                        }
+                        (Concat, _, _) if x.ty.is_int() || y.ty.is_int() => Some(
+                            "`++` joins strings; write the number as a string literal, e.g. `\"1\" ++ s`"
+                                .to_string(),
+                        ),
                         _ => None,
                     };
                     let d = Diagnostic::error(
@@ -1252,7 +1389,7 @@ impl<'a> Checker<'a> {
                     self.err(d);
                     return None;
                 }
-                let ty = if ax.ty == bx.ty { ax.ty } else { Type::Int };
+                let ty = Type::join(ax.ty, bx.ty);
                 mk(ExprKind::If(Box::new(cx), Box::new(ax), Box::new(bx)), ty)
             }
             AK::Field(a, f) => {

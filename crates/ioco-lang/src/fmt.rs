@@ -54,6 +54,29 @@ pub fn format_named(name: &str, src: &str) -> Result<String, Vec<Diagnostic>> {
     Ok(out)
 }
 
+/// Prints a syntax tree built by a program (not parsed from text: no comments to keep), in the
+/// canonical layout. The text parses back to the same tree (the front end of TorXakis models
+/// uses it for `ioco translate`).
+pub fn print_file(file: &File) -> String {
+    let mut f = Fmt {
+        src: "",
+        out: String::new(),
+        comments: &[],
+        next_comment: 0,
+        last_end: 0,
+        indent: 0,
+    };
+    for (i, item) in file.items.iter().enumerate() {
+        if i > 0 {
+            f.blank_line();
+        }
+        f.item(item);
+    }
+    let mut out = f.out.trim_end().to_string();
+    out.push('\n');
+    out
+}
+
 struct Fmt<'a> {
     src: &'a str,
     out: String,
@@ -317,18 +340,7 @@ impl Fmt<'_> {
 }
 
 fn quote(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    crate::ir::quote(s)
 }
 
 fn duration(us: u64) -> String {
@@ -374,6 +386,16 @@ fn ty(t: &TypeExpr) -> String {
         TypeExprKind::Int(None) => "int".into(),
         TypeExprKind::Int(Some((lo, hi))) => format!("int[{}..{}]", expr(lo), expr(hi)),
         TypeExprKind::Named(n) => n.name.clone(),
+        TypeExprKind::Str(range, re) => {
+            let mut s = String::from("string");
+            if let Some((lo, hi)) = range {
+                s.push_str(&format!("[{}..{}]", expr(lo), expr(hi)));
+            }
+            if let Some(r) = re {
+                s.push_str(&format!(" /{}/", r.source));
+            }
+            s
+        }
     }
 }
 
@@ -526,6 +548,7 @@ pub fn expr(e: &Expr) -> String {
     match &e.kind {
         ExprKind::Int(v) => v.to_string(),
         ExprKind::Bool(b) => b.to_string(),
+        ExprKind::Str(s) => quote(s),
         ExprKind::Name(n) => n.name.clone(),
         ExprKind::Call(n, args) => {
             let a: Vec<String> = args.iter().map(expr).collect();
@@ -545,6 +568,7 @@ pub fn expr(e: &Expr) -> String {
         ExprKind::If(c, a, b) => format!("if {} then {} else {}", expr(c), expr(a), expr(b)),
         ExprKind::Field(a, f) => format!("{}.{}", expr(a), f.name),
         ExprKind::Is(a, c) => format!("{} is {}", expr(a), c.name),
+        ExprKind::Matches(a, r) => format!("{} matches /{}/", expr(a), r.source),
         ExprKind::Paren(a) => format!("({})", expr(a)),
     }
 }

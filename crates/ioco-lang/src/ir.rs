@@ -51,6 +51,8 @@ pub type VarId = u32;
 pub type LocId = u32;
 /// Index into [`Automaton::gates`].
 pub type GateId = u32;
+/// Index into [`Defs::regexes`].
+pub type RegexId = u32;
 
 /// A data type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -63,6 +65,11 @@ pub enum Type {
     Range(i64, i64),
     /// An algebraic data type.
     Adt(AdtId),
+    /// Strings (sequences of Unicode characters), optionally refined by a length range
+    /// `lo..=hi` (in characters) and a regular expression (`string[1..8] /[a-z]+/`). Like
+    /// ranges, refinements are checked where a value is stored or chosen; operations happen in
+    /// `string`.
+    Str(Option<(u32, u32)>, Option<RegexId>),
 }
 
 impl Type {
@@ -71,10 +78,29 @@ impl Type {
         matches!(self, Type::Int | Type::Range(..))
     }
 
-    /// True when a value of type `from` may be stored where `self` is expected (ranges are
-    /// checked at run time).
+    /// True for `string` and its refinements.
+    pub fn is_str(self) -> bool {
+        matches!(self, Type::Str(..))
+    }
+
+    /// The plain string type.
+    pub const STRING: Type = Type::Str(None, None);
+
+    /// True when a value of type `from` may be stored where `self` is expected (ranges and
+    /// string refinements are checked at run time).
     pub fn accepts(self, from: Type) -> bool {
-        self == from || (self.is_int() && from.is_int())
+        self == from || (self.is_int() && from.is_int()) || (self.is_str() && from.is_str())
+    }
+
+    /// The type of a value that is of type `a` or `b` (the base type when they differ).
+    pub fn join(a: Type, b: Type) -> Type {
+        if a == b {
+            a
+        } else if a.is_str() {
+            Type::STRING
+        } else {
+            Type::Int
+        }
     }
 }
 
@@ -121,6 +147,8 @@ pub struct Defs {
     pub types: Vec<AdtDef>,
     /// Functions.
     pub functions: Vec<Function>,
+    /// Regular expressions (of `matches` and of `string /re/` types).
+    pub regexes: Vec<Arc<crate::regex::Regex>>,
 }
 
 /// A value.
@@ -132,6 +160,8 @@ pub enum Value {
     Int(i64),
     /// A constructor applied to its field values.
     Adt(AdtId, u32, Arc<[Value]>),
+    /// A string.
+    Str(Arc<str>),
 }
 
 impl Value {
@@ -151,7 +181,21 @@ impl Value {
         }
     }
 
-    /// Renders the value as in labels: `42`, `-1`, `true`, `Red`, `Plus(1,2)` (no spaces).
+    /// The string, if it is one.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// A string value.
+    pub fn str(s: &str) -> Value {
+        Value::Str(s.into())
+    }
+
+    /// Renders the value as in labels: `42`, `-1`, `true`, `Red`, `Plus(1,2)`, `"N22s"` (no
+    /// spaces outside strings; strings are quoted with [`quote`]).
     pub fn display<'a>(&'a self, defs: &'a Defs) -> impl fmt::Display + 'a {
         DisplayValue(self, defs)
     }
@@ -164,6 +208,7 @@ impl fmt::Display for DisplayValue<'_> {
         match self.0 {
             Value::Bool(b) => write!(f, "{}", b),
             Value::Int(i) => write!(f, "{}", i),
+            Value::Str(s) => f.write_str(&quote(s)),
             Value::Adt(t, c, fields) => {
                 let ctor = &self.1.types[*t as usize].ctors[*c as usize];
                 f.write_str(&ctor.name)?;
@@ -180,6 +225,154 @@ impl fmt::Display for DisplayValue<'_> {
                 Ok(())
             }
         }
+    }
+}
+
+/// A string as a literal: in double quotes, with `\\`, `\"`, `\n`, `\t`, `\r` and `\u{hex}`
+/// for other control characters (read back by the `.ioco` lexer and by label parsers with
+/// [`unquote`]).
+pub fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Reads a quoted string literal at the start of `s` (as written by [`quote`]): the string and
+/// the rest of `s` after the closing quote, or why it is not one.
+pub fn unquote(s: &str) -> Result<(String, &str), String> {
+    let body = s
+        .strip_prefix('"')
+        .ok_or_else(|| format!("expected a string in double quotes, found {:?}", s))?;
+    let mut out = String::new();
+    let mut chars = body.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => return Ok((out, &body[i + 1..])),
+            '\\' => match chars.next() {
+                Some((_, 'n')) => out.push('\n'),
+                Some((_, 't')) => out.push('\t'),
+                Some((_, 'r')) => out.push('\r'),
+                Some((_, '0')) => out.push('\0'),
+                Some((j, 'u')) => {
+                    let rest = &body[j + 1..];
+                    let end = rest
+                        .strip_prefix('{')
+                        .and_then(|r| r.find('}'))
+                        .ok_or_else(|| "bad `\\u{..}` escape in a string".to_string())?;
+                    let c = u32::from_str_radix(&rest[1..end + 1], 16)
+                        .ok()
+                        .and_then(char::from_u32)
+                        .ok_or_else(|| "bad `\\u{..}` escape in a string".to_string())?;
+                    out.push(c);
+                    // skip `{hex}`
+                    for _ in 0..end + 2 {
+                        chars.next();
+                    }
+                }
+                Some((_, c)) => out.push(c),
+                None => break,
+            },
+            c => out.push(c),
+        }
+    }
+    Err(format!("unclosed string {:?}", s))
+}
+
+/// Built-in string functions (TorXakis's standard library names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Builtin {
+    /// `len(s)`: the number of characters.
+    Len,
+    /// `at(s, i)`: the one-character string at position `i` (from 0), `""` out of range (as
+    /// SMT-LIB's `str.at`).
+    At,
+    /// `takeWhile(cs, s)`: the longest prefix of `s` made of characters of `cs`.
+    TakeWhile,
+    /// `takeWhileNot(cs, s)`: the longest prefix of `s` without a character of `cs`.
+    TakeWhileNot,
+    /// `dropWhile(cs, s)`: `s` without `takeWhile(cs, s)`.
+    DropWhile,
+    /// `dropWhileNot(cs, s)`: `s` without `takeWhileNot(cs, s)`.
+    DropWhileNot,
+}
+
+impl Builtin {
+    /// All built-ins.
+    pub const ALL: [Builtin; 6] = [
+        Builtin::Len,
+        Builtin::At,
+        Builtin::TakeWhile,
+        Builtin::TakeWhileNot,
+        Builtin::DropWhile,
+        Builtin::DropWhileNot,
+    ];
+
+    /// Its name in the source.
+    pub fn name(self) -> &'static str {
+        match self {
+            Builtin::Len => "len",
+            Builtin::At => "at",
+            Builtin::TakeWhile => "takeWhile",
+            Builtin::TakeWhileNot => "takeWhileNot",
+            Builtin::DropWhile => "dropWhile",
+            Builtin::DropWhileNot => "dropWhileNot",
+        }
+    }
+
+    /// The built-in with this name.
+    pub fn by_name(name: &str) -> Option<Builtin> {
+        Builtin::ALL.into_iter().find(|b| b.name() == name)
+    }
+
+    /// Parameter types and result type.
+    pub fn signature(self) -> (&'static [(&'static str, Type)], Type) {
+        const S: Type = Type::STRING;
+        match self {
+            Builtin::Len => (&[("s", S)], Type::Int),
+            Builtin::At => (&[("s", S), ("i", Type::Int)], S),
+            _ => (&[("cs", S), ("s", S)], S),
+        }
+    }
+
+    /// Applies the built-in to values of the right types (`None` otherwise).
+    pub fn apply(self, args: &[Value]) -> Option<Value> {
+        Some(match (self, args) {
+            (Builtin::Len, [Value::Str(s)]) => Value::Int(s.chars().count() as i64),
+            (Builtin::At, [Value::Str(s), Value::Int(i)]) => Value::Str(
+                usize::try_from(*i)
+                    .ok()
+                    .and_then(|i| s.chars().nth(i))
+                    .map(|c| c.to_string())
+                    .unwrap_or_default()
+                    .into(),
+            ),
+            (b, [Value::Str(cs), Value::Str(s)]) => {
+                let keep = matches!(b, Builtin::TakeWhile | Builtin::DropWhile);
+                let split = s
+                    .char_indices()
+                    .find(|(_, c)| cs.contains(*c) != keep)
+                    .map(|(i, _)| i)
+                    .unwrap_or(s.len());
+                let (pre, post) = s.split_at(split);
+                Value::str(match b {
+                    Builtin::TakeWhile | Builtin::TakeWhileNot => pre,
+                    _ => post,
+                })
+            }
+            _ => return None,
+        })
     }
 }
 
@@ -220,6 +413,10 @@ pub enum ExprKind {
     Is(Box<Expr>, AdtId, u32),
     /// Function call.
     Call(FnId, Vec<Expr>),
+    /// A built-in string function.
+    Builtin(Builtin, Vec<Expr>),
+    /// `e matches /re/`: the whole string matches the regular expression.
+    Matches(Box<Expr>, RegexId),
 }
 
 impl Expr {
@@ -254,7 +451,10 @@ impl Expr {
         f(self);
         match &self.kind {
             ExprKind::Const(_) | ExprKind::Var(_) | ExprKind::Param(_) | ExprKind::Local(_) => {}
-            ExprKind::Unary(_, a) | ExprKind::Field(a, ..) | ExprKind::Is(a, ..) => a.visit(f),
+            ExprKind::Unary(_, a)
+            | ExprKind::Field(a, ..)
+            | ExprKind::Is(a, ..)
+            | ExprKind::Matches(a, _) => a.visit(f),
             ExprKind::Binary(_, a, b) => {
                 a.visit(f);
                 b.visit(f);
@@ -264,7 +464,7 @@ impl Expr {
                 b.visit(f);
                 c.visit(f);
             }
-            ExprKind::Ctor(_, _, args) | ExprKind::Call(_, args) => {
+            ExprKind::Ctor(_, _, args) | ExprKind::Call(_, args) | ExprKind::Builtin(_, args) => {
                 for a in args {
                     a.visit(f);
                 }
@@ -508,6 +708,14 @@ impl Defs {
                     Ne => Value::Bool(
                         self.eval_depth(a, env, depth)? != self.eval_depth(b, env, depth)?,
                     ),
+                    Concat => {
+                        let x = self.eval_depth(a, env, depth)?;
+                        let y = self.eval_depth(b, env, depth)?;
+                        match (x, y) {
+                            (Value::Str(x), Value::Str(y)) => Value::Str(format!("{x}{y}").into()),
+                            _ => return Err(err("`++` needs two strings".into())),
+                        }
+                    }
                     _ => {
                         let x = int(self.eval_depth(a, env, depth)?)?;
                         let y = int(self.eval_depth(b, env, depth)?)?;
@@ -558,6 +766,27 @@ impl Defs {
                 Value::Adt(_, vc, _) => Value::Bool(vc == *c),
                 _ => Value::Bool(false),
             },
+            ExprKind::Builtin(b, args) => {
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args {
+                    vals.push(self.eval_depth(a, env, depth)?);
+                }
+                b.apply(&vals).ok_or_else(|| {
+                    err(format!(
+                        "`{}` applied to values of the wrong type",
+                        b.name()
+                    ))
+                })?
+            }
+            ExprKind::Matches(a, r) => match self.eval_depth(a, env, depth)? {
+                Value::Str(s) => Value::Bool(
+                    self.regexes
+                        .get(*r as usize)
+                        .ok_or_else(|| err(format!("unknown regular expression #{}", r)))?
+                        .is_match(&s),
+                ),
+                _ => return Err(err("`matches` needs a string".into())),
+            },
             ExprKind::Call(f, args) => {
                 if depth >= MAX_CALL_DEPTH {
                     return Err(err(format!(
@@ -595,6 +824,26 @@ impl Defs {
         match ty {
             Type::Bool => Ok(vec![Value::Bool(false), Value::Bool(true)]),
             Type::Int => Err("`int` has infinitely many values".into()),
+            Type::Str(len, re) => {
+                let name = self.type_name(ty);
+                let Some(r) = re.and_then(|r| self.regexes.get(r as usize)) else {
+                    return Err(format!("`{}` has infinitely many values", name));
+                };
+                let all = r.language(limit).ok_or_else(|| {
+                    format!(
+                        "`{}` has infinitely many values (or more than {})",
+                        name, limit
+                    )
+                })?;
+                Ok(all
+                    .into_iter()
+                    .filter(|s| {
+                        let n = s.chars().count() as u64;
+                        len.is_none_or(|(lo, hi)| lo as u64 <= n && n <= hi as u64)
+                    })
+                    .map(|s| Value::Str(s.into()))
+                    .collect())
+            }
             Type::Range(lo, hi) => {
                 let n = (hi as i128 - lo as i128 + 1).max(0);
                 if n > limit as i128 {
@@ -657,16 +906,35 @@ impl Defs {
             Type::Int => "int".into(),
             Type::Range(lo, hi) => format!("int[{}..{}]", lo, hi),
             Type::Adt(t) => self.types[t as usize].name.clone(),
+            Type::Str(len, re) => {
+                let mut s = String::from("string");
+                if let Some((lo, hi)) = len {
+                    s.push_str(&format!("[{}..{}]", lo, hi));
+                }
+                if let Some(r) = re {
+                    match self.regexes.get(r as usize) {
+                        Some(r) => s.push_str(&format!(" /{}/", r.source)),
+                        None => s.push_str(&format!(" /#{}/", r)),
+                    }
+                }
+                s
+            }
         }
     }
 
-    /// True when the value belongs to the type (range check; ADT values are well-typed by
-    /// construction).
+    /// True when the value belongs to the type (range check, string refinements; ADT values
+    /// are well-typed by construction).
     pub fn contains(&self, ty: Type, v: &Value) -> bool {
         match (ty, v) {
             (Type::Range(lo, hi), Value::Int(i)) => lo <= *i && *i <= hi,
             (Type::Int, Value::Int(_)) | (Type::Bool, Value::Bool(_)) => true,
             (Type::Adt(t), Value::Adt(vt, _, _)) => t == *vt,
+            (Type::Str(len, re), Value::Str(s)) => {
+                len.is_none_or(|(lo, hi)| {
+                    let n = s.chars().count() as u64;
+                    lo as u64 <= n && n <= hi as u64
+                }) && re.is_none_or(|r| self.regexes.get(r as usize).is_some_and(|r| r.is_match(s)))
+            }
             _ => false,
         }
     }

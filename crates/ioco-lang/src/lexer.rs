@@ -67,6 +67,8 @@ pub enum Tok {
     Int,
     #[token("bool")]
     Bool,
+    #[token("string")]
+    StringTy,
     #[token("is")]
     Is,
 
@@ -80,6 +82,9 @@ pub enum Tok {
     Str,
     #[regex(r#""([^"\\\n]|\\.)*"#)]
     UnclosedStr,
+    /// A regular expression `/.../` (produced by [`lex`] after `matches` and after `string`
+    /// or `string[..]`, never by logos).
+    Regex,
 
     #[token("--")]
     DashDash,
@@ -133,6 +138,8 @@ pub enum Tok {
     Ge,
     #[token("+")]
     Plus,
+    #[token("++")]
+    PlusPlus,
     #[token("-")]
     Minus,
     #[token("*")]
@@ -183,6 +190,8 @@ impl Tok {
             False => "`false`",
             Int => "`int`",
             Bool => "`bool`",
+            StringTy => "`string`",
+            Regex => "a regular expression",
             Is => "`is`",
             Ident => "a name",
             Number => "a number",
@@ -214,6 +223,7 @@ impl Tok {
             Gt => "`>`",
             Ge => "`>=`",
             Plus => "`+`",
+            PlusPlus => "`++`",
             Minus => "`-`",
             Star => "`*`",
             Slash => "`/`",
@@ -252,6 +262,7 @@ impl Tok {
                 | False
                 | Int
                 | Bool
+                | StringTy
                 | Is
         )
     }
@@ -285,6 +296,7 @@ pub fn lex(file: FileId, src: &str) -> (Vec<Token>, Vec<Comment>, Vec<Diagnostic
     let mut diags = Vec::new();
     let mut lexer = Tok::lexer(src);
     let mut last_line_end = 0usize; // byte index after the last token/comment
+    let mut in_string_range = false; // inside the `[..]` of `string[..]`
     while let Some(res) = lexer.next() {
         let r = lexer.span();
         let span = Span::new(file, r.start, r.end);
@@ -326,11 +338,51 @@ pub fn lex(file: FileId, src: &str) -> (Vec<Token>, Vec<Comment>, Vec<Diagnostic
                     .help("add a `\"` before the end of the line"),
                 );
             }
-            Ok(kind) => toks.push(Token {
-                kind,
-                span,
-                line_start,
-            }),
+            Ok(kind) => {
+                toks.push(Token {
+                    kind,
+                    span,
+                    line_start,
+                });
+                // a regular expression may follow `matches`, `string` and `string[..]`
+                let text = src.get(r.start..r.end).unwrap_or("");
+                let check = match kind {
+                    Tok::StringTy => true,
+                    Tok::Ident => text == "matches",
+                    Tok::LBracket => {
+                        in_string_range =
+                            toks.len() >= 2 && toks[toks.len() - 2].kind == Tok::StringTy;
+                        false
+                    }
+                    Tok::RBracket => std::mem::take(&mut in_string_range),
+                    _ => false,
+                };
+                if check {
+                    if let Some((ws, len, closed)) = regex_literal(lexer.remainder()) {
+                        let start = r.end + ws;
+                        let rspan = Span::new(file, start, start + len);
+                        if closed {
+                            toks.push(Token {
+                                kind: Tok::Regex,
+                                span: rspan,
+                                line_start: false,
+                            });
+                        } else {
+                            diags.push(
+                                Diagnostic::error(
+                                    "ioco::lex::unclosed_regex",
+                                    "unclosed regular expression",
+                                    rspan,
+                                    "this regular expression has no closing `/` on its line",
+                                )
+                                .help("end it with `/`; a `/` inside is written `\\/`"),
+                            );
+                        }
+                        lexer.bump(ws + len);
+                        last_line_end = start + len;
+                    }
+                }
+            }
             Err(()) => {
                 let text = src.get(r.start..r.end).unwrap_or("?");
                 let hint = match text {
@@ -360,6 +412,31 @@ pub fn lex(file: FileId, src: &str) -> (Vec<Token>, Vec<Comment>, Vec<Diagnostic
     (toks, comments, diags)
 }
 
+/// A regular expression `/.../` at the start of `rest` (after spaces and tabs): the number of
+/// blanks before it, its length in bytes (with both slashes) and whether it is closed on its
+/// line. `None` when `rest` does not start with one (`//` and `/*` start comments).
+fn regex_literal(rest: &str) -> Option<(usize, usize, bool)> {
+    let ws = rest.len() - rest.trim_start_matches([' ', '\t']).len();
+    let body = rest[ws..].strip_prefix('/')?;
+    if body.starts_with(['/', '*']) {
+        return None;
+    }
+    let mut chars = body.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\\' => {
+                if let Some((_, '\n')) | None = chars.next() {
+                    return Some((ws, 1 + i + 1, false));
+                }
+            }
+            '\n' => return Some((ws, 1 + i, false)),
+            '/' => return Some((ws, i + 2, true)),
+            _ => {}
+        }
+    }
+    Some((ws, 1 + body.len(), false))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -382,6 +459,27 @@ mod tests {
             ]
         );
         assert!(t[0].line_start && !t[1].line_start && t[14].line_start);
+    }
+
+    #[test]
+    fn regular_expressions() {
+        let src = "s matches /[A-Z]\\/x/ && t: string[1..2] /a|b/ x / 2 matches /ab";
+        let (t, _, d) = lex(0, src);
+        let kinds: Vec<Tok> = t.iter().map(|t| t.kind).collect();
+        use Tok::*;
+        assert_eq!(
+            kinds,
+            vec![
+                Ident, Ident, Regex, AndAnd, Ident, Colon, StringTy, LBracket, Number, DotDot,
+                Number, RBracket, Regex, Ident, Slash, Number, Ident, Eof
+            ]
+        );
+        assert_eq!(
+            &src[t[2].span.start as usize..t[2].span.end as usize],
+            "/[A-Z]\\/x/"
+        );
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert!(d[0].message.contains("unclosed regular"));
     }
 
     #[test]

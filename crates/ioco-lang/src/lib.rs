@@ -27,6 +27,7 @@ pub mod fmt;
 pub mod ir;
 pub mod lexer;
 pub mod parser;
+pub mod regex;
 pub mod semantics;
 pub mod span;
 pub mod translate;

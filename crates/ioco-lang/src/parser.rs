@@ -7,6 +7,7 @@
 //! typedef = "type" NAME "=" ( type | ctor { "|" ctor } )
 //! ctor    = NAME [ "{" [ param { "," param } ] "}" ]
 //! type    = "int" [ "[" expr ".." expr "]" ] | "bool" | NAME
+//!         | "string" [ "[" expr ".." expr "]" ] [ REGEX ]       REGEX = "/" … "/"
 //! fndef   = "fn" NAME "(" [ params ] ")" ":" type "=" expr
 //! model   = "model" NAME [ "(" params ")" ] "{" { { attr } member } "}"
 //! member  = ("input" | "output") gate { "," gate } | "var" var { "," var }
@@ -21,7 +22,8 @@
 //! atom    = NAME [ "(" [ expr { "," expr } ] ")" ] | "(" comp ")"
 //! attr    = "@" NAME [ "(" [ attrarg { "," attrarg } ] ")" ]
 //! expr    = precedence climbing over => (right), ||, &&, comparisons and `is`, + -, * / %,
-//!           unary ! -, postfix .field; primaries: numbers, true, false, names, calls,
+//!           unary ! -, postfix .field, `e matches REGEX` (at the level of `is`), `++` (at
+//!           the level of `+`); primaries: numbers, strings, true, false, names, calls,
 //!           if-then-else, parentheses
 //! ```
 //! Recovery: an error inside a model member skips to the next token that starts a line and can
@@ -420,7 +422,7 @@ impl<'a> Parser<'a> {
             Tok::Eq,
             Some("write `type Name = int[0..10]` or `type Name = A | B { field: int }`"),
         )?;
-        if matches!(self.peek(), Tok::Int | Tok::Bool) {
+        if matches!(self.peek(), Tok::Int | Tok::Bool | Tok::StringTy) {
             let ty = self.type_expr()?;
             return Ok(TypeDef {
                 name,
@@ -490,6 +492,25 @@ impl<'a> Parser<'a> {
                     span: t.span,
                 })
             }
+            Tok::StringTy => {
+                self.bump();
+                let mut range = None;
+                if self.eat(Tok::LBracket) {
+                    let lo = self.expr_bp(5)?;
+                    self.expect(
+                        Tok::DotDot,
+                        Some("a length range is written `string[0..8]`"),
+                    )?;
+                    let hi = self.expr_bp(5)?;
+                    self.expect(Tok::RBracket, None)?;
+                    range = Some((Box::new(lo), Box::new(hi)));
+                }
+                let re = self.regex_lit();
+                Ok(TypeExpr {
+                    kind: TypeExprKind::Str(range, re),
+                    span: t.span.to(self.prev_span()),
+                })
+            }
             Tok::Ident => {
                 let id = self.ident("a type")?;
                 Ok(TypeExpr {
@@ -500,10 +521,24 @@ impl<'a> Parser<'a> {
             _ => self.unexpected(
                 "a type",
                 Some(
-                    "types are `int`, `int[lo..hi]`, `bool` or a name declared with `type`".into(),
+                    "types are `int`, `int[lo..hi]`, `bool`, `string`, `string[lo..hi]`, `string /re/` or a name declared with `type`".into(),
                 ),
             ),
         }
+    }
+
+    /// A `/regex/` token, if one is next.
+    fn regex_lit(&mut self) -> Option<RegexLit> {
+        let t = self.tok();
+        if t.kind != Tok::Regex {
+            return None;
+        }
+        self.bump();
+        let text = self.text(t);
+        Some(RegexLit {
+            source: text[1..text.len() - 1].to_string(),
+            span: t.span,
+        })
     }
 
     fn param(&mut self) -> PResult<Param> {
@@ -1122,6 +1157,7 @@ impl<'a> Parser<'a> {
     fn binop(&self) -> Option<BinOp> {
         Some(match self.peek() {
             Tok::Plus => BinOp::Add,
+            Tok::PlusPlus => BinOp::Concat,
             Tok::Minus => BinOp::Sub,
             Tok::Star => BinOp::Mul,
             Tok::Slash => BinOp::Div,
@@ -1173,6 +1209,21 @@ impl<'a> Parser<'a> {
             chain += 1;
             if self.depth + chain > MAX_HEIGHT {
                 return self.too_long(lhs);
+            }
+            if self.peek() == Tok::Ident && self.text(self.tok()) == "matches" && min <= 4 {
+                let m = self.bump();
+                let Some(re) = self.regex_lit() else {
+                    let _ = m;
+                    return self.unexpected(
+                        "a regular expression",
+                        Some("write `s matches /[A-Z][a-z]*/`".into()),
+                    );
+                };
+                lhs = Expr {
+                    span: lhs.span.to(re.span),
+                    kind: ExprKind::Matches(Box::new(lhs), re),
+                };
+                continue;
             }
             if self.peek() == Tok::Is && min <= 4 {
                 self.bump();
@@ -1279,6 +1330,13 @@ impl<'a> Parser<'a> {
                     span: t.span,
                 })
             }
+            Tok::Str => {
+                self.bump();
+                Ok(Expr {
+                    kind: ExprKind::Str(unescape(self.text(t))),
+                    span: t.span,
+                })
+            }
             Tok::Ident => {
                 let id = self.ident("a name")?;
                 if self.peek() == Tok::LParen {
@@ -1334,8 +1392,9 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// Resolves `\"`, `\\`, `\n`, `\t` in a string literal (with its quotes).
-fn unescape(lit: &str) -> String {
+/// Resolves `\"`, `\\`, `\n`, `\t`, `\r`, `\0` and `\u{hex}` in a string literal (with its
+/// quotes).
+pub fn unescape(lit: &str) -> String {
     let inner = &lit[1..lit.len().saturating_sub(1).max(1)];
     let mut out = String::new();
     let mut chars = inner.chars();
@@ -1344,6 +1403,21 @@ fn unescape(lit: &str) -> String {
             match chars.next() {
                 Some('n') => out.push('\n'),
                 Some('t') => out.push('\t'),
+                Some('r') => out.push('\r'),
+                Some('0') => out.push('\0'),
+                Some('u') if chars.as_str().starts_with('{') => {
+                    let rest = chars.as_str();
+                    match rest.find('}').and_then(|end| {
+                        let c = u32::from_str_radix(&rest[1..end], 16).ok()?;
+                        Some((char::from_u32(c)?, end))
+                    }) {
+                        Some((c, end)) => {
+                            out.push(c);
+                            chars = rest[end + 1..].chars();
+                        }
+                        None => out.push('u'),
+                    }
+                }
                 Some(c) => out.push(c),
                 None => {}
             }
@@ -1361,9 +1435,10 @@ fn height(e: &Expr) -> usize {
     while let Some((e, h)) = stack.pop() {
         max = max.max(h);
         match &e.kind {
-            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Name(_) => {}
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Str(_) | ExprKind::Name(_) => {}
             ExprKind::Call(_, args) => stack.extend(args.iter().map(|a| (a, h + 1))),
             ExprKind::Unary(_, a)
+            | ExprKind::Matches(a, _)
             | ExprKind::Field(a, _)
             | ExprKind::Is(a, _)
             | ExprKind::Paren(a) => stack.push((a, h + 1)),
@@ -1380,9 +1455,10 @@ fn dismantle(e: Expr) {
     let mut stack = vec![e];
     while let Some(e) = stack.pop() {
         match e.kind {
-            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Name(_) => {}
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Str(_) | ExprKind::Name(_) => {}
             ExprKind::Call(_, args) => stack.extend(args),
             ExprKind::Unary(_, a)
+            | ExprKind::Matches(a, _)
             | ExprKind::Field(a, _)
             | ExprKind::Is(a, _)
             | ExprKind::Paren(a) => stack.push(*a),

@@ -457,7 +457,11 @@ impl<'a> Composed<'a> {
                             return Err(SemError {
                                 message: format!("cannot enumerate the values of {}", why),
                                 span: sw.span,
-                                help: Some("the translation to an LTS needs finite parameter types: use a range such as `int[0..200]`, pin the value with `gate!(=expr)` or a guard `p == expr`, or test with the symbolic engine".into()),
+                                help: Some(if why.contains("`string") {
+                                    "the translation to an LTS needs finite parameter types: give the string a finite regular expression such as `string /[A-C]{1,2}/`, pin the value with `gate!(=expr)` or a guard `p == expr`, or test with the symbolic engine"
+                                } else {
+                                    "the translation to an LTS needs finite parameter types: use a range such as `int[0..200]`, pin the value with `gate!(=expr)` or a guard `p == expr`, or test with the symbolic engine"
+                                }.into()),
                             });
                         }
                     }

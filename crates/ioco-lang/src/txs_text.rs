@@ -42,19 +42,16 @@ pub fn to_string(defs: &Defs, v: &Value) -> String {
 
 /// Appends `toString(v)` to `out`.
 pub fn write_value(defs: &Defs, v: &Value, out: &mut String) {
-    match v {
-        Value::Bool(_) | Value::Int(_) | Value::Adt(..) => write_nested(defs, v, out),
-        // TODO(string type): a string is itself at the top level:
-        // `Value::Str(s) => out.push_str(s),`; inside a constructor `write_nested` quotes it
-        // with `write_string_literal`.
+    // a string is itself at the top level; inside a constructor it is quoted
+    if let Value::Str(s) = v {
+        return out.push_str(s);
     }
+    write_nested(defs, v, out)
 }
 
 /// A value inside a constructor (strings quoted).
 fn write_nested(defs: &Defs, v: &Value, out: &mut String) {
     use std::fmt::Write;
-    // TODO(string type): a string inside a constructor is a literal: add the arm
-    // `Value::Str(s) => write_string_literal(s, out),`
     match v {
         Value::Bool(true) => out.push_str("True"),
         Value::Bool(false) => out.push_str("False"),
@@ -74,6 +71,7 @@ fn write_nested(defs: &Defs, v: &Value, out: &mut String) {
                 out.push(')');
             }
         }
+        Value::Str(s) => write_string_literal(s, out),
     }
 }
 
@@ -131,8 +129,8 @@ pub fn from_string(defs: &Defs, ty: Type, text: &str) -> Result<Value, TextError
         pos: 0,
     };
     let v = match ty {
-        // TODO(string type): `Type::Str => return Ok(Value::Str(text.into()))` (the whole
-        // text is the string, as TorXakis's `fromString` of a string is the identity).
+        // the whole text is the string: TorXakis's `fromString` of a string is the identity
+        Type::Str(..) => return Ok(Value::Str(text.into())),
         Type::Bool => {
             let word = text.trim();
             match word {
@@ -330,7 +328,7 @@ impl<'a> Parser<'a> {
             return Ok(v);
         }
         match ty {
-            // TODO(string type): `Type::Str => self.string_literal()`.
+            Type::Str(..) => Ok(Value::Str(self.string_literal()?.into())),
             Type::Bool => {
                 let w = self.word();
                 match w {
@@ -426,7 +424,6 @@ impl<'a> Parser<'a> {
     }
 
     /// A string literal (`"..."` with TorXakis's escapes), for strings inside constructors.
-    #[allow(dead_code)] // TODO(string type): used by the `Type::Str` arm of `value`
     fn string_literal(&mut self) -> Result<String, TextError> {
         self.ws();
         if self.peek() != Some('"') {
@@ -540,6 +537,7 @@ mod tests {
                 },
             ],
             functions: vec![],
+            ..Defs::default()
         }
     }
 

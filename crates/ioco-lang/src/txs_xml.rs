@@ -30,9 +30,9 @@ pub fn to_xml(defs: &Defs, v: &Value) -> String {
 fn node(defs: &Defs, name: &str, v: &Value, out: &mut String) {
     use std::fmt::Write;
     let _ = write!(out, "<{name}>");
-    // TODO(string type): add the arm `Value::Str(s) => write_xml_text(s, out),`
     match v {
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Str(s) => write_xml_text(s, out),
         Value::Int(i) => {
             let _ = write!(out, "{i}");
         }
@@ -164,7 +164,7 @@ fn value(defs: &Defs, ty: Type, name: &str, node: &Node, text: &str) -> Result<V
         ));
     }
     match ty {
-        // TODO(string type): `Type::Str => Ok(Value::Str(leaf_text(children, text)?.into())),`
+        Type::Str(..) => Ok(Value::Str(leaf_text(children, text)?.into())),
         Type::Bool => Ok(Value::Bool(leaf_text(children, text)? == "true")),
         Type::Int | Type::Range(..) => {
             let t = leaf_text(children, text)?;
@@ -384,6 +384,7 @@ mod tests {
                 },
             ],
             functions: vec![],
+            ..Defs::default()
         }
     }
 

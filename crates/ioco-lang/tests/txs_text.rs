@@ -10,11 +10,12 @@ use proptest::prelude::*;
 
 /// A field type: 0 = Bool, 1 = Int, 2 = a range, 3.. = a data type.
 fn field_type(code: u8, ntypes: usize) -> Type {
-    match code % (3 + ntypes as u8) {
+    match code % (4 + ntypes as u8) {
         0 => Type::Bool,
         1 => Type::Int,
         2 => Type::Range(-5, 5),
-        k => Type::Adt((k - 3) as u32),
+        3 => Type::STRING,
+        k => Type::Adt((k - 4) as u32),
     }
 }
 
@@ -36,7 +37,7 @@ fn make_defs(shape: &[Vec<Vec<u8>>]) -> Defs {
                         .iter()
                         .enumerate()
                         .map(|(i, code)| {
-                            let code = if c == 0 { code % 3 } else { *code };
+                            let code = if c == 0 { code % 4 } else { *code };
                             (format!("f{i}"), field_type(code, n))
                         })
                         .collect(),
@@ -48,6 +49,7 @@ fn make_defs(shape: &[Vec<Vec<u8>>]) -> Defs {
     Defs {
         types,
         functions: vec![],
+        ..Defs::default()
     }
 }
 
@@ -65,6 +67,20 @@ fn make_value(defs: &Defs, ty: Type, seed: &mut u64, depth: u32) -> Value {
             _ => (r as i64 % 2001) - 1000,
         }),
         Type::Range(lo, hi) => Value::Int(lo + (r as i64 % (hi - lo + 1))),
+        Type::Str(..) => {
+            // quotes, backslashes, control characters, non-ASCII (no spaces or punctuation:
+            // `spaced` below loosens the text around punctuation)
+            const CHARS: [char; 7] = ['a', 'Z', '"', '\\', '\n', '\t', 'é'];
+            let len = (r % 6) as usize;
+            let mut x = r;
+            let s: String = (0..len)
+                .map(|_| {
+                    x = x.wrapping_mul(31).wrapping_add(7);
+                    CHARS[(x % CHARS.len() as u64) as usize]
+                })
+                .collect();
+            Value::Str(s.into())
+        }
         Type::Adt(t) => {
             let def = &defs.types[t as usize];
             let c = if depth == 0 {

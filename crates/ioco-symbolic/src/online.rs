@@ -446,6 +446,10 @@ pub fn parse_value(defs: &Defs, ty: Type, s: &str) -> Result<Value, String> {
 
 fn parse_at<'a>(defs: &Defs, ty: Type, s: &'a str) -> Result<(Value, &'a str), String> {
     match ty {
+        Type::Str(..) => {
+            let (v, rest) = ioco_lang::ir::unquote(s)?;
+            Ok((Value::Str(v.into()), rest))
+        }
         Type::Bool => {
             for (w, b) in [("true", true), ("false", false)] {
                 if let Some(rest) = s.strip_prefix(w) {

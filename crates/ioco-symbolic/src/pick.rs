@@ -245,6 +245,25 @@ impl Picker {
                 }
             }
             Type::Int | Type::Range(..) => self.int_position(x, ty, strategy, consts, rng),
+            Type::Str(..) => {
+                // a length (short, random) and printable characters, so that values are
+                // readable on a wire; each hint is dropped when it contradicts the guard
+                let k = rng.random_range(1..=8i64);
+                let n = Term::len(x.clone());
+                let printable = Term::matches(x, printable());
+                let exact = Term::and(Term::eq(n.clone(), Term::int(k)), printable.clone());
+                let region = Term::and(
+                    Term::and(
+                        Arc::new(Term::Binary(BinOp::Ge, n.clone(), Term::int(k))),
+                        Arc::new(Term::Binary(BinOp::Le, n, Term::int(k + 4))),
+                    ),
+                    printable.clone(),
+                );
+                Alts {
+                    exact: vec![exact],
+                    region: vec![region, printable],
+                }
+            }
         }
     }
 
@@ -393,6 +412,13 @@ fn forced_ctor(phi: &T, x: &T) -> Option<u32> {
 }
 
 /// The conjunction of the hints given, `None` when there are none.
+/// `[ -~]*`: printable ASCII (the characters values are preferably made of).
+fn printable() -> Arc<ioco_lang::regex::Regex> {
+    static RE: std::sync::OnceLock<Arc<ioco_lang::regex::Regex>> = std::sync::OnceLock::new();
+    RE.get_or_init(|| Arc::new(ioco_lang::regex::Regex::parse("[ -~]*").expect("valid")))
+        .clone()
+}
+
 fn joint<'a>(hs: impl Iterator<Item = Option<&'a T>>) -> Option<T> {
     let hs: Vec<T> = hs.flatten().cloned().collect();
     if hs.is_empty() {
@@ -415,7 +441,9 @@ fn collect(t: &Term, out: &mut Vec<i64>) {
     match t {
         Term::Const(ioco_lang::ir::Value::Int(i)) => out.push(*i),
         Term::Const(_) | Term::Sym(_) => {}
-        Term::Unary(_, a) | Term::Field(a, ..) | Term::Is(a, ..) => collect(a, out),
+        Term::Unary(_, a) | Term::Field(a, ..) | Term::Is(a, ..) | Term::Matches(a, _) => {
+            collect(a, out)
+        }
         Term::Binary(_, a, b) => {
             collect(a, out);
             collect(b, out);
@@ -425,6 +453,8 @@ fn collect(t: &Term, out: &mut Vec<i64>) {
             collect(b, out);
             collect(c, out);
         }
-        Term::Ctor(_, _, xs) | Term::Call(_, xs) => xs.iter().for_each(|x| collect(x, out)),
+        Term::Ctor(_, _, xs) | Term::Call(_, xs) | Term::Builtin(_, xs) => {
+            xs.iter().for_each(|x| collect(x, out))
+        }
     }
 }

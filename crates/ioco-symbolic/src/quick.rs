@@ -231,7 +231,7 @@ impl Cx {
                 Type::Bool => {
                     self.bool_var(&v);
                 }
-                Type::Adt(_) => {}
+                Type::Adt(_) | Type::Str(..) => {}
             }
         }
     }

@@ -630,6 +630,18 @@ pub fn render_expr(defs: &Defs, a: &Automaton, params: &[(String, Type)], e: &Ex
             let args: Vec<String> = xs.iter().map(r).collect();
             format!("{}({})", defs.functions[*f as usize].name, args.join(", "))
         }
+        ExprKind::Builtin(b, xs) => {
+            let args: Vec<String> = xs.iter().map(r).collect();
+            format!("{}({})", b.name(), args.join(", "))
+        }
+        ExprKind::Matches(x, re) => format!(
+            "{} matches /{}/",
+            r(x),
+            defs.regexes
+                .get(*re as usize)
+                .map(|re| re.source.as_str())
+                .unwrap_or("?")
+        ),
     }
 }
 

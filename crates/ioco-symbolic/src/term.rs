@@ -11,7 +11,8 @@
 //! concrete valuation into a guard gives a constant whenever the guard reads no parameter.
 
 use ioco_lang::ast::{BinOp, UnOp};
-use ioco_lang::ir::{AdtId, Defs, Env, Expr, ExprKind, FnId, Type, Value};
+use ioco_lang::ir::{AdtId, Builtin, Defs, Env, Expr, ExprKind, FnId, Type, Value};
+use ioco_lang::regex::Regex;
 use std::fmt;
 use std::sync::Arc;
 
@@ -58,6 +59,10 @@ pub enum Term {
     Is(T, AdtId, u32),
     /// Call of a function with symbolic arguments.
     Call(FnId, Vec<T>),
+    /// A built-in string function (`len`, `at`, `takeWhile`, …).
+    Builtin(Builtin, Vec<T>),
+    /// The string matches the regular expression (`str.in_re`).
+    Matches(T, Arc<Regex>),
 }
 
 impl Term {
@@ -129,7 +134,9 @@ impl Term {
                     out.push(v.clone())
                 }
             }
-            Term::Unary(_, a) | Term::Field(a, ..) | Term::Is(a, ..) => a.collect_vars(out),
+            Term::Unary(_, a) | Term::Field(a, ..) | Term::Is(a, ..) | Term::Matches(a, _) => {
+                a.collect_vars(out)
+            }
             Term::Binary(_, a, b) => {
                 a.collect_vars(out);
                 b.collect_vars(out);
@@ -139,7 +146,9 @@ impl Term {
                 b.collect_vars(out);
                 c.collect_vars(out);
             }
-            Term::Ctor(_, _, xs) | Term::Call(_, xs) => xs.iter().for_each(|x| x.collect_vars(out)),
+            Term::Ctor(_, _, xs) | Term::Call(_, xs) | Term::Builtin(_, xs) => {
+                xs.iter().for_each(|x| x.collect_vars(out))
+            }
         }
     }
 
@@ -169,7 +178,21 @@ impl Term {
                 *f,
                 xs.iter().map(|x| Term::subst(x, defs, map)).collect(),
             ),
+            Term::Builtin(b, xs) => {
+                builtin(*b, xs.iter().map(|x| Term::subst(x, defs, map)).collect())
+            }
+            Term::Matches(a, r) => matches(Term::subst(a, defs, map), r.clone()),
         }
+    }
+
+    /// `len(a)`, folded on a constant.
+    pub fn len(a: T) -> T {
+        builtin(Builtin::Len, vec![a])
+    }
+
+    /// `a matches /r/`, folded on a constant.
+    pub fn matches(a: T, r: Arc<Regex>) -> T {
+        matches(a, r)
     }
 }
 
@@ -178,7 +201,19 @@ impl fmt::Display for Term {
         match self {
             Term::Const(Value::Bool(b)) => write!(f, "{}", b),
             Term::Const(Value::Int(i)) => write!(f, "{}", i),
+            Term::Const(Value::Str(s)) => f.write_str(&ioco_lang::ir::quote(s)),
             Term::Const(v) => write!(f, "{:?}", v),
+            Term::Builtin(b, xs) => {
+                write!(f, "{}(", b.name())?;
+                for (i, x) in xs.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{}", x)?;
+                }
+                f.write_str(")")
+            }
+            Term::Matches(a, r) => write!(f, "({} matches /{}/)", a, r.source),
             Term::Sym(v) => f.write_str(&v.name),
             Term::Unary(UnOp::Not, a) => write!(f, "!({})", a),
             Term::Unary(UnOp::Neg, a) => write!(f, "-({})", a),
@@ -247,6 +282,11 @@ pub fn render(defs: &Defs, t: &Term) -> String {
             let args: Vec<String> = xs.iter().map(|x| render(defs, x)).collect();
             format!("{}({})", defs.functions[*fi as usize].name, args.join(", "))
         }
+        Term::Builtin(b, xs) => {
+            let args: Vec<String> = xs.iter().map(|x| render(defs, x)).collect();
+            format!("{}({})", b.name(), args.join(", "))
+        }
+        Term::Matches(a, r) => format!("({} matches /{}/)", render(defs, a), r.source),
     }
 }
 
@@ -286,6 +326,7 @@ fn fold_binary(op: BinOp, x: &Value, y: &Value) -> Option<Option<Value>> {
     Some(match (op, x, y) {
         (Eq, _, _) => Some(Value::Bool(x == y)),
         (Ne, _, _) => Some(Value::Bool(x != y)),
+        (Concat, Value::Str(a), Value::Str(b)) => Some(Value::Str(format!("{a}{b}").into())),
         (_, Value::Int(a), Value::Int(b)) => {
             let (a, b) = (*a, *b);
             match op {
@@ -371,6 +412,23 @@ fn ite(c: T, a: T, b: T) -> T {
         Some(Value::Bool(false)) => b,
         _ => Arc::new(Term::Ite(c, a, b)),
     }
+}
+
+fn builtin(b: Builtin, xs: Vec<T>) -> T {
+    if xs.iter().all(|x| x.as_const().is_some()) {
+        let vals: Vec<Value> = xs.iter().map(|x| x.as_const().unwrap().clone()).collect();
+        if let Some(v) = b.apply(&vals) {
+            return Term::val(v);
+        }
+    }
+    Arc::new(Term::Builtin(b, xs))
+}
+
+fn matches(a: T, r: Arc<Regex>) -> T {
+    if let Term::Const(Value::Str(s)) = &*a {
+        return Term::bool(r.is_match(s));
+    }
+    Arc::new(Term::Matches(a, r))
 }
 
 fn ctor(ty: AdtId, c: u32, xs: Vec<T>) -> T {
@@ -463,10 +521,12 @@ fn has_call(t: &Term) -> bool {
     match t {
         Term::Call(..) => true,
         Term::Const(_) | Term::Sym(_) => false,
-        Term::Unary(_, a) | Term::Field(a, ..) | Term::Is(a, ..) => has_call(a),
+        Term::Unary(_, a) | Term::Field(a, ..) | Term::Is(a, ..) | Term::Matches(a, _) => {
+            has_call(a)
+        }
         Term::Binary(_, a, b) => has_call(a) || has_call(b),
         Term::Ite(a, b, c) => has_call(a) || has_call(b) || has_call(c),
-        Term::Ctor(_, _, xs) => xs.iter().any(|x| has_call(x)),
+        Term::Ctor(_, _, xs) | Term::Builtin(_, xs) => xs.iter().any(|x| has_call(x)),
     }
 }
 
@@ -522,6 +582,20 @@ fn inst(defs: &Defs, e: &Expr, vars: &[T], params: &[T], locals: &[T]) -> T {
                 .map(|x| inst(defs, x, vars, params, locals))
                 .collect(),
         ),
+        ExprKind::Builtin(b, xs) => builtin(
+            *b,
+            xs.iter()
+                .map(|x| inst(defs, x, vars, params, locals))
+                .collect(),
+        ),
+        ExprKind::Matches(a, r) => {
+            let x = inst(defs, a, vars, params, locals);
+            match defs.regexes.get(*r as usize) {
+                Some(re) => matches(x, re.clone()),
+                // an ill-formed IR: no string matches an unknown expression
+                None => Term::bool(false),
+            }
+        }
     }
 }
 
@@ -538,6 +612,20 @@ pub fn domain_constraint(defs: &Defs, v: &SymVar) -> T {
 
 fn type_constraint(defs: &Defs, t: &T, ty: Type, stack: &mut Vec<AdtId>) -> T {
     match ty {
+        Type::Str(len, re) => {
+            let mut out = Term::bool(true);
+            if let Some((lo, hi)) = len {
+                let n = Term::len(t.clone());
+                out = Term::and(
+                    binary(BinOp::Ge, n.clone(), Term::int(lo as i64)),
+                    binary(BinOp::Le, n, Term::int(hi as i64)),
+                );
+            }
+            if let Some(r) = re.and_then(|r| defs.regexes.get(r as usize)) {
+                out = Term::and(out, matches(t.clone(), r.clone()));
+            }
+            out
+        }
         Type::Range(lo, hi) => Term::and(
             binary(BinOp::Ge, t.clone(), Term::int(lo)),
             binary(BinOp::Le, t.clone(), Term::int(hi)),

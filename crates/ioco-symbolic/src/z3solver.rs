@@ -7,7 +7,11 @@
 //! together, so mutual recursion works), constructor tests and field reads use Z3's
 //! recognisers and accessors (a field read on the wrong constructor is unconstrained in SMT-LIB
 //! but an error in the IR; guards written with `is` tests before field reads mean the same).
-//! Function calls are inlined; recursive calls deeper than [`Z3Solver::max_inline`] make the
+//! Strings are Z3's `String` (`str.++`, `str.len`, `str.at`, `str.in_re` with the regular
+//! expression of [`ioco_lang::regex`] translated node by node; `takeWhile` and its relatives,
+//! when their character set is a constant, through two fresh strings and their defining
+//! constraints); characters are passed to Z3 escaped (`\u{..}`), and strings read from models
+//! are unescaped. Function calls are inlined; recursive calls deeper than [`Z3Solver::max_inline`] make the
 //! formula `Unknown` rather than approximating it.
 //!
 //! Z3 objects live in the thread-local context of the `z3` crate, so a [`Z3Solver`] must stay on
@@ -16,11 +20,13 @@
 use crate::solver::{SatResult, Solver};
 use crate::term::{inline_call, SymVar, Term, T};
 use ioco_lang::ast::{BinOp, UnOp};
-use ioco_lang::ir::{Defs, Type, Value};
+use ioco_lang::ir::{Builtin, Defs, Type, Value};
+use ioco_lang::regex::Re;
 use std::collections::HashMap;
+use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
-use z3::ast::{Ast, Bool, Datatype, Dynamic, Int};
+use z3::ast::{Ast, Bool, Datatype, Dynamic, Int, Regexp};
 use z3::{DatatypeAccessor, DatatypeBuilder, DatatypeSort, Params, SatResult as ZSat, Sort};
 
 /// The per-check time-out a new solver starts with (a check that runs out says `unknown`).
@@ -37,6 +43,8 @@ pub struct Z3Solver {
     /// per scope: the assertions, and whether one was approximated (deep recursion cut)
     asserted: Vec<(Vec<T>, bool)>,
     fresh: usize,
+    /// Defining constraints of the fresh strings of the term being encoded (`takeWhile`).
+    side: Vec<Bool>,
     /// How deep recursive function calls are inlined.
     pub max_inline: usize,
     /// Why Z3 could not be set up (every check is then `unknown`).
@@ -95,6 +103,149 @@ fn check_defs(defs: &Defs) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// The largest character of Z3's strings (4.8.12, Unicode encoding: `0x2FFFF`); the
+/// regular-expression classes are cut there (Z3 has no larger characters).
+const Z3_MAX_CHAR: u32 = 0x2FFFF;
+
+/// A string as Z3's string-literal syntax expects it: printable ASCII but `\` as is, every
+/// other character as `\u{hex}`.
+fn z3_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if (' '..='~').contains(&c) && c != '\\' {
+            out.push(c);
+        } else {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        }
+    }
+    out
+}
+
+/// Reads a string as Z3 prints it (`\u{hex}` and `\x hh` escapes; Z3 prints a backslash as is,
+/// so this is exact only for strings without one and for one-character strings).
+fn z3_unescape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find('\\') {
+        out.push_str(&rest[..i]);
+        let tail = &rest[i + 1..];
+        let code = if let Some(body) = tail.strip_prefix("u{") {
+            body.find('}').and_then(|end| {
+                let c = u32::from_str_radix(&body[..end], 16).ok()?;
+                Some((char::from_u32(c)?, 2 + end + 1))
+            })
+        } else if let Some(body) = tail.strip_prefix('x') {
+            body.get(..2)
+                .and_then(|h| u32::from_str_radix(h, 16).ok())
+                .and_then(char::from_u32)
+                .map(|c| (c, 3))
+        } else if let Some(body) = tail.strip_prefix('u') {
+            body.get(..4)
+                .and_then(|h| u32::from_str_radix(h, 16).ok())
+                .and_then(char::from_u32)
+                .map(|c| (c, 5))
+        } else {
+            None
+        };
+        match code {
+            Some((c, used)) => {
+                out.push(c);
+                rest = &tail[used..];
+            }
+            None => match tail.chars().next() {
+                Some('\\') => {
+                    out.push('\\');
+                    rest = &tail[1..];
+                }
+                _ => {
+                    out.push('\\');
+                    rest = tail;
+                }
+            },
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A Z3 string constant.
+fn z3_string(s: &str) -> z3::ast::String {
+    z3::ast::String::from_str(&z3_escape(s)).expect("escaped strings have no NUL")
+}
+
+/// The Z3 regular expression of a character range.
+fn re_range(lo: char, hi: char) -> Regexp {
+    if lo == hi {
+        return Regexp::literal(&z3_escape(&lo.to_string()));
+    }
+    let ctx = z3::Context::thread_local();
+    let c = ctx.get_z3_context();
+    let a = std::ffi::CString::new(z3_escape(&lo.to_string())).expect("no NUL");
+    let b = std::ffi::CString::new(z3_escape(&hi.to_string())).expect("no NUL");
+    // SAFETY: the context is the live thread-local one; the two string terms are kept alive
+    // (reference counted) until the range is built and wrapped (which takes its own reference)
+    unsafe {
+        let sa = z3_sys::Z3_mk_string(c, a.as_ptr()).expect("Z3_mk_string");
+        z3_sys::Z3_inc_ref(c, sa);
+        let sb = z3_sys::Z3_mk_string(c, b.as_ptr()).expect("Z3_mk_string");
+        z3_sys::Z3_inc_ref(c, sb);
+        let r = z3_sys::Z3_mk_re_range(c, sa, sb).expect("Z3_mk_re_range");
+        let out = Regexp::wrap(&ctx, r);
+        z3_sys::Z3_dec_ref(c, sa);
+        z3_sys::Z3_dec_ref(c, sb);
+        out
+    }
+}
+
+/// The Z3 regular expression of a [`Re`].
+fn regexp(re: &Re) -> Regexp {
+    match re {
+        Re::Empty => Regexp::literal(""),
+        Re::Class(ranges) => {
+            let parts: Vec<Regexp> = ranges
+                .iter()
+                .filter(|(lo, _)| (*lo as u32) <= Z3_MAX_CHAR)
+                .map(|&(lo, hi)| {
+                    let hi = char::from_u32((hi as u32).min(Z3_MAX_CHAR)).unwrap_or(hi);
+                    re_range(lo, hi)
+                })
+                .collect();
+            match parts.len() {
+                0 => Regexp::empty(),
+                1 => parts.into_iter().next().expect("one"),
+                _ => Regexp::union(&parts),
+            }
+        }
+        Re::Concat(xs) => {
+            let parts: Vec<Regexp> = xs.iter().map(regexp).collect();
+            match parts.len() {
+                0 => Regexp::literal(""),
+                1 => parts.into_iter().next().expect("one"),
+                _ => Regexp::concat(&parts),
+            }
+        }
+        Re::Alt(xs) => {
+            let parts: Vec<Regexp> = xs.iter().map(regexp).collect();
+            match parts.len() {
+                0 => Regexp::empty(),
+                1 => parts.into_iter().next().expect("one"),
+                _ => Regexp::union(&parts),
+            }
+        }
+        Re::Repeat(x, min, max) => {
+            let r = regexp(x);
+            match (*min, *max) {
+                (_, Some(0)) => Regexp::literal(""),
+                (0, None) => r.star(),
+                (1, None) => r.plus(),
+                // `re.loop` with an upper bound of 0 means "unbounded"
+                (m, None) => Regexp::concat(&[r.r#loop(m, m), r.star()]),
+                (m, Some(n)) => r.r#loop(m, n),
+            }
+        }
+    }
 }
 
 /// The version of the linked Z3 library, e.g. `4.8.12`.
@@ -167,6 +318,7 @@ impl Z3Solver {
                                     Type::Int | Type::Range(..) => {
                                         DatatypeAccessor::sort(Sort::int())
                                     }
+                                    Type::Str(..) => DatatypeAccessor::sort(Sort::string()),
                                     Type::Adt(a) => DatatypeAccessor::datatype(
                                         defs.types[*a as usize].name.as_str(),
                                     ),
@@ -192,6 +344,7 @@ impl Z3Solver {
             poisoned: vec![None],
             asserted: vec![(Vec::new(), false)],
             fresh: 0,
+            side: Vec::new(),
             max_inline: 12,
             broken: None,
             based: false,
@@ -216,6 +369,7 @@ impl Z3Solver {
         Ok(match ty {
             Type::Bool => Sort::bool(),
             Type::Int | Type::Range(..) => Sort::int(),
+            Type::Str(..) => Sort::string(),
             Type::Adt(a) => self
                 .sorts
                 .get(a as usize)
@@ -281,6 +435,7 @@ impl Z3Solver {
         let c = match v.ty {
             Type::Bool => Dynamic::from_ast(&Bool::new_const(&*v.name)),
             Type::Int | Type::Range(..) => Dynamic::from_ast(&Int::new_const(&*v.name)),
+            Type::Str(..) => Dynamic::from_ast(&z3::ast::String::new_const(&*v.name)),
             Type::Adt(_) => Dynamic::from_ast(&Datatype::new_const(&*v.name, &self.sort(v.ty)?)),
         };
         self.consts.insert((v.name.clone(), v.ty), c.clone());
@@ -291,6 +446,7 @@ impl Z3Solver {
         Ok(match v {
             Value::Bool(b) => Dynamic::from_ast(&Bool::from_bool(*b)),
             Value::Int(i) => Dynamic::from_ast(&Int::from_i64(*i)),
+            Value::Str(s) => Dynamic::from_ast(&z3_string(s)),
             Value::Adt(t, c, fields) => {
                 let args = fields
                     .iter()
@@ -310,6 +466,10 @@ impl Z3Solver {
             d.as_bool()
                 .ok_or_else(|| "expected a boolean term".to_string())
         };
+        let string = |d: Dynamic| {
+            d.as_string()
+                .ok_or_else(|| "expected a string term".to_string())
+        };
         Ok(match t {
             Term::Const(v) => self.value(v)?,
             Term::Sym(v) => self.constant(v)?,
@@ -327,6 +487,9 @@ impl Z3Solver {
                         Dynamic::from_ast(&if *op == Eq { e } else { e.not() })
                     }
                     And => Dynamic::from_ast(&Bool::and(&[boolean(x)?, boolean(y)?])),
+                    Concat => {
+                        Dynamic::from_ast(&z3::ast::String::concat(&[string(x)?, string(y)?]))
+                    }
                     Or => Dynamic::from_ast(&Bool::or(&[boolean(x)?, boolean(y)?])),
                     Implies => Dynamic::from_ast(&boolean(x)?.implies(boolean(y)?)),
                     _ => {
@@ -380,6 +543,39 @@ impl Z3Solver {
                     .tester
                     .apply(&[&x as &dyn Ast])
             }
+            Term::Matches(a, r) => {
+                let x = string(self.encode(a, depth)?)?;
+                Dynamic::from_ast(&x.regex_matches(&regexp(&r.re)))
+            }
+            Term::Builtin(b, xs) => {
+                let mut args = Vec::new();
+                for x in xs {
+                    args.push(self.encode(x, depth)?);
+                }
+                match (b, args.as_slice()) {
+                    (Builtin::Len, [s]) => Dynamic::from_ast(&string(s.clone())?.length()),
+                    (Builtin::At, [s, i]) => {
+                        Dynamic::from_ast(&string(s.clone())?.at(int(i.clone())?))
+                    }
+                    (_, [_, s]) => {
+                        let Some(Value::Str(cs)) = xs[0].as_const() else {
+                            return Err(format!(
+                                "`{}` needs a constant set of characters for the solver",
+                                b.name()
+                            ));
+                        };
+                        let s = string(s.clone())?;
+                        self.take_while(*b, cs, s)
+                    }
+                    _ => {
+                        return Err(format!(
+                            "ill-typed term: `{}` with {} argument(s)",
+                            b.name(),
+                            xs.len()
+                        ))
+                    }
+                }
+            }
             Term::Call(f, xs) => {
                 let func = self
                     .defs
@@ -412,6 +608,36 @@ impl Z3Solver {
                 let body = inline_call(&self.defs, *f, xs);
                 self.encode(&body, depth + 1)?
             }
+        })
+    }
+
+    /// `takeWhile(cs, s)` and its relatives: `s = pre ++ post` where `pre` is made of
+    /// characters of `cs` (of others, for the `Not` variants) and `post` does not start with
+    /// one; the constraints are kept aside and asserted with the formula.
+    fn take_while(&mut self, b: Builtin, cs: &str, s: z3::ast::String) -> Dynamic {
+        let set: Vec<(char, char)> = cs.chars().map(|c| (c, c)).collect();
+        let class = regexp(&Re::Class(set));
+        let keep = matches!(b, Builtin::TakeWhile | Builtin::DropWhile);
+        self.fresh += 1;
+        let pre = z3::ast::String::new_const(format!("#pre{}", self.fresh));
+        let post = z3::ast::String::new_const(format!("#post{}", self.fresh));
+        let pre_ok = if keep {
+            class.star()
+        } else {
+            Regexp::concat(&[Regexp::full(), class.clone(), Regexp::full()]).complement()
+        };
+        let first_in = post.at(Int::from_i64(0)).regex_matches(&class);
+        let stops = if keep { first_in.not() } else { first_in };
+        let empty = z3::ast::String::from_str("").expect("no NUL");
+        self.side.push(Bool::and(&[
+            s.safe_eq(z3::ast::String::concat(&[pre.clone(), post.clone()]))
+                .expect("string sorts"),
+            pre.regex_matches(&pre_ok),
+            Bool::or(&[post.safe_eq(&empty).expect("string sorts"), stops]),
+        ]));
+        Dynamic::from_ast(match b {
+            Builtin::TakeWhile | Builtin::TakeWhileNot => &pre,
+            _ => &post,
         })
     }
 
@@ -455,6 +681,30 @@ impl Z3Solver {
         match ty {
             Type::Bool => v.as_bool()?.simplify().as_bool().map(Value::Bool),
             Type::Int | Type::Range(..) => v.as_int()?.simplify().as_i64().map(Value::Int),
+            Type::Str(..) => {
+                let sv = v.as_string()?;
+                let raw = sv.simplify().as_string()?;
+                if !raw.contains('\\') {
+                    return Some(Value::Str(raw.into()));
+                }
+                // Z3 prints a backslash as is, so `\u{41}` may be an escape or four
+                // characters: read the string character by character, where a lone `\` is
+                // a backslash
+                let n = model.eval(&sv.length(), true)?.simplify().as_i64()?;
+                let mut out = String::new();
+                for i in 0..n {
+                    let c = model
+                        .eval(&sv.at(Int::from_i64(i)), true)?
+                        .simplify()
+                        .as_string()?;
+                    if c == "\\" {
+                        out.push('\\');
+                    } else {
+                        out.push_str(&z3_unescape(&c));
+                    }
+                }
+                Some(Value::Str(out.into()))
+            }
             Type::Adt(a) => {
                 let def = &self.defs.types[a as usize];
                 let sort = &self.sorts[a as usize];
@@ -498,12 +748,16 @@ impl Solver for Z3Solver {
 
     fn assert(&mut self, t: &T) {
         self.base();
+        self.side.clear();
         match self.encode(t, 0).and_then(|d| {
             d.as_bool()
                 .ok_or_else(|| "not a boolean formula".to_string())
         }) {
             Ok(b) => {
                 self.solver.assert(&b);
+                for s in std::mem::take(&mut self.side) {
+                    self.solver.assert(&s);
+                }
                 self.asserted.last_mut().expect("scope").0.push(t.clone());
             }
             Err(e) => {

@@ -150,7 +150,7 @@ fn a_data_type_without_finite_values_is_a_clear_error() {
             ctors: vec![],
             span: ioco_lang::Span::new(0, 0, 0),
         }],
-        functions: vec![],
+        ..Defs::default()
     };
     assert!(Z3Solver::try_new(Arc::new(empty))
         .err()
@@ -175,7 +175,7 @@ fn ill_typed_terms_are_unknown_not_panics() {
             ],
             span: ioco_lang::Span::new(0, 0, 0),
         }],
-        functions: vec![],
+        ..Defs::default()
     });
     let x = sym("x", Type::Int);
     let l = sym("l", Type::Adt(0));

@@ -360,7 +360,9 @@ pub enum BKind {
     Enable {
         /// Left.
         left: Box<BExpr>,
-        /// The `ACCEPT ? x :: T` variables (empty: plain `>>>`).
+        /// The `ACCEPT ? x :: T` variables (empty: plain `>>>`). TorXakis lets the sort be
+        /// left out (`ACCEPT ? x IN`): the sort is then the one the left side exits with, and
+        /// the declaration's sort has an empty name (its span is empty, just after `x`).
         accept: Vec<VarDecl>,
         /// Right.
         right: Box<BExpr>,

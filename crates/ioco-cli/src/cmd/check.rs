@@ -55,7 +55,7 @@ fn names(lts: &Lts, states: &[State], max: usize) -> String {
 pub fn run(args: Args) -> Result<Outcome> {
     // A .ioco model is also a data model (summarised by `check_data`); with infinite data it
     // has no explicit LTS, and that summary is all there is.
-    let data = match args.model.extension().is_some_and(|e| e == "ioco") {
+    let data = match crate::load::is_lang(&args.model) {
         true => Some(crate::load::load_spec(&args.model)?),
         false => None,
     };

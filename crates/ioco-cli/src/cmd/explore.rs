@@ -241,7 +241,7 @@ fn command(st: &mut dyn Stepper, line: &str, menu: &[String], args: &Args) -> Re
 fn save(st: &mut dyn Stepper, path: &Path, as_trace: bool, args: &Args) -> Result<(), String> {
     let trace: Vec<String> = st.trace().to_vec();
     let data = trace.iter().any(|s| s.contains('('))
-        || args.model.extension().is_some_and(|e| e == "ioco")
+        || crate::load::is_lang(&args.model)
             && engine_spec(&args.model, args.engine)
                 .ok()
                 .flatten()

@@ -21,6 +21,7 @@ pub mod show;
 pub mod sut;
 pub mod test;
 pub mod test_data;
+pub mod translate;
 
 use ioco_model::QuiescencePolicy;
 use std::process::ExitCode;

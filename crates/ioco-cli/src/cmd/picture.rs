@@ -39,7 +39,7 @@ pub fn picture(
     summary: Option<&Summary>,
     policy: QuiescencePolicy,
 ) -> Result<(Graph, Option<Visits>)> {
-    let is_ioco = model.extension().is_some_and(|e| e == "ioco");
+    let is_ioco = crate::load::is_lang(model);
     let data = is_ioco
         && (summary.is_some_and(symbolic_results) || {
             let spec = load_spec(model)?;

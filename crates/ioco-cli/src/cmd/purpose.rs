@@ -172,7 +172,7 @@ pub type SymbolicGraph = (
 /// The symbolic test graph of a data specification and a purpose (octagons).
 pub fn symbolic_graph(model: &Path, purpose_path: &Path) -> Result<SymbolicGraph> {
     let sm = crate::load::parse_ioco(model)?;
-    if purpose_path.extension().is_none_or(|e| e != "ioco") {
+    if !crate::load::is_lang(purpose_path) {
         return Err(miette!(
             help = "write the purpose as a .ioco model with locations named accept…/refuse…",
             "{}: a purpose for a specification with data must be a .ioco model",

@@ -194,7 +194,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         emit(&picture_text(&g, args.format)?, args.output.as_deref())?;
         return Ok(Outcome::Ok);
     }
-    let is_ioco = args.model.extension().is_some_and(|e| e == "ioco");
+    let is_ioco = crate::load::is_lang(&args.model);
     if args.sts && !is_ioco {
         return Err(miette::miette!(
             "--sts draws .ioco models; {} is not one",

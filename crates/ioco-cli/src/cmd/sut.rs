@@ -43,6 +43,18 @@ pub struct SutArgs {
     /// (`g 1 2`), as with the symbolic engine (set by [`SutArgs::for_model`]).
     #[arg(skip)]
     pub gate_values: std::sync::OnceLock<bool>,
+    /// The model tested (set by [`SutArgs::for_model`]): a `.txs` model without a SUT option
+    /// is tested through its `CNECTDEF`.
+    #[arg(skip)]
+    pub model: std::sync::OnceLock<PathBuf>,
+    /// With a TorXakis model: the CNECTDEF to reach the SUT with (default: the first
+    /// CLIENTSOCK one that fits the model).
+    #[arg(long, value_name = "NAME")]
+    pub cnect: Option<String>,
+    /// With a TorXakis model's CNECTDEF: use other ports than the file's, `TXSPORT=PORT,...`
+    /// (e.g. `7890=41234`).
+    #[arg(long, value_name = "MAP")]
+    pub txs_ports: Option<String>,
     /// Simulate this model as the SUT (for experiments and mutants).
     #[arg(
         long,
@@ -209,9 +221,41 @@ impl SutArgs {
     /// Note the model the SUT is tested against: a `.ioco` model's labels with values go on
     /// the wire as gate and values, one format for both engines.
     pub fn for_model(&self, path: &std::path::Path) {
-        let _ = self
-            .gate_values
-            .set(path.extension().is_some_and(|e| e == "ioco"));
+        let _ = self.gate_values.set(crate::load::is_lang(path));
+        let _ = self.model.set(path.to_path_buf());
+    }
+
+    /// The TorXakis socket adapter's configuration from the model's `CNECTDEF`, when the model
+    /// is a `.txs` file and no other SUT is given; with the entry spec it is for.
+    pub(crate) fn txs_connection(
+        &self,
+    ) -> Result<
+        Option<(
+            Arc<ioco_lang::ir::Spec>,
+            ioco_exec::adapter::txs::TxsSocketConfig,
+        )>,
+    > {
+        let Some(path) = self.model.get() else {
+            return Ok(None);
+        };
+        if self.tcp.is_some() || self.cmd.is_some() || self.listen.is_some() || self.sim.is_some() {
+            return Ok(None);
+        }
+        if !crate::load::is_txs(path) {
+            return Ok(None);
+        }
+        let m = crate::load::parse_txs(path)?;
+        let spec = crate::load::entry(&m.model, path)?;
+        let c = ioco_exec::adapter::txs_cnect::pick(&m.lowered, &spec, self.cnect.as_deref())
+            .map_err(|e| miette!("{}: {e}", path.display()))?;
+        let mut cfg = ioco_exec::adapter::txs_cnect::config(c, &m.lowered, &spec)
+            .map_err(|e| miette!("{}: {e}", path.display()))?;
+        if let Some(map) = &self.txs_ports {
+            cfg.ports = ioco_exec::adapter::txs::parse_port_map(map).map_err(|e| miette!("{e}"))?;
+        }
+        cfg.connect_timeout = self.connect_timeout;
+        cfg.io_time = self.io_time;
+        Ok(Some((spec, cfg)))
     }
 
     /// The TCP adapter's configuration for `mode` (client or server), with this command line's
@@ -288,6 +332,8 @@ impl SutArgs {
             format!("tcp server on {}", self.bound.get().unwrap_or(p))
         } else if let Some(m) = &self.sim {
             format!("simulated model {}", m.display())
+        } else if let Some(m) = self.model.get().filter(|m| crate::load::is_txs(m)) {
+            format!("the CNECTDEF of {}", m.display())
         } else {
             "none".into()
         }
@@ -366,6 +412,25 @@ impl SutArgs {
             return Ok(Box::new(move |_| {
                 Ok(Box::new(Simulator::new(Arc::clone(&imp), &alphabet, opts))
                     as Box<dyn Adapter + Send>)
+            }));
+        }
+        if let Some((tspec, cfg)) = self.txs_connection()? {
+            let timeout = settle;
+            // check the configuration against the model now, for a clear error
+            let first = ioco_exec::adapter::txs::TxsAdapter::new(tspec.clone(), cfg.clone())
+                .map_err(|e| miette!("{e}"))?;
+            let first = std::sync::Mutex::new(Some(first));
+            return Ok(Box::new(move |_| {
+                let mut a = match first.lock().unwrap_or_else(|p| p.into_inner()).take() {
+                    Some(a) => a,
+                    None => ioco_exec::adapter::txs::TxsAdapter::new(tspec.clone(), cfg.clone())
+                        .map_err(AdapterError::Start)?,
+                };
+                a.timeout = timeout;
+                Ok(
+                    Box::new(ioco_exec::adapter::txs::TxsLabels::new(a, &alphabet))
+                        as Box<dyn Adapter + Send>,
+                )
             }));
         }
         Err(miette!(
@@ -700,7 +765,7 @@ fn overrides(
 /// name). The rule that combines them is `ioco_exec::timeouts`'.
 pub fn load_timed(path: &std::path::Path, sut: &SutArgs) -> Result<(Lts, Timing)> {
     sut.for_model(path);
-    let (spec, model) = if path.extension().is_some_and(|e| e == "ioco") {
+    let (spec, model) = if crate::load::is_lang(path) {
         let (lts, t) = crate::load::ioco_lts_timed(path)?;
         (lts, Some(t))
     } else {

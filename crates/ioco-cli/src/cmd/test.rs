@@ -36,6 +36,7 @@ fn parse_weights(ws: &[String]) -> Result<Vec<(String, f64)>> {
 /// Run `ioco test`.
 pub fn run(args: Args) -> Result<Outcome> {
     args.report.check()?;
+    args.sut.for_model(&args.model);
     if let Some(p) = args.purpose.clone() {
         if args.shard.is_some() {
             return Err(miette!(

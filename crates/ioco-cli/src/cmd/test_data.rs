@@ -19,6 +19,7 @@ use super::args::TestArgs as Args;
 use super::Outcome;
 use ioco_exec::adapter::process::ProcessConfig;
 use ioco_exec::adapter::tcp::TcpMode;
+use ioco_exec::adapter::txs::TxsAdapter;
 use ioco_exec::data::{DataAdapter, DataTarget};
 use ioco_exec::data_session::{run_data_online, DataSession, DataSessionOptions};
 use ioco_exec::Summary;
@@ -110,6 +111,20 @@ pub fn data_factory(sut: &super::sut::SutArgs, spec: &Arc<Spec>) -> Result<DataF
                 Box::new(SpecSut::new(sim, ChaCha8Rng::seed_from_u64(seed ^ 0x5eed)))
                     as Box<dyn DataSut>,
             )
+        }));
+    }
+    if let Some((_, cfg)) = sut.txs_connection()? {
+        // check the configuration against the model now, for a clear error
+        let first = TxsAdapter::new(spec.clone(), cfg.clone()).map_err(|e| miette!("{e}"))?;
+        let first = Mutex::new(Some(first));
+        let spec = spec.clone();
+        return Ok(Box::new(move |_| {
+            let mut a = match first.lock().unwrap_or_else(|p| p.into_inner()).take() {
+                Some(a) => a,
+                None => TxsAdapter::new(spec.clone(), cfg.clone())?,
+            };
+            a.timeout = timeout;
+            Ok(Box::new(a) as Box<dyn DataSut>)
         }));
     }
     Err(miette!(

@@ -32,6 +32,7 @@ pub mod process;
 pub mod sim;
 pub mod tcp;
 pub mod txs;
+pub mod txs_cnect;
 pub mod wire;
 
 use ioco_model::Label;

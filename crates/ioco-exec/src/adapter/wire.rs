@@ -133,12 +133,59 @@ pub fn split_gate(name: &str) -> (&str, Vec<&str>) {
     }
 }
 
-/// `a,B(1,2),c` → [`a`, `B(1,2)`, `c`]: split at the top-level commas, blanks trimmed.
+/// Splits a line into words at blanks outside double-quoted strings (`a "b c" d` → `a`,
+/// `"b c"`, `d`); inside a string a backslash escapes the next character (`"a\"b"`).
+pub fn split_words(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None;
+    let (mut in_str, mut escaped) = (false, false);
+    for (i, c) in text.char_indices() {
+        if in_str {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_str = false;
+            }
+            continue;
+        }
+        if c.is_whitespace() {
+            if let Some(s) = start.take() {
+                out.push(&text[s..i]);
+            }
+        } else {
+            start.get_or_insert(i);
+            if c == '"' {
+                in_str = true;
+            }
+        }
+    }
+    if let Some(s) = start {
+        out.push(&text[s..]);
+    }
+    out
+}
+
+/// `a,B(1,2),c` → [`a`, `B(1,2)`, `c`]: split at the top-level commas (not inside
+/// parentheses or double-quoted strings), blanks trimmed.
 pub fn split_args(inner: &str) -> Vec<&str> {
     let mut args = Vec::new();
     let (mut depth, mut start) = (0i32, 0usize);
+    let (mut in_str, mut escaped) = (false, false);
     for (i, c) in inner.char_indices() {
+        if in_str {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_str = false;
+            }
+            continue;
+        }
         match c {
+            '"' => in_str = true,
             '(' => depth += 1,
             ')' => depth -= 1,
             ',' if depth == 0 => {
@@ -233,7 +280,7 @@ impl Codec {
     fn decode_gate(&self, g: &HashMap<(String, Vec<String>), Label>, text: &str) -> Decoded {
         let (gate, args): (String, Vec<String>) = match self.format {
             Format::Lines => {
-                let mut w = text.split_whitespace().map(String::from);
+                let mut w = split_words(text).into_iter().map(String::from);
                 (w.next().unwrap_or_default(), w.collect())
             }
             Format::JsonLines => {

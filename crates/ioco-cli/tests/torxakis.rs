@@ -1,0 +1,414 @@
+//! TorXakis models (`.txs`, issue #16) through the installed binary: `check`, `translate`,
+//! `test` against a simulated implementation, and the errors for what cannot be imported.
+
+mod common;
+use common::{ioco, root};
+use predicates::prelude::*;
+
+const CORPUS: &str = "../shared/corpus/torxakis";
+
+fn corpus(rel: &str) -> String {
+    format!("{CORPUS}/{rel}")
+}
+
+fn have_corpus() -> bool {
+    root().join(CORPUS).is_dir()
+}
+
+#[test]
+fn a_torxakis_model_checks_and_names_its_entry() {
+    if !have_corpus() {
+        return;
+    }
+    ioco()
+        .args(["check", &corpus("examps/Queue/Queue.txs")])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("specification:     Queue"))
+        .stdout(predicate::str::contains("In?(p1: QueueOp) Out!(p1: int)"));
+    // --entry picks another MODELDEF of the file
+    ioco()
+        .args([
+            "check",
+            &corpus("examps/Queue/Queue.txs"),
+            "--entry",
+            "Lossy",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("specification:     Lossy"));
+    ioco()
+        .args([
+            "check",
+            &corpus("examps/Queue/Queue.txs"),
+            "--entry",
+            "Nope",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("named `Nope`"))
+        .stderr(predicate::str::contains("Lossy"));
+}
+
+#[test]
+fn files_loaded_together_as_torxakis_does() {
+    if !have_corpus() {
+        return;
+    }
+    // a purposes file alone lacks the model's definitions: the error says to load both
+    ioco()
+        .args(["check", &corpus("examps/Adder/AdderPurposes.txs")])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("AdderPurposes.txs:"))
+        .stderr(predicate::str::contains("--with FILE"));
+    ioco()
+        .args([
+            "check",
+            &corpus("examps/Adder/Adder.txs"),
+            "--with",
+            &corpus("examps/Adder/AdderPurposes.txs"),
+        ])
+        .assert()
+        .success();
+}
+
+#[test]
+fn what_cannot_be_imported_is_named_with_its_place_and_a_hint() {
+    if !have_corpus() {
+        return;
+    }
+    // dynamic process creation: the whole file's only model
+    ioco()
+        .args([
+            "check",
+            &corpus("test/sqatt/data/bench/Dynamic/nonDistinguishing.txs"),
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("nonDistinguishing.txs:7:12"))
+        .stderr(predicate::str::contains("creates processes"))
+        .stderr(predicate::str::contains("help:"));
+    // one MODELDEF of several: left out with a warning, the others load
+    ioco()
+        .args([
+            "check",
+            &corpus("test/sqatt/data/bench/Hiding/Hiding.txs"),
+            "--with",
+            &corpus("test/sqatt/data/bench/Sequence/SingleActionSequence.txs"),
+        ])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("MODELDEF Match is left out"));
+    // ... and an error with --deny-warnings
+    ioco()
+        .args([
+            "check",
+            "--deny-warnings",
+            &corpus("test/sqatt/data/bench/Hiding/Hiding.txs"),
+            "--with",
+            &corpus("test/sqatt/data/bench/Sequence/SingleActionSequence.txs"),
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("MODELDEF Match is left out"));
+}
+
+#[test]
+fn bad_txs_input_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: &[(&str, &[u8], &str)] = &[
+        (
+            "truncated.txs",
+            b"PROCDEF p [ A ] ( ) ::= A >-> ",
+            "truncated.txs:1:",
+        ),
+        ("binary.txs", b"\xff\xfe\x00garbage", "not valid UTF-8"),
+        (
+            "unknown.txs",
+            b"CHANDEF C ::= A :: Int ENDDEF\nMODELDEF M ::= CHAN IN A CHAN OUT BEHAVIOUR A ? x [[ f(x) ]] >-> STOP ENDDEF\n",
+            "unknown function `f`",
+        ),
+        (
+            "recursion.txs",
+            b"CHANDEF C ::= A ENDDEF\nPROCDEF p [ A ] ( ) ::= p [ A ] ( ) ENDDEF\nMODELDEF M ::= CHAN IN A CHAN OUT BEHAVIOUR p [ A ] ( ) ENDDEF\n",
+            "unguarded recursion",
+        ),
+    ];
+    for (name, text, want) in cases {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        ioco()
+            .args(["check", p.to_str().unwrap()])
+            .timeout(std::time::Duration::from_secs(60))
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(*want));
+    }
+    ioco()
+        .args(["check", dir.path().join("missing.txs").to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot read"));
+}
+
+#[test]
+fn translated_models_check_and_keep_their_behaviour() {
+    if !have_corpus() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for rel in [
+        "examps/Queue/Queue.txs",
+        "examps/Adder/AdderStAut.txs",
+        "examps/DispatchProcess/spec/DisPro04-hide.txs",
+        "test/sqatt/data/bench/Choice/Choice.txs",
+    ] {
+        let out = dir.path().join("t.ioco");
+        ioco()
+            .args(["translate", &corpus(rel), "-o", out.to_str().unwrap()])
+            .assert()
+            .success();
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(text.contains("// from the"), "{rel}: origins named");
+        ioco()
+            .args(["check", out.to_str().unwrap()])
+            .assert()
+            .success();
+    }
+    // a finite one: the translation and the .txs are the same model
+    let out = dir.path().join("d4.ioco");
+    ioco()
+        .args([
+            "translate",
+            &corpus("examps/DispatchProcess/spec/DisPro04-hide.txs"),
+            "-o",
+            out.to_str().unwrap(),
+        ])
+        .assert()
+        .success();
+    for (a, b) in [
+        (
+            out.to_str().unwrap().to_string(),
+            corpus("examps/DispatchProcess/spec/DisPro04-hide.txs"),
+        ),
+        (
+            corpus("examps/DispatchProcess/spec/DisPro04-hide.txs"),
+            out.to_str().unwrap().to_string(),
+        ),
+    ] {
+        let o = ioco()
+            .args(["show", &a, "--suspension", "--format", "aut"])
+            .output()
+            .unwrap();
+        let p = ioco()
+            .args(["show", &b, "--suspension", "--format", "aut"])
+            .output()
+            .unwrap();
+        assert!(o.status.success() && p.status.success());
+        assert_eq!(
+            String::from_utf8_lossy(&o.stdout).lines().count(),
+            String::from_utf8_lossy(&p.stdout).lines().count()
+        );
+    }
+    // translate reads only .txs
+    ioco()
+        .args(["translate", "examples/coffee/coffee.ioco"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("reads TorXakis .txs files"));
+}
+
+/// A queue written with processes instead of QueueStAut.txs's state automaton, with `Value`
+/// taken from the front (`FRONT`) or, in the mutant, from the back (a stack).
+const QUEUE_PROC: &str = r#"
+TYPEDEF IntList ::= Nil | Cons { hd :: Int; tl :: IntList } ENDDEF
+FUNCDEF add ( x :: Int; l :: IntList ) :: IntList
+  ::= IF isNil(l) THEN Cons(x,Nil) ELSE Cons(hd(l),add(x,tl(l))) FI
+ENDDEF
+PROCDEF q [ Enq, Value :: Int; Deq ] ( buf :: IntList ) ::=
+       Enq ? x >-> q [Enq, Value, Deq] (PUT)
+    ## Deq >-> (    [[ isNil(buf) ]] =>> q [Enq, Value, Deq] (buf)
+                 ## [[ not(isNil(buf)) ]] =>> Value ! hd(buf) >-> q [Enq, Value, Deq] (tl(buf))
+               )
+ENDDEF
+CHANDEF C ::= Enq, Value :: Int; Deq ENDDEF
+MODELDEF Queue ::= CHAN IN Enq, Deq CHAN OUT Value BEHAVIOUR q [Enq, Value, Deq] (Nil) ENDDEF
+"#;
+
+#[test]
+fn a_txs_model_tests_a_simulated_implementation() {
+    if !have_corpus() {
+        return;
+    }
+    let spec = corpus("examps/Queue/QueueStAut.txs");
+    let dir = tempfile::tempdir().unwrap();
+    let queue = dir.path().join("queue.txs");
+    std::fs::write(&queue, QUEUE_PROC.replace("PUT", "add(x, buf)")).unwrap();
+    let stack = dir.path().join("stack.txs");
+    std::fs::write(&stack, QUEUE_PROC.replace("PUT", "Cons(x, buf)")).unwrap();
+    for sut in [&spec, &queue.display().to_string()] {
+        ioco()
+            .args([
+                "test", &spec, "--sim", sut, "--steps", "60", "--runs", "10", "--seed", "7",
+            ])
+            .timeout(std::time::Duration::from_secs(300))
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("PASS"));
+    }
+    ioco()
+        .args([
+            "test",
+            &spec,
+            "--sim",
+            stack.to_str().unwrap(),
+            "--steps",
+            "60",
+            "--runs",
+            "20",
+            "--seed",
+            "7",
+        ])
+        .timeout(std::time::Duration::from_secs(300))
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("FAIL"));
+}
+
+/// Starts `txs-sut EXAMPLE --port 0 --mode MODE` (our own SUTs written to the protocols of the
+/// TorXakis examples) and returns it with the port it listens on. The SUT ends when its
+/// standard input closes (the returned guard kills it in any case).
+fn txs_sut(example: &str, mode: &str) -> (common::KillOnDrop, u16) {
+    use std::io::BufRead;
+    use std::process::Stdio;
+    let bin = common::example_bin("txs-sut");
+    let mut child = common::KillOnDrop(
+        std::process::Command::new(bin)
+            .args([example, "--port", "0", "--mode", mode])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap(),
+    );
+    let mut out = std::io::BufReader::new(child.0.stdout.take().unwrap());
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    let port = line
+        .trim()
+        .rsplit(':')
+        .next()
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("txs-sut said {line:?}"));
+    (child, port)
+}
+
+/// `ioco test MODEL.txs` through the file's CNECTDEF (no SUT option), with its port mapped to
+/// the SUT's: exit code and output.
+fn test_through_cnectdef(model: &str, txs_port: u16, example: &str, mode: &str) -> (i32, String) {
+    let (_sut, port) = txs_sut(example, mode);
+    let out = ioco()
+        .args([
+            "test",
+            &corpus(model),
+            "--txs-ports",
+            &format!("{txs_port}={port}"),
+            "--steps",
+            "25",
+            "--runs",
+            "6",
+            "--seed",
+            "3",
+        ])
+        .timeout(std::time::Duration::from_secs(300))
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.code().unwrap_or(-1), text)
+}
+
+#[test]
+fn txs_models_test_their_own_suts_through_the_cnectdef() {
+    if !have_corpus() {
+        return;
+    }
+    for (model, port, example, faults) in [
+        (
+            "examps/Adder/Adder.txs",
+            7890,
+            "adder",
+            &["wrong", "missing", "extra"][..],
+        ),
+        (
+            "examps/Echo/Echo.txs",
+            9999,
+            "echo",
+            &["wrong", "missing"][..],
+        ),
+        ("examps/Point/Point.txs", 9999, "point", &["wrong"][..]),
+        (
+            "examps/StimulusResponse/StimulusResponse.txs",
+            7890,
+            "stimulus-response",
+            &["missing", "extra"][..],
+        ),
+        (
+            "examps/LuckyPeople/spec/LuckyPeople.txs",
+            7777,
+            "lucky-people",
+            &["wrong"][..],
+        ),
+    ] {
+        let (code, out) = test_through_cnectdef(model, port, example, "correct");
+        assert_eq!(code, 0, "{model} against the correct {example}:\n{out}");
+        assert!(out.contains("sut: the CNECTDEF of"), "{out}");
+        for mode in faults {
+            let (code, out) = test_through_cnectdef(model, port, example, mode);
+            assert_eq!(code, 1, "{model} against {example} --mode {mode}:\n{out}");
+            assert!(out.contains("FAIL"), "{out}");
+        }
+    }
+}
+
+#[test]
+fn a_cnectdef_that_cannot_be_used_is_a_clear_error() {
+    if !have_corpus() {
+        return;
+    }
+    // nobody listens on the mapped port: a start error within the connect time-out
+    ioco()
+        .args([
+            "test",
+            &corpus("examps/Adder/Adder.txs"),
+            "--txs-ports",
+            "7890=1",
+            "--connect-timeout",
+            "2s",
+            "--steps",
+            "5",
+        ])
+        .timeout(std::time::Duration::from_secs(120))
+        .assert()
+        .code(2);
+    ioco()
+        .args(["test", &corpus("examps/Adder/Adder.txs"), "--cnect", "Nope"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no CNECTDEF named `Nope`"))
+        .stderr(predicate::str::contains("SutConnection"));
+    ioco()
+        .args([
+            "test",
+            &corpus("examps/Adder/Adder.txs"),
+            "--txs-ports",
+            "x",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not a port mapping"));
+}

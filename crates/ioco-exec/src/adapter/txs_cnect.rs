@@ -1,0 +1,264 @@
+//! A TorXakis `CNECTDEF` (as parsed by `ioco-txs`) as the configuration of the TorXakis socket
+//! adapter ([`super::txs::TxsSocketConfig`]), so that `ioco test MODEL.txs` reaches the SUT as
+//! TorXakis does. The mapping is described in [`super::txs`]'s module documentation; this file
+//! reads the `CNECTDEF`'s channels, `ENCODE`s and `DECODE`s into it (`toString`/`fromString`
+//! and `toXml`/`fromXml`), and says clearly what it cannot read (an `ENCODE` that computes
+//! more than concatenating values and constants).
+
+use super::txs::{TxsDecode, TxsEncode, TxsPart, TxsSide, TxsSocketConfig};
+use ioco_lang::ir::{Direction, Spec, Type};
+use ioco_txs::ast::{CnectDef, CnectDir, CnectKind, OfferItem, VExpr, VKind};
+use ioco_txs::lower::{safe, Lowered};
+
+/// The `CNECTDEF` to test `spec` with: the one named `name`, else the first `CLIENTSOCK` one
+/// whose channels are the model's gates (a `SERVERSOCK` one is for TorXakis's simulator).
+pub fn pick<'a>(
+    lowered: &'a Lowered,
+    spec: &Spec,
+    name: Option<&str>,
+) -> Result<&'a CnectDef, String> {
+    let all: Vec<String> = lowered.cnects.iter().map(|c| c.name.name.clone()).collect();
+    if let Some(n) = name {
+        return lowered
+            .cnects
+            .iter()
+            .find(|c| c.name.name == n)
+            .ok_or_else(|| {
+                format!(
+                    "no CNECTDEF named `{n}` (the file has: {})",
+                    if all.is_empty() {
+                        "none".into()
+                    } else {
+                        all.join(", ")
+                    }
+                )
+            });
+    }
+    let fits = |c: &CnectDef| {
+        c.kind == CnectKind::Client
+            && c.encodes.iter().all(|e| {
+                spec.gates
+                    .iter()
+                    .any(|g| g.name == safe(&e.offer.gate.name) && g.dir == Direction::Input)
+            })
+            && c.decodes.iter().all(|d| {
+                spec.gates
+                    .iter()
+                    .any(|g| g.name == safe(&d.offer.gate.name) && g.dir == Direction::Output)
+            })
+            && spec
+                .gates
+                .iter()
+                .filter(|g| g.dir == Direction::Input)
+                .all(|g| c.encodes.iter().any(|e| safe(&e.offer.gate.name) == g.name))
+    };
+    lowered.cnects.iter().find(|c| fits(c)).ok_or_else(|| {
+        if all.is_empty() {
+            "the model has no CNECTDEF: give the SUT with --cmd, --tcp, --listen or --sim".into()
+        } else {
+            format!(
+                "no CLIENTSOCK CNECTDEF of the file ({}) encodes every input and decodes only outputs of `{}`: choose one with --cnect NAME, or give the SUT with --cmd/--tcp",
+                all.join(", "),
+                spec.name
+            )
+        }
+    })
+}
+
+/// The adapter configuration of a `CNECTDEF` for `spec`.
+pub fn config(c: &CnectDef, lowered: &Lowered, spec: &Spec) -> Result<TxsSocketConfig, String> {
+    let mut cfg = TxsSocketConfig::new(match c.kind {
+        CnectKind::Client => TxsSide::Client,
+        CnectKind::Server => TxsSide::Server,
+    });
+    let socket_of = |cfg: &mut TxsSocketConfig, chan: &str, dir: CnectDir| -> Option<usize> {
+        c.chans
+            .iter()
+            .find(|ch| ch.chan.name == chan && ch.dir == dir)
+            .map(|ch| cfg.socket(&ch.host, ch.port))
+    };
+    for e in &c.encodes {
+        let gate = safe(&e.offer.gate.name);
+        let chan = e.chan.as_ref().unwrap_or(&e.offer.gate).name.clone();
+        let socket = socket_of(&mut cfg, &chan, CnectDir::Out).ok_or_else(|| {
+            format!(
+                "ENCODE of `{}`: no `CHAN OUT {chan} HOST .. PORT ..` in CNECTDEF {}",
+                e.offer.gate.name, c.name.name
+            )
+        })?;
+        let vars: Vec<&str> = e
+            .offer
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                OfferItem::Recv(x, _) => Some(x.name.as_str()),
+                OfferItem::Send(_) => None,
+            })
+            .collect();
+        let types: Vec<Type> = spec
+            .gates
+            .iter()
+            .find(|g| g.name == gate)
+            .map(|g| g.params.iter().map(|p| p.1).collect())
+            .unwrap_or_default();
+        let mut parts = Vec::new();
+        encode_parts(&e.value, &vars, &types, spec, lowered, &mut parts).map_err(|why| {
+            format!(
+                "ENCODE of `{}` in CNECTDEF {}: {why}",
+                e.offer.gate.name, c.name.name
+            )
+        })?;
+        cfg.encode.push(TxsEncode {
+            gate,
+            socket,
+            parts,
+        });
+    }
+    for d in &c.decodes {
+        let gate = safe(&d.offer.gate.name);
+        let chan = d.chan.as_ref().unwrap_or(&d.offer.gate).name.clone();
+        let socket = socket_of(&mut cfg, &chan, CnectDir::In).ok_or_else(|| {
+            format!(
+                "DECODE of `{}`: no `CHAN IN {chan} HOST .. PORT ..` in CNECTDEF {}",
+                d.offer.gate.name, c.name.name
+            )
+        })?;
+        let values: Vec<&VExpr> = d
+            .offer
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                OfferItem::Send(e) => Some(e),
+                OfferItem::Recv(..) => None,
+            })
+            .collect();
+        let xml = |v: &VExpr| matches!(&v.kind, VKind::Call(f, _) if f.name == "fromXml");
+        let decode = if values.len() <= 1 {
+            if values.first().is_some_and(|v| xml(v)) {
+                TxsDecode::xml(&gate)
+            } else {
+                TxsDecode::new(&gate)
+            }
+        } else {
+            // `fromString(takeWhileNot(sep, s))`, ...: split at the separator characters
+            let sep = values
+                .iter()
+                .find_map(|v| separator(v, lowered))
+                .ok_or_else(|| {
+                    format!(
+                        "DECODE of `{}` in CNECTDEF {}: several values, but not split with takeWhileNot(separator, ..)",
+                        d.offer.gate.name, c.name.name
+                    )
+                })?;
+            TxsDecode::split(&gate, &sep)
+        };
+        if cfg.sockets[socket].decode.is_some() {
+            return Err(format!(
+                "CNECTDEF {}: two DECODEs read the same socket ({chan}); ioco reads one channel per socket",
+                c.name.name
+            ));
+        }
+        cfg.sockets[socket].decode = Some(decode);
+    }
+    Ok(cfg)
+}
+
+/// The separator of `fromString(takeWhileNot(sep, ..))` (a literal or a string constant).
+fn separator(e: &VExpr, lowered: &Lowered) -> Option<String> {
+    match &e.kind {
+        VKind::Call(f, args) if f.name == "takeWhileNot" && args.len() == 2 => {
+            text_of(&args[0], lowered)
+        }
+        VKind::Call(_, args) => args.iter().find_map(|a| separator(a, lowered)),
+        _ => None,
+    }
+}
+
+fn text_of(e: &VExpr, lowered: &Lowered) -> Option<String> {
+    match &e.kind {
+        VKind::Str(s) => Some(s.clone()),
+        VKind::Name(n) => lowered.string_consts.get(&n.name).cloned(),
+        _ => None,
+    }
+}
+
+/// The parts of an `ENCODE` expression: `e1 ++ e2 ++ ..` of literals, string constants,
+/// `toString(x)`, `toString(f(x))` and String values `x`, `f(x)`.
+fn encode_parts(
+    e: &VExpr,
+    vars: &[&str],
+    types: &[Type],
+    spec: &Spec,
+    lowered: &Lowered,
+    out: &mut Vec<TxsPart>,
+) -> Result<(), String> {
+    match &e.kind {
+        VKind::Binary(op, a, b) if op.name == "++" => {
+            encode_parts(a, vars, types, spec, lowered, out)?;
+            encode_parts(b, vars, types, spec, lowered, out)
+        }
+        VKind::Str(_) | VKind::Name(_) if text_of(e, lowered).is_some() => {
+            out.push(TxsPart::Text(text_of(e, lowered).unwrap_or_default()));
+            Ok(())
+        }
+        VKind::Call(f, args) if f.name == "toString" && args.len() == 1 => {
+            out.push(value_part(&args[0], vars, types, spec)?);
+            Ok(())
+        }
+        VKind::Call(f, args) if f.name == "toXml" && args.len() == 1 => {
+            match value_part(&args[0], vars, types, spec)? {
+                TxsPart::Value { arg, fields } => out.push(TxsPart::Xml { arg, fields }),
+                other => out.push(other),
+            }
+            Ok(())
+        }
+        _ => value_part(e, vars, types, spec)
+            .map(|p| out.push(p))
+            .map_err(|_| "only `++` of literals, constants, `toString(x)` and `toXml(x)` of the offer's values (or their fields) can be sent".to_string()),
+    }
+}
+
+/// `x` or `field(..(x))`: parameter `x` of the offer, through accessors.
+fn value_part(e: &VExpr, vars: &[&str], types: &[Type], spec: &Spec) -> Result<TxsPart, String> {
+    let mut path = Vec::new();
+    let mut cur = e;
+    loop {
+        match &cur.kind {
+            VKind::Name(n) => {
+                let arg = vars
+                    .iter()
+                    .position(|v| *v == n.name)
+                    .ok_or_else(|| format!("`{}` is not a value of the offer", n.name))?;
+                path.reverse();
+                // the accessors' (constructor, field) indices, from the parameter's type
+                let mut ty = *types
+                    .get(arg)
+                    .ok_or_else(|| format!("the gate has no value {}", arg + 1))?;
+                let mut fields = Vec::new();
+                for f in path {
+                    let Type::Adt(t) = ty else {
+                        return Err(format!("`{f}` of a value that has no fields"));
+                    };
+                    let def = &spec.defs.types[t as usize];
+                    let found = def.ctors.iter().enumerate().find_map(|(ci, c)| {
+                        c.fields
+                            .iter()
+                            .position(|(n, _)| *n == safe(f))
+                            .map(|fi| (ci as u32, fi as u32, c.fields[fi].1))
+                    });
+                    let Some((ci, fi, fty)) = found else {
+                        return Err(format!("`{f}` is no field of `{}`", def.name));
+                    };
+                    fields.push((ci, fi));
+                    ty = fty;
+                }
+                return Ok(TxsPart::Value { arg, fields });
+            }
+            VKind::Call(f, args) if args.len() == 1 => {
+                path.push(f.name.as_str());
+                cur = &args[0];
+            }
+            _ => return Err("not a value of the offer".into()),
+        }
+    }
+}
