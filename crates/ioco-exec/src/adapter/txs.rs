@@ -71,7 +71,11 @@
 //! * Only sockets with a `DECODE` are read (TorXakis reads no other); a line is one output.
 //! * Before an input, the adapter waits [`TxsSocketConfig::io_time`] for an output in flight,
 //!   as TorXakis's `putSocket` waits its `ioTime`: an output that comes first is recorded
-//!   first and the input is not given ([`Sent::Raced`]).
+//!   first and the input is not given ([`Sent::Raced`]). Where only quiescence is allowed
+//!   ([`DataSut::expect_quiet`]) no answer can be in flight and the wait is skipped, except
+//!   that an input on another socket than the previous input is always at least `io_time`
+//!   after it: a SUT reading its sockets in parallel would otherwise see the two in either
+//!   order (MovingArm's `Stop` then `Up` on two ports).
 //! * Quiescence is a time-out ([`DataSut::set_timeout`]); TorXakis has no marker.
 //! * Reset between runs: close every connection, then connect (accept) again. A connection
 //!   closed by the SUT is [`SutError::Exited`] ("closed the connection on host:port").
@@ -361,6 +365,8 @@ pub struct TxsAdapter {
     /// How long an observation waits before concluding quiescence.
     pub timeout: Duration,
     quiet_expected: bool,
+    /// The socket and time of the last input written.
+    last_input: Option<(usize, Instant)>,
 }
 
 impl TxsAdapter {
@@ -461,6 +467,7 @@ impl TxsAdapter {
             partial: Vec::new(),
             timeout: Duration::from_millis(200),
             quiet_expected: false,
+            last_input: None,
         })
     }
 
@@ -522,6 +529,7 @@ impl TxsAdapter {
             self.conns.push(stream);
         }
         self.quiet_expected = false;
+        self.last_input = None;
         Ok(())
     }
 
@@ -790,11 +798,18 @@ impl DataSut for TxsAdapter {
         self.ensure_connected()?;
         let (socket, line) = self.encode_line(gate, args).map_err(SutError::Broken)?;
         // an output already there, or in flight, comes first (TorXakis's ioTime)
-        let wait = if self.quiet_expected {
+        let mut wait = if self.quiet_expected {
             Duration::ZERO
         } else {
             self.cfg.io_time
         };
+        // an input on another socket than the last one waits until that one is io_time old:
+        // a SUT that reads its sockets in parallel would otherwise take the two in either order
+        if let Some((last, at)) = self.last_input {
+            if last != socket {
+                wait = wait.max(self.cfg.io_time.saturating_sub(at.elapsed()));
+            }
+        }
         if let Some((s, bytes)) = self.next_line(wait)? {
             return Ok(match self.decode_line(s, &bytes)? {
                 Observed::Output(g, v) => Sent::Raced(g, v),
@@ -804,7 +819,10 @@ impl DataSut for TxsAdapter {
         }
         let timeout = self.cfg.write_timeout;
         match write_bounded(&mut self.conns[socket], &line, timeout) {
-            Ok(()) => Ok(Sent::Sent),
+            Ok(()) => {
+                self.last_input = Some((socket, Instant::now()));
+                Ok(Sent::Sent)
+            }
             Err(Stop::Eof) => Err(self.closed(socket)),
             Err(Stop::Err(e)) => {
                 self.disconnect();
