@@ -412,3 +412,92 @@ fn a_cnectdef_that_cannot_be_used_is_a_clear_error() {
         .code(2)
         .stderr(predicate::str::contains("not a port mapping"));
 }
+
+/// `ioco test MODEL.txs ARGS` through the file's CNECTDEF against `txs-sut EXAMPLE --mode MODE
+/// SUT_ARGS --port 0`, each of `txs_ports` mapped to the port the SUT printed for it (in the
+/// order it prints them): exit code and output.
+fn test_many_ports(
+    model: &str,
+    args: &[&str],
+    txs_ports: &[u16],
+    example: &str,
+    mode: &str,
+    sut_args: &[&str],
+) -> (i32, String) {
+    use std::io::BufRead;
+    use std::process::Stdio;
+    let mut child = common::KillOnDrop(
+        std::process::Command::new(common::example_bin("txs-sut"))
+            .args([example, "--port", "0", "--mode", mode])
+            .args(sut_args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap(),
+    );
+    let mut out = std::io::BufReader::new(child.0.stdout.take().unwrap());
+    let mut map = Vec::new();
+    for txs_port in txs_ports {
+        let mut line = String::new();
+        out.read_line(&mut line).unwrap();
+        let port: u16 = line
+            .trim()
+            .rsplit(':')
+            .next()
+            .and_then(|p| p.parse().ok())
+            .unwrap_or_else(|| panic!("txs-sut said {line:?}"));
+        map.push(format!("{txs_port}={port}"));
+    }
+    let out = ioco()
+        .args(["test", &corpus(model)])
+        .args(args)
+        .args(["--txs-ports", &map.join(",")])
+        .args(["--steps", "25", "--runs", "4", "--seed", "3"])
+        .timeout(std::time::Duration::from_secs(300))
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.code().unwrap_or(-1), text)
+}
+
+#[test]
+fn txs_models_with_several_sockets_and_xml() {
+    if !have_corpus() {
+        return;
+    }
+    // MovingArm.txs: six sockets without data (the arm travels 300 ms, so that a Stop can
+    // catch it moving); Echo.txs's Xut: toXml / fromXml
+    let arm = [9901, 9902, 9903, 9904, 9905, 9906];
+    let travel = ["--travel-ms", "300"];
+    for (model, args, ports, example, sut_args, faults) in [
+        (
+            "examps/MovingArms/MovingArm.txs",
+            &[][..],
+            &arm[..],
+            "moving-arm",
+            &travel[..],
+            &["wrong", "missing"][..],
+        ),
+        (
+            "examps/Echo/Echo.txs",
+            &["--cnect", "Xut"][..],
+            &[9999][..],
+            "echo-xml",
+            &[][..],
+            &["wrong", "missing", "extra"][..],
+        ),
+    ] {
+        let (code, out) = test_many_ports(model, args, ports, example, "correct", sut_args);
+        assert_eq!(code, 0, "{model} against the correct {example}:\n{out}");
+        for mode in faults {
+            let (code, out) = test_many_ports(model, args, ports, example, mode, sut_args);
+            assert_eq!(code, 1, "{model} against {example} --mode {mode}:\n{out}");
+            assert!(out.contains("FAIL"), "{out}");
+        }
+    }
+}
