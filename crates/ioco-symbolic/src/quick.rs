@@ -11,8 +11,9 @@
 //! millisecond for each such check; [`decide`] takes microseconds.
 //!
 //! **Fragment.** Atoms are comparisons (`< <= > >= == !=`) of linear integer terms
-//! (`+`, `−`, negation, multiplication by a constant) whose difference has at most two
-//! variables, with coefficients `+1/−1` when there are two (one variable with any
+//! (`+`, `−`, negation, multiplication by a constant; an `int` or `bool` field of a variable of
+//! a one-constructor data type counts as a variable of its own, and the record's value in a
+//! model is assembled from its fields) whose difference has at most two variables, with coefficients `+1/−1` when there are two (one variable with any
 //! coefficient is a bound, rounded exactly), boolean variables, and boolean constants, under
 //! `&&`, `||`, `!`, `=>`, `if-then-else` and `==`/`!=` of booleans. Anything else (data
 //! types, function calls, `/`, `%`, products of variables) makes [`decide`] answer `None`:
@@ -60,7 +61,10 @@ pub const BUDGET: usize = 256;
 /// Decides the conjunction of `formulas` if it is in the fragment (see the module
 /// documentation) and no more than `budget` conjunctions need to be explored.
 pub fn decide(defs: &Defs, formulas: &[T], budget: usize) -> Option<Quick> {
-    let mut cx = Cx::default();
+    let mut cx = Cx {
+        defs: Some(defs),
+        ..Cx::default()
+    };
     let mut roots = Vec::new();
     for f in formulas {
         roots.push(cx.nnf(f, true));
@@ -136,12 +140,18 @@ impl Lin {
 
 /// The variables (few: a linear search beats hashing).
 #[derive(Default)]
-struct Cx {
+struct Cx<'d> {
+    /// The data types (for record fields).
+    defs: Option<&'d Defs>,
     ints: Vec<SymVar>,
     bools: Vec<SymVar>,
+    /// Fields of record variables, each a variable of its own (`xs.i0`): (the field's
+    /// variable, the record variable, the field's index). A record is a data type with one
+    /// constructor; its value in a model is assembled from its fields.
+    fields: Vec<(SymVar, SymVar, u32)>,
 }
 
-impl Cx {
+impl Cx<'_> {
     fn int_var(&mut self, v: &SymVar) -> usize {
         match self.ints.iter().position(|x| x == v) {
             Some(i) => i,
@@ -162,8 +172,38 @@ impl Cx {
         }
     }
 
+    /// The variable standing for field `f` of record variable `v` (type `t`, one constructor),
+    /// if the field is an integer or a boolean.
+    fn field_var(&mut self, defs: &Defs, v: &SymVar, t: u32, f: u32) -> Option<SymVar> {
+        let def = defs.types.get(t as usize)?;
+        if v.ty != Type::Adt(t) || def.ctors.len() != 1 {
+            return None;
+        }
+        let fty = def.ctors[0].fields.get(f as usize)?.1;
+        // (not a range: its domain constraint is the caller's, for parameters only)
+        if !matches!(fty, Type::Int | Type::Bool) {
+            return None;
+        }
+        if let Some((x, _, _)) = self.fields.iter().find(|(_, r, g)| r == v && *g == f) {
+            return Some(x.clone());
+        }
+        let x = SymVar {
+            name: format!("{}.#{}", v.name, f).into(),
+            ty: fty,
+        };
+        self.fields.push((x.clone(), v.clone(), f));
+        Some(x)
+    }
+
     fn lin(&mut self, t: &Term) -> Option<Lin> {
         match t {
+            Term::Field(a, ty, 0, f) => match &**a {
+                Term::Sym(v) => {
+                    let x = self.field_var(self.defs?, v, *ty, *f)?;
+                    self.lin(&Term::Sym(x))
+                }
+                _ => None,
+            },
             Term::Const(Value::Int(i)) => Some(Lin {
                 terms: Vec::new(),
                 c: *i as i128,
@@ -247,6 +287,14 @@ impl Cx {
                 }
             }
             Term::Sym(v) if v.ty == Type::Bool => Node::Lit(Lit::Bool(self.bool_var(v), pos)),
+            Term::Field(a, ty, 0, f) if matches!(&**a, Term::Sym(_)) => {
+                let Term::Sym(v) = &**a else { return None };
+                let x = self.field_var(self.defs?, v, *ty, *f)?;
+                if x.ty != Type::Bool {
+                    return None;
+                }
+                Node::Lit(Lit::Bool(self.bool_var(&x), pos))
+            }
             Term::Unary(UnOp::Not, a) => self.nnf(a, !pos),
             Term::Binary(op @ (And | Or), a, b) => {
                 let (x, y) = (self.nnf(a, pos), self.nnf(b, pos));
@@ -339,7 +387,7 @@ fn is_bool(t: &Term) -> bool {
 }
 
 struct Search<'a> {
-    cx: &'a Cx,
+    cx: &'a Cx<'a>,
     defs: &'a Defs,
     formulas: &'a [T],
     leaves: usize,
@@ -434,6 +482,34 @@ impl<'a> Search<'a> {
             vars.push(v.clone());
             vals.push(Value::Bool(bools[i]));
         }
+        // records, from their fields (a field no formula reads gets a value of its type)
+        for (_, r, _) in &self.cx.fields {
+            if vars.contains(r) {
+                continue;
+            }
+            let Type::Adt(t) = r.ty else { return None };
+            let def = &self.defs.types[t as usize];
+            let mut fields = Vec::new();
+            for (f, (_, fty)) in def.ctors[0].fields.iter().enumerate() {
+                let known = self
+                    .cx
+                    .fields
+                    .iter()
+                    .find(|(_, r2, g)| r2 == r && *g == f as u32);
+                let v = match known {
+                    Some((x, _, _)) => vars.iter().position(|y| y == x).map(|i| vals[i].clone())?,
+                    None => match fty {
+                        Type::Int => Value::Int(0),
+                        Type::Range(lo, _) => Value::Int(*lo),
+                        Type::Bool => Value::Bool(false),
+                        Type::Str(..) | Type::Adt(_) => return None,
+                    },
+                };
+                fields.push(v);
+            }
+            vars.push(r.clone());
+            vals.push(Value::Adt(t, 0, fields.into()));
+        }
         let model = Model { vars, vals };
         let lookup = |v: &SymVar| model.get(v).cloned();
         for f in self.formulas {
@@ -511,6 +587,40 @@ mod tests {
     }
     fn bin(op: BinOp, a: T, b: T) -> T {
         Arc::new(Term::Binary(op, a, b))
+    }
+
+    /// `xs.i0 > xs.i1 > ... > xs.i9` over a record (TorXakis's Sequence10IntsTypeDef): decided
+    /// without the solver, the record assembled from its fields; its contradiction is unsat.
+    #[test]
+    fn fields_of_records_are_variables() {
+        use ioco_lang::ir::{AdtDef, CtorDef};
+        let d = Defs {
+            types: vec![AdtDef {
+                name: "Ints".into(),
+                ctors: vec![CtorDef {
+                    name: "Ints".into(),
+                    fields: (0..10).map(|i| (format!("i{i}"), Type::Int)).collect(),
+                }],
+                span: Default::default(),
+            }],
+            ..Defs::default()
+        };
+        let xs = SymVar {
+            name: "xs@1".into(),
+            ty: Type::Adt(0),
+        };
+        let field = |i: u32| Arc::new(Term::Field(Term::sym(xs.clone()), 0, 0, i));
+        let chain = Term::and_all((0..9).map(|i| bin(BinOp::Gt, field(i), field(i + 1))));
+        let Some(Quick::Sat(m)) = decide(&d, std::slice::from_ref(&chain), BUDGET) else {
+            panic!("not decided")
+        };
+        let Some(Value::Adt(0, 0, v)) = m.get(&xs) else {
+            panic!("no record in the model")
+        };
+        let v: Vec<i64> = v.iter().map(|x| x.as_int().unwrap()).collect();
+        assert!(v.windows(2).all(|w| w[0] > w[1]), "{v:?}");
+        let back = bin(BinOp::Gt, field(9), field(0));
+        assert_eq!(decide(&d, &[chain, back], BUDGET), Some(Quick::Unsat));
     }
 
     #[test]
