@@ -360,6 +360,13 @@ fn txs_models_test_their_own_suts_through_the_cnectdef() {
             "lucky-people",
             &["wrong"],
         ),
+        // hidden channels with data (Job2Proc) and strings with a regular expression
+        (
+            "examps/DispatchProcess/spec/DisPro10-data.txs",
+            &[7890],
+            "dispatch-process",
+            &["wrong", "missing"],
+        ),
     ] {
         let (code, out) = test_through_cnectdef(model, &[], port, example, "correct", &[]);
         assert_eq!(code, 0, "{model} against the correct {example}:\n{out}");
@@ -501,6 +508,15 @@ fn txs_models_with_several_sockets_and_xml() {
             "echo-xml",
             &[][..],
             &["wrong", "missing", "extra"][..],
+        ),
+        // three sockets, XML, hidden channels with data, strings, a guarded `=head(queue)`
+        (
+            "examps/CustomersOrders/CustomersOrders.txs",
+            &[][..],
+            &[7890, 7891, 7892][..],
+            "customers-orders",
+            &[][..],
+            &["wrong"][..],
         ),
     ] {
         let (code, out) = test_through_cnectdef(model, args, ports, example, "correct", sut_args);
