@@ -276,17 +276,24 @@ fn a_txs_model_tests_a_simulated_implementation() {
         .stdout(predicate::str::contains("FAIL"));
 }
 
-/// Starts `txs-sut EXAMPLE --port 0 --mode MODE` (our own SUTs written to the protocols of the
-/// TorXakis examples) and returns it with the `n` ports it listens on (in the order its
-/// documentation lists them). The SUT ends when its standard input closes (the returned guard
-/// kills it in any case).
-fn txs_sut(example: &str, mode: &str, n: usize) -> (common::KillOnDrop, Vec<u16>) {
+/// `ioco test MODEL.txs ARGS` through the file's CNECTDEF (no SUT option) against our own SUT
+/// `txs-sut EXAMPLE --mode MODE SUT_ARGS --port 0`, each of `txs_ports` mapped to the port the
+/// SUT printed for it (in the order its documentation lists them): exit code and output. The
+/// SUT ends when its standard input closes (its guard kills it in any case).
+fn test_through_cnectdef(
+    model: &str,
+    args: &[&str],
+    txs_ports: &[u16],
+    example: &str,
+    mode: &str,
+    sut_args: &[&str],
+) -> (i32, String) {
     use std::io::BufRead;
     use std::process::Stdio;
-    let bin = common::example_bin("txs-sut");
     let mut child = common::KillOnDrop(
-        std::process::Command::new(bin)
+        std::process::Command::new(common::example_bin("txs-sut"))
             .args([example, "--port", "0", "--mode", mode])
+            .args(sut_args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -294,48 +301,23 @@ fn txs_sut(example: &str, mode: &str, n: usize) -> (common::KillOnDrop, Vec<u16>
             .unwrap(),
     );
     let mut out = std::io::BufReader::new(child.0.stdout.take().unwrap());
-    let mut ports = Vec::new();
-    for _ in 0..n {
+    let mut map = Vec::new();
+    for txs_port in txs_ports {
         let mut line = String::new();
         out.read_line(&mut line).unwrap();
-        ports.push(
-            line.trim()
-                .rsplit(':')
-                .next()
-                .and_then(|p| p.parse().ok())
-                .unwrap_or_else(|| panic!("txs-sut said {line:?}")),
-        );
+        let port: u16 = line
+            .trim()
+            .rsplit(':')
+            .next()
+            .and_then(|p| p.parse().ok())
+            .unwrap_or_else(|| panic!("txs-sut said {line:?}"));
+        map.push(format!("{txs_port}={port}"));
     }
-    (child, ports)
-}
-
-/// `ioco test MODEL.txs` through the file's CNECTDEF (no SUT option), with its port mapped to
-/// the SUT's: exit code and output.
-fn test_through_cnectdef(
-    model: &str,
-    txs_ports: &[u16],
-    example: &str,
-    mode: &str,
-) -> (i32, String) {
-    let (_sut, ports) = txs_sut(example, mode, txs_ports.len());
-    let map: Vec<String> = txs_ports
-        .iter()
-        .zip(&ports)
-        .map(|(a, b)| format!("{a}={b}"))
-        .collect();
     let out = ioco()
-        .args([
-            "test",
-            &corpus(model),
-            "--txs-ports",
-            &map.join(","),
-            "--steps",
-            "25",
-            "--runs",
-            "6",
-            "--seed",
-            "3",
-        ])
+        .args(["test", &corpus(model)])
+        .args(args)
+        .args(["--txs-ports", &map.join(",")])
+        .args(["--steps", "25", "--runs", "6", "--seed", "3"])
         .timeout(std::time::Duration::from_secs(300))
         .output()
         .unwrap();
@@ -378,12 +360,19 @@ fn txs_models_test_their_own_suts_through_the_cnectdef() {
             "lucky-people",
             &["wrong"],
         ),
+        // hidden channels with data (Job2Proc) and strings with a regular expression
+        (
+            "examps/DispatchProcess/spec/DisPro10-data.txs",
+            &[7890],
+            "dispatch-process",
+            &["wrong", "missing"],
+        ),
     ] {
-        let (code, out) = test_through_cnectdef(model, port, example, "correct");
+        let (code, out) = test_through_cnectdef(model, &[], port, example, "correct", &[]);
         assert_eq!(code, 0, "{model} against the correct {example}:\n{out}");
         assert!(out.contains("sut: the CNECTDEF of"), "{out}");
         for mode in faults {
-            let (code, out) = test_through_cnectdef(model, port, example, mode);
+            let (code, out) = test_through_cnectdef(model, &[], port, example, mode, &[]);
             assert_eq!(code, 1, "{model} against {example} --mode {mode}:\n{out}");
             assert!(out.contains("FAIL"), "{out}");
         }
@@ -491,5 +480,51 @@ fn hidden_channels_with_data_are_tested() {
             .assert()
             .success()
             .stdout(predicate::str::contains("PASS"));
+    }
+}
+
+#[test]
+fn txs_models_with_several_sockets_and_xml() {
+    if !have_corpus() {
+        return;
+    }
+    // MovingArm.txs: six sockets without data (the arm travels 300 ms, so that a Stop can
+    // catch it moving); Echo.txs's Xut: toXml / fromXml
+    let arm = [9901, 9902, 9903, 9904, 9905, 9906];
+    let travel = ["--travel-ms", "300"];
+    for (model, args, ports, example, sut_args, faults) in [
+        (
+            "examps/MovingArms/MovingArm.txs",
+            &[][..],
+            &arm[..],
+            "moving-arm",
+            &travel[..],
+            &["wrong", "missing"][..],
+        ),
+        (
+            "examps/Echo/Echo.txs",
+            &["--cnect", "Xut"][..],
+            &[9999][..],
+            "echo-xml",
+            &[][..],
+            &["wrong", "missing", "extra"][..],
+        ),
+        // three sockets, XML, hidden channels with data, strings, a guarded `=head(queue)`
+        (
+            "examps/CustomersOrders/CustomersOrders.txs",
+            &[][..],
+            &[7890, 7891, 7892][..],
+            "customers-orders",
+            &[][..],
+            &["wrong"][..],
+        ),
+    ] {
+        let (code, out) = test_through_cnectdef(model, args, ports, example, "correct", sut_args);
+        assert_eq!(code, 0, "{model} against the correct {example}:\n{out}");
+        for mode in faults {
+            let (code, out) = test_through_cnectdef(model, args, ports, example, mode, sut_args);
+            assert_eq!(code, 1, "{model} against {example} --mode {mode}:\n{out}");
+            assert!(out.contains("FAIL"), "{out}");
+        }
     }
 }

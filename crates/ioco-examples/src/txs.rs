@@ -233,6 +233,8 @@ pub trait Example: Send {
     fn ports(&self) -> Vec<u16>;
     /// Back to the initial state (a new session).
     fn reset(&mut self);
+    /// A session has started (after [`Example::reset`]): outputs it gives unasked.
+    fn start(&mut self, _out: &mut Out) {}
     /// A line read on port `port`.
     fn input(&mut self, port: usize, line: &str, out: &mut Out);
     /// When it wants to act on its own next (a moving arm that arrives).
@@ -246,14 +248,20 @@ pub trait Example: Send {
 /// The examples: (name, modes, one line of description).
 pub const EXAMPLES: &[(&str, &[&str])] = &[
     ("echo", &["correct", "wrong", "missing", "extra"]),
+    ("echo-xml", &["correct", "wrong", "missing", "extra"]),
     ("adder", &["correct", "wrong", "missing", "extra"]),
     ("adder3", &["correct", "wrong", "missing", "extra"]),
     ("queue", &["correct", "wrong", "missing", "extra"]),
     ("stimulus-response", &["correct", "missing", "extra"]),
     ("point", &["correct", "wrong", "missing", "extra"]),
     ("lucky-people", &["correct", "wrong", "missing"]),
+    ("lucky-people-xml", &["correct", "wrong", "missing"]),
     (
         "dispatch-process",
+        &["correct", "wrong", "missing", "extra"],
+    ),
+    (
+        "customers-orders",
         &["correct", "wrong", "missing", "extra"],
     ),
     ("moving-arm", &["correct", "wrong", "missing"]),
@@ -295,7 +303,16 @@ pub fn example(name: &str, mode: &str, travel: Duration) -> Result<Box<dyn Examp
         _ => Mode::Extra,
     };
     Ok(match name {
-        "echo" => Box::new(Echo { mode: m, count: 0 }),
+        "echo" => Box::new(Echo {
+            mode: m,
+            count: 0,
+            xml: false,
+        }),
+        "echo-xml" => Box::new(Echo {
+            mode: m,
+            count: 0,
+            xml: true,
+        }),
         "adder" => Box::new(Adder::new(m, &[7890])),
         "adder3" => Box::new(Adder::new(m, &[7891, 7892, 7893])),
         "queue" => Box::new(Queue {
@@ -305,17 +322,39 @@ pub fn example(name: &str, mode: &str, travel: Duration) -> Result<Box<dyn Examp
         }),
         "stimulus-response" => Box::new(StimulusResponse { mode: m }),
         "point" => Box::new(Point { mode: m, count: 0 }),
-        "lucky-people" => Box::new(LuckyPeople::new(m)),
-        "dispatch-process" => Box::new(Dispatch { mode: m, count: 0 }),
+        "lucky-people" => Box::new(LuckyPeople::new(m, false)),
+        "lucky-people-xml" => Box::new(LuckyPeople::new(m, true)),
+        "dispatch-process" => Box::new(Dispatch {
+            mode: m,
+            count: 0,
+            robust: false,
+        }),
+        "dispatch-robust" => Box::new(Dispatch {
+            mode: m,
+            count: 0,
+            robust: true,
+        }),
+        "customers-orders" => Box::new(CustomersOrders {
+            mode: m,
+            customers: Vec::new(),
+            orders: Vec::new(),
+        }),
         "moving-arm" => Box::new(Arms::new(m, travel, &[ONE_ARM])),
         _ => Box::new(Arms::new(m, travel, &THREE_ARMS)),
     })
 }
 
-/// Echo (`Echo.txs`, port 9999).
+/// Echo (`Echo.txs`, port 9999; with `xml`, its `Xut` CNECTDEF: `toXml`/`fromXml`).
 struct Echo {
     mode: Mode,
     count: u32,
+    xml: bool,
+}
+
+/// `<TorXakisMsg>text</TorXakisMsg>` → `text`.
+fn xml_leaf(line: &str) -> Option<&str> {
+    let inner = line.trim().strip_prefix("<TorXakisMsg>")?;
+    Some(inner.strip_suffix("</TorXakisMsg>")?.trim())
 }
 
 impl Example for Echo {
@@ -326,18 +365,27 @@ impl Example for Echo {
         self.count = 0;
     }
     fn input(&mut self, _: usize, line: &str, out: &mut Out) {
-        let Some(x) = Term::parse(line).ok().and_then(|t| t.int()) else {
+        let text = if self.xml { xml_leaf(line) } else { Some(line) };
+        let Some(x) = text.and_then(|t| Term::parse(t).ok()).and_then(|t| t.int()) else {
             return;
         };
         self.count += 1;
+        let xml = self.xml;
+        let show = |v: i64| {
+            if xml {
+                format!("<TorXakisMsg>{v}</TorXakisMsg>")
+            } else {
+                v.to_string()
+            }
+        };
         match (self.mode, self.count) {
-            (Mode::Wrong, _) => out.line(0, &x.wrapping_add(1).to_string()),
+            (Mode::Wrong, _) => out.line(0, &show(x.wrapping_add(1))),
             (Mode::Missing, 3) => {}
             (Mode::Extra, 2) => {
-                out.line(0, &x.to_string());
-                out.line(0, &x.to_string());
+                out.line(0, &show(x));
+                out.line(0, &show(x));
             }
-            _ => out.line(0, &x.to_string()),
+            _ => out.line(0, &show(x)),
         }
     }
 }
@@ -491,20 +539,36 @@ impl Example for Point {
     }
 }
 
-/// LuckyPeople (`LuckyPeople.txs`, port 7777).
+/// LuckyPeople (`LuckyPeople.txs`, port 7777; with `xml`, its `Xut` CNECTDEF).
 struct LuckyPeople {
     mode: Mode,
+    xml: bool,
     last: String,
     n: i64,
 }
 
 impl LuckyPeople {
-    fn new(mode: Mode) -> LuckyPeople {
+    fn new(mode: Mode, xml: bool) -> LuckyPeople {
         LuckyPeople {
             mode,
+            xml,
             last: "Male".into(),
             n: 0,
         }
+    }
+
+    /// `sex@firstName@lastName@day@month` of a Person in TorXakis's XML.
+    fn from_xml(line: &str) -> Option<String> {
+        let sex = xml_field(line, "sex")?;
+        let sex = sex.strip_prefix('<')?.split(['>', '/']).next()?;
+        let f = |n| xml_field(line, n);
+        Some(format!(
+            "{sex}@{}@{}@{}@{}",
+            f("firstName")?,
+            f("lastName")?,
+            f("dayOfBirth")?,
+            f("monthOfBirth")?
+        ))
     }
 }
 
@@ -517,6 +581,12 @@ impl Example for LuckyPeople {
         self.n = 0;
     }
     fn input(&mut self, _: usize, line: &str, out: &mut Out) {
+        let fields = if self.xml {
+            LuckyPeople::from_xml(line)
+        } else {
+            Some(line.to_string())
+        };
+        let Some(line) = fields else { return };
         let f: Vec<&str> = line.split('@').collect();
         let [sex, first, last_name, day, month] = f[..] else {
             return;
@@ -537,7 +607,15 @@ impl Example for LuckyPeople {
         if self.mode == Mode::Missing && by_name {
             return;
         }
-        out.line(0, if lucky { "True" } else { "False" });
+        out.line(
+            0,
+            match (self.xml, lucky) {
+                (false, true) => "True",
+                (false, false) => "False",
+                (true, true) => "<TorXakisMsg>true</TorXakisMsg>",
+                (true, false) => "<TorXakisMsg>false</TorXakisMsg>",
+            },
+        );
     }
 }
 
@@ -549,10 +627,23 @@ fn gcd(a: i64, b: i64) -> i64 {
     }
 }
 
-/// DispatchProcess (`DisPro10-data.txs`, port 7890).
+/// DispatchProcess (`DisPro10-data.txs`; with `robust`, `DisPro11-robust.txs`; port 7890).
 struct Dispatch {
     mode: Mode,
     count: u32,
+    robust: bool,
+}
+
+/// `DisPro11-robust.txs`'s `isValidJob`.
+fn valid_job(id: i64, description: &str, x: i64, y: i64) -> bool {
+    let c: Vec<char> = description.chars().collect();
+    let shape = c.len() >= 4
+        && c[0].is_ascii_uppercase()
+        && c[1].is_ascii_digit()
+        && c[2].is_ascii_digit()
+        && c[3..].iter().all(char::is_ascii_lowercase);
+    let (lo, hi) = (x.min(y) as i128, x.max(y) as i128);
+    id > 0 && id % 2 == 0 && shape && x > 0 && y > 0 && hi - lo < 100 * lo
 }
 
 impl Example for Dispatch {
@@ -565,27 +656,127 @@ impl Example for Dispatch {
     fn input(&mut self, _: usize, line: &str, out: &mut Out) {
         let Ok(t) = Term::parse(line) else { return };
         let Some(f) = t.ctor("JobData") else { return };
-        let (Some(id), Some(x), Some(y)) = (
+        let (Some(id), Some(Term::Str(description)), Some(x), Some(y)) = (
             f.first().and_then(Term::int),
+            f.get(1),
             f.get(2).and_then(Term::int),
             f.get(3).and_then(Term::int),
         ) else {
             return;
         };
         self.count += 1;
-        let g = if self.mode == Mode::Wrong {
-            x.min(y)
+        let answer = if self.robust && !valid_job(id, description, x, y) {
+            if self.mode == Mode::Missing {
+                return;
+            }
+            Term::Ctor(
+                "Error".into(),
+                vec![Term::Str("Non-Valid Input Data".into())],
+            )
+            .to_string()
         } else {
-            gcd(x, y)
+            let g = if self.mode == Mode::Wrong {
+                x.min(y)
+            } else {
+                gcd(x, y)
+            };
+            format!("JobOut({id},1,{g})")
         };
-        let answer = format!("JobOut({id},1,{g})");
         match (self.mode, self.count) {
-            (Mode::Missing, 2) => {}
+            (Mode::Missing, 2) if !self.robust => {}
             (Mode::Extra, 2) => {
                 out.line(0, &answer);
                 out.line(0, &answer);
             }
             _ => out.line(0, &answer),
+        }
+    }
+}
+
+/// CustomersOrders (`CustomersOrders.txs`, ports 7890 `Customer`, 7891 `Order` (read),
+/// 7892 `Report` (written), all in TorXakis's XML). Customers and orders are kept as the XML
+/// of their constructor element, newest first, and a report is built from them.
+struct CustomersOrders {
+    mode: Mode,
+    /// (customerID, `<Customer>...</Customer>`), newest first.
+    customers: Vec<(String, String)>,
+    /// `<Order>...</Order>`, newest first.
+    orders: Vec<String>,
+}
+
+/// The text of the first `<name>...</name>` in `xml`.
+fn xml_field<'a>(xml: &'a str, name: &str) -> Option<&'a str> {
+    let open = format!("<{name}>");
+    let from = xml.find(&open)? + open.len();
+    let to = xml[from..].find(&format!("</{name}>"))? + from;
+    Some(xml[from..to].trim())
+}
+
+/// A TorXakis list (`Nil_X`, `Cstr_X { head; tail }`) of XML elements, in XML.
+fn xml_list(ty: &str, items: &[&str]) -> String {
+    let mut s = format!("<Nil_{ty}></Nil_{ty}>");
+    for item in items.iter().rev() {
+        s = format!("<Cstr_{ty}><head>{item}</head><tail>{s}</tail></Cstr_{ty}>");
+    }
+    s
+}
+
+impl CustomersOrders {
+    fn report(&self, out: &mut Out) {
+        let mut cs: Vec<&str> = self.customers.iter().map(|(_, c)| c.as_str()).collect();
+        if self.mode == Mode::Wrong {
+            cs.reverse();
+        }
+        let os: Vec<&str> = self.orders.iter().map(String::as_str).collect();
+        out.line(
+            2,
+            &format!(
+                "<TorXakisMsg><Report><customers>{}</customers><orders>{}</orders></Report></TorXakisMsg>",
+                xml_list("Customer", &cs),
+                xml_list("Order", &os)
+            ),
+        );
+    }
+}
+
+impl Example for CustomersOrders {
+    fn ports(&self) -> Vec<u16> {
+        vec![7890, 7891, 7892]
+    }
+    fn reset(&mut self) {
+        self.customers.clear();
+        self.orders.clear();
+    }
+    fn start(&mut self, out: &mut Out) {
+        self.report(out);
+        if self.mode == Mode::Extra {
+            self.report(out);
+        }
+    }
+    fn input(&mut self, port: usize, line: &str, out: &mut Out) {
+        let Some(inner) = line
+            .trim()
+            .strip_prefix("<TorXakisMsg>")
+            .and_then(|r| r.strip_suffix("</TorXakisMsg>"))
+        else {
+            return;
+        };
+        let Some(id) = xml_field(inner, "customerID") else {
+            return;
+        };
+        match port {
+            0 if !self.customers.iter().any(|(c, _)| c == id) => {
+                self.customers
+                    .insert(0, (id.to_string(), inner.to_string()));
+                self.report(out);
+            }
+            1 if self.customers.iter().any(|(c, _)| c == id) => {
+                self.orders.insert(0, inner.to_string());
+                if self.mode != Mode::Missing {
+                    self.report(out);
+                }
+            }
+            _ => {}
         }
     }
 }
@@ -815,6 +1006,7 @@ pub fn serve(ex: &mut dyn Example, listeners: &[TcpListener], once: bool) -> std
 
 fn session(ex: &mut dyn Example, streams: &mut [TcpStream]) -> std::io::Result<()> {
     ex.reset();
+    ex.start(&mut Out { streams });
     let (tx, rx) = mpsc::channel();
     for (i, s) in streams.iter().enumerate() {
         let reader = BufReader::new(s.try_clone()?);

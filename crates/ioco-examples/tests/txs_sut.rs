@@ -11,7 +11,7 @@ use ioco_exec::adapter::{Adapter, Observation, Sent as LabelSent};
 use ioco_exec::data::gate_alphabet;
 use ioco_exec::engine::symbolic::run_online;
 use ioco_lang::ir::{Spec, Value};
-use ioco_symbolic::online::{DataSut, Observed, OnlineOptions, Sent, SutError, Verdict};
+use ioco_symbolic::online::{DataSut, Observed, OnlineOptions, Sent, SutError, Timeouts, Verdict};
 use ioco_symbolic::SymbolicSpec;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -31,8 +31,13 @@ struct Sut {
 
 impl Sut {
     fn start(example: &str, mode: &str, nports: usize) -> Sut {
+        Sut::start_with(example, mode, nports, &["--travel-ms", "50"])
+    }
+
+    fn start_with(example: &str, mode: &str, nports: usize, more: &[&str]) -> Sut {
         let mut child = Command::new(env!("CARGO_BIN_EXE_txs-sut"))
-            .args([example, "--mode", mode, "--port", "0", "--travel-ms", "50"])
+            .args([example, "--mode", mode, "--port", "0"])
+            .args(more)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -146,7 +151,9 @@ fn online(spec: &Arc<Spec>, sut: &mut TxsAdapter, seed: u64, steps: usize) -> Ve
     let opts = OnlineOptions {
         steps,
         input_bias: 0.6,
-        timeouts: None,
+        // generous: a slow machine must not turn a late answer into quiescence; where only
+        // quiescence is allowed the tester only looks (10 ms)
+        timeouts: Some(Timeouts::of_spec(spec, Duration::from_secs(1))),
     };
     sut.reset().unwrap();
     let run = run_online(&mut t, sut, &opts, &mut rng);
@@ -160,17 +167,27 @@ fn the_symbolic_tester_passes_correct_suts_and_finds_faults() {
     for (file, model, example, input, output, txs_port) in [
         ("adder.ioco", "Adder", "adder", "Action", "Result", 7890),
         ("echo.ioco", "Echo", "echo", "In", "Out", 9999),
+        ("echo.ioco", "Echo", "echo-xml", "In", "Out", 9999),
     ] {
         let spec = spec(file, model);
+        let config = |ports: &[u16]| {
+            let mut cfg = client(&[(input, output)], &[txs_port], ports);
+            if example.ends_with("-xml") {
+                // Echo.txs's Xut: toXml / fromXml
+                cfg.encode[0] = TxsEncode::xml(input, 0);
+                cfg.sockets[0].decode = Some(TxsDecode::xml(output));
+            }
+            cfg
+        };
         let sut = Sut::start(example, "correct", 1);
-        let mut a = adapter(&spec, client(&[(input, output)], &[txs_port], &sut.ports));
+        let mut a = adapter(&spec, config(&sut.ports));
         for seed in 0..3 {
             let v = online(&spec, &mut a, seed, 12);
             assert_eq!(v, Verdict::Pass, "{example} seed {seed}");
         }
         for mode in ["wrong", "missing", "extra"] {
             let bad = Sut::start(example, mode, 1);
-            let mut a = adapter(&spec, client(&[(input, output)], &[txs_port], &bad.ports));
+            let mut a = adapter(&spec, config(&bad.ports));
             let failed =
                 (0..4).any(|seed| matches!(online(&spec, &mut a, seed, 20), Verdict::Fail(_)));
             assert!(failed, "{example} --mode {mode} was not found");
@@ -355,6 +372,14 @@ fn dispatch_process_and_lucky_people_speak_their_protocols() {
         ("lucky-people", "correct", "Female@Ann@Smith@3@3", "True"),
         ("lucky-people", "correct", "Female@Ann@Smith@3@4", "False"),
         ("lucky-people", "correct", "Male@Bob@Brown@1@2", "True"),
+        (
+            "lucky-people-xml",
+            "correct",
+            "<TorXakisMsg><Person><sex><Female></Female></sex><firstName>Ann</firstName>\
+             <lastName>Smith</lastName><dayOfBirth>3</dayOfBirth><monthOfBirth>3</monthOfBirth>\
+             </Person></TorXakisMsg>",
+            "<TorXakisMsg>true</TorXakisMsg>",
+        ),
     ] {
         let sut = Sut::start(example, mode, 1);
         let s = TcpStream::connect(("127.0.0.1", sut.ports[0])).unwrap();
@@ -476,12 +501,12 @@ fn moving_arms_eighteen_sockets() {
 #[test]
 fn a_sut_that_is_not_there_is_a_start_error() {
     let spec = spec("adder.ioco", "Adder");
-    // a port nobody listens on (bound, then released)
-    let free = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    // a privileged port that refuses connections now: the tests' SUTs only take ephemeral
+    // ports, so none of them can start listening there meanwhile (a port bound and released
+    // could be taken by a parallel test)
+    let free = (1..1024)
+        .find(|p| TcpStream::connect(("127.0.0.1", *p)).is_err())
+        .expect("a closed privileged port");
     let mut cfg = client(&[("Action", "Result")], &[7890], &[free]);
     cfg.connect_timeout = Duration::from_millis(500);
     let mut a = adapter(&spec, cfg);
@@ -586,4 +611,139 @@ fn malformed_lines_are_observations_the_model_does_not_allow() {
         .err()
         .unwrap()
         .contains("`Action` has no ENCODE"));
+}
+
+#[test]
+fn moving_arm_with_the_explicit_tester_over_labels() {
+    // MovingArm.txs: six sockets, no data; the model is the `Axis` of moving-arms.ioco
+    let spec = spec("moving-arms.ioco", "Axis");
+    let (lts, _) =
+        ioco_lang::translate::to_lts_timed(&spec, &ioco_lang::translate::Options::default())
+            .expect("an LTS");
+    let gates = ["Up", "Down", "Stop", "Stopped", "Min", "Max"];
+    let texts = ["up", "down", "stop"];
+    let txs_ports = [9901, 9902, 9903, 9904, 9905, 9906];
+    let opts = ioco_exec::OnlineOptions {
+        runs: 3,
+        depth: 10,
+        seed: 7,
+        // the arm takes 300 ms, so that a Stop can catch it moving; a time-out only ends a
+        // wait where quiescence is allowed
+        quiescence_timeout: Duration::from_millis(1500),
+        ..ioco_exec::OnlineOptions::default()
+    };
+    let verdict = |mode: &str| {
+        let sut = Sut::start_with("moving-arm", mode, 6, &["--travel-ms", "300"]);
+        let mut cfg = TxsSocketConfig::new(TxsSide::Client);
+        cfg.connect_timeout = Duration::from_secs(20);
+        for (j, gate) in gates.iter().enumerate() {
+            let s = cfg.socket("localhost", txs_ports[j]);
+            cfg.ports.insert(txs_ports[j], sut.ports[j]);
+            if j < 3 {
+                cfg.encode.push(TxsEncode::text(gate, s, texts[j]));
+            } else {
+                cfg.sockets[s].decode = Some(TxsDecode::new(gate));
+            }
+        }
+        let inner = TxsAdapter::new(Arc::clone(&spec), cfg).unwrap();
+        let mut a = TxsLabels::new(inner, lts.alphabet());
+        let summary = ioco_exec::run_online_with(&lts, &opts, &mut a).unwrap();
+        (summary.verdict, summary)
+    };
+    let (v, s) = verdict("correct");
+    assert_eq!(v, ioco_exec::RunVerdict::Pass, "{:?}", s.first_failure());
+    for mode in ["wrong", "missing"] {
+        let (v, _) = verdict(mode);
+        assert_eq!(v, ioco_exec::RunVerdict::Fail, "moving-arm --mode {mode}");
+    }
+}
+
+#[test]
+fn echo_digits_with_the_explicit_tester_over_data_labels() {
+    // EchoDigits (echo.ioco): labels with values, `In(3)`, `Out(3)`, over TorXakis's text
+    let spec = spec("echo.ioco", "EchoDigits");
+    let (lts, _) =
+        ioco_lang::translate::to_lts_timed(&spec, &ioco_lang::translate::Options::default())
+            .expect("an LTS");
+    let opts = ioco_exec::OnlineOptions {
+        runs: 3,
+        depth: 12,
+        seed: 3,
+        quiescence_timeout: Duration::from_millis(1500),
+        ..ioco_exec::OnlineOptions::default()
+    };
+    let verdict = |mode: &str| {
+        let sut = Sut::start("echo", mode, 1);
+        let cfg = client(&[("In", "Out")], &[9999], &sut.ports);
+        let inner = TxsAdapter::new(Arc::clone(&spec), cfg).unwrap();
+        let mut a = TxsLabels::new(inner, lts.alphabet());
+        let s = ioco_exec::run_online_with(&lts, &opts, &mut a).unwrap();
+        (s.verdict, s.first_failure().and_then(|r| r.failure.clone()))
+    };
+    let (v, f) = verdict("correct");
+    assert_eq!(v, ioco_exec::RunVerdict::Pass, "{f:?}");
+    let (v, f) = verdict("wrong");
+    assert_eq!(v, ioco_exec::RunVerdict::Fail);
+    let f = f.expect("a failure");
+    assert!(f.observed.starts_with("Out("), "{f:?}");
+    let (v, _) = verdict("missing");
+    assert_eq!(v, ioco_exec::RunVerdict::Fail);
+}
+
+#[test]
+fn customers_orders_speaks_torxakis_xml() {
+    // raw XML lines as TorXakis's toXml writes them (the IR has no strings yet)
+    let customer = |id: u32, name: &str| {
+        format!(
+            "<TorXakisMsg><Customer><companyName>{name}</companyName><contactName>A</contactName>\
+             <contactTitle>B</contactTitle><phone>C</phone><fax><Absent_string></Absent_string></fax>\
+             <fullAddress><Address><address>D</address><city>E</city><region>F</region>\
+             <postalCode>G</postalCode><country>H</country></Address></fullAddress>\
+             <customerID>{id}</customerID></Customer></TorXakisMsg>"
+        )
+    };
+    let inner = |xml: &str| {
+        xml.strip_prefix("<TorXakisMsg>")
+            .and_then(|x| x.strip_suffix("</TorXakisMsg>"))
+            .unwrap()
+            .to_string()
+    };
+    let report = |cs: &[String]| {
+        let mut l = "<Nil_Customer></Nil_Customer>".to_string();
+        for c in cs.iter().rev() {
+            l = format!("<Cstr_Customer><head>{c}</head><tail>{l}</tail></Cstr_Customer>");
+        }
+        format!(
+            "<TorXakisMsg><Report><customers>{l}</customers><orders><Nil_Order></Nil_Order>\
+             </orders></Report></TorXakisMsg>"
+        )
+    };
+    for (mode, newest_first) in [("correct", true), ("wrong", false)] {
+        let sut = Sut::start("customers-orders", mode, 3);
+        let conns: Vec<TcpStream> = sut
+            .ports
+            .iter()
+            .map(|p| TcpStream::connect(("127.0.0.1", *p)).unwrap())
+            .collect();
+        conns[2]
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .unwrap();
+        let mut reports = BufReader::new(conns[2].try_clone().unwrap());
+        let mut next = || {
+            let mut line = String::new();
+            reports.read_line(&mut line).unwrap();
+            line.trim_end().to_string()
+        };
+        assert_eq!(next(), report(&[]), "{mode}");
+        let (a, b) = (customer(1, "ACME"), customer(2, "BOLT"));
+        writeln!(&conns[0], "{a}").unwrap();
+        assert_eq!(next(), report(&[inner(&a)]), "{mode}");
+        writeln!(&conns[0], "{b}").unwrap();
+        let both = if newest_first {
+            [inner(&b), inner(&a)]
+        } else {
+            [inner(&a), inner(&b)]
+        };
+        assert_eq!(next(), report(&both), "{mode}");
+    }
 }

@@ -26,6 +26,7 @@ use ioco_lang::ir::Spec;
 use ioco_lang::translate::{to_lts_timed, Options};
 use ioco_symbolic::online::{self, DataSut, SpecSut};
 use ioco_symbolic::SymbolicSpec;
+use ioco_txs::corpus::{txs_files, with_companions};
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::path::{Path, PathBuf};
@@ -41,53 +42,6 @@ const LOAD_REPS: usize = 21;
 const STEP_REPS: usize = 21;
 /// The shortest sample.
 const MIN_SAMPLE_MS: f64 = 2.0;
-
-/// Files loaded together with a corpus file (paths relative to the corpus root); a copy of
-/// the table of `tests/corpus.rs`.
-const COMPANIONS: &[(&str, &[&str])] = &[
-    (
-        "examps/Adder/AdderPurposes.txs",
-        &["examps/Adder/Adder.txs"],
-    ),
-    (
-        "examps/Adder/AdderReplay.txs",
-        &["examps/Adder/Adder.txs", "examps/Adder/ReplayProc.txs"],
-    ),
-    ("examps/Adder/ReplayProc.txs", &["examps/Adder/Adder.txs"]),
-    ("examps/Echo/Purpose.txs", &["examps/Echo/EchoDelay.txs"]),
-    (
-        "examps/LuckyPeople/spec/PurposeExamples.txs",
-        &["examps/LuckyPeople/spec/LuckyPeople.txs"],
-    ),
-    (
-        "examps/LuckyPeople/spec/PurposeLuckyByGender.txs",
-        &["examps/LuckyPeople/spec/LuckyPeople.txs"],
-    ),
-    (
-        "examps/MovingArms/RestrictedAxisPurpose.txs",
-        &["examps/MovingArms/MovingArms.txs"],
-    ),
-    (
-        "examps/MovingArms/SingleAxisPurpose.txs",
-        &["examps/MovingArms/MovingArms.txs"],
-    ),
-    (
-        "examps/Point/InFirstQuadrantTestPurpose.txs",
-        &["examps/Point/Point.txs"],
-    ),
-    (
-        "test/sqatt/data/bench/Hiding/Hiding.txs",
-        &["test/sqatt/data/bench/Sequence/SingleActionSequence.txs"],
-    ),
-    (
-        "test/sqatt/data/bench/Parallel/Parallel.txs",
-        &["test/sqatt/data/bench/Sequence/SingleActionSequence.txs"],
-    ),
-    (
-        "test/sqatt/data/bench/Synchronization/Synchronization.txs",
-        &["test/sqatt/data/bench/Sequence/SingleActionSequence.txs"],
-    ),
-];
 
 /// The hand ports of the micro-benchmarks (`examples/torxakis/`), matched by name.
 const PORTS: &[&str] = &[
@@ -119,35 +73,6 @@ fn root() -> PathBuf {
 fn corpus() -> Option<PathBuf> {
     let c = root().join("../shared/corpus/torxakis");
     c.is_dir().then_some(c)
-}
-
-fn txs_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            txs_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "txs") {
-            out.push(p);
-        }
-    }
-}
-
-/// A corpus file and its companions, as paths.
-fn with_companions(root: &Path, file: &Path) -> Vec<PathBuf> {
-    let rel = file
-        .strip_prefix(root)
-        .unwrap()
-        .to_string_lossy()
-        .to_string();
-    let mut paths = vec![file.to_path_buf()];
-    if let Some((_, with)) = COMPANIONS.iter().find(|(f, _)| *f == rel) {
-        paths.extend(with.iter().map(|w| root.join(w)));
-    }
-    paths
 }
 
 fn load(paths: &[PathBuf]) -> Result<ioco_txs::TxsModel, Vec<ioco_lang::Diagnostic>> {
@@ -356,8 +281,7 @@ fn alternate(a: &dyn Fn() -> Session, b: &dyn Fn() -> Session, n: usize) -> (Tim
 }
 
 fn bench_load(root: &Path) {
-    let mut files = Vec::new();
-    txs_files(root, &mut files);
+    let files = txs_files(root);
     // (median ms, file) of the files that load, and of those refused with a diagnostic
     let (mut ok, mut refused) = (Vec::new(), Vec::new());
     for f in &files {
@@ -419,8 +343,7 @@ fn engine_name(e: Engine) -> &'static str {
 }
 
 fn bench_steps(root: &Path, only: Option<&str>) {
-    let mut files = Vec::new();
-    txs_files(&root.join("test/sqatt/data/bench"), &mut files);
+    let files = txs_files(&root.join("test/sqatt/data/bench"));
     let ports: Vec<(String, ioco_lang::Model)> = PORTS
         .iter()
         .map(|p| {
@@ -647,8 +570,7 @@ fn bench_dispro12(root: &Path) {
     }
     // the other DispatchProcess models, imported, for comparison
     let dir = root.join("examps/DispatchProcess/spec");
-    let mut others = Vec::new();
-    txs_files(&dir, &mut others);
+    let others = txs_files(&dir);
     for f in others
         .iter()
         .filter(|f| !f.ends_with("DisPro12-unique-id.txs"))

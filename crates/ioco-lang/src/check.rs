@@ -2024,7 +2024,9 @@ impl<'a> Checker<'a> {
         }
         if let Some(gd) = &sw.guard {
             match self.expr(gd, &scope) {
-                Some(x) if x.ty == Type::Bool => conj.push(x),
+                // the written guard first: the `=expr` values are read only where it holds, so a
+                // value such as `q.head` guarded by `q is Cons` is never read from `Nil`
+                Some(x) if x.ty == Type::Bool => conj.insert(0, x),
                 Some(x) => {
                     let help =
                         x.ty.is_int()

@@ -32,6 +32,7 @@ pub mod semantics;
 pub mod span;
 pub mod translate;
 pub mod txs_text;
+pub mod txs_xml;
 
 pub use check::Program;
 pub use diag::{render_plain, Diagnostic, Diagnostics, Severity};

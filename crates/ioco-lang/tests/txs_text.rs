@@ -1,10 +1,11 @@
-//! TorXakis's text of values (`ioco_lang::txs_text`): printing then parsing is the identity on
-//! random values of random data types, also with blanks between the tokens (as TorXakis's
-//! `fromString` accepts them).
+//! TorXakis's text of values (`ioco_lang::txs_text`, and its XML, `txs_xml`): printing then
+//! parsing is the identity on random values of random data types, also with blanks between the
+//! tokens (as TorXakis's `fromString` accepts them).
 
 use ioco_lang::ir::{AdtDef, CtorDef, Defs, Type, Value};
 use ioco_lang::span::Span;
 use ioco_lang::txs_text::{from_string, to_string};
+use ioco_lang::txs_xml::{from_xml, to_xml};
 use proptest::prelude::*;
 
 /// A field type: 0 = Bool, 1 = Int, 2 = a range, 3.. = a data type.
@@ -125,7 +126,10 @@ proptest! {
             prop_assert!(!text.contains(' '), "{}", text);
             prop_assert_eq!(from_string(&defs, ty, &text), Ok(v.clone()), "{}", text);
             let loose = format!(" ({}) ", spaced(&text));
-            prop_assert_eq!(from_string(&defs, ty, &loose), Ok(v), "{}", loose);
+            prop_assert_eq!(from_string(&defs, ty, &loose), Ok(v.clone()), "{}", loose);
+            let xml = to_xml(&defs, &v);
+            prop_assert!(!xml.contains('\n'), "{}", xml);
+            prop_assert_eq!(from_xml(&defs, ty, &xml), Ok(v), "{}", xml);
         }
         for ty in [Type::Int, Type::Bool] {
             let v = make_value(&defs, ty, &mut s, 0);
@@ -135,12 +139,13 @@ proptest! {
     }
 
     #[test]
-    fn parsing_never_panics(shape in shape(), text in "[A-Za-z0-9(), \"\\\\-]{0,40}") {
+    fn parsing_never_panics(shape in shape(), text in "[A-Za-z0-9(), \"\\\\<>/&;#-]{0,40}") {
         let defs = make_defs(&shape);
         for t in 0..defs.types.len() {
             let _ = from_string(&defs, Type::Adt(t as u32), &text);
         }
         let _ = from_string(&defs, Type::Int, &text);
         let _ = from_string(&defs, Type::Bool, &text);
+        let _ = from_xml(&defs, Type::Adt(0), &text);
     }
 }

@@ -8,6 +8,7 @@
 //! Pipeline: [`lexer`] → [`parser`] → [`lower`] → [`ioco_lang::check`].
 
 pub mod ast;
+pub mod corpus;
 pub mod lexer;
 pub mod lower;
 pub mod parser;

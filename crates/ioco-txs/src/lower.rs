@@ -934,23 +934,7 @@ impl<'a> Lowerer<'a> {
                 ex(K::If(Box::new(c?), Box::new(a?), Box::new(b?)), sp)
             }
             VKind::Let(binds, body) => {
-                let mut sc = scope.clone();
-                for (n, s, v) in binds {
-                    // TorXakis's LET binds simultaneously: every right-hand side sees the outer scope
-                    let x = self.vexpr(v, scope)?;
-                    let sort = s
-                        .as_ref()
-                        .map(sort_text)
-                        .or_else(|| self.sort_of(v, scope))
-                        .unwrap_or_default();
-                    sc.insert(
-                        n.name.clone(),
-                        Val {
-                            expr: paren(x),
-                            sort,
-                        },
-                    );
-                }
+                let sc = self.bind_lets(binds, scope)?;
                 return self.vexpr(body, &sc);
             }
             VKind::Typed(x, _) => {
@@ -965,6 +949,32 @@ impl<'a> Lowerer<'a> {
                 return self.vexpr(x, scope);
             }
         })
+    }
+
+    /// `scope` with the bindings of a `LET` (TorXakis binds simultaneously: every right-hand
+    /// side sees the outer scope).
+    fn bind_lets(
+        &mut self,
+        binds: &[(Ident, Option<t::Sort>, t::VExpr)],
+        scope: &Scope,
+    ) -> Option<Scope> {
+        let mut sc = scope.clone();
+        for (n, s, v) in binds {
+            let x = self.vexpr(v, scope)?;
+            let sort = s
+                .as_ref()
+                .map(sort_text)
+                .or_else(|| self.sort_of(v, scope))
+                .unwrap_or_default();
+            sc.insert(
+                n.name.clone(),
+                Val {
+                    expr: paren(x),
+                    sort,
+                },
+            );
+        }
+        Some(sc)
     }
 
     fn call(&mut self, f: &Ident, args: &[t::VExpr], scope: &Scope, sp: Span) -> Option<o::Expr> {
@@ -1363,22 +1373,7 @@ impl<'a> Lowerer<'a> {
                 None
             }
             BKind::Let(binds, body) => {
-                let mut sc = scope.clone();
-                for (n, s, v) in binds {
-                    let x = self.vexpr(v, scope)?;
-                    let sort = s
-                        .as_ref()
-                        .map(sort_text)
-                        .or_else(|| self.sort_of(v, scope))
-                        .unwrap_or_default();
-                    sc.insert(
-                        n.name.clone(),
-                        Val {
-                            expr: paren(x),
-                            sort,
-                        },
-                    );
-                }
+                let sc = self.bind_lets(binds, scope)?;
                 self.comp(body, genv, &sc)
             }
             BKind::Stop => Some(self.stop_comp(sp)),

@@ -347,41 +347,13 @@ impl<'s> Parser<'s> {
         match self.peek() {
             Tok::TypeDef => {
                 self.bump();
-                let mut items = Vec::new();
-                loop {
-                    // The first runs from the keyword, the next ones from their names.
-                    let start = if items.is_empty() { kw } else { self.span() };
-                    items.push(self.type_def(start)?);
-                    if !self.eat(Tok::Semi) {
-                        break;
-                    }
-                }
-                let end = self.end_def("TYPEDEF")?;
-                let n = items.len();
-                for mut t in items {
-                    if n == 1 {
-                        t.span = kw.to(end);
-                    }
+                for t in self.def_list(kw, "TYPEDEF", Self::type_def, |d| &mut d.span)? {
                     defs.push(Def::Type(t));
                 }
             }
             Tok::FuncDef => {
                 self.bump();
-                let mut items = Vec::new();
-                loop {
-                    // The first runs from the keyword, the next ones from their names.
-                    let start = if items.is_empty() { kw } else { self.span() };
-                    items.push(self.func_def(start)?);
-                    if !self.eat(Tok::Semi) {
-                        break;
-                    }
-                }
-                let end = self.end_def("FUNCDEF")?;
-                let n = items.len();
-                for mut f in items {
-                    if n == 1 {
-                        f.span = kw.to(end);
-                    }
+                for f in self.def_list(kw, "FUNCDEF", Self::func_def, |d| &mut d.span)? {
                     defs.push(Def::Func(f));
                 }
             }
@@ -403,21 +375,7 @@ impl<'s> Parser<'s> {
             }
             Tok::ProcDef => {
                 self.bump();
-                let mut items = Vec::new();
-                loop {
-                    // The first runs from the keyword, the next ones from their names.
-                    let start = if items.is_empty() { kw } else { self.span() };
-                    items.push(self.proc_def(start)?);
-                    if !self.eat(Tok::Semi) {
-                        break;
-                    }
-                }
-                let end = self.end_def("PROCDEF")?;
-                let n = items.len();
-                for mut p in items {
-                    if n == 1 {
-                        p.span = kw.to(end);
-                    }
+                for p in self.def_list(kw, "PROCDEF", Self::proc_def, |d| &mut d.span)? {
                     defs.push(Def::Proc(p));
                 }
             }
@@ -466,6 +424,31 @@ impl<'s> Parser<'s> {
     }
 
     /// `ENDDEF` (closing the definition opened by `kw`); its span.
+    /// `KW a; b; c ENDDEF` (several definitions of one kind after one keyword): each read by
+    /// `item` from where it starts (the first from the keyword `kw`, the next ones from their
+    /// names); a single one spans from the keyword to `ENDDEF`.
+    fn def_list<T>(
+        &mut self,
+        kw: Span,
+        what: &str,
+        item: fn(&mut Self, Span) -> PResult<T>,
+        span_of: fn(&mut T) -> &mut Span,
+    ) -> PResult<Vec<T>> {
+        let mut items = Vec::new();
+        loop {
+            let start = if items.is_empty() { kw } else { self.span() };
+            items.push(item(self, start)?);
+            if !self.eat(Tok::Semi) {
+                break;
+            }
+        }
+        let end = self.end_def(what)?;
+        if let [one] = items.as_mut_slice() {
+            *span_of(one) = kw.to(end);
+        }
+        Ok(items)
+    }
+
     fn end_def(&mut self, kw: &str) -> PResult<Span> {
         if self.peek() == Tok::EndDef {
             return Ok(self.bump().span);

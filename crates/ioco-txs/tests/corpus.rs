@@ -2,87 +2,19 @@
 //! lower and check), pinned; the others fail with a diagnostic that names the construct.
 //!
 //! A file that needs definitions of another is loaded with it, as TorXakis is started with
-//! several files (`torxakis Adder.txs AdderPurposes.txs`): [`COMPANIONS`].
+//! several files (`torxakis Adder.txs AdderPurposes.txs`): `ioco_txs::corpus::COMPANIONS`.
 
+use ioco_txs::corpus::{txs_files, with_companions};
 use std::path::{Path, PathBuf};
-
-/// Files loaded together with a corpus file (paths relative to the corpus root).
-const COMPANIONS: &[(&str, &[&str])] = &[
-    (
-        "examps/Adder/AdderPurposes.txs",
-        &["examps/Adder/Adder.txs"],
-    ),
-    (
-        "examps/Adder/AdderReplay.txs",
-        &["examps/Adder/Adder.txs", "examps/Adder/ReplayProc.txs"],
-    ),
-    ("examps/Adder/ReplayProc.txs", &["examps/Adder/Adder.txs"]),
-    ("examps/Echo/Purpose.txs", &["examps/Echo/EchoDelay.txs"]),
-    (
-        "examps/LuckyPeople/spec/PurposeExamples.txs",
-        &["examps/LuckyPeople/spec/LuckyPeople.txs"],
-    ),
-    (
-        "examps/LuckyPeople/spec/PurposeLuckyByGender.txs",
-        &["examps/LuckyPeople/spec/LuckyPeople.txs"],
-    ),
-    (
-        "examps/MovingArms/RestrictedAxisPurpose.txs",
-        &["examps/MovingArms/MovingArms.txs"],
-    ),
-    (
-        "examps/MovingArms/SingleAxisPurpose.txs",
-        &["examps/MovingArms/MovingArms.txs"],
-    ),
-    (
-        "examps/Point/InFirstQuadrantTestPurpose.txs",
-        &["examps/Point/Point.txs"],
-    ),
-    (
-        "test/sqatt/data/bench/Hiding/Hiding.txs",
-        &["test/sqatt/data/bench/Sequence/SingleActionSequence.txs"],
-    ),
-    (
-        "test/sqatt/data/bench/Parallel/Parallel.txs",
-        &["test/sqatt/data/bench/Sequence/SingleActionSequence.txs"],
-    ),
-    (
-        "test/sqatt/data/bench/Synchronization/Synchronization.txs",
-        &["test/sqatt/data/bench/Sequence/SingleActionSequence.txs"],
-    ),
-];
 
 fn corpus() -> Option<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/torxakis");
     root.is_dir().then_some(root)
 }
 
-fn txs_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            txs_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "txs") {
-            out.push(p);
-        }
-    }
-}
-
-/// Loads one corpus file with its companions.
+/// Loads one corpus file with its companions ([`ioco_txs::corpus::COMPANIONS`]).
 pub fn load(root: &Path, file: &Path) -> Result<ioco_txs::TxsModel, Vec<ioco_lang::Diagnostic>> {
-    let rel = file
-        .strip_prefix(root)
-        .unwrap()
-        .to_string_lossy()
-        .to_string();
-    let mut paths = vec![file.to_path_buf()];
-    if let Some((_, with)) = COMPANIONS.iter().find(|(f, _)| *f == rel) {
-        paths.extend(with.iter().map(|w| root.join(w)));
-    }
+    let paths = with_companions(root, file);
     let refs: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
     ioco_txs::load_files(&refs)
 }
@@ -93,8 +25,7 @@ fn corpus_files_load() {
         eprintln!("skipped: the TorXakis corpus is not at ../shared/corpus/torxakis");
         return;
     };
-    let mut files = Vec::new();
-    txs_files(&root, &mut files);
+    let files = txs_files(&root);
     assert_eq!(files.len(), 59, "the corpus has 59 .txs files");
     let mut loaded = Vec::new();
     let mut failed = Vec::new();

@@ -1,6 +1,7 @@
 //! The `.txs` parser on the TorXakis corpus, on small snippets and on bad input.
 
 use ioco_txs::ast::*;
+use ioco_txs::corpus::txs_files;
 use ioco_txs::parser::parse;
 use std::path::{Path, PathBuf};
 
@@ -12,22 +13,6 @@ fn corpus() -> Option<PathBuf> {
     } else {
         println!("corpus not found at {}: skipped", dir.display());
         None
-    }
-}
-
-fn txs_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            txs_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "txs") {
-            out.push(p);
-        }
     }
 }
 
@@ -44,8 +29,7 @@ fn render(src: &str, diags: &[ioco_lang::Diagnostic]) -> String {
 #[test]
 fn corpus_parses() {
     let Some(dir) = corpus() else { return };
-    let mut files = Vec::new();
-    txs_files(&dir, &mut files);
+    let files = txs_files(&dir);
     let mut failed = Vec::new();
     for f in &files {
         let src = std::fs::read_to_string(f).unwrap();
@@ -647,8 +631,7 @@ mod fuzz {
     fn texts() -> Vec<String> {
         let mut out = Vec::new();
         if let Some(dir) = corpus() {
-            let mut files = Vec::new();
-            txs_files(&dir, &mut files);
+            let files = txs_files(&dir);
             out.extend(files.iter().map(|f| std::fs::read_to_string(f).unwrap()));
         }
         out.push(

@@ -22,6 +22,8 @@
 //! * `echo` (`examps/Echo/Echo.txs`, port 9999): `In ? x` arrives as the line `toString(x)`
 //!   (`-12`); the SUT answers `Out ! x` as the same number. wrong: answers x+1; missing: no
 //!   answer to the 3rd input; extra: answers the 2nd input twice.
+//! * `echo-xml` (`Echo.txs` `Xut`, port 9999): the same in TorXakis's XML (`toXml`,
+//!   `fromXml`): `<TorXakisMsg>-12</TorXakisMsg>` both ways; the same modes.
 //! * `adder` (`examps/Adder/Adder.txs` `SutConnection`, port 7890): `Action ? opn` arrives as
 //!   `Plus(4,7)` or `Minus(4,7)`; `Result` is the line `11` (or `-3`). wrong: `Minus(a,b)`
 //!   gives b-a; missing: no result for the 3rd operation; extra: the 2nd result twice.
@@ -44,11 +46,25 @@
 //!   and the previous sex came 5 or more times in a row; initially Male, 0 times), by name
 //!   (same first letter) or by birthday (day = month). wrong: never lucky by gender; missing:
 //!   no answer for a person lucky by name.
+//! * `lucky-people-xml` (`LuckyPeople.txs` `Xut`, port 7777): the same in TorXakis's XML:
+//!   `<TorXakisMsg><Person><sex><Female></Female></sex><firstName>Ann</firstName>...`
+//!   in, `<TorXakisMsg>true</TorXakisMsg>` out.
 //! * `dispatch-process` (`examps/DispatchProcess/spec/DisPro10-data.txs`, port 7890):
 //!   `Job ? jd` arrives as `JobData(id,"description",x,y)`; `Finish` is
 //!   `JobOut(id,processor,gcd(x,y))` with processor 1..4 (the SUT always uses 1). wrong: the
 //!   smaller of x and y instead of their gcd; missing: no answer to the 2nd job; extra: the
 //!   2nd answer twice.
+//! * `dispatch-robust` (`DisPro11-robust.txs`, port 7890): the same, and a job that is not
+//!   valid (`isValidJob`: an even positive id, a description matching `[A-Z][0-9]{2}[a-z]+`,
+//!   positive x and y with |x-y| < 100·min(x,y)) is answered `Error("Non-Valid Input Data")`.
+//!   wrong and extra as above; missing: no answer to an invalid job.
+//! * `customers-orders` (`examps/CustomersOrders/CustomersOrders.txs`, ports 7890 `Customer`,
+//!   7891 `Order`, 7892 `Report`; TorXakis's XML, `toXml`/`fromXml`): at the start of a session
+//!   and after each new customer (a `customerID` not seen yet) and each order of a known
+//!   customer it writes `Report(customers, orders)` on 7892, both lists newest first
+//!   (`Cstr_Customer(head, tail)` ... `Nil_Customer`), the elements as they came in. wrong:
+//!   the customers oldest first; missing: no report after an order; extra: the first report
+//!   twice.
 //! * `moving-arm` (`examps/MovingArms/MovingArm.txs`, ports 9901 `Up`, 9902 `Down`, 9903
 //!   `Stop` (read: `up`, `down`, `stop`), 9904 `Stopped`, 9905 `Min`, 9906 `Max` (written:
 //!   `stopped`, `min`, `max`)): an arm that moves for `--travel-ms` (default 100) to its top
@@ -65,13 +81,14 @@ use ioco_examples::txs;
 use std::io::Read;
 use std::time::Duration;
 
-/// TorXakis's example systems under test over their `.txs` socket protocols (see the crate
-/// documentation of the binary for each protocol).
+/// TorXakis's example systems under test over their `.txs` socket protocols (each protocol and
+/// mode is described at the top of crates/ioco-examples/src/bin/txs-sut.rs).
 #[derive(Parser, Debug)]
 #[command(name = "txs-sut", version)]
 struct Args {
-    /// The example: echo, adder, adder3, queue, stimulus-response, point, lucky-people,
-    /// dispatch-process, moving-arm, moving-arms.
+    /// The example: echo, echo-xml, adder, adder3, queue, stimulus-response, point, lucky-people,
+    /// lucky-people-xml, dispatch-process, dispatch-robust, customers-orders, moving-arm,
+    /// moving-arms.
     example: String,
     /// correct, or a faulty mode: wrong (a wrong value), missing (a missing output), extra (an
     /// output too many); not every example has every mode.

@@ -24,7 +24,27 @@
 //! `toString(x)` of a parameter, or of a field of it (`toString(sex(p))`, and a String
 //! field without `toString`, `firstName(p)`), is a [`TxsPart::Value`] (the field path as
 //! (constructor, field) indices). A gate without data (`ENCODE Up -> ! "up"`) is one text
-//! part. `toXml` has no counterpart (not supported).
+//! part. `toXml(x)` is [`TxsPart::Xml`] and `fromXml(s)` [`TxsDecode::xml`]
+//! ([`ioco_lang::txs_xml`]: `<TorXakisMsg><Plus><p1>4</p1><p2>7</p2></Plus></TorXakisMsg>`).
+//!
+//! In terms of `ioco_txs::ast::CnectDef` (TorXakis requires an ENCODE for every `CHAN OUT`
+//! and a DECODE for every `CHAN IN`, so there is no default to invent):
+//! * `kind` → [`TxsSocketConfig::side`];
+//! * each `CnectChan` → [`TxsSocketConfig::socket`]`(host, port)` (the same index for a
+//!   repeated HOST/PORT); remember the channel name's socket;
+//! * each `Encode` → a [`TxsEncode`]: `gate` = `offer.gate`, `socket` = the socket of `chan`
+//!   (or of the `CnectChan` named like `offer.gate`), `parts` = the operands of the `++`
+//!   chain of `value`: `Str(s)` and String constants → [`TxsPart::Text`]; `toString(e)` or a
+//!   String-sorted `e`, where `e` is an offer variable `? x` (its position among the `?`
+//!   items is `arg`) under accessor calls (`sex(p)`: the constructor and field of `sex`) →
+//!   [`TxsPart::Value`]; `toXml(e)` likewise → [`TxsPart::Xml`];
+//! * each `Decode` → `sockets[socket of chan].decode`: no `!` item, or one
+//!   `! fromString(s)`, → [`TxsDecode::new`]; `! fromXml(s)` → [`TxsDecode::xml`]; several
+//!   `!` items of the `takeWhileNot` /
+//!   `dropWhile` form → [`TxsDecode::split`] with the separator's value;
+//! * the model to test is the one a `CLIENTSOCK` (or `SERVERSOCK`) CNECTDEF whose `CHAN OUT`s
+//!   are the model's inputs connects (`Sim` CNECTDEFs connect a simulated model the other way
+//!   round, and are refused by [`TxsAdapter::new`]: their ENCODEs are on output gates).
 //!
 //! A `DECODE` with one value (`! fromString(s)`) reads the whole line as a value of the gate's
 //! sort ([`ioco_lang::txs_text::from_string`]: TorXakis's value syntax). One without values
@@ -35,6 +55,14 @@
 //! ([`TxsDecode::separators`] is `sep`: a set of characters, as TorXakis's `takeWhileNot`
 //! reads it).
 //!
+//! Several channels on one socket: TorXakis opens one connection per pair of a `CHAN OUT`
+//! and a `CHAN IN` with the same HOST/PORT (and one for each unpaired channel), each with its
+//! one DECODE; a line is decoded by the DECODE of the connection it came on, never by trying
+//! several. All the TorXakis examples have at most one channel of each direction per
+//! HOST/PORT, which is [`TxsSocketConfig::socket`]'s one socket. Two `CHAN IN`s on one
+//! HOST/PORT would be two [`TxsSocket`]s with the same host and port (two connections, on
+//! the client side, as TorXakis makes them).
+//!
 //! ## Semantics (as TorXakis's `SocketWorld`)
 //! * Client side: the sockets are connected in order at each reset (each tried again until
 //!   [`TxsSocketConfig::connect_timeout`], so a SUT still starting up is waited for, and one
@@ -43,7 +71,11 @@
 //! * Only sockets with a `DECODE` are read (TorXakis reads no other); a line is one output.
 //! * Before an input, the adapter waits [`TxsSocketConfig::io_time`] for an output in flight,
 //!   as TorXakis's `putSocket` waits its `ioTime`: an output that comes first is recorded
-//!   first and the input is not given ([`Sent::Raced`]).
+//!   first and the input is not given ([`Sent::Raced`]). Where only quiescence is allowed
+//!   ([`DataSut::expect_quiet`]) no answer can be in flight and the wait is skipped, except
+//!   that an input on another socket than the previous input is always at least `io_time`
+//!   after it: a SUT reading its sockets in parallel would otherwise see the two in either
+//!   order (MovingArm's `Stop` then `Up` on two ports).
 //! * Quiescence is a time-out ([`DataSut::set_timeout`]); TorXakis has no marker.
 //! * Reset between runs: close every connection, then connect (accept) again. A connection
 //!   closed by the SUT is [`SutError::Exited`] ("closed the connection on host:port").
@@ -61,7 +93,7 @@ use super::wire::split_gate;
 use super::{Adapter, AdapterError, Observation, Sent as LabelSent};
 use ioco_lang::ir::{Direction, Gate, Spec, Value};
 use ioco_lang::semantics::label_name;
-use ioco_lang::txs_text;
+use ioco_lang::{txs_text, txs_xml};
 use ioco_model::{Alphabet, Label, LabelKind};
 use ioco_symbolic::online::{parse_value, DataSut, Observed, Sent, SutError};
 use std::collections::{BTreeMap, HashMap};
@@ -98,6 +130,8 @@ pub struct TxsDecode {
     /// For a gate with several values: the separator characters the line is split at (see
     /// the module documentation); unused for zero or one value.
     pub separators: String,
+    /// `fromXml(s)` instead of `fromString(s)` ([`ioco_lang::txs_xml`]).
+    pub xml: bool,
 }
 
 impl TxsDecode {
@@ -106,14 +140,23 @@ impl TxsDecode {
         TxsDecode {
             gate: gate.to_string(),
             separators: String::new(),
+            xml: false,
+        }
+    }
+
+    /// `DECODE gate ! fromXml(s) <- ? s`.
+    pub fn xml(gate: &str) -> TxsDecode {
+        TxsDecode {
+            xml: true,
+            ..TxsDecode::new(gate)
         }
     }
 
     /// Several values split at `separators`.
     pub fn split(gate: &str, separators: &str) -> TxsDecode {
         TxsDecode {
-            gate: gate.to_string(),
             separators: separators.to_string(),
+            ..TxsDecode::new(gate)
         }
     }
 }
@@ -127,6 +170,13 @@ pub enum TxsPart {
     /// (constructor index, field index) accessors (`toString(sex(p))` is one step).
     Value {
         /// Parameter index (`? a ? b`: 0, 1).
+        arg: usize,
+        /// Field accessors, outermost first.
+        fields: Vec<(u32, u32)>,
+    },
+    /// `toXml` of parameter `arg` or of a field of it ([`ioco_lang::txs_xml`]).
+    Xml {
+        /// Parameter index.
         arg: usize,
         /// Field accessors, outermost first.
         fields: Vec<(u32, u32)>,
@@ -151,6 +201,18 @@ impl TxsEncode {
             gate: gate.to_string(),
             socket,
             parts: vec![TxsPart::Value {
+                arg: 0,
+                fields: Vec::new(),
+            }],
+        }
+    }
+
+    /// `ENCODE gate ? x -> ! toXml(x)`.
+    pub fn xml(gate: &str, socket: usize) -> TxsEncode {
+        TxsEncode {
+            gate: gate.to_string(),
+            socket,
+            parts: vec![TxsPart::Xml {
                 arg: 0,
                 fields: Vec::new(),
             }],
@@ -284,11 +346,6 @@ fn resolve(host: &str, port: u16) -> Result<Vec<SocketAddr>, String> {
     Ok(addrs)
 }
 
-/// An open connection.
-struct Conn {
-    stream: TcpStream,
-}
-
 /// A system under test over TorXakis's sockets, as a [`DataSut`] (see the module
 /// documentation). [`TxsLabels`] puts it under the label-level [`Adapter`].
 pub struct TxsAdapter {
@@ -299,7 +356,7 @@ pub struct TxsAdapter {
     /// Bound listeners (server side), one per socket.
     listeners: Vec<TcpListener>,
     /// Open connections, one per socket (empty when not connected).
-    conns: Vec<Conn>,
+    conns: Vec<TcpStream>,
     /// Readers of the sockets with a `DECODE`, and their socket index.
     readers: Vec<FdLines>,
     reader_socket: Vec<usize>,
@@ -308,6 +365,8 @@ pub struct TxsAdapter {
     /// How long an observation waits before concluding quiescence.
     pub timeout: Duration,
     quiet_expected: bool,
+    /// The socket and time of the last input written.
+    last_input: Option<(usize, Instant)>,
 }
 
 impl TxsAdapter {
@@ -340,7 +399,7 @@ impl TxsAdapter {
                 ));
             }
             for p in &e.parts {
-                if let TxsPart::Value { arg, .. } = p {
+                if let TxsPart::Value { arg, .. } | TxsPart::Xml { arg, .. } = p {
                     if *arg >= g.params.len() {
                         return Err(format!(
                             "the ENCODE of `{}` uses value {} of {}",
@@ -408,6 +467,7 @@ impl TxsAdapter {
             partial: Vec::new(),
             timeout: Duration::from_millis(200),
             quiet_expected: false,
+            last_input: None,
         })
     }
 
@@ -433,7 +493,7 @@ impl TxsAdapter {
 
     fn disconnect(&mut self) {
         for c in self.conns.drain(..) {
-            let _ = c.stream.shutdown(Shutdown::Both);
+            let _ = c.shutdown(Shutdown::Both);
         }
         self.readers.clear();
         self.reader_socket.clear();
@@ -466,9 +526,10 @@ impl TxsAdapter {
             }
             // the reader makes the socket non-blocking; writes are bounded by write_timeout
             stream.set_nonblocking(true).map_err(broken)?;
-            self.conns.push(Conn { stream });
+            self.conns.push(stream);
         }
         self.quiet_expected = false;
+        self.last_input = None;
         Ok(())
     }
 
@@ -619,7 +680,7 @@ impl TxsAdapter {
         for p in &e.parts {
             match p {
                 TxsPart::Text(t) => line.push_str(t),
-                TxsPart::Value { arg, fields } => {
+                TxsPart::Value { arg, fields } | TxsPart::Xml { arg, fields } => {
                     let mut v = args
                         .get(*arg)
                         .ok_or_else(|| format!("`{gate}` was given {} value(s)", args.len()))?;
@@ -637,7 +698,11 @@ impl TxsAdapter {
                             }
                         };
                     }
-                    txs_text::write_value(defs, v, &mut line);
+                    if matches!(p, TxsPart::Xml { .. }) {
+                        line.push_str(&txs_xml::to_xml(defs, v));
+                    } else {
+                        txs_text::write_value(defs, v, &mut line);
+                    }
                 }
             }
         }
@@ -692,7 +757,12 @@ impl TxsAdapter {
         }
         let mut values = Vec::with_capacity(n);
         for (k, ((_, ty), piece)) in g.params.iter().zip(&pieces).enumerate() {
-            match txs_text::from_string(&self.spec.defs, *ty, piece) {
+            let parsed = if d.xml {
+                txs_xml::from_xml(&self.spec.defs, *ty, piece)
+            } else {
+                txs_text::from_string(&self.spec.defs, *ty, piece)
+            };
+            match parsed {
                 Ok(v) => values.push(v),
                 Err(e) => {
                     let which = if n > 1 {
@@ -728,11 +798,18 @@ impl DataSut for TxsAdapter {
         self.ensure_connected()?;
         let (socket, line) = self.encode_line(gate, args).map_err(SutError::Broken)?;
         // an output already there, or in flight, comes first (TorXakis's ioTime)
-        let wait = if self.quiet_expected {
+        let mut wait = if self.quiet_expected {
             Duration::ZERO
         } else {
             self.cfg.io_time
         };
+        // an input on another socket than the last one waits until that one is io_time old:
+        // a SUT that reads its sockets in parallel would otherwise take the two in either order
+        if let Some((last, at)) = self.last_input {
+            if last != socket {
+                wait = wait.max(self.cfg.io_time.saturating_sub(at.elapsed()));
+            }
+        }
         if let Some((s, bytes)) = self.next_line(wait)? {
             return Ok(match self.decode_line(s, &bytes)? {
                 Observed::Output(g, v) => Sent::Raced(g, v),
@@ -741,8 +818,11 @@ impl DataSut for TxsAdapter {
             });
         }
         let timeout = self.cfg.write_timeout;
-        match write_bounded(&mut self.conns[socket].stream, &line, timeout) {
-            Ok(()) => Ok(Sent::Sent),
+        match write_bounded(&mut self.conns[socket], &line, timeout) {
+            Ok(()) => {
+                self.last_input = Some((socket, Instant::now()));
+                Ok(Sent::Sent)
+            }
             Err(Stop::Eof) => Err(self.closed(socket)),
             Err(Stop::Err(e)) => {
                 self.disconnect();
@@ -863,5 +943,175 @@ impl Adapter for TxsLabels {
 
     fn expect_quiet(&mut self, quiet: bool) {
         self.inner.quiet_expected = quiet;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SRC: &str = r#"
+type Rec = Rec { a: int, b: bool, c: int }
+model M {
+  input In(r: Rec), Two(x: int, y: int), Go
+  output Out(x: int, y: bool, z: int), Done
+  init s
+  s -- In?(r) --> s
+  s -- Two?(x, y) --> s
+  s -- Go? --> s
+  s -- Out!(x, y, z) --> s
+  s -- Done! --> s
+}
+"#;
+
+    fn spec() -> Arc<Spec> {
+        let m = ioco_lang::parse_str("m.ioco", SRC).expect("model");
+        Arc::new(m.spec("M").expect("M").clone())
+    }
+
+    /// LuckyPeople's kind of ENCODE (fields of a record joined by a separator), a joined
+    /// pair, a constant; a split DECODE and one without values.
+    fn config() -> TxsSocketConfig {
+        let mut cfg = TxsSocketConfig::new(TxsSide::Client);
+        let s0 = cfg.socket("localhost", 7000);
+        let s1 = cfg.socket("localhost", 7001);
+        assert_eq!(cfg.socket("localhost", 7000), s0);
+        let field = |f| TxsPart::Value {
+            arg: 0,
+            fields: vec![(0, f)],
+        };
+        let at = || TxsPart::Text("@".into());
+        cfg.encode.push(TxsEncode {
+            gate: "In".into(),
+            socket: s0,
+            parts: vec![field(0), at(), field(1), at(), field(2)],
+        });
+        cfg.encode.push(TxsEncode::joined("Two", s0, 2, ","));
+        cfg.encode.push(TxsEncode::text("Go", s1, "go"));
+        cfg.sockets[s0].decode = Some(TxsDecode::split("Out", "@#"));
+        cfg.sockets[s1].decode = Some(TxsDecode::new("Done"));
+        cfg
+    }
+
+    #[test]
+    fn encode_parts_and_split_decode() {
+        let a = TxsAdapter::new(spec(), config()).unwrap();
+        let rec = Value::Adt(
+            0,
+            0,
+            vec![Value::Int(1), Value::Bool(true), Value::Int(-3)].into(),
+        );
+        assert_eq!(
+            a.encode_line("In", &[rec]).unwrap(),
+            (0, b"1@True@-3\n".to_vec())
+        );
+        let two = [Value::Int(4), Value::Int(-5)];
+        assert_eq!(a.encode_line("Two", &two).unwrap(), (0, b"4,-5\n".to_vec()));
+        assert_eq!(a.encode_line("Go", &[]).unwrap(), (1, b"go\n".to_vec()));
+        let out = |x, y, z| {
+            Observed::Output(
+                "Out".into(),
+                vec![Value::Int(x), Value::Bool(y), Value::Int(z)],
+            )
+        };
+        // takeWhileNot / dropWhile (dropWhileNot ...): runs of separators, either character
+        assert_eq!(a.decode_line(0, b"1@True@-3"), Ok(out(1, true, -3)));
+        assert_eq!(a.decode_line(0, b"1@@#false#(-3)\r"), Ok(out(1, false, -3)));
+        // the last value is the whole rest
+        match a.decode_line(0, b"1@True@-3@4").unwrap() {
+            Observed::Malformed(m) => assert!(m.contains("value 3 of 3: `-3@4`"), "{m}"),
+            other => panic!("{other:?}"),
+        }
+        match a.decode_line(0, b"1@True").unwrap() {
+            Observed::Malformed(m) => assert!(m.contains("the end of the line"), "{m}"),
+            other => panic!("{other:?}"),
+        }
+        // a gate without values: any line
+        for line in [&b"stopped"[..], b"", b"anything at all"] {
+            assert_eq!(
+                a.decode_line(1, line),
+                Ok(Observed::Output("Done".into(), vec![]))
+            );
+        }
+    }
+
+    #[test]
+    fn configurations_that_do_not_fit_the_model_are_refused() {
+        let refused = |f: &dyn Fn(&mut TxsSocketConfig)| {
+            let mut cfg = config();
+            f(&mut cfg);
+            TxsAdapter::new(spec(), cfg).err().expect("refused")
+        };
+        let m = refused(&|c| c.sockets[0].decode = Some(TxsDecode::new("Out")));
+        assert!(
+            m.contains("reads 3 values from a line but has no separator"),
+            "{m}"
+        );
+        let m = refused(&|c| c.encode[2].gate = "Done".into());
+        assert!(m.contains("`Done`, which is no input gate"), "{m}");
+        let m = refused(&|c| c.encode[1].socket = 9);
+        assert!(m.contains("socket 9"), "{m}");
+        let m = refused(&|c| c.encode.push(TxsEncode::to_string("Go", 0)));
+        assert!(m.contains("uses value 1 of 0"), "{m}");
+        let m = refused(&|c| {
+            c.encode.remove(0);
+        });
+        assert!(m.contains("`In` has no ENCODE"), "{m}");
+        let m = refused(&|c| {
+            c.ports.insert(7777, 1);
+        });
+        assert!(m.contains("port 7777, which is no PORT"), "{m}");
+        assert_eq!(
+            parse_port_map("7000=0 7001=41000").unwrap(),
+            BTreeMap::from([(7000, 0), (7001, 41000)])
+        );
+        assert!(parse_port_map("7000=1,7000=2")
+            .unwrap_err()
+            .contains("twice"));
+    }
+
+    #[test]
+    fn xml_encode_and_decode() {
+        let mut cfg = config();
+        cfg.encode[0] = TxsEncode::xml("In", 0);
+        cfg.sockets[0].decode = Some(TxsDecode {
+            xml: true,
+            ..TxsDecode::split("Out", "@")
+        });
+        let a = TxsAdapter::new(spec(), cfg).unwrap();
+        let rec = Value::Adt(
+            0,
+            0,
+            vec![Value::Int(1), Value::Bool(true), Value::Int(-3)].into(),
+        );
+        let xml = "<TorXakisMsg><Rec><a>1</a><b>true</b><c>-3</c></Rec></TorXakisMsg>\n";
+        assert_eq!(
+            a.encode_line("In", &[rec]).unwrap(),
+            (0, xml.as_bytes().to_vec())
+        );
+        let m = |v: &str| format!("<TorXakisMsg>{v}</TorXakisMsg>");
+        let line = format!("{}@{}@{}", m("1"), m("false"), m("-3"));
+        assert_eq!(
+            a.decode_line(0, line.as_bytes()),
+            Ok(Observed::Output(
+                "Out".into(),
+                vec![Value::Int(1), Value::Bool(false), Value::Int(-3)]
+            ))
+        );
+        match a
+            .decode_line(0, b"<TorXakisMsg>1</TorXakisMsg>@1@2")
+            .unwrap()
+        {
+            Observed::Malformed(m) => assert!(m.contains("value 2 of 3"), "{m}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_text_with_a_line_break_is_not_sent() {
+        let mut cfg = config();
+        cfg.encode[2] = TxsEncode::text("Go", 1, "go\nstop");
+        let a = TxsAdapter::new(spec(), cfg).unwrap();
+        assert!(a.encode_line("Go", &[]).unwrap_err().contains("line break"));
     }
 }

@@ -1,9 +1,9 @@
 //! A TorXakis `CNECTDEF` (as parsed by `ioco-txs`) as the configuration of the TorXakis socket
 //! adapter ([`super::txs::TxsSocketConfig`]), so that `ioco test MODEL.txs` reaches the SUT as
 //! TorXakis does. The mapping is described in [`super::txs`]'s module documentation; this file
-//! reads the `CNECTDEF`'s channels, `ENCODE`s and `DECODE`s into it, and says clearly what it
-//! cannot read (a `toXml`, an `ENCODE` that computes more than concatenating values and
-//! constants).
+//! reads the `CNECTDEF`'s channels, `ENCODE`s and `DECODE`s into it (`toString`/`fromString`
+//! and `toXml`/`fromXml`), and says clearly what it cannot read (an `ENCODE` that computes
+//! more than concatenating values and constants).
 
 use super::txs::{TxsDecode, TxsEncode, TxsPart, TxsSide, TxsSocketConfig};
 use ioco_lang::ir::{Direction, Spec, Type};
@@ -132,8 +132,13 @@ pub fn config(c: &CnectDef, lowered: &Lowered, spec: &Spec) -> Result<TxsSocketC
                 OfferItem::Recv(..) => None,
             })
             .collect();
+        let xml = |v: &VExpr| matches!(&v.kind, VKind::Call(f, _) if f.name == "fromXml");
         let decode = if values.len() <= 1 {
-            TxsDecode::new(&gate)
+            if values.first().is_some_and(|v| xml(v)) {
+                TxsDecode::xml(&gate)
+            } else {
+                TxsDecode::new(&gate)
+            }
         } else {
             // `fromString(takeWhileNot(sep, s))`, ...: split at the separator characters
             let sep = values
@@ -200,10 +205,16 @@ fn encode_parts(
             out.push(value_part(&args[0], vars, types, spec)?);
             Ok(())
         }
-        VKind::Call(f, _) if f.name == "toXml" => Err("`toXml` is not supported".into()),
+        VKind::Call(f, args) if f.name == "toXml" && args.len() == 1 => {
+            match value_part(&args[0], vars, types, spec)? {
+                TxsPart::Value { arg, fields } => out.push(TxsPart::Xml { arg, fields }),
+                other => out.push(other),
+            }
+            Ok(())
+        }
         _ => value_part(e, vars, types, spec)
             .map(|p| out.push(p))
-            .map_err(|_| "only `++` of literals, constants and `toString(x)` of the offer's values (or their fields) can be sent".to_string()),
+            .map_err(|_| "only `++` of literals, constants, `toString(x)` and `toXml(x)` of the offer's values (or their fields) can be sent".to_string()),
     }
 }
 

@@ -421,24 +421,9 @@ impl<'a> SeqBuilder<'a> {
                 }
             }
             BKind::Let(binds, x) => {
-                let mut sc = scope.clone();
-                for (n, s, v) in binds {
-                    let Some(e) = l.vexpr(v, scope) else {
-                        return;
-                    };
-                    let sort = s
-                        .as_ref()
-                        .map(sort_text)
-                        .or_else(|| l.sort_of(v, scope))
-                        .unwrap_or_default();
-                    sc.insert(
-                        n.name.clone(),
-                        Val {
-                            expr: paren(e),
-                            sort,
-                        },
-                    );
-                }
+                let Some(sc) = l.bind_lets(binds, scope) else {
+                    return;
+                };
                 self.initials(l, from, x, genv, &sc, guard, taken);
             }
             BKind::Inst { name, gates, args } => {
