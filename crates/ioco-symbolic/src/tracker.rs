@@ -317,9 +317,7 @@ impl SymbolicSpec {
             }
             let (defs, picker) = (&self.sys.spec.defs, &mut self.picker);
             if let Ok(vals) = self.checker.values_pooled(defs, &phi, &vars, rng, |rng| {
-                // hints for the visible values only: a hidden value is bound by the guard (a
-                // hint of its own would mostly make the query unsat, a wasted check)
-                picker.hints(defs, &phi, &vars[..vis], rng)
+                picker.hints(defs, &phi, &vars, rng)
             }) {
                 // the solver's model must satisfy the guard under the IR's own semantics
                 if self.sys.enabled(q, &m, &vals) == Ok(true) {
@@ -597,9 +595,7 @@ impl SymbolicSpec {
                 let (defs, picker) = (&self.sys.spec.defs, &mut self.picker);
                 self.checker
                     .values_pooled(defs, &phi, &vars, rng, |rng| {
-                        // hints for the visible values only: a hidden value is bound by the guard (a
-                        // hint of its own would mostly make the query unsat, a wasted check)
-                        picker.hints(defs, &phi, &vars[..vis], rng)
+                        picker.hints(defs, &phi, &vars, rng)
                     })
                     .ok()
             };
