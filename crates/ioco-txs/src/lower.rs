@@ -187,7 +187,6 @@ struct Snapshot<'a> {
     seq_models: HashMap<String, String>,
     loops: HashMap<String, String>,
     conts: HashMap<String, Cont<'a>>,
-    stop_model: Option<String>,
 }
 
 #[derive(Default)]
@@ -215,8 +214,6 @@ struct Lowerer<'a> {
     stack: Vec<String>,
     /// Loops whose recursive call was met while lowering their body.
     loop_used: HashSet<String>,
-    /// The model of `STOP` in compositions, once made.
-    stop_model: Option<String>,
     /// The gates of every model and system made.
     item_gates: HashMap<String, BTreeSet<String>>,
     /// Continuations of sequential models: model name → the composition it ends in.
@@ -498,7 +495,6 @@ impl<'a> Lowerer<'a> {
             seq_models: self.seq_models.clone(),
             loops: self.loops.clone(),
             conts: self.conts.clone(),
-            stop_model: self.stop_model.clone(),
         }
     }
 
@@ -511,7 +507,6 @@ impl<'a> Lowerer<'a> {
         self.seq_models = s.seq_models;
         self.loops = s.loops;
         self.conts = s.conts;
-        self.stop_model = s.stop_model;
         self.stack.clear();
         self.loop_used.clear();
     }
@@ -559,19 +554,28 @@ impl<'a> Lowerer<'a> {
     /// A process with the gate `g` that never uses it: composed with a side of `|[G]|` that
     /// lacks `g`, it blocks `g` on the other side, as TorXakis's synchronisation does.
     fn blocker(&mut self, g: &Gate, sp: Span) -> o::Comp {
-        let key = format!("block {:?}", g);
+        let want = format!("never_{}", g.name);
+        self.inert(
+            format!("block {:?}", g),
+            &want,
+            "never",
+            std::slice::from_ref(g),
+            sp,
+        )
+    }
+
+    /// An instance of a model with `gates` and one location `loc`, no switch (made once per
+    /// `key`): `STOP`, or the blocker of a channel.
+    fn inert(&mut self, key: String, want: &str, loc: &str, gates: &[Gate], sp: Span) -> o::Comp {
         let name = match self.seq_models.get(&key) {
             Some(n) => n.clone(),
             None => {
-                let n = self.global(&format!("never_{}", g.name));
+                let n = self.global(want);
                 self.seq_models.insert(key, n.clone());
                 let mut members = Vec::new();
-                self.gate_members(std::slice::from_ref(g), sp, &mut members);
-                members.push(member(o::MemberKind::Init(ident("never", sp)), sp));
-                members.push(member(
-                    o::MemberKind::Locations(vec![ident("never", sp)]),
-                    sp,
-                ));
+                self.gate_members(gates, sp, &mut members);
+                members.push(member(o::MemberKind::Init(ident(loc, sp)), sp));
+                members.push(member(o::MemberKind::Locations(vec![ident(loc, sp)]), sp));
                 self.push_item(
                     o::ItemKind::Model(o::Model {
                         name: ident(n.clone(), sp),
@@ -1511,31 +1515,7 @@ impl<'a> Lowerer<'a> {
 
     /// A process that does nothing (`STOP` in a composition).
     fn stop_comp(&mut self, sp: Span) -> o::Comp {
-        let name = match &self.stop_model {
-            Some(n) => n.clone(),
-            None => {
-                let n = self.global("stop");
-                self.stop_model = Some(n.clone());
-                self.push_item(
-                    o::ItemKind::Model(o::Model {
-                        name: ident(n.clone(), sp),
-                        params: Vec::new(),
-                        members: vec![
-                            member(o::MemberKind::Init(ident("stopped", sp)), sp),
-                            member(o::MemberKind::Locations(vec![ident("stopped", sp)]), sp),
-                        ],
-                        end: sp,
-                    }),
-                    sp,
-                    Vec::new(),
-                );
-                n
-            }
-        };
-        o::Comp {
-            kind: o::CompKind::Inst(ident(name, sp), Vec::new()),
-            span: sp,
-        }
+        self.inert("stop".into(), "stop", "stopped", &[], sp)
     }
 
     /// A sequential behaviour in a composition: its model, followed (`>>>`) by the composition
