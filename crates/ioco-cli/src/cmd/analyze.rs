@@ -12,7 +12,7 @@ use std::path::PathBuf;
 /// Arguments of `ioco analyze`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The specification (.aut, .dot, .json, .ioco).
+    /// The specification (.aut, .dot, .json, .ioco, .txs).
     pub model: PathBuf,
     /// Print JSON instead of a table.
     #[arg(long)]

@@ -122,7 +122,7 @@ pub enum MethodArg {
 /// Arguments of `ioco gen`.
 #[derive(clap::Args, Debug)]
 pub struct GenArgs {
-    /// The specification (.aut, .dot, .json, .ioco).
+    /// The specification (.aut, .dot, .json, .ioco, .txs).
     pub model: PathBuf,
     /// How to generate (default with `--purpose`: purpose).
     #[arg(long, short, value_enum, required_unless_present = "purpose")]

@@ -17,7 +17,7 @@ use std::path::PathBuf;
 /// Arguments of `ioco check`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The model file (.aut, .dot, .gv, .json).
+    /// The model file (.ioco, .txs, .aut, .dot, .gv, .json).
     pub model: PathBuf,
     /// When a state is quiescent.
     #[arg(long, value_enum, default_value_t = PolicyArg::Stable)]

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 /// Arguments of `ioco explore`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The model (.ioco, .aut, .dot, .json).
+    /// The model (.ioco, .txs, .aut, .dot, .json).
     pub model: PathBuf,
     /// The engine, as for `ioco test`: `explicit` (needs finite data) or `symbolic`.
     /// Default: symbolic for .ioco models with infinite data, else explicit.

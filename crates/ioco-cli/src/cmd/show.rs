@@ -32,7 +32,7 @@ pub enum Format {
 /// Arguments of `ioco show`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The model file (.ioco, .aut, .dot, .gv, .json), or a test suite (JSON of `ioco gen`)
+    /// The model file (.ioco, .txs, .aut, .dot, .gv, .json), or a test suite (JSON of `ioco gen`)
     /// to draw as a tree.
     pub model: PathBuf,
     /// Show the suspension automaton det(δ(model)) instead of the model.
