@@ -6,12 +6,9 @@
 mod common;
 use common::{int, load};
 use ioco_lang::ir::Value;
-use ioco_symbolic::online::{DataSut, Observed, Sent, SpecSut};
 use ioco_symbolic::tracker::{Step, SymbolicSpec, MAX_HIDDEN_OUTCOMES};
 use ioco_symbolic::UnknownSolver;
 use proptest::prelude::*;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
 
 const MODEL: &str = "tests/models/hidden-data.ioco";
@@ -63,38 +60,9 @@ fn spec_after_job(name: &str, x: i64, y: i64) -> SymbolicSpec {
     t
 }
 
-/// A small online test: the spec `model` against the spec `sim` simulated, `steps` steps; the
-/// first verdict other than Ok (or Ok after all steps).
+/// The spec `model` against the spec `sim` simulated ([`common::online`]).
 fn online(model: &str, sim: &str, seed: u64, steps: usize) -> Step {
-    let mut t = spec(model);
-    let mut sut = SpecSut::new(spec(sim), ChaCha8Rng::seed_from_u64(seed ^ 0x5eed));
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    sut.reset().unwrap();
-    for _ in 0..steps {
-        let input = if rng.random_bool(0.4) {
-            t.choose_input(&mut rng)
-        } else {
-            None
-        };
-        // the models are not input-enabled: an input only where the spec has one
-        let r = if let Some((g, w)) = input {
-            match sut.send(&g, &w).unwrap() {
-                Sent::Sent => t.after_input(&g, &w),
-                Sent::Raced(g, w) => t.after_output(&g, &w),
-                Sent::RacedMalformed(m) => panic!("{m}"),
-            }
-        } else {
-            match sut.observe().unwrap() {
-                Observed::Output(g, w) => t.after_output(&g, &w),
-                Observed::Quiescent => t.after_quiescence(),
-                Observed::Malformed(m) => panic!("{m}"),
-            }
-        };
-        if r != Step::Ok {
-            return r;
-        }
-    }
-    Step::Ok
+    common::online(spec(model), spec(sim), seed, steps)
 }
 
 #[test]

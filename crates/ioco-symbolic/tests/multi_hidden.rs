@@ -5,11 +5,8 @@
 //! Inconclusive, never a partial set. Several visible gates in one step (`@sync`) are refused.
 mod common;
 use common::{int, load};
-use ioco_symbolic::online::{DataSut, Observed, Sent, SpecSut};
 use ioco_symbolic::tracker::{Step, SymbolicSpec};
 use ioco_symbolic::UnknownSolver;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
 
 const MODEL: &str = "tests/models/multi-hidden.ioco";
@@ -90,37 +87,9 @@ fn a_hidden_value_the_guard_does_not_fix_is_enumerated_with_the_visible_one_know
     assert_eq!(t.after_output("Finish", &[int(1), int(3)]), Step::Ok);
 }
 
-/// The spec `model` against the spec `sim` simulated, `steps` steps; the first verdict other
-/// than Ok (or Ok after all steps).
+/// The spec `model` against the spec `sim` simulated ([`common::online`]).
 fn online(model: &str, sim: &str, seed: u64, steps: usize) -> Step {
-    let mut t = spec(model);
-    let mut sut = SpecSut::new(spec(sim), ChaCha8Rng::seed_from_u64(seed ^ 0x5eed));
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    sut.reset().unwrap();
-    for _ in 0..steps {
-        let input = if rng.random_bool(0.4) {
-            t.choose_input(&mut rng)
-        } else {
-            None
-        };
-        let r = if let Some((g, w)) = input {
-            match sut.send(&g, &w).unwrap() {
-                Sent::Sent => t.after_input(&g, &w),
-                Sent::Raced(g, w) => t.after_output(&g, &w),
-                Sent::RacedMalformed(m) => panic!("{m}"),
-            }
-        } else {
-            match sut.observe().unwrap() {
-                Observed::Output(g, w) => t.after_output(&g, &w),
-                Observed::Quiescent => t.after_quiescence(),
-                Observed::Malformed(m) => panic!("{m}"),
-            }
-        };
-        if r != Step::Ok {
-            return r;
-        }
-    }
-    Step::Ok
+    common::online(spec(model), spec(sim), seed, steps)
 }
 
 #[test]

@@ -449,6 +449,15 @@ impl<'s> Parser<'s> {
         Ok(items)
     }
 
+    /// The socket channel an `ENCODE`/`DECODE` names, if it names one.
+    fn opt_chan(&mut self) -> PResult<Option<Ident>> {
+        Ok(if matches!(self.peek(), Tok::CapId | Tok::SmallId) {
+            Some(self.id("a channel name")?)
+        } else {
+            None
+        })
+    }
+
     fn end_def(&mut self, kw: &str) -> PResult<Span> {
         if self.peek() == Tok::EndDef {
             return Ok(self.bump().span);
@@ -956,11 +965,7 @@ impl<'s> Parser<'s> {
                         Tok::Arrow,
                         Some("an encoding is written `ENCODE A ? x -> ! toString(x)`"),
                     )?;
-                    let chan = if matches!(self.peek(), Tok::CapId | Tok::SmallId) {
-                        Some(self.id("a channel name")?)
-                    } else {
-                        None
-                    };
+                    let chan = self.opt_chan()?;
                     self.expect(
                         Tok::Bang,
                         Some("an encoding is written `ENCODE A ? x -> ! toString(x)`"),
@@ -980,11 +985,7 @@ impl<'s> Parser<'s> {
                         Tok::BArrow,
                         Some("a decoding is written `DECODE A ! fromString(s) <- ? s`"),
                     )?;
-                    let chan = if matches!(self.peek(), Tok::CapId | Tok::SmallId) {
-                        Some(self.id("a channel name")?)
-                    } else {
-                        None
-                    };
+                    let chan = self.opt_chan()?;
                     self.expect(
                         Tok::Question,
                         Some("a decoding is written `DECODE A ! fromString(s) <- ? s`"),

@@ -80,3 +80,45 @@ pub fn tap19_sut(mode: Tap19Mode) -> InProcessSut<Tap19State> {
         },
     )
 }
+
+/// A small online test of the spec `t` against the spec `sim` simulated, `steps` steps (an
+/// input where the spec offers one, with probability 0.4; the models need not be
+/// input-enabled): the first verdict other than Ok, or Ok after all steps.
+pub fn online(
+    mut t: ioco_symbolic::tracker::SymbolicSpec,
+    sim: ioco_symbolic::tracker::SymbolicSpec,
+    seed: u64,
+    steps: usize,
+) -> ioco_symbolic::tracker::Step {
+    use ioco_symbolic::online::{DataSut, Observed, Sent, SpecSut};
+    use ioco_symbolic::tracker::Step;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+    let mut sut = SpecSut::new(sim, ChaCha8Rng::seed_from_u64(seed ^ 0x5eed));
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    sut.reset().unwrap();
+    for _ in 0..steps {
+        let input = if rng.random_bool(0.4) {
+            t.choose_input(&mut rng)
+        } else {
+            None
+        };
+        let r = if let Some((g, w)) = input {
+            match sut.send(&g, &w).unwrap() {
+                Sent::Sent => t.after_input(&g, &w),
+                Sent::Raced(g, w) => t.after_output(&g, &w),
+                Sent::RacedMalformed(m) => panic!("{m}"),
+            }
+        } else {
+            match sut.observe().unwrap() {
+                Observed::Output(g, w) => t.after_output(&g, &w),
+                Observed::Quiescent => t.after_quiescence(),
+                Observed::Malformed(m) => panic!("{m}"),
+            }
+        };
+        if r != Step::Ok {
+            return r;
+        }
+    }
+    Step::Ok
+}
