@@ -528,3 +528,16 @@ fn txs_models_with_several_sockets_and_xml() {
         }
     }
 }
+
+/// A session of runs of no step tests nothing: an error (exit 2), not a Pass.
+#[test]
+fn a_run_of_no_step_is_an_error() {
+    for model in ["examples/coffee/coffee.ioco", "examples/queue/queue.ioco"] {
+        ioco()
+            .args(["test", model, "--sim", model, "--steps", "0"])
+            .assert()
+            .code(2)
+            .stdout(predicate::str::contains("PASS").not())
+            .stderr(predicate::str::contains("--steps 0"));
+    }
+}

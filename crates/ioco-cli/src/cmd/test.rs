@@ -36,6 +36,13 @@ fn parse_weights(ws: &[String]) -> Result<Vec<(String, f64)>> {
 /// Run `ioco test`.
 pub fn run(args: Args) -> Result<Outcome> {
     args.report.check()?;
+    if args.depth == 0 {
+        // a run of no step observes nothing: it must not pass
+        return Err(miette!(
+            help = "give --steps N with N at least 1 (the default is 50)",
+            "--steps 0: a run of no step tests nothing"
+        ));
+    }
     args.sut.set_model(&args.model);
     if let Some(p) = args.purpose.clone() {
         if args.shard.is_some() {
