@@ -1,5 +1,6 @@
-//! The Z3 back end of [`Solver`]: the `z3` crate (0.22, pinned) linked to the system `libz3`
-//! (Debian's libz3-dev 4.8.12, found with pkg-config).
+//! The Z3 back end of [`Solver`]: the `z3` crate (0.22, pinned) over the system `libz3`
+//! (Debian's libz3-dev 4.8.12), which `ioco_z3_lazy` loads on the first solver call; a library
+//! that cannot be loaded makes every check `unknown`, with the reason.
 //!
 //! Encoding: `int` (and `int[lo..hi]`, whose range is asserted separately) is Z3's `Int`
 //! (mathematical integers; `/` and `%` are SMT-LIB's Euclidean `div`/`mod`, as in the IR),
@@ -35,7 +36,8 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(2);
 /// Z3 as a [`Solver`].
 pub struct Z3Solver {
     defs: Arc<Defs>,
-    solver: z3::Solver,
+    /// None when libz3 cannot be loaded (then `broken` says why, and nothing calls Z3).
+    solver: Option<z3::Solver>,
     sorts: Vec<DatatypeSort>,
     consts: HashMap<(Arc<str>, Type), Dynamic>,
     /// per scope: whether an assertion could not be encoded (then checks say unknown)
@@ -249,8 +251,12 @@ fn regexp(re: &Re) -> Regexp {
 }
 
 /// The version of the linked Z3 library, e.g. `4.8.12`.
+/// If the library cannot be loaded (see `ioco_z3_lazy`), says so instead.
 pub fn z3_version() -> String {
-    z3::full_version().trim_start_matches("Z3 ").to_string()
+    match ioco_z3_lazy::load() {
+        Ok(()) => z3::full_version().trim_start_matches("Z3 ").to_string(),
+        Err(_) => "unavailable".into(),
+    }
 }
 
 impl Z3Solver {
@@ -260,6 +266,19 @@ impl Z3Solver {
     pub fn new(defs: Arc<Defs>) -> Z3Solver {
         match Z3Solver::try_new(defs.clone()) {
             Ok(s) => s,
+            Err(e) if ioco_z3_lazy::load().is_err() => Z3Solver {
+                defs,
+                solver: None,
+                sorts: Vec::new(),
+                consts: HashMap::new(),
+                poisoned: vec![None],
+                asserted: vec![(Vec::new(), false)],
+                fresh: 0,
+                side: Vec::new(),
+                max_inline: 12,
+                broken: Some(e),
+                based: false,
+            },
             Err(e) => {
                 let mut s = Z3Solver::with_sorts(Arc::new(Defs::default()), Vec::new());
                 s.defs = defs;
@@ -275,6 +294,7 @@ impl Z3Solver {
     /// inside Z3 (reported by the `z3` crate as a panic, caught here).
     pub fn try_new(defs: Arc<Defs>) -> Result<Z3Solver, String> {
         check_defs(&defs)?;
+        ioco_z3_lazy::load()?;
         let d = defs.clone();
         let sorts = std::panic::catch_unwind(move || Z3Solver::declare(&d)).map_err(|p| {
             let msg = p
@@ -338,7 +358,7 @@ impl Z3Solver {
     fn with_sorts(defs: Arc<Defs>, sorts: Vec<DatatypeSort>) -> Z3Solver {
         let mut s = Z3Solver {
             defs,
-            solver: z3::Solver::new(),
+            solver: Some(z3::Solver::new()),
             sorts,
             consts: HashMap::new(),
             poisoned: vec![None],
@@ -360,7 +380,9 @@ impl Z3Solver {
     /// instructions, wasted when the fast path answers everything.
     fn base(&mut self) {
         if !self.based {
-            self.solver.push();
+            if let Some(z) = &self.solver {
+                z.push();
+            }
             self.based = true;
         }
     }
@@ -732,7 +754,9 @@ impl Solver for Z3Solver {
 
     fn push(&mut self) {
         self.base();
-        self.solver.push();
+        if let Some(z) = &self.solver {
+            z.push();
+        }
         self.poisoned.push(None);
         self.asserted.push((Vec::new(), false));
     }
@@ -740,13 +764,19 @@ impl Solver for Z3Solver {
     fn pop(&mut self) {
         // never below the base scope
         if self.poisoned.len() > 1 {
-            self.solver.pop(1);
+            if let Some(z) = &self.solver {
+                z.pop(1);
+            }
             self.poisoned.pop();
             self.asserted.pop();
         }
     }
 
     fn assert(&mut self, t: &T) {
+        if self.solver.is_none() {
+            // no Z3: `check` says why (`broken`)
+            return;
+        }
         self.base();
         self.side.clear();
         match self.encode(t, 0).and_then(|d| {
@@ -754,9 +784,10 @@ impl Solver for Z3Solver {
                 .ok_or_else(|| "not a boolean formula".to_string())
         }) {
             Ok(b) => {
-                self.solver.assert(&b);
+                let z = self.solver.as_ref().expect("checked above");
+                z.assert(&b);
                 for s in std::mem::take(&mut self.side) {
-                    self.solver.assert(&s);
+                    z.assert(&s);
                 }
                 self.asserted.last_mut().expect("scope").0.push(t.clone());
             }
@@ -775,20 +806,22 @@ impl Solver for Z3Solver {
         if let Some(e) = self.poisoned.iter().flatten().next() {
             return SatResult::Unknown(e.clone());
         }
-        match self.solver.check() {
+        let Some(z) = &self.solver else {
+            return SatResult::Unknown("no Z3 solver".into());
+        };
+        match z.check() {
             ZSat::Sat if self.asserted.iter().any(|a| a.1) => self.confirm(),
             ZSat::Sat => SatResult::Sat,
             ZSat::Unsat => SatResult::Unsat,
             ZSat::Unknown => SatResult::Unknown(
-                self.solver
-                    .get_reason_unknown()
+                z.get_reason_unknown()
                     .unwrap_or_else(|| "z3 gave up".to_string()),
             ),
         }
     }
 
     fn model(&mut self, vars: &[SymVar]) -> Option<Vec<Value>> {
-        let model = self.solver.get_model()?;
+        let model = self.solver.as_ref()?.get_model()?;
         let mut out = Vec::new();
         for v in vars {
             let c = self.constant(v).ok()?;
@@ -804,8 +837,9 @@ impl Solver for Z3Solver {
     }
 
     fn set_timeout(&mut self, t: Duration) {
+        let Some(z) = &self.solver else { return };
         let mut p = Params::new();
         p.set_u32("timeout", t.as_millis().clamp(1, u32::MAX as u128) as u32);
-        self.solver.set_params(&p);
+        z.set_params(&p);
     }
 }
