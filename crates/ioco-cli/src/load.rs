@@ -77,18 +77,81 @@ pub fn parse_txs(path: &Path) -> Result<ioco_txs::TxsModel> {
 /// warnings are printed to standard error the first time the file is read, or are an error
 /// with `--deny-warnings`.
 pub fn parse_ioco(path: &Path) -> Result<ioco_lang::Model> {
+    parse_as(path, Role::Spec)
+}
+
+/// Reads a test purpose file like [`parse_ioco`], its entry chosen by `--goal` (not `--entry`,
+/// which picks the specification): a TorXakis GOAL by its name or its model's name, or a model
+/// of a `.ioco` file; without `--goal`, a `.txs` file's only goal, else the file's entry.
+pub fn parse_purpose(path: &Path) -> Result<ioco_lang::Model> {
+    parse_as(path, Role::Purpose)
+}
+
+/// Which of the command's models a file holds: the entry of a purpose is chosen by `--goal`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Spec,
+    Purpose,
+}
+
+fn parse_as(path: &Path, role: Role) -> Result<ioco_lang::Model> {
     let file = path.display().to_string();
-    let model = if is_txs(path) {
-        parse_txs(path)?.model
+    let (model, goals) = if is_txs(path) {
+        let t = parse_txs(path)?;
+        (t.model, t.lowered.goals)
     } else {
-        ioco_lang::parse_file(path).map_err(|diags| {
+        let m = ioco_lang::parse_file(path).map_err(|diags| {
             Report::new(ioco_lang::Diagnostics {
                 diags,
                 file: file.clone(),
             })
-        })?
+        })?;
+        (m, Vec::new())
     };
-    let model = select_entry(model, path)?;
+    let model = match role {
+        Role::Spec => select_entry(model, path, lock(&ENTRY), "--entry")?,
+        Role::Purpose => {
+            // a TorXakis goal by its own name (`Purp.goal`, or `goal` when only one purpose
+            // has it) or its model's name
+            let wanted = match lock(&GOAL) {
+                None => None,
+                Some(g) => {
+                    let hits: Vec<&(String, String, String)> = goals
+                        .iter()
+                        .filter(|(p, gl, _)| g == *gl || g == format!("{p}.{gl}"))
+                        .collect();
+                    match hits.as_slice() {
+                        [] => Some(g),
+                        [(_, _, m)] => Some(m.clone()),
+                        _ => {
+                            let names: Vec<String> =
+                                hits.iter().map(|(p, gl, _)| format!("{p}.{gl}")).collect();
+                            return Err(miette!(
+                                help = format!("name it with its purpose: {}", names.join(", ")),
+                                "{}: {} purposes have a goal `{g}` (--goal)",
+                                path.display(),
+                                hits.len()
+                            ));
+                        }
+                    }
+                }
+            };
+            match (wanted, goals.as_slice()) {
+                (None, [(_, _, only)]) => select_entry(model, path, Some(only.clone()), "--goal")?,
+                (None, [_, _, ..]) => {
+                    let names: Vec<String> =
+                        goals.iter().map(|(p, g, _)| format!("{p}.{g}")).collect();
+                    return Err(miette!(
+                        help = format!("name one with --goal: {}", names.join(", ")),
+                        "{} has {} test purpose goals",
+                        path.display(),
+                        goals.len()
+                    ));
+                }
+                (w, _) => select_entry(model, path, w, "--goal")?,
+            }
+        }
+    };
     let warnings = model.warnings();
     if warnings.is_empty() {
         return Ok(model);
@@ -129,14 +192,30 @@ pub fn parse_ioco(path: &Path) -> Result<ioco_lang::Model> {
 /// `--entry NAME`: the model or system to use.
 static ENTRY: Mutex<Option<String>> = Mutex::new(None);
 
+/// `--goal NAME`: the purpose to use from the `--purpose` file.
+static GOAL: Mutex<Option<String>> = Mutex::new(None);
+
+fn lock(m: &Mutex<Option<String>>) -> Option<String> {
+    m.lock().unwrap_or_else(|p| p.into_inner()).clone()
+}
+
 /// Set once by `main`: `--entry`.
 pub fn set_entry(name: Option<String>) {
     *ENTRY.lock().unwrap_or_else(|p| p.into_inner()) = name;
 }
 
-/// Makes `--entry NAME` the program's entry point.
-fn select_entry(mut model: ioco_lang::Model, path: &Path) -> Result<ioco_lang::Model> {
-    let wanted = ENTRY.lock().unwrap_or_else(|p| p.into_inner()).clone();
+/// Set once by `main`: `--goal`.
+pub fn set_goal(name: Option<String>) {
+    *GOAL.lock().unwrap_or_else(|p| p.into_inner()) = name;
+}
+
+/// Makes the model or system `wanted` (given with `flag`) the program's entry point.
+fn select_entry(
+    mut model: ioco_lang::Model,
+    path: &Path,
+    wanted: Option<String>,
+    flag: &str,
+) -> Result<ioco_lang::Model> {
     let Some(name) = wanted else {
         return Ok(model);
     };
@@ -156,7 +235,7 @@ fn select_entry(mut model: ioco_lang::Model, path: &Path) -> Result<ioco_lang::M
             names.sort();
             Err(miette!(
                 help = format!("the models and systems of this file: {}", names.join(", ")),
-                "{} has no model or system named `{}` (--entry)",
+                "{} has no model or system named `{}` ({flag})",
                 path.display(),
                 name
             ))
@@ -283,6 +362,16 @@ pub fn load_model(path: &Path) -> Result<Model> {
 /// Load a model file and read it as an LTS (a Mealy machine via its input/output reading).
 pub fn load_lts(path: &Path) -> Result<Lts> {
     load_model(path)?.into_lts().map_err(Report::new)
+}
+
+/// [`load_lts`] of a test purpose file: a `.ioco` or `.txs` one's entry is chosen by `--goal`
+/// ([`parse_purpose`]).
+pub fn purpose_lts(path: &Path) -> Result<Lts> {
+    if !is_lang(path) {
+        return load_lts(path);
+    }
+    let model = parse_purpose(path)?;
+    ioco_lang::lts_timed_of(&model, &path.display().to_string()).map(|(lts, _)| lts)
 }
 
 /// `--engine`: which engine tests a model.

@@ -68,6 +68,11 @@ struct Cli {
     /// files it is given (e.g. `ioco check Adder.txs --with AdderPurposes.txs`).
     #[arg(long = "with", global = true, value_name = "FILE")]
     with: Vec<std::path::PathBuf>,
+    /// The test purpose to use from the `--purpose` file, by name: a TorXakis GOAL (`goal` or
+    /// `Purp_goal`) or a model of a `.ioco` purpose file; default: the file's only goal, else
+    /// its entry. `--entry` picks the specification, `--goal` the purpose.
+    #[arg(long, global = true, value_name = "NAME")]
+    goal: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -205,6 +210,7 @@ fn main() -> ExitCode {
     load::configure(name, cli.deny_warnings);
     load::set_with_files(cli.with.clone());
     load::set_entry(cli.entry.clone());
+    load::set_goal(cli.goal.clone());
     let result = match cli.command {
         Command::Check(a) => cmd::check::run(a),
         Command::Show(a) => cmd::show::run(a),

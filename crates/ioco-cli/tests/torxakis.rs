@@ -541,3 +541,76 @@ fn a_run_of_no_step_is_an_error() {
             .stderr(predicate::str::contains("--steps 0"));
     }
 }
+
+/// `--goal` picks the test purpose of the `--purpose` file, `--entry` the specification: with
+/// several TorXakis goals the choice is required, a goal name two purposes share must be
+/// qualified, and an unknown one is named with `--goal`.
+#[test]
+fn goal_picks_the_purpose_and_entry_the_specification() {
+    if !have_corpus() {
+        return;
+    }
+    let adder = corpus("examps/Adder/Adder.txs");
+    let purposes = corpus("examps/Adder/AdderPurposes.txs");
+    let run = |goal: Option<&str>| {
+        let mut c = ioco();
+        c.args(["test", &adder, "--with", &purposes, "--purpose", &adder]);
+        if let Some(g) = goal {
+            c.args(["--goal", g]);
+        }
+        c.args(["--sim", &adder, "--runs", "1", "--seed", "1"]);
+        c.assert()
+    };
+    run(None).code(2).stderr(
+        predicate::str::contains("has 14 test purpose goals")
+            .and(predicate::str::contains("Purp4.m6")),
+    );
+    run(Some("m5")).code(2).stderr(
+        predicate::str::contains("2 purposes have a goal `m5`")
+            .and(predicate::str::contains("Purp1.m5, Purp4.m5")),
+    );
+    run(Some("nosuch")).code(2).stderr(predicate::str::contains(
+        "no model or system named `nosuch` (--goal)",
+    ));
+
+    // A finite specification with two models and a purpose file with two purposes: --entry
+    // and --goal choose independently (each purpose can only be met in its own model).
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("s.ioco");
+    std::fs::write(
+        &spec,
+        "model A { input a output x init s  s -- a? --> t  t -- x! --> s }\n\
+         model B { input b output y init s  s -- b? --> t  t -- y! --> s }\n",
+    )
+    .unwrap();
+    let purpose = dir.path().join("p.ioco");
+    std::fs::write(
+        &purpose,
+        "model PA { input a output x init s  s -- a? --> t  t -- x! --> accept }\n\
+         model PB { input b output y init s  s -- b? --> t  t -- y! --> accept }\n",
+    )
+    .unwrap();
+    for (entry, goal) in [("A", "PA"), ("B", "PB")] {
+        ioco()
+            .args(["test"])
+            .arg(&spec)
+            .args(["--entry", entry, "--purpose"])
+            .arg(&purpose)
+            .args(["--goal", goal, "--sim"])
+            .arg(&spec)
+            .args(["--runs", "2", "--seed", "1"])
+            .assert()
+            .code(0);
+    }
+    // the wrong pairing cannot reach accept: never a Pass
+    ioco()
+        .args(["test"])
+        .arg(&spec)
+        .args(["--entry", "A", "--purpose"])
+        .arg(&purpose)
+        .args(["--goal", "PB", "--sim"])
+        .arg(&spec)
+        .args(["--runs", "2", "--seed", "1"])
+        .assert()
+        .code(predicate::ne(0));
+}

@@ -36,7 +36,7 @@ pub fn to_ioco(m: &TxsModel) -> String {
     for (p, g, model) in &m.lowered.goals {
         let _ = writeln!(
             out,
-            "// PURPDEF {p} GOAL {g} is the purpose model `{model}` (HIT: location accept…, MISS: refuse…): `ioco test … --purpose THIS.ioco --entry {model}`."
+            "// PURPDEF {p} GOAL {g} is the purpose model `{model}` (HIT: location accept…, MISS: refuse…): `ioco test … --purpose THIS.ioco --goal {model}`."
         );
     }
     for item in &m.lowered.file.items {

@@ -35,7 +35,7 @@ use std::time::{Duration, Instant};
 
 /// Load a test purpose (any model format; `.ioco` included).
 pub fn load_purpose(path: &Path) -> Result<Purpose> {
-    let lts = load_lts(path)?;
+    let lts = crate::load::purpose_lts(path)?;
     Purpose::from_lts(lts).map_err(|e| {
         miette!(
             help = "name the accepting states (locations) `accept…` and the refusing ones \
@@ -179,7 +179,7 @@ pub fn symbolic_graph(model: &Path, purpose_path: &Path) -> Result<SymbolicGraph
             purpose_path.display()
         ));
     }
-    let pm = crate::load::parse_ioco(purpose_path)?;
+    let pm = crate::load::parse_purpose(purpose_path)?;
     let product = ioco_stg::Product::new(&sm, &pm).map_err(|e| {
         miette!(
             help = e.hint.clone(),
