@@ -1,6 +1,9 @@
 //! Seed 004's running example without the purpose's `p == 2` (issue #18 item 5), and a
 //! three-variable relation that only polyhedra keep.
 //!
+//! The models are in `examples/purposes/stg/` (`purpose-no-p2.ioco`, `purpose-y.ioco`,
+//! `spec3.ioco`, `purpose3.ioco`).
+//!
 //! * `p == 2` removed, nothing in its place: accept after any OK with x ≥ 6. The exact answer
 //!   at RecY is then `x − 2 ≤ p ≤ x + 2` (any |p2 − p1| ≤ 2 gives an OK), not `p = x + 2`;
 //!   polyhedra give exactly that, and keep the OK guard's `p = y − x`, which octagons lose.
@@ -12,32 +15,16 @@
 
 use ioco_stg::{analyse, Domain, LinCons, LinExpr, Octagon, Polyhedra, TestGraph};
 
-fn spec() -> ioco_lang::Model {
+fn load(name: &str) -> ioco_lang::Model {
     let path = format!(
-        "{}/../../examples/purposes/stg/spec.ioco",
+        "{}/../../examples/purposes/stg/{name}",
         env!("CARGO_MANIFEST_DIR")
     );
     ioco_lang::parse_file(&path).unwrap_or_else(|d| panic!("{}", ioco_lang::render_plain(&d)))
 }
 
-fn parse(text: &str) -> ioco_lang::Model {
-    ioco_lang::parse_str("m.ioco", text)
-        .unwrap_or_else(|d| panic!("{}", ioco_lang::render_plain(&d)))
-}
-
-/// The purpose of the running example with its accept and refuse guards replaced.
-fn purpose(vars: &str, accept: &str, refuse: &str) -> ioco_lang::Model {
-    parse(&format!(
-        "model Purpose {{
-  input Start, a(p: int)
-  output End, Error(p: int), OK(p: int), NOK(p: int)
-  var {vars}
-  init Wait
-  Wait -- OK!(p) [{accept}] --> accept
-  Wait -- OK!(p) [{refuse}] --> refuse
-  Wait -- NOK!(p) --> refuse
-}}"
-    ))
+fn spec() -> ioco_lang::Model {
+    load("spec.ioco")
 }
 
 fn dim<D>(g: &TestGraph<D>, name: &str) -> usize {
@@ -94,7 +81,7 @@ fn z_eq<D>(g: &TestGraph<D>) -> [LinCons; 2] {
 
 #[test]
 fn without_p_eq_2_the_exact_band_and_the_three_variable_guard() {
-    let tp = purpose("x: int = 0", "x >= 6", "x <= 5");
+    let tp = load("purpose-no-p2.ioco");
     let gp = analyse::<Polyhedra>(&spec(), &tp).unwrap();
     let go = analyse::<Octagon>(&spec(), &tp).unwrap();
     // RecY: x − 2 ≤ p ≤ x + 2 and x ≥ 6, in both relational domains; all five values kept.
@@ -115,6 +102,7 @@ fn without_p_eq_2_the_exact_band_and_the_three_variable_guard() {
     }
     let ko = kept(&go, "(RecY,Wait)", "a", false);
     assert!(all_entail(&ko, &le(&go, &[("p0", 1), ("x", -1)], 2)));
+    assert!(all_entail(&ko, &le(&go, &[("p0", -1), ("x", 1)], 2)));
     // Compare, the accepting OK: polyhedra keep p = y − x; octagons keep only its bounds and
     // let OK(0) through after y − x = 2.
     let kp = kept(&gp, "(Compare,Wait)", "OK", true);
@@ -133,11 +121,7 @@ fn without_p_eq_2_the_exact_band_and_the_three_variable_guard() {
 
 #[test]
 fn p_eq_2_replaced_by_y_eq_x_plus_2_still_gives_p_eq_x_plus_2() {
-    let tp = purpose(
-        "x: int = 0, y: int = 0",
-        "y == x + 2 && x >= 6",
-        "y != x + 2 || x <= 5",
-    );
+    let tp = load("purpose-y.ioco");
     let gp = analyse::<Polyhedra>(&spec(), &tp).unwrap();
     let go = analyse::<Octagon>(&spec(), &tp).unwrap();
     let kp = kept(&gp, "(RecY,Wait)", "a", false);
@@ -160,34 +144,11 @@ fn p_eq_2_replaced_by_y_eq_x_plus_2_still_gives_p_eq_x_plus_2() {
     assert!(all_entail(&k, &le(&gp, &[("p0", -1)], -2)));
 }
 
-const CMP3: &str = "model Cmp3 {
-  input Start, a(p: int)
-  output End, OK(p: int), NOK(p: int)
-  var x: int = 0, y: int = 0, z: int = 0
-  init Idle
-  Idle -- Start? --> RecX
-  RecX -- End! --> Done
-  RecX -- a?(p) { x = p } --> RecY
-  RecY -- a?(p) { y = p } --> RecZ
-  RecZ -- a?(p) { z = p } --> Compare
-  Compare -- OK!(p) [p == x + y - z && p >= -2 && p <= 2] --> Done
-  Compare -- NOK!(p) [p == x + y - z && (p <= -3 || p >= 3)] --> Done
-}";
-
-const TP3: &str = "model P3 {
-  input Start, a(p: int)
-  output End, OK(p: int), NOK(p: int)
-  var x: int = 0
-  init Wait
-  Wait -- OK!(p) [p == 2 && x >= 6] --> accept
-  Wait -- OK!(p) [p != 2 || x <= 5] --> refuse
-  Wait -- NOK!(p) --> refuse
-}";
-
 #[test]
 fn a_three_variable_relation_only_polyhedra_keep() {
-    let gp = analyse::<Polyhedra>(&parse(CMP3), &parse(TP3)).unwrap();
-    let go = analyse::<Octagon>(&parse(CMP3), &parse(TP3)).unwrap();
+    let (s3, p3) = (load("spec3.ioco"), load("purpose3.ioco"));
+    let gp = analyse::<Polyhedra>(&s3, &p3).unwrap();
+    let go = analyse::<Octagon>(&s3, &p3).unwrap();
     // RecZ: the third value must be p = x + y − 2.
     let kp = kept(&gp, "(RecZ,Wait)", "a", false);
     for c in z_eq(&gp) {
