@@ -288,8 +288,9 @@ fn run_symbolic_in<D: ioco_stg::Domain>(
 }
 
 /// `ioco gen` of a specification with data and a purpose: the symbolic test graph as JSON
-/// (format `ioco-stg/1`): coreach^α per location, and per transition its strengthened guard
-/// and fate (keep / dropped input / inconclusive output).
+/// (format `ioco-stg/1`): the domain and whether the forward simplification ran, coreach^α
+/// per location, and per transition its strengthened guard and fate (keep / dropped input /
+/// inconclusive output / unreachable, the last only with `--forward-reach`).
 pub fn gen_symbolic(
     model: &Path,
     purpose_path: &Path,
