@@ -271,6 +271,113 @@ fn gen_writes_the_symbolic_test_graph() {
 }
 
 #[test]
+fn gen_with_polyhedra_keeps_the_three_variable_guard_and_forward_reach_deletes() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = |args: &[&str], name: &str| -> serde_json::Value {
+        let out = dir.path().join(name);
+        ioco()
+            .args(["gen", STG_SPEC, "--purpose", STG_PURPOSE, "-o"])
+            .arg(&out)
+            .args(args)
+            .assert()
+            .code(0);
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap()
+    };
+    let accepting_ok = |g: &serde_json::Value| -> serde_json::Value {
+        g["transitions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["from"] == "(Compare,Wait)" && t["gate"] == "OK" && t["fate"] == "keep")
+            .unwrap()
+            .clone()
+    };
+    let p = graph(&["--domain", "polyhedra"], "p.json");
+    assert_eq!(p["domain"], "polyhedra");
+    assert_eq!(p["forward_reach"], false);
+    // The kept OK guard states p = y − x as such (three variables in one constraint).
+    let guard = accepting_ok(&p)["strengthened_guard"][0]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        guard.contains("x - y + p0 ≤ 0") && guard.contains("-x + y - p0 ≤ 0"),
+        "{guard}"
+    );
+    let o = graph(&[], "o.json");
+    assert_eq!(o["domain"], "octagon");
+    let guard = accepting_ok(&o)["strengthened_guard"][0]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(!guard.contains("x - y + p0"), "{guard}");
+    // --forward-reach: Error, NOK and the refusing OK at Compare never fire (Fig. 4).
+    let f = graph(&["--domain", "polyhedra", "--forward-reach"], "f.json");
+    assert_eq!(f["forward_reach"], true);
+    let at_compare: Vec<&serde_json::Value> = f["transitions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["from"] == "(Compare,Wait)")
+        .collect();
+    assert_eq!(at_compare.len(), 5);
+    let fates: Vec<&str> = at_compare
+        .iter()
+        .map(|t| t["fate"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        fates.iter().filter(|f| **f == "keep").count(),
+        1,
+        "{fates:?}"
+    );
+    assert_eq!(
+        fates.iter().filter(|f| **f == "unreachable").count(),
+        4,
+        "{fates:?}"
+    );
+}
+
+#[test]
+fn symbolic_purpose_steers_with_polyhedra() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("s.json");
+    ioco()
+        .args([
+            "test",
+            STG_SPEC,
+            "--purpose",
+            STG_PURPOSE,
+            "--cmd",
+            &comparator(0),
+        ])
+        .args(["--quiescence-marker", "#quiet", "--timeout", "2000"])
+        .args([
+            "--runs",
+            "2",
+            "--seed",
+            "4",
+            "--domain",
+            "polyhedra",
+            "--forward-reach",
+        ])
+        .args(["--json"])
+        .arg(&json)
+        .assert()
+        .code(0)
+        .stderr(contains("polyhedra, forward reachability analysis"))
+        .stderr(contains("accept reached in 2 of 2 run(s)"));
+    let s = summary(&json);
+    for r in &s.runs {
+        assert_eq!(r.verdict, ioco_exec::RunVerdict::Pass, "{r:?}");
+        assert_eq!(r.trace, strs(&["Start?", "a?(6)", "a?(8)", "OK!(2)"]));
+    }
+    assert!(s.parameters["strategy"]
+        .as_str()
+        .unwrap()
+        .contains("polyhedra"));
+}
+
+#[test]
 fn an_unreachable_symbolic_purpose_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let p = write(

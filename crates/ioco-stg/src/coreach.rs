@@ -35,6 +35,12 @@ pub struct Options {
     pub widen_delay: usize,
     /// Descending (narrowing) rounds after stabilisation.
     pub narrowing: usize,
+    /// Ascending rounds before the iteration gives up and sets every location that still
+    /// changes to ⊤ (sound; a budget against a domain whose widening is slow to stabilise).
+    pub max_rounds: usize,
+    /// The optional simplification of 004 Fig. 4: intersect with a forward
+    /// over-approximation of the states the test case reaches ([`crate::reach`]).
+    pub forward: bool,
 }
 
 impl Default for Options {
@@ -42,6 +48,8 @@ impl Default for Options {
         Options {
             widen_delay: 2,
             narrowing: 2,
+            max_rounds: 1000,
+            forward: false,
         }
     }
 }
@@ -133,32 +141,37 @@ fn step<D: Domain>(p: &Product, x: &[D], l: usize) -> D {
     acc
 }
 
-/// Compute the over-approximation of coreach(accept) in domain `D`.
-pub fn coreach<D: Domain>(p: &Product, opts: &Options) -> Coreach<D> {
-    let n = p.num_dims();
-    let mut x: Vec<D> = p
-        .locations
-        .iter()
-        .map(|l| if l.accept { D::top(n) } else { D::bottom(n) })
-        .collect();
+/// The chaotic iteration shared by the backward and the forward analyses: `x` starts at the
+/// initial values, the locations for which `fixed` holds keep them, the others are updated
+/// with `f` in the given order, joining for the first [`Options::widen_delay`] updates and
+/// widening after; after [`Options::max_rounds`] rounds a location that still changes becomes
+/// ⊤. Then [`Options::narrowing`] descending rounds. Returns the rounds and widenings.
+pub(crate) fn fixpoint<D: Domain>(
+    x: &mut [D],
+    order: &[usize],
+    fixed: impl Fn(usize) -> bool,
+    f: impl Fn(&[D], usize) -> D,
+    opts: &Options,
+) -> (usize, usize) {
     let mut updates = vec![0usize; x.len()];
     let mut rounds = 0;
     let mut widenings = 0;
     loop {
         rounds += 1;
         let mut changed = false;
-        // Backward problem: visit locations in reverse discovery order (targets first, mostly).
-        for l in (0..x.len()).rev() {
-            if p.locations[l].accept {
+        for &l in order {
+            if fixed(l) {
                 continue;
             }
-            let new = step(p, &x, l);
+            let new = f(x, l);
             if new.leq(&x[l]) {
                 continue;
             }
             changed = true;
             updates[l] += 1;
-            x[l] = if updates[l] > opts.widen_delay {
+            x[l] = if rounds > opts.max_rounds {
+                D::top(x[l].dims())
+            } else if updates[l] > opts.widen_delay {
                 widenings += 1;
                 x[l].widen(&x[l].join(&new))
             } else {
@@ -171,16 +184,44 @@ pub fn coreach<D: Domain>(p: &Product, opts: &Options) -> Coreach<D> {
     }
     for _ in 0..opts.narrowing {
         let next: Vec<D> = (0..x.len())
-            .map(|l| {
-                if p.locations[l].accept {
-                    x[l].clone()
-                } else {
-                    step(p, &x, l)
-                }
-            })
+            .map(|l| if fixed(l) { x[l].clone() } else { f(x, l) })
             .collect();
-        x = next;
+        x.clone_from_slice(&next);
     }
+    (rounds, widenings)
+}
+
+/// Compute the over-approximation of coreach(accept) in domain `D`.
+pub fn coreach<D: Domain>(p: &Product, opts: &Options) -> Coreach<D> {
+    coreach_within(p, opts, None)
+}
+
+/// coreach(accept) restricted to `within` (one value per location, e.g. the forward
+/// reachable states of [`crate::reach`]): `X_ℓ = R_ℓ ⊓ ⊔_t pre_t(X_to(t))`. Sound for the
+/// states of `R`: the concrete coreach ∩ reach set is the least fixpoint of
+/// `X ↦ R ∩ (Accept ∪ pre(X))` (a state on a path to accept has its successor on it).
+pub fn coreach_within<D: Domain>(p: &Product, opts: &Options, within: Option<&[D]>) -> Coreach<D> {
+    let n = p.num_dims();
+    let mut x: Vec<D> = p
+        .locations
+        .iter()
+        .enumerate()
+        .map(|(l, loc)| match (loc.accept, within) {
+            (true, Some(r)) => r[l].clone(),
+            (true, None) => D::top(n),
+            (false, _) => D::bottom(n),
+        })
+        .collect();
+    // Backward problem: visit locations in reverse discovery order (targets first, mostly).
+    let order: Vec<usize> = (0..x.len()).rev().collect();
+    let f = |x: &[D], l: usize| {
+        let s = step(p, x, l);
+        match within {
+            Some(r) => s.meet(&r[l]),
+            None => s,
+        }
+    };
+    let (rounds, widenings) = fixpoint(&mut x, &order, |l| p.locations[l].accept, f, opts);
     Coreach {
         values: x,
         rounds,

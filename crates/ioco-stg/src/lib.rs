@@ -7,11 +7,16 @@
 //!    (the purpose observes the specification's variables; `accept…`/`refuse…` locations);
 //! 2. [`coreach`]: an over-approximation of the states that can still reach accept, by
 //!    backward abstract interpretation in an abstract [`domain`] with widening:
-//!    [`interval`] (boxes) or [`octagon`] (relational: it keeps `p = x + 2`);
+//!    [`interval`] (boxes), [`octagon`] (relational: it keeps `p = x + 2`) or [`polyhedra`]
+//!    (the paper's convex polyhedra, §4: any linear relation, e.g. the three-variable guard
+//!    `p = y − x`; Fourier–Motzkin with budgets);
 //! 3. [`select`]: guards strengthened by the approximation (`G ∧ K_t`), inputs that certainly
 //!    leave coreach dropped, outputs that certainly leave it Inconclusive, and online input
 //!    choice inside the strengthened guards;
-//! 4. [`online`]: online execution against a system with data, inputs controlled inside the
+//! 4. optionally ([`Options::forward`]), [`reach`]: the simplification of 004 Fig. 4, a
+//!    forward over-approximation of the test case's valuations along the strengthened guards,
+//!    intersected with coreach and the guards; transitions that never fire are deleted;
+//! 5. [`online`]: online execution against a system with data, inputs controlled inside the
 //!    strengthened guards, conformance judged by `ioco-symbolic`'s oracle.
 //!
 //! Guards and updates are abstracted into linear integer constraints ([`linear`]); anything
@@ -37,7 +42,9 @@ pub mod interval;
 pub mod linear;
 pub mod octagon;
 pub mod online;
+pub mod polyhedra;
 pub mod product;
+pub mod reach;
 pub mod select;
 
 pub use coreach::{Coreach, Options};
@@ -45,6 +52,7 @@ pub use domain::Domain;
 pub use interval::Interval;
 pub use linear::{LinCons, LinExpr};
 pub use octagon::Octagon;
+pub use polyhedra::Polyhedra;
 pub use product::{Product, ProductError};
 pub use select::{SelectError, TestGraph};
 
@@ -73,6 +81,15 @@ pub fn analyse<D: Domain>(
     spec: &ioco_lang::Model,
     purpose: &ioco_lang::Model,
 ) -> Result<TestGraph<D>, StgError> {
+    analyse_with(spec, purpose, &Options::default())
+}
+
+/// [`analyse`] with options (e.g. [`Options::forward`], the forward simplification).
+pub fn analyse_with<D: Domain>(
+    spec: &ioco_lang::Model,
+    purpose: &ioco_lang::Model,
+    opts: &Options,
+) -> Result<TestGraph<D>, StgError> {
     let p = Product::new(spec, purpose).map_err(StgError::Product)?;
-    TestGraph::new(p, &Options::default()).map_err(StgError::Select)
+    TestGraph::new(p, opts).map_err(StgError::Select)
 }

@@ -44,14 +44,20 @@ pub struct TestGraph<D> {
     pub product: Product,
     /// coreach^α per location.
     pub coreach: Coreach<D>,
-    /// `G ∧ K_t` per transition (a union; empty: the transition certainly leaves coreach).
+    /// `G ∧ K_t` per transition (a union; empty: the transition certainly leaves coreach),
+    /// intersected with `reach^α` of its source with [`Options::forward`].
     pub kept: Vec<Vec<D>>,
+    /// `reach^α` per location, with [`Options::forward`].
+    pub reach: Option<Vec<D>>,
+    /// Per transition: it never fires from `reach^α` (always false without the forward
+    /// analysis).
+    pub unreachable: Vec<bool>,
 }
 
 impl<D: Domain> TestGraph<D> {
     /// Run the analysis and strengthen the guards.
     pub fn new(product: Product, opts: &Options) -> Result<TestGraph<D>, SelectError> {
-        let co = coreach::<D>(&product, opts);
+        let mut co = coreach::<D>(&product, opts);
         if !co.initially_coreachable(&product) {
             let accepting: Vec<&str> = product
                 .locations
@@ -72,13 +78,33 @@ impl<D: Domain> TestGraph<D> {
                 }
             )));
         }
-        let kept = (0..product.transitions.len())
+        let mut kept: Vec<Vec<D>> = (0..product.transitions.len())
             .map(|t| co.guard(&product, t))
             .collect();
+        let mut unreachable = vec![false; product.transitions.len()];
+        let mut reach = None;
+        if opts.forward {
+            let r = crate::reach::reach(&product, &kept, opts);
+            for (t, tr) in product.transitions.iter().enumerate() {
+                let from = &r[tr.from];
+                unreachable[t] = crate::reach::never_fires(tr, from);
+                kept[t] = kept[t]
+                    .iter()
+                    .map(|k| k.meet(from))
+                    .filter(|k| !k.is_bottom())
+                    .collect();
+            }
+            for (v, rl) in co.values.iter_mut().zip(&r) {
+                *v = v.meet(rl);
+            }
+            reach = Some(r);
+        }
         Ok(TestGraph {
             product,
             coreach: co,
             kept,
+            reach,
+            unreachable,
         })
     }
 
@@ -157,9 +183,12 @@ impl<D: Domain> TestGraph<D> {
     }
 
     /// What happens to transition `t`: `keep`, `dropped` (an input that never leads to
-    /// accept) or `inconclusive` (an output after which accept cannot be reached).
+    /// accept), `inconclusive` (an output after which accept cannot be reached) or
+    /// `unreachable` (deleted by the forward analysis: it never fires in the test case).
     pub fn fate(&self, t: usize) -> &'static str {
-        if !self.kept[t].is_empty() {
+        if self.unreachable[t] {
+            "unreachable"
+        } else if !self.kept[t].is_empty() {
             "keep"
         } else if matches!(
             self.product.transitions[t].gate,
@@ -177,7 +206,16 @@ impl<D: Domain> TestGraph<D> {
         let p = &self.product;
         let show = |d: &D| self.show(d);
         let mut s = String::new();
-        let _ = writeln!(s, "domain: {}", D::NAME);
+        let _ = writeln!(
+            s,
+            "domain: {}{}",
+            D::NAME,
+            if self.reach.is_some() {
+                ", simplified with forward reachability"
+            } else {
+                ""
+            }
+        );
         for (l, loc) in p.locations.iter().enumerate() {
             let tag = if loc.accept {
                 " [accept: pass]"
@@ -204,7 +242,9 @@ impl<D: Domain> TestGraph<D> {
                     None => ("τ", ""),
                 };
                 let kept: Vec<String> = self.kept[t].iter().map(show).collect();
-                let fate = if !self.kept[t].is_empty() {
+                let fate = if self.unreachable[t] {
+                    "unreachable (deleted by the forward analysis)".into()
+                } else if !self.kept[t].is_empty() {
                     format!("keep when {}", kept.join(" ∨ "))
                 } else if mark == "?" {
                     "dropped (never leads to accept)".into()

@@ -1,9 +1,13 @@
 //! Seed 004's running example (Figs 1–6; notes §B3): the product of the comparator
-//! specification and the purpose "OK(2) with x ≥ 6", analysed with octagons and intervals.
+//! specification and the purpose "OK(2) with x ≥ 6", analysed with octagons, intervals and
+//! polyhedra (the paper's domain, Fig. 4), with and without the forward simplification.
 //! Properties, not printed constants (the paper's Fig 6 and prose disagree on the interval
 //! bound, see the note).
 
-use ioco_stg::{analyse, Domain, Interval, LinCons, LinExpr, Octagon, TestGraph};
+use ioco_stg::{
+    analyse, analyse_with, Domain, Interval, LinCons, LinExpr, Octagon, Options, Polyhedra,
+    TestGraph,
+};
 
 fn load(name: &str) -> ioco_lang::Model {
     let path = format!(
@@ -162,4 +166,131 @@ fn the_rendered_graph_names_locations_and_fates() {
     assert!(text.contains("domain: octagon"));
     assert!(text.contains("(WaitX,accept) [accept: pass]"), "{text}");
     assert!(text.contains("End! -> (Done,Wait): inconclusive"), "{text}");
+}
+
+#[test]
+fn polyhedra_give_the_papers_fig4() {
+    let g = graph::<Polyhedra>();
+    let k = kept(&g, "(RecX,Wait)", "a");
+    assert!(all_entail(&k, &le(&g, &[("p0", -1)], -6)), "{}", g.render());
+    let k = kept(&g, "(RecY,Wait)", "a");
+    assert!(all_entail(&k, &le(&g, &[("p0", 1), ("x", -1)], 2)));
+    assert!(all_entail(&k, &le(&g, &[("p0", -1), ("x", 1)], -2)));
+    assert!(all_entail(&k, &le(&g, &[("x", -1)], -6)));
+    let c = &g.coreach.values[g.product.location("(Compare,Wait)").unwrap()];
+    assert!(c.entails(&le(&g, &[("y", 1), ("x", -1)], 2)));
+    assert!(c.entails(&le(&g, &[("y", -1), ("x", 1)], -2)));
+    assert!(c.entails(&le(&g, &[("x", -1)], -6)));
+    // Fig. 4's `p = y − x = 2`: the three-variable equation is in the kept guard as such.
+    let compare = g.product.location("(Compare,Wait)").unwrap();
+    let acc: Vec<usize> = g
+        .product
+        .transitions_on(compare, "OK")
+        .into_iter()
+        .filter(|&t| g.product.locations[g.product.transitions[t].to].accept)
+        .collect();
+    let k = &g.kept[acc[0]];
+    assert!(all_entail(k, &le(&g, &[("p0", 1), ("y", -1), ("x", 1)], 0)));
+    assert!(all_entail(
+        k,
+        &le(&g, &[("p0", -1), ("y", 1), ("x", -1)], 0)
+    ));
+    assert!(all_entail(k, &le(&g, &[("p0", 1)], 2)));
+    // The octagon keeps p = 2 and y − x = 2 but cannot state p − y + x ≤ 0 itself.
+    let go = graph::<Octagon>();
+    assert!(!all_entail(
+        &go.kept[acc[0]],
+        &le(&go, &[("p0", 1), ("y", -1), ("x", 1)], 0)
+    ));
+    // Same fates as the octagon graph, transition by transition.
+    for t in 0..g.product.transitions.len() {
+        assert_eq!(g.fate(t), go.fate(t), "t{t}");
+    }
+}
+
+#[test]
+fn polyhedra_are_at_least_as_precise_as_octagons_here() {
+    let (gp, go) = (graph::<Polyhedra>(), graph::<Octagon>());
+    let n = gp.product.num_dims();
+    let (x, y, p) = (dim(&gp, "x"), dim(&gp, "y"), dim(&gp, "p0"));
+    for t in 0..gp.product.transitions.len() {
+        for vx in -3..10 {
+            for vy in -3..12 {
+                for vp in -3..12 {
+                    let mut pt = vec![0; n];
+                    pt[x] = vx;
+                    pt[y] = vy;
+                    pt[p] = vp;
+                    if gp.kept[t].iter().any(|k| k.contains(&pt)) {
+                        assert!(go.kept[t].iter().any(|k| k.contains(&pt)), "t{t} {pt:?}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_forward_simplification_deletes_what_fig4_deletes() {
+    let opts = Options {
+        forward: true,
+        ..Options::default()
+    };
+    let g: TestGraph<Polyhedra> = analyse_with(&load("spec.ioco"), &load("purpose.ioco"), &opts)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let text = g.render();
+    assert!(
+        text.contains("simplified with forward reachability"),
+        "{text}"
+    );
+    let compare = g.product.location("(Compare,Wait)").unwrap();
+    // reach^α at Compare: y = x + 2 and x ≥ 6 (inputs are sent inside the guards).
+    let r = &g.reach.as_ref().unwrap()[compare];
+    assert!(r.entails(&le(&g, &[("y", 1), ("x", -1)], 2)));
+    assert!(r.entails(&le(&g, &[("y", -1), ("x", 1)], -2)));
+    assert!(r.entails(&le(&g, &[("x", -1)], -6)));
+    // Error, NOK and the non-accepting OK never fire at Compare; the accepting OK is kept.
+    for (t, tr) in g.product.transitions.iter().enumerate() {
+        if tr.from != compare {
+            continue;
+        }
+        let gate = tr.gate.as_ref().unwrap().0.as_str();
+        if gate == "OK" && g.product.locations[tr.to].accept {
+            assert_eq!(g.fate(t), "keep", "{text}");
+        } else {
+            assert_eq!(g.fate(t), "unreachable", "{gate}: {text}");
+        }
+    }
+    // Error at RecY needs x < 0, but x ≥ 6 there: deleted too. The inputs keep their guards.
+    let recy = g.product.location("(RecY,Wait)").unwrap();
+    for t in g.product.transitions_on(recy, "Error") {
+        assert_eq!(g.fate(t), "unreachable", "{text}");
+    }
+    assert_eq!(g.fate(kept_index(&g, "(RecY,Wait)", "a")), "keep");
+    // Without the option nothing is unreachable, and every kept point of the simplified
+    // graph is kept by the plain one (it only prunes).
+    let plain = graph::<Polyhedra>();
+    assert!(plain.unreachable.iter().all(|u| !u));
+    let n = g.product.num_dims();
+    let (x, y, p) = (dim(&g, "x"), dim(&g, "y"), dim(&g, "p0"));
+    for t in 0..g.product.transitions.len() {
+        for vx in -3..10 {
+            for vy in -3..12 {
+                for vp in -3..12 {
+                    let mut pt = vec![0; n];
+                    pt[x] = vx;
+                    pt[y] = vy;
+                    pt[p] = vp;
+                    if g.kept[t].iter().any(|k| k.contains(&pt)) {
+                        assert!(plain.kept[t].iter().any(|k| k.contains(&pt)), "t{t} {pt:?}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn kept_index<D: Domain>(g: &TestGraph<D>, loc: &str, gate: &str) -> usize {
+    let l = g.product.location(loc).unwrap();
+    g.product.transitions_on(l, gate)[0]
 }

@@ -4,12 +4,16 @@
 //! * every state from which accept is reachable (within the bounds) is in coreach^α, and
 //! * the strengthened guard `G ∧ K_t` never excludes a step that leads into that set,
 //!
-//! for both domains.
+//! for every domain; polyhedra are inside the intervals on acyclic products (no widening, where
+//! the two are comparable: Theorem 1 of 004, more precision gives a more accurate test case);
+//! and the forward simplification (004 Fig. 4) keeps every step of the test case from a state
+//! it reaches. The polyhedra and forward properties run with fixed seeds.
 
 use ioco_lang::ir::Direction;
 use ioco_stg::coreach::{coreach, strengthen};
 use ioco_stg::product::{Location, Product, Transition};
-use ioco_stg::{Domain, Interval, LinCons, LinExpr, Octagon, Options};
+use ioco_stg::reach::reach;
+use ioco_stg::{Domain, Interval, LinCons, LinExpr, Octagon, Options, Polyhedra};
 use proptest::prelude::*;
 
 const B: i64 = 3;
@@ -176,6 +180,120 @@ fn sound<D: Domain>(p: &Product) -> Result<(), TestCaseError> {
         }
     }
     Ok(())
+}
+
+/// Acyclic products: every transition goes to a later location.
+fn acyclic() -> impl Strategy<Value = Product> {
+    product().prop_map(|mut p| {
+        p.transitions.retain(|t| t.from < t.to);
+        p
+    })
+}
+
+/// Polyhedra ⊆ intervals, pointwise on the grid, for coreach and every strengthened guard.
+fn within_intervals(p: &Product) -> Result<(), TestCaseError> {
+    let ap = coreach::<Polyhedra>(p, &Options::default());
+    let ai = coreach::<Interval>(p, &Options::default());
+    for l in 0..p.locations.len() {
+        for x in -B..=B {
+            for y in -B..=B {
+                let pt = [x, y, 0, 0, 0];
+                if ap.values[l].contains(&pt) {
+                    prop_assert!(ai.values[l].contains(&pt), "l{l} {pt:?}");
+                }
+            }
+        }
+    }
+    for (k, t) in p.transitions.iter().enumerate() {
+        let kp = strengthen(p, t, &ap.values[t.to]);
+        let ki = strengthen(p, t, &ai.values[t.to]);
+        for x in -B..=B {
+            for y in -B..=B {
+                for q in -B..=B {
+                    let pt = [x, y, q, 0, 0];
+                    if kp.iter().any(|d| d.contains(&pt)) {
+                        prop_assert!(ki.iter().any(|d| d.contains(&pt)), "t{k} {pt:?}");
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The forward simplification: every good step (into concrete coreach) from a state the test
+/// case reaches by good steps from (0, 0) stays in `G ∧ K_t ⊓ reach^α`.
+fn forward_sound<D: Domain>(p: &Product) -> Result<(), TestCaseError> {
+    let c = concrete(p);
+    let opts = Options::default();
+    let a = coreach::<D>(p, &opts);
+    let kept: Vec<Vec<D>> = p
+        .transitions
+        .iter()
+        .map(|t| strengthen(p, t, &a.values[t.to]))
+        .collect();
+    let r = reach(p, &kept, &opts);
+    let w = (2 * B + 1) as usize;
+    let mut seen = vec![vec![vec![false; w]; w]; p.locations.len()];
+    let mut todo = vec![(p.initial, 0i64, 0i64)];
+    seen[p.initial][idx(0)][idx(0)] = true;
+    while let Some((l, x, y)) = todo.pop() {
+        prop_assert!(
+            r[l].contains(&[x, y, 0, 0, 0]),
+            "{}: reach misses l{l} x={x} y={y}",
+            D::NAME
+        );
+        for (k, t) in p
+            .transitions
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.from == l)
+        {
+            for q in -B..=B {
+                for (nx, ny) in successors(t, x, y, q) {
+                    if !c[t.to][idx(nx)][idx(ny)] {
+                        continue;
+                    }
+                    let pt = [x, y, q, 0, 0];
+                    prop_assert!(
+                        kept[k].iter().any(|d| d.meet(&r[l]).contains(&pt)),
+                        "{}: simplified transition {k} excludes x={x} y={y} p={q}",
+                        D::NAME
+                    );
+                    if !seen[t.to][idx(nx)][idx(ny)] {
+                        seen[t.to][idx(nx)][idx(ny)] = true;
+                        todo.push((t.to, nx, ny));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 128,
+        rng_seed: prop::test_runner::RngSeed::Fixed(4005),
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn polyhedra_over_approximate_coreach(p in product()) {
+        sound::<Polyhedra>(&p)?;
+    }
+
+    #[test]
+    fn polyhedra_are_inside_intervals_without_loops(p in acyclic()) {
+        within_intervals(&p)?;
+    }
+
+    #[test]
+    fn the_forward_simplification_keeps_every_step_of_the_test_case(p in product()) {
+        forward_sound::<Polyhedra>(&p)?;
+        forward_sound::<Octagon>(&p)?;
+        forward_sound::<Interval>(&p)?;
+    }
 }
 
 proptest! {

@@ -1,6 +1,6 @@
 //! Widening makes the backward analysis terminate on loops and keeps the bounds that are stable.
 
-use ioco_stg::{analyse, Domain, Interval, LinCons, LinExpr, Octagon, TestGraph};
+use ioco_stg::{analyse, Domain, Interval, LinCons, LinExpr, Octagon, Polyhedra, TestGraph};
 
 fn graph<D: Domain>(spec: &str, purpose: &str) -> TestGraph<D> {
     let s = ioco_lang::parse_str("s.ioco", spec)
@@ -53,6 +53,30 @@ fn check<D: Domain>() {
 fn widening_terminates_on_a_counter_loop() {
     check::<Interval>();
     check::<Octagon>();
+    check::<Polyhedra>();
+}
+
+#[test]
+fn polyhedra_widening_keeps_a_relation_two_counters_share() {
+    // x and y count up together: y = x is invariant, and done! needs x == 100 ∧ y == 100.
+    let spec = "model C { input inc output done var x: int = 0, y: int = 0 init l
+      l -- inc? [x < 100] { x = x + 1, y = y + 1 } --> l
+      l -- done! [x == 100 && y == 100] --> l }";
+    let purpose = "model P { input inc output done init w w -- done! --> accept }";
+    let g = graph::<Polyhedra>(spec, purpose);
+    assert!(g.coreach.widenings >= 1);
+    let c = &g.coreach.values[g.product.initial];
+    // Backward from x = y = 100: coreach is y − x = 0 ∧ x ≤ 100; the polyhedral widening
+    // keeps the equation through the loop.
+    let eq = |a: i64| LinCons {
+        expr: LinExpr {
+            terms: vec![(0, a), (1, -a)],
+            constant: 0,
+        },
+    };
+    assert!(c.entails(&eq(1)) && c.entails(&eq(-1)), "{}", g.render());
+    assert!(c.entails(&x_le(100)));
+    assert!(c.contains(&[-5, -5, 0, 0, 0]) && !c.contains(&[1, 2, 0, 0, 0]));
 }
 
 #[test]

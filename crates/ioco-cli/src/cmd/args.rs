@@ -84,7 +84,33 @@ pub struct TestArgs {
     #[arg(long, value_name = "FILE")]
     pub purpose: Option<PathBuf>,
     #[command(flatten)]
+    pub stg: StgArgs,
+    #[command(flatten)]
     pub report: ReportArgs,
+}
+
+/// The abstract domain of the symbolic purpose analysis (seed 004 §4).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum DomainArg {
+    /// Boxes: one interval per variable (004 Fig. 6).
+    Interval,
+    /// Octagons: `±x ± y ≤ c` (keeps `p = x + 2` of the running example).
+    Octagon,
+    /// Convex polyhedra: any linear constraint, e.g. `p = y − x` (004 Fig. 4).
+    Polyhedra,
+}
+
+/// The options of the symbolic purpose engine (`ioco-stg`), for a .ioco model with data.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct StgArgs {
+    /// With --purpose on a model with data: the abstract domain of the coreachability
+    /// analysis (seed 004 §4).
+    #[arg(long, value_enum, value_name = "DOMAIN", default_value_t = DomainArg::Octagon)]
+    pub domain: DomainArg,
+    /// With --purpose on a model with data: simplify the test graph with a forward
+    /// reachability analysis (seed 004 Fig. 4): transitions that never fire are deleted.
+    #[arg(long)]
+    pub forward_reach: bool,
 }
 
 /// Generation methods.
@@ -172,6 +198,8 @@ pub struct GenArgs {
     /// model and purpose). Default: symbolic for .ioco models with infinite data.
     #[arg(long, value_enum, value_name = "ENGINE")]
     pub engine: Option<super::EngineArg>,
+    #[command(flatten)]
+    pub stg: StgArgs,
     /// The relation the suite tests for: ioco, or uioco (the methods built on the suspension
     /// automaton; not random and batch).
     #[arg(long, value_enum, default_value_t = super::RelationArg::Ioco)]

@@ -225,7 +225,12 @@ pub fn run(args: Args) -> Result<Outcome> {
         MethodArg::Purpose => {
             let p = need(&args.purpose, "--purpose FILE", "purpose")?;
             if crate::load::engine_spec(&args.model, args.engine)?.is_some() {
-                return super::purpose::gen_symbolic(&args.model, p, args.output.as_deref());
+                return super::purpose::gen_symbolic(
+                    &args.model,
+                    p,
+                    args.output.as_deref(),
+                    args.stg,
+                );
             }
             let sa = suspension(&args)?;
             let purpose = super::purpose::load_purpose(p)?;

@@ -17,10 +17,13 @@
 //!
 //! A specification **with data** (what `cmd::test_data` sends to the symbolic engine: `int`
 //! parameters or variables) goes to the symbolic purpose engine `ioco-stg` (seed 004 Table 3):
-//! the product of the two models, coreach(accept) over-approximated with octagons, guards
-//! strengthened, inputs chosen inside them online, conformance judged by `ioco-symbolic`.
+//! the product of the two models, coreach(accept) over-approximated in the domain of
+//! `--domain` (intervals, octagons by default, or convex polyhedra; `--forward-reach` adds the
+//! forward simplification of 004 Fig. 4), guards strengthened, inputs chosen inside them
+//! online, conformance judged by `ioco-symbolic`.
 //! `ioco gen` then writes the symbolic test graph (`ioco-stg/1` JSON) instead of a suite.
 
+use super::args::StgArgs;
 use super::args::TestArgs as Args;
 use super::sut::seed_or_clock;
 use super::Outcome;
@@ -163,14 +166,33 @@ fn finish(
 }
 
 /// A symbolic test graph with the two models it was built from.
-pub type SymbolicGraph = (
-    ioco_lang::Model,
-    ioco_lang::Model,
-    ioco_stg::TestGraph<ioco_stg::Octagon>,
-);
+pub type SymbolicGraph<D> = (ioco_lang::Model, ioco_lang::Model, ioco_stg::TestGraph<D>);
 
-/// The symbolic test graph of a data specification and a purpose (octagons).
-pub fn symbolic_graph(model: &Path, purpose_path: &Path) -> Result<SymbolicGraph> {
+/// Call `$f::<D>($args…)` with the domain `D` that `$stg.domain` names.
+macro_rules! in_domain {
+    ($stg:expr, $f:ident ( $($a:expr),* )) => {
+        match $stg.domain {
+            super::args::DomainArg::Interval => $f::<ioco_stg::Interval>($($a),*),
+            super::args::DomainArg::Octagon => $f::<ioco_stg::Octagon>($($a),*),
+            super::args::DomainArg::Polyhedra => $f::<ioco_stg::Polyhedra>($($a),*),
+        }
+    };
+}
+
+/// The analysis options of `--forward-reach`.
+fn stg_options(stg: StgArgs) -> ioco_stg::Options {
+    ioco_stg::Options {
+        forward: stg.forward_reach,
+        ..Default::default()
+    }
+}
+
+/// The symbolic test graph of a data specification and a purpose, in domain `D`.
+pub fn symbolic_graph<D: ioco_stg::Domain>(
+    model: &Path,
+    purpose_path: &Path,
+    stg: StgArgs,
+) -> Result<SymbolicGraph<D>> {
     let sm = crate::load::parse_ioco(model)?;
     if !crate::load::is_lang(purpose_path) {
         return Err(miette!(
@@ -188,7 +210,7 @@ pub fn symbolic_graph(model: &Path, purpose_path: &Path) -> Result<SymbolicGraph
             e.message
         )
     })?;
-    let g = ioco_stg::TestGraph::new(product, &Default::default()).map_err(|e| {
+    let g = ioco_stg::TestGraph::new(product, &stg_options(stg)).map_err(|e| {
         miette!(
             help = "the analysis over-approximates: a purpose it rejects can certainly not be met",
             "{}: {e}",
@@ -198,17 +220,38 @@ pub fn symbolic_graph(model: &Path, purpose_path: &Path) -> Result<SymbolicGraph
     Ok((sm, pm, g))
 }
 
+/// The analysis in words, for the log and the summary (`octagon`, `polyhedra, forward
+/// reachability`).
+fn analysis_name<D: ioco_stg::Domain>(stg: StgArgs) -> String {
+    if stg.forward_reach {
+        format!("{}, forward reachability", D::NAME)
+    } else {
+        D::NAME.to_string()
+    }
+}
+
 /// `ioco test` of a specification with data against a purpose.
 fn run_symbolic(
     args: Args,
     purpose_path: &Path,
     spec: Arc<ioco_lang::ir::Spec>,
 ) -> Result<Outcome> {
-    let (sm, pm, g) = symbolic_graph(&args.model, purpose_path)?;
+    let stg = args.stg;
+    in_domain!(stg, run_symbolic_in(args, purpose_path, spec))
+}
+
+/// [`run_symbolic`] in domain `D`.
+fn run_symbolic_in<D: ioco_stg::Domain>(
+    args: Args,
+    purpose_path: &Path,
+    spec: Arc<ioco_lang::ir::Spec>,
+) -> Result<Outcome> {
+    let (sm, pm, g) = symbolic_graph::<D>(&args.model, purpose_path, args.stg)?;
+    let analysis = analysis_name::<D>(args.stg);
     let factory = super::test_data::data_factory(&args.sut, &spec)?;
     let seed = seed_or_clock(args.seed);
     errln!(
-        "ioco test: seed {seed}; symbolic purpose {} ({} product locations, octagon analysis)",
+        "ioco test: seed {seed}; symbolic purpose {} ({} product locations, {analysis} analysis)",
         purpose_path.display(),
         g.product.locations.len()
     );
@@ -237,16 +280,34 @@ fn run_symbolic(
                 .map_err(|e| miette!("{e}"))?
         }
     };
-    let strategy = "purpose: symbolic (seed 004 Table 3), octagon coreachability, inputs \
-                    inside the strengthened guards";
-    finish(&args, purpose_path, runs, seed, t0, strategy, None)
+    let strategy = format!(
+        "purpose: symbolic (seed 004 Table 3), {analysis} coreachability, inputs inside the \
+         strengthened guards"
+    );
+    finish(&args, purpose_path, runs, seed, t0, &strategy, None)
 }
 
 /// `ioco gen` of a specification with data and a purpose: the symbolic test graph as JSON
-/// (format `ioco-stg/1`): coreach^α per location, and per transition its strengthened guard
-/// and fate (keep / dropped input / inconclusive output).
-pub fn gen_symbolic(model: &Path, purpose_path: &Path, output: Option<&Path>) -> Result<Outcome> {
-    let (_, _, g) = symbolic_graph(model, purpose_path)?;
+/// (format `ioco-stg/1`): the domain and whether the forward simplification ran, coreach^α
+/// per location, and per transition its strengthened guard and fate (keep / dropped input /
+/// inconclusive output / unreachable, the last only with `--forward-reach`).
+pub fn gen_symbolic(
+    model: &Path,
+    purpose_path: &Path,
+    output: Option<&Path>,
+    stg: StgArgs,
+) -> Result<Outcome> {
+    in_domain!(stg, gen_symbolic_in(model, purpose_path, output, stg))
+}
+
+/// [`gen_symbolic`] in domain `D`.
+fn gen_symbolic_in<D: ioco_stg::Domain>(
+    model: &Path,
+    purpose_path: &Path,
+    output: Option<&Path>,
+    stg: StgArgs,
+) -> Result<Outcome> {
+    let (_, _, g) = symbolic_graph::<D>(model, purpose_path, stg)?;
     let p = &g.product;
     let locations: Vec<serde_json::Value> = p
         .locations
@@ -285,7 +346,8 @@ pub fn gen_symbolic(model: &Path, purpose_path: &Path, output: Option<&Path>) ->
         "format": "ioco-stg/1",
         "model": model.display().to_string(),
         "purpose": purpose_path.display().to_string(),
-        "domain": "octagon",
+        "domain": D::NAME,
+        "forward_reach": stg.forward_reach,
         "dimensions": p.dims,
         "locations": locations,
         "transitions": transitions,
