@@ -184,6 +184,41 @@ fn dropbox_3_meets_table_3_1_but_one_input_label() {
 }
 
 #[test]
+fn dropbox_3_with_one_label_for_two_changedirs_meets_the_thesiss_labels_and_pairs() {
+    // With two of the three ChangeDir inputs on one label, Table 3.1 (9 inputs) and the
+    // compatible pairs (1142) are the thesis's; the pair that became incompatible is
+    // separated only by an input one of the two lacks (not separated: 1438).
+    let out = ioco()
+        .args([
+            "--entry",
+            "Dropbox3",
+            "show",
+            "--suspension",
+            "--format",
+            "aut",
+            DROPBOX,
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout)
+        .unwrap()
+        .replace("\"In1(ChangeDir)?\"", "\"In0(ChangeDir)?\"");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dropbox3.aut");
+    std::fs::write(&path, text).unwrap();
+    let path = path.to_str().unwrap();
+    let t31 = (752, 9, 16, 1520, 641, 879);
+    check(
+        path,
+        None,
+        &[],
+        t31,
+        (1142, 1123, 6, 1434, 1438, "2.57", "2.03"),
+    );
+}
+
+#[test]
 fn dropbox_3_as_the_txs_hides_uploads_and_downloads() {
     // With Up/Down hidden, as in the .txs, the determinised automaton is not Table 3.1's: the
     // hidden steps leave many equivalent states (the suspension automaton is not minimised).
