@@ -285,3 +285,115 @@ fn tcp_meets_table_3_1s_states_and_labels_not_its_transitions() {
     check(tcp, None, &[], t31, (58, 27, 4, 10, 10, "1.58", "1.88"));
     check(tcp, None, EVERY, t31, (58, 25, 4, 10, 10, "1.58", "1.88"));
 }
+
+/// Table 6.1 of the thesis on the ch. 6 form of a TCP automaton of ch. 3 (tcp.aut's state k
+/// is Fig. 6.5's state k+1): the transitions that close the connection (Fig. 6.5's 19 TCB!,
+/// 20 TCB!, 26 ACK?) go to the goal ☺ instead of CLOSED; then every row of Table 6.1 (joker
+/// set, attractor set, strategy actions), the joker states, 2 jokers from state 1 and 11
+/// moves must come out of the nested joker game.
+fn check_table_6_1(path: &str) {
+    use ioco_games::{joker_game, Arena, Assumption, Goal};
+    let closing = [(18, "TCB!"), (19, "TCB!"), (25, "ACK?")];
+    let ts: Vec<(u32, String, u32)> = aut(path)
+        .into_iter()
+        .map(|(a, l, b)| {
+            let to_goal = b == 0 && closing.contains(&(a, l.as_str()));
+            (a + 1, l, if to_goal { 0 } else { b + 1 })
+        })
+        .collect();
+    // Fig. 6.5's numbering, ☺ = 0; the initial state is CLOSED (1).
+    let mut text = format!("des (1, {}, 27)\n", ts.len());
+    for (a, l, b) in &ts {
+        text.push_str(&format!("({a}, \"{l}\", {b})\n"));
+    }
+    let lts = ioco_formats::aut::parse(&text, "tcp").unwrap();
+    let sa = ioco_model::SuspensionAutomaton::build(&lts, ioco_model::QuiescencePolicy::Stable).lts;
+    let name = |q: u32| {
+        sa.state_name(q)
+            .trim_matches(|c| c == '{' || c == '}')
+            .to_string()
+    };
+    let state = |s: &str| sa.states().find(|&q| name(q) == s).unwrap();
+    let goal = Goal::parse("state:0", &sa).unwrap();
+    let arena = Arena::of_sa(&sa, &goal, Assumption::Nondeterministic);
+    let j = joker_game(&arena);
+    let rows: [(u32, u32, &[&str]); 14] = [
+        (0, 0, &["0"]),
+        (0, 1, &["19"]),
+        (0, 2, &["18", "20"]),
+        (0, 3, &["17", "21"]),
+        (1, 0, &["16", "26"]),
+        (1, 1, &["15", "22", "25"]),
+        (1, 2, &["13", "24"]),
+        (1, 3, &["14", "23"]),
+        (1, 4, &["12"]),
+        (2, 0, &["7", "8", "9"]),
+        (2, 1, &["6", "10"]),
+        (2, 2, &["4", "11"]),
+        (2, 3, &["1", "2"]),
+        (2, 4, &["3"]),
+    ];
+    for (jk, ak, states) in rows {
+        for s in states {
+            assert_eq!(j.rank(state(s)), Some((jk, ak)), "{path}: state {s}");
+        }
+    }
+    assert!(!j.contains(state("5")), "{path}: 5 cannot reach ☺");
+    assert_eq!(j.levels, 3);
+    let mv = |s: &str| {
+        arena
+            .action_move(j.strategy[state(s) as usize] as usize)
+            .display(arena.alphabet())
+    };
+    for (s, a) in [
+        ("17", "FIN?"),
+        ("26", "ACK?"),
+        ("13", "CLOSE?"),
+        ("24", "CLOSE?"),
+        ("7", "SYNACK?"),
+        ("8", "ACK?"),
+        ("11", "SYN?"),
+        ("1", "activeOpen?"),
+        ("19", "θ"),
+        ("18", "θ"),
+        ("20", "θ"),
+        ("21", "θ"),
+        ("15", "θ"),
+        ("22", "θ"),
+        ("25", "θ"),
+        ("14", "θ"),
+        ("23", "θ"),
+        ("12", "θ"),
+        ("6", "θ"),
+        ("10", "θ"),
+        ("4", "θ"),
+        ("2", "θ"),
+        ("3", "θ"),
+    ] {
+        assert_eq!(mv(s), a, "{path}: state {s}");
+    }
+    assert!(["ACK?", "FIN?"].contains(&mv("16").as_str()));
+    assert!(["CLOSE?", "ACK?"].contains(&mv("9").as_str()));
+    let mut jokers: Vec<String> = sa
+        .states()
+        .filter(|&q| j.is_joker_state(q))
+        .map(name)
+        .collect();
+    jokers.sort_by_key(|s| s.parse::<u32>().unwrap());
+    assert_eq!(jokers, ["7", "8", "9", "16", "26"], "{path}");
+    assert_eq!(j.moves[state("1") as usize], 11, "{path}");
+}
+
+#[test]
+fn tcp_models_keep_every_row_of_table_6_1() {
+    check_table_6_1("examples/thesis/tcp.aut");
+    check_table_6_1("examples/thesis/tcp-table3.1.aut");
+}
+
+#[test]
+fn tcp_table_3_1_meets_table_3_1_and_table_6_1() {
+    // scripts/tcp_table31.py target/debug/ioco --seed 1 -o examples/thesis/tcp-table3.1.aut
+    let t31 = (26, 7, 7, 53, 25, 28);
+    let tcp = "examples/thesis/tcp-table3.1.aut";
+    check(tcp, None, &[], t31, (58, 24, 4, 10, 10, "1.79", "1.98"));
+}
