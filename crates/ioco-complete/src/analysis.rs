@@ -26,11 +26,16 @@ pub const PAIR_CONVENTION: &str =
 pub struct Analysis {
     /// States.
     pub states: usize,
-    /// Transitions.
+    /// Transitions (δ self-loops included).
     pub transitions: usize,
-    /// Input labels.
+    /// Transitions labelled with an input (thesis Table 3.1, "input transitions").
+    pub input_transitions: usize,
+    /// Transitions labelled with an output or δ (thesis Table 3.1, "output transitions").
+    pub output_transitions: usize,
+    /// Input labels on some transition (thesis Table 3.1: an alphabet label no transition
+    /// carries, e.g. a gate value a `.ioco` model never takes, is not counted).
     pub inputs: usize,
-    /// Output labels (δ included when used).
+    /// Output labels on some transition (δ included when used).
     pub outputs: usize,
     /// How pairs are counted: [`PAIR_CONVENTION`].
     pub pair_convention: String,
@@ -75,6 +80,12 @@ pub fn analyze_with(lts: &Lts, opts: &AdgOptions) -> Result<Analysis, CompleteEr
             }
         }
     }
+    let mut used = vec![false; sa.k()];
+    for q in 0..n as u32 {
+        for &(l, _) in sa.enabled(q) {
+            used[l as usize] = true;
+        }
+    }
     let (adg, adg_error) = match build_adg(&sa, &compat, opts) {
         Ok(a) => (Some(metrics(&sa, &compat, &a, opts).0), None),
         Err(e) => (None, Some(e.to_string())),
@@ -82,8 +93,18 @@ pub fn analyze_with(lts: &Lts, opts: &AdgOptions) -> Result<Analysis, CompleteEr
     Ok(Analysis {
         states: n,
         transitions: sa.num_transitions(),
-        inputs: sa.input_labels().len(),
-        outputs: sa.output_labels().len(),
+        input_transitions: (0..n as u32).map(|q| sa.ins(q).count()).sum(),
+        output_transitions: (0..n as u32).map(|q| sa.outs(q).count()).sum(),
+        inputs: used
+            .iter()
+            .zip(&sa.is_output)
+            .filter(|(u, o)| **u && !**o)
+            .count(),
+        outputs: used
+            .iter()
+            .zip(&sa.is_output)
+            .filter(|(u, o)| **u && **o)
+            .count(),
         pair_convention: PAIR_CONVENTION.to_string(),
         ordered_pairs: ordered,
         compatible_pairs: cp,

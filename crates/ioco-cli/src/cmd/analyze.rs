@@ -28,8 +28,22 @@ pub struct Args {
     /// The bound of `--exact` on configurations (it also stops at 256 MiB).
     #[arg(long, value_name = "N", default_value_t = 200_000)]
     pub exact_limit: usize,
+    /// Where the splitting graph puts the states that do not enable the splitting input:
+    /// `own-child` (the default; one child of their own) or `every-child` (thesis Alg. 4
+    /// line 17, as the thesis's Table 3.2 was computed).
+    #[arg(long, value_enum, default_value_t = NonEnablingArg::OwnChild)]
+    pub non_enabling: NonEnablingArg,
     #[command(flatten)]
     pub budgets: super::Budgets,
+}
+
+/// `--non-enabling`: [`ioco_complete::splitting::NonEnabling`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum NonEnablingArg {
+    /// Into one child of their own.
+    OwnChild,
+    /// Into every child (thesis Alg. 4 line 17).
+    EveryChild,
 }
 
 /// Run `ioco analyze`.
@@ -38,7 +52,14 @@ pub fn run(args: Args) -> Result<Outcome> {
     let sa = args
         .budgets
         .suspension(&lts, QuiescencePolicy::from(args.policy), &args.model)?;
-    let a = ioco_complete::analyze(&sa).map_err(|e| miette!("{e}"))?;
+    let opts = ioco_complete::AdgOptions {
+        non_enabling: match args.non_enabling {
+            NonEnablingArg::OwnChild => ioco_complete::splitting::NonEnabling::OwnChild,
+            NonEnablingArg::EveryChild => ioco_complete::splitting::NonEnabling::EveryChild,
+        },
+        ..ioco_complete::AdgOptions::default()
+    };
+    let a = ioco_complete::analysis::analyze_with(&sa, &opts).map_err(|e| miette!("{e}"))?;
     if args.json {
         let text = serde_json::to_string_pretty(&a).into_diagnostic()?;
         return emit(&(text + "\n"), None).map(|_| Outcome::Ok);
@@ -48,6 +69,11 @@ pub fn run(args: Args) -> Result<Outcome> {
         out,
         "suspension automaton: {} states, {} transitions, {} inputs, {} outputs",
         a.states, a.transitions, a.inputs, a.outputs
+    );
+    let _ = writeln!(
+        out,
+        "transitions:          {} input, {} output (δ included; thesis Table 3.1)",
+        a.input_transitions, a.output_transitions
     );
     let _ = writeln!(out, "pairs are counted as {}", a.pair_convention);
     let _ = writeln!(
