@@ -131,47 +131,64 @@ static INTERRUPTING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBo
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Commands that start no system under test keep the default Ctrl-C (the process ends at
+    // once; no handler thread to start).
+    let starts_systems = !matches!(
+        cli.command,
+        Command::Check(_)
+            | Command::Show(_)
+            | Command::Compare(_)
+            | Command::Gen(_)
+            | Command::Analyze(_)
+            | Command::Fmt(_)
+            | Command::Translate(_)
+            | Command::Schema(_)
+            | Command::Completions { .. }
+            | Command::Man
+    );
     // Ctrl-C reaches the terminal's foreground process group, not the SUTs (each runs in a
     // group of its own so that it can be killed with its children): take them down before
     // exiting, so that an interrupted session leaves no process behind.
-    let _ = ctrlc::set_handler(|| {
-        // The first Ctrl-C while learning stops the learning: the hypothesis so far is
-        // written, marked unverified (exit 3).
-        if !INTERRUPTING.load(std::sync::atomic::Ordering::SeqCst)
-            && ioco_learn::stop::active()
-            && !ioco_learn::stop::stopped()
-        {
-            ioco_learn::stop::stop();
-            ioco_exec::adapter::process::stop_all();
-            errln!(
+    let _ = starts_systems
+        && ctrlc::set_handler(|| {
+            // The first Ctrl-C while learning stops the learning: the hypothesis so far is
+            // written, marked unverified (exit 3).
+            if !INTERRUPTING.load(std::sync::atomic::Ordering::SeqCst)
+                && ioco_learn::stop::active()
+                && !ioco_learn::stop::stopped()
+            {
+                ioco_learn::stop::stop();
+                ioco_exec::adapter::process::stop_all();
+                errln!(
                 "ioco: interrupted while learning: writing the hypothesis so far (Ctrl-C again \
                  quits at once)"
             );
-            return;
-        }
-        // The first Ctrl-C while a failing run is being shrunk stops the shrinking only: the
-        // Fail stands and the session ends with its reports (exit 1). The systems under test
-        // are stopped so that the replay in progress ends at once.
-        if !INTERRUPTING.load(std::sync::atomic::Ordering::SeqCst)
-            && ioco_exec::shrinking::active()
-            && !ioco_exec::shrinking::interrupted()
-        {
-            ioco_exec::shrinking::interrupt();
-            ioco_exec::adapter::process::stop_all();
-            errln!(
-                "ioco: interrupted while shrinking: the Fail found stands; ending the session \
+                return;
+            }
+            // The first Ctrl-C while a failing run is being shrunk stops the shrinking only: the
+            // Fail stands and the session ends with its reports (exit 1). The systems under test
+            // are stopped so that the replay in progress ends at once.
+            if !INTERRUPTING.load(std::sync::atomic::Ordering::SeqCst)
+                && ioco_exec::shrinking::active()
+                && !ioco_exec::shrinking::interrupted()
+            {
+                ioco_exec::shrinking::interrupt();
+                ioco_exec::adapter::process::stop_all();
+                errln!(
+                    "ioco: interrupted while shrinking: the Fail found stands; ending the session \
                  (Ctrl-C again quits at once)"
-            );
-            return;
-        }
-        INTERRUPTING.store(true, std::sync::atomic::Ordering::SeqCst);
-        let n = ioco_exec::adapter::process::stop_all();
-        errln!("ioco: interrupted; stopped {n} system(s) under test");
-        if let Some(runs) = cmd::write_partial_reports() {
-            errln!("ioco: wrote the reports of the {runs} run(s) finished, marked interrupted");
-        }
-        std::process::exit(INTERRUPTED);
-    });
+                );
+                return;
+            }
+            INTERRUPTING.store(true, std::sync::atomic::Ordering::SeqCst);
+            let n = ioco_exec::adapter::process::stop_all();
+            errln!("ioco: interrupted; stopped {n} system(s) under test");
+            if let Some(runs) = cmd::write_partial_reports() {
+                errln!("ioco: wrote the reports of the {runs} run(s) finished, marked interrupted");
+            }
+            std::process::exit(INTERRUPTED);
+        })
+        .is_ok();
     match &cli.command {
         Command::Completions { shell } => {
             let mut cmd = <Cli as clap::CommandFactory>::command();

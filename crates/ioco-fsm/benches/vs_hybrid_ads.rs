@@ -9,7 +9,8 @@
 //!
 //! With `--ioco PATH` (a release build of the `ioco` binary) two more columns give what a user
 //! runs end to end: `ioco gen DOT --method M --extra-states k -o FILE` (reading the same DOT
-//! file, generating, writing the suite file), wall clock, and its ratio to hybrid-ADS's time.
+//! file, generating, writing the suite file), wall clock (median of as many runs as
+//! hybrid-ADS gets), its ratio to hybrid-ADS's time, and its peak resident memory.
 //!
 //! The external binary is given by `HYBRID_ADS` (or `--hybrid-ads PATH`); without it the bench
 //! says so and exits 0. Nothing of hybrid-ADS is part of this repository.
@@ -167,10 +168,17 @@ fn theirs(exe: &Path, dot: &Path, suffix: &str, k: usize, seed: u64) -> Result<R
     Ok(run)
 }
 
-/// `ioco gen` of `dot` to a file, end to end: wall-clock seconds.
-fn ours_cli(ioco: &Path, dot: &Path, out: &Path, method: Method, k: usize) -> Result<f64, String> {
+/// `ioco gen` of `dot` to a file, end to end: wall-clock seconds and the child's peak resident
+/// memory in MB (Linux: `wait4`'s `ru_maxrss`; 0 elsewhere).
+fn ours_cli(
+    ioco: &Path,
+    dot: &Path,
+    out: &Path,
+    method: Method,
+    k: usize,
+) -> Result<(f64, f64), String> {
     let t0 = Instant::now();
-    let o = Command::new(ioco)
+    let child = Command::new(ioco)
         .arg("gen")
         .arg(dot)
         .args([
@@ -181,14 +189,50 @@ fn ours_cli(ioco: &Path, dot: &Path, out: &Path, method: Method, k: usize) -> Re
             "-o",
         ])
         .arg(out)
-        .output()
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
         .map_err(|e| format!("cannot run {}: {e}", ioco.display()))?;
+    let (ok, peak_mb, stderr) = wait_with_peak(child);
     let secs = t0.elapsed().as_secs_f64();
     let _ = std::fs::remove_file(out);
-    if !o.status.success() {
-        return Err(String::from_utf8_lossy(&o.stderr).trim().to_string());
+    if !ok {
+        return Err(stderr.trim().to_string());
     }
-    Ok(secs)
+    Ok((secs, peak_mb))
+}
+
+/// Waits for `child` (reading its standard error): whether it succeeded, its peak resident
+/// memory in MB, and what it wrote.
+#[cfg(target_os = "linux")]
+fn wait_with_peak(mut child: std::process::Child) -> (bool, f64, String) {
+    use std::io::Read;
+    let mut err = String::new();
+    if let Some(mut e) = child.stderr.take() {
+        let _ = e.read_to_string(&mut err);
+    }
+    let mut status = 0;
+    // SAFETY: a zeroed rusage is a valid value; wait4 on our own child's pid.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = child.id() as libc::pid_t;
+    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    if r != pid {
+        return (false, 0.0, format!("wait4 failed: {err}"));
+    }
+    let ok = libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0;
+    (ok, usage.ru_maxrss as f64 / 1024.0, err)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn wait_with_peak(child: std::process::Child) -> (bool, f64, String) {
+    match child.wait_with_output() {
+        Ok(o) => (
+            o.status.success(),
+            0.0,
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        ),
+        Err(e) => (false, 0.0, e.to_string()),
+    }
 }
 
 fn median_run(mut runs: Vec<Run>) -> Run {
@@ -251,14 +295,16 @@ fn row(
                 // repeats only even out the noise of a shared machine, as for theirs)
                 Some(ioco) => match (1..=seeds)
                     .map(|_| ours_cli(ioco, &dot, &tmp.join("suite.json"), method, k))
-                    .collect::<Result<Vec<f64>, String>>()
+                    .collect::<Result<Vec<(f64, f64)>, String>>()
                 {
-                    Ok(mut t) => {
+                    Ok(runs) => {
+                        let mut t: Vec<f64> = runs.iter().map(|r| r.0).collect();
                         t.sort_by(f64::total_cmp);
                         let s = t[t.len() / 2];
-                        format!(" {s:.3} | {:.2} |", s / b.secs.max(1e-9))
+                        let mb = runs.iter().map(|r| r.1).fold(0.0, f64::max);
+                        format!(" {s:.3} | {:.2} | {mb:.0} |", s / b.secs.max(1e-9))
                     }
-                    Err(e) => format!(" error: {e} | |"),
+                    Err(e) => format!(" error: {e} | | |"),
                 },
             };
             println!(
@@ -311,7 +357,7 @@ fn main() {
     );
     let cli = value("--ioco").map(PathBuf::from);
     let (head, rule) = match &cli {
-        Some(_) => (" ioco gen s | gen/h-ADS |", "---|---|"),
+        Some(_) => (" ioco gen s | gen/h-ADS | gen MB |", "---|---|---|"),
         None => ("", ""),
     };
     println!("| model | n | method | k | ours tests | ours symbols | ours s | h-ADS tests | h-ADS symbols | h-ADS s | symbols ours/h-ADS | time ours/h-ADS |{head}");

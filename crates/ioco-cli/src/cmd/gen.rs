@@ -319,6 +319,11 @@ fn adg_summary(p: &serde_json::Map<String, serde_json::Value>) -> String {
 /// A spinner on standard error with `msg` and the elapsed time, ticking on its own; hidden when
 /// standard error is not a terminal.
 fn spinner(msg: &str) -> indicatif::ProgressBar {
+    // Not even a ticking thread when nobody sees it: starting and joining it costs as much as
+    // generating a small suite.
+    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        return indicatif::ProgressBar::hidden();
+    }
     // Cleared when dropped too (an early return, an error).
     let bar =
         indicatif::ProgressBar::new_spinner().with_finish(indicatif::ProgressFinish::AndClear);

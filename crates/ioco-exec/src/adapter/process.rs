@@ -60,9 +60,17 @@ pub fn stop_all() -> usize {
 }
 
 /// [`sweep`] every descendant of every SUT this process started (for a tester about to exit).
+/// A process that never started a SUT has none, and does not read `/proc` (which costs more
+/// than a whole `ioco gen` of a small machine on a busy host).
 pub fn sweep_all() -> usize {
+    if !STARTED_ANY.load(std::sync::atomic::Ordering::SeqCst) {
+        return 0;
+    }
     sweep(&format!("{}.", std::process::id()))
 }
+
+/// Whether this process has handed out a SUT mark ([`next_token`]), i.e. may have descendants.
+static STARTED_ANY: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// The environment variable that marks a SUT and its descendants.
 pub const TOKEN_VAR: &str = "IOCO_SUT_TOKEN";
@@ -71,6 +79,8 @@ pub const TOKEN_VAR: &str = "IOCO_SUT_TOKEN";
 fn next_token() -> String {
     use std::sync::atomic::{AtomicU64, Ordering};
     static NEXT: AtomicU64 = AtomicU64::new(0);
+    // before the mark exists, so a sweep never misses a process that carries it
+    STARTED_ANY.store(true, Ordering::SeqCst);
     format!(
         "{}.{}",
         std::process::id(),
