@@ -10,7 +10,9 @@
 //! With `--ioco PATH` (a release build of the `ioco` binary) two more columns give what a user
 //! runs end to end: `ioco gen DOT --method M --extra-states k -o FILE` (reading the same DOT
 //! file, generating, writing the suite file), wall clock (median of as many runs as
-//! hybrid-ADS gets), its ratio to hybrid-ADS's time, and its peak resident memory.
+//! hybrid-ADS gets), its ratio to hybrid-ADS's time, the CPU time (user + system, `wait4`) of
+//! both processes and their ratio (on a loaded machine the millisecond rows' wall clock is mostly
+//! waiting for a core; CPU time is not), and its peak resident memory.
 //!
 //! The external binary is given by `HYBRID_ADS` (or `--hybrid-ads PATH`); without it the bench
 //! says so and exits 0. Nothing of hybrid-ADS is part of this repository.
@@ -113,6 +115,8 @@ struct Run {
     tests: usize,
     symbols: usize,
     secs: f64,
+    /// CPU seconds (user + system) of the process, for the external runs (0 in process)
+    cpu: f64,
 }
 
 fn ours(m: &Mealy, method: Method, k: usize) -> Result<Run, String> {
@@ -125,6 +129,7 @@ fn ours(m: &Mealy, method: Method, k: usize) -> Result<Run, String> {
         tests: stats.tests,
         symbols: stats.symbols,
         secs: t0.elapsed().as_secs_f64(),
+        cpu: 0.0,
     })
 }
 
@@ -156,27 +161,24 @@ fn theirs(exe: &Path, dot: &Path, suffix: &str, k: usize, seed: u64) -> Result<R
             Err(e) => return Err(e.to_string()),
         }
     }
-    let out = child.wait_with_output().map_err(|e| e.to_string())?;
+    let (ok, _, cpu, stderr) = wait_with_usage(child);
     run.secs = t0.elapsed().as_secs_f64();
-    if !out.status.success() {
-        return Err(format!(
-            "hybrid-ADS failed ({}): {}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr).trim()
-        ));
+    run.cpu = cpu;
+    if !ok {
+        return Err(format!("hybrid-ADS failed: {}", stderr.trim()));
     }
     Ok(run)
 }
 
-/// `ioco gen` of `dot` to a file, end to end: wall-clock seconds and the child's peak resident
-/// memory in MB (Linux: `wait4`'s `ru_maxrss`; 0 elsewhere).
+/// `ioco gen` of `dot` to a file, end to end: wall-clock seconds, the child's peak resident
+/// memory in MB and its CPU seconds (Linux: `wait4`'s rusage; 0 elsewhere).
 fn ours_cli(
     ioco: &Path,
     dot: &Path,
     out: &Path,
     method: Method,
     k: usize,
-) -> Result<(f64, f64), String> {
+) -> Result<(f64, f64, f64), String> {
     let t0 = Instant::now();
     let child = Command::new(ioco)
         .arg("gen")
@@ -193,19 +195,19 @@ fn ours_cli(
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| format!("cannot run {}: {e}", ioco.display()))?;
-    let (ok, peak_mb, stderr) = wait_with_peak(child);
+    let (ok, peak_mb, cpu, stderr) = wait_with_usage(child);
     let secs = t0.elapsed().as_secs_f64();
     let _ = std::fs::remove_file(out);
     if !ok {
         return Err(stderr.trim().to_string());
     }
-    Ok((secs, peak_mb))
+    Ok((secs, peak_mb, cpu))
 }
 
 /// Waits for `child` (reading its standard error): whether it succeeded, its peak resident
-/// memory in MB, and what it wrote.
+/// memory in MB, its CPU seconds (user + system), and what it wrote.
 #[cfg(target_os = "linux")]
-fn wait_with_peak(mut child: std::process::Child) -> (bool, f64, String) {
+fn wait_with_usage(mut child: std::process::Child) -> (bool, f64, f64, String) {
     use std::io::Read;
     let mut err = String::new();
     if let Some(mut e) = child.stderr.take() {
@@ -217,30 +219,36 @@ fn wait_with_peak(mut child: std::process::Child) -> (bool, f64, String) {
     let pid = child.id() as libc::pid_t;
     let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
     if r != pid {
-        return (false, 0.0, format!("wait4 failed: {err}"));
+        return (false, 0.0, 0.0, format!("wait4 failed: {err}"));
     }
     let ok = libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0;
-    (ok, usage.ru_maxrss as f64 / 1024.0, err)
+    let t = |v: libc::timeval| v.tv_sec as f64 + v.tv_usec as f64 / 1e6;
+    let cpu = t(usage.ru_utime) + t(usage.ru_stime);
+    (ok, usage.ru_maxrss as f64 / 1024.0, cpu, err)
 }
 
 #[cfg(not(target_os = "linux"))]
-fn wait_with_peak(child: std::process::Child) -> (bool, f64, String) {
+fn wait_with_usage(child: std::process::Child) -> (bool, f64, f64, String) {
     match child.wait_with_output() {
         Ok(o) => (
             o.status.success(),
             0.0,
+            0.0,
             String::from_utf8_lossy(&o.stderr).into_owned(),
         ),
-        Err(e) => (false, 0.0, e.to_string()),
+        Err(e) => (false, 0.0, 0.0, e.to_string()),
     }
 }
 
 fn median_run(mut runs: Vec<Run>) -> Run {
     let mut times: Vec<f64> = runs.iter().map(|r| r.secs).collect();
     times.sort_by(f64::total_cmp);
+    let mut cpus: Vec<f64> = runs.iter().map(|r| r.cpu).collect();
+    cpus.sort_by(f64::total_cmp);
     runs.sort_by_key(|r| (r.symbols, r.tests));
     let mut r = runs[runs.len() / 2];
     r.secs = times[times.len() / 2];
+    r.cpu = cpus[cpus.len() / 2];
     r
 }
 
@@ -295,16 +303,26 @@ fn row(
                 // repeats only even out the noise of a shared machine, as for theirs)
                 Some(ioco) => match (1..=seeds)
                     .map(|_| ours_cli(ioco, &dot, &tmp.join("suite.json"), method, k))
-                    .collect::<Result<Vec<(f64, f64)>, String>>()
+                    .collect::<Result<Vec<(f64, f64, f64)>, String>>()
                 {
                     Ok(runs) => {
-                        let mut t: Vec<f64> = runs.iter().map(|r| r.0).collect();
-                        t.sort_by(f64::total_cmp);
-                        let s = t[t.len() / 2];
+                        let median = |f: fn(&(f64, f64, f64)) -> f64| {
+                            let mut v: Vec<f64> = runs.iter().map(f).collect();
+                            v.sort_by(f64::total_cmp);
+                            v[v.len() / 2]
+                        };
+                        let s = median(|r| r.0);
+                        let cpu = median(|r| r.2);
                         let mb = runs.iter().map(|r| r.1).fold(0.0, f64::max);
-                        format!(" {s:.3} | {:.2} | {mb:.0} |", s / b.secs.max(1e-9))
+                        format!(
+                            " {s:.3} | {:.2} | {:.1} | {:.1} | {:.2} | {mb:.0} |",
+                            s / b.secs.max(1e-9),
+                            cpu * 1e3,
+                            b.cpu * 1e3,
+                            cpu / b.cpu.max(1e-6)
+                        )
                     }
-                    Err(e) => format!(" error: {e} | | |"),
+                    Err(e) => format!(" error: {e} | | | | | |"),
                 },
             };
             println!(
@@ -357,7 +375,10 @@ fn main() {
     );
     let cli = value("--ioco").map(PathBuf::from);
     let (head, rule) = match &cli {
-        Some(_) => (" ioco gen s | gen/h-ADS | gen MB |", "---|---|---|"),
+        Some(_) => (
+            " ioco gen s | gen/h-ADS | gen CPU ms | h-ADS CPU ms | CPU gen/h-ADS | gen MB |",
+            "---|---|---|---|---|---|",
+        ),
         None => ("", ""),
     };
     println!("| model | n | method | k | ours tests | ours symbols | ours s | h-ADS tests | h-ADS symbols | h-ADS s | symbols ours/h-ADS | time ours/h-ADS |{head}");
