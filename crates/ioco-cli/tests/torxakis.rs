@@ -566,12 +566,13 @@ fn goal_picks_the_purpose_and_entry_the_specification() {
             .and(predicate::str::contains("Purp4.m6")),
     );
     run(Some("m5")).code(2).stderr(
-        predicate::str::contains("2 purposes have a goal `m5`")
-            .and(predicate::str::contains("Purp1.m5, Purp4.m5")),
+        predicate::str::contains("purposes have a goal")
+            .and(predicate::str::contains("Purp1.m5"))
+            .and(predicate::str::contains("Purp4.m5")),
     );
-    run(Some("nosuch")).code(2).stderr(predicate::str::contains(
-        "no model or system named `nosuch` (--goal)",
-    ));
+    run(Some("nosuch"))
+        .code(2)
+        .stderr(predicate::str::contains("`nosuch` (--goal)"));
 
     // A finite specification with two models and a purpose file with two purposes: --entry
     // and --goal choose independently (each purpose can only be met in its own model).
