@@ -212,11 +212,25 @@ impl<'a, D: Domain> Steering<'a, D> {
     ) -> Option<(usize, String, Vec<Value>)> {
         let p = &self.g.product;
         let pt = self.point(&[])?;
-        for (t, tr) in p.transitions.iter().enumerate() {
+        // Transitions that move the purpose first (a purpose is completed by self-loops, which
+        // keep accept reachable too but make no progress towards it), in product order.
+        let here = p.locations[self.loc].purpose;
+        let mut order: Vec<usize> = (0..p.transitions.len())
+            .filter(|&t| p.transitions[t].from == self.loc)
+            .collect();
+        order.sort_by_key(|&t| {
+            let tr = &p.transitions[t];
+            (
+                tr.purpose_switch.is_none(),
+                p.locations[tr.to].purpose == here,
+            )
+        });
+        for t in order {
+            let tr = &p.transitions[t];
             let Some((gate, Direction::Input)) = &tr.gate else {
                 continue;
             };
-            if tr.from != self.loc || self.g.kept[t].is_empty() {
+            if self.g.kept[t].is_empty() {
                 continue;
             }
             if let Some(found) = self.choose_int(t, gate, &pt) {

@@ -181,6 +181,8 @@ impl Product {
     pub fn new(spec: &Model, purpose: &Model) -> Result<Product, ProductError> {
         let a = single(spec, "specification")?;
         let b = single(purpose, "test purpose")?;
+        let adefs = &spec.entry().expect("checked by single").defs;
+        let bdefs = &purpose.entry().expect("checked by single").defs;
         let loc = |m: &Model, span| m.sources.location(span);
         // Variables.
         let mut dims = Vec::new();
@@ -276,7 +278,7 @@ impl Product {
                     if h.dir != g.dir
                         || h.params.len() != g.params.len()
                         || h.params.iter().zip(&g.params).any(|((_, x), (_, y))| {
-                            spec.defs.type_name(*x) != purpose.defs.type_name(*y)
+                            adefs.type_name(*x) != bdefs.type_name(*y)
                         }) =>
                 {
                     return Err(ProductError {
@@ -316,10 +318,7 @@ impl Product {
                 }
             }
         }
-        if let Some(m) = defs_mismatch(
-            &spec.entry().expect("checked by single").defs,
-            &purpose.entry().expect("checked by single").defs,
-        ) {
+        if let Some(m) = defs_mismatch(adefs, bdefs) {
             return Err(ProductError {
                 message: format!(
                     "{}: the test purpose `{}` declares its data types or functions unlike the specification `{}` ({m})",
