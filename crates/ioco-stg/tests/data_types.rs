@@ -125,7 +125,7 @@ fn check<D: Domain>(s: &ioco_lang::Model, p: &ioco_lang::Model) -> Result<(), Te
         // the analysis says accept is unreachable: then no concrete run may reach it
         Err(_) => {
             let g = analyse_unchecked::<D>(s, p);
-            let explored = explore(&g, s, p);
+            let explored = explore(&g, s, p)?;
             prop_assert!(
                 explored.iter().all(|n| !n.accept),
                 "{}: the purpose was declared impossible but accept is reachable",
@@ -134,7 +134,7 @@ fn check<D: Domain>(s: &ioco_lang::Model, p: &ioco_lang::Model) -> Result<(), Te
             return Ok(());
         }
     };
-    let nodes = explore(&g, s, p);
+    let nodes = explore(&g, s, p)?;
     // good: accept reachable in the explored graph
     let mut good: Vec<bool> = nodes.iter().map(|n| n.accept).collect();
     loop {
@@ -206,9 +206,59 @@ struct Node {
     edges: Vec<(usize, Vec<Value>, usize)>,
 }
 
-/// Concrete states reachable within [`DEPTH`] steps (deterministic steps only), by a
-/// breadth-first search keyed by location and variable values.
-fn explore<D: Domain>(g: &TestGraph<D>, s: &ioco_lang::Model, p: &ioco_lang::Model) -> Vec<Node> {
+/// The concrete steps of `gate(args)` at the steering's state, by the exact semantics of the
+/// two models (not by the product): (specification switch, purpose switch or `None` for the
+/// purpose's completion).
+fn concrete_steps<D: Domain>(
+    st: &Steering<'_, D>,
+    g: &TestGraph<D>,
+    s: &ioco_lang::Model,
+    p: &ioco_lang::Model,
+    gate: &str,
+    args: &[Value],
+) -> Vec<(usize, Option<usize>)> {
+    let (sa, pa) = (s.entry().unwrap(), p.entry().unwrap());
+    let (a, b) = (sa.as_single().unwrap(), pa.as_single().unwrap());
+    let loc = g.product.location(st.location()).unwrap();
+    let (sl, pl) = (g.product.locations[loc].spec, g.product.locations[loc].purpose);
+    let (avals, bvals) = st.values();
+    let holds = |e, vars: &[Value]| {
+        let env = ioco_lang::ir::Env {
+            vars,
+            params: args,
+            locals: &[],
+        };
+        sa.defs.eval(e, &env).ok().and_then(|v| v.as_bool()) == Some(true)
+    };
+    let on = |aut: &ioco_lang::ir::Automaton, sw: &ioco_lang::ir::Switch, from: u32| {
+        sw.from == from && sw.gate.is_some_and(|h| aut.gates[h as usize].name == gate)
+    };
+    let specs: Vec<usize> = (0..a.switches.len())
+        .filter(|&k| on(a, &a.switches[k], sl) && holds(&a.switches[k].guard, avals))
+        .collect();
+    let mut purposes: Vec<Option<usize>> = (0..b.switches.len())
+        .filter(|&k| on(b, &b.switches[k], pl) && holds(&b.switches[k].guard, bvals))
+        .map(Some)
+        .collect();
+    if purposes.is_empty() {
+        purposes.push(None);
+    }
+    let mut out = Vec::new();
+    for &k in &specs {
+        for &pk in &purposes {
+            out.push((k, pk));
+        }
+    }
+    out
+}
+
+/// Concrete states reachable within [`DEPTH`] steps, by a breadth-first search keyed by
+/// location and variable values; every concrete step must be a transition of the product.
+fn explore<D: Domain>(
+    g: &TestGraph<D>,
+    s: &ioco_lang::Model,
+    p: &ioco_lang::Model,
+) -> Result<Vec<Node>, TestCaseError> {
     let evs: Vec<Event> = events(&s.entry().unwrap().defs);
     let mut nodes: Vec<Node> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
@@ -228,37 +278,46 @@ fn explore<D: Domain>(g: &TestGraph<D>, s: &ioco_lang::Model, p: &ioco_lang::Mod
             }
             let path = nodes[i].path.clone();
             let here = replay(g, s, p, &path);
+            let loc = g.product.location(here.location()).unwrap();
             for (gate, args) in &evs {
-                let ts = here.matching(gate, args);
-                let [t] = ts[..] else {
-                    continue;
-                };
-                let mut st = replay(g, s, p, &path);
-                if st.fire(t, args).is_err() {
-                    continue;
-                }
-                let key = st.key();
-                let j = match index.get(&key) {
-                    Some(&j) => j,
-                    None => {
-                        let mut np = path.clone();
-                        np.push((t, args.clone()));
-                        nodes.push(Node {
-                            path: np,
-                            accept: st.accepted(),
-                            edges: Vec::new(),
-                        });
-                        index.insert(key, nodes.len() - 1);
-                        next.push(nodes.len() - 1);
-                        nodes.len() - 1
+                for (k, pk) in concrete_steps(&here, g, s, p, gate, args) {
+                    let t = (0..g.product.transitions.len()).find(|&t| {
+                        let tr = &g.product.transitions[t];
+                        tr.from == loc && tr.spec_switch == k && tr.purpose_switch == pk
+                    });
+                    prop_assert!(
+                        t.is_some(),
+                        "the product lacks the concrete step {gate}{args:?} at {}",
+                        here.location()
+                    );
+                    let t = t.unwrap();
+                    let mut st = replay(g, s, p, &path);
+                    if st.fire(t, args).is_err() {
+                        continue;
                     }
-                };
-                nodes[i].edges.push((t, args.clone(), j));
+                    let key = st.key();
+                    let j = match index.get(&key) {
+                        Some(&j) => j,
+                        None => {
+                            let mut np = path.clone();
+                            np.push((t, args.clone()));
+                            nodes.push(Node {
+                                path: np,
+                                accept: st.accepted(),
+                                edges: Vec::new(),
+                            });
+                            index.insert(key, nodes.len() - 1);
+                            next.push(nodes.len() - 1);
+                            nodes.len() - 1
+                        }
+                    };
+                    nodes[i].edges.push((t, args.clone(), j));
+                }
             }
         }
         frontier = next;
     }
-    nodes
+    Ok(nodes)
 }
 
 trait Key {
@@ -337,3 +396,4 @@ fn ioco_z3_available() -> bool {
     }
     ok
 }
+
