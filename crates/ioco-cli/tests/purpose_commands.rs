@@ -420,7 +420,8 @@ fn a_purpose_over_the_bounded_queue_is_met_in_order() {
     }
 }
 
-const ADDER_TYPES: &str = "type Operation = Plus { p1: int, p2: int } | Minus { m1: int, m2: int }\n";
+const ADDER_TYPES: &str =
+    "type Operation = Plus { p1: int, p2: int } | Minus { m1: int, m2: int }\n";
 
 /// The adder with a data-typed input, `Result` after every operation; `plus_result: false`
 /// is the mutant that never answers a `Plus`.

@@ -280,7 +280,9 @@ impl<'a, D: Domain> Steering<'a, D> {
                     .switches
                     .iter()
                     .filter(|s| {
-                        s.from == pl && s.gate.is_some_and(|h| self.b.gates[h as usize].name == gate)
+                        s.from == pl
+                            && s.gate
+                                .is_some_and(|h| self.b.gates[h as usize].name == gate)
                     })
                     .map(|s| Term::negate(instantiate(defs, &s.guard, &bvars, &params))),
             ),
@@ -351,9 +353,11 @@ impl<'a, D: Domain> Steering<'a, D> {
     fn choose_int(&self, t: usize, gate: &str, pt: &[i64]) -> Option<(usize, String, Vec<Value>)> {
         let p = &self.g.product;
         let gi = self.a.gate(gate)? as usize;
-        if self.a.gates[gi].params.iter().any(|(_, ty)| {
-            !matches!(ty, Type::Int | Type::Range(..))
-        }) {
+        if self.a.gates[gi]
+            .params
+            .iter()
+            .any(|(_, ty)| !matches!(ty, Type::Int | Type::Range(..)))
+        {
             return None;
         }
         let ps = self.g.choose_input(t, &pt[..p.nvars], |ps| {
@@ -365,7 +369,11 @@ impl<'a, D: Domain> Steering<'a, D> {
                 .all(|((_, ty), v)| self.defs.contains(*ty, v))
                 && self.matching(gate, &args) == vec![t]
         })?;
-        Some((t, gate.to_string(), ps.into_iter().map(Value::Int).collect()))
+        Some((
+            t,
+            gate.to_string(),
+            ps.into_iter().map(Value::Int).collect(),
+        ))
     }
 
     /// An input transition and its values inside the strengthened guard, if any, for gates

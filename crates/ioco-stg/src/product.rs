@@ -547,7 +547,10 @@ fn defs_mismatch(a: &ioco_lang::ir::Defs, b: &ioco_lang::ir::Defs) -> Option<Str
     }
     for (i, r) in b.regexes.iter().enumerate() {
         if a.regexes.get(i) != Some(r) {
-            return Some(format!("regular expression /{}/ in another order", r.source));
+            return Some(format!(
+                "regular expression /{}/ in another order",
+                r.source
+            ));
         }
     }
     None

@@ -220,7 +220,10 @@ fn concrete_steps<D: Domain>(
     let (sa, pa) = (s.entry().unwrap(), p.entry().unwrap());
     let (a, b) = (sa.as_single().unwrap(), pa.as_single().unwrap());
     let loc = g.product.location(st.location()).unwrap();
-    let (sl, pl) = (g.product.locations[loc].spec, g.product.locations[loc].purpose);
+    let (sl, pl) = (
+        g.product.locations[loc].spec,
+        g.product.locations[loc].purpose,
+    );
     let (avals, bvals) = st.values();
     let holds = |e, vars: &[Value]| {
         let env = ioco_lang::ir::Env {
@@ -381,7 +384,10 @@ fn a_data_typed_input_is_chosen_by_the_solver() {
             .choose_input_with(&mut checker, &mut picker, &mut rng)
             .expect("Action(Plus(4, _)) keeps accept reachable");
         assert_eq!(gate, "Action");
-        assert_eq!(g.product.locations[g.product.transitions[t].to].name, "(s1,s1)");
+        assert_eq!(
+            g.product.locations[g.product.transitions[t].to].name,
+            "(s1,s1)"
+        );
         let Value::Adt(_, c, fields) = &args[0] else {
             panic!("not an Operation: {args:?}")
         };
@@ -396,4 +402,3 @@ fn ioco_z3_available() -> bool {
     }
     ok
 }
-
