@@ -523,3 +523,52 @@ fn a_data_typed_purpose_is_met_and_a_mutant_never_passes() {
         .iter()
         .all(|r| r.verdict == ioco_exec::RunVerdict::Inconclusive));
 }
+
+/// A string-typed input parameter is chosen by the solver inside the purpose's guard too.
+#[test]
+fn a_string_typed_purpose_is_met() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = write(
+        dir.path(),
+        "login.ioco",
+        "model login {
+  input user(name: string)
+  output ok(n: int)
+  output no
+  init s0
+  s0 -- user?(u) [u == \"root\"] --> s1
+  s0 -- user?(u) [u != \"root\"] --> s2
+  s1 -- ok!(=1) --> s0
+  s2 -- no! --> s0
+}
+",
+    );
+    let purpose = write(
+        dir.path(),
+        "p.ioco",
+        "model P {
+  input user(name: string)
+  output ok(n: int)
+  init w
+  w -- user?(u) [u == \"root\"] --> v
+  v -- ok!(n) --> accept
+}
+",
+    );
+    let json = dir.path().join("s.json");
+    ioco()
+        .arg("test")
+        .arg(&spec)
+        .arg("--purpose")
+        .arg(&purpose)
+        .arg("--sim")
+        .arg(&spec)
+        .args(["--runs", "2", "--seed", "1", "--json"])
+        .arg(&json)
+        .assert()
+        .code(0)
+        .stderr(contains("accept reached in 2 of 2 run(s)"));
+    for r in &summary(&json).runs {
+        assert_eq!(r.trace.to_strings(), ["user?(\"root\")", "ok!(1)"], "{r:?}");
+    }
+}
