@@ -419,3 +419,156 @@ fn a_purpose_over_the_bounded_queue_is_met_in_order() {
         assert_eq!(r.trace.last(), Some("Value!(0)"));
     }
 }
+
+const ADDER_TYPES: &str =
+    "type Operation = Plus { p1: int, p2: int } | Minus { m1: int, m2: int }\n";
+
+/// The adder with a data-typed input, `Result` after every operation; `plus_result: false`
+/// is the mutant that never answers a `Plus`.
+fn adder(plus_result: bool) -> String {
+    let back = if plus_result {
+        "s1 -- Result!(=opn.p1 + opn.p2) --> s0"
+    } else {
+        ""
+    };
+    format!(
+        "{ADDER_TYPES}model adder {{
+  input Action(p1: Operation)
+  output Result(p1: int)
+  var opn: Operation = Plus(0, 0)
+  init s0
+  s0 -- Action?(o) [o is Plus] {{ opn = o }} --> s1
+  s0 -- Action?(o) [o is Minus] {{ opn = o }} --> s2
+  s2 -- Result!(=opn.m1 - opn.m2) --> s0
+  {back}
+}}
+"
+    )
+}
+
+/// A purpose over a data-typed input parameter: the values of `Operation` are chosen by the
+/// solver inside the purpose's guard (`x is Plus`), the analysis over-approximates it.
+#[test]
+fn a_data_typed_purpose_is_met_and_a_mutant_never_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = write(dir.path(), "sa.ioco", &adder(true));
+    let mutant = write(dir.path(), "mutant.ioco", &adder(false));
+    let purpose = write(
+        dir.path(),
+        "pa.ioco",
+        &format!(
+            "{ADDER_TYPES}model P {{
+  input Action(p1: Operation)
+  output Result(p1: int)
+  init s0
+  s0 -- Action?(x) [x is Plus] --> s1
+  s1 -- Result!(r) --> accept
+}}
+"
+        ),
+    );
+    let json = dir.path().join("s.json");
+    for domain in ["interval", "octagon", "polyhedra"] {
+        ioco()
+            .arg("test")
+            .arg(&spec)
+            .arg("--purpose")
+            .arg(&purpose)
+            .arg("--sim")
+            .arg(&spec)
+            .args(["--domain", domain, "--runs", "3", "--seed", "1", "--json"])
+            .arg(&json)
+            .assert()
+            .code(0)
+            .stderr(contains("accept reached in 3 of 3 run(s)"));
+        for r in &summary(&json).runs {
+            assert_eq!(r.verdict, ioco_exec::RunVerdict::Pass, "{r:?}");
+            let t = r.trace.to_strings();
+            assert!(t[0].starts_with("Action?(Plus("), "{r:?}");
+            assert!(t[1].starts_with("Result!("), "{r:?}");
+        }
+    }
+    // An implementation that never answers a Plus: quiescence where the spec says Result.
+    ioco()
+        .arg("test")
+        .arg(&spec)
+        .arg("--purpose")
+        .arg(&purpose)
+        .arg("--sim")
+        .arg(&mutant)
+        .args(["--runs", "3", "--seed", "1", "--json"])
+        .arg(&json)
+        .assert()
+        .code(1)
+        .stdout(contains("FAIL"));
+    assert!(summary(&json)
+        .runs
+        .iter()
+        .all(|r| r.verdict == ioco_exec::RunVerdict::Fail));
+    // A specification that never answers a Plus: the purpose cannot be met, never a Pass
+    // (the analysis cannot tell Plus from Minus, so the runs end Inconclusive).
+    ioco()
+        .arg("test")
+        .arg(&mutant)
+        .arg("--purpose")
+        .arg(&purpose)
+        .arg("--sim")
+        .arg(&mutant)
+        .args(["--runs", "3", "--seed", "1", "--depth", "12", "--json"])
+        .arg(&json)
+        .assert()
+        .code(predicates::ord::ne(0));
+    assert!(summary(&json)
+        .runs
+        .iter()
+        .all(|r| r.verdict == ioco_exec::RunVerdict::Inconclusive));
+}
+
+/// A string-typed input parameter is chosen by the solver inside the purpose's guard too.
+#[test]
+fn a_string_typed_purpose_is_met() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = write(
+        dir.path(),
+        "login.ioco",
+        "model login {
+  input user(name: string)
+  output ok(n: int)
+  output no
+  init s0
+  s0 -- user?(u) [u == \"root\"] --> s1
+  s0 -- user?(u) [u != \"root\"] --> s2
+  s1 -- ok!(=1) --> s0
+  s2 -- no! --> s0
+}
+",
+    );
+    let purpose = write(
+        dir.path(),
+        "p.ioco",
+        "model P {
+  input user(name: string)
+  output ok(n: int)
+  init w
+  w -- user?(u) [u == \"root\"] --> v
+  v -- ok!(n) --> accept
+}
+",
+    );
+    let json = dir.path().join("s.json");
+    ioco()
+        .arg("test")
+        .arg(&spec)
+        .arg("--purpose")
+        .arg(&purpose)
+        .arg("--sim")
+        .arg(&spec)
+        .args(["--runs", "2", "--seed", "1", "--json"])
+        .arg(&json)
+        .assert()
+        .code(0)
+        .stderr(contains("accept reached in 2 of 2 run(s)"));
+    for r in &summary(&json).runs {
+        assert_eq!(r.trace.to_strings(), ["user?(\"root\")", "ok!(1)"], "{r:?}");
+    }
+}

@@ -16,8 +16,14 @@
 
 use crate::domain::Domain;
 use crate::select::TestGraph;
-use ioco_lang::ir::{Automaton, Defs, Direction, Env, Value};
+use ioco_lang::ast::BinOp;
+use ioco_lang::ir::{Automaton, Defs, Direction, Env, Type, Value};
 use ioco_lang::Model;
+use ioco_symbolic::pick::Picker;
+use ioco_symbolic::solver::Checker;
+use ioco_symbolic::term::{instantiate, value_in_type, SymVar, Term, T};
+use rand_chacha::ChaCha8Rng;
+use std::sync::Arc;
 
 /// The concrete state of the tester in the product `S × TP` (see the module documentation).
 pub struct Steering<'a, D> {
@@ -60,6 +66,11 @@ impl<'a, D: Domain> Steering<'a, D> {
     /// The name of the current product location.
     pub fn location(&self) -> &str {
         &self.g.product.locations[self.loc].name
+    }
+
+    /// The current values of the specification's and the purpose's variables.
+    pub fn values(&self) -> (&[Value], &[Value]) {
+        (&self.avals, &self.bvals)
     }
 
     /// Whether the current location is an accept location of the purpose.
@@ -184,39 +195,203 @@ impl<'a, D: Domain> Steering<'a, D> {
         Ok(())
     }
 
-    /// An input transition and its values inside the strengthened guard, if any.
-    pub fn choose_input(&self) -> Option<(usize, String, Vec<Value>)> {
+    /// An input transition and its values inside the strengthened guard, if any: for gates
+    /// with integer parameters only, by the bounded search of [`TestGraph::choose_input`];
+    /// otherwise (booleans, strings, data types), or when that search finds nothing, by the
+    /// solver of `ioco-symbolic` (`checker`, with the `picker`'s hints, as its symbolic engine
+    /// chooses inputs) under the specification's guard ∧ the purpose's guard (or the negation
+    /// of the purpose's guards for its completion) ∧ one disjunct of `G ∧ K_t` on the integer
+    /// parameters, every variable at its current value. Data-typed parameters have no
+    /// dimension in the abstract domains (they are unconstrained there), so every candidate is
+    /// checked against the exact guards and `coreach^α` before it is sent.
+    pub fn choose_input_with(
+        &self,
+        checker: &mut Checker,
+        picker: &mut Picker,
+        rng: &mut ChaCha8Rng,
+    ) -> Option<(usize, String, Vec<Value>)> {
         let p = &self.g.product;
         let pt = self.point(&[])?;
-        for (t, tr) in p.transitions.iter().enumerate() {
+        // Transitions that move the purpose first (a purpose is completed by self-loops, which
+        // keep accept reachable too but make no progress towards it), in product order.
+        let here = p.locations[self.loc].purpose;
+        let mut order: Vec<usize> = (0..p.transitions.len())
+            .filter(|&t| p.transitions[t].from == self.loc)
+            .collect();
+        order.sort_by_key(|&t| {
+            let tr = &p.transitions[t];
+            (
+                tr.purpose_switch.is_none(),
+                p.locations[tr.to].purpose == here,
+            )
+        });
+        for t in order {
+            let tr = &p.transitions[t];
             let Some((gate, Direction::Input)) = &tr.gate else {
                 continue;
             };
-            if tr.from != self.loc || self.g.kept[t].is_empty() {
+            if self.g.kept[t].is_empty() {
                 continue;
             }
-            let gi = self.a.gate(gate)? as usize;
-            if self.a.gates[gi].params.iter().any(|(_, ty)| {
-                !matches!(
-                    ty,
-                    ioco_lang::ir::Type::Int | ioco_lang::ir::Type::Range(..)
-                )
-            }) {
-                continue;
+            if let Some(found) = self.choose_int(t, gate, &pt) {
+                return Some(found);
             }
-            let found = self.g.choose_input(t, &pt[..p.nvars], |ps| {
-                let args: Vec<Value> = ps.iter().map(|&x| Value::Int(x)).collect();
-                self.a.gates[gi]
-                    .params
-                    .iter()
-                    .zip(&args)
-                    .all(|((_, ty), v)| self.defs.contains(*ty, v))
-                    && self.matching(gate, &args) == vec![t]
-            });
-            if let Some(ps) = found {
-                return Some((t, gate.clone(), ps.into_iter().map(Value::Int).collect()));
+            if let Some(args) = self.choose_solved(t, gate, &pt, checker, picker, rng) {
+                return Some((t, gate.clone(), args));
             }
         }
         None
+    }
+
+    /// The solver's choice for input transition `t` (see [`Steering::choose_input_with`]).
+    fn choose_solved(
+        &self,
+        t: usize,
+        gate: &str,
+        pt: &[i64],
+        checker: &mut Checker,
+        picker: &mut Picker,
+        rng: &mut ChaCha8Rng,
+    ) -> Option<Vec<Value>> {
+        let p = &self.g.product;
+        let tr = &p.transitions[t];
+        let gi = self.a.gate(gate)? as usize;
+        let types: Vec<Type> = self.a.gates[gi].params.iter().map(|(_, ty)| *ty).collect();
+        let syms: Vec<SymVar> = types
+            .iter()
+            .enumerate()
+            .map(|(i, ty)| SymVar::at(&format!("stg_p{i}"), 0, *ty))
+            .collect();
+        let params: Vec<T> = syms.iter().cloned().map(Term::sym).collect();
+        let consts = |vs: &[Value]| -> Vec<T> { vs.iter().cloned().map(Term::val).collect() };
+        let defs = self.defs;
+        let spec_guard = instantiate(
+            defs,
+            &self.a.switches[tr.spec_switch].guard,
+            &consts(&self.avals),
+            &params,
+        );
+        let bvars = consts(&self.purpose_env_vars());
+        let pl = p.locations[self.loc].purpose;
+        let purpose_guard = match tr.purpose_switch {
+            Some(k) => instantiate(defs, &self.b.switches[k].guard, &bvars, &params),
+            None => Term::and_all(
+                self.b
+                    .switches
+                    .iter()
+                    .filter(|s| {
+                        s.from == pl
+                            && s.gate
+                                .is_some_and(|h| self.b.gates[h as usize].name == gate)
+                    })
+                    .map(|s| Term::negate(instantiate(defs, &s.guard, &bvars, &params))),
+            ),
+        };
+        let base = Term::and(spec_guard, purpose_guard);
+        for k in &self.g.kept[t] {
+            let phi = Term::and(base.clone(), self.linear_term(k, pt, &types, &params));
+            let Ok(args) = checker.values_pooled(defs, &phi, &syms, rng, |rng| {
+                picker.hints(defs, &phi, &syms, rng)
+            }) else {
+                continue;
+            };
+            let fits = types
+                .iter()
+                .zip(&args)
+                .all(|(ty, v)| value_in_type(defs, *ty, v));
+            if fits && self.matching(gate, &args) == vec![t] && self.stays_inside(t, &args) {
+                return Some(args);
+            }
+        }
+        None
+    }
+
+    /// The constraints of the abstract value `k` on the integer parameters, the variables at
+    /// the point `pt`, as a term (a constraint on anything else is left out: the candidate is
+    /// checked against `k` afterwards).
+    fn linear_term(&self, k: &D, pt: &[i64], types: &[Type], params: &[T]) -> T {
+        let p = &self.g.product;
+        let mut out = Vec::new();
+        'cons: for c in k.constraints() {
+            let mut constant = c.expr.constant;
+            let mut sum: Option<T> = None;
+            for &(d, a) in &c.expr.terms {
+                if d < p.nvars {
+                    match a.checked_mul(pt[d]).and_then(|x| constant.checked_add(x)) {
+                        Some(x) => constant = x,
+                        None => continue 'cons,
+                    }
+                    continue;
+                }
+                let i = d - p.nvars;
+                if d >= p.nvars + p.nparams
+                    || !matches!(types.get(i), Some(Type::Int | Type::Range(..)))
+                {
+                    continue 'cons;
+                }
+                let x = Arc::new(Term::Binary(BinOp::Mul, Term::int(a), params[i].clone()));
+                sum = Some(match sum {
+                    None => x,
+                    Some(s) => Arc::new(Term::Binary(BinOp::Add, s, x)),
+                });
+            }
+            let Some(sum) = sum else {
+                continue;
+            };
+            // Σ a·p + constant ≤ 0
+            out.push(Arc::new(Term::Binary(
+                BinOp::Le,
+                sum,
+                Term::int(constant.checked_neg().unwrap_or(i64::MAX)),
+            )));
+        }
+        Term::and_all(out)
+    }
+
+    /// The bounded search of [`TestGraph::choose_input`] for transition `t` when all the
+    /// parameters of its gate are integers.
+    fn choose_int(&self, t: usize, gate: &str, pt: &[i64]) -> Option<(usize, String, Vec<Value>)> {
+        let p = &self.g.product;
+        let gi = self.a.gate(gate)? as usize;
+        if self.a.gates[gi]
+            .params
+            .iter()
+            .any(|(_, ty)| !matches!(ty, Type::Int | Type::Range(..)))
+        {
+            return None;
+        }
+        let ps = self.g.choose_input(t, &pt[..p.nvars], |ps| {
+            let args: Vec<Value> = ps.iter().map(|&x| Value::Int(x)).collect();
+            self.a.gates[gi]
+                .params
+                .iter()
+                .zip(&args)
+                .all(|((_, ty), v)| self.defs.contains(*ty, v))
+                && self.matching(gate, &args) == vec![t]
+        })?;
+        Some((
+            t,
+            gate.to_string(),
+            ps.into_iter().map(Value::Int).collect(),
+        ))
+    }
+
+    /// An input transition and its values inside the strengthened guard, if any, for gates
+    /// whose parameters are all integers (without a solver; see
+    /// [`Steering::choose_input_with`] for the others).
+    pub fn choose_input(&self) -> Option<(usize, String, Vec<Value>)> {
+        let p = &self.g.product;
+        let pt = self.point(&[])?;
+        (0..p.transitions.len()).find_map(|t| {
+            let tr = &p.transitions[t];
+            match &tr.gate {
+                Some((gate, Direction::Input))
+                    if tr.from == self.loc && !self.g.kept[t].is_empty() =>
+                {
+                    self.choose_int(t, gate, &pt)
+                }
+                _ => None,
+            }
+        })
     }
 }

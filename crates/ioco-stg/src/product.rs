@@ -104,9 +104,13 @@ impl fmt::Display for ProductError {
 
 impl std::error::Error for ProductError {}
 
+#[derive(Clone)]
 struct Dims {
     vars: Vec<Option<usize>>,
     params_at: usize,
+    /// Per parameter of the gate at hand: an integer (it has a dimension). Parameters of
+    /// other types (booleans, strings, data types) have none: every atom on them is `true`.
+    int_params: Vec<bool>,
 }
 
 impl DimMap for Dims {
@@ -114,7 +118,23 @@ impl DimMap for Dims {
         self.vars.get(v as usize).copied().flatten()
     }
     fn param(&self, i: u32) -> Option<usize> {
-        Some(self.params_at + i as usize)
+        self.int_params
+            .get(i as usize)
+            .copied()
+            .unwrap_or(false)
+            .then_some(self.params_at + i as usize)
+    }
+}
+
+impl Dims {
+    /// This map for the parameters of `gate` (none for τ).
+    fn at(&self, gate: Option<&ioco_lang::ir::Gate>) -> Dims {
+        Dims {
+            int_params: gate
+                .map(|g| g.params.iter().map(|(_, t)| is_int(*t)).collect())
+                .unwrap_or_default(),
+            ..self.clone()
+        }
     }
 }
 
@@ -161,6 +181,8 @@ impl Product {
     pub fn new(spec: &Model, purpose: &Model) -> Result<Product, ProductError> {
         let a = single(spec, "specification")?;
         let b = single(purpose, "test purpose")?;
+        let adefs = &spec.entry().expect("checked by single").defs;
+        let bdefs = &purpose.entry().expect("checked by single").defs;
         let loc = |m: &Model, span| m.sources.location(span);
         // Variables.
         let mut dims = Vec::new();
@@ -224,10 +246,12 @@ impl Product {
         let amap = Dims {
             vars: avars,
             params_at: nvars,
+            int_params: Vec::new(),
         };
         let bmap = Dims {
             vars: bvars,
             params_at: nvars,
+            int_params: Vec::new(),
         };
         // Gates of the purpose must be gates of the specification.
         for g in &b.gates {
@@ -250,10 +274,16 @@ impl Product {
                         ),
                     })
                 }
-                Some(h) if h.dir != g.dir || h.params.len() != g.params.len() => {
+                Some(h)
+                    if h.dir != g.dir
+                        || h.params.len() != g.params.len()
+                        || h.params.iter().zip(&g.params).any(|((_, x), (_, y))| {
+                            adefs.type_name(*x) != bdefs.type_name(*y)
+                        }) =>
+                {
                     return Err(ProductError {
                         message: format!(
-                            "{}: purpose gate `{}` differs from the specification's (direction or number of parameters)",
+                            "{}: purpose gate `{}` differs from the specification's (direction, number or types of parameters)",
                             loc(purpose, g.span),
                             g.name
                         ),
@@ -287,6 +317,17 @@ impl Product {
                     });
                 }
             }
+        }
+        if let Some(m) = defs_mismatch(adefs, bdefs) {
+            return Err(ProductError {
+                message: format!(
+                    "{}: the test purpose `{}` declares its data types or functions unlike the specification `{}` ({m})",
+                    loc(purpose, b.span),
+                    b.name,
+                    a.name
+                ),
+                hint: "declare the specification's types and functions first, in its order (or import its file)".into(),
+            });
         }
         let name_of = |sl: u32, pl: u32| {
             format!(
@@ -349,6 +390,8 @@ impl Product {
             }
             let from = i - 1;
             for (k, s) in a.switches.iter().enumerate().filter(|(_, s)| s.from == sl) {
+                let agate = s.gate.map(|g| &a.gates[g as usize]);
+                let (amap, bmap) = (amap.at(agate), bmap.at(agate));
                 let sg = dnf(&s.guard, false, &amap);
                 if sg.is_empty() {
                     continue;
@@ -481,4 +524,34 @@ fn conj(a: &Dnf, b: &Dnf) -> Dnf {
     } else {
         out
     }
+}
+
+/// Why the purpose's types and functions do not agree with the specification's, if they do
+/// not: the purpose's guards are evaluated and handed to the solver with the specification's
+/// definitions, so each type and function of the purpose must be the specification's one at
+/// the same index.
+fn defs_mismatch(a: &ioco_lang::ir::Defs, b: &ioco_lang::ir::Defs) -> Option<String> {
+    for (i, t) in b.types.iter().enumerate() {
+        match a.types.get(i) {
+            Some(u) if u.name == t.name && u.ctors == t.ctors => {}
+            Some(u) => return Some(format!("type `{}` where it has `{}`", t.name, u.name)),
+            None => return Some(format!("type `{}` that it lacks", t.name)),
+        }
+    }
+    for (i, f) in b.functions.iter().enumerate() {
+        match a.functions.get(i) {
+            Some(g) if g.name == f.name && g.params == f.params && g.ret == f.ret => {}
+            Some(g) => return Some(format!("function `{}` where it has `{}`", f.name, g.name)),
+            None => return Some(format!("function `{}` that it lacks", f.name)),
+        }
+    }
+    for (i, r) in b.regexes.iter().enumerate() {
+        if a.regexes.get(i) != Some(r) {
+            return Some(format!(
+                "regular expression /{}/ in another order",
+                r.source
+            ));
+        }
+    }
+    None
 }

@@ -59,11 +59,20 @@ impl<D: Domain> Selection<Symbolic<'_>> for SteeredData<'_, D> {
         self.quiet_without_input = false;
     }
 
-    fn choose(&mut self, _: &mut Symbolic<'_>, _: usize, _: &mut ChaCha8Rng) -> Choice<GateValue> {
+    fn choose(
+        &mut self,
+        spec: &mut Symbolic<'_>,
+        _: usize,
+        rng: &mut ChaCha8Rng,
+    ) -> Choice<GateValue> {
         if let Some(stop) = self.verdict_here() {
             return Choice::Stop(stop);
         }
-        match self.steering.choose_input() {
+        let oracle = &mut *spec.spec;
+        match self
+            .steering
+            .choose_input_with(&mut oracle.checker, &mut oracle.picker, rng)
+        {
             Some((t, gate, args)) => {
                 self.pending = Some(t);
                 Choice::Give((gate, args))
