@@ -18,7 +18,9 @@
 //!   value, so that a state is its location and the values still needed (no stale data).
 //! * A **structural process** (`|||`, `||`, `|[G]|`, `HIDE`, `>>>`) becomes a composition in a
 //!   `system`: its calls are inlined with their channel arguments; the one recursion allowed is
-//!   TorXakis's loop `p ::= B >>> p` (the `.ioco` loop `system p { B >>> p }`).
+//!   TorXakis's loop `p ::= B >>> p` (the `.ioco` loop `system p { B >>> p }`). Values passed
+//!   on `EXIT` to `B >>> ACCEPT ? x IN C NI` are computed at import and substituted in `C`
+//!   (module `exit`), so that `p(v) ::= B >>> ACCEPT ? w IN p(w) NI` is a loop too.
 //! * Channel directions come from the `MODELDEF`'s `CHAN IN` (inputs of the SUT) and `CHAN OUT`
 //!   (its outputs); hidden channels are outputs of every process using them (they synchronise
 //!   and become τ).
@@ -35,6 +37,7 @@ use ioco_lang::{Diagnostic, Span};
 use seq::SeqBuilder;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
+mod exit;
 mod seq;
 
 /// The result of lowering.
@@ -222,6 +225,9 @@ struct Lowerer<'a> {
     diags: Vec<Diagnostic>,
     /// Depth of value-expression lowering (bounded).
     depth: u32,
+    /// True while lowering the left side of `>>> ACCEPT`, whose exit values were computed at
+    /// import and substituted on the right (see `exit`): its `EXIT ! e` are plain exits.
+    exit_passed: bool,
 }
 
 fn sort_text(s: &t::Sort) -> String {
@@ -1346,15 +1352,23 @@ impl<'a> Lowerer<'a> {
                 accept,
                 right,
             } => {
-                if !accept.is_empty() {
-                    self.unsupported(
-                        "`>>> ACCEPT ? x IN .. NI` (values passed on EXIT)",
-                        sp,
-                        "pass the values over a hidden channel synchronised between the two sides (docs/language.md §13)",
-                    );
-                    return None;
-                }
-                let (l, r) = (self.comp(left, genv, scope), self.comp(right, genv, scope));
+                // the values passed on EXIT, computed at import (see `exit`); the left side's
+                // EXITs then carry no value (`exit_passed`), the right side reads them as
+                // constants
+                let (passed, rscope) = if accept.is_empty() {
+                    (false, scope.clone())
+                } else {
+                    let vals = self.exit_values(left, genv, scope, &mut Vec::new()).ok()?;
+                    let Some(vals) = vals else {
+                        // the left side never exits: the right side never starts
+                        return self.comp(left, genv, scope);
+                    };
+                    (true, self.accept_scope(accept, vals, scope, sp).ok()?)
+                };
+                let outer = std::mem::replace(&mut self.exit_passed, passed);
+                let l = self.comp(left, genv, scope);
+                self.exit_passed = outer;
+                let r = self.comp(right, genv, &rscope);
                 Some(mk(o::CompKind::Seq(
                     Box::new(paren_comp(l?)),
                     Box::new(paren_comp(r?)),
@@ -1978,7 +1992,13 @@ impl<'a> Lowerer<'a> {
         scope: &Scope,
         sp: Span,
     ) -> Option<(String, Option<Cont<'a>>)> {
-        let key = format!("seq {:p} {:?} {:?}", b, genv, scope_key(scope));
+        let key = format!(
+            "seq {:p} {:?} {:?} {}",
+            b,
+            genv,
+            scope_key(scope),
+            self.exit_passed
+        );
         if let Some(m) = self.seq_models.get(&key) {
             return Some((m.clone(), self.conts.get(m).cloned()));
         }
@@ -1994,7 +2014,13 @@ impl<'a> Lowerer<'a> {
             _ => (b, genv.clone(), scope.clone(), want.to_string()),
         };
         let (genv, scope) = (&genv, &scope);
-        let key2 = format!("seq {:p} {:?} {:?}", b, genv, scope_key(scope));
+        let key2 = format!(
+            "seq {:p} {:?} {:?} {}",
+            b,
+            genv,
+            scope_key(scope),
+            self.exit_passed
+        );
         if let Some(m) = self.seq_models.get(&key2) {
             let m = m.clone();
             self.seq_models.insert(key, m.clone());
