@@ -304,6 +304,35 @@ impl<'a> Lowerer<'a> {
                 if !dup(&mut self.diags, &self.types, &td.name, "type") {
                     self.types.insert(td.name.name.clone(), td);
                     for c in &td.ctors {
+                        if let Some((other, prev)) = self.ctors.get(&c.name.name) {
+                            // TorXakis tells such constructors apart by the sort the context
+                            // expects; the lowering does not (yet): reported, never guessed
+                            let (other, at) = (other.clone(), prev.name.span);
+                            self.diags.push(
+                                Diagnostic::error(
+                                    "ioco::txs::overloaded_constructor",
+                                    if other == td.name.name {
+                                        format!(
+                                            "constructor `{}` is defined twice in `{}`",
+                                            c.name.name, other
+                                        )
+                                    } else {
+                                        format!(
+                                            "constructor `{}` is defined in two types, `{}` and `{}`; overloaded constructors cannot be imported yet",
+                                            c.name.name, other, td.name.name
+                                        )
+                                    },
+                                    c.name.span,
+                                    "defined again here",
+                                )
+                                .label(at, format!("first defined in `{other}`"))
+                                .help(format!(
+                                    "TorXakis chooses between them by the expected sort, ioco does not: rename one (e.g. `{}{}`) in its TYPEDEF and where it is used",
+                                    td.name.name, c.name.name
+                                )),
+                            );
+                            continue;
+                        }
                         self.ctors
                             .insert(c.name.name.clone(), (td.name.name.clone(), c));
                         for f in &c.fields {
@@ -1610,6 +1639,24 @@ impl<'a> Lowerer<'a> {
         );
     }
 
+    /// Reports an `EXIT` the parser left as an action (in a multi-action, or `? x` without a
+    /// sort).
+    fn exit_offer(&mut self, offers: &[t::Offer], sp: Span) {
+        if offers.len() > 1 {
+            self.unsupported(
+                "`EXIT` in a multi-action (`A ? x | EXIT ? y`)",
+                sp,
+                "exit after the action: `A ? x >-> EXIT ! x`",
+            );
+        } else {
+            self.unsupported(
+                "`EXIT ? x` without a sort",
+                sp,
+                "give the sort: `EXIT ? x :: Int`",
+            );
+        }
+    }
+
     /// The channel and value environment of a call `p [gates] (args)`.
     fn bind_call(
         &mut self,
@@ -1867,6 +1914,10 @@ impl<'a> Lowerer<'a> {
             if gname == "ISTEP" {
                 actions.push(o::Action::Tau(off.gate.span));
                 continue;
+            }
+            if gname == "EXIT" && !genv.contains_key(gname) {
+                self.exit_offer(offers, off.gate.span);
+                return None;
             }
             if gname == "QSTEP" || gname == "HSTEP" {
                 self.unsupported(

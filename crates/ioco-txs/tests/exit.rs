@@ -131,6 +131,16 @@ fn exit_values_not_known_at_import_are_reported() {
         e.contains("different values") && e.contains("m.txs:3:"),
         "{e}"
     );
+    // an EXIT in a multi-action
+    let e = error(&model(
+        "PROCDEF p[A, B :: Int](v :: Int) ::=\n\
+           (A ? x | EXIT ? y :: Int [[ x == y ]]) >>> ACCEPT ? w IN B ! w >-> STOP NI\n\
+         ENDDEF",
+    ));
+    assert!(
+        e.contains("`EXIT` in a multi-action") && e.contains("m.txs:3:"),
+        "{e}"
+    );
     // an EXIT with values that no ACCEPT takes stays reported
     let e = error(&model(
         "PROCDEF p[A, B :: Int](v :: Int) ::= A ! v >-> EXIT ! v ENDDEF",

@@ -83,6 +83,13 @@ impl<'a> Lowerer<'a> {
                 Ok(Some(out))
             }
             BKind::Prefix { offers, then, .. } => {
+                if let Some(o) = offers
+                    .iter()
+                    .find(|o| o.gate.name == "EXIT" && !genv.contains_key("EXIT"))
+                {
+                    self.exit_offer(offers, o.gate.span);
+                    return Err(());
+                }
                 let mut sc = scope.clone();
                 for o in offers {
                     let sorts = genv.get(&o.gate.name).map(|g| g.sorts.clone());
