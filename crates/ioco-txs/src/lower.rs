@@ -307,6 +307,8 @@ impl<'a> Lowerer<'a> {
                         if let Some((other, prev)) = self.ctors.get(&c.name.name) {
                             // TorXakis tells such constructors apart by the sort the context
                             // expects; the lowering does not (yet): reported, never guessed
+                            // (constructors share one namespace in `.ioco`, whose checker
+                            // rejects the second declaration in any case)
                             let (other, at) = (other.clone(), prev.name.span);
                             self.diags.push(
                                 Diagnostic::error(
