@@ -1391,8 +1391,12 @@ impl<'a> Lowerer<'a> {
                 } else {
                     let vals = self.exit_values(left, genv, scope, &mut Vec::new()).ok()?;
                     let Some(vals) = vals else {
-                        // the left side never exits: the right side never starts
-                        return self.comp(left, genv, scope);
+                        // the left side never exits as a whole: the right side never starts,
+                        // and no value is passed
+                        let outer = std::mem::replace(&mut self.exit_passed, true);
+                        let l = self.comp(left, genv, scope);
+                        self.exit_passed = outer;
+                        return l;
                     };
                     (true, self.accept_scope(accept, vals, scope, sp).ok()?)
                 };

@@ -96,6 +96,21 @@ fn a_loop_passing_its_start_values_is_a_loop() {
 }
 
 #[test]
+fn a_left_side_that_never_exits_passes_nothing() {
+    // the second process never exits, so neither does the composition: `B ! w` never happens
+    let t = traces(
+        &model(
+            "PROCDEF p[A, B :: Int](v :: Int) ::=\n\
+               (A ! v >-> EXIT ! v ||| B ! 1 >-> STOP) >>> ACCEPT ? w IN B ! w >-> STOP NI\n\
+             ENDDEF",
+        ),
+        3,
+    );
+    assert!(t.iter().all(|x| x.len() <= 2), "{t:?}");
+    assert_eq!(t.iter().filter(|x| x.len() == 2).count(), 2, "{t:?}");
+}
+
+#[test]
 fn exit_values_not_known_at_import_are_reported() {
     let e = error(&model(
         "PROCDEF p[A, B :: Int](v :: Int) ::=\n\
