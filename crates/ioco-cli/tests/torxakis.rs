@@ -637,3 +637,60 @@ fn adder_purposes_over_data_types_reach_their_goals() {
             .stderr(predicate::str::contains("accept reached in 3 of 3 run(s)"));
     }
 }
+
+/// Values passed on `EXIT` to `>>> ACCEPT` (Enable.txs): every MODELDEF loads; the imported
+/// models and the hand port (`examples/torxakis/enable.ioco`) simulate each other; a model
+/// that passes another value on its exit is told apart.
+#[test]
+fn exit_values_passed_to_accept_are_tested() {
+    if !have_corpus() {
+        return;
+    }
+    let txs = corpus("test/sqatt/data/bench/Enable/Enable.txs");
+    ioco()
+        .args(["check", "--deny-warnings", &txs])
+        .assert()
+        .success();
+    let port = "examples/torxakis/enable.ioco";
+    for entry in ["SeqEnableInt", "SeqEnableTwoInts"] {
+        for (spec, sim) in [(&txs[..], port), (port, &txs[..]), (&txs[..], &txs[..])] {
+            ioco()
+                .args([
+                    "test", spec, "--sim", sim, "--entry", entry, "--steps", "30", "--runs", "5",
+                    "--seed", "5",
+                ])
+                .timeout(std::time::Duration::from_secs(300))
+                .assert()
+                .success()
+                .stdout(predicate::str::contains("PASS"));
+        }
+    }
+    // the implementation passes 7 on (and loops with it): its second output differs
+    let dir = tempfile::tempdir().unwrap();
+    let wrong = dir.path().join("wrong.txs");
+    let text = std::fs::read_to_string(root().join(&txs)).unwrap();
+    std::fs::write(
+        &wrong,
+        text.replace("(Ch ! v >-> EXIT ! v)", "(Ch ! v >-> EXIT ! 7)"),
+    )
+    .unwrap();
+    ioco()
+        .args([
+            "test",
+            &txs,
+            "--sim",
+            wrong.to_str().unwrap(),
+            "--entry",
+            "SeqEnableInt",
+            "--steps",
+            "10",
+            "--runs",
+            "3",
+            "--seed",
+            "5",
+        ])
+        .timeout(std::time::Duration::from_secs(300))
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("FAIL"));
+}

@@ -18,7 +18,9 @@
 //!   value, so that a state is its location and the values still needed (no stale data).
 //! * A **structural process** (`|||`, `||`, `|[G]|`, `HIDE`, `>>>`) becomes a composition in a
 //!   `system`: its calls are inlined with their channel arguments; the one recursion allowed is
-//!   TorXakis's loop `p ::= B >>> p` (the `.ioco` loop `system p { B >>> p }`).
+//!   TorXakis's loop `p ::= B >>> p` (the `.ioco` loop `system p { B >>> p }`). Values passed
+//!   on `EXIT` to `B >>> ACCEPT ? x IN C NI` are computed at import and substituted in `C`
+//!   (module `exit`), so that `p(v) ::= B >>> ACCEPT ? w IN p(w) NI` is a loop too.
 //! * Channel directions come from the `MODELDEF`'s `CHAN IN` (inputs of the SUT) and `CHAN OUT`
 //!   (its outputs); hidden channels are outputs of every process using them (they synchronise
 //!   and become τ).
@@ -35,6 +37,7 @@ use ioco_lang::{Diagnostic, Span};
 use seq::SeqBuilder;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
+mod exit;
 mod seq;
 
 /// The result of lowering.
@@ -222,6 +225,9 @@ struct Lowerer<'a> {
     diags: Vec<Diagnostic>,
     /// Depth of value-expression lowering (bounded).
     depth: u32,
+    /// True while lowering the left side of `>>> ACCEPT`, whose exit values were computed at
+    /// import and substituted on the right (see `exit`): its `EXIT ! e` are plain exits.
+    exit_passed: bool,
 }
 
 fn sort_text(s: &t::Sort) -> String {
@@ -298,6 +304,37 @@ impl<'a> Lowerer<'a> {
                 if !dup(&mut self.diags, &self.types, &td.name, "type") {
                     self.types.insert(td.name.name.clone(), td);
                     for c in &td.ctors {
+                        if let Some((other, prev)) = self.ctors.get(&c.name.name) {
+                            // TorXakis tells such constructors apart by the sort the context
+                            // expects; the lowering does not (yet): reported, never guessed
+                            // (constructors share one namespace in `.ioco`, whose checker
+                            // rejects the second declaration in any case)
+                            let (other, at) = (other.clone(), prev.name.span);
+                            self.diags.push(
+                                Diagnostic::error(
+                                    "ioco::txs::overloaded_constructor",
+                                    if other == td.name.name {
+                                        format!(
+                                            "constructor `{}` is defined twice in `{}`",
+                                            c.name.name, other
+                                        )
+                                    } else {
+                                        format!(
+                                            "constructor `{}` is defined in two types, `{}` and `{}`; overloaded constructors cannot be imported yet",
+                                            c.name.name, other, td.name.name
+                                        )
+                                    },
+                                    c.name.span,
+                                    "defined again here",
+                                )
+                                .label(at, format!("first defined in `{other}`"))
+                                .help(format!(
+                                    "TorXakis chooses between them by the expected sort, ioco does not: rename one (e.g. `{}{}`) in its TYPEDEF and where it is used",
+                                    td.name.name, c.name.name
+                                )),
+                            );
+                            continue;
+                        }
                         self.ctors
                             .insert(c.name.name.clone(), (td.name.name.clone(), c));
                         for f in &c.fields {
@@ -1346,15 +1383,27 @@ impl<'a> Lowerer<'a> {
                 accept,
                 right,
             } => {
-                if !accept.is_empty() {
-                    self.unsupported(
-                        "`>>> ACCEPT ? x IN .. NI` (values passed on EXIT)",
-                        sp,
-                        "pass the values over a hidden channel synchronised between the two sides (docs/language.md §13)",
-                    );
-                    return None;
-                }
-                let (l, r) = (self.comp(left, genv, scope), self.comp(right, genv, scope));
+                // the values passed on EXIT, computed at import (see `exit`); the left side's
+                // EXITs then carry no value (`exit_passed`), the right side reads them as
+                // constants
+                let (passed, rscope) = if accept.is_empty() {
+                    (false, scope.clone())
+                } else {
+                    let vals = self.exit_values(left, genv, scope, &mut Vec::new()).ok()?;
+                    let Some(vals) = vals else {
+                        // the left side never exits as a whole: the right side never starts,
+                        // and no value is passed
+                        let outer = std::mem::replace(&mut self.exit_passed, true);
+                        let l = self.comp(left, genv, scope);
+                        self.exit_passed = outer;
+                        return l;
+                    };
+                    (true, self.accept_scope(accept, vals, scope, sp).ok()?)
+                };
+                let outer = std::mem::replace(&mut self.exit_passed, passed);
+                let l = self.comp(left, genv, scope);
+                self.exit_passed = outer;
+                let r = self.comp(right, genv, &rscope);
                 Some(mk(o::CompKind::Seq(
                     Box::new(paren_comp(l?)),
                     Box::new(paren_comp(r?)),
@@ -1594,6 +1643,24 @@ impl<'a> Lowerer<'a> {
                 cands.join(", ")
             ),
         );
+    }
+
+    /// Reports an `EXIT` the parser left as an action (in a multi-action, or `? x` without a
+    /// sort).
+    fn exit_offer(&mut self, offers: &[t::Offer], sp: Span) {
+        if offers.len() > 1 {
+            self.unsupported(
+                "`EXIT` in a multi-action (`A ? x | EXIT ? y`)",
+                sp,
+                "exit after the action: `A ? x >-> EXIT ! x`",
+            );
+        } else {
+            self.unsupported(
+                "`EXIT ? x` without a sort",
+                sp,
+                "give the sort: `EXIT ? x :: Int`",
+            );
+        }
     }
 
     /// The channel and value environment of a call `p [gates] (args)`.
@@ -1854,6 +1921,10 @@ impl<'a> Lowerer<'a> {
                 actions.push(o::Action::Tau(off.gate.span));
                 continue;
             }
+            if gname == "EXIT" && !genv.contains_key(gname) {
+                self.exit_offer(offers, off.gate.span);
+                return None;
+            }
             if gname == "QSTEP" || gname == "HSTEP" {
                 self.unsupported(
                     &format!("`{}` in a test purpose", gname),
@@ -1978,7 +2049,13 @@ impl<'a> Lowerer<'a> {
         scope: &Scope,
         sp: Span,
     ) -> Option<(String, Option<Cont<'a>>)> {
-        let key = format!("seq {:p} {:?} {:?}", b, genv, scope_key(scope));
+        let key = format!(
+            "seq {:p} {:?} {:?} {}",
+            b,
+            genv,
+            scope_key(scope),
+            self.exit_passed
+        );
         if let Some(m) = self.seq_models.get(&key) {
             return Some((m.clone(), self.conts.get(m).cloned()));
         }
@@ -1994,7 +2071,13 @@ impl<'a> Lowerer<'a> {
             _ => (b, genv.clone(), scope.clone(), want.to_string()),
         };
         let (genv, scope) = (&genv, &scope);
-        let key2 = format!("seq {:p} {:?} {:?}", b, genv, scope_key(scope));
+        let key2 = format!(
+            "seq {:p} {:?} {:?} {}",
+            b,
+            genv,
+            scope_key(scope),
+            self.exit_passed
+        );
         if let Some(m) = self.seq_models.get(&key2) {
             let m = m.clone();
             self.seq_models.insert(key, m.clone());

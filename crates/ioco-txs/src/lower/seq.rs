@@ -356,7 +356,8 @@ impl<'a> SeqBuilder<'a> {
                 }
             }
             BKind::Exit(items) => {
-                if !items.is_empty() {
+                // values passed on to `>>> ACCEPT` were substituted there (see `exit`)
+                if !items.is_empty() && !l.exit_passed {
                     l.unsupported(
                         "`EXIT` with values",
                         sp,
