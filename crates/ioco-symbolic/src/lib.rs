@@ -9,6 +9,8 @@
 //!   time-outs), a memoising [`solver::Checker`], and [`solver::UnknownSolver`];
 //! - [`quick`]: difference-logic formulas decided without the solver (the fast path of
 //!   [`solver::Checker`]);
+//! - [`sample`]: values for guards outside that fragment by sampling, repair and evaluation
+//!   (the fast path of value choice; a value found is a witness of satisfiability);
 //! - [`z3solver`]: the Z3 back end (system libz3 via the `z3` crate);
 //! - [`system`]: the flattened switches of a composition, concrete and symbolic steps;
 //! - [`pick`]: value selection that finds bugs (random, boundary, growing, model);
@@ -60,6 +62,7 @@ pub mod draw;
 pub mod online;
 pub mod pick;
 pub mod quick;
+pub mod sample;
 pub mod seg;
 pub mod solver;
 pub mod system;

@@ -94,6 +94,9 @@ pub struct SolverStats {
     pub trivial: u64,
     /// Checks decided by the difference-logic fast path ([`crate::quick`], no solver call).
     pub quick: u64,
+    /// Value choices found by sampling and checked by evaluation ([`crate::sample`], no
+    /// solver call).
+    pub sampled: u64,
     /// Calls of [`Solver::check`].
     pub solver_calls: u64,
     /// Model extractions.
@@ -145,35 +148,61 @@ impl Checker {
 
     /// Is `φ` (with the domain constraints of its variables) satisfiable? Memoised.
     pub fn sat(&mut self, defs: &Defs, phi: &T) -> SatResult {
+        match self.sat_without_solver(defs, phi) {
+            Some(r) => r,
+            None => self.sat_by_solver(defs, phi),
+        }
+    }
+
+    /// [`Checker::sat`] if it can be answered without calling the solver (a constant, the
+    /// memo table, or the fast path of [`crate::quick`]); `None` when only the solver can
+    /// tell (then [`Checker::sat_by_solver`] asks it, or a witness found otherwise is
+    /// recorded with [`Checker::witnessed`]). Counts as one query.
+    pub fn sat_without_solver(&mut self, defs: &Defs, phi: &T) -> Option<SatResult> {
         self.stats.queries += 1;
         match phi.as_const() {
             Some(Value::Bool(b)) => {
                 self.stats.trivial += 1;
-                return if *b { SatResult::Sat } else { SatResult::Unsat };
+                return Some(if *b { SatResult::Sat } else { SatResult::Unsat });
             }
-            Some(_) => return SatResult::Unknown("not a boolean formula".into()),
+            Some(_) => return Some(SatResult::Unknown("not a boolean formula".into())),
             None => {}
         }
         if let Some(r) = self.cache.get(phi) {
             self.stats.cache_hits += 1;
-            return r.clone();
+            return Some(r.clone());
         }
-        let r = match self.quick_check(defs, phi, &[], None) {
-            Some(Quick::Sat(_)) => SatResult::Sat,
-            Some(Quick::Unsat) => SatResult::Unsat,
-            None => {
-                self.solver.push();
-                self.assert_with_domains(defs, phi);
-                let r = self.timed_check();
-                self.solver.pop();
-                r
-            }
+        let r = match self.quick_check(defs, phi, &[], None)? {
+            Quick::Sat(_) => SatResult::Sat,
+            Quick::Unsat => SatResult::Unsat,
         };
+        self.remember(phi, r.clone());
+        Some(r)
+    }
+
+    /// The solver's answer to [`Checker::sat`] (after [`Checker::sat_without_solver`] said
+    /// `None`), memoised.
+    pub fn sat_by_solver(&mut self, defs: &Defs, phi: &T) -> SatResult {
+        self.solver.push();
+        self.assert_with_domains(defs, phi);
+        let r = self.timed_check();
+        self.solver.pop();
+        self.remember(phi, r.clone());
+        r
+    }
+
+    /// Records that `φ` is satisfiable because a witness was found and checked by evaluation
+    /// (e.g. by [`crate::sample`]): later [`Checker::sat`] questions on `φ` need no solver.
+    pub fn witnessed(&mut self, phi: &T) {
+        self.stats.sampled += 1;
+        self.remember(phi, SatResult::Sat);
+    }
+
+    fn remember(&mut self, phi: &T, r: SatResult) {
         if self.cache.len() >= self.cache_limit {
             self.cache.clear();
         }
-        self.cache.insert(phi.clone(), r.clone());
-        r
+        self.cache.insert(phi.clone(), r);
     }
 
     /// The fast path: `phi`, the domain constraints of its variables and of `vars`, and `hint`.

@@ -51,7 +51,8 @@
 //! same τ-closed set, so it takes these steps too: its next output is drawn (with its seeded
 //! generator) from any state the hidden steps reach.
 
-use crate::pick::Picker;
+use crate::pick::{Picker, Strategy};
+use crate::sample;
 use crate::solver::{Checker, SatResult, Solver};
 use crate::system::{Move, State, System};
 use crate::term::{value_in_type, SymVar, Term, T};
@@ -308,19 +309,9 @@ impl SymbolicSpec {
             let vars = self.sys.param_vars(&m, 0);
             let params: Vec<T> = vars.iter().cloned().map(Term::sym).collect();
             let phi = self.sys.guard_at(q, &m, &params);
-            if self.checker.sat(&self.sys.spec.defs, &phi) != SatResult::Sat {
-                continue;
-            }
-            if vars.is_empty() {
-                let gate = self.sys.spec.gates[m.gate.unwrap() as usize].name.clone();
-                return Some((gate, Vec::new()));
-            }
-            let (defs, picker) = (&self.sys.spec.defs, &mut self.picker);
-            if let Ok(vals) = self.checker.values_pooled(defs, &phi, &vars, rng, |rng| {
-                picker.hints(defs, &phi, &vars, rng)
-            }) {
-                // the solver's model must satisfy the guard under the IR's own semantics
-                if self.sys.enabled(q, &m, &vals) == Ok(true) {
+            if let Some(vals) = self.pick_values(&phi, &vars, rng) {
+                // the model must satisfy the guard under the IR's own semantics
+                if self.sys.enabled(&self.states[i], &m, &vals) == Ok(true) {
                     let gate = self.sys.spec.gates[m.gate.unwrap() as usize].name.clone();
                     // the hidden parameters' values are the spec's business, not the label's
                     let mut vals = vals;
@@ -542,6 +533,50 @@ impl SymbolicSpec {
         out.into_iter().collect()
     }
 
+    /// Values for `vars` that satisfy `phi` (a move's guard at a concrete state), `None` when
+    /// it is unsatisfiable, unknown, or no values were found. The order of the ways:
+    ///
+    /// 1. without the solver, whether `phi` is satisfiable ([`Checker::sat_without_solver`]:
+    ///    constants, the memo table, difference logic);
+    /// 2. if only the solver can tell, sampling ([`crate::sample`]): a value found is a
+    ///    witness, checked by evaluation, so no satisfiability check is needed (not with the
+    ///    [`Strategy::Model`] strategy, which asks for the solver's model, nor when the
+    ///    checker's fast paths are off);
+    /// 3. else the solver's satisfiability check, then [`Checker::values_pooled`] with the
+    ///    picker's hints.
+    fn pick_values(
+        &mut self,
+        phi: &T,
+        vars: &[SymVar],
+        rng: &mut ChaCha8Rng,
+    ) -> Option<Vec<Value>> {
+        let defs = &self.sys.spec.defs;
+        match self.checker.sat_without_solver(defs, phi) {
+            Some(SatResult::Sat) => {}
+            Some(_) => return None,
+            None => {
+                if self.checker.quick && self.picker.strategy != Strategy::Model {
+                    if let Some(vals) = sample::sample(defs, phi, vars, rng) {
+                        self.checker.witnessed(phi);
+                        return Some(vals);
+                    }
+                }
+                if self.checker.sat_by_solver(defs, phi) != SatResult::Sat {
+                    return None;
+                }
+            }
+        }
+        if vars.is_empty() {
+            return Some(Vec::new());
+        }
+        let picker = &mut self.picker;
+        self.checker
+            .values_pooled(defs, phi, vars, rng, |rng| {
+                picker.hints(defs, phi, vars, rng)
+            })
+            .ok()
+    }
+
     /// Chooses an output enabled in some candidate state (for simulating the spec as an SUT).
     pub fn choose_output(&mut self, rng: &mut ChaCha8Rng) -> Option<(String, Vec<Value>)> {
         self.choose_output_on(None, rng)
@@ -586,20 +621,7 @@ impl SymbolicSpec {
             let vars = self.sys.param_vars(&m, 0);
             let params: Vec<T> = vars.iter().cloned().map(Term::sym).collect();
             let phi = self.sys.guard_at(&q, &m, &params);
-            let sat = self.checker.sat(&self.sys.spec.defs, &phi) == SatResult::Sat;
-            let vals = if !sat {
-                None
-            } else if vars.is_empty() {
-                Some(Vec::new())
-            } else {
-                let (defs, picker) = (&self.sys.spec.defs, &mut self.picker);
-                self.checker
-                    .values_pooled(defs, &phi, &vars, rng, |rng| {
-                        picker.hints(defs, &phi, &vars, rng)
-                    })
-                    .ok()
-            };
-            if let Some(mut vals) = vals {
+            if let Some(mut vals) = self.pick_values(&phi, &vars, rng) {
                 if self.sys.enabled(&q, &m, &vals) == Ok(true) {
                     vals.truncate(vis);
                     return Some((
