@@ -110,7 +110,8 @@ pub struct SolverStats {
 /// A solver with a memo table and statistics (the object the algorithms use).
 pub struct Checker {
     solver: Box<dyn Solver>,
-    cache: HashMap<T, SatResult>,
+    /// Memoised answers, and whether the fast path of [`crate::quick`] gave them.
+    cache: HashMap<T, (SatResult, bool)>,
     pool: HashMap<(T, Vec<SymVar>), Vec<Vec<Value>>>,
     /// Counters.
     pub stats: SolverStats,
@@ -149,23 +150,25 @@ impl Checker {
     /// Is `φ` (with the domain constraints of its variables) satisfiable? Memoised.
     pub fn sat(&mut self, defs: &Defs, phi: &T) -> SatResult {
         match self.sat_without_solver(defs, phi) {
-            Some(r) => r,
+            Some((r, _)) => r,
             None => self.sat_by_solver(defs, phi),
         }
     }
 
     /// [`Checker::sat`] if it can be answered without calling the solver (a constant, the
-    /// memo table, or the fast path of [`crate::quick`]); `None` when only the solver can
-    /// tell (then [`Checker::sat_by_solver`] asks it, or a witness found otherwise is
-    /// recorded with [`Checker::witnessed`]). Counts as one query.
-    pub fn sat_without_solver(&mut self, defs: &Defs, phi: &T) -> Option<SatResult> {
+    /// memo table, or the fast path of [`crate::quick`]), with whether the answer is the
+    /// fast path's (or a constant's): then [`Checker::values`] needs no solver either.
+    /// `None` when only the solver can tell (then [`Checker::sat_by_solver`] asks it, or a
+    /// witness found otherwise is recorded with [`Checker::witnessed`]). Counts as one query.
+    pub fn sat_without_solver(&mut self, defs: &Defs, phi: &T) -> Option<(SatResult, bool)> {
         self.stats.queries += 1;
         match phi.as_const() {
             Some(Value::Bool(b)) => {
                 self.stats.trivial += 1;
-                return Some(if *b { SatResult::Sat } else { SatResult::Unsat });
+                let r = if *b { SatResult::Sat } else { SatResult::Unsat };
+                return Some((r, true));
             }
-            Some(_) => return Some(SatResult::Unknown("not a boolean formula".into())),
+            Some(_) => return Some((SatResult::Unknown("not a boolean formula".into()), true)),
             None => {}
         }
         if let Some(r) = self.cache.get(phi) {
@@ -176,8 +179,8 @@ impl Checker {
             Quick::Sat(_) => SatResult::Sat,
             Quick::Unsat => SatResult::Unsat,
         };
-        self.remember(phi, r.clone());
-        Some(r)
+        self.remember(phi, r.clone(), true);
+        Some((r, true))
     }
 
     /// The solver's answer to [`Checker::sat`] (after [`Checker::sat_without_solver`] said
@@ -187,7 +190,7 @@ impl Checker {
         self.assert_with_domains(defs, phi);
         let r = self.timed_check();
         self.solver.pop();
-        self.remember(phi, r.clone());
+        self.remember(phi, r.clone(), false);
         r
     }
 
@@ -195,14 +198,16 @@ impl Checker {
     /// (e.g. by [`crate::sample`]): later [`Checker::sat`] questions on `φ` need no solver.
     pub fn witnessed(&mut self, phi: &T) {
         self.stats.sampled += 1;
-        self.remember(phi, SatResult::Sat);
+        if !self.cache.contains_key(phi) {
+            self.remember(phi, SatResult::Sat, false);
+        }
     }
 
-    fn remember(&mut self, phi: &T, r: SatResult) {
+    fn remember(&mut self, phi: &T, r: SatResult, fast: bool) {
         if self.cache.len() >= self.cache_limit {
             self.cache.clear();
         }
-        self.cache.insert(phi.clone(), r);
+        self.cache.insert(phi.clone(), (r, fast));
     }
 
     /// The fast path: `phi`, the domain constraints of its variables and of `vars`, and `hint`.

@@ -537,13 +537,14 @@ impl SymbolicSpec {
     /// it is unsatisfiable, unknown, or no values were found. The order of the ways:
     ///
     /// 1. without the solver, whether `phi` is satisfiable ([`Checker::sat_without_solver`]:
-    ///    constants, the memo table, difference logic);
-    /// 2. if only the solver can tell, sampling ([`crate::sample`]): a value found is a
-    ///    witness, checked by evaluation, so no satisfiability check is needed (not with the
-    ///    [`Strategy::Model`] strategy, which asks for the solver's model, nor when the
-    ///    checker's fast paths are off);
-    /// 3. else the solver's satisfiability check, then [`Checker::values_pooled`] with the
-    ///    picker's hints.
+    ///    constants, the memo table, difference logic); if the fast path of difference logic
+    ///    decides it, it also chooses the values ([`Checker::values_pooled`], as always);
+    /// 2. else sampling ([`crate::sample`]): a value found is a witness, checked by
+    ///    evaluation, so no satisfiability check is needed (not with the [`Strategy::Model`]
+    ///    strategy, which asks for the solver's model, nor when the checker's fast paths are
+    ///    off);
+    /// 3. else the solver's satisfiability check (if not known), then
+    ///    [`Checker::values_pooled`] with the picker's hints.
     fn pick_values(
         &mut self,
         phi: &T,
@@ -551,20 +552,20 @@ impl SymbolicSpec {
         rng: &mut ChaCha8Rng,
     ) -> Option<Vec<Value>> {
         let defs = &self.sys.spec.defs;
-        match self.checker.sat_without_solver(defs, phi) {
-            Some(SatResult::Sat) => {}
+        let known = self.checker.sat_without_solver(defs, phi);
+        match &known {
+            Some((SatResult::Sat, _)) | None => {}
             Some(_) => return None,
-            None => {
-                if self.checker.quick && self.picker.strategy != Strategy::Model {
-                    if let Some(vals) = sample::sample(defs, phi, vars, rng) {
-                        self.checker.witnessed(phi);
-                        return Some(vals);
-                    }
-                }
-                if self.checker.sat_by_solver(defs, phi) != SatResult::Sat {
-                    return None;
-                }
+        }
+        let fast = matches!(known, Some((_, true)));
+        if !fast && self.checker.quick && self.picker.strategy != Strategy::Model {
+            if let Some(vals) = sample::sample(defs, phi, vars, rng) {
+                self.checker.witnessed(phi);
+                return Some(vals);
             }
+        }
+        if known.is_none() && self.checker.sat_by_solver(defs, phi) != SatResult::Sat {
+            return None;
         }
         if vars.is_empty() {
             return Some(Vec::new());
