@@ -56,7 +56,10 @@
 //! [`solver::Checker`] memoises satisfiability per formula, pools models per question, and
 //! decides difference-logic formulas itself ([`quick`]): on the TorXakis data
 //! micro-benchmarks (`benches/stepper.rs`) no Z3 check is left, about 3 ms of CPU per 100 steps
-//! (TorXakis issue #850: 1.25 s to 17 s).
+//! (TorXakis issue #850: 1.25 s to 17 s). Values for guards outside the difference-logic
+//! fragment (strings, regular expressions, data types, products) are first searched for by
+//! [`sample`] (sampling and repair, checked by evaluation): DispatchProcess's DisPro12
+//! (TorXakis issue #330) takes 10 000 steps without a Z3 call, in about 6 s instead of 111 s.
 
 pub mod draw;
 pub mod online;

@@ -9,7 +9,9 @@
 //!
 //! - **input choice**: is there `w̄` with `φ_r[ϑ](w̄)` for an input switch `r`, and which one
 //!   ([`Checker::values`] with the diversity hints of [`crate::pick`]; models are pooled per
-//!   question and reused, see [`Checker::values_pooled`]);
+//!   question and reused, see [`Checker::values_pooled`]); for a guard outside the
+//!   difference-logic fast path, [`crate::sample`] searches first, and a witness it finds
+//!   (checked by evaluation) needs neither the satisfiability check nor a model;
 //! - **quiescence** (thesis §4.7 / P2 L404, made precise here): a semantic state `q = (l, ϑ)`
 //!   is *quiescent* iff no τ move is enabled in `q` and for every output move `r` from `l` the
 //!   formula `∃ w̄. φ_r[ϑ](w̄)` is unsatisfiable. Since `ϑ` is concrete, this is one existential
