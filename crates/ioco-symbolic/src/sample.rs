@@ -64,7 +64,19 @@ const MAX_LEN: u32 = 8;
 /// variables of `phi`) evaluate to `true`, or `None` when the search gives up. The values of
 /// `phi`'s variables not in `vars` are chosen too, but not returned: the caller asks only
 /// for `vars` (with the rest existentially quantified, as [`crate::Checker::values`] does).
-pub fn sample(defs: &Defs, phi: &T, vars: &[SymVar], rng: &mut ChaCha8Rng) -> Option<Vec<Value>> {
+///
+/// `last`: the values last chosen for the same variables, if any: half of the searches then
+/// start from them, each leaf (integer, boolean, string, constructor) kept with probability
+/// 3/4 (else drawn afresh). Values then repeat across steps as the solver's models used to
+/// (LuckyPeople's fault needs five persons of the same sex in a row), while the other half
+/// of the searches start from scratch.
+pub fn sample(
+    defs: &Defs,
+    phi: &T,
+    vars: &[SymVar],
+    last: Option<&[Value]>,
+    rng: &mut ChaCha8Rng,
+) -> Option<Vec<Value>> {
     let mut all: Vec<SymVar> = vars.to_vec();
     for v in phi.vars() {
         if !all.contains(&v) {
@@ -90,6 +102,13 @@ pub fn sample(defs: &Defs, phi: &T, vars: &[SymVar], rng: &mut ChaCha8Rng) -> Op
         rng,
     };
     s.vals = all.iter().map(|v| s.draw(v.ty, 0)).collect();
+    if let Some(last) = last.filter(|l| l.len() == vars.len()) {
+        if s.rng.random_bool(0.5) {
+            for (i, v) in last.iter().enumerate() {
+                s.vals[i] = s.mutate(v.clone(), vars[i].ty, 0);
+            }
+        }
+    }
     for _ in 0..ROUNDS {
         let mut ok = true;
         for c in &conj {
@@ -312,6 +331,34 @@ impl Search<'_> {
                 c.saturating_add(self.rng.random_range(-1..=1))
             }
             _ => self.rng.random_range(-10..=10),
+        }
+    }
+
+    /// `v` (of type `ty`) with each leaf redrawn with probability 1/4 (a data value's
+    /// constructor is a leaf too: redrawing it redraws the value).
+    fn mutate(&mut self, v: Value, ty: Type, depth: usize) -> Value {
+        match (v, ty) {
+            (Value::Adt(t, c, fs), Type::Adt(t2)) if t == t2 && self.rng.random_range(0..4) > 0 => {
+                let tys: Vec<Type> = self
+                    .defs
+                    .types
+                    .get(t as usize)
+                    .and_then(|d| d.ctors.get(c as usize))
+                    .map(|k| k.fields.iter().map(|(_, ty)| *ty).collect())
+                    .unwrap_or_default();
+                if tys.len() != fs.len() {
+                    return self.draw(ty, depth);
+                }
+                let fields: Vec<Value> = fs
+                    .iter()
+                    .zip(tys)
+                    .map(|(f, fty)| self.mutate(f.clone(), fty, depth + 1))
+                    .collect();
+                Value::Adt(t, c, fields.into())
+            }
+            (Value::Adt(..), _) => self.draw(ty, depth),
+            (v, _) if self.rng.random_range(0..4) > 0 => v,
+            _ => self.draw(ty, depth),
         }
     }
 
@@ -646,7 +693,7 @@ mod tests {
         let mut descs = std::collections::BTreeSet::new();
         let mut ids = std::collections::BTreeSet::new();
         for _ in 0..200 {
-            if let Some(vals) = sample(&defs, &phi, &vars, &mut rng) {
+            if let Some(vals) = sample(&defs, &phi, &vars, None, &mut rng) {
                 assert!(holds(&defs, &phi, &vars, &vals), "{vals:?}");
                 found += 1;
                 let Value::Adt(_, _, fs) = &vals[0] else {
@@ -668,7 +715,7 @@ mod tests {
         let run = |seed| {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             (0..20)
-                .map(|_| sample(&defs, &phi, &vars, &mut rng))
+                .map(|_| sample(&defs, &phi, &vars, None, &mut rng))
                 .collect::<Vec<_>>()
         };
         assert_eq!(run(7), run(7));
@@ -687,7 +734,7 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         for _ in 0..50 {
             assert_eq!(
-                sample(&defs, &phi, std::slice::from_ref(&x), &mut rng),
+                sample(&defs, &phi, std::slice::from_ref(&x), None, &mut rng),
                 None
             );
         }
@@ -706,7 +753,8 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(5);
         let mut seen = std::collections::BTreeSet::new();
         for _ in 0..100 {
-            let vals = sample(&defs, &phi, std::slice::from_ref(&s), &mut rng).expect("found");
+            let vals =
+                sample(&defs, &phi, std::slice::from_ref(&s), None, &mut rng).expect("found");
             seen.insert(vals[0].clone());
         }
         let want: std::collections::BTreeSet<Value> = [4, 5]
@@ -769,7 +817,7 @@ mod tests {
             let defs = Defs::default();
             let vars = phi.vars();
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            if let Some(vals) = sample(&defs, &phi, &vars, &mut rng) {
+            if let Some(vals) = sample(&defs, &phi, &vars, None, &mut rng) {
                 prop_assert!(holds(&defs, &phi, &vars, &vals), "{phi} with {vals:?}");
             }
         }

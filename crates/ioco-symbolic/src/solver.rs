@@ -363,6 +363,23 @@ impl Checker {
         rng: &mut rand_chacha::ChaCha8Rng,
         hints: impl FnOnce(&mut rand_chacha::ChaCha8Rng) -> Vec<T>,
     ) -> Result<Vec<Value>, SatResult> {
+        self.pooled(phi, vars, rng, |ck, rng| {
+            let h = hints(rng);
+            ck.values(defs, phi, vars, &h)
+        })
+    }
+
+    /// The pool of [`Checker::values_pooled`] around any source `fresh` of values for `vars`
+    /// under `phi` (the solver with hints, or [`crate::sample`]): a pooled value is reused
+    /// with the same probability, else `fresh` is asked and its answer pooled. Reuse also
+    /// repeats values, which some bugs need (LuckyPeople's "five of the same sex in a row").
+    pub fn pooled(
+        &mut self,
+        phi: &T,
+        vars: &[SymVar],
+        rng: &mut rand_chacha::ChaCha8Rng,
+        fresh: impl FnOnce(&mut Checker, &mut rand_chacha::ChaCha8Rng) -> Result<Vec<Value>, SatResult>,
+    ) -> Result<Vec<Value>, SatResult> {
         use rand::Rng;
         let key = (phi.clone(), vars.to_vec());
         if let Some(pool) = self.pool.get(&key) {
@@ -375,8 +392,7 @@ impl Checker {
                 return Ok(pool[rng.random_range(0..n)].clone());
             }
         }
-        let h = hints(rng);
-        let w = self.values(defs, phi, vars, &h)?;
+        let w = fresh(self, rng)?;
         if self.pool.len() >= self.cache_limit {
             self.pool.clear();
         }

@@ -110,6 +110,9 @@ pub struct SymbolicSpec {
     /// Bound on the candidate set (τ-closure included); exceeding it is an Inconclusive.
     pub max_states: usize,
     hidden: HiddenMemo,
+    /// The values last found by sampling, per variable list (where the next search may
+    /// start, [`sample::sample`]).
+    last_sampled: HashMap<Vec<SymVar>, Vec<Value>>,
 }
 
 impl SymbolicSpec {
@@ -124,6 +127,7 @@ impl SymbolicSpec {
             steps: 0,
             max_states: 10_000,
             hidden: HiddenMemo::new(),
+            last_sampled: HashMap::new(),
         };
         t.reset()?;
         Ok(t)
@@ -541,7 +545,8 @@ impl SymbolicSpec {
     /// 1. without the solver, whether `phi` is satisfiable ([`Checker::sat_without_solver`]:
     ///    constants, the memo table, difference logic); if the fast path of difference logic
     ///    decides it, it also chooses the values ([`Checker::values_pooled`], as always);
-    /// 2. else sampling ([`crate::sample`]): a value found is a witness, checked by
+    /// 2. else sampling ([`crate::sample`], its values pooled as the solver's are,
+    ///    [`Checker::pooled`]): a value found is a witness, checked by
     ///    evaluation, so no satisfiability check is needed (not with the [`Strategy::Model`]
     ///    strategy, which asks for the solver's model, nor when the checker's fast paths are
     ///    off);
@@ -561,8 +566,20 @@ impl SymbolicSpec {
         }
         let fast = matches!(known, Some((_, true)));
         if !fast && self.checker.quick && self.picker.strategy != Strategy::Model {
-            if let Some(vals) = sample::sample(defs, phi, vars, rng) {
-                self.checker.witnessed(phi);
+            // pooled as the solver's models are: reuse repeats values, as before
+            let last = self.last_sampled.get(vars).map(Vec::as_slice);
+            let found = self.checker.pooled(phi, vars, rng, |ck, rng| {
+                let w = sample::sample(defs, phi, vars, last, rng);
+                if w.is_some() {
+                    ck.witnessed(phi);
+                }
+                w.ok_or_else(|| SatResult::Unknown("sampling gave up".into()))
+            });
+            if let Ok(vals) = found {
+                if self.last_sampled.len() >= 1024 {
+                    self.last_sampled.clear();
+                }
+                self.last_sampled.insert(vars.to_vec(), vals.clone());
                 return Some(vals);
             }
         }
