@@ -723,6 +723,30 @@ mod tests {
     }
 
     #[test]
+    fn starting_from_the_last_values_repeats_some_of_them() {
+        let defs = defs();
+        let (phi, vars) = dispro_guard();
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let mut last = sample(&defs, &phi, &vars, None, &mut rng).expect("found");
+        let (mut same_desc, mut n) = (0, 0);
+        for _ in 0..200 {
+            let vals = sample(&defs, &phi, &vars, Some(&last), &mut rng).expect("found");
+            assert!(holds(&defs, &phi, &vars, &vals), "{vals:?}");
+            let desc = |v: &[Value]| match &v[0] {
+                Value::Adt(_, _, fs) => fs[1].clone(),
+                _ => panic!("{v:?}"),
+            };
+            if desc(&vals) == desc(&last) {
+                same_desc += 1;
+            }
+            n += 1;
+            last = vals;
+        }
+        // about 1/2 · 3/4 of the descriptions are kept, and the others change
+        assert!((40..160).contains(&same_desc), "{same_desc} of {n}");
+    }
+
+    #[test]
     fn an_unsatisfiable_guard_gives_nothing() {
         let defs = defs();
         let x = var("x@0", Type::Int);
