@@ -28,6 +28,7 @@ pub mod ir;
 pub mod lexer;
 pub mod parser;
 pub mod regex;
+pub mod regex_gen;
 pub mod semantics;
 pub mod span;
 pub mod translate;

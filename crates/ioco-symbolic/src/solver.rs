@@ -94,6 +94,9 @@ pub struct SolverStats {
     pub trivial: u64,
     /// Checks decided by the difference-logic fast path ([`crate::quick`], no solver call).
     pub quick: u64,
+    /// Value choices found by sampling and checked by evaluation ([`crate::sample`], no
+    /// solver call).
+    pub sampled: u64,
     /// Calls of [`Solver::check`].
     pub solver_calls: u64,
     /// Model extractions.
@@ -107,7 +110,8 @@ pub struct SolverStats {
 /// A solver with a memo table and statistics (the object the algorithms use).
 pub struct Checker {
     solver: Box<dyn Solver>,
-    cache: HashMap<T, SatResult>,
+    /// Memoised answers, and whether the fast path of [`crate::quick`] gave them.
+    cache: HashMap<T, (SatResult, bool)>,
     pool: HashMap<(T, Vec<SymVar>), Vec<Vec<Value>>>,
     /// Counters.
     pub stats: SolverStats,
@@ -145,35 +149,65 @@ impl Checker {
 
     /// Is `φ` (with the domain constraints of its variables) satisfiable? Memoised.
     pub fn sat(&mut self, defs: &Defs, phi: &T) -> SatResult {
+        match self.sat_without_solver(defs, phi) {
+            Some((r, _)) => r,
+            None => self.sat_by_solver(defs, phi),
+        }
+    }
+
+    /// [`Checker::sat`] if it can be answered without calling the solver (a constant, the
+    /// memo table, or the fast path of [`crate::quick`]), with whether the answer is the
+    /// fast path's (or a constant's): then [`Checker::values`] needs no solver either.
+    /// `None` when only the solver can tell (then [`Checker::sat_by_solver`] asks it, or a
+    /// witness found otherwise is recorded with [`Checker::witnessed`]). Counts as one query.
+    pub fn sat_without_solver(&mut self, defs: &Defs, phi: &T) -> Option<(SatResult, bool)> {
         self.stats.queries += 1;
         match phi.as_const() {
             Some(Value::Bool(b)) => {
                 self.stats.trivial += 1;
-                return if *b { SatResult::Sat } else { SatResult::Unsat };
+                let r = if *b { SatResult::Sat } else { SatResult::Unsat };
+                return Some((r, true));
             }
-            Some(_) => return SatResult::Unknown("not a boolean formula".into()),
+            Some(_) => return Some((SatResult::Unknown("not a boolean formula".into()), true)),
             None => {}
         }
         if let Some(r) = self.cache.get(phi) {
             self.stats.cache_hits += 1;
-            return r.clone();
+            return Some(r.clone());
         }
-        let r = match self.quick_check(defs, phi, &[], None) {
-            Some(Quick::Sat(_)) => SatResult::Sat,
-            Some(Quick::Unsat) => SatResult::Unsat,
-            None => {
-                self.solver.push();
-                self.assert_with_domains(defs, phi);
-                let r = self.timed_check();
-                self.solver.pop();
-                r
-            }
+        let r = match self.quick_check(defs, phi, &[], None)? {
+            Quick::Sat(_) => SatResult::Sat,
+            Quick::Unsat => SatResult::Unsat,
         };
+        self.remember(phi, r.clone(), true);
+        Some((r, true))
+    }
+
+    /// The solver's answer to [`Checker::sat`] (after [`Checker::sat_without_solver`] said
+    /// `None`), memoised.
+    pub fn sat_by_solver(&mut self, defs: &Defs, phi: &T) -> SatResult {
+        self.solver.push();
+        self.assert_with_domains(defs, phi);
+        let r = self.timed_check();
+        self.solver.pop();
+        self.remember(phi, r.clone(), false);
+        r
+    }
+
+    /// Records that `φ` is satisfiable because a witness was found and checked by evaluation
+    /// (e.g. by [`crate::sample`]): later [`Checker::sat`] questions on `φ` need no solver.
+    pub fn witnessed(&mut self, phi: &T) {
+        self.stats.sampled += 1;
+        if !self.cache.contains_key(phi) {
+            self.remember(phi, SatResult::Sat, false);
+        }
+    }
+
+    fn remember(&mut self, phi: &T, r: SatResult, fast: bool) {
         if self.cache.len() >= self.cache_limit {
             self.cache.clear();
         }
-        self.cache.insert(phi.clone(), r.clone());
-        r
+        self.cache.insert(phi.clone(), (r, fast));
     }
 
     /// The fast path: `phi`, the domain constraints of its variables and of `vars`, and `hint`.
@@ -329,6 +363,23 @@ impl Checker {
         rng: &mut rand_chacha::ChaCha8Rng,
         hints: impl FnOnce(&mut rand_chacha::ChaCha8Rng) -> Vec<T>,
     ) -> Result<Vec<Value>, SatResult> {
+        self.pooled(phi, vars, rng, |ck, rng| {
+            let h = hints(rng);
+            ck.values(defs, phi, vars, &h)
+        })
+    }
+
+    /// The pool of [`Checker::values_pooled`] around any source `fresh` of values for `vars`
+    /// under `phi` (the solver with hints, or [`crate::sample`]): a pooled value is reused
+    /// with the same probability, else `fresh` is asked and its answer pooled. Reuse also
+    /// repeats values, which some bugs need (LuckyPeople's "five of the same sex in a row").
+    pub fn pooled(
+        &mut self,
+        phi: &T,
+        vars: &[SymVar],
+        rng: &mut rand_chacha::ChaCha8Rng,
+        fresh: impl FnOnce(&mut Checker, &mut rand_chacha::ChaCha8Rng) -> Result<Vec<Value>, SatResult>,
+    ) -> Result<Vec<Value>, SatResult> {
         use rand::Rng;
         let key = (phi.clone(), vars.to_vec());
         if let Some(pool) = self.pool.get(&key) {
@@ -341,8 +392,7 @@ impl Checker {
                 return Ok(pool[rng.random_range(0..n)].clone());
             }
         }
-        let h = hints(rng);
-        let w = self.values(defs, phi, vars, &h)?;
+        let w = fresh(self, rng)?;
         if self.pool.len() >= self.cache_limit {
             self.pool.clear();
         }

@@ -9,7 +9,9 @@
 //!
 //! - **input choice**: is there `w̄` with `φ_r[ϑ](w̄)` for an input switch `r`, and which one
 //!   ([`Checker::values`] with the diversity hints of [`crate::pick`]; models are pooled per
-//!   question and reused, see [`Checker::values_pooled`]);
+//!   question and reused, see [`Checker::values_pooled`]); for a guard outside the
+//!   difference-logic fast path, [`crate::sample`] searches first, and a witness it finds
+//!   (checked by evaluation) needs neither the satisfiability check nor a model;
 //! - **quiescence** (thesis §4.7 / P2 L404, made precise here): a semantic state `q = (l, ϑ)`
 //!   is *quiescent* iff no τ move is enabled in `q` and for every output move `r` from `l` the
 //!   formula `∃ w̄. φ_r[ϑ](w̄)` is unsatisfiable. Since `ϑ` is concrete, this is one existential
@@ -51,7 +53,8 @@
 //! same τ-closed set, so it takes these steps too: its next output is drawn (with its seeded
 //! generator) from any state the hidden steps reach.
 
-use crate::pick::Picker;
+use crate::pick::{Picker, Strategy};
+use crate::sample;
 use crate::solver::{Checker, SatResult, Solver};
 use crate::system::{Move, State, System};
 use crate::term::{value_in_type, SymVar, Term, T};
@@ -107,6 +110,9 @@ pub struct SymbolicSpec {
     /// Bound on the candidate set (τ-closure included); exceeding it is an Inconclusive.
     pub max_states: usize,
     hidden: HiddenMemo,
+    /// The values last found by sampling, per variable list (where the next search may
+    /// start, [`sample::sample`]).
+    last_sampled: HashMap<Vec<SymVar>, Vec<Value>>,
 }
 
 impl SymbolicSpec {
@@ -121,6 +127,7 @@ impl SymbolicSpec {
             steps: 0,
             max_states: 10_000,
             hidden: HiddenMemo::new(),
+            last_sampled: HashMap::new(),
         };
         t.reset()?;
         Ok(t)
@@ -308,19 +315,9 @@ impl SymbolicSpec {
             let vars = self.sys.param_vars(&m, 0);
             let params: Vec<T> = vars.iter().cloned().map(Term::sym).collect();
             let phi = self.sys.guard_at(q, &m, &params);
-            if self.checker.sat(&self.sys.spec.defs, &phi) != SatResult::Sat {
-                continue;
-            }
-            if vars.is_empty() {
-                let gate = self.sys.spec.gates[m.gate.unwrap() as usize].name.clone();
-                return Some((gate, Vec::new()));
-            }
-            let (defs, picker) = (&self.sys.spec.defs, &mut self.picker);
-            if let Ok(vals) = self.checker.values_pooled(defs, &phi, &vars, rng, |rng| {
-                picker.hints(defs, &phi, &vars, rng)
-            }) {
-                // the solver's model must satisfy the guard under the IR's own semantics
-                if self.sys.enabled(q, &m, &vals) == Ok(true) {
+            if let Some(vals) = self.pick_values(&phi, &vars, rng) {
+                // the model must satisfy the guard under the IR's own semantics
+                if self.sys.enabled(&self.states[i], &m, &vals) == Ok(true) {
                     let gate = self.sys.spec.gates[m.gate.unwrap() as usize].name.clone();
                     // the hidden parameters' values are the spec's business, not the label's
                     let mut vals = vals;
@@ -542,6 +539,64 @@ impl SymbolicSpec {
         out.into_iter().collect()
     }
 
+    /// Values for `vars` that satisfy `phi` (a move's guard at a concrete state), `None` when
+    /// it is unsatisfiable, unknown, or no values were found. The order of the ways:
+    ///
+    /// 1. without the solver, whether `phi` is satisfiable ([`Checker::sat_without_solver`]:
+    ///    constants, the memo table, difference logic); if the fast path of difference logic
+    ///    decides it, it also chooses the values ([`Checker::values_pooled`], as always);
+    /// 2. else sampling ([`crate::sample`], its values pooled as the solver's are,
+    ///    [`Checker::pooled`]): a value found is a witness, checked by
+    ///    evaluation, so no satisfiability check is needed (not with the [`Strategy::Model`]
+    ///    strategy, which asks for the solver's model, nor when the checker's fast paths are
+    ///    off);
+    /// 3. else the solver's satisfiability check (if not known), then
+    ///    [`Checker::values_pooled`] with the picker's hints.
+    fn pick_values(
+        &mut self,
+        phi: &T,
+        vars: &[SymVar],
+        rng: &mut ChaCha8Rng,
+    ) -> Option<Vec<Value>> {
+        let defs = &self.sys.spec.defs;
+        let known = self.checker.sat_without_solver(defs, phi);
+        match &known {
+            Some((SatResult::Sat, _)) | None => {}
+            Some(_) => return None,
+        }
+        let fast = matches!(known, Some((_, true)));
+        if !fast && self.checker.quick && self.picker.strategy != Strategy::Model {
+            // pooled as the solver's models are: reuse repeats values, as before
+            let last = self.last_sampled.get(vars).map(Vec::as_slice);
+            let found = self.checker.pooled(phi, vars, rng, |ck, rng| {
+                let w = sample::sample(defs, phi, vars, last, rng);
+                if w.is_some() {
+                    ck.witnessed(phi);
+                }
+                w.ok_or_else(|| SatResult::Unknown("sampling gave up".into()))
+            });
+            if let Ok(vals) = found {
+                if self.last_sampled.len() >= 1024 {
+                    self.last_sampled.clear();
+                }
+                self.last_sampled.insert(vars.to_vec(), vals.clone());
+                return Some(vals);
+            }
+        }
+        if known.is_none() && self.checker.sat_by_solver(defs, phi) != SatResult::Sat {
+            return None;
+        }
+        if vars.is_empty() {
+            return Some(Vec::new());
+        }
+        let picker = &mut self.picker;
+        self.checker
+            .values_pooled(defs, phi, vars, rng, |rng| {
+                picker.hints(defs, phi, vars, rng)
+            })
+            .ok()
+    }
+
     /// Chooses an output enabled in some candidate state (for simulating the spec as an SUT).
     pub fn choose_output(&mut self, rng: &mut ChaCha8Rng) -> Option<(String, Vec<Value>)> {
         self.choose_output_on(None, rng)
@@ -586,20 +641,7 @@ impl SymbolicSpec {
             let vars = self.sys.param_vars(&m, 0);
             let params: Vec<T> = vars.iter().cloned().map(Term::sym).collect();
             let phi = self.sys.guard_at(&q, &m, &params);
-            let sat = self.checker.sat(&self.sys.spec.defs, &phi) == SatResult::Sat;
-            let vals = if !sat {
-                None
-            } else if vars.is_empty() {
-                Some(Vec::new())
-            } else {
-                let (defs, picker) = (&self.sys.spec.defs, &mut self.picker);
-                self.checker
-                    .values_pooled(defs, &phi, &vars, rng, |rng| {
-                        picker.hints(defs, &phi, &vars, rng)
-                    })
-                    .ok()
-            };
-            if let Some(mut vals) = vals {
+            if let Some(mut vals) = self.pick_values(&phi, &vars, rng) {
                 if self.sys.enabled(&q, &m, &vals) == Ok(true) {
                     vals.truncate(vis);
                     return Some((
