@@ -266,19 +266,11 @@ impl Z3Solver {
     pub fn new(defs: Arc<Defs>) -> Z3Solver {
         match Z3Solver::try_new(defs.clone()) {
             Ok(s) => s,
-            Err(e) if ioco_z3_lazy::load().is_err() => Z3Solver {
-                defs,
-                solver: None,
-                sorts: Vec::new(),
-                consts: HashMap::new(),
-                poisoned: vec![None],
-                asserted: vec![(Vec::new(), false)],
-                fresh: 0,
-                side: Vec::new(),
-                max_inline: 12,
-                broken: Some(e),
-                based: false,
-            },
+            Err(e) if ioco_z3_lazy::load().is_err() => {
+                let mut s = Z3Solver::with_parts(defs, None, Vec::new());
+                s.broken = Some(e);
+                s
+            }
             Err(e) => {
                 let mut s = Z3Solver::with_sorts(Arc::new(Defs::default()), Vec::new());
                 s.defs = defs;
@@ -356,9 +348,20 @@ impl Z3Solver {
     }
 
     fn with_sorts(defs: Arc<Defs>, sorts: Vec<DatatypeSort>) -> Z3Solver {
-        let mut s = Z3Solver {
+        let mut s = Z3Solver::with_parts(defs, Some(z3::Solver::new()), sorts);
+        s.set_timeout(DEFAULT_TIMEOUT);
+        s
+    }
+
+    /// A solver in its initial state over `solver` (None: no Z3, nothing is called).
+    fn with_parts(
+        defs: Arc<Defs>,
+        solver: Option<z3::Solver>,
+        sorts: Vec<DatatypeSort>,
+    ) -> Z3Solver {
+        Z3Solver {
             defs,
-            solver: Some(z3::Solver::new()),
+            solver,
             sorts,
             consts: HashMap::new(),
             poisoned: vec![None],
@@ -368,9 +371,7 @@ impl Z3Solver {
             max_inline: 12,
             broken: None,
             based: false,
-        };
-        s.set_timeout(DEFAULT_TIMEOUT);
-        s
+        }
     }
 
     /// Opens the base scope before the first use: Z3 then always uses its incremental
