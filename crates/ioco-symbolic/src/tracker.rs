@@ -75,6 +75,10 @@ pub type HiddenMemo = HashMap<(T, Vec<SymVar>, Vec<T>), Result<Vec<Vec<Value>>, 
 /// Most memoised hidden-step enumerations (the table is cleared when full).
 const HIDDEN_MEMO_LIMIT: usize = 100_000;
 
+/// How many of the picker's hints input sampling tries (each conjoined to the guard) before it
+/// samples the guard alone.
+const HINTS_SAMPLED: usize = 3;
+
 /// The outcome of an observation or a stimulus.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Step {
@@ -568,8 +572,20 @@ impl SymbolicSpec {
         if !fast && self.checker.quick && self.picker.strategy != Strategy::Model {
             // pooled as the solver's models are: reuse repeats values, as before
             let last = self.last_sampled.get(vars).map(Vec::as_slice);
+            let picker = &mut self.picker;
             let found = self.checker.pooled(phi, vars, rng, |ck, rng| {
-                let w = sample::sample(defs, phi, vars, last, rng);
+                // the picker's strategy shapes sampled values as it shapes the solver's: its
+                // hints (a sign, a region, a boundary, …) are tried first, each conjoined to
+                // the guard, so a value found still satisfies the guard
+                let hints = picker.hints(defs, phi, vars, rng);
+                let w = hints
+                    .into_iter()
+                    .take(HINTS_SAMPLED)
+                    .find_map(|h| {
+                        let guided = Term::and(phi.clone(), h);
+                        sample::sample(defs, &guided, vars, last, rng)
+                    })
+                    .or_else(|| sample::sample(defs, phi, vars, last, rng));
                 if w.is_some() {
                     ck.witnessed(phi);
                 }
