@@ -111,45 +111,8 @@ fn parse_as(path: &Path, role: Role) -> Result<ioco_lang::Model> {
     let model = match role {
         Role::Spec => select_entry(model, path, lock(&ENTRY), "--entry")?,
         Role::Purpose => {
-            // a TorXakis goal by its own name (`Purp.goal`, or `goal` when only one purpose
-            // has it) or its model's name
-            let wanted = match lock(&GOAL) {
-                None => None,
-                Some(g) => {
-                    let hits: Vec<&(String, String, String)> = goals
-                        .iter()
-                        .filter(|(p, gl, _)| g == *gl || g == format!("{p}.{gl}"))
-                        .collect();
-                    match hits.as_slice() {
-                        [] => Some(g),
-                        [(_, _, m)] => Some(m.clone()),
-                        _ => {
-                            let names: Vec<String> =
-                                hits.iter().map(|(p, gl, _)| format!("{p}.{gl}")).collect();
-                            return Err(miette!(
-                                help = format!("name it with its purpose: {}", names.join(", ")),
-                                "{}: {} purposes have a goal `{g}` (--goal)",
-                                path.display(),
-                                hits.len()
-                            ));
-                        }
-                    }
-                }
-            };
-            match (wanted, goals.as_slice()) {
-                (None, [(_, _, only)]) => select_entry(model, path, Some(only.clone()), "--goal")?,
-                (None, [_, _, ..]) => {
-                    let names: Vec<String> =
-                        goals.iter().map(|(p, g, _)| format!("{p}.{g}")).collect();
-                    return Err(miette!(
-                        help = format!("name one with --goal: {}", names.join(", ")),
-                        "{} has {} test purpose goals",
-                        path.display(),
-                        goals.len()
-                    ));
-                }
-                (w, _) => select_entry(model, path, w, "--goal")?,
-            }
+            let wanted = purpose_entry(&goals, path)?;
+            select_entry(model, path, wanted, "--goal")?
         }
     };
     let warnings = model.warnings();
@@ -189,6 +152,47 @@ fn parse_as(path: &Path, role: Role) -> Result<ioco_lang::Model> {
     Ok(model)
 }
 
+/// The purpose model `--goal` names among a `.txs` file's `goals` (purpose, goal, model): a
+/// goal by its own name (`Purp.goal`, or `goal` when only one purpose has it) or any model by
+/// its name; without `--goal`, the file's only goal, or none (the file's entry) when it has no
+/// goals. Several goals and no `--goal`, or a goal name two purposes share, is an error that
+/// lists the candidates.
+fn purpose_entry(goals: &[(String, String, String)], path: &Path) -> Result<Option<String>> {
+    let qualified = |gs: &[&(String, String, String)]| -> String {
+        gs.iter()
+            .map(|(p, g, _)| format!("{p}.{g}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let all: Vec<&(String, String, String)> = goals.iter().collect();
+    let Some(g) = lock(&GOAL) else {
+        return match all.as_slice() {
+            [] => Ok(None),
+            [(_, _, only)] => Ok(Some(only.clone())),
+            _ => Err(miette!(
+                help = format!("name one with --goal: {}", qualified(&all)),
+                "{} has {} test purpose goals",
+                path.display(),
+                all.len()
+            )),
+        };
+    };
+    let hits: Vec<&(String, String, String)> = goals
+        .iter()
+        .filter(|(p, gl, _)| g == *gl || g == format!("{p}.{gl}"))
+        .collect();
+    match hits.as_slice() {
+        [] => Ok(Some(g)),
+        [(_, _, m)] => Ok(Some(m.clone())),
+        _ => Err(miette!(
+            help = format!("name it with its purpose: {}", qualified(&hits)),
+            "{}: {} purposes have a goal `{g}` (--goal)",
+            path.display(),
+            hits.len()
+        )),
+    }
+}
+
 /// `--entry NAME`: the model or system to use.
 static ENTRY: Mutex<Option<String>> = Mutex::new(None);
 
@@ -199,14 +203,18 @@ fn lock(m: &Mutex<Option<String>>) -> Option<String> {
     m.lock().unwrap_or_else(|p| p.into_inner()).clone()
 }
 
+fn put(m: &Mutex<Option<String>>, v: Option<String>) {
+    *m.lock().unwrap_or_else(|p| p.into_inner()) = v;
+}
+
 /// Set once by `main`: `--entry`.
 pub fn set_entry(name: Option<String>) {
-    *ENTRY.lock().unwrap_or_else(|p| p.into_inner()) = name;
+    put(&ENTRY, name);
 }
 
 /// Set once by `main`: `--goal`.
 pub fn set_goal(name: Option<String>) {
-    *GOAL.lock().unwrap_or_else(|p| p.into_inner()) = name;
+    put(&GOAL, name);
 }
 
 /// Makes the model or system `wanted` (given with `flag`) the program's entry point.
