@@ -149,8 +149,8 @@ fn main() -> ExitCode {
     // Ctrl-C reaches the terminal's foreground process group, not the SUTs (each runs in a
     // group of its own so that it can be killed with its children): take them down before
     // exiting, so that an interrupted session leaves no process behind.
-    let _ = starts_systems
-        && ctrlc::set_handler(|| {
+    if starts_systems {
+        let _ = ctrlc::set_handler(|| {
             // The first Ctrl-C while learning stops the learning: the hypothesis so far is
             // written, marked unverified (exit 3).
             if !INTERRUPTING.load(std::sync::atomic::Ordering::SeqCst)
@@ -187,8 +187,8 @@ fn main() -> ExitCode {
                 errln!("ioco: wrote the reports of the {runs} run(s) finished, marked interrupted");
             }
             std::process::exit(INTERRUPTED);
-        })
-        .is_ok();
+        });
+    }
     match &cli.command {
         Command::Completions { shell } => {
             let mut cmd = <Cli as clap::CommandFactory>::command();
