@@ -165,6 +165,17 @@ pub enum Value {
 }
 
 impl Value {
+    /// Whether constructors nest more than `limit` deep in the value (a list of more than
+    /// `limit` elements).
+    pub fn deeper_than(&self, limit: usize) -> bool {
+        match self {
+            Value::Adt(_, _, fields) => {
+                limit == 0 || fields.iter().any(|f| f.deeper_than(limit - 1))
+            }
+            _ => false,
+        }
+    }
+
     /// The boolean, if it is one.
     pub fn as_bool(&self) -> Option<bool> {
         match self {

@@ -32,6 +32,11 @@ use std::hash::Hash;
 use std::sync::Arc;
 
 /// An LTS given by its successor function.
+/// Deepest nesting of constructors in a variable's value while a model is unfolded into an
+/// LTS: a list that grows at every step (the pending processes of a process that creates
+/// processes) ends the translation with an error before its values exhaust the stack.
+pub const MAX_VALUE_DEPTH: usize = 1000;
+
 pub trait Semantics {
     /// A state.
     type State: Clone + Eq + Hash;
@@ -491,6 +496,16 @@ impl<'a> Composed<'a> {
                         help: None,
                     })?;
                     let var = &a.vars[*vi as usize];
+                    if v.deeper_than(MAX_VALUE_DEPTH) {
+                        return Err(SemError {
+                            message: format!(
+                                "the value assigned to `{}` nests more than {} constructors deep: the data grows without bound",
+                                var.name, MAX_VALUE_DEPTH
+                            ),
+                            span: e.span,
+                            help: Some("test the model online with the symbolic engine (`ioco test --engine symbolic`), or bound what it keeps".into()),
+                        });
+                    }
                     if !defs.contains(var.ty, &v) {
                         return Err(SemError {
                             message: format!(

@@ -38,6 +38,7 @@ use seq::SeqBuilder;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 mod exit;
+mod product;
 mod seq;
 
 /// The result of lowering.
@@ -228,6 +229,14 @@ struct Lowerer<'a> {
     /// True while lowering the left side of `>>> ACCEPT`, whose exit values were computed at
     /// import and substituted on the right (see `exit`): its `EXIT ! e` are plain exits.
     exit_passed: bool,
+    /// Set by the sequential builder when the behaviour needs the product of its parts
+    /// (a composition started with run-time values, or in a choice): see `product`.
+    needs_product: bool,
+    /// Continuations found to lead back to their model (a process that creates processes):
+    /// the model is made again as a product (`product`).
+    recreate: HashSet<String>,
+    /// Default values of the types made by the lowering (the bags of `product`).
+    extra_defaults: HashMap<String, o::Expr>,
 }
 
 fn sort_text(s: &t::Sort) -> String {
@@ -1590,16 +1599,36 @@ impl<'a> Lowerer<'a> {
                 // leading back is a loop, found by the call's recursion check
                 let key = format!("cont {}", m);
                 if !matches!(cb.kind, BKind::Inst { .. }) && self.stack.contains(&key) {
-                    self.unsupported(
-                        "a process that creates processes (recursion through a parallel composition)",
-                        cb.span,
-                        "keep the pending behaviour in a variable (a counter or a list) of a sequential process (docs/language.md §13)",
-                    );
+                    // the outer lowering of this model makes it the product of its parts,
+                    // which keeps the processes created in a bag (`product`)
+                    self.recreate.insert(key);
                     return None;
                 }
-                self.stack.push(key);
+                let (before, items) = (self.diags.len(), self.out.file.items.len());
+                self.stack.push(key.clone());
                 let next = self.comp(cb, &cg, &cs);
                 self.stack.pop();
+                if self.recreate.remove(&key) {
+                    // what the first attempt made is taken back
+                    self.diags.truncate(before);
+                    let mut gone: HashSet<String> = HashSet::from([m.clone()]);
+                    for it in self.out.file.items.drain(items..) {
+                        match &it.kind {
+                            o::ItemKind::Model(x) => gone.insert(x.name.name.clone()),
+                            o::ItemKind::System(x) => gone.insert(x.name.name.clone()),
+                            _ => false,
+                        };
+                    }
+                    self.out.file.items.retain(
+                        |it| !matches!(&it.kind, o::ItemKind::Model(x) if x.name.name == m),
+                    );
+                    self.seq_models.retain(|_, v| !gone.contains(v));
+                    self.loops.retain(|_, v| !gone.contains(v));
+                    self.conts.retain(|k, _| !gone.contains(k));
+                    let model = product::build(self, &m, b, genv, scope, sp)?;
+                    self.push_item(o::ItemKind::Model(model), sp, Vec::new());
+                    return Some(inst);
+                }
                 let next = next?;
                 Some(o::Comp {
                     kind: o::CompKind::Seq(Box::new(inst), Box::new(paren_comp(next))),
@@ -1872,6 +1901,9 @@ impl<'a> Lowerer<'a> {
             "Bool" => Some(ex(K::Bool(false), sp)),
             "String" => Some(ex(K::Str(String::new()), sp)),
             _ => {
+                if let Some(d) = self.extra_defaults.get(sort) {
+                    return Some(d.clone());
+                }
                 let td = self.types.get(sort).copied()?;
                 if depth > 8 {
                     return None;
@@ -2086,7 +2118,15 @@ impl<'a> Lowerer<'a> {
         let name = self.global(&want);
         self.seq_models.insert(key, name.clone());
         self.seq_models.insert(key2, name.clone());
-        let (model, cont) = SeqBuilder::build(self, &name, b, genv, scope, sp)?;
+        let before = self.diags.len();
+        let built = SeqBuilder::build(self, &name, b, genv, scope, sp);
+        let (model, cont) = if std::mem::take(&mut self.needs_product) {
+            // what the sequential builder said is said again by the product
+            self.diags.truncate(before);
+            (product::build(self, &name, b, genv, scope, sp)?, None)
+        } else {
+            built?
+        };
         self.push_item(o::ItemKind::Model(model), sp, Vec::new());
         if let Some(c) = &cont {
             self.conts.insert(name.clone(), c.clone());

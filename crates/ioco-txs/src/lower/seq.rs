@@ -134,53 +134,53 @@ fn free_v(e: &t::VExpr, bound: &mut Vec<String>, out: &mut Vec<String>) {
 
 /// A location of a sequential model under construction: the behaviour it stands for, its
 /// channel environment and the variables holding the values the behaviour reads.
-struct Loc<'a> {
-    name: String,
-    b: &'a t::BExpr,
-    genv: GEnv,
+pub(super) struct Loc<'a> {
+    pub(super) name: String,
+    pub(super) b: &'a t::BExpr,
+    pub(super) genv: GEnv,
     /// TorXakis name → model variable.
-    vars: BTreeMap<String, String>,
+    pub(super) vars: BTreeMap<String, String>,
     /// TorXakis name → sort.
-    sorts: BTreeMap<String, String>,
+    pub(super) sorts: BTreeMap<String, String>,
 }
 
 /// A switch under construction.
-struct Edge {
-    from: usize,
-    action: o::Action,
-    also: Vec<o::Action>,
-    guard: Option<o::Expr>,
+pub(super) struct Edge {
+    pub(super) from: usize,
+    pub(super) action: o::Action,
+    pub(super) also: Vec<o::Action>,
+    pub(super) guard: Option<o::Expr>,
     /// Assignments of the target's variables (from the switch context).
-    assign: Vec<(String, o::Expr)>,
+    pub(super) assign: Vec<(String, o::Expr)>,
     /// None: `exit`; Some(i): location i.
-    to: Option<usize>,
-    span: Span,
+    pub(super) to: Option<usize>,
+    pub(super) span: Span,
 }
 
 /// The builder of one sequential model (see the module documentation).
 #[derive(Default)]
 pub(super) struct SeqBuilder<'a> {
-    name: String,
-    gates: Vec<Gate>,
-    locs: Vec<Loc<'a>>,
-    index: HashMap<String, usize>,
+    pub(super) name: String,
+    pub(super) gates: Vec<Gate>,
+    pub(super) locs: Vec<Loc<'a>>,
+    pub(super) index: HashMap<String, usize>,
     /// Model variables: name → TorXakis sort.
-    vars: BTreeMap<String, String>,
+    pub(super) vars: BTreeMap<String, String>,
     /// (TorXakis name, sort) → model variable.
-    var_of: HashMap<(String, String), String>,
-    edges: Vec<Edge>,
-    todo: Vec<usize>,
+    pub(super) var_of: HashMap<(String, String), String>,
+    pub(super) edges: Vec<Edge>,
+    pub(super) todo: Vec<usize>,
     /// Locations that are purpose verdicts: index → `accept`/`refuse`.
-    verdict: HashMap<usize, &'static str>,
+    pub(super) verdict: HashMap<usize, &'static str>,
     /// Processes being unfolded for their first actions (unguarded recursion check).
-    unfolding: Vec<String>,
+    pub(super) unfolding: Vec<String>,
     /// The composition the model continues with after `exit` (its key and itself).
-    cont: Option<(String, Cont<'a>)>,
+    pub(super) cont: Option<(String, Cont<'a>)>,
     /// True when the model has `EXIT`s of its own.
-    exits: bool,
+    pub(super) exits: bool,
 }
 
-const MAX_LOCATIONS: usize = 100_000;
+pub(super) const MAX_LOCATIONS: usize = 100_000;
 
 impl<'a> SeqBuilder<'a> {
     /// The model `name` of the sequential behaviour `b` (its free names constants of `scope`),
@@ -444,7 +444,8 @@ impl<'a> SeqBuilder<'a> {
                     return;
                 };
                 if is_structural(&p.body) {
-                    self.structural(l, p, sp);
+                    // a composed process in a choice: the product of the parts (`product`)
+                    l.needs_product = true;
                     return;
                 }
                 let Some((g2, sc2)) = l.bind_call(p, gates, args, genv, scope, sp) else {
@@ -473,24 +474,10 @@ impl<'a> SeqBuilder<'a> {
             | BKind::Enable { .. }
             | BKind::Disable(..)
             | BKind::Interrupt(..) => {
-                l.unsupported(
-                    "a parallel composition, HIDE, `>>>`, `[>>` or `[><` after an action prefix or in a choice",
-                    sp,
-                    "write the composition at the top of a process body or of the MODELDEF's BEHAVIOUR; start each side with its own actions",
-                );
+                // a composition in a choice: the product of the parts (`product`)
+                l.needs_product = true;
             }
         }
-    }
-
-    fn structural(&mut self, l: &mut Lowerer<'a>, p: &t::ProcDef, sp: Span) {
-        l.unsupported(
-            &format!(
-                "a call of `{}`, a parallel composition, after an action prefix or in a choice (dynamic process creation)",
-                p.name.name
-            ),
-            sp,
-            "write the composition at the top of a process body or of the MODELDEF's BEHAVIOUR; a process that creates processes can keep the pending behaviour in a variable (docs/language.md §13)",
-        );
     }
 
     /// The location after an action and the assignments that enter it: a call in tail position
@@ -550,11 +537,8 @@ impl<'a> SeqBuilder<'a> {
             _ => free.iter().any(|n| scope.contains_key(n)),
         };
         if reads_state {
-            l.unsupported(
-                "a composition started with values computed at run time (dynamic process creation)",
-                then.span,
-                "keep the values in the variables of a sequential process, or pass constants",
-            );
+            // the whole behaviour becomes one model, the product of its parts (`product`)
+            l.needs_product = true;
             return None;
         }
         let key = format!("{:p} {:?} {:?}", then, g2, scope_key(&sc2));
@@ -577,7 +561,7 @@ impl<'a> SeqBuilder<'a> {
     }
 
     /// The model.
-    fn finish(
+    pub(super) fn finish(
         mut self,
         l: &mut Lowerer<'a>,
         entry: usize,

@@ -1,0 +1,138 @@
+//! TorXakis processes that create processes, and compositions started with values computed
+//! at run time (issue #16: ControlLoop, the `Dynamic` micro-benchmarks), through the
+//! installed binary: they load, they are tested, and the bag of pending processes is exact.
+
+mod common;
+use common::{ioco, root};
+use predicates::prelude::*;
+
+const CORPUS: &str = "../shared/corpus/torxakis";
+
+fn corpus(rel: &str) -> String {
+    format!("{CORPUS}/{rel}")
+}
+
+fn have_corpus() -> bool {
+    root().join(CORPUS).is_dir()
+}
+
+fn test_sim(spec: &str, sim: &str, seed: &str) -> (i32, String) {
+    let out = ioco()
+        .args([
+            "test", spec, "--sim", sim, "--steps", "40", "--runs", "8", "--seed", seed,
+        ])
+        .timeout(std::time::Duration::from_secs(300))
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    )
+}
+
+/// `p ::= In >-> (Out ||| p)` keeps one pending `Out` per `In`: it is the counter written by
+/// hand below, in both directions (each passes as the other's implementation), and a process
+/// that creates two `Out`s per `In` fails.
+#[test]
+fn created_processes_are_a_bag_as_exact_as_a_counter() {
+    if !have_corpus() {
+        return;
+    }
+    let txs = corpus("test/sqatt/data/bench/Dynamic/nonDistinguishing.txs");
+    let dir = tempfile::tempdir().unwrap();
+    let counter = dir.path().join("counter.ioco");
+    std::fs::write(
+        &counter,
+        "model Counter {\n  input In\n  output Out\n  var k: int = 0\n  init s\n  location s\n  \
+         s -- In? { k = k + 1 } --> s\n  s -- Out! [k > 0] { k = k - 1 } --> s\n}\n",
+    )
+    .unwrap();
+    let counter = counter.to_str().unwrap();
+    for (spec, sim) in [
+        (&txs[..], counter),
+        (counter, &txs[..]),
+        (&txs[..], &txs[..]),
+    ] {
+        let (code, out) = test_sim(spec, sim, "4");
+        assert_eq!(code, 0, "{spec} against {sim}:\n{out}");
+        assert!(out.contains("PASS"), "{out}");
+    }
+    let two = dir.path().join("two.txs");
+    let text = std::fs::read_to_string(root().join(&txs)).unwrap();
+    std::fs::write(&two, text.replace("( Out ||| p", "( Out ||| Out ||| p")).unwrap();
+    let (code, out) = test_sim(&txs, two.to_str().unwrap(), "4");
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("FAIL"), "{out}");
+}
+
+/// `p(n) ::= In >-> (Out ! n ||| p(n + 1))`: the pending outputs carry their values; an
+/// implementation that outputs `n + 1` fails.
+#[test]
+fn created_processes_keep_their_values() {
+    if !have_corpus() {
+        return;
+    }
+    let txs = corpus("test/sqatt/data/bench/Dynamic/distinguishByValue.txs");
+    let (code, out) = test_sim(&txs, &txs, "6");
+    assert_eq!(code, 0, "{out}");
+    let dir = tempfile::tempdir().unwrap();
+    let off = dir.path().join("off.txs");
+    let text = std::fs::read_to_string(root().join(&txs)).unwrap();
+    std::fs::write(&off, text.replace("( Out ! n |||", "( Out ! n+1 |||")).unwrap();
+    let (code, out) = test_sim(&txs, off.to_str().unwrap(), "6");
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("FAIL"), "{out}");
+}
+
+/// ControlLoop (`measure` creates a pending report per material; `produceLoop` is a
+/// composition started with the id just read, looping through `>>> ACCEPT`) loads: one model
+/// per process, the pending reports in a bag.
+#[test]
+fn control_loop_loads() {
+    if !have_corpus() {
+        return;
+    }
+    let txs = corpus("examps/ControlLoop/ControlLoopModel.txs");
+    ioco()
+        .args(["check", &txs])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("produce"))
+        .stdout(predicate::str::contains("pending: Pending_measure"));
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("cl.ioco");
+    ioco()
+        .args(["translate", &txs, "-o", out.to_str().unwrap()])
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("remove_Pending_measure_0"), "{text}");
+    ioco()
+        .args(["check", out.to_str().unwrap()])
+        .assert()
+        .success();
+}
+
+/// A list that grows at every step cannot be unfolded into an LTS: the translation stops with
+/// an error (it used to exhaust the stack).
+#[test]
+fn values_that_grow_without_bound_end_the_translation() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("grow.ioco");
+    std::fs::write(
+        &m,
+        "type P = NoP | P0 { rest: P }\n\nmodel M {\n  input In\n  var pending: P = NoP\n  \
+         init s\n  location s\n  s -- In? { pending = P0(pending) } --> s\n}\n",
+    )
+    .unwrap();
+    ioco()
+        .args(["compare", m.to_str().unwrap(), m.to_str().unwrap()])
+        .timeout(std::time::Duration::from_secs(120))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("grows without bound"));
+}

@@ -1,0 +1,1689 @@
+//! A behaviour whose compositions are started with values computed at run time
+//! (`In ? id >-> ((P(id) |[G]| Q(id)) >>> ACCEPT ? n IN loop(n) NI)`), or written in a
+//! choice, as **one** sequential model: the product of its parts, unfolded by the structural
+//! operational semantics of the process operators (Tretmans, *Model-based testing with
+//! labelled transition systems*, 2008, §3; TorXakis user manual):
+//!
+//! * a **location** per *shape* of the behaviour reached: which sequential behaviour each part
+//!   is in and which `>>>` are still pending ([`Pt`]); a **variable** per value a part reads,
+//!   per part (two parts reading their own `id` get two variables);
+//! * `P |[G]| Q`: a step of either side on a channel outside `G` (τ included), or one step of
+//!   both on the same channel of `G` with the same values (a value sent by one side is the
+//!   other's received value; two sent values must be equal); `|||` synchronises nothing and
+//!   `||` every channel;
+//! * `EXIT`: both sides of a composition exit together, passing the value one side sends
+//!   (sent values must agree); `B >>> ACCEPT ? x IN C NI`: B's exit is an internal step into
+//!   C with `x` bound to the value passed, so `p(v) ::= B(v) >>> ACCEPT ? w IN p(w) NI` is a
+//!   loop of the product;
+//! * a composition in a choice takes part in the choice with its first steps.
+//!
+//! Everything stays exact: a step of the product is a step of the TorXakis behaviour and back.
+//! What is not unfolded is reported ([`Lowerer::unsupported`]): hiding, disabling and
+//! interruption inside such a behaviour, a multi-action on a synchronised channel, an `EXIT ?
+//! x` whose value nobody sends, and a process that creates processes (recursion through a
+//! composition: the shapes would grow without bound; [`MAX_DEPTH`]).
+
+use super::seq::{free_b, Edge, Loc, SeqBuilder, MAX_LOCATIONS};
+use super::*;
+
+/// Deepest nesting of compositions in one shape (a process that creates processes nests
+/// deeper at every step).
+const MAX_DEPTH: usize = 24;
+
+/// The state of a behaviour in the product (module documentation). In a location, the
+/// values are the model's variables; in a step's target, expressions of the step.
+#[derive(Clone)]
+enum Pt<'a> {
+    /// A sequential behaviour, its channels, and the values of the names it reads.
+    Leaf {
+        b: &'a t::BExpr,
+        genv: GEnv,
+        vals: Vec<(String, Val)>,
+    },
+    /// `l |[sync]| r` (`.ioco` gate names); `node` is the composition in the TorXakis text.
+    Par {
+        node: usize,
+        sync: Vec<String>,
+        l: Box<Pt<'a>>,
+        r: Box<Pt<'a>>,
+    },
+    /// `l >>> ACCEPT ? accept IN right NI`, with the values `right` reads besides `accept`.
+    Enable {
+        l: Box<Pt<'a>>,
+        accept: &'a [t::VarDecl],
+        right: &'a t::BExpr,
+        genv: GEnv,
+        vals: Vec<(String, Val)>,
+    },
+    /// The copies a process that creates processes has made so far (`bag`, a list of
+    /// [`BagInfo`] `node`'s type), interleaved with the process that goes on (`rest`).
+    Bag {
+        node: usize,
+        bag: Val,
+        rest: Box<Pt<'a>>,
+    },
+    /// `STOP`.
+    Stop,
+}
+
+/// A composition `X ||| P` through which a process creates processes: its pending copies of
+/// `X` are kept in a list (a `.ioco` type of its own, a constructor per kind of copy).
+struct BagInfo<'a> {
+    node: usize,
+    /// The list type (also its sort in [`Val`]s) and its empty constructor.
+    ty: String,
+    empty: String,
+    kinds: Vec<Kind<'a>>,
+    span: Span,
+}
+
+/// A kind of pending copy: a sequential behaviour and the names it reads.
+struct Kind<'a> {
+    key: String,
+    b: &'a t::BExpr,
+    genv: GEnv,
+    names: Vec<(String, String)>,
+    ctor: String,
+    /// The functions "is there a copy with these values" and "without one such copy".
+    has: String,
+    remove: String,
+}
+
+/// A step of a shape: its action(s), guard and target.
+struct Tr<'a> {
+    action: o::Action,
+    also: Vec<o::Action>,
+    guard: Option<o::Expr>,
+    next: Pt<'a>,
+    span: Span,
+}
+
+/// An exit of a shape: the values passed (a sent value and its sort, or `None` for `? x`).
+struct ExitTr {
+    vals: Vec<(Option<o::Expr>, String)>,
+    guard: Option<o::Expr>,
+    span: Span,
+}
+
+fn conj(a: Option<o::Expr>, b: Option<o::Expr>) -> Option<o::Expr> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(and(x, y)),
+        (x, y) => x.or(y),
+    }
+}
+
+fn eq(a: o::Expr, b: o::Expr) -> o::Expr {
+    let span = a.span;
+    ex(
+        o::ExprKind::Binary(o::BinOp::Eq, Box::new(paren(a)), Box::new(paren(b))),
+        span,
+    )
+}
+
+fn action_gates(a: &o::Action, also: &[o::Action]) -> Vec<String> {
+    std::iter::once(a)
+        .chain(also)
+        .filter_map(|x| match x {
+            o::Action::Gate { name, .. } => Some(name.name.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn binds_of(a: &o::Action, out: &mut Vec<String>) {
+    if let o::Action::Gate { args, .. } = a {
+        for x in args {
+            if let o::Arg::Bind(i) = x {
+                out.push(i.name.clone());
+            }
+        }
+    }
+}
+
+fn rename_action(a: &mut o::Action, map: &[(String, String)]) {
+    if let o::Action::Gate { args, .. } = a {
+        for x in args.iter_mut() {
+            match x {
+                o::Arg::Bind(i) => {
+                    if let Some((_, n)) = map.iter().find(|(f, _)| *f == i.name) {
+                        i.name = n.clone();
+                    }
+                }
+                o::Arg::Value(e) => rename_expr(e, map),
+            }
+        }
+    }
+}
+
+fn rename_vals(vals: &mut [(String, Val)], map: &[(String, String)]) {
+    for (_, v) in vals {
+        rename_expr(&mut v.expr, map);
+    }
+}
+
+fn rename_pt(p: &mut Pt, map: &[(String, String)]) {
+    match p {
+        Pt::Leaf { vals, .. } => rename_vals(vals, map),
+        Pt::Par { l, r, .. } => {
+            rename_pt(l, map);
+            rename_pt(r, map);
+        }
+        Pt::Enable { l, vals, .. } => {
+            rename_pt(l, map);
+            rename_vals(vals, map);
+        }
+        Pt::Bag { bag, rest, .. } => {
+            rename_expr(&mut bag.expr, map);
+            rename_pt(rest, map);
+        }
+        Pt::Stop => {}
+    }
+}
+
+/// The shape of `p` (its location key): everything but the values.
+fn shape(p: &Pt, out: &mut String) {
+    use std::fmt::Write;
+    match p {
+        Pt::Leaf { b, genv, vals } => {
+            let names: Vec<&str> = vals.iter().map(|v| v.0.as_str()).collect();
+            let _ = write!(out, "L{:p}{:?}{:?}", *b, genv, names);
+        }
+        Pt::Par { sync, l, r, .. } => {
+            let _ = write!(out, "P{:?}(", sync);
+            shape(l, out);
+            out.push(',');
+            shape(r, out);
+            out.push(')');
+        }
+        Pt::Enable {
+            l,
+            right,
+            genv,
+            vals,
+            ..
+        } => {
+            out.push_str("E(");
+            shape(l, out);
+            let names: Vec<&str> = vals.iter().map(|v| v.0.as_str()).collect();
+            let _ = write!(out, ">>>{:p}{:?}{:?})", *right, genv, names);
+        }
+        Pt::Bag { node, rest, .. } => {
+            let _ = write!(out, "B{}(", node);
+            shape(rest, out);
+            out.push(')');
+        }
+        Pt::Stop => out.push('S'),
+    }
+}
+
+fn depth(p: &Pt) -> usize {
+    match p {
+        Pt::Par { l, r, .. } => 1 + depth(l).max(depth(r)),
+        Pt::Enable { l, .. } | Pt::Bag { rest: l, .. } => 1 + depth(l),
+        _ => 0,
+    }
+}
+
+/// The values of the names `b` reads, from `scope`.
+fn leaf_vals(b: &t::BExpr, scope: &Scope) -> Vec<(String, Val)> {
+    let mut free = Vec::new();
+    free_b(b, &mut Vec::new(), &mut free);
+    free.into_iter()
+        .filter_map(|n| scope.get(&n).map(|v| (n.clone(), v.clone())))
+        .collect()
+}
+
+/// The one sequential model of behaviour `b` (module documentation).
+pub(super) fn build<'a>(
+    l: &mut Lowerer<'a>,
+    name: &str,
+    b: &'a t::BExpr,
+    genv: &GEnv,
+    scope: &Scope,
+    sp: Span,
+) -> Option<o::Model> {
+    let mut pb = Product {
+        sb: SeqBuilder::default(),
+        pts: Vec::new(),
+        unfolding: Vec::new(),
+        failed: false,
+        bags: Vec::new(),
+        kinds_changed: false,
+    };
+    // the kinds of pending copies are found while exploring; the steps of the copies are
+    // those of every kind, so the exploration starts again until no kind is new
+    for _ in 0..8 {
+        pb.sb = SeqBuilder {
+            name: name.to_string(),
+            gates: genv.values().cloned().collect(),
+            ..Default::default()
+        };
+        pb.pts.clear();
+        pb.kinds_changed = false;
+        let start = pb.state_of(l, b, genv, scope, 0)?;
+        let (entry, assign) = pb.place(l, &start, sp)?;
+        let inits: BTreeMap<String, o::Expr> = assign.into_iter().collect();
+        while let Some(i) = pb.sb.todo.pop() {
+            pb.expand(l, i);
+            if pb.failed {
+                return None;
+            }
+        }
+        if pb.kinds_changed {
+            continue;
+        }
+        pb.bag_items(l)?;
+        let sb = std::mem::take(&mut pb.sb);
+        return sb.finish(l, entry, inits, sp);
+    }
+    l.unsupported(
+        "a process that creates processes of too many kinds",
+        sp,
+        "keep the pending behaviour in a variable of a sequential process (docs/language.md §13)",
+    );
+    None
+}
+
+struct Product<'a> {
+    sb: SeqBuilder<'a>,
+    /// The shape of each location (values: the model's variables).
+    pts: Vec<Pt<'a>>,
+    /// Sequential processes being unfolded for their first actions (unguarded recursion).
+    unfolding: Vec<String>,
+    /// An error was reported.
+    failed: bool,
+    /// The bags of processes that create processes.
+    bags: Vec<BagInfo<'a>>,
+    /// A kind of pending copy was found since the exploration started (it starts again).
+    kinds_changed: bool,
+}
+
+impl<'a> Product<'a> {
+    fn unsupported(&mut self, l: &mut Lowerer<'a>, what: &str, sp: Span, help: &str) {
+        l.unsupported(what, sp, help);
+        self.failed = true;
+    }
+
+    /// The state of behaviour `b` with channels `genv` and values `scope`.
+    fn state_of(
+        &mut self,
+        l: &mut Lowerer<'a>,
+        b: &'a t::BExpr,
+        genv: &GEnv,
+        scope: &Scope,
+        d: usize,
+    ) -> Option<Pt<'a>> {
+        if d > MAX_DEPTH {
+            self.unsupported(
+                l,
+                "a process that creates processes (recursion through a parallel composition)",
+                b.span,
+                "keep the pending behaviour in a variable (a counter or a list) of a sequential process (docs/language.md §13)",
+            );
+            return None;
+        }
+        let leaf = |b: &'a t::BExpr, genv: &GEnv, scope: &Scope| Pt::Leaf {
+            b,
+            genv: genv.clone(),
+            vals: leaf_vals(b, scope),
+        };
+        match &b.kind {
+            BKind::Par(op, x, y) => {
+                let sync = match op {
+                    t::ParOp::Interleave => Vec::new(),
+                    t::ParOp::Full => genv.values().map(|g| g.name.clone()).collect(),
+                    t::ParOp::Gates(gs) => {
+                        let mut out = Vec::new();
+                        for g in gs {
+                            match genv.get(&g.name) {
+                                Some(x) => out.push(x.name.clone()),
+                                None => {
+                                    l.unknown_gate(g, genv);
+                                    self.failed = true;
+                                    return None;
+                                }
+                            }
+                        }
+                        out
+                    }
+                };
+                let lp = self.state_of(l, x, genv, scope, d + 1)?;
+                let rp = self.state_of(l, y, genv, scope, d + 1)?;
+                Some(Pt::Par {
+                    node: b as *const t::BExpr as usize,
+                    sync,
+                    l: Box::new(lp),
+                    r: Box::new(rp),
+                })
+            }
+            BKind::Enable {
+                left,
+                accept,
+                right,
+            } => {
+                let lp = self.state_of(l, left, genv, scope, d + 1)?;
+                let mut free = Vec::new();
+                free_b(
+                    right,
+                    &mut accept.iter().map(|a| a.name.name.clone()).collect(),
+                    &mut free,
+                );
+                let vals = free
+                    .into_iter()
+                    .filter_map(|n| scope.get(&n).map(|v| (n.clone(), v.clone())))
+                    .collect();
+                Some(Pt::Enable {
+                    l: Box::new(lp),
+                    accept,
+                    right,
+                    genv: genv.clone(),
+                    vals,
+                })
+            }
+            BKind::Let(binds, x) => {
+                let sc = l.bind_lets(binds, scope)?;
+                self.state_of(l, x, genv, &sc, d)
+            }
+            BKind::Stop => Some(Pt::Stop),
+            BKind::Inst { name, gates, args } => match l.procs.get(&name.name).copied() {
+                Some(p) => {
+                    let (g2, sc2) = l.bind_call(p, gates, args, genv, scope, b.span)?;
+                    if is_structural(&p.body) {
+                        self.state_of(l, &p.body, &g2, &sc2, d + 1)
+                    } else {
+                        Some(leaf(&p.body, &g2, &sc2))
+                    }
+                }
+                None => {
+                    self.unsupported(
+                        l,
+                        &format!(
+                            "a call of `{}` inside a composition started with values computed at run time",
+                            name.name
+                        ),
+                        b.span,
+                        "call a PROCDEF here (a STAUTDEF can be called from the MODELDEF's BEHAVIOUR)",
+                    );
+                    None
+                }
+            },
+            BKind::Hide(..) | BKind::Disable(..) | BKind::Interrupt(..) => {
+                self.unsupported(
+                    l,
+                    "HIDE, `[>>` or `[><` inside a composition started with values computed at run time",
+                    b.span,
+                    "start the composition with constants, or write it at the top of the MODELDEF's BEHAVIOUR",
+                );
+                None
+            }
+            _ => Some(leaf(b, genv, scope)),
+        }
+    }
+
+    /// The location of state `p` (created and queued if new) and the assignments of its
+    /// variables from `p`'s values.
+    fn place(
+        &mut self,
+        l: &mut Lowerer<'a>,
+        p: &Pt<'a>,
+        sp: Span,
+    ) -> Option<(usize, Vec<(String, o::Expr)>)> {
+        let p = &self.norm(l, p.clone())?;
+        let mut key = String::new();
+        shape(p, &mut key);
+        let mut assign = Vec::new();
+        if let Some(&i) = self.sb.index.get(&key) {
+            self.assign(&self.pts[i].clone(), p, &mut assign);
+            return Some((i, assign));
+        }
+        if self.sb.locs.len() >= MAX_LOCATIONS {
+            l.error(
+                "ioco::txs::too_big",
+                format!("the process has more than {} locations", MAX_LOCATIONS),
+                sp,
+                "here",
+            );
+            self.failed = true;
+            return None;
+        }
+        let mut vars = BTreeMap::new();
+        let mut sorts = BTreeMap::new();
+        let mut first: Option<&'a t::BExpr> = None;
+        let placed = self.vars(l, p, "", &mut vars, &mut sorts, &mut first, sp)?;
+        let i = self.sb.locs.len();
+        self.sb.locs.push(Loc {
+            name: format!("s{}", i),
+            b: first.unwrap_or(&super::seq::EXIT_ONLY),
+            genv: GEnv::new(),
+            vars,
+            sorts,
+        });
+        self.sb.index.insert(key, i);
+        self.sb.todo.push(i);
+        self.assign(&placed, p, &mut assign);
+        self.pts.push(placed);
+        Some((i, assign))
+    }
+
+    /// `p` with its values replaced by the model variables of its parts (made if new): part
+    /// `path`'s name `x` is variable `x` (or `x_2`, ...).
+    #[allow(clippy::too_many_arguments)]
+    fn vars(
+        &mut self,
+        l: &mut Lowerer<'a>,
+        p: &Pt<'a>,
+        path: &str,
+        vars: &mut BTreeMap<String, String>,
+        sorts: &mut BTreeMap<String, String>,
+        first: &mut Option<&'a t::BExpr>,
+        sp: Span,
+    ) -> Option<Pt<'a>> {
+        Some(match p {
+            Pt::Leaf { b, genv, vals } => {
+                first.get_or_insert(b);
+                Pt::Leaf {
+                    b,
+                    genv: genv.clone(),
+                    vals: self.name_vals(l, vals, path, vars, sorts, sp)?,
+                }
+            }
+            Pt::Par {
+                node,
+                sync,
+                l: a,
+                r: c,
+            } => {
+                let a2 = self.vars(l, a, &format!("{}l", path), vars, sorts, first, sp)?;
+                let c2 = self.vars(l, c, &format!("{}r", path), vars, sorts, first, sp)?;
+                Pt::Par {
+                    node: *node,
+                    sync: sync.clone(),
+                    l: Box::new(a2),
+                    r: Box::new(c2),
+                }
+            }
+            Pt::Enable {
+                l: a,
+                accept,
+                right,
+                genv,
+                vals,
+            } => {
+                let a2 = self.vars(l, a, &format!("{}e", path), vars, sorts, first, sp)?;
+                Pt::Enable {
+                    l: Box::new(a2),
+                    accept,
+                    right,
+                    genv: genv.clone(),
+                    vals: self.name_vals(l, vals, &format!("{}+", path), vars, sorts, sp)?,
+                }
+            }
+            Pt::Bag { node, bag, rest } => {
+                let rest2 = self.vars(l, rest, &format!("{}b", path), vars, sorts, first, sp)?;
+                let named = self.name_vals(
+                    l,
+                    &[("pending".to_string(), bag.clone())],
+                    &format!("{}b", path),
+                    vars,
+                    sorts,
+                    sp,
+                )?;
+                Pt::Bag {
+                    node: *node,
+                    bag: named[0].1.clone(),
+                    rest: Box::new(rest2),
+                }
+            }
+            Pt::Stop => Pt::Stop,
+        })
+    }
+
+    /// The variables of part `path`'s values (made if new), as the values of a location.
+    fn name_vals(
+        &mut self,
+        l: &mut Lowerer<'a>,
+        vals: &[(String, Val)],
+        path: &str,
+        vars: &mut BTreeMap<String, String>,
+        sorts: &mut BTreeMap<String, String>,
+        sp: Span,
+    ) -> Option<Vec<(String, Val)>> {
+        let mut out = Vec::new();
+        for (n, v) in vals {
+            if v.sort.is_empty() {
+                l.error(
+                    "ioco::txs::sort",
+                    format!("cannot tell the sort of `{}`", n),
+                    sp,
+                    "used after this action",
+                );
+                self.failed = true;
+                return None;
+            }
+            let k = (format!("{}/{}", path, n), v.sort.clone());
+            let var = match self.sb.var_of.get(&k) {
+                Some(x) => x.clone(),
+                None => {
+                    let mut x = safe(n);
+                    let base = x.clone();
+                    let mut j = 2;
+                    while self.sb.vars.contains_key(&x) {
+                        x = format!("{}_{}", base, j);
+                        j += 1;
+                    }
+                    self.sb.vars.insert(x.clone(), v.sort.clone());
+                    self.sb.var_of.insert(k.clone(), x.clone());
+                    x
+                }
+            };
+            vars.insert(k.0.clone(), var.clone());
+            sorts.insert(k.0, v.sort.clone());
+            out.push((
+                n.clone(),
+                Val {
+                    expr: name_expr(&var, sp),
+                    sort: v.sort.clone(),
+                },
+            ));
+        }
+        Some(out)
+    }
+
+    /// The assignments `variable = value` from a placed shape and a state of that shape.
+    fn assign(&self, placed: &Pt, p: &Pt, out: &mut Vec<(String, o::Expr)>) {
+        fn pairs(a: &[(String, Val)], b: &[(String, Val)], out: &mut Vec<(String, o::Expr)>) {
+            for ((_, x), (_, y)) in a.iter().zip(b) {
+                if let o::ExprKind::Name(v) = &x.expr.kind {
+                    out.push((v.name.clone(), y.expr.clone()));
+                }
+            }
+        }
+        match (placed, p) {
+            (Pt::Leaf { vals: a, .. }, Pt::Leaf { vals: b, .. }) => pairs(a, b, out),
+            (Pt::Par { l: a, r: c, .. }, Pt::Par { l: b, r: d, .. }) => {
+                self.assign(a, b, out);
+                self.assign(c, d, out);
+            }
+            (Pt::Enable { l: a, vals: va, .. }, Pt::Enable { l: b, vals: vb, .. }) => {
+                self.assign(a, b, out);
+                pairs(va, vb, out);
+            }
+            (
+                Pt::Bag {
+                    bag: x, rest: a, ..
+                },
+                Pt::Bag {
+                    bag: y, rest: b, ..
+                },
+            ) => {
+                if let o::ExprKind::Name(v) = &x.expr.kind {
+                    out.push((v.name.clone(), y.expr.clone()));
+                }
+                self.assign(a, b, out);
+            }
+            _ => {}
+        }
+    }
+
+    /// The switches of location `i`.
+    fn expand(&mut self, l: &mut Lowerer<'a>, i: usize) {
+        let p = self.pts[i].clone();
+        let taken: HashSet<String> = self.sb.vars.keys().cloned().collect();
+        let Some((trs, exits)) = self.steps(l, &p, &taken) else {
+            self.failed = true;
+            return;
+        };
+        for tr in trs {
+            let Some((to, assign)) = self.place(l, &tr.next, tr.span) else {
+                return;
+            };
+            self.sb.edges.push(Edge {
+                from: i,
+                action: tr.action,
+                also: tr.also,
+                guard: tr.guard,
+                assign,
+                to: Some(to),
+                span: tr.span,
+            });
+        }
+        for e in exits {
+            if e.vals.iter().any(|v| v.0.is_some()) && !l.exit_passed {
+                self.unsupported(
+                    l,
+                    "`EXIT` with values at the end of the behaviour",
+                    e.span,
+                    "pass the values over a hidden channel synchronised with the process that continues (docs/language.md §13)",
+                );
+                return;
+            }
+            self.sb.exits = true;
+            self.sb.edges.push(Edge {
+                from: i,
+                action: o::Action::Exit(e.span),
+                also: Vec::new(),
+                guard: e.guard,
+                assign: Vec::new(),
+                to: None,
+                span: e.span,
+            });
+        }
+    }
+
+    /// The steps and exits of state `p`.
+    fn steps(
+        &mut self,
+        l: &mut Lowerer<'a>,
+        p: &Pt<'a>,
+        taken: &HashSet<String>,
+    ) -> Option<(Vec<Tr<'a>>, Vec<ExitTr>)> {
+        let mut trs = Vec::new();
+        let mut exits = Vec::new();
+        match p {
+            Pt::Stop => {}
+            Pt::Leaf { b, genv, vals } => {
+                let scope: Scope = vals.iter().cloned().collect();
+                self.leaf_steps(l, b, genv, &scope, None, taken, &mut trs, &mut exits)?;
+            }
+            Pt::Bag { node, bag, rest } => {
+                let (tr, er) = self.steps(l, rest, taken)?;
+                for t in tr {
+                    trs.push(Tr {
+                        next: Pt::Bag {
+                            node: *node,
+                            bag: bag.clone(),
+                            rest: Box::new(t.next),
+                        },
+                        ..t
+                    });
+                }
+                if !er.is_empty() {
+                    self.unsupported(
+                        l,
+                        "a process that creates processes and may EXIT",
+                        er[0].span,
+                        "end the process that creates processes with STOP or a recursive call",
+                    );
+                    return None;
+                }
+                self.bag_steps(l, *node, bag, rest, taken, &mut trs)?;
+            }
+            Pt::Par {
+                node,
+                sync,
+                l: a,
+                r: c,
+            } => {
+                let (ta, ea) = self.steps(l, a, taken)?;
+                let (tc, ec) = self.steps(l, c, taken)?;
+                let synced = |t: &Tr| {
+                    action_gates(&t.action, &t.also)
+                        .iter()
+                        .any(|g| sync.contains(g))
+                };
+                for t in &ta {
+                    if !synced(t) {
+                        trs.push(Tr {
+                            action: t.action.clone(),
+                            also: t.also.clone(),
+                            guard: t.guard.clone(),
+                            next: Pt::Par {
+                                node: *node,
+                                sync: sync.clone(),
+                                l: Box::new(t.next.clone()),
+                                r: c.clone(),
+                            },
+                            span: t.span,
+                        });
+                    }
+                }
+                for t in &tc {
+                    if !synced(t) {
+                        trs.push(Tr {
+                            action: t.action.clone(),
+                            also: t.also.clone(),
+                            guard: t.guard.clone(),
+                            next: Pt::Par {
+                                node: *node,
+                                sync: sync.clone(),
+                                l: a.clone(),
+                                r: Box::new(t.next.clone()),
+                            },
+                            span: t.span,
+                        });
+                    }
+                }
+                for t1 in ta.iter().filter(|t| synced(t)) {
+                    for t2 in tc.iter().filter(|t| synced(t)) {
+                        if let Some(t) = self.sync_step(l, *node, sync, t1, t2, taken) {
+                            trs.push(t);
+                        } else if self.failed {
+                            return None;
+                        }
+                    }
+                }
+                for e1 in &ea {
+                    for e2 in &ec {
+                        let mut guard = conj(e1.guard.clone(), e2.guard.clone());
+                        let mut vals = Vec::new();
+                        for (x, y) in e1.vals.iter().zip(&e2.vals) {
+                            vals.push(match (&x.0, &y.0) {
+                                (Some(u), Some(w)) => {
+                                    guard = conj(guard, Some(eq(u.clone(), w.clone())));
+                                    (Some(u.clone()), x.1.clone())
+                                }
+                                (Some(u), None) | (None, Some(u)) => (Some(u.clone()), x.1.clone()),
+                                (None, None) => (None, x.1.clone()),
+                            });
+                        }
+                        exits.push(ExitTr {
+                            vals,
+                            guard,
+                            span: e1.span,
+                        });
+                    }
+                }
+            }
+            Pt::Enable {
+                l: a,
+                accept,
+                right,
+                genv,
+                vals,
+            } => {
+                let (ta, ea) = self.steps(l, a, taken)?;
+                for t in ta {
+                    trs.push(Tr {
+                        next: Pt::Enable {
+                            l: Box::new(t.next),
+                            accept,
+                            right,
+                            genv: genv.clone(),
+                            vals: vals.clone(),
+                        },
+                        ..t
+                    });
+                }
+                for e in ea {
+                    // the exit is an internal step into the right side, the values accepted
+                    let mut scope: Scope = vals.iter().cloned().collect();
+                    if !accept.is_empty() && accept.len() != e.vals.len() {
+                        self.unsupported(
+                            l,
+                            "an `ACCEPT` whose variables do not match the values of the `EXIT`",
+                            e.span,
+                            "accept as many values as the left side exits with",
+                        );
+                        return None;
+                    }
+                    for (a2, (v, sort)) in accept.iter().zip(&e.vals) {
+                        let Some(v) = v else {
+                            self.unsupported(
+                                l,
+                                "an `EXIT ? x` whose value no side sends, passed on to `ACCEPT`",
+                                e.span,
+                                "send the value on one side: `EXIT ! x`",
+                            );
+                            return None;
+                        };
+                        let sort = if a2.sort.name.is_empty() {
+                            sort.clone()
+                        } else {
+                            sort_text(&a2.sort)
+                        };
+                        scope.insert(
+                            a2.name.name.clone(),
+                            Val {
+                                expr: v.clone(),
+                                sort,
+                            },
+                        );
+                    }
+                    let next = self.state_of(l, right, genv, &scope, 0)?;
+                    trs.push(Tr {
+                        action: o::Action::Tau(e.span),
+                        also: Vec::new(),
+                        guard: e.guard,
+                        next,
+                        span: e.span,
+                    });
+                }
+            }
+        }
+        for t in &trs {
+            if depth(&t.next) > MAX_DEPTH {
+                self.unsupported(
+                    l,
+                    "a process that creates processes (recursion through a parallel composition)",
+                    t.span,
+                    "keep the pending behaviour in a variable (a counter or a list) of a sequential process (docs/language.md §13)",
+                );
+                return None;
+            }
+        }
+        Some((trs, exits))
+    }
+
+    /// One step of both sides on a synchronised channel: `t1`'s received names are kept,
+    /// `t2`'s are renamed apart, equal to `t1`'s values.
+    #[allow(clippy::too_many_arguments)]
+    fn sync_step(
+        &mut self,
+        l: &mut Lowerer<'a>,
+        node: usize,
+        sync: &[String],
+        t1: &Tr<'a>,
+        t2: &Tr<'a>,
+        taken: &HashSet<String>,
+    ) -> Option<Tr<'a>> {
+        if !t1.also.is_empty() || !t2.also.is_empty() {
+            self.unsupported(
+                l,
+                "a multi-action on a synchronised channel inside a composition started with values computed at run time",
+                t2.span,
+                "synchronise single actions here",
+            );
+            return None;
+        }
+        let (
+            o::Action::Gate {
+                name: n1,
+                args: a1,
+                dir,
+                dir_span,
+            },
+            o::Action::Gate {
+                name: n2, args: a2, ..
+            },
+        ) = (&t1.action, &t2.action)
+        else {
+            return None;
+        };
+        if n1.name != n2.name || !sync.contains(&n1.name) || a1.len() != a2.len() {
+            return None;
+        }
+        // rename t2's received names apart from t1's and from the variables
+        let mut used: Vec<String> = Vec::new();
+        binds_of(&t1.action, &mut used);
+        let mut mine = Vec::new();
+        binds_of(&t2.action, &mut mine);
+        let mut map = Vec::new();
+        for n in &mine {
+            let mut k = 2;
+            let mut m = format!("{}_{}", n, k);
+            while used.contains(&m) || mine.contains(&m) || taken.contains(&m) {
+                k += 1;
+                m = format!("{}_{}", n, k);
+            }
+            used.push(m.clone());
+            map.push((n.clone(), m));
+        }
+        let mut act2 = t2.action.clone();
+        rename_action(&mut act2, &map);
+        let mut g2 = t2.guard.clone();
+        if let Some(g) = &mut g2 {
+            rename_expr(g, &map);
+        }
+        let mut next2 = t2.next.clone();
+        rename_pt(&mut next2, &map);
+        let o::Action::Gate { args: a2, .. } = &act2 else {
+            return None;
+        };
+        // unify position by position
+        let mut args = Vec::new();
+        let mut guard = conj(t1.guard.clone(), None);
+        let mut same = Vec::new();
+        for (x, y) in a1.iter().zip(a2) {
+            match (x, y) {
+                (o::Arg::Bind(p), o::Arg::Bind(q)) => {
+                    same.push((q.name.clone(), p.name.clone()));
+                    args.push(o::Arg::Bind(p.clone()));
+                }
+                (o::Arg::Bind(p), o::Arg::Value(e)) | (o::Arg::Value(e), o::Arg::Bind(p)) => {
+                    guard = conj(guard, Some(eq(name_expr(&p.name, p.span), e.clone())));
+                    args.push(o::Arg::Bind(p.clone()));
+                }
+                (o::Arg::Value(e1), o::Arg::Value(e2)) => {
+                    guard = conj(guard, Some(eq(e1.clone(), e2.clone())));
+                    args.push(o::Arg::Value(e1.clone()));
+                }
+            }
+        }
+        if let Some(g) = &mut g2 {
+            rename_expr(g, &same);
+        }
+        rename_pt(&mut next2, &same);
+        // a value bound on t1's side and sent on t2's: the guard above equates them
+        guard = conj(guard, g2);
+        Some(Tr {
+            action: o::Action::Gate {
+                name: n1.clone(),
+                dir: *dir,
+                dir_span: *dir_span,
+                args,
+            },
+            also: Vec::new(),
+            guard,
+            next: Pt::Par {
+                node,
+                sync: sync.to_vec(),
+                l: Box::new(t1.next.clone()),
+                r: Box::new(next2),
+            },
+            span: t1.span,
+        })
+    }
+
+    /// The steps and exits of the sequential behaviour `b` under `guard`.
+    #[allow(clippy::too_many_arguments)]
+    fn leaf_steps(
+        &mut self,
+        l: &mut Lowerer<'a>,
+        b: &'a t::BExpr,
+        genv: &GEnv,
+        scope: &Scope,
+        guard: Option<o::Expr>,
+        taken: &HashSet<String>,
+        trs: &mut Vec<Tr<'a>>,
+        exits: &mut Vec<ExitTr>,
+    ) -> Option<()> {
+        let sp = b.span;
+        match &b.kind {
+            BKind::Stop => {}
+            BKind::Hit | BKind::Miss => {
+                self.unsupported(
+                    l,
+                    "`HIT`/`MISS` inside a composition",
+                    sp,
+                    "end a goal's branch with `>-> HIT` or `>-> MISS` in a sequential process",
+                );
+                return None;
+            }
+            BKind::Exit(items) => {
+                let mut vals = Vec::new();
+                for i in items {
+                    match i {
+                        t::ExitItem::Send(e) => {
+                            let x = l.vexpr(e, scope)?;
+                            let sort = l.sort_of(e, scope).unwrap_or_default();
+                            vals.push((Some(x), sort));
+                        }
+                        t::ExitItem::Recv(_, s) => vals.push((None, sort_text(s))),
+                    }
+                }
+                exits.push(ExitTr {
+                    vals,
+                    guard,
+                    span: sp,
+                });
+            }
+            BKind::Prefix {
+                offers,
+                guard: g2,
+                then,
+            } => {
+                let mut sc = scope.clone();
+                let (action, also, g) = l.offers(offers, g2.as_ref(), genv, &mut sc, sp, taken)?;
+                let next = self.state_of(l, then, genv, &sc, 0)?;
+                trs.push(Tr {
+                    action,
+                    also,
+                    guard: conj(guard, g),
+                    next,
+                    span: sp,
+                });
+            }
+            BKind::Guard(c, x) => {
+                let c = l.vexpr(c, scope)?;
+                self.leaf_steps(l, x, genv, scope, conj(guard, Some(c)), taken, trs, exits)?;
+            }
+            BKind::Choice(xs) => {
+                for x in xs {
+                    self.leaf_steps(l, x, genv, scope, guard.clone(), taken, trs, exits)?;
+                }
+            }
+            BKind::Let(binds, x) => {
+                let sc = l.bind_lets(binds, scope)?;
+                self.leaf_steps(l, x, genv, &sc, guard, taken, trs, exits)?;
+            }
+            BKind::Inst { name, gates, args } if l.procs.contains_key(&name.name) => {
+                let p = l.procs[&name.name];
+                if is_structural(&p.body) {
+                    let pt = self.state_of(l, b, genv, scope, 0)?;
+                    return self.pt_steps(l, &pt, guard, taken, trs, exits);
+                }
+                let (g2, sc2) = l.bind_call(p, gates, args, genv, scope, sp)?;
+                let key = format!("{} {:?}", p.name.name, g2);
+                if self.unfolding.contains(&key) {
+                    l.error_help(
+                        "ioco::txs::unguarded",
+                        format!(
+                            "unguarded recursion: `{}` calls itself before any action",
+                            p.name.name
+                        ),
+                        sp,
+                        "this call",
+                        "put an action (or ISTEP) before the recursive call",
+                    );
+                    self.failed = true;
+                    return None;
+                }
+                self.unfolding.push(key);
+                let r = self.leaf_steps(l, &p.body, &g2, &sc2, guard, taken, trs, exits);
+                self.unfolding.pop();
+                r?;
+            }
+            _ => {
+                let pt = self.state_of(l, b, genv, scope, 0)?;
+                if matches!(pt, Pt::Leaf { .. }) {
+                    // not a composition after all (an unknown process): reported by state_of
+                    self.failed = true;
+                    return None;
+                }
+                return self.pt_steps(l, &pt, guard, taken, trs, exits);
+            }
+        }
+        Some(())
+    }
+
+    /// The steps of a composition met in a choice, under `guard`.
+    #[allow(clippy::too_many_arguments)]
+    fn pt_steps(
+        &mut self,
+        l: &mut Lowerer<'a>,
+        pt: &Pt<'a>,
+        guard: Option<o::Expr>,
+        taken: &HashSet<String>,
+        trs: &mut Vec<Tr<'a>>,
+        exits: &mut Vec<ExitTr>,
+    ) -> Option<()> {
+        let (t, e) = self.steps(l, pt, taken)?;
+        for mut x in t {
+            x.guard = conj(guard.clone(), x.guard);
+            trs.push(x);
+        }
+        for mut x in e {
+            x.guard = conj(guard.clone(), x.guard);
+            exits.push(x);
+        }
+        Some(())
+    }
+}
+
+/// `e` with the names of `map` replaced by their expressions.
+fn subst(e: &o::Expr, map: &HashMap<String, o::Expr>) -> o::Expr {
+    use o::ExprKind as K;
+    let b = |x: &o::Expr| Box::new(subst(x, map));
+    let kind = match &e.kind {
+        K::Name(n) => match map.get(&n.name) {
+            Some(x) => return paren(x.clone()),
+            None => K::Name(n.clone()),
+        },
+        K::Int(_) | K::Bool(_) | K::Str(_) => return e.clone(),
+        K::Call(f, xs) => K::Call(f.clone(), xs.iter().map(|x| subst(x, map)).collect()),
+        K::Unary(op, x) => K::Unary(*op, b(x)),
+        K::Binary(op, x, y) => K::Binary(*op, b(x), b(y)),
+        K::If(x, y, z) => K::If(b(x), b(y), b(z)),
+        K::Field(x, f) => K::Field(b(x), f.clone()),
+        K::Is(x, c) => K::Is(b(x), c.clone()),
+        K::Matches(x, r) => K::Matches(b(x), r.clone()),
+        K::Paren(x) => K::Paren(b(x)),
+    };
+    ex(kind, e.span)
+}
+
+fn mentions(e: &o::Expr, names: &[String]) -> bool {
+    use o::ExprKind as K;
+    match &e.kind {
+        K::Name(n) => names.contains(&n.name),
+        K::Int(_) | K::Bool(_) | K::Str(_) => false,
+        K::Call(_, xs) => xs.iter().any(|x| mentions(x, names)),
+        K::Unary(_, x) | K::Field(x, _) | K::Is(x, _) | K::Matches(x, _) | K::Paren(x) => {
+            mentions(x, names)
+        }
+        K::Binary(_, x, y) => mentions(x, names) || mentions(y, names),
+        K::If(x, y, z) => mentions(x, names) || mentions(y, names) || mentions(z, names),
+    }
+}
+
+fn strip(e: &o::Expr) -> &o::Expr {
+    match &e.kind {
+        o::ExprKind::Paren(x) => strip(x),
+        _ => e,
+    }
+}
+
+fn conjuncts<'e>(e: &'e o::Expr, out: &mut Vec<&'e o::Expr>) {
+    match &strip(e).kind {
+        o::ExprKind::Binary(o::BinOp::And, a, b) => {
+            conjuncts(a, out);
+            conjuncts(b, out);
+        }
+        _ => out.push(strip(e)),
+    }
+}
+
+/// `p == q` solved for the one placeholder `p` mentions, when `p` is it, or it plus or minus
+/// an expression without placeholders (`n + 1 == v` gives `n = v - 1`).
+fn solve(p: &o::Expr, q: o::Expr, phs: &[String]) -> Option<(String, o::Expr)> {
+    use o::BinOp as B;
+    let bin = |op, a: o::Expr, b: o::Expr| {
+        let span = a.span;
+        ex(
+            o::ExprKind::Binary(op, Box::new(paren(a)), Box::new(paren(b))),
+            span,
+        )
+    };
+    match &p.kind {
+        o::ExprKind::Name(n) if phs.contains(&n.name) => Some((n.name.clone(), q)),
+        o::ExprKind::Binary(op @ (B::Add | B::Sub), a, b) => {
+            let (a, b) = (strip(a), strip(b));
+            match (mentions(a, phs), mentions(b, phs)) {
+                // a + b == q: a == q - b; a - b == q: a == q + b
+                (true, false) => {
+                    let inv = if *op == B::Add { B::Sub } else { B::Add };
+                    solve(a, bin(inv, q, b.clone()), phs)
+                }
+                // a + b == q: b == q - a; a - b == q: b == a - q
+                (false, true) => match op {
+                    B::Add => solve(b, bin(B::Sub, q, a.clone()), phs),
+                    _ => solve(b, bin(B::Sub, a.clone(), q), phs),
+                },
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The placeholder of a pending copy's value `n` while its steps are computed.
+fn placeholder(n: &str) -> String {
+    format!("__pending_{}", n)
+}
+
+impl<'a> Product<'a> {
+    /// `p` with compositions through which a process creates processes turned into bags:
+    /// `X ||| (Y ||| R)` of the same composition is the bag {X, Y} with R.
+    fn norm(&mut self, l: &mut Lowerer<'a>, p: Pt<'a>) -> Option<Pt<'a>> {
+        Some(match p {
+            Pt::Par {
+                node,
+                sync,
+                l: a,
+                r,
+            } => {
+                let a = self.norm(l, *a)?;
+                let r = self.norm(l, *r)?;
+                match r {
+                    Pt::Par {
+                        node: n2,
+                        l: b,
+                        r: r2,
+                        ..
+                    } if n2 == node && sync.is_empty() => {
+                        let empty = self.bag_info(l, node, r2.as_ref());
+                        let mut bag = name_expr(&empty, Span::default());
+                        bag = self.add(l, node, &b, bag)?;
+                        bag = self.add(l, node, &a, bag)?;
+                        let ty = self.bags[self.bag_index(node)].ty.clone();
+                        return self.norm(
+                            l,
+                            Pt::Bag {
+                                node,
+                                bag: Val {
+                                    expr: bag,
+                                    sort: ty,
+                                },
+                                rest: r2,
+                            },
+                        );
+                    }
+                    Pt::Bag {
+                        node: n2,
+                        bag,
+                        rest,
+                    } if n2 == node && sync.is_empty() => {
+                        let e = self.add(l, node, &a, bag.expr)?;
+                        Pt::Bag {
+                            node,
+                            bag: Val {
+                                expr: e,
+                                sort: bag.sort,
+                            },
+                            rest,
+                        }
+                    }
+                    r => Pt::Par {
+                        node,
+                        sync,
+                        l: Box::new(a),
+                        r: Box::new(r),
+                    },
+                }
+            }
+            Pt::Bag { node, bag, rest } => match self.norm(l, *rest)? {
+                Pt::Par {
+                    node: n2,
+                    sync,
+                    l: b,
+                    r: r2,
+                } if n2 == node && sync.is_empty() => {
+                    let e = self.add(l, node, &b, bag.expr)?;
+                    return self.norm(
+                        l,
+                        Pt::Bag {
+                            node,
+                            bag: Val {
+                                expr: e,
+                                sort: bag.sort,
+                            },
+                            rest: r2,
+                        },
+                    );
+                }
+                Pt::Bag { node: n2, .. } if n2 == node => {
+                    self.unsupported(
+                        l,
+                        "a process that creates several processes in one step",
+                        self.bags[self.bag_index(node)].span,
+                        "create one process per action",
+                    );
+                    return None;
+                }
+                rest => Pt::Bag {
+                    node,
+                    bag,
+                    rest: Box::new(rest),
+                },
+            },
+            Pt::Enable {
+                l: a,
+                accept,
+                right,
+                genv,
+                vals,
+            } => Pt::Enable {
+                l: Box::new(self.norm(l, *a)?),
+                accept,
+                right,
+                genv,
+                vals,
+            },
+            p => p,
+        })
+    }
+
+    fn bag_index(&self, node: usize) -> usize {
+        self.bags.iter().position(|b| b.node == node).unwrap_or(0)
+    }
+
+    /// The bag of composition `node` (made if new): its empty constructor.
+    fn bag_info(&mut self, l: &mut Lowerer<'a>, node: usize, at: &Pt<'a>) -> String {
+        if let Some(b) = self.bags.iter().find(|b| b.node == node) {
+            return b.empty.clone();
+        }
+        let span = match at {
+            Pt::Leaf { b, .. } => b.span,
+            _ => Span::default(),
+        };
+        let ty = l.global(&format!("Pending_{}", self.sb.name));
+        let empty = l.global(&format!("No{}", ty));
+        l.type_names.insert(ty.clone(), ty.clone());
+        l.extra_defaults
+            .insert(ty.clone(), name_expr(&empty, Span::default()));
+        self.bags.push(BagInfo {
+            node,
+            ty,
+            empty: empty.clone(),
+            kinds: Vec::new(),
+            span,
+        });
+        empty
+    }
+
+    /// `bag` with the copies in `p` added.
+    fn add(
+        &mut self,
+        l: &mut Lowerer<'a>,
+        node: usize,
+        p: &Pt<'a>,
+        bag: o::Expr,
+    ) -> Option<o::Expr> {
+        match p {
+            Pt::Stop => Some(bag),
+            Pt::Par { sync, l: a, r, .. } if sync.is_empty() => {
+                let bag = self.add(l, node, r, bag)?;
+                self.add(l, node, a, bag)
+            }
+            Pt::Leaf { b, genv, vals } => {
+                let names: Vec<(String, String)> = vals
+                    .iter()
+                    .map(|(n, v)| (n.clone(), v.sort.clone()))
+                    .collect();
+                let key = format!("{:p}{:?}{:?}", *b, genv, names);
+                let bi = self.bag_index(node);
+                let k = match self.bags[bi].kinds.iter().position(|k| k.key == key) {
+                    Some(k) => k,
+                    None => {
+                        let ty = self.bags[bi].ty.clone();
+                        let ctor = l.global(&format!("{}_{}", ty, self.bags[bi].kinds.len()));
+                        let has = l.global(&format!("has_{}", ctor));
+                        let remove = l.global(&format!("remove_{}", ctor));
+                        self.bags[bi].kinds.push(Kind {
+                            key,
+                            b,
+                            genv: genv.clone(),
+                            names,
+                            ctor,
+                            has,
+                            remove,
+                        });
+                        self.kinds_changed = true;
+                        self.bags[bi].kinds.len() - 1
+                    }
+                };
+                let mut args: Vec<o::Expr> = vals.iter().map(|(_, v)| v.expr.clone()).collect();
+                args.push(bag);
+                let ctor = self.bags[bi].kinds[k].ctor.clone();
+                Some(ex(o::ExprKind::Call(ident(ctor, b.span), args), b.span))
+            }
+            _ => {
+                self.unsupported(
+                    l,
+                    "a process that creates processes other than sequential ones or their interleaving",
+                    self.bags[self.bag_index(node)].span,
+                    "create sequential processes (`X ||| P` with X sequential)",
+                );
+                None
+            }
+        }
+    }
+
+    /// The steps of the pending copies in `bag`: a copy takes its step (and is gone) when the
+    /// step's values tell which copy it is (every value the copy reads equals an expression of
+    /// the step's values), so that all the copies that could take it are equal and the bag
+    /// after it is one.
+    fn bag_steps(
+        &mut self,
+        l: &mut Lowerer<'a>,
+        node: usize,
+        bag: &Val,
+        rest: &Pt<'a>,
+        taken: &HashSet<String>,
+        trs: &mut Vec<Tr<'a>>,
+    ) -> Option<()> {
+        let bi = self.bag_index(node);
+        let nkinds = self.bags[bi].kinds.len();
+        for k in 0..nkinds {
+            let (b, genv, names) = {
+                let kd = &self.bags[bi].kinds[k];
+                (kd.b, kd.genv.clone(), kd.names.clone())
+            };
+            let phs: Vec<String> = names.iter().map(|(n, _)| placeholder(n)).collect();
+            let scope: Scope = names
+                .iter()
+                .map(|(n, s)| {
+                    (
+                        n.clone(),
+                        Val {
+                            expr: name_expr(&placeholder(n), b.span),
+                            sort: s.clone(),
+                        },
+                    )
+                })
+                .collect();
+            let (mut ktrs, mut kex) = (Vec::new(), Vec::new());
+            self.leaf_steps(l, b, &genv, &scope, None, taken, &mut ktrs, &mut kex)?;
+            if let Some(e) = kex.first() {
+                self.unsupported(
+                    l,
+                    "an EXIT of a process created by a recursion through `|||`",
+                    e.span,
+                    "end the created process with STOP",
+                );
+                return None;
+            }
+            for t in ktrs {
+                if !matches!(t.next, Pt::Stop) {
+                    self.unsupported(
+                        l,
+                        "a created process (`X` in `X ||| P` with P recursive) with more than one action",
+                        t.span,
+                        "keep the pending behaviour in a variable of a sequential process (docs/language.md §13)",
+                    );
+                    return None;
+                }
+                // values sent by the copy become received values equal to them
+                let mut binds = Vec::new();
+                binds_of(&t.action, &mut binds);
+                for a in &t.also {
+                    binds_of(a, &mut binds);
+                }
+                let mut guard = t.guard.clone();
+                let mut acts = vec![t.action.clone()];
+                acts.extend(t.also.iter().cloned());
+                for a in &mut acts {
+                    if let o::Action::Gate { args, .. } = a {
+                        for x in args.iter_mut() {
+                            if let o::Arg::Value(e) = x {
+                                if mentions(e, &phs) {
+                                    let mut v = "v".to_string();
+                                    let mut j = 2;
+                                    while binds.contains(&v) || taken.contains(&v) {
+                                        v = format!("v_{}", j);
+                                        j += 1;
+                                    }
+                                    binds.push(v.clone());
+                                    guard = conj(guard, Some(eq(name_expr(&v, e.span), e.clone())));
+                                    *x = o::Arg::Bind(ident(v, e.span));
+                                }
+                            }
+                        }
+                    }
+                }
+                // each value of the copy as an expression of the step's values
+                let mut defs: HashMap<String, o::Expr> = HashMap::new();
+                if let Some(g) = &guard {
+                    let mut cs = Vec::new();
+                    conjuncts(g, &mut cs);
+                    for c in cs {
+                        if let o::ExprKind::Binary(o::BinOp::Eq, x, y) = &c.kind {
+                            for (p, q) in [(x, y), (y, x)] {
+                                if mentions(q, &phs) {
+                                    continue;
+                                }
+                                if let Some((n, d)) = solve(strip(p), strip(q).clone(), &phs) {
+                                    defs.entry(n).or_insert(d);
+                                }
+                            }
+                        }
+                    }
+                }
+                if let Some(ph) = phs.iter().find(|p| !defs.contains_key(*p)) {
+                    let n = &names[phs.iter().position(|p| p == ph).unwrap_or(0)].0;
+                    self.unsupported(
+                        l,
+                        &format!(
+                            "a created process whose step does not tell which copy takes it (its value `{}` is not fixed by the step)",
+                            n
+                        ),
+                        t.span,
+                        "make the step carry the value (`! x`, or `? y [[ y == x ]]`)",
+                    );
+                    return None;
+                }
+                let args: Vec<o::Expr> = phs.iter().map(|p| defs[p].clone()).collect();
+                let (has, remove) = {
+                    let kd = &self.bags[bi].kinds[k];
+                    (kd.has.clone(), kd.remove.clone())
+                };
+                let mut call_args = vec![bag.expr.clone()];
+                call_args.extend(args.iter().cloned());
+                let has_call = ex(
+                    o::ExprKind::Call(ident(has, t.span), call_args.clone()),
+                    t.span,
+                );
+                let guard = Some(match guard {
+                    Some(g) => and(has_call, subst(&g, &defs)),
+                    None => has_call,
+                });
+                for a in &mut acts {
+                    if let o::Action::Gate { args, .. } = a {
+                        for x in args.iter_mut() {
+                            if let o::Arg::Value(e) = x {
+                                *e = subst(e, &defs);
+                            }
+                        }
+                    }
+                }
+                let action = acts.remove(0);
+                trs.push(Tr {
+                    action,
+                    also: acts,
+                    guard,
+                    next: Pt::Bag {
+                        node,
+                        bag: Val {
+                            expr: ex(o::ExprKind::Call(ident(remove, t.span), call_args), t.span),
+                            sort: bag.sort.clone(),
+                        },
+                        rest: Box::new(rest.clone()),
+                    },
+                    span: t.span,
+                });
+            }
+        }
+        Some(())
+    }
+
+    /// The types and functions of the bags.
+    fn bag_items(&mut self, l: &mut Lowerer<'a>) -> Option<()> {
+        use o::ExprKind as K;
+        for bi in 0..self.bags.len() {
+            let (ty, empty, sp) = {
+                let b = &self.bags[bi];
+                (b.ty.clone(), b.empty.clone(), b.span)
+            };
+            let tyx = |sp| o::TypeExpr {
+                kind: o::TypeExprKind::Named(ident(ty.clone(), sp)),
+                span: sp,
+            };
+            let mut ctors = vec![o::Ctor {
+                name: ident(empty.clone(), sp),
+                fields: Vec::new(),
+            }];
+            let mut kinds = Vec::new();
+            for kd in &self.bags[bi].kinds {
+                let mut fields = Vec::new();
+                for (n, s) in &kd.names {
+                    fields.push(o::Param {
+                        name: ident(format!("{}_{}", kd.ctor, n), sp),
+                        ty: l.type_expr(&ident(s.clone(), sp))?,
+                    });
+                }
+                fields.push(o::Param {
+                    name: ident(format!("{}_rest", kd.ctor), sp),
+                    ty: tyx(sp),
+                });
+                ctors.push(o::Ctor {
+                    name: ident(kd.ctor.clone(), sp),
+                    fields: fields.clone(),
+                });
+                kinds.push((kd.ctor.clone(), kd.has.clone(), kd.remove.clone(), fields));
+            }
+            l.push_item(
+                o::ItemKind::Type(o::TypeDef {
+                    name: ident(ty.clone(), sp),
+                    body: o::TypeBody::Adt(ctors),
+                }),
+                sp,
+                Vec::new(),
+            );
+            let b = || name_expr("b", sp);
+            let field = |f: &str| ex(K::Field(Box::new(b()), ident(f, sp)), sp);
+            for (ctor, has, remove, fields) in &kinds {
+                let n = fields.len() - 1;
+                let mut params = vec![o::Param {
+                    name: ident("b", sp),
+                    ty: tyx(sp),
+                }];
+                for (i, f) in fields[..n].iter().enumerate() {
+                    params.push(o::Param {
+                        name: ident(format!("x{}", i), sp),
+                        ty: f.ty.clone(),
+                    });
+                }
+                let xs: Vec<o::Expr> = (0..n).map(|i| name_expr(&format!("x{}", i), sp)).collect();
+                let mut matches = ex(K::Bool(true), sp);
+                for (i, f) in fields[..n].iter().enumerate() {
+                    let c = eq(field(&f.name.name), xs[i].clone());
+                    matches = if i == 0 { c } else { and(matches, c) };
+                }
+                // has: this kind and the values, here or further on
+                let mut has_body = ex(K::Bool(false), sp);
+                let mut rm_body = b();
+                for (c2, _, _, f2) in kinds.iter().rev() {
+                    let rest = field(&f2.last().map(|f| f.name.name.clone()).unwrap_or_default());
+                    let mut rec = vec![rest.clone()];
+                    rec.extend(xs.iter().cloned());
+                    let has_rec = ex(K::Call(ident(has.clone(), sp), rec.clone()), sp);
+                    let rm_rec = ex(K::Call(ident(remove.clone(), sp), rec), sp);
+                    let mut rebuilt: Vec<o::Expr> = f2[..f2.len() - 1]
+                        .iter()
+                        .map(|f| field(&f.name.name))
+                        .collect();
+                    rebuilt.push(rm_rec);
+                    let rebuilt = ex(K::Call(ident(c2.clone(), sp), rebuilt), sp);
+                    let (h, r) = if c2 == ctor {
+                        (
+                            ex(
+                                K::Binary(
+                                    o::BinOp::Or,
+                                    Box::new(paren(matches.clone())),
+                                    Box::new(has_rec),
+                                ),
+                                sp,
+                            ),
+                            ex(
+                                K::If(Box::new(matches.clone()), Box::new(rest), Box::new(rebuilt)),
+                                sp,
+                            ),
+                        )
+                    } else {
+                        (has_rec, rebuilt)
+                    };
+                    let is = ex(K::Is(Box::new(b()), ident(c2.clone(), sp)), sp);
+                    has_body = ex(
+                        K::If(Box::new(is.clone()), Box::new(h), Box::new(has_body)),
+                        sp,
+                    );
+                    rm_body = ex(K::If(Box::new(is), Box::new(r), Box::new(rm_body)), sp);
+                }
+                l.push_item(
+                    o::ItemKind::Fn(o::FnDef {
+                        name: ident(has.clone(), sp),
+                        params: params.clone(),
+                        ret: o::TypeExpr {
+                            kind: o::TypeExprKind::Bool,
+                            span: sp,
+                        },
+                        body: has_body,
+                    }),
+                    sp,
+                    Vec::new(),
+                );
+                l.push_item(
+                    o::ItemKind::Fn(o::FnDef {
+                        name: ident(remove.clone(), sp),
+                        params,
+                        ret: tyx(sp),
+                        body: rm_body,
+                    }),
+                    sp,
+                    Vec::new(),
+                );
+            }
+        }
+        Some(())
+    }
+}
