@@ -10,11 +10,14 @@
 //! Bounded Retransmission Protocol sender of `examples/brp/brp.ioco` ([`brp`], binary
 //! `brp-sut`), for the symbolic engine.
 //!
-//! TorXakis's examples over their `.txs` socket protocols ([`txs`], binary `txs-sut`).
+//! TorXakis's examples over their `.txs` socket protocols ([`txs`], binary `txs-sut`), and
+//! TorXakis's ControlLoop, a system with outputs only ([`control_loop`], binary
+//! `control-loop-sut`).
 
 pub mod brp;
 pub mod coffee;
 pub mod coffee_sts;
+pub mod control_loop;
 pub mod data;
 pub mod explore;
 pub mod queue;

@@ -193,3 +193,79 @@ fn python_machine_speaks_the_same_wire_format() {
     let py = run("python3", &[script, "--mode", "decaf"], &[], "");
     assert_eq!(py.status.code(), Some(2));
 }
+
+/// `control-loop-sut` prints on its own, the lines its machine chooses with the seed (so a
+/// test of the machine is a test of the program); `#reset` restarts it; it ends when its input
+/// closes, also when it is silent.
+#[test]
+fn control_loop_prints_on_its_own_resets_and_ends_with_its_input() {
+    use ioco_examples::control_loop::{Bounds, ControlLoop, ControlLoopMode, Rng};
+    use std::io::BufRead;
+    let spawn = |mode: &str| {
+        Command::new(env!("CARGO_BIN_EXE_control-loop-sut"))
+            .args([
+                "--bounded",
+                "--seed",
+                "4",
+                "--pause-ms",
+                "1",
+                "--mode",
+                mode,
+            ])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let expected = |mode: ControlLoopMode, n: usize| -> Vec<String> {
+        let mut m = ControlLoop::new(mode, Bounds::BOUNDED);
+        let mut rng = Rng::new(4);
+        (0..n)
+            .flat_map(|_| m.step(&mut rng))
+            .map(|a| a.line())
+            .collect()
+    };
+    let ends = |mut child: std::process::Child| {
+        drop(child.stdin.take());
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        loop {
+            if let Some(st) = child.try_wait().unwrap() {
+                assert!(st.success(), "{st:?}");
+                return;
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = child.kill();
+                panic!("control-loop-sut did not end with its input");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    };
+    // the correct mode: 30 lines as the machine says, then it ends with its input
+    let mut child = spawn("correct");
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let want = expected(ControlLoopMode::Correct, 30);
+    let got: Vec<String> = (&mut out)
+        .lines()
+        .take(want.len())
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(got, want);
+    assert!(got.iter().any(|l| l.contains(" | ")), "{got:?}");
+    ends(child);
+    // no-correction falls silent; a reset starts it again
+    let mut child = spawn("no-correction");
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let want = expected(ControlLoopMode::NoCorrection, 100);
+    assert!(want.len() < 10, "{want:?}");
+    let got: Vec<String> = (&mut out)
+        .lines()
+        .take(want.len())
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(got, want);
+    writeln!(child.stdin.as_mut().unwrap(), "#reset").unwrap();
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    assert!(line.starts_with("In_Material "), "{line}");
+    ends(child);
+}
