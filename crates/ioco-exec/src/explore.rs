@@ -216,7 +216,7 @@ impl SymbolicStepper {
     }
 
     fn show(&self, gv: &GateValue, mark: &str) -> String {
-        label(&self.tracker.sys.spec.defs, &gv.0, &gv.1, mark)
+        label(&self.tracker.sys.spec, &gv.0, &gv.1, mark)
     }
 
     fn apply_step(&mut self, text: &str) -> Result<String, String> {

@@ -408,7 +408,7 @@ impl<C: Component> InProcess<C> {
     /// An output, checked against the model's gates.
     fn check(&self, a: Action) -> Result<(String, Vec<Value>), String> {
         let defs = &self.spec.defs;
-        let shown = online::label(defs, &a.gate, &a.args, "!");
+        let shown = online::label(&self.spec, &a.gate, &a.args, "!");
         let Some(g) = self.spec.gates.iter().find(|g| g.name == a.gate) else {
             return Err(format!("`{shown}`: the model has no gate `{}`", a.gate));
         };

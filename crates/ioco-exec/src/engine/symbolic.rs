@@ -55,7 +55,7 @@ impl<'s> Symbolic<'s> {
     }
 
     fn show(&self, (g, v): &GateValue, mark: &str) -> String {
-        label(&self.spec.sys.spec.defs, g, v, mark)
+        label(&self.spec.sys.spec, g, v, mark)
     }
 
     /// The run so far, ended by `end`, as `ioco-symbolic`'s [`Run`].
