@@ -327,11 +327,31 @@ pub(crate) fn describe_output_move(sys: &crate::System, q: &State, m: &Move) -> 
         .gate
         .map(|g| sys.gate_name(g).to_string())
         .unwrap_or_else(|| "τ".into());
-    let mut s = gate;
-    s.push('!');
-    if !params.is_empty() {
-        s.push_str(&format!("({})", params.join(",")));
+    // a multi-label: each gate with its parameters, `c!(u)|d!(v)`
+    let arities: Option<Vec<usize>> = gate
+        .split('|')
+        .map(|n| {
+            sys.spec
+                .gates
+                .iter()
+                .find(|g| g.name == n)
+                .map(|g| g.params.len())
+        })
+        .collect();
+    let arities = arities
+        .filter(|a| a.len() > 1 && a.iter().sum::<usize>() == params.len())
+        .unwrap_or_else(|| vec![params.len()]);
+    let mut at = 0;
+    let mut parts = Vec::new();
+    for (g, k) in gate.split('|').zip(arities) {
+        let mut p = format!("{g}!");
+        if k > 0 {
+            p.push_str(&format!("({})", params[at..at + k].join(",")));
+        }
+        at += k;
+        parts.push(p);
     }
+    let mut s = parts.join("|");
     if !guards.is_empty() {
         s.push_str(&format!(" [{}]", guards.join(" && ")));
     }

@@ -508,18 +508,29 @@ impl System {
         let gate = match sw.gate {
             None => "tau".to_string(),
             Some(g) => {
-                let gate = &a.gates[g as usize];
-                let mark = if gate.dir == Direction::Input {
-                    "?"
-                } else {
-                    "!"
-                };
-                let ps: Vec<&str> = sw.params.iter().map(|p| p.0.as_str()).collect();
-                if ps.is_empty() {
-                    format!("{}{}", gate.name, mark)
-                } else {
-                    format!("{}{}({})", gate.name, mark, ps.join(","))
+                // a multi-action: each gate with its parameters, `a?(x) | b?(y)`
+                let mut parts = Vec::new();
+                let mut at = 0usize;
+                for gi in std::iter::once(g).chain(sw.also.iter().copied()) {
+                    let gate = &a.gates[gi as usize];
+                    let mark = if gate.dir == Direction::Input {
+                        "?"
+                    } else {
+                        "!"
+                    };
+                    let k = gate.params.len().min(sw.params.len().saturating_sub(at));
+                    let ps: Vec<&str> = sw.params[at..at + k]
+                        .iter()
+                        .map(|p| p.0.as_str())
+                        .collect();
+                    at += k;
+                    parts.push(if ps.is_empty() {
+                        format!("{}{}", gate.name, mark)
+                    } else {
+                        format!("{}{}({})", gate.name, mark, ps.join(","))
+                    });
                 }
+                parts.join(" | ")
             }
         };
         let guard = if sw.guard.is_true() {

@@ -125,6 +125,51 @@ pub struct Codec {
     gate_outputs: Option<HashMap<(String, Vec<String>), Label>>,
 }
 
+/// The key of a gate value (or of a multi-label's parts) among the outputs: the gates joined
+/// by `|` and their values in that order. On plain lines the parts are sorted by gate (a
+/// multi-label is a set: `B 2 | A 1` is `A 1 | B 2`); JSON lines keep their order.
+fn gate_key(mut parts: Vec<(String, Vec<String>)>, format: Format) -> (String, Vec<String>) {
+    if format == Format::Lines {
+        parts.sort();
+    }
+    let gates: Vec<&str> = parts.iter().map(|p| p.0.as_str()).collect();
+    let gate = gates.join("|");
+    (gate, parts.iter().flat_map(|p| p.1.clone()).collect())
+}
+
+/// Splits a multi-label at its top-level `|` (outside parentheses and double-quoted strings),
+/// blanks trimmed: `A(1)|B("x|y")` → [`A(1)`, `B("x|y")`]; `A 1 | B 2` → [`A 1`, `B 2`]; a
+/// single gate is one part.
+pub fn split_multi(text: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0i32, 0usize);
+    let (mut in_str, mut escaped) = (false, false);
+    for (i, c) in text.char_indices() {
+        if in_str {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_str = false;
+            }
+            continue;
+        }
+        match c {
+            '"' => in_str = true,
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            '|' if depth == 0 => {
+                parts.push(text[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(text[start..].trim());
+    parts
+}
+
 /// `g(a,b)` → (`g`, [`a`, `b`]) (`g` → (`g`, [])).
 pub fn split_gate(name: &str) -> (&str, Vec<&str>) {
     match name.find('(').filter(|_| name.ends_with(')')) {
@@ -236,18 +281,29 @@ impl Codec {
         };
         for l in alphabet.visible() {
             if let Some(g) = gate_outputs.as_mut() {
-                let (gate, args) = split_gate(alphabet.name(l));
-                let gate = gate_wire(gate);
-                let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+                // a multi-label (`A(1)|B(2)`) is its parts, each a gate with its values
+                let parts: Vec<(String, Vec<String>)> = split_multi(alphabet.name(l))
+                    .into_iter()
+                    .map(|p| {
+                        let (gate, args) = split_gate(p);
+                        (gate_wire(gate), args.iter().map(|a| a.to_string()).collect())
+                    })
+                    .collect();
                 if alphabet.is_input(l) {
-                    let mut w = gate;
-                    for a in &args {
-                        w.push(' ');
-                        w.push_str(a);
-                    }
-                    inputs[l.index()] = Some(w);
+                    let w: Vec<String> = parts
+                        .iter()
+                        .map(|(gate, args)| {
+                            let mut w = gate.clone();
+                            for a in args {
+                                w.push(' ');
+                                w.push_str(a);
+                            }
+                            w
+                        })
+                        .collect();
+                    inputs[l.index()] = Some(w.join(" | "));
                 } else {
-                    g.insert((gate, args), l);
+                    g.insert(gate_key(parts, cfg.format), l);
                 }
                 continue;
             }
@@ -280,8 +336,15 @@ impl Codec {
     fn decode_gate(&self, g: &HashMap<(String, Vec<String>), Label>, text: &str) -> Decoded {
         let (gate, args): (String, Vec<String>) = match self.format {
             Format::Lines => {
-                let mut w = split_words(text).into_iter().map(String::from);
-                (w.next().unwrap_or_default(), w.collect())
+                // a multi-label: its parts, `A 1 | B 2`
+                let parts = split_multi(text)
+                    .into_iter()
+                    .map(|p| {
+                        let mut w = split_words(p).into_iter().map(String::from);
+                        (w.next().unwrap_or_default(), w.collect())
+                    })
+                    .collect();
+                gate_key(parts, Format::Lines)
             }
             Format::JsonLines => {
                 let v: serde_json::Value = match serde_json::from_str(text) {
@@ -347,10 +410,18 @@ impl Codec {
                 s
             }
             Format::JsonLines if self.gate_outputs.is_some() => {
-                // `name` is `gate v1 v2`: integers and booleans as JSON numbers and booleans
-                let mut words = split_words(name).into_iter();
-                let gate = words.next().unwrap_or_default();
+                // `name` is `gate v1 v2` (a multi-label `A v1 | B v2`: the label `A|B` with
+                // all values): integers and booleans as JSON numbers and booleans
+                let mut gates = Vec::new();
+                let mut words = Vec::new();
+                for p in split_multi(name) {
+                    let mut w = split_words(p).into_iter();
+                    gates.push(w.next().unwrap_or_default());
+                    words.extend(w);
+                }
+                let gate = gates.join("|");
                 let values: Vec<serde_json::Value> = words
+                    .into_iter()
                     .chain(args.iter().map(String::as_str))
                     .map(|w| {
                         if let Ok(i) = w.parse::<i64>() {
