@@ -51,7 +51,9 @@ fn multi_labels_are_tested_by_the_symbolic_engine() {
         .arg(&m)
         .arg("--sim")
         .arg(&m)
-        .args(["--engine", "symbolic", "--steps", "10", "--seed", "3", "--json"])
+        .args([
+            "--engine", "symbolic", "--steps", "10", "--seed", "3", "--json",
+        ])
         .arg(&json)
         .assert()
         .success();
@@ -94,7 +96,14 @@ fn control_loop_passes_and_its_mutant_fails_with_both_engines() {
     for engine in ["explicit", "symbolic"] {
         let json = dir.path().join(format!("{engine}.json"));
         ioco()
-            .args(["test", CONTROL_LOOP, "--sim", CONTROL_LOOP, "--engine", engine])
+            .args([
+                "test",
+                CONTROL_LOOP,
+                "--sim",
+                CONTROL_LOOP,
+                "--engine",
+                engine,
+            ])
             .args(["--runs", "4", "--steps", "60", "--seed", "2", "--json"])
             .arg(&json)
             .assert()
@@ -112,7 +121,9 @@ fn control_loop_passes_and_its_mutant_fails_with_both_engines() {
         ioco()
             .args(["test", CONTROL_LOOP, "--sim"])
             .arg(&mutant)
-            .args(["--engine", engine, "--runs", "4", "--steps", "60", "--seed", "2"])
+            .args([
+                "--engine", engine, "--runs", "4", "--steps", "60", "--seed", "2",
+            ])
             .arg("--json")
             .arg(&json)
             .assert()
@@ -249,7 +260,14 @@ fn a_symbolic_run_with_multi_labels_replays_and_shrinks() {
     ioco()
         .arg("test")
         .arg(&m)
-        .args(["--engine", "symbolic", "--sut", &sut, "--quiescence-marker", "#quiet"])
+        .args([
+            "--engine",
+            "symbolic",
+            "--sut",
+            &sut,
+            "--quiescence-marker",
+            "#quiet",
+        ])
         .args(["--runs", "1", "--steps", "30", "--seed", "5", "--json"])
         .arg(&json)
         .assert()
@@ -259,7 +277,9 @@ fn a_symbolic_run_with_multi_labels_replays_and_shrinks() {
     let f = r.failure.as_ref().unwrap();
     assert!(f.observed.starts_with("c!(3)|d!(true)"), "{f:?}");
     assert!(
-        f.allowed.iter().any(|a| a.starts_with("c!(") && a.contains("|d!(")),
+        f.allowed
+            .iter()
+            .any(|a| a.starts_with("c!(") && a.contains("|d!(")),
         "{f:?}"
     );
     let html = dir.path().join("r.html");
@@ -268,7 +288,14 @@ fn a_symbolic_run_with_multi_labels_replays_and_shrinks() {
         .arg("replay")
         .arg(&m)
         .arg(&json)
-        .args(["--engine", "symbolic", "--sut", &sut, "--quiescence-marker", "#quiet"])
+        .args([
+            "--engine",
+            "symbolic",
+            "--sut",
+            &sut,
+            "--quiescence-marker",
+            "#quiet",
+        ])
         .args(["--shrink", "--json"])
         .arg(&shrunk)
         .arg("--html")
@@ -280,13 +307,23 @@ fn a_symbolic_run_with_multi_labels_replays_and_shrinks() {
     assert_eq!(sh.inputs.len(), 1, "{sh:?}");
     assert!(sh.inputs[0].starts_with("a?(") && sh.inputs[0].contains("|b?("));
     let page = std::fs::read_to_string(&html).unwrap();
-    assert!(page.contains("c!(3)|d!(true)"), "the report shows the multi-label");
+    assert!(
+        page.contains("c!(3)|d!(true)"),
+        "the report shows the multi-label"
+    );
     // the explicit engine replays the same recorded inputs
     ioco()
         .arg("replay")
         .arg(&m)
         .arg(&json)
-        .args(["--engine", "explicit", "--sut", &sut, "--quiescence-marker", "#quiet"])
+        .args([
+            "--engine",
+            "explicit",
+            "--sut",
+            &sut,
+            "--quiescence-marker",
+            "#quiet",
+        ])
         .assert()
         .code(1);
 }

@@ -399,7 +399,9 @@ impl System {
 
     /// Direction of a move (`None` for τ).
     pub fn direction(&self, m: &Move) -> Option<Direction> {
-        m.gate.and_then(|g| self.gates.get(g as usize)).map(|g| g.dir)
+        m.gate
+            .and_then(|g| self.gates.get(g as usize))
+            .map(|g| g.dir)
     }
 
     /// The parameter types of a move (for a multi-action: the visible gate's, then the hidden
@@ -519,10 +521,8 @@ impl System {
                         "!"
                     };
                     let k = gate.params.len().min(sw.params.len().saturating_sub(at));
-                    let ps: Vec<&str> = sw.params[at..at + k]
-                        .iter()
-                        .map(|p| p.0.as_str())
-                        .collect();
+                    let ps: Vec<&str> =
+                        sw.params[at..at + k].iter().map(|p| p.0.as_str()).collect();
                     at += k;
                     parts.push(if ps.is_empty() {
                         format!("{}{}", gate.name, mark)

@@ -616,10 +616,7 @@ impl SymbolicSpec {
 
     /// Whether move `m` is on the gate named `gate` (always, for `None`).
     fn on_gate(&self, m: &Move, gate: Option<&str>) -> bool {
-        gate.is_none_or(|g| {
-            m.gate
-                .is_some_and(|i| self.sys.gate(g) == Some(i))
-        })
+        gate.is_none_or(|g| m.gate.is_some_and(|i| self.sys.gate(g) == Some(i)))
     }
 
     /// [`SymbolicSpec::choose_output`] on the gate named `gate` only (any gate: `None`).
@@ -643,10 +640,7 @@ impl SymbolicSpec {
             if let Some(mut vals) = self.sys.forced_params(&q, &m) {
                 if self.sys.enabled(&q, &m, &vals) == Ok(true) {
                     vals.truncate(vis);
-                    return Some((
-                        self.sys.move_gate_name(&m).to_string(),
-                        vals,
-                    ));
+                    return Some((self.sys.move_gate_name(&m).to_string(), vals));
                 }
                 continue;
             }
@@ -656,10 +650,7 @@ impl SymbolicSpec {
             if let Some(mut vals) = self.pick_values(&phi, &vars, rng) {
                 if self.sys.enabled(&q, &m, &vals) == Ok(true) {
                     vals.truncate(vis);
-                    return Some((
-                        self.sys.move_gate_name(&m).to_string(),
-                        vals,
-                    ));
+                    return Some((self.sys.move_gate_name(&m).to_string(), vals));
                 }
             }
         }

@@ -286,7 +286,10 @@ impl Codec {
                     .into_iter()
                     .map(|p| {
                         let (gate, args) = split_gate(p);
-                        (gate_wire(gate), args.iter().map(|a| a.to_string()).collect())
+                        (
+                            gate_wire(gate),
+                            args.iter().map(|a| a.to_string()).collect(),
+                        )
                     })
                     .collect();
                 if alphabet.is_input(l) {
