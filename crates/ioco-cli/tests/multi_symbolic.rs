@@ -327,3 +327,69 @@ fn a_symbolic_run_with_multi_labels_replays_and_shrinks() {
         .assert()
         .code(1);
 }
+
+/// Unbounded data (the explicit engine cannot enumerate it): the input pair `a|b` gets values
+/// from the solver under the guard over both, the output pair is judged by its guard.
+const SUM: &str = "@sync(a | b, c | d)
+model M {
+  input a(x: int), b(y: int)
+  output c(u: int), d(w: int)
+  var s: int = 0, t: int = 0
+  init idle
+  idle -- b?(y) | a?(x) [x + y == 1000 && x > y + 5] { s = x, t = y } --> busy
+  busy -- c!(u) | d!(w) [u == s && w > t] --> idle
+}
+";
+
+#[test]
+fn an_unbounded_multi_label_model_passes_symbolically_and_its_mutant_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = write(dir.path(), "sum.ioco", SUM);
+    let mutant = write(
+        dir.path(),
+        "mutant.ioco",
+        &SUM.replace("w > t]", "w > t - 50]"),
+    );
+    let mut traces = Vec::new();
+    for _ in 0..2 {
+        let json = dir.path().join("r.json");
+        ioco()
+            .arg("test")
+            .arg(&m)
+            .arg("--sim")
+            .arg(&m)
+            .args(["--runs", "4", "--steps", "30", "--seed", "9", "--json"])
+            .arg(&json)
+            .assert()
+            .success();
+        let s = common::summary(&json);
+        let t: Vec<Vec<String>> = s
+            .runs
+            .iter()
+            .map(|r| r.trace.iter().map(String::from).collect())
+            .collect();
+        assert!(t.iter().flatten().any(|l| l.starts_with("a?(")), "{t:?}");
+        traces.push(t);
+    }
+    // same seed, same run
+    assert_eq!(traces[0], traces[1]);
+    ioco()
+        .arg("test")
+        .arg(&m)
+        .arg("--sim")
+        .arg(&mutant)
+        .args(["--runs", "10", "--steps", "40", "--seed", "9"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("|d!(").and(predicate::str::contains("w > t")));
+    // the explicit engine cannot enumerate the values
+    ioco()
+        .arg("test")
+        .arg(&m)
+        .arg("--sim")
+        .arg(&m)
+        .args(["--engine", "explicit"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("infinite data"));
+}

@@ -413,7 +413,7 @@ impl SymbolicSpec {
                     .moves(&q.locs)
                     .iter()
                     .filter(|m| self.sys.direction(m) == Some(Direction::Output))
-                    .map(|m| self.sys.move_gate_name(&m).to_string())
+                    .map(|m| self.sys.move_gate_name(m).to_string())
                     .collect();
                 lines.push(format!(
                     "  in {}: no `{}` switch; output gates there: {}",
@@ -532,7 +532,7 @@ impl SymbolicSpec {
         for q in &self.states {
             for m in self.sys.moves(&q.locs).iter() {
                 if self.sys.direction(m) == Some(Direction::Output) {
-                    out.insert(self.sys.move_gate_name(&m).to_string());
+                    out.insert(self.sys.move_gate_name(m).to_string());
                 }
             }
         }

@@ -409,7 +409,10 @@ impl<C: Component> InProcess<C> {
     fn check(&self, a: Action) -> Result<(String, Vec<Value>), String> {
         let defs = &self.spec.defs;
         let shown = online::label(&self.spec, &a.gate, &a.args, "!");
-        let Some(g) = self.spec.gates.iter().find(|g| g.name == a.gate) else {
+        // a multi-label of `@sync` is the gate `A|B` with the values of both
+        let gates = ioco_symbolic::system::visible_gates(&self.spec)
+            .unwrap_or_else(|_| self.spec.gates.clone());
+        let Some(g) = gates.iter().find(|g| g.name == a.gate) else {
             return Err(format!("`{shown}`: the model has no gate `{}`", a.gate));
         };
         if g.dir != Direction::Output {
