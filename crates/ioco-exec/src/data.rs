@@ -17,6 +17,12 @@
 //! * **JSON lines** (`--json-lines`): `{"label":"water","args":[120]}` both ways; integers are
 //!   JSON numbers, booleans JSON booleans, strings JSON strings (`"Ann Lee"`), values of data
 //!   types strings in the label syntax (`"Plus(1,2)"`, `"Person(Male,\"Ann\",1,1)"`). `args` may be left out for gates without parameters.
+//! * **Multi-labels** (`@sync`, the composite gates of
+//!   [`ioco_symbolic::system::visible_gates`]): plain lines are the parts, in gate order,
+//!   joined by ` | `, each a gate and its values (`a 0 | b 3`; read in any order, blanks
+//!   around `|` optional); JSON lines one record whose label is the gates joined by `|` and
+//!   whose `args` are the values of all of them in order (`{"label":"a|b","args":[0,3]}`).
+//!   The explicit engine writes and reads the same ([`crate::adapter::wire`]).
 //! * Quiescence, the marker line, reset lines and the race rule are those of
 //!   [`crate::adapter::wire`].
 //!

@@ -10,6 +10,10 @@
 //!   safety net (a time-out still counts as quiescence).
 //! * JSON-lines mode ([`Format::JsonLines`]): `{"label":"coffee","args":[...]}` per line, both
 //!   ways; a marker is the marker line itself or `{"label":"#quiet"}`.
+//! * A multi-label of a data model (`A(1)|B(2)`, with [`WireConfig::gate_values`]) is its parts
+//!   joined by ` | `, each a gate and its values (`A 1 | B 2`; an output's parts may come in
+//!   any order), on JSON lines `{"label":"A|B","args":[1,2]}` — as the symbolic engine writes
+//!   it ([`crate::data`]).
 //! * A [`Mapping`] (a JSON object `{"model label": "wire string"}`) renames labels on the wire.
 //! * Lines longer than [`WireConfig::max_line`] (default 64 KiB) are an error; the reader stops
 //!   there, so a flood cannot grow memory without bound.
