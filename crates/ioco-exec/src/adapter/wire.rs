@@ -594,6 +594,45 @@ mod tests {
         assert!(Mapping::from_json("{").unwrap_err().starts_with("1:"));
     }
 
+    #[test]
+    fn multi_labels_are_their_parts_joined_by_a_bar() {
+        let mut a = Alphabet::new();
+        let ab = a.input("a(1)|b(2)").unwrap();
+        let cd = a.output("c(3)|d(G(\"x|y\",1))").unwrap();
+        let pq = a.output("POut|POut3").unwrap();
+        let lines = WireConfig {
+            gate_values: true,
+            ..Default::default()
+        };
+        let c = Codec::new(&a, &lines).unwrap();
+        assert_eq!(c.encode(ab, &[]).unwrap(), b"a 1 | b 2\n");
+        for line in [
+            r#"c 3 | d G("x|y",1)"#,
+            r#"d G("x|y",1) | c 3"#,
+            r#"c 3|d G("x|y",1)"#,
+        ] {
+            assert_eq!(c.decode(line.as_bytes()), Decoded::Output(cd), "{line}");
+        }
+        assert_eq!(c.decode(b"POut | POut3"), Decoded::Output(pq));
+        assert_eq!(c.decode(b"POut|POut3"), Decoded::Output(pq));
+        assert!(matches!(c.decode(b"c 3"), Decoded::Unknown(_)));
+        assert!(matches!(c.decode(b"c 3 | d 1"), Decoded::Unknown(_)));
+        let json = WireConfig {
+            format: Format::JsonLines,
+            ..lines
+        };
+        let c = Codec::new(&a, &json).unwrap();
+        assert_eq!(
+            c.encode(ab, &[]).unwrap(),
+            b"{\"args\":[1,2],\"label\":\"a|b\"}\n"
+        );
+        assert_eq!(
+            c.decode(br#"{"label":"c|d","args":[3,"G(\"x|y\",1)"]}"#),
+            Decoded::Output(cd)
+        );
+        assert_eq!(c.decode(br#"{"label":"POut|POut3"}"#), Decoded::Output(pq));
+    }
+
     proptest::proptest! {
         /// Any label a model can hold (blanks, unicode, `&`, parentheses, quotes) reaches the
         /// tester intact: an output printed as its name is that output, on plain lines and on
