@@ -195,22 +195,22 @@ impl DataAdapter {
         let mut s = match self.format {
             Format::Lines => {
                 // the parts of a multi-label, each with its gate's parameters
-                let arities: Option<Vec<usize>> = gate
+                // a multi-label: each member's wire name with its values (a wire name may
+                // hold a `|` of its own: the members are the model's gates)
+                let members: Option<Vec<(&str, usize)>> = gate
                     .split('|')
                     .map(|m| {
-                        self.spec
-                            .gates
-                            .iter()
-                            .find(|g| g.name == m)
-                            .map(|g| g.params.len())
+                        let g = self.spec.gates.iter().find(|g| g.name == m)?;
+                        let w = self.wire_name.get(m).map_or(m, String::as_str);
+                        Some((w, g.params.len()))
                     })
                     .collect();
-                let arities = arities
-                    .filter(|a| a.len() > 1 && a.iter().sum::<usize>() == args.len())
-                    .unwrap_or_else(|| vec![args.len()]);
+                let members = members
+                    .filter(|a| a.len() > 1 && a.iter().map(|m| m.1).sum::<usize>() == args.len())
+                    .unwrap_or_else(|| vec![(name, args.len())]);
                 let mut parts = Vec::new();
                 let mut at = 0;
-                for (w, k) in name.split('|').zip(arities) {
+                for (w, k) in members {
                     let mut s = w.to_string();
                     for a in &args[at..at + k] {
                         s.push(' ');
@@ -277,7 +277,8 @@ impl DataAdapter {
     /// its values as text. A plain line with several parts (`A 1 | B 2`) is a multi-label:
     /// its gates, sorted, joined by `|` (the parts in any order), the values in that order.
     fn gate_words(&self, l: Label, text: &str) -> Result<(String, Vec<String>), String> {
-        if self.format == Format::Lines {
+        // (only with `@sync`: without it a `|` may be part of a mapped gate's wire name)
+        if self.format == Format::Lines && self.gates.len() > self.spec.gates.len() {
             let parts = crate::adapter::wire::split_multi(text);
             if parts.len() > 1 {
                 let mut named: Vec<(String, Vec<String>)> = Vec::new();

@@ -127,6 +127,8 @@ pub struct Codec {
     values: bool,
     /// See [`WireConfig::gate_values`]: the output label of each (gate, values) on the wire.
     gate_outputs: Option<HashMap<(String, Vec<String>), Label>>,
+    /// Some output is a multi-label (a plain line is then split at its `|`s).
+    multi: bool,
 }
 
 /// The key of a gate value (or of a multi-label's parts) among the outputs: the gates joined
@@ -275,6 +277,7 @@ impl Codec {
         let mut inputs = vec![None; alphabet.len()];
         let mut outputs = HashMap::new();
         let mut gate_outputs = cfg.gate_values.then(HashMap::new);
+        let mut multi = false;
         // with gate values, the mapping renames gates
         let gate_wire = |gate: &str| {
             cfg.mapping
@@ -310,6 +313,7 @@ impl Codec {
                         .collect();
                     inputs[l.index()] = Some(w.join(" | "));
                 } else {
+                    multi |= parts.len() > 1;
                     g.insert(gate_key(parts, cfg.format), l);
                 }
                 continue;
@@ -336,6 +340,7 @@ impl Codec {
             max_line: cfg.max_line,
             values: cfg.values,
             gate_outputs,
+            multi,
         })
     }
 
@@ -343,8 +348,14 @@ impl Codec {
     fn decode_gate(&self, g: &HashMap<(String, Vec<String>), Label>, text: &str) -> Decoded {
         let (gate, args): (String, Vec<String>) = match self.format {
             Format::Lines => {
-                // a multi-label: its parts, `A 1 | B 2`
-                let parts = split_multi(text)
+                // a multi-label: its parts, `A 1 | B 2` (only where the model has one: a
+                // mapped gate's wire string may hold a `|`)
+                let parts = if self.multi {
+                    split_multi(text)
+                } else {
+                    vec![text]
+                };
+                let parts = parts
                     .into_iter()
                     .map(|p| {
                         let mut w = split_words(p).into_iter().map(String::from);
