@@ -393,3 +393,43 @@ fn an_unbounded_multi_label_model_passes_symbolically_and_its_mutant_fails() {
         .code(2)
         .stderr(predicate::str::contains("infinite data"));
 }
+
+/// `--map` renames the gates of a multi-label on the wire, for both engines and formats
+/// (`A 0 | b 3`, `{"label":"A|b",...}`; the output `C 3 | d false`, `{"label":"C|d",...}`).
+#[test]
+fn both_engines_map_the_gates_of_a_multi_label() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = write(dir.path(), "pairs.ioco", PAIRS);
+    let sut = PAIRS_SUT
+        .replace(r#"r["label"] == "a|b""#, r#"r["label"] == "A|b""#)
+        .replace(r#""label": "c|d""#, r#""label": "C|d""#)
+        .replace("p.split(); _, y", "p.split(); assert _ == \"A\"; _, y")
+        .replace("f\"c {s} | d", "f\"C {s} | d");
+    let py = write(dir.path(), "pairs.py", &sut);
+    let map = write(dir.path(), "map.json", r#"{"a": "A", "c": "C"}"#);
+    for engine in ["explicit", "symbolic"] {
+        for (mode, flag) in [("lines", None), ("json", Some("--json-lines"))] {
+            let log = dir.path().join(format!("{engine}-{mode}.log"));
+            let sut = format!("python3 {} {mode} ok {}", py.display(), log.display());
+            let mut cmd = ioco();
+            cmd.arg("test")
+                .arg(&m)
+                .args(["--engine", engine, "--sut", &sut, "--map"])
+                .arg(&map)
+                .args(["--quiescence-marker", "#quiet"])
+                .args(["--runs", "2", "--steps", "12", "--seed", "5"]);
+            if let Some(f) = flag {
+                cmd.arg(f);
+            }
+            cmd.timeout(std::time::Duration::from_secs(300))
+                .assert()
+                .success();
+            let sent = std::fs::read_to_string(&log).unwrap();
+            assert!(
+                sent.lines()
+                    .all(|l| l.starts_with("A ") || l.contains(r#""label":"A|b""#)),
+                "{engine} {mode}: {sent}"
+            );
+        }
+    }
+}

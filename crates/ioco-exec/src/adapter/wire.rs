@@ -265,6 +265,19 @@ impl Codec {
                     .filter_map(|kind| alphabet.lookup_kind(k, kind))
                     .collect()
             };
+            // with gate values, a key may name a gate (`water` of `water(100)`): it renames
+            // the gate in every label (below)
+            let gate = k.trim_end_matches(['?', '!']);
+            let names_gate = || {
+                alphabet.visible().any(|l| {
+                    split_multi(alphabet.name(l))
+                        .into_iter()
+                        .any(|p| split_gate(p).0 == gate)
+                })
+            };
+            if labels.is_empty() && cfg.gate_values && names_gate() {
+                continue;
+            }
             if labels.is_empty() {
                 return Err(format!(
                     "the mapping names `{k}`, which is not a label of the model"
