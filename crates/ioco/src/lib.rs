@@ -57,9 +57,10 @@ pub struct ReadmeDoctests;
 /// An input or an output: a gate and its argument values (none for a plain label).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Action {
-    /// The gate's name (without `?` or `!`).
+    /// The gate's name (without `?` or `!`); a multi-label of `@sync` (several gates in one
+    /// step) is its gates sorted and joined by `|` (`a|b`).
     pub gate: String,
-    /// The values, one per gate parameter.
+    /// The values, one per gate parameter (of a multi-label: of each gate in turn).
     pub args: Vec<Value>,
 }
 
