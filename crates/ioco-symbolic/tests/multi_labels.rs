@@ -196,9 +196,14 @@ fn model(name: &str, switches: &[(u8, usize, usize, u8)]) -> String {
     s
 }
 
-fn system(p: &[(u8, usize, usize, u8)], q: &[(u8, usize, usize, u8)], sync: &str) -> String {
+fn system(
+    p: &[(u8, usize, usize, u8)],
+    q: &[(u8, usize, usize, u8)],
+    sync: &str,
+    par: &str,
+) -> String {
     format!(
-        "@sync({sync})\nsystem S {{ P ||| Q }}\n{}{}",
+        "@sync({sync})\nsystem S {{ P {par} Q }}\n{}{}",
         model("P", p),
         model("Q", q)
     )
@@ -298,19 +303,20 @@ fn switches() -> impl Strategy<Value = Vec<(u8, usize, usize, u8)>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
-    /// On random models of two processes with multi-actions, τ and nondeterminism, and `@sync`
-    /// sets, both engines enable the same labels (with the same names: `a(1)|b(0)`) and agree
+    /// On random models of two processes (interleaved or synchronised on some gates) with
+    /// multi-actions, τ and nondeterminism, and `@sync` sets, both engines enable the same labels (with the same names: `a(1)|b(0)`) and agree
     /// on δ after every step of a random trace through them.
     #[test]
     fn both_engines_enable_the_same_multi_labels(
         p in switches(),
         q in switches(),
         sync in prop::sample::select(vec!["a | b", "a | b, c | d", "c | d"]),
+        par in prop::sample::select(vec!["|||", "|[a]|", "|[b, c]|", "||"]),
         picks in prop::collection::vec(0usize..1000, 8),
     ) {
-        let src = system(&p, &q, sync);
+        let src = system(&p, &q, sync, par);
         let spec = spec_of(&src, Some("S"));
         let sem = Composed::new(&spec, 10_000);
         let mut t = SymbolicSpec::with_z3(spec.clone()).unwrap();
