@@ -513,14 +513,24 @@ impl System {
                 // a multi-action: each gate with its parameters, `a?(x) | b?(y)`
                 let mut parts = Vec::new();
                 let mut at = 0usize;
-                for gi in std::iter::once(g).chain(sw.also.iter().copied()) {
+                let n = 1 + sw.also.len();
+                for (j, gi) in std::iter::once(g)
+                    .chain(sw.also.iter().copied())
+                    .enumerate()
+                {
                     let gate = &a.gates[gi as usize];
                     let mark = if gate.dir == Direction::Input {
                         "?"
                     } else {
                         "!"
                     };
-                    let k = gate.params.len().min(sw.params.len().saturating_sub(at));
+                    // the last gate shows every parameter left
+                    let left = sw.params.len().saturating_sub(at);
+                    let k = if j + 1 == n {
+                        left
+                    } else {
+                        gate.params.len().min(left)
+                    };
                     let ps: Vec<&str> =
                         sw.params[at..at + k].iter().map(|p| p.0.as_str()).collect();
                     at += k;
