@@ -305,8 +305,9 @@ pub fn data_spec(path: &Path, force: bool) -> Result<Option<(Arc<Spec>, String)>
     let spec = load_spec(path)?;
     match infinite_data(&spec) {
         Some(why) if !force => match ioco_symbolic::System::new(spec.clone()) {
-            // The default engine for infinite data cannot take the model (multi-actions,
-            // `@sync`): the explicit engine can when the values reached are finitely many.
+            // The default engine for infinite data cannot take the model (a `@sync` set
+            // mixing inputs and outputs): the explicit engine can when the values reached are
+            // finitely many.
             Err(refused) => {
                 errln!(
                     "note: {}: the symbolic engine does not apply ({refused}); testing with the \

@@ -17,6 +17,12 @@
 //! * **JSON lines** (`--json-lines`): `{"label":"water","args":[120]}` both ways; integers are
 //!   JSON numbers, booleans JSON booleans, strings JSON strings (`"Ann Lee"`), values of data
 //!   types strings in the label syntax (`"Plus(1,2)"`, `"Person(Male,\"Ann\",1,1)"`). `args` may be left out for gates without parameters.
+//! * **Multi-labels** (`@sync`, the composite gates of
+//!   [`ioco_symbolic::system::visible_gates`]): plain lines are the parts, in gate order,
+//!   joined by ` | `, each a gate and its values (`a 0 | b 3`; read in any order, blanks
+//!   around `|` optional); JSON lines one record whose label is the gates joined by `|` and
+//!   whose `args` are the values of all of them in order (`{"label":"a|b","args":[0,3]}`).
+//!   The explicit engine writes and reads the same ([`crate::adapter::wire`]).
 //! * Quiescence, the marker line, reset lines and the race rule are those of
 //!   [`crate::adapter::wire`].
 //!
@@ -29,7 +35,7 @@ use crate::adapter::process::{ProcessAdapter, ProcessConfig};
 use crate::adapter::tcp::{TcpAdapter, TcpConfig};
 use crate::adapter::wire::{Format, WireConfig};
 use crate::adapter::{Adapter, AdapterError, Observation, Sent as LabelSent};
-use ioco_lang::ir::{Direction, Spec, Type, Value};
+use ioco_lang::ir::{Direction, Gate, Spec, Type, Value};
 use ioco_model::{Alphabet, Label};
 use ioco_symbolic::online::{parse_value, DataSut, Observed, Sent, SutError};
 use std::collections::HashMap;
@@ -82,10 +88,11 @@ impl Inner {
     }
 }
 
-/// The alphabet of a spec's gates (names without values): what the label-level wire sees.
+/// The alphabet of a spec's gates (names without values): what the label-level wire sees. The
+/// multi-labels of `@sync` are gates too (`A|B`, [`ioco_symbolic::system::visible_gates`]).
 pub fn gate_alphabet(spec: &Spec) -> Result<Alphabet, String> {
     let mut a = Alphabet::new();
-    for g in &spec.gates {
+    for g in &ioco_symbolic::system::visible_gates(spec)? {
         let r = match g.dir {
             Direction::Input => a.input(&g.name),
             Direction::Output => a.output(&g.name),
@@ -101,8 +108,12 @@ pub struct DataAdapter {
     spec: Arc<Spec>,
     alphabet: Alphabet,
     format: Format,
-    /// Wire string of each input gate.
+    /// The visible gates, with the composite gates of `@sync`.
+    gates: Vec<Gate>,
+    /// Wire string of each gate (of a composite gate: its members', joined by `|`).
     wire_name: HashMap<String, String>,
+    /// The gate of each wire string of a single gate.
+    gate_of_wire: HashMap<String, String>,
     /// How long to wait for an output before concluding quiescence.
     pub timeout: Duration,
 }
@@ -112,22 +123,45 @@ impl DataAdapter {
     /// that cannot be bound.
     pub fn new(spec: Arc<Spec>, target: DataTarget) -> Result<DataAdapter, String> {
         let alphabet = gate_alphabet(&spec)?;
+        let gates = ioco_symbolic::system::visible_gates(&spec)?;
         let wire = target.wire().clone();
         let mut wire_name = HashMap::new();
+        let mut gate_of_wire = HashMap::new();
         for g in &spec.gates {
             let mapped =
                 wire.mapping.0.iter().find_map(|(k, v)| {
                     (k.trim_end_matches(['?', '!']) == g.name).then(|| v.clone())
                 });
-            wire_name.insert(g.name.clone(), mapped.unwrap_or_else(|| g.name.clone()));
+            let w = mapped.unwrap_or_else(|| g.name.clone());
+            gate_of_wire.insert(w.clone(), g.name.clone());
+            wire_name.insert(g.name.clone(), w);
         }
+        // a multi-label's wire string: its gates' (`A|B` on JSON lines)
+        let mut extra = Vec::new();
+        for g in &gates[spec.gates.len()..] {
+            let w: Vec<&str> = g
+                .name
+                .split('|')
+                .map(|m| wire_name.get(m).map_or(m, String::as_str))
+                .collect();
+            let w = w.join("|");
+            if w != g.name {
+                extra.push((g.name.clone(), w.clone()));
+            }
+            wire_name.insert(g.name.clone(), w);
+        }
+        let with_multi = |mut cfg: WireConfig| {
+            cfg.values = true;
+            cfg.mapping.0.extend(extra.iter().cloned());
+            cfg
+        };
         let inner = match target {
             DataTarget::Process(mut cfg) => {
-                cfg.wire.values = true;
+                cfg.wire = with_multi(cfg.wire);
                 Inner::Process(ProcessAdapter::new(&alphabet, cfg).map_err(|e| e.to_string())?)
             }
             DataTarget::Tcp(mut cfg) => {
-                cfg.wire.values = true;
+                cfg.wire = with_multi(cfg.wire);
                 Inner::Tcp(TcpAdapter::new(&alphabet, cfg).map_err(|e| e.to_string())?)
             }
         };
@@ -136,7 +170,9 @@ impl DataAdapter {
             spec,
             alphabet,
             format: wire.format,
+            gates,
             wire_name,
+            gate_of_wire,
             timeout: Duration::from_millis(200),
         })
     }
@@ -150,18 +186,40 @@ impl DataAdapter {
         }
     }
 
-    /// The line (with `\n`) that gives `gate` with `args`.
+    /// The line (with `\n`) that gives `gate` with `args`; a multi-label (`A|B`) is its parts
+    /// joined by ` | `, each a gate and its values (`A 1 | B 2 3`), on JSON lines the label
+    /// `A|B` with all the values.
     pub fn encode(&self, gate: &str, args: &[Value]) -> Vec<u8> {
         let defs = &self.spec.defs;
         let name = self.wire_name.get(gate).map(String::as_str).unwrap_or(gate);
         let mut s = match self.format {
             Format::Lines => {
-                let mut s = name.to_string();
-                for a in args {
-                    s.push(' ');
-                    s.push_str(&a.display(defs).to_string());
+                // the parts of a multi-label, each with its gate's parameters
+                // a multi-label: each member's wire name with its values (a wire name may
+                // hold a `|` of its own: the members are the model's gates)
+                let members: Option<Vec<(&str, usize)>> = gate
+                    .split('|')
+                    .map(|m| {
+                        let g = self.spec.gates.iter().find(|g| g.name == m)?;
+                        let w = self.wire_name.get(m).map_or(m, String::as_str);
+                        Some((w, g.params.len()))
+                    })
+                    .collect();
+                let members = members
+                    .filter(|a| a.len() > 1 && a.iter().map(|m| m.1).sum::<usize>() == args.len())
+                    .unwrap_or_else(|| vec![(name, args.len())]);
+                let mut parts = Vec::new();
+                let mut at = 0;
+                for (w, k) in members {
+                    let mut s = w.to_string();
+                    for a in &args[at..at + k] {
+                        s.push(' ');
+                        s.push_str(&a.display(defs).to_string());
+                    }
+                    at += k;
+                    parts.push(s);
                 }
-                s
+                parts.join(" | ")
             }
             Format::JsonLines => {
                 let args: Vec<serde_json::Value> = args
@@ -215,16 +273,40 @@ impl DataAdapter {
         }
     }
 
+    /// The gate of an output line whose first gate the label-level wire decoded as `l`, and
+    /// its values as text. A plain line with several parts (`A 1 | B 2`) is a multi-label:
+    /// its gates, sorted, joined by `|` (the parts in any order), the values in that order.
+    fn gate_words(&self, l: Label, text: &str) -> Result<(String, Vec<String>), String> {
+        // (only with `@sync`: without it a `|` may be part of a mapped gate's wire name)
+        if self.format == Format::Lines && self.gates.len() > self.spec.gates.len() {
+            let parts = crate::adapter::wire::split_multi(text);
+            if parts.len() > 1 {
+                let mut named: Vec<(String, Vec<String>)> = Vec::new();
+                for p in parts {
+                    let mut w = crate::adapter::wire::split_words(p).into_iter();
+                    let wire = w.next().unwrap_or_default();
+                    let Some(g) = self.gate_of_wire.get(wire) else {
+                        return Err(format!("`{wire}` is not a gate of the spec"));
+                    };
+                    named.push((g.clone(), w.map(String::from).collect()));
+                }
+                named.sort_by(|a, b| a.0.cmp(&b.0));
+                let gates: Vec<&str> = named.iter().map(|n| n.0.as_str()).collect();
+                let gate = gates.join("|");
+                return Ok((gate, named.into_iter().flat_map(|n| n.1).collect()));
+            }
+        }
+        Ok((self.alphabet.name(l).to_string(), self.words(text)?))
+    }
+
     /// The first value of the line that is an integer literal out of the 64-bit range where
     /// the gate has a parameter of type `int`.
     fn too_big(&self, l: Label, text: &str) -> Option<String> {
-        let gate = self.alphabet.name(l);
+        let (gate, words) = self.gate_words(l, text).ok()?;
         let decl = self
-            .spec
             .gates
             .iter()
             .find(|g| g.name == gate && g.dir == Direction::Output)?;
-        let words = self.words(text).ok()?;
         decl.params.iter().zip(words).find_map(|((_, ty), w)| {
             let digits = w.strip_prefix('-').unwrap_or(&w);
             let literal = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
@@ -233,18 +315,16 @@ impl DataAdapter {
     }
 
     fn decode_text(&self, l: Label, text: &str) -> Observed {
-        let gate = self.alphabet.name(l).to_string();
+        let (gate, words) = match self.gate_words(l, text) {
+            Ok(w) => w,
+            Err(e) => return Observed::Malformed(format!("`{text}`: {e}")),
+        };
         let Some(decl) = self
-            .spec
             .gates
             .iter()
             .find(|g| g.name == gate && g.dir == Direction::Output)
         else {
             return Observed::Malformed(format!("`{text}` is not an output gate of the spec"));
-        };
-        let words = match self.words(text) {
-            Ok(w) => w,
-            Err(e) => return Observed::Malformed(format!("`{text}`: {e}")),
         };
         if words.len() != decl.params.len() {
             return Observed::Malformed(format!(

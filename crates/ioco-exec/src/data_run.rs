@@ -72,7 +72,7 @@ pub fn result_of(
 pub fn input_labels(spec: &Spec, inputs: &[GateValue]) -> Vec<String> {
     inputs
         .iter()
-        .map(|(g, v)| online::label(&spec.defs, g, v, "?"))
+        .map(|(g, v)| online::label(spec, g, v, "?"))
         .collect()
 }
 

@@ -216,7 +216,47 @@ impl SymbolicStepper {
     }
 
     fn show(&self, gv: &GateValue, mark: &str) -> String {
-        label(&self.tracker.sys.spec.defs, &gv.0, &gv.1, mark)
+        label(&self.tracker.sys.spec, &gv.0, &gv.1, mark)
+    }
+
+    /// A multi-label of `@sync`: `a?(1)|b?(2)` with its values, or `a?|b?` (`a|b`) with
+    /// values chosen by the solver.
+    fn apply_multi(&mut self, text: &str) -> Result<String, String> {
+        let spec = self.tracker.sys.spec.clone();
+        let gv: GateValue = match crate::walk::parse_gate_value(&spec, text) {
+            Ok((g, v, _)) => (g, v),
+            Err(e) if text.contains('(') => return Err(e),
+            Err(e) => {
+                let name: String = text.chars().filter(|c| !matches!(c, '?' | '!')).collect();
+                let g = self.tracker.sys.gate(&name).ok_or(e)?;
+                let (name, input) = {
+                    let g = &self.tracker.sys.gates()[g as usize];
+                    (g.name.clone(), g.dir == Direction::Input)
+                };
+                let chosen = if input {
+                    self.tracker.choose_input_on(Some(&name), &mut self.rng)
+                } else {
+                    self.tracker.choose_output_on(Some(&name), &mut self.rng)
+                };
+                chosen.ok_or_else(|| format!("no values of `{name}` are possible here"))?
+            }
+        };
+        let input = self
+            .tracker
+            .sys
+            .gate(&gv.0)
+            .is_some_and(|g| self.tracker.sys.gates()[g as usize].dir == Direction::Input);
+        let shown = self.show(&gv, if input { "?" } else { "!" });
+        let mut s = Symbolic::new(&mut self.tracker, None);
+        if input {
+            if !s.enables(&gv) {
+                return Err(format!("{shown} is not offered here"));
+            }
+            s.give(&gv).map_err(refusal)?;
+        } else {
+            s.observe(Some(&gv)).map_err(refusal)?;
+        }
+        Ok(shown)
     }
 
     fn apply_step(&mut self, text: &str) -> Result<String, String> {
@@ -226,6 +266,9 @@ impl SymbolicStepper {
             return s.observe(None).map(|_| "δ".into()).map_err(refusal);
         }
         let spec = self.tracker.sys.spec.clone();
+        if crate::adapter::wire::split_multi(text).len() > 1 {
+            return self.apply_multi(text);
+        }
         let name_end = text.find(['?', '!', '(']).unwrap_or(text.len());
         let name = &text[..name_end];
         let mark = text[name_end..].chars().next();
@@ -315,7 +358,9 @@ impl Stepper for SymbolicStepper {
     fn inputs(&mut self) -> Vec<String> {
         let spec = self.tracker.sys.spec.clone();
         let mut out = Vec::new();
-        for g in spec.gates.iter().filter(|g| g.dir == Direction::Input) {
+        // the multi-labels of `@sync` too (`a|b`)
+        let gates = self.tracker.sys.gates().to_vec();
+        for g in gates.iter().filter(|g| g.dir == Direction::Input) {
             let Some(example) = self.tracker.choose_input_on(Some(&g.name), &mut self.rng) else {
                 continue;
             };

@@ -54,7 +54,24 @@ pub fn parse_trace<S: AsRef<str>>(
                 }
             };
             let exact = want_input.and_then(|w| a.lookup_kind(bare, kind(w)));
-            match exact.or_else(|| a.lookup(bare)) {
+            // a step as the symbolic engine writes it, the mark after each gate name
+            // (`water?(100)`, `a?(1)|b?(2)`): the label `water(100)`, `a(1)|b(2)`
+            let moved = || {
+                let mut want = None;
+                let parts: Vec<String> = crate::adapter::wire::split_multi(s)
+                    .into_iter()
+                    .map(|p| match p.find(['?', '!']) {
+                        Some(i) => {
+                            want = Some(p[i..].starts_with('?'));
+                            format!("{}{}", &p[..i], &p[i + 1..])
+                        }
+                        None => p.to_string(),
+                    })
+                    .collect();
+                let w = want?;
+                a.lookup_kind(&parts.join("|"), kind(w))
+            };
+            match exact.or_else(|| a.lookup(bare)).or_else(moved) {
                 Some(l) if want_input.is_none_or(|w| w == a.is_input(l)) => Ok(l),
                 Some(l) => Err(format!(
                     "step {}: `{s}` has the wrong direction, the model has {}",

@@ -18,7 +18,7 @@
 use crate::system::{render_expr, Move, State, SwitchId};
 use crate::term::value_in_type;
 use crate::tracker::{Quiescence, Step, SymbolicSpec};
-use ioco_lang::ir::{Defs, Direction, Type, Value};
+use ioco_lang::ir::{Defs, Direction, Spec, Type, Value};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeSet, VecDeque};
@@ -162,7 +162,12 @@ impl Timeouts {
                 .iter()
                 .map(|a| a.locations.iter().map(|l| l.timeout).collect())
                 .collect(),
-            gates: spec.gates.iter().map(|g| g.timeout).collect(),
+            // the composite gates of `@sync` too, numbered as `System::gates`
+            gates: crate::system::visible_gates(spec)
+                .unwrap_or_else(|_| spec.gates.clone())
+                .iter()
+                .map(|g| g.timeout)
+                .collect(),
         }
     }
 
@@ -254,13 +259,11 @@ impl Default for OnlineOptions {
     }
 }
 
-/// A gate value as a label: `water?(100)`, `coffee!(120)`, `pad?`.
-pub fn label(defs: &Defs, gate: &str, values: &[Value], mark: &str) -> String {
-    let l = ioco_lang::semantics::label_name(defs, gate, values);
-    match l.find('(') {
-        Some(i) => format!("{}{}{}", &l[..i], mark, &l[i..]),
-        None => format!("{}{}", l, mark),
-    }
+/// A gate value as a label: `water?(100)`, `coffee!(120)`, `pad?`; a multi-label (a composite
+/// gate of `@sync`, [`crate::system::gate_label`]) as its parts joined by `|`:
+/// `a?(1)|b?(2)`.
+pub fn label(spec: &Spec, gate: &str, values: &[Value], mark: &str) -> String {
+    crate::system::gate_label(spec, gate, values, mark)
 }
 
 /// What the spec allows in its current candidate states: every output move with its guard,
@@ -322,13 +325,33 @@ pub(crate) fn describe_output_move(sys: &crate::System, q: &State, m: &Move) -> 
     }
     let gate = m
         .gate
-        .map(|g| sys.spec.gates[g as usize].name.clone())
+        .map(|g| sys.gate_name(g).to_string())
         .unwrap_or_else(|| "τ".into());
-    let mut s = gate;
-    s.push('!');
-    if !params.is_empty() {
-        s.push_str(&format!("({})", params.join(",")));
+    // a multi-label: each gate with its parameters, `c!(u)|d!(v)`
+    let arities: Option<Vec<usize>> = gate
+        .split('|')
+        .map(|n| {
+            sys.spec
+                .gates
+                .iter()
+                .find(|g| g.name == n)
+                .map(|g| g.params.len())
+        })
+        .collect();
+    let arities = arities
+        .filter(|a| a.len() > 1 && a.iter().sum::<usize>() == params.len())
+        .unwrap_or_else(|| vec![params.len()]);
+    let mut at = 0;
+    let mut parts = Vec::new();
+    for (g, k) in gate.split('|').zip(arities) {
+        let mut p = format!("{g}!");
+        if k > 0 {
+            p.push_str(&format!("({})", params[at..at + k].join(",")));
+        }
+        at += k;
+        parts.push(p);
     }
+    let mut s = parts.join("|");
     if !guards.is_empty() {
         s.push_str(&format!(" [{}]", guards.join(" && ")));
     }

@@ -4,7 +4,7 @@
 //! A [`Move`] is one step of the whole system: one switch of one automaton, or several
 //! switches of different automata synchronised on the same gate (they share the gate's
 //! parameter values; their guards are conjoined; each updates its own variables). Its gate is a
-//! visible gate of the root ([`Spec::gates`]) or τ (`None`: a `tau` switch or a hidden gate).
+//! visible gate of the root ([`System::gates`]) or τ (`None`: a `tau` switch or a hidden gate).
 //! Moves depend only on the locations, so they are computed once per location vector.
 //!
 //! A hidden gate keeps its parameters: a τ move on it (gate `None`, [`System::param_types`]
@@ -19,13 +19,23 @@
 //! two gates of a step identifies their parameters. A move whose parts do not simply share one
 //! parameter vector carries a [`Layout`]: the visible gate's parameters first, then the hidden
 //! ones, which the tracker quantifies existentially (it enumerates their values as for a
-//! hidden step). A root step with several visible gates at once (a multi-label) is no step
-//! unless `@sync` lists it, and [`System::new`] rejects `@sync`: multi-labels are not
-//! supported by the symbolic engine.
+//! hidden step).
+//!
+//! **Multi-labels** (`@sync`, TorXakis `SYNC`). A root step with several visible gates at once
+//! is a move only if `@sync` lists exactly its gates (as in `ioco_lang::semantics`); else it is
+//! no step. Each `@sync` set is a *composite visible gate* ([`System::gates`]): its index
+//! follows the spec's gates (in the order of `Spec::sync`), its name is the
+//! member gates' names, sorted and joined by `|` (`MeasureReport|ProduceReport`), its
+//! parameters are the members' parameters concatenated in that order, and its direction is
+//! theirs ([`System::new`] refuses a set that mixes inputs and outputs or names a gate that is
+//! not visible). So a multi-label is one gate index and one value vector like any other move:
+//! input choice, quiescence, the tracker and the explanations need nothing else. Its label is
+//! the explicit engine's, [`gate_label`]: `MeasureReport(..)|ProduceReport(..)`.
 
 use crate::term::{instantiate, SymVar, Term, T};
 use ioco_lang::ir::{
-    Automaton, Composition, Defs, Direction, Env, EvalError, Expr, ExprKind, Spec, Type, Value,
+    Automaton, Composition, Defs, Direction, Env, EvalError, Expr, ExprKind, Gate, Spec, Type,
+    Value,
 };
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -39,7 +49,8 @@ pub type SwitchId = (u32, u32);
 /// One step of the system (see the module documentation).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
-    /// Index into [`Spec::gates`], `None` for τ.
+    /// Index into [`System::gates`] ([`Spec::gates`], then the composite gates of `@sync`),
+    /// `None` for τ.
     pub gate: Option<u32>,
     /// The synchronised switches.
     pub parts: Vec<SwitchId>,
@@ -187,7 +198,106 @@ pub struct System {
     pub spec: Arc<Spec>,
     root: Node,
     gate_index: HashMap<String, u32>,
+    /// The visible gates: the spec's, then one composite gate per `@sync` set.
+    gates: Vec<Gate>,
     cache: RefCell<MoveCache>,
+}
+
+/// The visible gates of a spec as the symbolic engine numbers them (module documentation,
+/// "Multi-labels"): [`Spec::gates`], then one composite gate per `@sync` set, named by its
+/// gates sorted and joined by `|`, with their parameters concatenated in that order, their
+/// direction and the longest of their `@timeout`s. `Err` for a set that names a gate the spec
+/// does not show or mixes inputs and outputs.
+pub fn visible_gates(spec: &Spec) -> Result<Vec<Gate>, String> {
+    let mut out = spec.gates.clone();
+    for set in &spec.sync {
+        let mut names = set.clone();
+        names.sort();
+        names.dedup();
+        let mut members: Vec<&Gate> = Vec::new();
+        for n in &names {
+            let g = spec.gates.iter().find(|g| &g.name == n).ok_or_else(|| {
+                format!(
+                    "`@sync({})`: `{n}` is not a visible gate of the system",
+                    set.join(" | ")
+                )
+            })?;
+            members.push(g);
+        }
+        let Some(first) = members.first() else {
+            continue;
+        };
+        if let Some(other) = members.iter().find(|g| g.dir != first.dir) {
+            return Err(format!(
+                "`@sync({})`: `{}` is an {} but `{}` an {}: a multi-label is all inputs or all \
+                 outputs",
+                set.join(" | "),
+                first.name,
+                dir_word(first.dir),
+                other.name,
+                dir_word(other.dir)
+            ));
+        }
+        let name = names.join("|");
+        if out.iter().any(|g| g.name == name) {
+            continue;
+        }
+        out.push(Gate {
+            name,
+            dir: first.dir,
+            params: members.iter().flat_map(|g| g.params.clone()).collect(),
+            timeout: members.iter().filter_map(|g| g.timeout).max(),
+            span: first.span,
+        });
+    }
+    Ok(out)
+}
+
+fn dir_word(d: Direction) -> &'static str {
+    match d {
+        Direction::Input => "input",
+        Direction::Output => "output",
+    }
+}
+
+/// A gate value as a label, the explicit engine's (`ioco_lang::semantics`) with `mark` (`?`,
+/// `!` or nothing) after each gate name: `water?(100)`, `coffee!`, and for a composite gate of
+/// `@sync` ([`visible_gates`]) its parts in order, joined by `|`:
+/// `MeasureReport!(MeasureReport(1,0))|ProduceReport!(ProduceReport(1,1))`. A name with `|` that
+/// is not the gates of the spec with these many values is shown as one gate.
+pub fn gate_label(spec: &Spec, gate: &str, values: &[Value], mark: &str) -> String {
+    let one = |g: &str, vs: &[Value]| {
+        let l = ioco_lang::semantics::label_name(&spec.defs, g, vs);
+        match l.find('(') {
+            Some(i) if !vs.is_empty() => format!("{}{}{}", &l[..i], mark, &l[i..]),
+            _ => format!("{l}{mark}"),
+        }
+    };
+    if gate.contains('|') {
+        let arities: Option<Vec<usize>> = gate
+            .split('|')
+            .map(|n| {
+                spec.gates
+                    .iter()
+                    .find(|g| g.name == n.trim())
+                    .map(|g| g.params.len())
+            })
+            .collect();
+        if let Some(ar) = arities.filter(|a| a.iter().sum::<usize>() == values.len()) {
+            let mut at = 0;
+            let parts: Vec<String> = gate
+                .split('|')
+                .zip(ar)
+                .map(|(n, k)| {
+                    let p = one(n.trim(), &values[at..at + k]);
+                    at += k;
+                    p
+                })
+                .collect();
+            return parts.join("|");
+        }
+    }
+    one(gate, values)
 }
 
 fn has_multi(c: &Composition, spec: &Spec) -> bool {
@@ -227,28 +337,19 @@ impl System {
     /// Prepares a spec. `Err` explains what is not supported.
     pub fn new(spec: Arc<Spec>) -> Result<System, String> {
         let root = build(&spec.root, &spec, !spec.sync.is_empty());
-        let gate_index = spec
-            .gates
+        let gates = visible_gates(&spec)?;
+        let gate_index = gates
             .iter()
             .enumerate()
             .map(|(i, g)| (g.name.clone(), i as u32))
             .collect();
-        let sys = System {
+        Ok(System {
             spec,
             root,
             gate_index,
+            gates,
             cache: RefCell::new(HashMap::new()),
-        };
-        if !sys.spec.sync.is_empty() {
-            let sets: Vec<String> = sys.spec.sync.iter().map(|s| s.join(" | ")).collect();
-            return Err(format!(
-                "`@sync({})`: steps with several visible gates at once (multi-labels) are not \
-                 supported by the symbolic engine; multi-actions of one visible gate and hidden \
-                 gates are (hint: test the model with the explicit engine)",
-                sets.join("), @sync(")
-            ));
-        }
-        Ok(sys)
+        })
     }
 
     /// The data definitions.
@@ -261,14 +362,46 @@ impl System {
         &self.spec.automata[i as usize]
     }
 
-    /// Root gate index by name.
+    /// Root gate index by name; a composite gate of `@sync` by its gates joined by `|`, in any
+    /// order and with blanks or not (`B | A` is `A|B`).
     pub fn gate(&self, name: &str) -> Option<u32> {
-        self.gate_index.get(name).copied()
+        if let Some(&g) = self.gate_index.get(name) {
+            return Some(g);
+        }
+        if !name.contains('|') {
+            return None;
+        }
+        let mut parts: Vec<&str> = name.split('|').map(str::trim).collect();
+        parts.sort_unstable();
+        self.gate_index.get(&parts.join("|")).copied()
+    }
+
+    /// The visible gates (module documentation, "Multi-labels"): [`Spec::gates`], then the
+    /// composite gates of `@sync` ([`visible_gates`]). [`Move::gate`] indexes them.
+    pub fn gates(&self) -> &[Gate] {
+        &self.gates
+    }
+
+    /// The name of visible gate `g` (`A|B` for a composite gate).
+    pub fn gate_name(&self, g: u32) -> &str {
+        self.gates.get(g as usize).map_or("?", |x| x.name.as_str())
+    }
+
+    /// The name of the gate of a visible move (`tau` for τ).
+    pub fn move_gate_name(&self, m: &Move) -> &str {
+        m.gate.map_or("tau", |g| self.gate_name(g))
+    }
+
+    /// A gate value as a label ([`gate_label`]): `water?(100)`, `A?(1)|B?(2)`.
+    pub fn label(&self, gate: &str, values: &[Value], mark: &str) -> String {
+        gate_label(&self.spec, gate, values, mark)
     }
 
     /// Direction of a move (`None` for τ).
     pub fn direction(&self, m: &Move) -> Option<Direction> {
-        m.gate.map(|g| self.spec.gates[g as usize].dir)
+        m.gate
+            .and_then(|g| self.gates.get(g as usize))
+            .map(|g| g.dir)
     }
 
     /// The parameter types of a move (for a multi-action: the visible gate's, then the hidden
@@ -335,13 +468,15 @@ impl System {
     /// Step-indexed parameter variables of a move (`name@step`).
     pub fn param_vars(&self, m: &Move, step: usize) -> Vec<SymVar> {
         if let Some(l) = &m.layout {
-            // names of different gates may clash: number the hidden ones
+            // names of different gates may clash: number the hidden ones, and all of a
+            // composite gate's (its members' parameters may have the same names)
+            let composite = m.gate.is_some_and(|g| g as usize >= self.spec.gates.len());
             return l
                 .params
                 .iter()
                 .enumerate()
                 .map(|(i, (n, ty))| {
-                    if i < l.visible {
+                    if i < l.visible && !composite {
                         SymVar::at(n, step, *ty)
                     } else {
                         SymVar::at(&format!("{n}#{i}"), step, *ty)
@@ -375,18 +510,37 @@ impl System {
         let gate = match sw.gate {
             None => "tau".to_string(),
             Some(g) => {
-                let gate = &a.gates[g as usize];
-                let mark = if gate.dir == Direction::Input {
-                    "?"
-                } else {
-                    "!"
-                };
-                let ps: Vec<&str> = sw.params.iter().map(|p| p.0.as_str()).collect();
-                if ps.is_empty() {
-                    format!("{}{}", gate.name, mark)
-                } else {
-                    format!("{}{}({})", gate.name, mark, ps.join(","))
+                // a multi-action: each gate with its parameters, `a?(x) | b?(y)`
+                let mut parts = Vec::new();
+                let mut at = 0usize;
+                let n = 1 + sw.also.len();
+                for (j, gi) in std::iter::once(g)
+                    .chain(sw.also.iter().copied())
+                    .enumerate()
+                {
+                    let gate = &a.gates[gi as usize];
+                    let mark = if gate.dir == Direction::Input {
+                        "?"
+                    } else {
+                        "!"
+                    };
+                    // the last gate shows every parameter left
+                    let left = sw.params.len().saturating_sub(at);
+                    let k = if j + 1 == n {
+                        left
+                    } else {
+                        gate.params.len().min(left)
+                    };
+                    let ps: Vec<&str> =
+                        sw.params[at..at + k].iter().map(|p| p.0.as_str()).collect();
+                    at += k;
+                    parts.push(if ps.is_empty() {
+                        format!("{}{}", gate.name, mark)
+                    } else {
+                        format!("{}{}({})", gate.name, mark, ps.join(","))
+                    });
                 }
+                parts.join(" | ")
             }
         };
         let guard = if sw.guard.is_true() {
@@ -465,8 +619,8 @@ impl System {
     }
 
     /// The moves from these locations (memoised). A step that shows several visible gates at
-    /// once (a multi-label) is not a step of the root: like `ioco_lang::semantics`, the root
-    /// shows a multi-action only if `@sync` lists it, and [`System::new`] rejects `@sync`.
+    /// once (a multi-label) is a step of the root only if `@sync` lists exactly its gates, like
+    /// `ioco_lang::semantics`; its gate is then the composite gate of that set.
     pub fn moves(&self, locs: &[u32]) -> Arc<Vec<Move>> {
         if let Some(m) = self.cache.borrow().get(locs) {
             return m.clone();
@@ -485,11 +639,35 @@ impl System {
             0 => None,
             // a gate not in the root interface cannot happen after checking; skip defensively
             1 => Some(self.gate(&r.acts[0].0)?),
-            _ => return None,
+            // a multi-label: only as a composite gate of `@sync` (the acts are sorted by name,
+            // as the composite gate's members)
+            _ => {
+                let names: Vec<&str> = r.acts.iter().map(|a| a.0.as_str()).collect();
+                let g = *self.gate_index.get(&names.join("|"))?;
+                (g as usize >= self.spec.gates.len()).then_some(g)?;
+                Some(g)
+            }
         };
-        // renumber: the visible gate's positions first, then the others in order
-        let mut order: Vec<u32> = r.acts.first().map(|a| a.1.clone()).unwrap_or_default();
+        // renumber: the visible gates' positions first (in the order of the gates), then the
+        // others in order
+        let mut order: Vec<u32> = Vec::new();
+        for a in &r.acts {
+            for &p in &a.1 {
+                // distinct gates of one step have distinct parameters; a position twice would
+                // make the composite gate's values one fewer than its parameters: no step
+                if order.contains(&p) {
+                    return None;
+                }
+                order.push(p);
+            }
+        }
         let visible = order.len();
+        if let Some(g) = gate.filter(|&g| g as usize >= self.spec.gates.len()) {
+            // a composite gate's values are its members' parameters, all of them
+            if self.gates[g as usize].params.len() != visible {
+                return None;
+            }
+        }
         for i in 0..r.slots.len() as u32 {
             if !order.contains(&i) {
                 order.push(i);

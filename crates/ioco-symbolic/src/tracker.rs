@@ -223,7 +223,7 @@ impl SymbolicSpec {
     }
 
     fn label(&self, gate: &str, values: &[Value]) -> String {
-        ioco_lang::semantics::label_name(&self.sys.spec.defs, gate, values)
+        self.sys.label(gate, values, "")
     }
 
     /// Successors of every candidate by a gate value; `Err` on a model error.
@@ -310,7 +310,7 @@ impl SymbolicSpec {
             let vis = self.sys.visible_arity(&m);
             if let Some(mut vals) = self.sys.forced_params(q, &m) {
                 if self.sys.enabled(q, &m, &vals) == Ok(true) {
-                    let gate = self.sys.spec.gates[m.gate.unwrap() as usize].name.clone();
+                    let gate = self.sys.move_gate_name(&m).to_string();
                     vals.truncate(vis);
                     return Some((gate, vals));
                 }
@@ -322,7 +322,7 @@ impl SymbolicSpec {
             if let Some(vals) = self.pick_values(&phi, &vars, rng) {
                 // the model must satisfy the guard under the IR's own semantics
                 if self.sys.enabled(&self.states[i], &m, &vals) == Ok(true) {
-                    let gate = self.sys.spec.gates[m.gate.unwrap() as usize].name.clone();
+                    let gate = self.sys.move_gate_name(&m).to_string();
                     // the hidden parameters' values are the spec's business, not the label's
                     let mut vals = vals;
                     vals.truncate(vis);
@@ -413,7 +413,7 @@ impl SymbolicSpec {
                     .moves(&q.locs)
                     .iter()
                     .filter(|m| self.sys.direction(m) == Some(Direction::Output))
-                    .map(|m| self.sys.spec.gates[m.gate.unwrap() as usize].name.clone())
+                    .map(|m| self.sys.move_gate_name(m).to_string())
                     .collect();
                 lines.push(format!(
                     "  in {}: no `{}` switch; output gates there: {}",
@@ -518,12 +518,8 @@ impl SymbolicSpec {
                     self.after_output(&g, &w)
                 };
                 if r == Step::Ok {
-                    let l = self.label(&g, &w);
                     let mark = if is_input { "?" } else { "!" };
-                    return Some(match l.find('(') {
-                        Some(i) => format!("{}{}{}", &l[..i], mark, &l[i..]),
-                        None => format!("{}{}", l, mark),
-                    });
+                    return Some(self.sys.label(&g, &w, mark));
                 }
             }
         }
@@ -536,7 +532,7 @@ impl SymbolicSpec {
         for q in &self.states {
             for m in self.sys.moves(&q.locs).iter() {
                 if self.sys.direction(m) == Some(Direction::Output) {
-                    out.insert(self.sys.spec.gates[m.gate.unwrap() as usize].name.clone());
+                    out.insert(self.sys.move_gate_name(m).to_string());
                 }
             }
         }
@@ -620,10 +616,7 @@ impl SymbolicSpec {
 
     /// Whether move `m` is on the gate named `gate` (always, for `None`).
     fn on_gate(&self, m: &Move, gate: Option<&str>) -> bool {
-        gate.is_none_or(|g| {
-            m.gate
-                .is_some_and(|i| self.sys.spec.gates[i as usize].name == g)
-        })
+        gate.is_none_or(|g| m.gate.is_some_and(|i| self.sys.gate(g) == Some(i)))
     }
 
     /// [`SymbolicSpec::choose_output`] on the gate named `gate` only (any gate: `None`).
@@ -647,10 +640,7 @@ impl SymbolicSpec {
             if let Some(mut vals) = self.sys.forced_params(&q, &m) {
                 if self.sys.enabled(&q, &m, &vals) == Ok(true) {
                     vals.truncate(vis);
-                    return Some((
-                        self.sys.spec.gates[m.gate.unwrap() as usize].name.clone(),
-                        vals,
-                    ));
+                    return Some((self.sys.move_gate_name(&m).to_string(), vals));
                 }
                 continue;
             }
@@ -660,10 +650,7 @@ impl SymbolicSpec {
             if let Some(mut vals) = self.pick_values(&phi, &vars, rng) {
                 if self.sys.enabled(&q, &m, &vals) == Ok(true) {
                     vals.truncate(vis);
-                    return Some((
-                        self.sys.spec.gates[m.gate.unwrap() as usize].name.clone(),
-                        vals,
-                    ));
+                    return Some((self.sys.move_gate_name(&m).to_string(), vals));
                 }
             }
         }
@@ -693,7 +680,7 @@ pub fn quiescence(sys: &System, checker: &mut Checker, q: &State, _step: usize) 
             Some(Direction::Output) => match some_values(sys, checker, q, m, false) {
                 Ok(Some(mut w)) => {
                     w.truncate(sys.visible_arity(m));
-                    let gate = sys.spec.gates[m.gate.unwrap() as usize].name.clone();
+                    let gate = sys.move_gate_name(m).to_string();
                     return Quiescence::Active(Some((gate, w)));
                 }
                 Ok(None) => {}
@@ -797,11 +784,7 @@ pub fn hidden_outcomes(
             format!(
                 "multi-action `{}` with hidden gates, on {}, in {}: {}",
                 sys.multi_name(m),
-                ioco_lang::semantics::label_name(
-                    &sys.spec.defs,
-                    &sys.spec.gates[m.gate.unwrap_or(0) as usize].name,
-                    known
-                ),
+                sys.label(sys.move_gate_name(m), known, ""),
                 sys.describe(q),
                 why
             )
@@ -905,14 +888,14 @@ pub fn check_gate_value(
     values: &[Value],
 ) -> Result<u32, String> {
     let Some(g) = sys.gate(gate) else {
-        let known: Vec<&str> = sys.spec.gates.iter().map(|g| g.name.as_str()).collect();
+        let known: Vec<&str> = sys.gates().iter().map(|g| g.name.as_str()).collect();
         return Err(format!(
             "`{}` is not a gate of the spec (gates: {})",
             gate,
             known.join(", ")
         ));
     };
-    let decl = &sys.spec.gates[g as usize];
+    let decl = &sys.gates()[g as usize];
     if decl.dir != dir {
         return Err(
             format!("`{}` is an {:?} gate, not an {:?}", gate, decl.dir, dir).to_lowercase(),

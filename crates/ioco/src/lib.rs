@@ -57,9 +57,10 @@ pub struct ReadmeDoctests;
 /// An input or an output: a gate and its argument values (none for a plain label).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Action {
-    /// The gate's name (without `?` or `!`).
+    /// The gate's name (without `?` or `!`); a multi-label of `@sync` (several gates in one
+    /// step) is its gates sorted and joined by `|` (`a|b`).
     pub gate: String,
-    /// The values, one per gate parameter.
+    /// The values, one per gate parameter (of a multi-label: of each gate in turn).
     pub args: Vec<Value>,
 }
 
@@ -408,8 +409,11 @@ impl<C: Component> InProcess<C> {
     /// An output, checked against the model's gates.
     fn check(&self, a: Action) -> Result<(String, Vec<Value>), String> {
         let defs = &self.spec.defs;
-        let shown = online::label(defs, &a.gate, &a.args, "!");
-        let Some(g) = self.spec.gates.iter().find(|g| g.name == a.gate) else {
+        let shown = online::label(&self.spec, &a.gate, &a.args, "!");
+        // a multi-label of `@sync` is the gate `A|B` with the values of both
+        let gates = ioco_symbolic::system::visible_gates(&self.spec)
+            .unwrap_or_else(|_| self.spec.gates.clone());
+        let Some(g) = gates.iter().find(|g| g.name == a.gate) else {
             return Err(format!("`{shown}`: the model has no gate `{}`", a.gate));
         };
         if g.dir != Direction::Output {

@@ -115,7 +115,7 @@ fn move_label(sys: &System, m: &Move) -> String {
     match m.gate {
         None => "τ".into(),
         Some(g) => {
-            let gate = &sys.spec.gates[g as usize];
+            let gate = &sys.gates()[g as usize];
             let mark = if gate.dir == ioco_lang::ir::Direction::Input {
                 "?"
             } else {
@@ -163,7 +163,7 @@ pub fn to_suite(sys: &System, sel: &Selection, model: &Path, hash: String, seed:
                     .path
                     .iter()
                     .map(|m| StepJson {
-                        gate: m.gate.map(|g| sys.spec.gates[g as usize].name.clone()),
+                        gate: m.gate.map(|g| sys.gate_name(g).to_string()),
                         parts: m.parts.clone(),
                     })
                     .collect(),

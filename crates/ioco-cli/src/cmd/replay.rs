@@ -93,12 +93,15 @@ pub fn run(args: Args) -> Result<Outcome> {
     // A failing run may end with a line that is not a label (garbage): replay it as an
     // observation at that point.
     let mut steps: Vec<&str> = recorded.trace.iter().collect();
+    // (an output as the symbolic engine writes it, `coffee!(170)`, `c!(3)|d!(true)`, is one
+    // when the model has no such label)
     let garbage_end = steps.last().is_some_and(|l| {
-        l.ends_with('!')
+        l.contains('!')
             && spec
                 .alphabet()
                 .lookup_kind(l.trim_end_matches('!'), ioco_model::LabelKind::Output)
                 .is_none()
+            && ioco_exec::parse_trace(&spec, [*l]).is_err()
             && recorded.failure.is_some()
     });
     if garbage_end {

@@ -202,7 +202,8 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
             "--weight/--strategy apply to models without data only"
         ));
     }
-    // the model must be usable by the engine (multi-actions and `@sync` are not: say so now)
+    // the model must be usable by the engine (a `@sync` set mixing inputs and outputs is not:
+    // say so now)
     tracker(&spec).map_err(|e| miette!("{}: {e}", args.model.display()))?;
     let factory = data_factory(&args.sut, &spec)?;
     let seed = super::sut::seed_or_clock(args.seed);

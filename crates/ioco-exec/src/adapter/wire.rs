@@ -10,6 +10,10 @@
 //!   safety net (a time-out still counts as quiescence).
 //! * JSON-lines mode ([`Format::JsonLines`]): `{"label":"coffee","args":[...]}` per line, both
 //!   ways; a marker is the marker line itself or `{"label":"#quiet"}`.
+//! * A multi-label of a data model (`A(1)|B(2)`, with [`WireConfig::gate_values`]) is its parts
+//!   joined by ` | `, each a gate and its values (`A 1 | B 2`; an output's parts may come in
+//!   any order), on JSON lines `{"label":"A|B","args":[1,2]}` — as the symbolic engine writes
+//!   it ([`crate::data`]).
 //! * A [`Mapping`] (a JSON object `{"model label": "wire string"}`) renames labels on the wire.
 //! * Lines longer than [`WireConfig::max_line`] (default 64 KiB) are an error; the reader stops
 //!   there, so a flood cannot grow memory without bound.
@@ -123,6 +127,53 @@ pub struct Codec {
     values: bool,
     /// See [`WireConfig::gate_values`]: the output label of each (gate, values) on the wire.
     gate_outputs: Option<HashMap<(String, Vec<String>), Label>>,
+    /// Some output is a multi-label (a plain line is then split at its `|`s).
+    multi: bool,
+}
+
+/// The key of a gate value (or of a multi-label's parts) among the outputs: the gates joined
+/// by `|` and their values in that order. On plain lines the parts are sorted by gate (a
+/// multi-label is a set: `B 2 | A 1` is `A 1 | B 2`); JSON lines keep their order.
+fn gate_key(mut parts: Vec<(String, Vec<String>)>, format: Format) -> (String, Vec<String>) {
+    if format == Format::Lines {
+        parts.sort();
+    }
+    let gates: Vec<&str> = parts.iter().map(|p| p.0.as_str()).collect();
+    let gate = gates.join("|");
+    (gate, parts.iter().flat_map(|p| p.1.clone()).collect())
+}
+
+/// Splits a multi-label at its top-level `|` (outside parentheses and double-quoted strings),
+/// blanks trimmed: `A(1)|B("x|y")` → [`A(1)`, `B("x|y")`]; `A 1 | B 2` → [`A 1`, `B 2`]; a
+/// single gate is one part.
+pub fn split_multi(text: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0i32, 0usize);
+    let (mut in_str, mut escaped) = (false, false);
+    for (i, c) in text.char_indices() {
+        if in_str {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_str = false;
+            }
+            continue;
+        }
+        match c {
+            '"' => in_str = true,
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            '|' if depth == 0 => {
+                parts.push(text[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(text[start..].trim());
+    parts
 }
 
 /// `g(a,b)` → (`g`, [`a`, `b`]) (`g` → (`g`, [])).
@@ -214,6 +265,19 @@ impl Codec {
                     .filter_map(|kind| alphabet.lookup_kind(k, kind))
                     .collect()
             };
+            // with gate values, a key may name a gate (`water` of `water(100)`): it renames
+            // the gate in every label (below)
+            let gate = k.trim_end_matches(['?', '!']);
+            let names_gate = || {
+                alphabet.visible().any(|l| {
+                    split_multi(alphabet.name(l))
+                        .into_iter()
+                        .any(|p| split_gate(p).0 == gate)
+                })
+            };
+            if labels.is_empty() && cfg.gate_values && names_gate() {
+                continue;
+            }
             if labels.is_empty() {
                 return Err(format!(
                     "the mapping names `{k}`, which is not a label of the model"
@@ -226,6 +290,7 @@ impl Codec {
         let mut inputs = vec![None; alphabet.len()];
         let mut outputs = HashMap::new();
         let mut gate_outputs = cfg.gate_values.then(HashMap::new);
+        let mut multi = false;
         // with gate values, the mapping renames gates
         let gate_wire = |gate: &str| {
             cfg.mapping
@@ -236,18 +301,33 @@ impl Codec {
         };
         for l in alphabet.visible() {
             if let Some(g) = gate_outputs.as_mut() {
-                let (gate, args) = split_gate(alphabet.name(l));
-                let gate = gate_wire(gate);
-                let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+                // a multi-label (`A(1)|B(2)`) is its parts, each a gate with its values
+                let parts: Vec<(String, Vec<String>)> = split_multi(alphabet.name(l))
+                    .into_iter()
+                    .map(|p| {
+                        let (gate, args) = split_gate(p);
+                        (
+                            gate_wire(gate),
+                            args.iter().map(|a| a.to_string()).collect(),
+                        )
+                    })
+                    .collect();
                 if alphabet.is_input(l) {
-                    let mut w = gate;
-                    for a in &args {
-                        w.push(' ');
-                        w.push_str(a);
-                    }
-                    inputs[l.index()] = Some(w);
+                    let w: Vec<String> = parts
+                        .iter()
+                        .map(|(gate, args)| {
+                            let mut w = gate.clone();
+                            for a in args {
+                                w.push(' ');
+                                w.push_str(a);
+                            }
+                            w
+                        })
+                        .collect();
+                    inputs[l.index()] = Some(w.join(" | "));
                 } else {
-                    g.insert((gate, args), l);
+                    multi |= parts.len() > 1;
+                    g.insert(gate_key(parts, cfg.format), l);
                 }
                 continue;
             }
@@ -273,6 +353,7 @@ impl Codec {
             max_line: cfg.max_line,
             values: cfg.values,
             gate_outputs,
+            multi,
         })
     }
 
@@ -280,8 +361,21 @@ impl Codec {
     fn decode_gate(&self, g: &HashMap<(String, Vec<String>), Label>, text: &str) -> Decoded {
         let (gate, args): (String, Vec<String>) = match self.format {
             Format::Lines => {
-                let mut w = split_words(text).into_iter().map(String::from);
-                (w.next().unwrap_or_default(), w.collect())
+                // a multi-label: its parts, `A 1 | B 2` (only where the model has one: a
+                // mapped gate's wire string may hold a `|`)
+                let parts = if self.multi {
+                    split_multi(text)
+                } else {
+                    vec![text]
+                };
+                let parts = parts
+                    .into_iter()
+                    .map(|p| {
+                        let mut w = split_words(p).into_iter().map(String::from);
+                        (w.next().unwrap_or_default(), w.collect())
+                    })
+                    .collect();
+                gate_key(parts, Format::Lines)
             }
             Format::JsonLines => {
                 let v: serde_json::Value = match serde_json::from_str(text) {
@@ -347,10 +441,18 @@ impl Codec {
                 s
             }
             Format::JsonLines if self.gate_outputs.is_some() => {
-                // `name` is `gate v1 v2`: integers and booleans as JSON numbers and booleans
-                let mut words = split_words(name).into_iter();
-                let gate = words.next().unwrap_or_default();
+                // `name` is `gate v1 v2` (a multi-label `A v1 | B v2`: the label `A|B` with
+                // all values): integers and booleans as JSON numbers and booleans
+                let mut gates = Vec::new();
+                let mut words = Vec::new();
+                for p in split_multi(name) {
+                    let mut w = split_words(p).into_iter();
+                    gates.push(w.next().unwrap_or_default());
+                    words.extend(w);
+                }
+                let gate = gates.join("|");
                 let values: Vec<serde_json::Value> = words
+                    .into_iter()
                     .chain(args.iter().map(String::as_str))
                     .map(|w| {
                         if let Ok(i) = w.parse::<i64>() {
@@ -514,6 +616,45 @@ mod tests {
         };
         assert!(Codec::new(&a, &bad).unwrap_err().contains("milk"));
         assert!(Mapping::from_json("{").unwrap_err().starts_with("1:"));
+    }
+
+    #[test]
+    fn multi_labels_are_their_parts_joined_by_a_bar() {
+        let mut a = Alphabet::new();
+        let ab = a.input("a(1)|b(2)").unwrap();
+        let cd = a.output("c(3)|d(G(\"x|y\",1))").unwrap();
+        let pq = a.output("POut|POut3").unwrap();
+        let lines = WireConfig {
+            gate_values: true,
+            ..Default::default()
+        };
+        let c = Codec::new(&a, &lines).unwrap();
+        assert_eq!(c.encode(ab, &[]).unwrap(), b"a 1 | b 2\n");
+        for line in [
+            r#"c 3 | d G("x|y",1)"#,
+            r#"d G("x|y",1) | c 3"#,
+            r#"c 3|d G("x|y",1)"#,
+        ] {
+            assert_eq!(c.decode(line.as_bytes()), Decoded::Output(cd), "{line}");
+        }
+        assert_eq!(c.decode(b"POut | POut3"), Decoded::Output(pq));
+        assert_eq!(c.decode(b"POut|POut3"), Decoded::Output(pq));
+        assert!(matches!(c.decode(b"c 3"), Decoded::Unknown(_)));
+        assert!(matches!(c.decode(b"c 3 | d 1"), Decoded::Unknown(_)));
+        let json = WireConfig {
+            format: Format::JsonLines,
+            ..lines
+        };
+        let c = Codec::new(&a, &json).unwrap();
+        assert_eq!(
+            c.encode(ab, &[]).unwrap(),
+            b"{\"args\":[1,2],\"label\":\"a|b\"}\n"
+        );
+        assert_eq!(
+            c.decode(br#"{"label":"c|d","args":[3,"G(\"x|y\",1)"]}"#),
+            Decoded::Output(cd)
+        );
+        assert_eq!(c.decode(br#"{"label":"POut|POut3"}"#), Decoded::Output(pq));
     }
 
     proptest::proptest! {

@@ -79,7 +79,7 @@ impl<'p> SwitchPath<'p> {
                 // line 12: fall back on the current guard with concrete variables
                 let params: Vec<T> = pvars.iter().cloned().map(Term::sym).collect();
                 let local = sys.guard_at(q, r, &params);
-                let gate = &sys.spec.gates[r.gate.expect("an input move") as usize].name;
+                let gate = sys.move_gate_name(r);
                 let w = checker.values(defs, &local, &pvars, &hints).map_err(|_| {
                     format!("no values for {gate}: the solver says unknown ({why})")
                 })?;
@@ -133,7 +133,7 @@ impl<'p> SwitchPath<'p> {
     }
 
     fn gate_name<'s>(sys: &'s System, r: &Move) -> &'s str {
-        &sys.spec.gates[r.gate.expect("a visible move") as usize].name
+        sys.move_gate_name(r)
     }
 
     fn expected(&self, sys: &System) -> String {
@@ -223,7 +223,7 @@ impl Selection<Symbolic<'_>> for SwitchPath<'_> {
                     if sys.enabled(&q, r, &w) != Ok(true) {
                         break Choice::Stop(Stop::Inconclusive(format!(
                             "solver values {} do not enable the switch",
-                            label(&sys.spec.defs, Self::gate_name(sys, r), &w, "?")
+                            label(&sys.spec, Self::gate_name(sys, r), &w, "?")
                         )));
                     }
                     // the label carries the visible gate's values only
@@ -244,7 +244,7 @@ impl Selection<Symbolic<'_>> for SwitchPath<'_> {
         let ss = &mut *spec.spec;
         let (sys, checker) = (&ss.sys, &mut ss.checker);
         let defs = &sys.spec.defs;
-        let show = |(g, w): &GateValue, mark: &str| label(defs, g, w, mark);
+        let show = |(g, w): &GateValue, mark: &str| label(&sys.spec, g, w, mark);
         if self.ending {
             // the final observation was accepted by the specification
             return Some(Stop::Pass(None));

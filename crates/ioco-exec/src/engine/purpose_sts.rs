@@ -97,7 +97,7 @@ impl<D: Domain> Selection<Symbolic<'_>> for SteeredData<'_, D> {
             Event::Quiescence => self.quiet_without_input = true,
             Event::Output((gate, args)) => {
                 self.quiet_without_input = false;
-                let text = label(&spec.spec.sys.spec.defs, gate, args, "!");
+                let text = label(&spec.spec.sys.spec, gate, args, "!");
                 let ts = self.steering.matching(gate, args);
                 let [t] = ts[..] else {
                     return Some(Stop::Inconclusive(format!(

@@ -55,7 +55,7 @@ impl<'s> Symbolic<'s> {
     }
 
     fn show(&self, (g, v): &GateValue, mark: &str) -> String {
-        label(&self.spec.sys.spec.defs, g, v, mark)
+        label(&self.spec.sys.spec, g, v, mark)
     }
 
     /// The run so far, ended by `end`, as `ioco-symbolic`'s [`Run`].
@@ -196,9 +196,9 @@ impl Specification for Symbolic<'_> {
         let last_input = self
             .trace
             .last()
-            .and_then(|l| l.split_once('?'))
-            .map(|(g, _)| g);
-        let t = t.wait(self.spec, last_input);
+            .filter(|l| l.contains('?'))
+            .map(|l| gate_of(l));
+        let t = t.wait(self.spec, last_input.as_deref());
         Some(if self.only_quiescence() {
             t.min(crate::timeouts::QUIET_LOOK)
         } else {
@@ -213,6 +213,16 @@ impl Specification for Symbolic<'_> {
                 .iter()
                 .all(|q| matches!(self.spec.quiescence(q), Quiescence::Quiescent))
     }
+}
+
+/// The gate of a step of a trace (`water?(100)` → `water`, `δ` → `δ`); of a multi-label, its
+/// gates joined by `|` (`a?(1)|b?(2)` → `a|b`).
+fn gate_of(label: &str) -> String {
+    let parts: Vec<&str> = crate::adapter::wire::split_multi(label)
+        .into_iter()
+        .map(|p| p.split(['(', '!', '?']).next().unwrap_or_default())
+        .collect();
+    parts.join("|")
 }
 
 /// The random selection with data: an input with probability `input_bias` when the tracker
@@ -324,11 +334,7 @@ pub fn shrink(
     let mut budget = Budget::new(shrinking, run, failed.trace.len(), failed.inputs.len());
     let mut best: Option<(Vec<GateValue>, Run)> = None;
     // the same failure: a Fail on an output of the same gate (or δ), not another fault
-    let gate = |r: &Run| {
-        r.trace
-            .last()
-            .map(|l| l.split(['(', '!']).next().unwrap_or_default().to_string())
-    };
+    let gate = |r: &Run| r.trace.last().map(|l| gate_of(l));
     let failing_gate = gate(failed);
     let mut test = |cand: &[GateValue]| -> bool {
         for _ in 0..budget.tries() {
