@@ -7,16 +7,22 @@
 //! `Correction!(Correction(0,1))`).
 //!
 //! The model's reports are the multi-action `ProduceReport ! pr | MeasureReport ! mr`, one wire
-//! line (`MeasureReport MeasureReport(0,1) | ProduceReport ProduceReport(0,-1)`). The modes
-//! whose verdict needs ioco to read that line are `#[ignore]`d until the engine does (branch
-//! `multilabel`); the faults observed before the first reports are tested now.
+//! line (`MeasureReport MeasureReport(0,1) | ProduceReport ProduceReport(0,-1)`).
+//!
+//! The same SUT is tested from TorXakis's own model, `ControlLoopModel.txs` (unbounded data,
+//! the symbolic engine; `measure`'s pending reports in a bag, `produceLoop` a product looping
+//! through `>>> ACCEPT`), with the same verdicts; and the hand port, simulated, passes as an
+//! implementation of the imported model.
 
 mod common;
 
-use common::{example_bin, ioco, summary};
+use common::{example_bin, ioco, root, summary};
 use ioco_exec::RunVerdict;
 
 const MODEL: &str = "examples/torxakis/control-loop.ioco";
+
+/// TorXakis's model, as TorXakis ships it.
+const TXS: &str = "../shared/corpus/torxakis/examps/ControlLoop/ControlLoopModel.txs";
 
 /// The engines: `--engine explicit`, and none (ioco's choice).
 const ENGINES: [Option<&str>; 2] = [Some("explicit"), None];
@@ -24,14 +30,25 @@ const ENGINES: [Option<&str>; 2] = [Some("explicit"), None];
 /// `ioco test` against `control-loop-sut --bounded --mode MODE --seed SUT_SEED`, with `engine`
 /// or ioco's choice: the exit code, the summary and the output.
 fn test(mode: &str, sut_seed: u64, engine: Option<&str>) -> (i32, ioco_exec::Summary, String) {
+    test_model(MODEL, "--bounded", mode, sut_seed, engine)
+}
+
+/// [`test`] of `model` against `control-loop-sut BOUNDED --mode MODE --seed SUT_SEED`.
+fn test_model(
+    model: &str,
+    bounded: &str,
+    mode: &str,
+    sut_seed: u64,
+    engine: Option<&str>,
+) -> (i32, ioco_exec::Summary, String) {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("s.json");
     let sut = format!(
-        "{} --bounded --mode {mode} --seed {sut_seed}",
+        "{} {bounded} --mode {mode} --seed {sut_seed}",
         example_bin("control-loop-sut")
     );
     let mut cmd = ioco();
-    cmd.args(["test", MODEL, "--sut", &sut])
+    cmd.args(["test", model, "--sut", &sut])
         .args(["--steps", "40", "--runs", "5", "--seed", "3"])
         // the model is never quiescent: the time-out only matters for a faulty silence, and a
         // loaded machine must not make a late line look like one
@@ -100,7 +117,6 @@ fn faults_before_the_first_multi_action_fail() {
 }
 
 #[test]
-#[ignore = "needs multi-label wire, branch multilabel: ioco must read `MeasureReport … | ProduceReport …` as one output"]
 fn the_correct_control_loop_passes() {
     for engine in ENGINES {
         for sut_seed in [1, 2] {
@@ -126,7 +142,6 @@ fn the_correct_control_loop_passes() {
 /// Faults after a multi-action: a correction with the wrong sign or for the wrong material,
 /// and no correction at all (δ where one is required).
 #[test]
-#[ignore = "needs multi-label wire, branch multilabel: the faults come after the first `MeasureReport … | ProduceReport …` line"]
 fn faults_after_a_multi_action_fail() {
     assert_fails("wrong-sign", "Correction");
     assert_fails("wrong-id", "Correction");
@@ -143,4 +158,60 @@ fn the_model_simulated_passes() {
         .assert()
         .code(0)
         .stdout(predicates::str::contains("PASS: 5 runs"));
+}
+
+/// TorXakis's `ControlLoopModel.txs` itself (no port, no bound: ids 0..=9 and values -9..=9 on
+/// the wire, and the bounded ones) tests the SUT: the correct mode passes, every faulty mode
+/// fails where the hand port's test says.
+#[test]
+fn the_txs_model_tests_the_control_loop() {
+    if !root().join(TXS).is_file() {
+        eprintln!("skipped: the TorXakis corpus is not at ../shared/corpus/torxakis");
+        return;
+    }
+    for bounded in ["", "--bounded"] {
+        for sut_seed in [1, 2] {
+            let (code, s, text) = test_model(TXS, bounded, "correct", sut_seed, None);
+            let what = format!("{bounded} SUT seed {sut_seed}: {text}");
+            assert_eq!(s.verdict, RunVerdict::Pass, "{what}");
+            assert_eq!(code, 0, "{what}");
+            for r in &s.runs {
+                let trace: Vec<String> = r.trace.iter().map(gates).collect();
+                assert!(
+                    trace.iter().any(|g| g == "MeasureReport|ProduceReport"),
+                    "{trace:?}"
+                );
+                assert!(trace.iter().any(|g| g == "Correction"), "{trace:?}");
+            }
+        }
+        for (mode, gate) in [
+            ("wrong-sign", "Correction"),
+            ("wrong-id", "Correction"),
+            ("no-correction", "δ"),
+            ("early-material", "Out_Material"),
+            ("split-reports", "ProduceReport"),
+        ] {
+            let (code, s, text) = test_model(TXS, bounded, mode, 1, None);
+            let what = format!("{mode} {bounded}: {text}");
+            assert_eq!(s.verdict, RunVerdict::Fail, "{what}");
+            assert_eq!(code, 1, "{what}");
+            assert_eq!(observed(&s), gate, "{what}");
+        }
+    }
+}
+
+/// The imported model and the hand port agree where the port's bounds allow: the port,
+/// simulated, is an implementation of the imported model (the other way round, the imported
+/// model's unbounded ids leave the port's `int[0..1]`).
+#[test]
+fn the_hand_port_conforms_to_the_txs_model() {
+    if !root().join(TXS).is_file() {
+        return;
+    }
+    ioco()
+        .args(["test", TXS, "--sim", MODEL])
+        .args(["--steps", "60", "--runs", "10", "--seed", "5"])
+        .assert()
+        .code(0)
+        .stdout(predicates::str::contains("PASS: 10 runs"));
 }

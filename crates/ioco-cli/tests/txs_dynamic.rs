@@ -136,3 +136,43 @@ fn values_that_grow_without_bound_end_the_translation() {
         .code(2)
         .stderr(predicate::str::contains("grows without bound"));
 }
+
+/// `produce(n) ::= In >-> (Chan ! n ||| produce(n + 1))` with `Chan` hidden and synchronised
+/// with `communicate(n) ::= Chan ! n | Out >-> communicate(n + 1)`: the pending values are
+/// consumed in order, each with a visible `Out` that carries no value (a multi-action whose
+/// hidden parameter is enumerated, not read from the wire); skipping a value makes the
+/// implementation fall silent where an `Out` is due.
+#[test]
+fn created_processes_consumed_in_order_through_a_hidden_channel() {
+    if !have_corpus() {
+        return;
+    }
+    let txs = corpus("test/sqatt/data/bench/Dynamic/distinguishByOrder.txs");
+    let (code, out) = test_sim(&txs, &txs, "3");
+    assert_eq!(code, 0, "{out}");
+    let dir = tempfile::tempdir().unwrap();
+    let skip = dir.path().join("skip.txs");
+    let text = std::fs::read_to_string(root().join(&txs)).unwrap();
+    let changed = text.replace("communicate[In, Out] (n+1)", "communicate[In, Out] (n+2)");
+    assert_ne!(changed, text);
+    std::fs::write(&skip, changed).unwrap();
+    let out = ioco()
+        .args([
+            "test",
+            &txs,
+            "--sim",
+            skip.to_str().unwrap(),
+            "--steps",
+            "40",
+            "--runs",
+            "20",
+            "--seed",
+            "3",
+        ])
+        .timeout(std::time::Duration::from_secs(300))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("FAIL"), "{text}");
+}

@@ -682,12 +682,16 @@ impl System {
         for m in &mut r.maps {
             m.iter_mut().for_each(|p| *p = inv[*p as usize]);
         }
-        let plain = r.maps.iter().zip(&r.parts).all(|(m, &(a, s))| {
-            let sw = &self.automaton(a).switches[s as usize];
-            sw.params.len() == params.len()
-                && m.iter().enumerate().all(|(i, &p)| p == i as u32)
-                && sw.params.iter().zip(&params).all(|(x, y)| x.1 == y.1)
-        });
+        // a visible step whose gate carries fewer values than the step has parameters (a
+        // multi-action with a hidden gate, `Chan ! n | Out` with `Chan` hidden) needs the
+        // layout: its hidden parameters are then enumerated, not taken as visible values
+        let plain = (gate.is_none() || visible == params.len())
+            && r.maps.iter().zip(&r.parts).all(|(m, &(a, s))| {
+                let sw = &self.automaton(a).switches[s as usize];
+                sw.params.len() == params.len()
+                    && m.iter().enumerate().all(|(i, &p)| p == i as u32)
+                    && sw.params.iter().zip(&params).all(|(x, y)| x.1 == y.1)
+            });
         let layout = if plain {
             None
         } else {
