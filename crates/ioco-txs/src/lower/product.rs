@@ -25,6 +25,7 @@
 
 use super::seq::{free_b, Edge, Loc, SeqBuilder, MAX_LOCATIONS};
 use super::*;
+use std::rc::Rc;
 
 /// Deepest nesting of compositions in one shape (a process that creates processes nests
 /// deeper at every step).
@@ -37,7 +38,7 @@ enum Pt<'a> {
     /// A sequential behaviour, its channels, and the values of the names it reads.
     Leaf {
         b: &'a t::BExpr,
-        genv: GEnv,
+        genv: Rc<GEnv>,
         vals: Vec<(String, Val)>,
     },
     /// `l |[sync]| r` (`.ioco` gate names); `node` is the composition in the TorXakis text.
@@ -52,7 +53,7 @@ enum Pt<'a> {
         l: Box<Pt<'a>>,
         accept: &'a [t::VarDecl],
         right: &'a t::BExpr,
-        genv: GEnv,
+        genv: Rc<GEnv>,
         vals: Vec<(String, Val)>,
     },
     /// The copies a process that creates processes has made so far (`bag`, a list of
@@ -81,7 +82,7 @@ struct BagInfo<'a> {
 struct Kind<'a> {
     key: String,
     b: &'a t::BExpr,
-    genv: GEnv,
+    genv: Rc<GEnv>,
     names: Vec<(String, String)>,
     ctor: String,
     /// The functions "is there a copy with these values" and "without one such copy".
@@ -186,7 +187,9 @@ fn shape(p: &Pt, out: &mut String) {
     match p {
         Pt::Leaf { b, genv, vals } => {
             let names: Vec<&str> = vals.iter().map(|v| v.0.as_str()).collect();
-            let _ = write!(out, "L{:p}{:?}{:?}", *b, genv, names);
+            let _ = write!(out, "L{:p}", *b);
+            genv_key(genv, out);
+            let _ = write!(out, "{:?}", names);
         }
         Pt::Par { sync, l, r, .. } => {
             let _ = write!(out, "P{:?}(", sync);
@@ -205,7 +208,9 @@ fn shape(p: &Pt, out: &mut String) {
             out.push_str("E(");
             shape(l, out);
             let names: Vec<&str> = vals.iter().map(|v| v.0.as_str()).collect();
-            let _ = write!(out, ">>>{:p}{:?}{:?})", *right, genv, names);
+            let _ = write!(out, ">>>{:p}", *right);
+            genv_key(genv, out);
+            let _ = write!(out, "{:?})", names);
         }
         Pt::Bag { node, rest, .. } => {
             let _ = write!(out, "B{}(", node);
@@ -214,6 +219,19 @@ fn shape(p: &Pt, out: &mut String) {
         }
         Pt::Stop => out.push('S'),
     }
+}
+
+/// The channels of a part, for its shape: each formal name and the gate it stands for (a
+/// gate's direction and sorts follow from its name).
+fn genv_key(genv: &GEnv, out: &mut String) {
+    out.push('[');
+    for (k, g) in genv {
+        out.push_str(k);
+        out.push('=');
+        out.push_str(&g.name);
+        out.push(',');
+    }
+    out.push(']');
 }
 
 fn depth(p: &Pt) -> usize {
@@ -260,7 +278,8 @@ pub(super) fn build<'a>(
         };
         pb.pts.clear();
         pb.kinds_changed = false;
-        let start = pb.state_of(l, b, genv, scope, 0)?;
+        let genv = Rc::new(genv.clone());
+        let start = pb.state_of(l, b, &genv, scope, 0)?;
         let (entry, assign) = pb.place(l, &start, sp)?;
         let inits: BTreeMap<String, o::Expr> = assign.into_iter().collect();
         while let Some(i) = pb.sb.todo.pop() {
@@ -309,7 +328,7 @@ impl<'a> Product<'a> {
         &mut self,
         l: &mut Lowerer<'a>,
         b: &'a t::BExpr,
-        genv: &GEnv,
+        genv: &Rc<GEnv>,
         scope: &Scope,
         d: usize,
     ) -> Option<Pt<'a>> {
@@ -322,7 +341,7 @@ impl<'a> Product<'a> {
             );
             return None;
         }
-        let leaf = |b: &'a t::BExpr, genv: &GEnv, scope: &Scope| Pt::Leaf {
+        let leaf = |b: &'a t::BExpr, genv: &Rc<GEnv>, scope: &Scope| Pt::Leaf {
             b,
             genv: genv.clone(),
             vals: leaf_vals(b, scope),
@@ -388,6 +407,7 @@ impl<'a> Product<'a> {
             BKind::Inst { name, gates, args } => match l.procs.get(&name.name).copied() {
                 Some(p) => {
                     let (g2, sc2) = l.bind_call(p, gates, args, genv, scope, b.span)?;
+                    let g2 = Rc::new(g2);
                     if is_structural(&p.body) {
                         self.state_of(l, &p.body, &g2, &sc2, d + 1)
                     } else {
@@ -980,7 +1000,7 @@ impl<'a> Product<'a> {
         &mut self,
         l: &mut Lowerer<'a>,
         b: &'a t::BExpr,
-        genv: &GEnv,
+        genv: &Rc<GEnv>,
         scope: &Scope,
         guard: Option<o::Expr>,
         taken: &HashSet<String>,
@@ -1053,7 +1073,9 @@ impl<'a> Product<'a> {
                     return self.pt_steps(l, &pt, guard, taken, trs, exits);
                 }
                 let (g2, sc2) = l.bind_call(p, gates, args, genv, scope, sp)?;
-                let key = format!("{} {:?}", p.name.name, g2);
+                let g2 = Rc::new(g2);
+                let mut key = p.name.name.clone();
+                genv_key(&g2, &mut key);
                 if self.unfolding.contains(&key) {
                     l.error_help(
                         "ioco::txs::unguarded",
@@ -1360,7 +1382,9 @@ impl<'a> Product<'a> {
                     .iter()
                     .map(|(n, v)| (n.clone(), v.sort.clone()))
                     .collect();
-                let key = format!("{:p}{:?}{:?}", *b, genv, names);
+                let mut key = format!("{:p}", *b);
+                genv_key(genv, &mut key);
+                key.push_str(&format!("{:?}", names));
                 let bi = self.bag_index(node);
                 let k = match self.bags[bi].kinds.iter().position(|k| k.key == key) {
                     Some(k) => k,
