@@ -1654,6 +1654,20 @@ impl<'a> Lowerer<'a> {
         );
     }
 
+    /// Reports a call of `p` met again while unfolding its own first actions.
+    fn unguarded(&mut self, p: &t::ProcDef, sp: Span) {
+        self.error_help(
+            "ioco::txs::unguarded",
+            format!(
+                "unguarded recursion: `{}` calls itself before any action",
+                p.name.name
+            ),
+            sp,
+            "this call",
+            "put an action (or ISTEP) before the recursive call",
+        );
+    }
+
     fn unknown_proc(&mut self, name: &Ident) {
         let mut cands: Vec<&str> = self
             .procs

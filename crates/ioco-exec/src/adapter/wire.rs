@@ -147,6 +147,12 @@ fn gate_key(mut parts: Vec<(String, Vec<String>)>, format: Format) -> (String, V
 /// blanks trimmed: `A(1)|B("x|y")` → [`A(1)`, `B("x|y")`]; `A 1 | B 2` → [`A 1`, `B 2`]; a
 /// single gate is one part.
 pub fn split_multi(text: &str) -> Vec<&str> {
+    split_top(text, '|')
+}
+
+/// `text` split at `sep` outside parentheses and double-quoted strings (a backslash escapes
+/// inside a string), blanks trimmed.
+fn split_top(text: &str, sep: char) -> Vec<&str> {
     let mut parts = Vec::new();
     let (mut depth, mut start) = (0i32, 0usize);
     let (mut in_str, mut escaped) = (false, false);
@@ -165,9 +171,9 @@ pub fn split_multi(text: &str) -> Vec<&str> {
             '"' => in_str = true,
             '(' => depth += 1,
             ')' => depth -= 1,
-            '|' if depth == 0 => {
+            c if c == sep && depth == 0 => {
                 parts.push(text[start..i].trim());
-                start = i + 1;
+                start = i + c.len_utf8();
             }
             _ => {}
         }
@@ -221,33 +227,7 @@ pub fn split_words(text: &str) -> Vec<&str> {
 /// `a,B(1,2),c` → [`a`, `B(1,2)`, `c`]: split at the top-level commas (not inside
 /// parentheses or double-quoted strings), blanks trimmed.
 pub fn split_args(inner: &str) -> Vec<&str> {
-    let mut args = Vec::new();
-    let (mut depth, mut start) = (0i32, 0usize);
-    let (mut in_str, mut escaped) = (false, false);
-    for (i, c) in inner.char_indices() {
-        if in_str {
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == '"' {
-                in_str = false;
-            }
-            continue;
-        }
-        match c {
-            '"' => in_str = true,
-            '(' => depth += 1,
-            ')' => depth -= 1,
-            ',' if depth == 0 => {
-                args.push(inner[start..i].trim());
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    args.push(inner[start..].trim());
-    args
+    split_top(inner, ',')
 }
 
 impl Codec {

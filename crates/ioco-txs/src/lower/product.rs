@@ -741,38 +741,29 @@ impl<'a> Product<'a> {
                         .iter()
                         .any(|g| sync.contains(g))
                 };
-                for t in &ta {
-                    if !synced(t) {
-                        trs.push(Tr {
-                            action: t.action.clone(),
-                            also: t.also.clone(),
-                            guard: t.guard.clone(),
-                            next: Pt::Par {
-                                node: *node,
-                                sync: sync.clone(),
-                                l: Box::new(t.next.clone()),
-                                r: c.clone(),
-                            },
-                            span: t.span,
-                        });
-                    }
-                }
-                for t in &tc {
-                    if !synced(t) {
-                        trs.push(Tr {
-                            action: t.action.clone(),
-                            also: t.also.clone(),
-                            guard: t.guard.clone(),
-                            next: Pt::Par {
-                                node: *node,
-                                sync: sync.clone(),
-                                l: a.clone(),
-                                r: Box::new(t.next.clone()),
-                            },
-                            span: t.span,
-                        });
-                    }
-                }
+                // a step of one side alone, the other side unchanged
+                let alone = |t: &Tr<'a>, left: bool| Tr {
+                    action: t.action.clone(),
+                    also: t.also.clone(),
+                    guard: t.guard.clone(),
+                    next: Pt::Par {
+                        node: *node,
+                        sync: sync.clone(),
+                        l: if left {
+                            Box::new(t.next.clone())
+                        } else {
+                            a.clone()
+                        },
+                        r: if left {
+                            c.clone()
+                        } else {
+                            Box::new(t.next.clone())
+                        },
+                    },
+                    span: t.span,
+                };
+                trs.extend(ta.iter().filter(|t| !synced(t)).map(|t| alone(t, true)));
+                trs.extend(tc.iter().filter(|t| !synced(t)).map(|t| alone(t, false)));
                 for t1 in ta.iter().filter(|t| synced(t)) {
                     for t2 in tc.iter().filter(|t| synced(t)) {
                         if let Some(t) = self.sync_step(l, *node, sync, t1, t2, taken) {
@@ -1077,16 +1068,7 @@ impl<'a> Product<'a> {
                 let mut key = p.name.name.clone();
                 genv_key(&g2, &mut key);
                 if self.unfolding.contains(&key) {
-                    l.error_help(
-                        "ioco::txs::unguarded",
-                        format!(
-                            "unguarded recursion: `{}` calls itself before any action",
-                            p.name.name
-                        ),
-                        sp,
-                        "this call",
-                        "put an action (or ISTEP) before the recursive call",
-                    );
+                    l.unguarded(p, sp);
                     self.failed = true;
                     return None;
                 }

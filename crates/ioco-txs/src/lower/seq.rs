@@ -453,16 +453,7 @@ impl<'a> SeqBuilder<'a> {
                 };
                 let key = format!("{} {:?}", p.name.name, g2);
                 if self.unfolding.contains(&key) {
-                    l.error_help(
-                        "ioco::txs::unguarded",
-                        format!(
-                            "unguarded recursion: `{}` calls itself before any action",
-                            p.name.name
-                        ),
-                        sp,
-                        "this call",
-                        "put an action (or ISTEP) before the recursive call",
-                    );
+                    l.unguarded(p, sp);
                     return;
                 }
                 self.unfolding.push(key);
