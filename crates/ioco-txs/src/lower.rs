@@ -21,6 +21,10 @@
 //!   TorXakis's loop `p ::= B >>> p` (the `.ioco` loop `system p { B >>> p }`). Values passed
 //!   on `EXIT` to `B >>> ACCEPT ? x IN C NI` are computed at import and substituted in `C`
 //!   (module `exit`), so that `p(v) ::= B >>> ACCEPT ? w IN p(w) NI` is a loop too.
+//! * A composition started with values computed at run time, or met in a choice, makes the
+//!   whole behaviour **one model, the product of its parts** (module `product`), `>>>` exit
+//!   values bound at run time; a recursion through `|||` (a process that creates processes)
+//!   keeps its pending copies in a bag variable there.
 //! * Channel directions come from the `MODELDEF`'s `CHAN IN` (inputs of the SUT) and `CHAN OUT`
 //!   (its outputs); hidden channels are outputs of every process using them (they synchronise
 //!   and become τ).
