@@ -453,7 +453,7 @@ impl<'a> Product<'a> {
         shape(p, &mut key);
         let mut assign = Vec::new();
         if let Some(&i) = self.sb.index.get(&key) {
-            self.assign(&self.pts[i].clone(), p, &mut assign);
+            self.assign(&self.pts[i], p, &mut assign);
             return Some((i, assign));
         }
         if self.sb.locs.len() >= MAX_LOCATIONS {
@@ -581,21 +581,7 @@ impl<'a> Product<'a> {
                 return None;
             }
             let k = (format!("{}/{}", path, n), v.sort.clone());
-            let var = match self.sb.var_of.get(&k) {
-                Some(x) => x.clone(),
-                None => {
-                    let mut x = safe(n);
-                    let base = x.clone();
-                    let mut j = 2;
-                    while self.sb.vars.contains_key(&x) {
-                        x = format!("{}_{}", base, j);
-                        j += 1;
-                    }
-                    self.sb.vars.insert(x.clone(), v.sort.clone());
-                    self.sb.var_of.insert(k.clone(), x.clone());
-                    x
-                }
-            };
+            let var = self.sb.var_for(k.clone(), n);
             vars.insert(k.0.clone(), var.clone());
             sorts.insert(k.0, v.sort.clone());
             out.push((

@@ -262,24 +262,7 @@ impl<'a> SeqBuilder<'a> {
                 return None;
             }
             let k = (n.clone(), sort.clone());
-            let var = match self.var_of.get(&k) {
-                Some(v) => v.clone(),
-                None => {
-                    let mut v = n.clone();
-                    if IOCO_KEYWORDS.contains(&v.as_str()) {
-                        v.push('_');
-                    }
-                    let base = v.clone();
-                    let mut j = 2;
-                    while self.vars.contains_key(&v) {
-                        v = format!("{}_{}", base, j);
-                        j += 1;
-                    }
-                    self.vars.insert(v.clone(), sort.clone());
-                    self.var_of.insert(k, v.clone());
-                    v
-                }
-            };
+            let var = self.var_for(k, n);
             vars.insert(n.clone(), var);
             sorts.insert(n.clone(), sort);
         }
@@ -301,6 +284,24 @@ impl<'a> SeqBuilder<'a> {
         self.todo.push(i);
         let _ = l;
         Some(i)
+    }
+
+    /// The model variable of `key` (a TorXakis name, or a part's name, and its sort), made if
+    /// new: `name` (`name_` for a `.ioco` keyword), or `name_2`, ... when that is taken.
+    pub(super) fn var_for(&mut self, key: (String, String), name: &str) -> String {
+        if let Some(v) = self.var_of.get(&key) {
+            return v.clone();
+        }
+        let base = safe(name);
+        let mut v = base.clone();
+        let mut j = 2;
+        while self.vars.contains_key(&v) {
+            v = format!("{}_{}", base, j);
+            j += 1;
+        }
+        self.vars.insert(v.clone(), key.1.clone());
+        self.var_of.insert(key, v.clone());
+        v
     }
 
     /// Computes the switches of location `i`.
