@@ -720,3 +720,98 @@ fn exit_values_passed_to_accept_are_tested() {
         .code(1)
         .stdout(predicate::str::contains("FAIL"));
 }
+
+/// Two list types with the same constructors (`Nil`, `Cstr`) and an overloaded `add`, as
+/// TorXakis models write them: the import chooses each constructor by the sort the context
+/// expects. The imported model and a hand-written `.ioco` model simulate each other; a model
+/// that keeps the integers last-in first-out fails against it.
+#[test]
+fn overloaded_constructors_are_imported_by_their_sort() {
+    let dir = tempfile::tempdir().unwrap();
+    let txs = dir.path().join("Lists.txs");
+    std::fs::write(
+        &txs,
+        "TYPEDEF IntList ::= Nil | Cstr { hd :: Int; tl :: IntList } ENDDEF\n\
+         TYPEDEF BoolList ::= Nil | Cstr { hd :: Bool; tl :: BoolList } ENDDEF\n\
+         FUNCDEF add (x :: Int; l :: IntList) :: IntList ::=\n\
+         \x20   IF isNil(l) THEN Cstr(x, Nil) ELSE Cstr(hd(l), add(x, tl(l))) FI\n\
+         ENDDEF\n\
+         FUNCDEF add (x :: Bool; l :: BoolList) :: BoolList ::=\n\
+         \x20   IF isNil(l) THEN Cstr(x, Nil) ELSE Cstr(hd(l), add(x, tl(l))) FI\n\
+         ENDDEF\n\
+         CHANDEF Chans ::= In :: Int; Flag :: Bool; Out :: Int; OutB :: Bool ENDDEF\n\
+         PROCDEF store [ In :: Int; Flag :: Bool; Out :: Int; OutB :: Bool ]\n\
+         \x20   (is :: IntList; bs :: BoolList) ::=\n\
+         \x20       In ? x [[ (x >= 0) /\\ (x < 3) ]] >-> store [In, Flag, Out, OutB] (add(x, is), bs)\n\
+         \x20   ##  Flag ? b >-> store [In, Flag, Out, OutB] (is, add(b, bs))\n\
+         \x20   ##  [[ isCstr(is) ]] =>> Out ! hd(is) >-> store [In, Flag, Out, OutB] (tl(is), bs)\n\
+         \x20   ##  [[ bs <> Nil ]] =>> OutB ! hd(bs) >-> store [In, Flag, Out, OutB] (is, tl(bs))\n\
+         ENDDEF\n\
+         MODELDEF Model ::= CHAN IN In, Flag CHAN OUT Out, OutB\n\
+         \x20   BEHAVIOUR store [In, Flag, Out, OutB] (Nil, Nil)\n\
+         ENDDEF\n",
+    )
+    .unwrap();
+    let port = |push_int: &str| {
+        format!(
+            "type Ints = INil | ICons {{ h: int, t: Ints }}\n\
+             type Bools = BNil | BCons {{ h: bool, t: Bools }}\n\
+             fn snoc(x: int, l: Ints): Ints = if l is INil then ICons(x, INil) else ICons(l.h, snoc(x, l.t))\n\
+             fn bsnoc(x: bool, l: Bools): Bools = if l is BNil then BCons(x, BNil) else BCons(l.h, bsnoc(x, l.t))\n\
+             @main\n\
+             model Store {{\n\
+             \x20 input In(x: int), Flag(b: bool)\n\
+             \x20 output Out(x: int), OutB(b: bool)\n\
+             \x20 var xs: Ints = INil, bs: Bools = BNil\n\
+             \x20 init s\n\
+             \x20 s -- In?(x) [x >= 0 && x < 3] {{ xs = {push_int} }} --> s\n\
+             \x20 s -- Flag?(b) {{ bs = bsnoc(b, bs) }} --> s\n\
+             \x20 s -- Out!(=xs.h) [xs is ICons] {{ xs = xs.t }} --> s\n\
+             \x20 s -- OutB!(=bs.h) [bs is BCons] {{ bs = bs.t }} --> s\n\
+             }}\n"
+        )
+    };
+    let fifo = dir.path().join("fifo.ioco");
+    std::fs::write(&fifo, port("snoc(x, xs)")).unwrap();
+    let lifo = dir.path().join("lifo.ioco");
+    std::fs::write(&lifo, port("ICons(x, xs)")).unwrap();
+    let (txs, fifo, lifo) = (
+        txs.to_str().unwrap(),
+        fifo.to_str().unwrap(),
+        lifo.to_str().unwrap(),
+    );
+    ioco()
+        .args(["translate", txs])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "type BoolList = Nil_BoolList | Cstr_BoolList",
+        ))
+        .stdout(predicate::str::contains("bs != Nil_BoolList"));
+    let run = |spec: &str, sim: &str| {
+        ioco()
+            .args([
+                "test", spec, "--sim", sim, "--steps", "40", "--runs", "10", "--seed", "5",
+            ])
+            .timeout(std::time::Duration::from_secs(300))
+            .output()
+            .unwrap()
+    };
+    for (spec, sim) in [(txs, fifo), (fifo, txs)] {
+        let out = run(spec, sim);
+        assert!(
+            out.status.success(),
+            "{spec} against {sim}:\n{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let out = run(txs, lifo);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

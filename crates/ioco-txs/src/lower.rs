@@ -63,6 +63,9 @@ pub struct Lowered {
     pub warnings: Vec<Diagnostic>,
     /// The `CONSTDEF` constants that are string literals (the separators `ENCODE`s use).
     pub string_consts: BTreeMap<String, String>,
+    /// Constructors renamed because TorXakis overloads them (`Nil` of two list types):
+    /// `.ioco` name → TorXakis name (the adapter writes and reads TorXakis's names).
+    pub renamed_ctors: BTreeMap<String, String>,
 }
 
 /// A lowered `MODELDEF`.
@@ -200,7 +203,13 @@ struct Snapshot<'a> {
 #[derive(Default)]
 struct Lowerer<'a> {
     types: HashMap<String, &'a t::TypeDef>,
-    ctors: HashMap<String, (String, &'a t::CtorDecl)>,
+    /// Constructors by name: (type, declaration) for each type defining one of that name.
+    ctors: HashMap<String, Vec<(String, &'a t::CtorDecl)>>,
+    /// (TorXakis type, constructor) → `.ioco` constructor name (renamed when overloaded).
+    ctor_names: HashMap<(String, String), String>,
+    /// The sort the context expects of the value expression about to be lowered (set by
+    /// `vexpr_as`, taken by `vexpr`): it chooses among overloaded constructors.
+    expect: Option<String>,
     fields: HashMap<String, String>,
     /// Functions by name (TorXakis overloads them by their parameters' sorts).
     funcs: HashMap<String, Vec<&'a t::FuncDef>>,
@@ -317,39 +326,34 @@ impl<'a> Lowerer<'a> {
                 if !dup(&mut self.diags, &self.types, &td.name, "type") {
                     self.types.insert(td.name.name.clone(), td);
                     for c in &td.ctors {
-                        if let Some((other, prev)) = self.ctors.get(&c.name.name) {
-                            // TorXakis tells such constructors apart by the sort the context
-                            // expects; the lowering does not (yet): reported, never guessed
-                            // (constructors share one namespace in `.ioco`, whose checker
-                            // rejects the second declaration in any case)
-                            let (other, at) = (other.clone(), prev.name.span);
+                        let same_type = self
+                            .ctors
+                            .get(&c.name.name)
+                            .and_then(|cs| cs.iter().find(|(ty, _)| *ty == td.name.name));
+                        if let Some((_, prev)) = same_type {
+                            let at = prev.name.span;
                             self.diags.push(
                                 Diagnostic::error(
-                                    "ioco::txs::overloaded_constructor",
-                                    if other == td.name.name {
-                                        format!(
-                                            "constructor `{}` is defined twice in `{}`",
-                                            c.name.name, other
-                                        )
-                                    } else {
-                                        format!(
-                                            "constructor `{}` is defined in two types, `{}` and `{}`; overloaded constructors cannot be imported yet",
-                                            c.name.name, other, td.name.name
-                                        )
-                                    },
+                                    "ioco::txs::duplicate",
+                                    format!(
+                                        "constructor `{}` is defined twice in `{}`",
+                                        c.name.name, td.name.name
+                                    ),
                                     c.name.span,
                                     "defined again here",
                                 )
-                                .label(at, format!("first defined in `{other}`"))
-                                .help(format!(
-                                    "TorXakis chooses between them by the expected sort, ioco does not: rename one (e.g. `{}{}`) in its TYPEDEF and where it is used",
-                                    td.name.name, c.name.name
-                                )),
+                                .label(at, "first defined here")
+                                .help("rename one of them"),
                             );
                             continue;
                         }
+                        // TorXakis overloads constructors across types (`Nil` of every list
+                        // type) and tells them apart by the sort the context expects; so does
+                        // the lowering (`ctor`), renaming all but the first for `.ioco`
                         self.ctors
-                            .insert(c.name.name.clone(), (td.name.name.clone(), c));
+                            .entry(c.name.name.clone())
+                            .or_default()
+                            .push((td.name.name.clone(), c));
                         for f in &c.fields {
                             self.fields
                                 .insert(f.name.name.clone(), td.name.name.clone());
@@ -425,12 +429,35 @@ impl<'a> Lowerer<'a> {
             let n = self.global(&td.name.name);
             self.type_names.insert(td.name.name.clone(), n);
         }
+        // constructors: the first of a name keeps it, one that overloads it is renamed
+        // `{ctor}_{type}` (`.ioco` constructors share one namespace)
+        for td in &types {
+            for c in &td.ctors {
+                let first = self.ctors[&c.name.name][0].0 == td.name.name;
+                let n = if first {
+                    self.globals.insert(c.name.name.clone());
+                    safe(&c.name.name)
+                } else {
+                    let n = self.global(&format!("{}_{}", c.name.name, td.name.name));
+                    self.out
+                        .renamed_ctors
+                        .insert(n.clone(), c.name.name.clone());
+                    self.out.notes.push((
+                        c.name.span,
+                        format!(
+                            "constructor `{}` of `{}` is `{}` here: TorXakis overloads constructors, `.ioco` does not",
+                            c.name.name, td.name.name, n
+                        ),
+                    ));
+                    n
+                };
+                self.ctor_names
+                    .insert((td.name.name.clone(), c.name.name.clone()), n);
+            }
+        }
         for td in &types {
             let mut ctors = Vec::new();
             for c in &td.ctors {
-                if !self.globals.contains(&c.name.name) || self.types.contains_key(&c.name.name) {
-                    self.globals.insert(c.name.name.clone());
-                }
                 let mut fields = Vec::new();
                 for f in &c.fields {
                     if let Some(ty) = self.type_expr(&f.sort) {
@@ -440,8 +467,9 @@ impl<'a> Lowerer<'a> {
                         });
                     }
                 }
+                let name = self.ctor_names[&(td.name.name.clone(), c.name.name.clone())].clone();
                 ctors.push(o::Ctor {
-                    name: safe_id(&c.name),
+                    name: ident(name, c.name.span),
                     fields,
                 });
             }
@@ -694,7 +722,7 @@ impl<'a> Lowerer<'a> {
         let Some(ret) = self.type_expr(&f.ret) else {
             return;
         };
-        let Some(body) = self.vexpr(&f.body, &scope) else {
+        let Some(body) = self.vexpr_as(&f.body, &scope, &f.ret.name) else {
             return;
         };
         let name = ident(
@@ -724,13 +752,18 @@ impl<'a> Lowerer<'a> {
                 .get(&n.name)
                 .map(|v| v.sort.clone())
                 .or_else(|| self.consts.get(&n.name).map(|c| sort_text(&c.sort)))
-                .or_else(|| self.ctors.get(&n.name).map(|c| c.0.clone())),
+                .or_else(|| match self.ctor(&n.name, None, Some(&[]), scope) {
+                    Some(Ok((ty, _))) => Some(ty),
+                    _ => None,
+                }),
             VKind::Call(f, args) => {
                 if let Ok(Some(fd)) = self.resolve_fn(&f.name, args, scope) {
                     return Some(sort_text(&fd.ret));
                 }
-                if let Some(c) = self.ctors.get(&f.name) {
-                    return Some(c.0.clone());
+                match self.ctor(&f.name, None, Some(args), scope) {
+                    Some(Ok((ty, _))) => return Some(ty),
+                    Some(Err(_)) => return None,
+                    None => {}
                 }
                 if f.name == "not" || f.name.starts_with("is") || f.name == "strinre" {
                     return Some("Bool".into());
@@ -802,6 +835,80 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// The constructor `name(args)` means: `None` when no type has one of that name; else the
+    /// only one, or, when TorXakis overloads the name, the one of the sort the context
+    /// expects, else the only one whose fields fit the arguments' sorts (`args`: `None` for a
+    /// test `isC(x)`, which has none) (`Err`: the types still in question).
+    fn ctor(
+        &self,
+        name: &str,
+        expect: Option<&str>,
+        args: Option<&[t::VExpr]>,
+        scope: &Scope,
+    ) -> Option<Result<(String, &'a t::CtorDecl), Vec<String>>> {
+        let cs = self.ctors.get(name)?;
+        if let [c] = cs.as_slice() {
+            return Some(Ok(c.clone()));
+        }
+        if let Some(c) = cs.iter().find(|c| Some(c.0.as_str()) == expect) {
+            return Some(Ok(c.clone()));
+        }
+        let Some(args) = args else {
+            return Some(Err(cs.iter().map(|c| c.0.clone()).collect()));
+        };
+        let sorts: Vec<Option<String>> = args.iter().map(|a| self.sort_of(a, scope)).collect();
+        let fits: Vec<&(String, &t::CtorDecl)> = cs
+            .iter()
+            .filter(|(_, c)| {
+                c.fields.len() == args.len()
+                    && c.fields
+                        .iter()
+                        .zip(&sorts)
+                        .all(|(f, s)| s.as_ref().is_none_or(|s| *s == f.sort.name))
+            })
+            .collect();
+        match fits.as_slice() {
+            [c] => Some(Ok((*c).clone())),
+            _ => Some(Err(cs.iter().map(|c| c.0.clone()).collect())),
+        }
+    }
+
+    /// The `.ioco` name of the constructor `name` of `ty`.
+    fn ctor_name(&self, ty: &str, name: &str) -> String {
+        self.ctor_names
+            .get(&(ty.to_string(), name.to_string()))
+            .cloned()
+            .unwrap_or_else(|| safe(name))
+    }
+
+    /// Reports a constructor whose type the context does not tell.
+    fn ambiguous_ctor(&mut self, name: &str, types: &[String], span: Span) {
+        self.error_help(
+            "ioco::txs::overload",
+            format!(
+                "constructor `{}` is defined in {}: the context does not tell which is meant",
+                name,
+                types
+                    .iter()
+                    .map(|t| format!("`{t}`"))
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            ),
+            span,
+            "which one?",
+            format!(
+                "TorXakis chooses by the sort the context expects; write it: `{} :: {}`",
+                name, types[0]
+            ),
+        );
+    }
+
+    /// Lowers `e` where a value of sort `sort` is expected (see [`Lowerer::ctor`]).
+    fn vexpr_as(&mut self, e: &t::VExpr, scope: &Scope, sort: &str) -> Option<o::Expr> {
+        self.expect = Some(sort.to_string());
+        self.vexpr(e, scope)
+    }
+
     /// The function a call `name(args)` means: the one of that name, or, when TorXakis
     /// overloads the name, the one whose parameter sorts are the arguments' sorts.
     fn resolve_fn(
@@ -860,6 +967,7 @@ impl<'a> Lowerer<'a> {
     /// Lowers a value expression; names are looked up in `scope`, then among the constants and
     /// the nullary constructors.
     fn vexpr(&mut self, e: &t::VExpr, scope: &Scope) -> Option<o::Expr> {
+        let expect = self.expect.take();
         if self.depth > 200 {
             self.error(
                 "ioco::txs::depth",
@@ -870,12 +978,18 @@ impl<'a> Lowerer<'a> {
             return None;
         }
         self.depth += 1;
-        let r = self.vexpr_inner(e, scope);
+        let r = self.vexpr_inner(e, scope, expect);
         self.depth -= 1;
         r
     }
 
-    fn vexpr_inner(&mut self, e: &t::VExpr, scope: &Scope) -> Option<o::Expr> {
+    /// Lowers `e`, of sort `expect` where the context tells it.
+    fn vexpr_inner(
+        &mut self,
+        e: &t::VExpr,
+        scope: &Scope,
+        expect: Option<String>,
+    ) -> Option<o::Expr> {
         use o::ExprKind as K;
         let sp = e.span;
         Some(match &e.kind {
@@ -913,8 +1027,15 @@ impl<'a> Lowerer<'a> {
                     self.stack.pop();
                     return r.map(paren);
                 }
-                if self.ctors.contains_key(&n.name) {
-                    return Some(name_expr(&safe(&n.name), sp));
+                match self.ctor(&n.name, expect.as_deref(), Some(&[]), scope) {
+                    Some(Ok((ty, _))) => {
+                        return Some(name_expr(&self.ctor_name(&ty, &n.name), sp));
+                    }
+                    Some(Err(types)) => {
+                        self.ambiguous_ctor(&n.name, &types, sp);
+                        return None;
+                    }
+                    None => {}
                 }
                 let mut cands: Vec<String> = scope.keys().cloned().collect();
                 cands.extend(self.consts.keys().cloned());
@@ -933,7 +1054,7 @@ impl<'a> Lowerer<'a> {
                 );
                 return None;
             }
-            VKind::Call(f, args) => return self.call(f, args, scope, sp),
+            VKind::Call(f, args) => return self.call(f, args, scope, sp, expect.as_deref()),
             VKind::Unary(op, x) => {
                 let x = self.vexpr(x, scope)?;
                 match op.name.as_str() {
@@ -971,27 +1092,45 @@ impl<'a> Lowerer<'a> {
                 };
                 match bin {
                     Some(bop) => {
-                        let (a, b) = (self.vexpr(a, scope), self.vexpr(b, scope));
+                        // `x == Nil`: the operands of a comparison have one sort
+                        let same = matches!(bop, o::BinOp::Eq | o::BinOp::Ne)
+                            .then(|| self.sort_of(a, scope).or_else(|| self.sort_of(b, scope)))
+                            .flatten();
+                        if let Some(s) = &same {
+                            self.expect = Some(s.clone());
+                        }
+                        let a = self.vexpr(a, scope);
+                        if let Some(s) = same {
+                            self.expect = Some(s);
+                        }
+                        let b = self.vexpr(b, scope);
                         ex(K::Binary(bop, Box::new(paren(a?)), Box::new(paren(b?))), sp)
                     }
                     None => {
-                        return self.call(op, &[(**a).clone(), (**b).clone()], scope, sp);
+                        return self.call(
+                            op,
+                            &[(**a).clone(), (**b).clone()],
+                            scope,
+                            sp,
+                            expect.as_deref(),
+                        );
                     }
                 }
             }
             VKind::If(c, a, b) => {
-                let (c, a, b) = (
-                    self.vexpr(c, scope),
-                    self.vexpr(a, scope),
-                    self.vexpr(b, scope),
-                );
+                let c = self.vexpr(c, scope);
+                self.expect.clone_from(&expect);
+                let a = self.vexpr(a, scope);
+                self.expect = expect;
+                let b = self.vexpr(b, scope);
                 ex(K::If(Box::new(c?), Box::new(a?), Box::new(b?)), sp)
             }
             VKind::Let(binds, body) => {
                 let sc = self.bind_lets(binds, scope)?;
+                self.expect = expect;
                 return self.vexpr(body, &sc);
             }
-            VKind::Typed(x, _) => {
+            VKind::Typed(x, s) => {
                 if matches!(&x.kind, VKind::Name(n) if n.name == "ANY") {
                     self.unsupported(
                         "`ANY` (an unspecified value)",
@@ -1000,7 +1139,7 @@ impl<'a> Lowerer<'a> {
                     );
                     return None;
                 }
-                return self.vexpr(x, scope);
+                return self.vexpr_as(x, scope, &s.name);
             }
         })
     }
@@ -1014,6 +1153,9 @@ impl<'a> Lowerer<'a> {
     ) -> Option<Scope> {
         let mut sc = scope.clone();
         for (n, s, v) in binds {
+            if let Some(s) = s {
+                self.expect = Some(s.name.clone());
+            }
             let x = self.vexpr(v, scope)?;
             let sort = s
                 .as_ref()
@@ -1031,24 +1173,17 @@ impl<'a> Lowerer<'a> {
         Some(sc)
     }
 
-    fn call(&mut self, f: &Ident, args: &[t::VExpr], scope: &Scope, sp: Span) -> Option<o::Expr> {
+    fn call(
+        &mut self,
+        f: &Ident,
+        args: &[t::VExpr],
+        scope: &Scope,
+        sp: Span,
+        expect: Option<&str>,
+    ) -> Option<o::Expr> {
         use o::ExprKind as K;
-        let mut xs = Vec::new();
-        let mut ok = true;
-        // `strinre(s, REGEX('..'))`: the regular expression is not a value
-        let values = match (f.name.as_str(), args) {
-            ("strinre", [s0, re]) if matches!(re.kind, VKind::Regex(_)) => std::slice::from_ref(s0),
-            _ => args,
-        };
-        for a in values {
-            match self.vexpr(a, scope) {
-                Some(x) => xs.push(x),
-                None => ok = false,
-            }
-        }
-        if !ok {
-            return None;
-        }
+        // what is called, first: its parameters' sorts are what the arguments are expected
+        // to be (they choose among overloaded constructors)
         let fd = match self.resolve_fn(&f.name, args, scope) {
             Ok(fd) => fd,
             Err(msg) => {
@@ -1062,6 +1197,41 @@ impl<'a> Lowerer<'a> {
                 return None;
             }
         };
+        let ctor = match fd {
+            Some(_) => None,
+            None => match self.ctor(&f.name, expect, Some(args), scope) {
+                Some(Ok(c)) => Some(c),
+                Some(Err(types)) => {
+                    self.ambiguous_ctor(&f.name, &types, f.span);
+                    return None;
+                }
+                None => None,
+            },
+        };
+        let param_sorts: Vec<String> = match (fd, &ctor) {
+            (Some(fd), _) => fd.params.iter().map(|p| p.sort.name.clone()).collect(),
+            (None, Some((_, c))) => c.fields.iter().map(|p| p.sort.name.clone()).collect(),
+            _ => Vec::new(),
+        };
+        let mut xs = Vec::new();
+        let mut ok = true;
+        // `strinre(s, REGEX('..'))`: the regular expression is not a value
+        let values = match (f.name.as_str(), args) {
+            ("strinre", [s0, re]) if matches!(re.kind, VKind::Regex(_)) => std::slice::from_ref(s0),
+            _ => args,
+        };
+        for (k, a) in values.iter().enumerate() {
+            if let Some(s) = param_sorts.get(k) {
+                self.expect = Some(s.clone());
+            }
+            match self.vexpr(a, scope) {
+                Some(x) => xs.push(x),
+                None => ok = false,
+            }
+        }
+        if !ok {
+            return None;
+        }
         if let Some(fd) = fd {
             let n = &self.fn_names[&(fd as *const t::FuncDef)];
             if fd.params.len() != xs.len() {
@@ -1080,7 +1250,7 @@ impl<'a> Lowerer<'a> {
             }
             return Some(ex(K::Call(ident(n.clone(), f.span), xs), sp));
         }
-        if let Some((_, c)) = self.ctors.get(&f.name) {
+        if let Some((ty, c)) = ctor {
             if c.fields.len() != xs.len() {
                 self.error(
                     "ioco::txs::arity",
@@ -1095,10 +1265,11 @@ impl<'a> Lowerer<'a> {
                 );
                 return None;
             }
+            let name = self.ctor_name(&ty, &f.name);
             if xs.is_empty() {
-                return Some(name_expr(&safe(&f.name), sp));
+                return Some(name_expr(&name, sp));
             }
-            return Some(ex(K::Call(ident(safe(&f.name), f.span), xs), sp));
+            return Some(ex(K::Call(ident(name, f.span), xs), sp));
         }
         if xs.len() == 1 {
             let x = xs.pop().unwrap();
@@ -1106,8 +1277,18 @@ impl<'a> Lowerer<'a> {
                 return Some(ex(K::Unary(o::UnOp::Not, Box::new(paren(x))), sp));
             }
             if let Some(c) = f.name.strip_prefix("is") {
-                if self.ctors.contains_key(c) {
-                    return Some(ex(K::Is(Box::new(paren(x)), ident(safe(c), f.span)), sp));
+                // `isNil(l)`: the constructor of the argument's sort
+                let arg_sort = self.sort_of(&args[0], scope);
+                match self.ctor(c, arg_sort.as_deref(), None, scope) {
+                    Some(Ok((ty, _))) => {
+                        let name = self.ctor_name(&ty, c);
+                        return Some(ex(K::Is(Box::new(paren(x)), ident(name, f.span)), sp));
+                    }
+                    Some(Err(types)) => {
+                        self.ambiguous_ctor(c, &types, f.span);
+                        return None;
+                    }
+                    None => {}
                 }
             }
             if self.fields.contains_key(&f.name) {
@@ -1777,7 +1958,7 @@ impl<'a> Lowerer<'a> {
         }
         let mut sc = Scope::new();
         for (f, a) in fparams.iter().zip(args) {
-            let x = fold(self.vexpr(a, scope)?);
+            let x = fold(self.vexpr_as(a, scope, &f.sort.name)?);
             sc.insert(
                 f.name.name.clone(),
                 Val {
@@ -1825,7 +2006,7 @@ impl<'a> Lowerer<'a> {
                 },
             );
             let init = match s.init_values.iter().find(|(n, _)| n.name == v.name.name) {
-                Some((_, e)) => self.vexpr(e, &sc)?,
+                Some((_, e)) => self.vexpr_as(e, &sc, &v.sort.name)?,
                 None => self.default_value(&v.sort.name, v.name.span, 0)?,
             };
             vars.push(o::VarDecl {
@@ -1852,6 +2033,9 @@ impl<'a> Lowerer<'a> {
             };
             let mut updates = Vec::new();
             for (n, e) in &tr.updates {
+                if let Some(v) = s.vars.iter().find(|v| v.name.name == n.name) {
+                    self.expect = Some(v.sort.name.clone());
+                }
                 if let Some(x) = self.vexpr(e, &sc) {
                     updates.push((safe_id(n), x));
                 }
@@ -1939,10 +2123,11 @@ impl<'a> Lowerer<'a> {
                         }
                     }
                     if ok {
+                        let name = self.ctor_name(sort, &c.name.name);
                         return Some(if fields.is_empty() {
-                            name_expr(&safe(&c.name.name), sp)
+                            name_expr(&name, sp)
                         } else {
-                            ex(K::Call(ident(safe(&c.name.name), sp), fields), sp)
+                            ex(K::Call(ident(name, sp), fields), sp)
                         });
                     }
                 }
@@ -2006,7 +2191,7 @@ impl<'a> Lowerer<'a> {
             for (item, sort) in off.items.iter().zip(&g.sorts) {
                 match item {
                     t::OfferItem::Send(e) => {
-                        let x = self.vexpr(e, scope)?;
+                        let x = self.vexpr_as(e, scope, sort)?;
                         args.push(o::Arg::Value(x));
                     }
                     t::OfferItem::Recv(x, s) => {

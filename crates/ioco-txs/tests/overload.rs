@@ -1,32 +1,74 @@
-//! Constructors overloaded across types (the same name in two TYPEDEFs): TorXakis chooses by
-//! the expected sort; the import does not, and says so at the definition, naming both types.
+//! Constructors overloaded across types (the same name in two TYPEDEFs, as TorXakis's list
+//! types all have `Nil` and `Cstr`): the import chooses by the sort the context expects, as
+//! TorXakis does, and renames all but the first for `.ioco`; where the context does not tell,
+//! it says so and how to write the sort.
+
+const TWO: &str = "TYPEDEF A ::= Nothing | Just { a :: Int } ENDDEF\n\
+                   TYPEDEF B ::= Nothing | Just { b :: Bool } ENDDEF\n";
+
+fn translate(src: &str) -> String {
+    match ioco_txs::load_str("m.txs", src) {
+        Ok(m) => ioco_txs::translate::to_ioco(&m),
+        Err(d) => panic!("{}", ioco_lang::render_plain(&d)),
+    }
+}
 
 #[test]
-fn a_constructor_in_two_types_is_reported_naming_both() {
-    let src = "TYPEDEF A ::= Nothing | Just { a :: Int } ENDDEF\n\
-               TYPEDEF B ::= Nothing | Just { b :: Bool } ENDDEF\n\
-               CHANDEF C ::= Ch :: A; Ch2 :: B ENDDEF\n\
-               PROCDEF p[X :: A; Y :: B]() ::= X ! Just(1) >-> Y ! Nothing >-> STOP ENDDEF\n\
-               MODELDEF M ::= CHAN IN CHAN OUT Ch, Ch2 BEHAVIOUR p[Ch, Ch2]() ENDDEF\n";
-    let d = match ioco_txs::load_str("m.txs", src) {
-        Ok(_) => panic!("overloaded constructors loaded"),
-        Err(d) => d,
-    };
+fn the_expected_sort_chooses_the_constructor() {
+    let src = format!(
+        "{TWO}CHANDEF C ::= Ch :: A; Ch2 :: B ENDDEF\n\
+         FUNCDEF flip (x :: B) :: B ::= IF isNothing(x) THEN Just(True) ELSE Nothing FI ENDDEF\n\
+         PROCDEF p[X :: A; Y :: B](y :: B) ::= X ! Just(1) >-> Y ! flip(y) >-> X ! Nothing \
+         >-> Y ? v [[ v == Nothing ]] >-> p[X, Y](Just(False)) ENDDEF\n\
+         MODELDEF M ::= CHAN IN CHAN OUT Ch, Ch2 BEHAVIOUR p[Ch, Ch2](Nothing) ENDDEF\n"
+    );
+    let t = translate(&src);
+    // the first type keeps the names, the second's are renamed
+    assert!(t.contains("type A = Nothing | Just { a: int }"), "{t}");
+    assert!(t.contains("type B = Nothing_B | Just_B { b: bool }"), "{t}");
+    assert!(
+        t.contains("constructor `Nothing` of `B` is `Nothing_B`"),
+        "{t}"
+    );
+    // function result and branches, a test of a parameter
+    assert!(
+        t.contains("fn flip(x: B): B = if x is Nothing_B then Just_B(true) else Nothing_B"),
+        "{t}"
+    );
+    // gate sorts, comparison with a variable, process arguments
+    assert!(t.contains("Ch!(=Just(1))"), "{t}");
+    assert!(t.contains("Ch!(=Nothing)"), "{t}");
+    assert!(t.contains("v == Nothing_B"), "{t}");
+    assert!(t.contains("Just_B(false)"), "{t}");
+    assert!(!t.contains("Just(false)"), "{t}");
+}
+
+#[test]
+fn a_context_that_does_not_tell_is_reported_with_the_sort_to_write() {
+    let src = format!(
+        "{TWO}CHANDEF C ::= Ch :: Int ENDDEF\n\
+         PROCDEF p[X :: Int]() ::= [[ Nothing == Nothing ]] =>> X ! 1 >-> STOP ENDDEF\n\
+         MODELDEF M ::= CHAN IN CHAN OUT Ch BEHAVIOUR p[Ch]() ENDDEF\n"
+    );
+    let d = ioco_txs::load_str("m.txs", &src).unwrap_err();
     let text = ioco_lang::render_plain(&d);
     assert!(
-        text.contains("constructor `Nothing` is defined in two types, `A` and `B`"),
+        text.contains("constructor `Nothing` is defined in `A` and `B`"),
         "{text}"
     );
-    assert!(
-        text.contains("constructor `Just` is defined in two types, `A` and `B`"),
-        "{text}"
+    assert!(text.contains("m.txs:4:"), "{text}");
+    assert!(text.contains("`Nothing :: A`"), "{text}");
+    // written with its sort, it loads
+    let fixed = src.replace(
+        "[[ Nothing == Nothing ]]",
+        "[[ (Nothing :: B) == Nothing ]]",
     );
-    assert!(text.contains("m.txs:2:"), "{text}");
-    assert!(
-        text.contains("help:") && text.contains("rename one"),
-        "{text}"
-    );
-    // one type defining a constructor twice
+    let t = translate(&fixed);
+    assert!(t.contains("Nothing_B == Nothing_B"), "{t}");
+}
+
+#[test]
+fn a_constructor_defined_twice_in_one_type_is_an_error() {
     let d = ioco_txs::load_str("m.txs", "TYPEDEF A ::= N | N ENDDEF\n").unwrap_err();
     let text = ioco_lang::render_plain(&d);
     assert!(
@@ -35,28 +77,19 @@ fn a_constructor_in_two_types_is_reported_naming_both() {
     );
 }
 
-/// Wheel.txs overloads `Nothing`, `Just`, `Nil` and `Cstr`: reported at the second definition.
+/// Wheel.txs overloads `Nothing`, `Just`, `Nil` and `Cstr` (and the functions `add`): no
+/// longer what stops its import.
 #[test]
-fn wheel_names_its_overloaded_constructor() {
+fn wheels_overloaded_constructors_are_imported() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../../shared/corpus/torxakis/examps/Wheel/Wheel.txs");
     if !root.is_file() {
         eprintln!("skipped: no corpus");
         return;
     }
-    let d = ioco_txs::load_files(&[&root]).unwrap_err();
-    let first = d.iter().find(|x| x.is_error()).expect("an error");
-    assert_eq!(first.code, "ioco::txs::overloaded_constructor");
-    assert!(
-        first.message.contains(
-            "constructor `Nothing` is defined in two types, `MaybeItem` and `MaybeQuality`"
-        ),
-        "{}",
-        first.message
-    );
-    assert!(
-        first.location.ends_with("Wheel.txs:48:26"),
-        "{}",
-        first.location
-    );
+    if let Err(d) = ioco_txs::load_files(&[&root]) {
+        let text = ioco_lang::render_plain(&d);
+        assert!(!text.contains("constructor"), "{text}");
+        assert!(!text.contains("overload"), "{text}");
+    }
 }

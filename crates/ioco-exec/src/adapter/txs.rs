@@ -91,7 +91,7 @@
 use super::lineio::{write_bounded, Event, FdLines, Stop};
 use super::wire::split_gate;
 use super::{Adapter, AdapterError, Observation, Sent as LabelSent};
-use ioco_lang::ir::{Direction, Gate, Spec, Value};
+use ioco_lang::ir::{Defs, Direction, Gate, Spec, Value};
 use ioco_lang::semantics::label_name;
 use ioco_lang::{txs_text, txs_xml};
 use ioco_model::{Alphabet, Label, LabelKind};
@@ -267,6 +267,9 @@ pub struct TxsSocketConfig {
     pub write_timeout: Duration,
     /// Longest accepted line, in bytes.
     pub max_line: usize,
+    /// Constructors whose name on the wire is not their model name (TorXakis overloads
+    /// constructors, `.ioco` renames them): model name → name written and read.
+    pub wire_ctors: BTreeMap<String, String>,
 }
 
 impl TxsSocketConfig {
@@ -281,6 +284,7 @@ impl TxsSocketConfig {
             io_time: Duration::from_millis(50),
             write_timeout: Duration::from_secs(5),
             max_line: 64 * 1024,
+            wire_ctors: BTreeMap::new(),
         }
     }
 
@@ -350,6 +354,8 @@ fn resolve(host: &str, port: u16) -> Result<Vec<SocketAddr>, String> {
 /// documentation). [`TxsLabels`] puts it under the label-level [`Adapter`].
 pub struct TxsAdapter {
     spec: Arc<Spec>,
+    /// The spec's types with the constructors' names on the wire (`wire_ctors`).
+    wire_defs: Arc<Defs>,
     cfg: TxsSocketConfig,
     /// The `ENCODE` of each input gate (index into `cfg.encode`).
     encode: HashMap<String, usize>,
@@ -456,8 +462,20 @@ impl TxsAdapter {
                 listeners.push(l);
             }
         }
+        let wire_defs = if cfg.wire_ctors.is_empty() {
+            Arc::clone(&spec.defs)
+        } else {
+            let mut d = (*spec.defs).clone();
+            for c in d.types.iter_mut().flat_map(|t| t.ctors.iter_mut()) {
+                if let Some(w) = cfg.wire_ctors.get(&c.name) {
+                    c.name.clone_from(w);
+                }
+            }
+            Arc::new(d)
+        };
         Ok(TxsAdapter {
             spec,
+            wire_defs,
             cfg,
             encode,
             listeners,
@@ -675,7 +693,7 @@ impl TxsAdapter {
             .get(gate)
             .map(|i| &self.cfg.encode[*i])
             .ok_or_else(|| format!("`{gate}` is no input gate with an ENCODE"))?;
-        let defs = &self.spec.defs;
+        let defs = &self.wire_defs;
         let mut line = String::new();
         for p in &e.parts {
             match p {
@@ -758,9 +776,9 @@ impl TxsAdapter {
         let mut values = Vec::with_capacity(n);
         for (k, ((_, ty), piece)) in g.params.iter().zip(&pieces).enumerate() {
             let parsed = if d.xml {
-                txs_xml::from_xml(&self.spec.defs, *ty, piece)
+                txs_xml::from_xml(&self.wire_defs, *ty, piece)
             } else {
-                txs_text::from_string(&self.spec.defs, *ty, piece)
+                txs_text::from_string(&self.wire_defs, *ty, piece)
             };
             match parsed {
                 Ok(v) => values.push(v),
@@ -1105,6 +1123,47 @@ model M {
             Observed::Malformed(m) => assert!(m.contains("value 2 of 3"), "{m}"),
             other => panic!("{other:?}"),
         }
+    }
+
+    /// A constructor the import renamed (TorXakis overloads `Nil`, `.ioco` cannot) is written
+    /// and read under its TorXakis name; the model's labels keep the model's name.
+    #[test]
+    fn renamed_constructors_are_written_and_read_under_their_wire_names() {
+        let src = "type A = Nil | Cons { h: int, t: A }\n\
+                   type B = Nil_B | Cons_B { h: bool, t: B }\n\
+                   model M {\n  input In(b: B)\n  output Out(b: B)\n  init s\n\
+                   s -- In?(b) --> s\n  s -- Out!(b) --> s\n}\n";
+        let m = ioco_lang::parse_str("m.ioco", src).expect("model");
+        let spec = Arc::new(m.spec("M").expect("M").clone());
+        let mut cfg = TxsSocketConfig::new(TxsSide::Client);
+        let s0 = cfg.socket("localhost", 7000);
+        cfg.encode.push(TxsEncode::to_string("In", s0));
+        cfg.sockets[s0].decode = Some(TxsDecode::new("Out"));
+        cfg.wire_ctors = [("Nil_B", "Nil"), ("Cons_B", "Cons")]
+            .into_iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect();
+        let a = TxsAdapter::new(Arc::clone(&spec), cfg).unwrap();
+        let nil = Value::Adt(1, 0, Vec::new().into());
+        let one = Value::Adt(1, 1, vec![Value::Bool(true), nil.clone()].into());
+        assert_eq!(
+            a.encode_line("In", std::slice::from_ref(&one)).unwrap(),
+            (0, b"Cons(True,Nil)\n".to_vec())
+        );
+        assert_eq!(
+            a.decode_line(0, b"Cons(True,Nil)"),
+            Ok(Observed::Output("Out".into(), vec![one.clone()]))
+        );
+        // the model's own name is not a wire name
+        assert!(matches!(
+            a.decode_line(0, b"Cons_B(True,Nil_B)"),
+            Ok(Observed::Malformed(_))
+        ));
+        // labels keep the model's names
+        assert_eq!(
+            label_name(&spec.defs, "Out", &[one]),
+            "Out(Cons_B(true,Nil_B))"
+        );
     }
 
     #[test]

@@ -71,6 +71,7 @@ pub fn config(c: &CnectDef, lowered: &Lowered, spec: &Spec) -> Result<TxsSocketC
         CnectKind::Client => TxsSide::Client,
         CnectKind::Server => TxsSide::Server,
     });
+    cfg.wire_ctors.clone_from(&lowered.renamed_ctors);
     let socket_of = |cfg: &mut TxsSocketConfig, chan: &str, dir: CnectDir| -> Option<usize> {
         c.chans
             .iter()
