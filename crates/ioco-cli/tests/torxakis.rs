@@ -815,3 +815,49 @@ fn overloaded_constructors_are_imported_by_their_sort() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// Wheel.txs (overloaded constructors, `Command ? next | EXIT ? next2` passing a value
+/// received at run time to `ACCEPT`, a dozen processes under `HIDE`) passes against itself
+/// simulated; a variant that rotates the grabbers clockwise instead of counter-clockwise
+/// fails at the first `CheckInfo` after `Index` that tells them apart.
+#[test]
+fn wheel_is_tested_from_its_txs() {
+    if !have_corpus() {
+        return;
+    }
+    let wheel = corpus("examps/Wheel/Wheel.txs");
+    let text = std::fs::read_to_string(root().join(&wheel)).unwrap();
+    let ccw = "grabberInfo [ NorthInfo, EastInfo, SouthInfo, Index ] ( east, south, west, north)";
+    assert!(text.contains(ccw), "the corpus file changed");
+    let dir = tempfile::tempdir().unwrap();
+    let cw = dir.path().join("WheelCW.txs");
+    std::fs::write(
+        &cw,
+        text.replace(
+            ccw,
+            "grabberInfo [ NorthInfo, EastInfo, SouthInfo, Index ] ( west, north, east, south)",
+        ),
+    )
+    .unwrap();
+    let run = |sim: &str, runs: &str| {
+        ioco()
+            .args([
+                "test", &wheel, "--sim", sim, "--steps", "60", "--runs", runs, "--seed", "3",
+            ])
+            .timeout(std::time::Duration::from_secs(600))
+            .output()
+            .unwrap()
+    };
+    let out = run(&wheel, "3");
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = run(cw.to_str().unwrap(), "20");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("Index!"), "{stdout}");
+    assert!(stdout.contains("observed  CheckInfo!("), "{stdout}");
+}

@@ -42,6 +42,7 @@ use seq::SeqBuilder;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 mod exit;
+mod multi_exit;
 mod product;
 mod seq;
 
@@ -83,7 +84,36 @@ pub struct ModelInfo {
 
 /// Lowers the definitions of several `.txs` files (one namespace, as TorXakis loads them).
 pub fn lower(files: &[&t::File]) -> Result<Lowered, Vec<Diagnostic>> {
+    // `A ? x | EXIT ? y` on the left of `>>>` first becomes `A ? x >-> EXIT ! e` (`multi_exit`)
+    let mut moved = Vec::new();
+    let owned: Vec<t::File> = files
+        .iter()
+        .map(|f| {
+            let mut f = (*f).clone();
+            for d in &mut f.defs {
+                match d {
+                    t::Def::Proc(p) => multi_exit::rewrite(&mut p.body, &mut moved),
+                    t::Def::Model(m) => multi_exit::rewrite(&mut m.behaviour, &mut moved),
+                    t::Def::Purp(p) => {
+                        for (_, g) in &mut p.goals {
+                            multi_exit::rewrite(g, &mut moved);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            f
+        })
+        .collect();
+    let files: Vec<&t::File> = owned.iter().collect();
+    let files = files.as_slice();
     let mut l = Lowerer::default();
+    for at in moved {
+        l.out.notes.push((
+            at,
+            "this `EXIT` of a multi-action exits after the action (`A ? x >-> EXIT ! e`): `>>>` makes the exit an internal step, the same specification for ioco".into(),
+        ));
+    }
     for f in files {
         for d in &f.defs {
             l.collect(d);
@@ -248,6 +278,10 @@ struct Lowerer<'a> {
     /// Continuations found to lead back to their model (a process that creates processes):
     /// the model is made again as a product (`product`).
     recreate: HashSet<String>,
+    /// Set by `exit_values` when an `EXIT` value is received at run time (its span).
+    exit_dyn: Option<Span>,
+    /// Set before `seq_model` to make the behaviour the product of its parts at once.
+    force_product: bool,
     /// Default values of the types made by the lowering (the bags of `product`).
     extra_defaults: HashMap<String, o::Expr>,
 }
@@ -1583,7 +1617,23 @@ impl<'a> Lowerer<'a> {
                 let (passed, rscope) = if accept.is_empty() {
                     (false, scope.clone())
                 } else {
-                    let vals = self.exit_values(left, genv, scope, &mut Vec::new()).ok()?;
+                    let vals = match self.exit_values(left, genv, scope, &mut Vec::new()) {
+                        Ok(v) => v,
+                        Err(()) => {
+                            // a value received at run time is passed on: the behaviour
+                            // becomes one model, the product of its parts (`product`)
+                            self.exit_dyn.take()?;
+                            self.force_product = true;
+                            // named after the process being inlined, if any
+                            let want = self
+                                .stack
+                                .last()
+                                .and_then(|k| k.split(' ').next())
+                                .unwrap_or("behaviour")
+                                .to_string();
+                            return self.seq_comp(&want, b, genv, scope, sp);
+                        }
+                    };
                     let Some(vals) = vals else {
                         // the left side never exits as a whole: the right side never starts,
                         // and no value is passed
@@ -2284,6 +2334,7 @@ impl<'a> Lowerer<'a> {
         scope: &Scope,
         sp: Span,
     ) -> Option<(String, Option<Cont<'a>>)> {
+        let forced = std::mem::take(&mut self.force_product);
         let key = format!(
             "seq {:p} {:?} {:?} {}",
             b,
@@ -2322,7 +2373,12 @@ impl<'a> Lowerer<'a> {
         self.seq_models.insert(key, name.clone());
         self.seq_models.insert(key2, name.clone());
         let before = self.diags.len();
-        let built = SeqBuilder::build(self, &name, b, genv, scope, sp);
+        let built = if forced {
+            self.needs_product = true;
+            None
+        } else {
+            SeqBuilder::build(self, &name, b, genv, scope, sp)
+        };
         let (model, cont) = if std::mem::take(&mut self.needs_product) {
             // what the sequential builder said is said again by the product
             self.diags.truncate(before);

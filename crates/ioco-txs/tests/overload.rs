@@ -77,10 +77,10 @@ fn a_constructor_defined_twice_in_one_type_is_an_error() {
     );
 }
 
-/// Wheel.txs overloads `Nothing`, `Just`, `Nil` and `Cstr` (and the functions `add`): no
-/// longer what stops its import.
+/// Wheel.txs overloads `Nothing`, `Just`, `Nil` and `Cstr` (and the functions `add`), and
+/// exits inside multi-actions with values received at run time: it loads.
 #[test]
-fn wheels_overloaded_constructors_are_imported() {
+fn wheel_loads() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../../shared/corpus/torxakis/examps/Wheel/Wheel.txs");
     if !root.is_file() {
@@ -88,8 +88,6 @@ fn wheels_overloaded_constructors_are_imported() {
         return;
     }
     if let Err(d) = ioco_txs::load_files(&[&root]) {
-        let text = ioco_lang::render_plain(&d);
-        assert!(!text.contains("constructor"), "{text}");
-        assert!(!text.contains("overload"), "{text}");
+        panic!("{}", ioco_lang::render_plain(&d));
     }
 }

@@ -15,9 +15,11 @@
 //! values it would pass are the ones substituted. The loop `p(v) ::= B >>> ACCEPT ? w IN p(w)
 //! NI` becomes a `.ioco` loop when the values passed are the ones `p` started with.
 //!
-//! Everything else (values received on a channel before the `EXIT`, exits with different values
-//! on different branches, a value that no side offers with `!`, `!` offers with different
-//! values on two sides) is reported, never changed.
+//! Values known only at run time (received on a channel before the `EXIT`, different on
+//! different branches, `!` offers of two sides that are equal or not depending on the run) set
+//! `exit_dyn`: the caller then makes the behaviour one model, the product of its parts
+//! (module `product`), which binds the `ACCEPT`ed variables on the exit step itself. A value
+//! that no side offers with `!` (a free choice) is reported, never changed.
 
 use super::*;
 
@@ -68,11 +70,9 @@ impl<'a> Lowerer<'a> {
                                 return Err(());
                             };
                             if mentions_dyn(&x) {
-                                self.unsupported(
-                                    "an `EXIT` value computed from a value received at run time (passed on to `ACCEPT`)",
-                                    e.span,
-                                    "pass the value over a hidden channel synchronised with the process that continues (examples/torxakis/enable.ioco), or exit with values that do not depend on the actions",
-                                );
+                                // not known at import: the caller makes the behaviour the
+                                // product of its parts, which binds it at run time
+                                self.exit_dyn = Some(e.span);
                                 return Err(());
                             }
                             let sort = self.sort_of(e, scope).unwrap_or_default();
@@ -136,11 +136,9 @@ impl<'a> Lowerer<'a> {
                                     _ => false,
                                 });
                             if !same {
-                                self.unsupported(
-                                    "branches of a choice that EXIT with different values (passed on to `ACCEPT`)",
-                                    x.span,
-                                    "exit with the same values on every branch, or give each branch a `>>> ACCEPT` of its own",
-                                );
+                                // the value depends on the branch taken: bound at run time
+                                // by the product of the parts (see `exit_dyn`)
+                                self.exit_dyn = Some(x.span);
                                 return Err(());
                             }
                         }
@@ -177,15 +175,9 @@ impl<'a> Lowerer<'a> {
                         (ExitVal::Val(x, s), ExitVal::Val(y, _)) => match same_val(&x, &y) {
                             Some(true) => ExitVal::Val(x, s),
                             _ => {
-                                self.unsupported(
-                                    &format!(
-                                        "EXITs of parallel processes offering different values (`{}` and `{}`)",
-                                        ioco_lang::fmt::expr(&x),
-                                        ioco_lang::fmt::expr(&y)
-                                    ),
-                                    sp,
-                                    "offer the value with `!` on one side and `?` on the other",
-                                );
+                                // equal or not only at run time: the product of the parts
+                                // synchronises the exits when the values are equal
+                                self.exit_dyn = Some(sp);
                                 return Err(());
                             }
                         },
