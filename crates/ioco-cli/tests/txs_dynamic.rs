@@ -176,3 +176,79 @@ fn created_processes_consumed_in_order_through_a_hidden_channel() {
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(text.contains("FAIL"), "{text}");
 }
+
+/// MultipleControlLoops's created processes read records only in part (`recipeId(produceCmd)`,
+/// `batchId(correctCmd)`) or send a record built from a value (`! C_MeasureReport(batchInfo)`):
+/// the bag keeps the fields read and the step fixes them. Every MODELDEF loads and passes
+/// against itself; a monitor that reports under the wrong id fails.
+#[test]
+fn records_read_in_part_are_kept_in_part() {
+    if !have_corpus() {
+        return;
+    }
+    let txs = corpus("examps/ControlLoop/MultipleControlLoops.txs");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("mcl.ioco");
+    ioco()
+        .args(["translate", &txs, "-o", out.to_str().unwrap()])
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&out).unwrap();
+    // the command kept with its recipe only, the batch at its default
+    assert!(
+        text.contains("C_ProduceCmd(C_ProductId(0), produceCmd.recipeId)"),
+        "{text}"
+    );
+    for entry in ["SpecProduce", "SpecMeasure", "SpecCorrect", "Spec"] {
+        let out = ioco()
+            .args([
+                "test", &txs, "--entry", entry, "--sim", &txs, "--steps", "40", "--runs", "3",
+                "--seed", "3",
+            ])
+            .timeout(std::time::Duration::from_secs(300))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{entry}:\n{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let original = std::fs::read_to_string(root().join(&txs)).unwrap();
+    let report = "Out_Report ! id ? produceReport :: ProduceReport";
+    assert!(original.contains(report), "the corpus file changed");
+    let bad = dir.path().join("bad.txs");
+    std::fs::write(
+        &bad,
+        original.replace(
+            report,
+            "Out_Report ! (id + 1) ? produceReport :: ProduceReport",
+        ),
+    )
+    .unwrap();
+    let out = ioco()
+        .args([
+            "test",
+            &txs,
+            "--entry",
+            "SpecProduce",
+            "--sim",
+            bad.to_str().unwrap(),
+            "--steps",
+            "40",
+            "--runs",
+            "10",
+            "--seed",
+            "3",
+        ])
+        .timeout(std::time::Duration::from_secs(300))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("observed  Out_ProduceReport!(1,"),
+        "{stdout}"
+    );
+}

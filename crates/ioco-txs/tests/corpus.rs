@@ -58,5 +58,5 @@ fn corpus_files_load() {
         eprintln!("not loaded: {f}");
     }
     eprintln!("{} of {} corpus files load", loaded.len(), files.len());
-    assert_eq!(loaded.len(), 56, "pinned count of corpus files that load");
+    assert_eq!(loaded.len(), 58, "pinned count of corpus files that load");
 }

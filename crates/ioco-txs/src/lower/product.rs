@@ -84,10 +84,140 @@ struct Kind<'a> {
     b: &'a t::BExpr,
     genv: Rc<GEnv>,
     names: Vec<(String, String)>,
+    /// Per name, when the copy reads only some fields of a record: the record kept with the
+    /// others at their default (see [`Proj`]).
+    proj: Vec<Option<Proj>>,
     ctor: String,
     /// The functions "is there a copy with these values" and "without one such copy".
     has: String,
     remove: String,
+}
+
+/// A record value a pending copy reads only some fields of (`recipeId(produceCmd)`): the bag
+/// keeps the record with the fields it does not read at their default, so that copies that
+/// behave the same are equal, and a step fixes the copy by the fields it reads.
+#[derive(Clone, Debug)]
+struct Proj {
+    /// The record's `.ioco` constructor.
+    ctor: String,
+    /// Its fields in order: `.ioco` name, and `None` when read, else the default kept.
+    fields: Vec<(String, Option<o::Expr>)>,
+}
+
+impl Proj {
+    /// The record of field values `read` (by field name) and defaults.
+    fn build(&self, read: impl Fn(&str) -> o::Expr, sp: Span) -> o::Expr {
+        let xs = self
+            .fields
+            .iter()
+            .map(|(f, d)| d.clone().unwrap_or_else(|| read(f)))
+            .collect();
+        ex(o::ExprKind::Call(ident(self.ctor.clone(), sp), xs), sp)
+    }
+}
+
+/// Whether `b` reads `n` only through accessors among `fields` (collected in `out`).
+fn only_fields_b(b: &t::BExpr, n: &str, fields: &[String], out: &mut BTreeSet<String>) -> bool {
+    let v = |e: &t::VExpr, out: &mut BTreeSet<String>| only_fields_v(e, n, fields, out);
+    match &b.kind {
+        BKind::Stop | BKind::Hit | BKind::Miss => true,
+        BKind::Exit(items) => items.iter().all(|i| match i {
+            t::ExitItem::Send(e) => v(e, out),
+            t::ExitItem::Recv(x, _) => x.name != n,
+        }),
+        BKind::Prefix {
+            offers,
+            guard,
+            then,
+        } => {
+            let mut rebinds = false;
+            for o in offers {
+                for i in &o.items {
+                    match i {
+                        t::OfferItem::Send(e) => {
+                            if !v(e, out) {
+                                return false;
+                            }
+                        }
+                        t::OfferItem::Recv(x, _) => rebinds |= x.name == n,
+                    }
+                }
+            }
+            // a `? n` hides the value: conservatively not a projection
+            !rebinds
+                && guard.as_ref().is_none_or(|g| v(g, out))
+                && only_fields_b(then, n, fields, out)
+        }
+        BKind::Guard(c, x) => v(c, out) && only_fields_b(x, n, fields, out),
+        BKind::Choice(xs) => xs.iter().all(|x| only_fields_b(x, n, fields, out)),
+        BKind::Par(_, a, c) | BKind::Disable(a, c) | BKind::Interrupt(a, c) => {
+            only_fields_b(a, n, fields, out) && only_fields_b(c, n, fields, out)
+        }
+        BKind::Enable {
+            left,
+            accept,
+            right,
+        } => {
+            only_fields_b(left, n, fields, out)
+                && !accept.iter().any(|a| a.name.name == n)
+                && only_fields_b(right, n, fields, out)
+        }
+        BKind::Hide(_, x) => only_fields_b(x, n, fields, out),
+        BKind::Let(binds, x) => {
+            binds.iter().all(|(m, _, e)| m.name != n && v(e, out))
+                && only_fields_b(x, n, fields, out)
+        }
+        BKind::Inst { args, .. } => args.iter().all(|e| v(e, out)),
+    }
+}
+
+fn only_fields_v(e: &t::VExpr, n: &str, fields: &[String], out: &mut BTreeSet<String>) -> bool {
+    let v = |e: &t::VExpr, out: &mut BTreeSet<String>| only_fields_v(e, n, fields, out);
+    match &e.kind {
+        VKind::Int(_) | VKind::Bool(_) | VKind::Str(_) | VKind::Regex(_) => true,
+        VKind::Name(m) => m.name != n,
+        VKind::Call(f, args) => match args.as_slice() {
+            [a] if matches!(&a.kind, VKind::Name(m) if m.name == n) && fields.contains(&f.name) => {
+                out.insert(f.name.clone());
+                true
+            }
+            _ => args.iter().all(|a| v(a, out)),
+        },
+        VKind::Unary(_, a) | VKind::Typed(a, _) => v(a, out),
+        VKind::Binary(_, a, b) => v(a, out) && v(b, out),
+        VKind::If(c, a, b) => v(c, out) && v(a, out) && v(b, out),
+        VKind::Let(binds, body) => {
+            binds.iter().all(|(m, _, x)| m.name != n && v(x, out)) && v(body, out)
+        }
+    }
+}
+
+/// The projection of the value `n` of sort `sort` that `b` reads: a record type (one
+/// constructor) of which `b` reads only some fields, through accessors.
+fn projection(l: &mut Lowerer<'_>, b: &t::BExpr, n: &str, sort: &str) -> Option<Proj> {
+    let td = l.types.get(sort).copied()?;
+    let [c] = td.ctors.as_slice() else {
+        return None;
+    };
+    let names: Vec<String> = c.fields.iter().map(|f| f.name.name.clone()).collect();
+    let mut read = BTreeSet::new();
+    // (all fields read: the record is rebuilt from them, so a step fixes it by its fields)
+    if !only_fields_b(b, n, &names, &mut read) {
+        return None;
+    }
+    let mut fields = Vec::new();
+    for f in &c.fields {
+        let d = if read.contains(&f.name.name) {
+            None
+        } else {
+            Some(l.default_value(&f.sort.name, f.name.span, 0)?)
+        };
+        fields.push((safe(&f.name.name), d));
+    }
+    Some(Proj {
+        ctor: l.ctor_name(sort, &c.name.name),
+        fields,
+    })
 }
 
 /// A step of a shape: its action(s), guard and target.
@@ -1153,9 +1283,29 @@ fn conjuncts<'e>(e: &'e o::Expr, out: &mut Vec<&'e o::Expr>) {
     }
 }
 
+/// The `.ioco` constructors of record types (one constructor each) and their fields' names.
+fn record_ctors(l: &Lowerer<'_>) -> HashMap<String, Vec<String>> {
+    let mut out = HashMap::new();
+    for (ty, td) in &l.types {
+        if let [c] = td.ctors.as_slice() {
+            out.insert(
+                l.ctor_name(ty, &c.name.name),
+                c.fields.iter().map(|f| safe(&f.name.name)).collect(),
+            );
+        }
+    }
+    out
+}
+
 /// `p == q` solved for the one placeholder `p` mentions, when `p` is it, or it plus or minus
-/// an expression without placeholders (`n + 1 == v` gives `n = v - 1`).
-fn solve(p: &o::Expr, q: o::Expr, phs: &[String]) -> Option<(String, o::Expr)> {
+/// an expression without placeholders (`n + 1 == v` gives `n = v - 1`), or a record built
+/// with it (`C(n, 1) == v` gives `n = v.f1`; `inv`: the records' constructors and fields).
+fn solve(
+    p: &o::Expr,
+    q: o::Expr,
+    phs: &[String],
+    inv: &HashMap<String, Vec<String>>,
+) -> Option<(String, o::Expr)> {
     use o::BinOp as B;
     let bin = |op, a: o::Expr, b: o::Expr| {
         let span = a.span;
@@ -1171,16 +1321,29 @@ fn solve(p: &o::Expr, q: o::Expr, phs: &[String]) -> Option<(String, o::Expr)> {
             match (mentions(a, phs), mentions(b, phs)) {
                 // a + b == q: a == q - b; a - b == q: a == q + b
                 (true, false) => {
-                    let inv = if *op == B::Add { B::Sub } else { B::Add };
-                    solve(a, bin(inv, q, b.clone()), phs)
+                    let op2 = if *op == B::Add { B::Sub } else { B::Add };
+                    solve(a, bin(op2, q, b.clone()), phs, inv)
                 }
                 // a + b == q: b == q - a; a - b == q: b == a - q
                 (false, true) => match op {
-                    B::Add => solve(b, bin(B::Sub, q, a.clone()), phs),
-                    _ => solve(b, bin(B::Sub, a.clone(), q), phs),
+                    B::Add => solve(b, bin(B::Sub, q, a.clone()), phs, inv),
+                    _ => solve(b, bin(B::Sub, a.clone(), q), phs, inv),
                 },
                 _ => None,
             }
+        }
+        o::ExprKind::Call(c, xs) => {
+            let fields = inv.get(&c.name)?;
+            let mut at = xs.iter().enumerate().filter(|(_, x)| mentions(x, phs));
+            let (i, x) = at.next()?;
+            if at.next().is_some() || fields.len() != xs.len() {
+                return None;
+            }
+            let field = ex(
+                o::ExprKind::Field(Box::new(paren(q)), ident(fields[i].clone(), x.span)),
+                x.span,
+            );
+            solve(strip(x), field, phs, inv)
         }
         _ => None,
     }
@@ -1361,11 +1524,16 @@ impl<'a> Product<'a> {
                         let ctor = l.global(&format!("{}_{}", ty, self.bags[bi].kinds.len()));
                         let has = l.global(&format!("has_{}", ctor));
                         let remove = l.global(&format!("remove_{}", ctor));
+                        let proj = names
+                            .iter()
+                            .map(|(n, sort)| projection(l, b, n, sort))
+                            .collect();
                         self.bags[bi].kinds.push(Kind {
                             key,
                             b,
                             genv: genv.clone(),
                             names,
+                            proj,
                             ctor,
                             has,
                             remove,
@@ -1374,7 +1542,27 @@ impl<'a> Product<'a> {
                         self.bags[bi].kinds.len() - 1
                     }
                 };
-                let mut args: Vec<o::Expr> = vals.iter().map(|(_, v)| v.expr.clone()).collect();
+                // a record read only in part is kept with the other fields at their default
+                let proj = self.bags[bi].kinds[k].proj.clone();
+                let mut args: Vec<o::Expr> = vals
+                    .iter()
+                    .zip(&proj)
+                    .map(|((_, v), p)| match p {
+                        Some(p) => p.build(
+                            |f| {
+                                ex(
+                                    o::ExprKind::Field(
+                                        Box::new(paren(v.expr.clone())),
+                                        ident(f, b.span),
+                                    ),
+                                    b.span,
+                                )
+                            },
+                            b.span,
+                        ),
+                        None => v.expr.clone(),
+                    })
+                    .collect();
                 args.push(bag);
                 let ctor = self.bags[bi].kinds[k].ctor.clone();
                 Some(ex(o::ExprKind::Call(ident(ctor, b.span), args), b.span))
@@ -1407,11 +1595,12 @@ impl<'a> Product<'a> {
         let bi = self.bag_index(node);
         let nkinds = self.bags[bi].kinds.len();
         for k in 0..nkinds {
-            let (b, genv, names) = {
+            let (b, genv, names, proj) = {
                 let kd = &self.bags[bi].kinds[k];
-                (kd.b, kd.genv.clone(), kd.names.clone())
+                (kd.b, kd.genv.clone(), kd.names.clone(), kd.proj.clone())
             };
             let phs: Vec<String> = names.iter().map(|(n, _)| placeholder(n)).collect();
+            let inv = record_ctors(l);
             let scope: Scope = names
                 .iter()
                 .map(|(n, s)| {
@@ -1475,6 +1664,8 @@ impl<'a> Product<'a> {
                 }
                 // each value of the copy as an expression of the step's values
                 let mut defs: HashMap<String, o::Expr> = HashMap::new();
+                // fields of the records read in part (`ph.f == e`)
+                let mut fdefs: HashMap<(String, String), o::Expr> = HashMap::new();
                 if let Some(g) = &guard {
                     let mut cs = Vec::new();
                     conjuncts(g, &mut cs);
@@ -1484,12 +1675,33 @@ impl<'a> Product<'a> {
                                 if mentions(q, &phs) {
                                     continue;
                                 }
-                                if let Some((n, d)) = solve(strip(p), strip(q).clone(), &phs) {
+                                if let Some((n, d)) = solve(strip(p), strip(q).clone(), &phs, &inv)
+                                {
                                     defs.entry(n).or_insert(d);
+                                } else if let o::ExprKind::Field(r, f) = &strip(p).kind {
+                                    if let o::ExprKind::Name(n) = &strip(r).kind {
+                                        if phs.contains(&n.name) {
+                                            fdefs
+                                                .entry((n.name.clone(), f.name.clone()))
+                                                .or_insert(strip(q).clone());
+                                        }
+                                    }
                                 }
                             }
                         }
                     }
+                }
+                for (ph, p) in phs.iter().zip(&proj) {
+                    let Some(p) = p else { continue };
+                    if defs.contains_key(ph)
+                        || p.fields.iter().any(|(f, d)| {
+                            d.is_none() && !fdefs.contains_key(&(ph.clone(), f.clone()))
+                        })
+                    {
+                        continue;
+                    }
+                    let rec = p.build(|f| fdefs[&(ph.clone(), f.to_string())].clone(), t.span);
+                    defs.insert(ph.clone(), rec);
                 }
                 if let Some(ph) = phs.iter().find(|p| !defs.contains_key(*p)) {
                     let n = &names[phs.iter().position(|p| p == ph).unwrap_or(0)].0;
