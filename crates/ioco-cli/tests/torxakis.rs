@@ -861,3 +861,90 @@ fn wheel_is_tested_from_its_txs() {
     assert!(stdout.contains("Index!"), "{stdout}");
     assert!(stdout.contains("observed  CheckInfo!("), "{stdout}");
 }
+
+/// A SUT on a TorXakis socket for [`renamed_constructors_travel_under_torxakis_names`]: for
+/// each line (a `BoolList` in TorXakis's syntax) it answers the list with `head` in front, as
+/// text; a line with a `.ioco` name (`Cstr_BoolList`) gets no answer.
+fn list_sut(head: &'static str) -> u16 {
+    use std::io::{BufRead, BufReader, Write};
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for conn in l.incoming() {
+            let Ok(conn) = conn else { return };
+            std::thread::spawn(move || {
+                let mut w = conn.try_clone().unwrap();
+                for line in BufReader::new(conn).lines() {
+                    let Ok(line) = line else { return };
+                    if line.contains("_BoolList") {
+                        continue;
+                    }
+                    if writeln!(w, "Cstr({head},{})", line.trim()).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    port
+}
+
+/// Overloaded constructors over a `CNECTDEF`: the model's second list type has renamed
+/// constructors (`Cstr_BoolList`), but the lines written and read carry TorXakis's names
+/// (`Cstr(True,Nil)`), so the test passes against a SUT that speaks TorXakis and fails against
+/// one that answers with the wrong head.
+#[test]
+fn renamed_constructors_travel_under_torxakis_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let txs = dir.path().join("Lists.txs");
+    std::fs::write(
+        &txs,
+        "TYPEDEF IntList ::= Nil | Cstr { hd :: Int; tl :: IntList } ENDDEF\n\
+         TYPEDEF BoolList ::= Nil | Cstr { bhd :: Bool; btl :: BoolList } ENDDEF\n\
+         FUNCDEF count (l :: BoolList) :: Int ::= IF isNil(l) THEN 0 ELSE 1 + count(btl(l)) FI ENDDEF\n\
+         CHANDEF Chans ::= In, Out :: BoolList ENDDEF\n\
+         PROCDEF p [In, Out :: BoolList] () ::=\n\
+         \x20   In ? l [[ count(l) < 3 ]] >-> Out ! Cstr(False, l) >-> p [In, Out] ()\n\
+         ENDDEF\n\
+         MODELDEF Model ::= CHAN IN In CHAN OUT Out BEHAVIOUR p [In, Out] () ENDDEF\n\
+         CNECTDEF Sut ::= CLIENTSOCK\n\
+         \x20   CHAN OUT In HOST \"localhost\" PORT 7777\n\
+         \x20   ENCODE In ? l -> ! toString(l)\n\
+         \x20   CHAN IN Out HOST \"localhost\" PORT 7777\n\
+         \x20   DECODE Out ! fromString(s) <- ? s\n\
+         ENDDEF\n",
+    )
+    .unwrap();
+    let run = |port: u16| {
+        ioco()
+            .args([
+                "test",
+                txs.to_str().unwrap(),
+                "--txs-ports",
+                &format!("7777={port}"),
+                "--steps",
+                "20",
+                "--runs",
+                "3",
+                "--seed",
+                "4",
+            ])
+            .timeout(std::time::Duration::from_secs(300))
+            .output()
+            .unwrap()
+    };
+    let out = run(list_sut("False"));
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    let out = run(list_sut("True"));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("observed  Out!(Cstr_BoolList(true,"),
+        "{text}"
+    );
+}
