@@ -20,8 +20,9 @@ fn sut(pidfile: &Path) -> String {
     )
 }
 
+/// Waits until `f` gives a value (generously: the machine may be loaded).
 fn wait_for<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
-    let deadline = Instant::now() + Duration::from_secs(30);
+    let deadline = Instant::now() + Duration::from_secs(180);
     loop {
         if let Some(x) = f() {
             return x;
@@ -86,7 +87,14 @@ fn an_interrupted_session_writes_its_reports() {
     let json = dir.path().join("report.json");
     let junit = dir.path().join("report.xml");
     let html = dir.path().join("report.html");
-    let sut = format!("{} --ack", common::example_bin("coffee-sut"));
+    // the SUT notes each start (a run starts it anew), so the test interrupts once runs have
+    // finished, however slow the machine
+    let starts = dir.path().join("starts");
+    let sut = format!(
+        "sh -c 'echo started >> {}; exec {} --ack'",
+        starts.display(),
+        common::example_bin("coffee-sut")
+    );
     let mut ioco = Command::new(env!("CARGO_BIN_EXE_ioco"))
         .args(["test", "examples/coffee/coffee.ioco", "--sut", &sut])
         .args([
@@ -109,8 +117,11 @@ fn an_interrupted_session_writes_its_reports() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // Let some runs finish (each takes milliseconds), then interrupt.
-    std::thread::sleep(Duration::from_millis(3000));
+    // Let some runs finish (the third start means two runs ended), then interrupt.
+    wait_for("two runs to finish", || {
+        let n = std::fs::read_to_string(&starts).ok()?.lines().count();
+        (n >= 3).then_some(())
+    });
     let killed = Command::new("kill")
         .args(["-INT", &ioco.id().to_string()])
         .status()
