@@ -155,18 +155,9 @@ fn conjuncts(e: &t::VExpr, out: &mut Vec<t::VExpr>) {
 
 /// Whether `e` reads the variable `x`.
 fn mentions(e: &t::VExpr, x: &str) -> bool {
-    match &e.kind {
-        VKind::Int(_) | VKind::Bool(_) | VKind::Str(_) | VKind::Regex(_) => false,
-        VKind::Name(n) => n.name == x,
-        VKind::Call(_, args) => args.iter().any(|a| mentions(a, x)),
-        VKind::Unary(_, a) | VKind::Typed(a, _) => mentions(a, x),
-        VKind::Binary(_, a, b) => mentions(a, x) || mentions(b, x),
-        VKind::If(c, a, b) => mentions(c, x) || mentions(a, x) || mentions(b, x),
-        VKind::Let(binds, body) => {
-            binds.iter().any(|(_, _, v)| mentions(v, x))
-                || (!binds.iter().any(|(n, _, _)| n.name == x) && mentions(body, x))
-        }
-    }
+    let mut free = Vec::new();
+    super::seq::free_v(e, &mut Vec::new(), &mut free);
+    free.iter().any(|n| n == x)
 }
 
 /// `e[x := v]` (a `LET` that binds `x` again hides it).

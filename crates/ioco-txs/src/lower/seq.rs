@@ -97,7 +97,8 @@ pub(super) fn free_b(b: &t::BExpr, bound: &mut Vec<String>, out: &mut Vec<String
     }
 }
 
-fn free_v(e: &t::VExpr, bound: &mut Vec<String>, out: &mut Vec<String>) {
+/// Free value names of an expression (those not in `bound`).
+pub(super) fn free_v(e: &t::VExpr, bound: &mut Vec<String>, out: &mut Vec<String>) {
     match &e.kind {
         VKind::Int(_) | VKind::Bool(_) | VKind::Str(_) | VKind::Regex(_) => {}
         VKind::Name(n) => {
