@@ -1285,6 +1285,17 @@ impl<'a> Parser<'a> {
         };
         if let Some(op) = op {
             self.bump();
+            // `-9223372036854775808` is a literal (its digits alone do not fit in 64 bits)
+            let n = self.tok();
+            if op == UnOp::Neg && n.kind == Tok::Number {
+                if let Ok(v) = format!("-{}", self.text(n)).parse::<i64>() {
+                    self.bump();
+                    return Ok(Expr {
+                        kind: ExprKind::Int(v),
+                        span: t.span.to(n.span),
+                    });
+                }
+            }
             self.enter()?;
             let e = self.unary();
             self.depth -= 1;

@@ -73,6 +73,19 @@ fn eval(src: &str) -> Value {
     .unwrap()
 }
 
+/// The smallest integer is written as it prints (`ioco translate` of TorXakis's
+/// `isValid_long`); one less is still too large.
+#[test]
+fn the_smallest_integer_is_a_literal() {
+    assert_eq!(eval("-9223372036854775808"), Value::Int(i64::MIN));
+    assert_eq!(eval("-9223372036854775808 + 1"), Value::Int(i64::MIN + 1));
+    assert_eq!(eval("- 5 * 2"), Value::Int(-10));
+    let err = ioco_lang::parse_str("e.ioco", "fn f(): int = -9223372036854775809\n")
+        .err()
+        .expect("too large");
+    assert!(ioco_lang::render_plain(&err).contains("integer literal too large"));
+}
+
 #[test]
 fn euclidean_division_and_precedence() {
     assert_eq!(eval("-7 / 2"), Value::Int(-4));

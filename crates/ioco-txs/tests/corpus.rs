@@ -19,6 +19,49 @@ pub fn load(root: &Path, file: &Path) -> Result<ioco_txs::TxsModel, Vec<ioco_lan
     ioco_txs::load_files(&refs)
 }
 
+/// `ioco translate`'s text of `m` checks, to the same specifications: the same automata,
+/// with as many locations, variables and switches, and the same gates.
+fn same_after_translation(rel: &str, m: &ioco_txs::TxsModel) {
+    let text = ioco_txs::translate::to_ioco(m);
+    let t = ioco_lang::parse_str("t.ioco", &text).unwrap_or_else(|d| {
+        panic!(
+            "{rel}: the translation does not check:\n{}",
+            ioco_lang::render_plain(&d)
+        )
+    });
+    let summary = |p: &ioco_lang::Model| -> Vec<String> {
+        let mut out: Vec<String> = p
+            .program
+            .specs
+            .iter()
+            .map(|s| {
+                let gates: Vec<String> = s.gates.iter().map(|g| g.name.clone()).collect();
+                let parts: Vec<String> = s
+                    .automata
+                    .iter()
+                    .map(|a| {
+                        format!(
+                            "{}:{}l/{}v/{}s",
+                            a.name,
+                            a.locations.len(),
+                            a.vars.len(),
+                            a.switches.len()
+                        )
+                    })
+                    .collect();
+                format!("{} [{}] {}", s.name, gates.join(","), parts.join(" "))
+            })
+            .collect();
+        out.sort();
+        out
+    };
+    assert_eq!(
+        summary(&m.model),
+        summary(&t),
+        "{rel}: translated differently"
+    );
+}
+
 #[test]
 fn corpus_files_load() {
     let Some(root) = corpus() else {
@@ -37,6 +80,7 @@ fn corpus_files_load() {
                     !m.model.program.specs.is_empty(),
                     "{rel}: loaded but has no model"
                 );
+                same_after_translation(&rel, &m);
                 loaded.push(rel);
             }
             Err(diags) => {
