@@ -1624,13 +1624,7 @@ impl<'a> Lowerer<'a> {
                             // becomes one model, the product of its parts (`product`)
                             self.exit_dyn.take()?;
                             self.force_product = true;
-                            // named after the process being inlined, if any
-                            let want = self
-                                .stack
-                                .last()
-                                .and_then(|k| k.split(' ').next())
-                                .unwrap_or("behaviour")
-                                .to_string();
+                            let want = self.enclosing();
                             return self.seq_comp(&want, b, genv, scope, sp);
                         }
                     };
@@ -1677,7 +1671,10 @@ impl<'a> Lowerer<'a> {
             BKind::Guard(..) | BKind::Choice(..) => match self.effective(b, scope) {
                 None => Some(self.stop_comp(sp)),
                 Some(e) if !std::ptr::eq(e, b) => self.comp(e, genv, scope),
-                Some(_) => self.seq_comp("behaviour", b, genv, scope, sp),
+                Some(_) => {
+                    let want = self.enclosing();
+                    self.seq_comp(&want, b, genv, scope, sp)
+                }
             },
             BKind::Inst { name, gates, args } => {
                 if let Some(p) = self.procs.get(&name.name).copied() {
@@ -1763,8 +1760,23 @@ impl<'a> Lowerer<'a> {
                 self.unknown_proc(name);
                 None
             }
-            _ => self.seq_comp("behaviour", b, genv, scope, sp),
+            _ => {
+                let want = self.enclosing();
+                self.seq_comp(&want, b, genv, scope, sp)
+            }
         }
+    }
+
+    /// A name for a model made of part of a composed process: the process being inlined
+    /// (`behaviour` at the top of a MODELDEF).
+    fn enclosing(&self) -> String {
+        self.stack
+            .iter()
+            .rev()
+            .find(|k| !k.starts_with("const "))
+            .and_then(|k| k.split(' ').next())
+            .unwrap_or("behaviour")
+            .to_string()
     }
 
     /// The behaviour `b` stands for once guards that are constant under `scope` are decided
