@@ -97,7 +97,7 @@ fn what_cannot_be_imported_is_named_with_its_place_and_a_hint() {
         std::fs::read_to_string(root().join(corpus("test/sqatt/data/bench/Hiding/Hiding.txs")))
             .unwrap();
     text.push_str(
-        "\nPROCDEF stopped [A] () ::= A >-> STOP [>> A >-> STOP ENDDEF\n\
+        "\nPROCDEF stopped [A] () ::= A >-> STOP ||| stopped [A] () ENDDEF\n\
          MODELDEF Stopped ::= CHAN IN CHAN OUT MyOut BEHAVIOUR stopped [MyOut] () ENDDEF\n",
     );
     std::fs::write(&two, text).unwrap();
@@ -107,7 +107,7 @@ fn what_cannot_be_imported_is_named_with_its_place_and_a_hint() {
         .assert()
         .success()
         .stderr(predicate::str::contains("MODELDEF Stopped is left out"))
-        .stderr(predicate::str::contains("[>>"));
+        .stderr(predicate::str::contains("creates processes"));
     // ... and an error with --deny-warnings
     ioco()
         .args([
@@ -947,4 +947,76 @@ fn renamed_constructors_travel_under_torxakis_names() {
         text.contains("observed  Out!(Cstr_BoolList(true,"),
         "{text}"
     );
+}
+
+/// Disable `[>>` and interrupt `[><` (TorXakis's semantics: a first action of the right side
+/// ends the left side, or pauses it until the right side exits) become one model, the product
+/// of the parts. The interrupted worker conforms as its hand-written `.ioco` model; a model that
+/// forgets where it was interrupted does not; a disable whose right side omits its `Done`
+/// fails against the model.
+#[test]
+fn disable_and_interrupt_are_imported() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let int = write(
+        "int.txs",
+        "CHANDEF C ::= A, B, Int1, Int2 ENDDEF\n\
+         PROCDEF work [A, B] () ::= A >-> B >-> work [A, B] () ENDDEF\n\
+         MODELDEF Int ::= CHAN IN A, Int1 CHAN OUT B, Int2\n\
+         \x20 BEHAVIOUR work [A, B] () [>< (Int1 >-> Int2 >-> EXIT)\n\
+         ENDDEF\n",
+    );
+    let port = |resume_b: &str| {
+        format!(
+            "@main\nmodel W {{\n  input A, Int1\n  output B, Int2\n  init s0\n\
+             \x20 s0 -- A? --> s1\n  s1 -- B! --> s0\n\
+             \x20 s0 -- Int1? --> i0\n  i0 -- Int2! --> s0\n\
+             \x20 s1 -- Int1? --> i1\n  i1 -- Int2! --> {resume_b}\n}}\n"
+        )
+    };
+    let good = write("w.ioco", &port("s1"));
+    let bad = write("wbad.ioco", &port("s0"));
+    ioco()
+        .args(["translate", &int])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Int1?"))
+        .stdout(predicate::str::contains("-- tau --> s1"));
+    ioco()
+        .args(["compare", &int, &good])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("conforms"));
+    ioco()
+        .args(["compare", &int, &bad])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("after σ = A? Int1? Int2!"));
+    let job = |right: &str| {
+        format!(
+            "CHANDEF C ::= A, B, Cancel, Done ENDDEF\n\
+             PROCDEF job [A, B, Cancel, Done] () EXIT ::=\n\
+             \x20 (A >-> B >-> EXIT) [>> ({right})\n\
+             ENDDEF\n\
+             PROCDEF jobs [A, B, Cancel, Done] () ::=\n\
+             \x20 job [A, B, Cancel, Done] () >>> jobs [A, B, Cancel, Done] ()\n\
+             ENDDEF\n\
+             MODELDEF Dis ::= CHAN IN A, Cancel CHAN OUT B, Done\n\
+             \x20 BEHAVIOUR jobs [A, B, Cancel, Done] ()\n\
+             ENDDEF\n"
+        )
+    };
+    let dis = write("dis.txs", &job("Cancel >-> Done >-> EXIT"));
+    let dis_bad = write("disbad.txs", &job("Cancel >-> EXIT"));
+    ioco().args(["compare", &dis, &dis]).assert().success();
+    ioco()
+        .args(["compare", &dis, &dis_bad])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("Cancel?"))
+        .stdout(predicate::str::contains("Done!"));
 }

@@ -81,8 +81,7 @@ fn the_smallest_integer_is_a_literal() {
     assert_eq!(eval("-9223372036854775808 + 1"), Value::Int(i64::MIN + 1));
     assert_eq!(eval("- 5 * 2"), Value::Int(-10));
     let err = ioco_lang::parse_str("e.ioco", "fn f(): int = -9223372036854775809\n")
-        .err()
-        .expect("too large");
+        .expect_err("too large");
     assert!(ioco_lang::render_plain(&err).contains("integer literal too large"));
 }
 

@@ -220,6 +220,72 @@ impl Lts {
         out
     }
 
+    /// For each state, the inputs it enables weakly (tutorial Def. 4.3's input-enabled IOTS:
+    /// `s =a=>`, after internal steps), as a set of labels per state.
+    fn weak_inputs(&self) -> Vec<Vec<Label>> {
+        let inputs: Vec<Label> = self.alphabet.inputs().collect();
+        let direct: Vec<Vec<Label>> = self
+            .states()
+            .map(|s| {
+                inputs
+                    .iter()
+                    .copied()
+                    .filter(|&a| self.enables(s, a))
+                    .collect()
+            })
+            .collect();
+        self.states()
+            .map(|s| {
+                let mut seen = vec![false; self.num_states()];
+                let mut todo = vec![s];
+                seen[s as usize] = true;
+                let mut out: Vec<Label> = Vec::new();
+                while let Some(x) = todo.pop() {
+                    for &a in &direct[x as usize] {
+                        if !out.contains(&a) {
+                            out.push(a);
+                        }
+                    }
+                    for e in self.edges_with(x, Label::TAU) {
+                        if !seen[e.target as usize] {
+                            seen[e.target as usize] = true;
+                            todo.push(e.target);
+                        }
+                    }
+                }
+                out
+            })
+            .collect()
+    }
+
+    /// The (state, input) pairs where the input is not enabled even after internal steps
+    /// (`not s =a=>`): what makes the LTS not an input-enabled IOTS (tutorial Def. 4.3).
+    pub fn weak_input_enabledness_violations(&self) -> Vec<(State, Label)> {
+        let inputs: Vec<Label> = self.alphabet.inputs().collect();
+        let weak = self.weak_inputs();
+        let mut out = Vec::new();
+        for s in self.states() {
+            for &a in &inputs {
+                if !weak[s as usize].contains(&a) {
+                    out.push((s, a));
+                }
+            }
+        }
+        out
+    }
+
+    /// Angelic completion of the weakly missing inputs: an input that a state does not
+    /// enable even after internal steps becomes a self-loop there. Unlike
+    /// [`Lts::angelic_completion`], a state that reaches the input through τ is left as it is
+    /// (a self-loop there would add behaviour: the input taken before the internal step).
+    pub fn weak_angelic_completion(&self) -> Lts {
+        let mut b = self.clone().into_builder();
+        for (s, a) in self.weak_input_enabledness_violations() {
+            b.add_transition(s, a, s);
+        }
+        b.build().expect("completion keeps a valid LTS")
+    }
+
     /// Input-enabled: every state enables every input directly.
     pub fn is_input_enabled(&self) -> bool {
         self.input_enabledness_violations().is_empty()

@@ -1647,21 +1647,11 @@ impl<'a> Lowerer<'a> {
                     Box::new(paren_comp(r?)),
                 )))
             }
-            BKind::Disable(..) => {
-                self.unsupported(
-                    "the disable operator `[>>`",
-                    sp,
-                    "model the disabling action as a choice in every state of the left side",
-                );
-                None
-            }
-            BKind::Interrupt(..) => {
-                self.unsupported(
-                    "the interrupt operator `[><`",
-                    sp,
-                    "model the interrupt as a choice in every state of the left side",
-                );
-                None
+            BKind::Disable(..) | BKind::Interrupt(..) => {
+                // one model, the product of its parts (`product`: `Pt::Over`)
+                self.force_product = true;
+                let want = self.enclosing();
+                self.seq_comp(&want, b, genv, scope, sp)
             }
             BKind::Let(binds, body) => {
                 let sc = self.bind_lets(binds, scope)?;

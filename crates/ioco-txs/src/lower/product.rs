@@ -15,13 +15,16 @@
 //!   (sent values must agree); `B >>> ACCEPT ? x IN C NI`: B's exit is an internal step into
 //!   C with `x` bound to the value passed, so `p(v) ::= B(v) >>> ACCEPT ? w IN p(w) NI` is a
 //!   loop of the product;
-//! * a composition in a choice takes part in the choice with its first steps.
+//! * a composition in a choice takes part in the choice with its first steps;
+//! * `B1 [>> B2` and `B1 [>< B2` ([`Pt::Over`]): `B2`'s first step ends `B1` (disable) or
+//!   pauses it until `B2` exits, an internal step back into `B1` (interrupt); `B1`'s exit
+//!   ends both.
 //!
 //! Everything stays exact: a step of the product is a step of the TorXakis behaviour and back.
-//! What is not unfolded is reported ([`Lowerer::unsupported`]): hiding, disabling and
-//! interruption inside such a behaviour, a multi-action on a synchronised channel, an `EXIT ?
-//! x` whose value nobody sends, and a process that creates processes (recursion through a
-//! composition: the shapes would grow without bound; [`MAX_DEPTH`]).
+//! What is not unfolded is reported ([`Lowerer::unsupported`]): hiding inside such a
+//! behaviour, a multi-action on a synchronised channel, an `EXIT ? x` whose value nobody
+//! sends, and a process that creates processes through a synchronised composition (the shapes
+//! would grow without bound; [`MAX_DEPTH`]).
 
 use super::seq::{free_b, Edge, Loc, SeqBuilder, MAX_LOCATIONS};
 use super::*;
@@ -52,6 +55,18 @@ enum Pt<'a> {
     Enable {
         l: Box<Pt<'a>>,
         accept: &'a [t::VarDecl],
+        right: &'a t::BExpr,
+        genv: Rc<GEnv>,
+        vals: Vec<(String, Val)>,
+    },
+    /// `l [>> right` (`interrupt` false): a first step of `right` ends `l`; or
+    /// `l [>< right` (`interrupt` true): a first step of `right` pauses `l` until `right`
+    /// exits (`r`: the interrupter while it runs), and `right` can interrupt again. `l`'s
+    /// exit ends both. `vals`: the values `right` reads.
+    Over {
+        interrupt: bool,
+        l: Box<Pt<'a>>,
+        r: Option<Box<Pt<'a>>>,
         right: &'a t::BExpr,
         genv: Rc<GEnv>,
         vals: Vec<(String, Val)>,
@@ -303,6 +318,13 @@ fn rename_pt(p: &mut Pt, map: &[(String, String)]) {
             rename_pt(l, map);
             rename_vals(vals, map);
         }
+        Pt::Over { l, r, vals, .. } => {
+            rename_pt(l, map);
+            if let Some(r) = r {
+                rename_pt(r, map);
+            }
+            rename_vals(vals, map);
+        }
         Pt::Bag { bag, rest, .. } => {
             rename_expr(&mut bag.expr, map);
             rename_pt(rest, map);
@@ -342,6 +364,25 @@ fn shape(p: &Pt, out: &mut String) {
             genv_key(genv, out);
             let _ = write!(out, "{:?})", names);
         }
+        Pt::Over {
+            interrupt,
+            l,
+            r,
+            right,
+            genv,
+            vals,
+        } => {
+            out.push_str(if *interrupt { "I(" } else { "D(" });
+            shape(l, out);
+            if let Some(r) = r {
+                out.push('|');
+                shape(r, out);
+            }
+            let names: Vec<&str> = vals.iter().map(|v| v.0.as_str()).collect();
+            let _ = write!(out, "/{:p}", *right);
+            genv_key(genv, out);
+            let _ = write!(out, "{:?})", names);
+        }
         Pt::Bag { node, rest, .. } => {
             let _ = write!(out, "B{}(", node);
             shape(rest, out);
@@ -368,6 +409,7 @@ fn depth(p: &Pt) -> usize {
     match p {
         Pt::Par { l, r, .. } => 1 + depth(l).max(depth(r)),
         Pt::Enable { l, .. } | Pt::Bag { rest: l, .. } => 1 + depth(l),
+        Pt::Over { l, r, .. } => 1 + depth(l).max(r.as_ref().map_or(0, |r| depth(r))),
         _ => 0,
     }
 }
@@ -557,10 +599,21 @@ impl<'a> Product<'a> {
                     None
                 }
             },
-            BKind::Hide(..) | BKind::Disable(..) | BKind::Interrupt(..) => {
+            BKind::Disable(x, y) | BKind::Interrupt(x, y) => {
+                let lp = self.state_of(l, x, genv, scope, d + 1)?;
+                Some(Pt::Over {
+                    interrupt: matches!(b.kind, BKind::Interrupt(..)),
+                    l: Box::new(lp),
+                    r: None,
+                    right: y,
+                    genv: genv.clone(),
+                    vals: leaf_vals(y, scope),
+                })
+            }
+            BKind::Hide(..) => {
                 self.unsupported(
                     l,
-                    "HIDE, `[>>` or `[><` inside a composition started with values computed at run time",
+                    "HIDE inside a composition started with values computed at run time",
                     b.span,
                     "start the composition with constants, or write it at the top of the MODELDEF's BEHAVIOUR",
                 );
@@ -668,6 +721,36 @@ impl<'a> Product<'a> {
                     vals: self.name_vals(l, vals, &format!("{}+", path), vars, sorts, sp)?,
                 }
             }
+            Pt::Over {
+                interrupt,
+                l: a,
+                r,
+                right,
+                genv,
+                vals,
+            } => {
+                let a2 = self.vars(l, a, &format!("{}o", path), vars, sorts, first, sp)?;
+                let r2 = match r {
+                    Some(r) => Some(Box::new(self.vars(
+                        l,
+                        r,
+                        &format!("{}x", path),
+                        vars,
+                        sorts,
+                        first,
+                        sp,
+                    )?)),
+                    None => None,
+                };
+                Pt::Over {
+                    interrupt: *interrupt,
+                    l: Box::new(a2),
+                    r: r2,
+                    right,
+                    genv: genv.clone(),
+                    vals: self.name_vals(l, vals, &format!("{}^", path), vars, sorts, sp)?,
+                }
+            }
             Pt::Bag { node, bag, rest } => {
                 let rest2 = self.vars(l, rest, &format!("{}b", path), vars, sorts, first, sp)?;
                 let named = self.name_vals(
@@ -745,6 +828,26 @@ impl<'a> Product<'a> {
                 pairs(va, vb, out);
             }
             (
+                Pt::Over {
+                    l: a,
+                    r: ra,
+                    vals: va,
+                    ..
+                },
+                Pt::Over {
+                    l: b,
+                    r: rb,
+                    vals: vb,
+                    ..
+                },
+            ) => {
+                self.assign(a, b, out);
+                if let (Some(x), Some(y)) = (ra, rb) {
+                    self.assign(x, y, out);
+                }
+                pairs(va, vb, out);
+            }
+            (
                 Pt::Bag {
                     bag: x, rest: a, ..
                 },
@@ -817,6 +920,7 @@ impl<'a> Product<'a> {
         let mut exits = Vec::new();
         match p {
             Pt::Stop => {}
+            Pt::Over { .. } => self.over_steps(l, p, taken, &mut trs, &mut exits)?,
             Pt::Leaf { b, genv, vals } => {
                 let scope: Scope = vals.iter().cloned().collect();
                 self.leaf_steps(l, b, genv, &scope, None, taken, &mut trs, &mut exits)?;
@@ -989,6 +1093,90 @@ impl<'a> Product<'a> {
             }
         }
         Some((trs, exits))
+    }
+
+    /// The steps and exits of `l [>> right` and `l [>< right` (see [`Pt::Over`]).
+    fn over_steps(
+        &mut self,
+        l: &mut Lowerer<'a>,
+        p: &Pt<'a>,
+        taken: &HashSet<String>,
+        trs: &mut Vec<Tr<'a>>,
+        exits: &mut Vec<ExitTr>,
+    ) -> Option<()> {
+        let Pt::Over {
+            interrupt,
+            l: a,
+            r,
+            right,
+            genv,
+            vals,
+        } = p
+        else {
+            return Some(());
+        };
+        let over = |l2: Pt<'a>, r2: Option<Pt<'a>>| Pt::Over {
+            interrupt: *interrupt,
+            l: Box::new(l2),
+            r: r2.map(Box::new),
+            right,
+            genv: genv.clone(),
+            vals: vals.clone(),
+        };
+        match r {
+            None => {
+                // the left side runs; its exit ends both
+                let (ta, ea) = self.steps(l, a, taken)?;
+                for t in ta {
+                    let next = over(t.next.clone(), None);
+                    trs.push(Tr { next, ..t });
+                }
+                exits.extend(ea);
+                // a first step of the right side disables the left side, or interrupts it
+                let scope: Scope = vals.iter().cloned().collect();
+                let start = self.state_of(l, right, genv, &scope, 0)?;
+                let (tr, er) = self.steps(l, &start, taken)?;
+                for t in tr {
+                    let next = if *interrupt {
+                        over((**a).clone(), Some(t.next.clone()))
+                    } else {
+                        t.next.clone()
+                    };
+                    trs.push(Tr { next, ..t });
+                }
+                if let Some(e) = er.first() {
+                    if *interrupt {
+                        self.unsupported(
+                            l,
+                            "an interrupting behaviour that may EXIT before any action",
+                            e.span,
+                            "start the interrupting behaviour with an action",
+                        );
+                        return None;
+                    }
+                    exits.extend(er);
+                }
+            }
+            Some(rr) => {
+                // the interrupter runs, the left side paused; its exit resumes the left
+                // side (an internal step), and it can interrupt again from its start
+                let (tr, er) = self.steps(l, rr, taken)?;
+                for t in tr {
+                    let next = over((**a).clone(), Some(t.next.clone()));
+                    trs.push(Tr { next, ..t });
+                }
+                for e in er {
+                    trs.push(Tr {
+                        action: o::Action::Tau(e.span),
+                        also: Vec::new(),
+                        guard: e.guard,
+                        next: over((**a).clone(), None),
+                        span: e.span,
+                    });
+                }
+            }
+        }
+        Some(())
     }
 
     /// One step of both sides on a synchronised channel: `t1`'s received names are kept,
