@@ -246,17 +246,7 @@ impl SymbolicStepper {
             .sys
             .gate(&gv.0)
             .is_some_and(|g| self.tracker.sys.gates()[g as usize].dir == Direction::Input);
-        let shown = self.show(&gv, if input { "?" } else { "!" });
-        let mut s = Symbolic::new(&mut self.tracker, None);
-        if input {
-            if !s.enables(&gv) {
-                return Err(format!("{shown} is not offered here"));
-            }
-            s.give(&gv).map_err(refusal)?;
-        } else {
-            s.observe(Some(&gv)).map_err(refusal)?;
-        }
-        Ok(shown)
+        self.take(gv, input)
     }
 
     fn apply_step(&mut self, text: &str) -> Result<String, String> {
@@ -331,6 +321,12 @@ impl SymbolicStepper {
                 )
             })?
         };
+        self.take(gv, input)
+    }
+
+    /// Gives input `gv` to the tracker, or observes output `gv`: the label shown, or why the
+    /// model refuses it.
+    fn take(&mut self, gv: GateValue, input: bool) -> Result<String, String> {
         let shown = self.show(&gv, if input { "?" } else { "!" });
         let mut s = Symbolic::new(&mut self.tracker, None);
         if input {
