@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --workspace --bins --quiet
-cargo test --workspace --quiet "$@"
+cargo test --workspace --quiet --no-fail-fast "$@"

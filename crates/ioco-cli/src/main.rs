@@ -157,12 +157,14 @@ fn main() -> ExitCode {
                 && ioco_learn::stop::active()
                 && !ioco_learn::stop::stopped()
             {
+                // Say so before stopping: once stopped, the main thread may write the model,
+                // print its verdict and exit while this thread still waits for the systems.
+                errln!(
+                    "ioco: interrupted while learning: writing the hypothesis so far (Ctrl-C \
+                     again quits at once)"
+                );
                 ioco_learn::stop::stop();
                 ioco_exec::adapter::process::stop_all();
-                errln!(
-                "ioco: interrupted while learning: writing the hypothesis so far (Ctrl-C again \
-                 quits at once)"
-            );
                 return;
             }
             // The first Ctrl-C while a failing run is being shrunk stops the shrinking only: the
@@ -172,12 +174,12 @@ fn main() -> ExitCode {
                 && ioco_exec::shrinking::active()
                 && !ioco_exec::shrinking::interrupted()
             {
-                ioco_exec::shrinking::interrupt();
-                ioco_exec::adapter::process::stop_all();
                 errln!(
                     "ioco: interrupted while shrinking: the Fail found stands; ending the session \
-                 (Ctrl-C again quits at once)"
+                     (Ctrl-C again quits at once)"
                 );
+                ioco_exec::shrinking::interrupt();
+                ioco_exec::adapter::process::stop_all();
                 return;
             }
             INTERRUPTING.store(true, std::sync::atomic::Ordering::SeqCst);
