@@ -4,6 +4,7 @@
 mod common;
 
 use common::{ioco, root, write};
+use predicates::prelude::PredicateBooleanExt;
 use predicates::str::contains;
 use std::path::{Path, PathBuf};
 
@@ -34,6 +35,45 @@ fn check_summarises_the_coffee_machine() {
         v["outputs"],
         serde_json::json!(["playA!", "playB!", "done!"])
     );
+}
+
+/// Input-enabled as the tutorial's Def. 4.3 says, weakly: state 0 takes `go?` only after its
+/// internal step, and the model is input-enabled; `compare` agrees (it conforms to itself and
+/// completes nothing), and the simulator waits for the internal step (it passes against itself).
+#[test]
+fn an_input_taken_after_an_internal_step_counts_as_enabled() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = write(
+        dir.path(),
+        "weak.aut",
+        "des (0, 4, 3)\n(0, \"tau\", 1)\n(1, \"go?\", 2)\n(2, \"done!\", 0)\n(2, \"go?\", 2)\n",
+    );
+    let m = m.display().to_string();
+    ioco().args(["check", &m]).assert().code(0).stdout(contains(
+        "input-enabled:     yes, after internal steps (1 state(s) take an input only after",
+    ));
+    let out = ioco()
+        .args(["check", "--json", &m])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["input_enabled"], true);
+    assert_eq!(v["states_taking_inputs_after_internal_steps"], 1);
+    ioco()
+        .args(["compare", "--require-input-enabled", &m, &m])
+        .assert()
+        .code(0)
+        .stdout(contains("conforms"))
+        .stdout(contains("angelic").not());
+    ioco()
+        .args([
+            "test", &m, "--sim", &m, "--runs", "10", "--steps", "20", "--seed", "4",
+        ])
+        .assert()
+        .code(0);
 }
 
 #[test]

@@ -1012,6 +1012,19 @@ fn disable_and_interrupt_are_imported() {
     };
     let dis = write("dis.txs", &job("Cancel >-> Done >-> EXIT"));
     let dis_bad = write("disbad.txs", &job("Cancel >-> EXIT"));
+    // the exit of a `>>>` is an internal step: the model takes its next input only after it,
+    // and conforms to itself (input-enabled weakly, tutorial Def. 4.3)
+    ioco()
+        .args(["compare", &dis, &dis])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("conforms"));
+    ioco()
+        .args(["compare", &dis, &dis_bad])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("Cancel?"))
+        .stdout(predicate::str::contains("Done!"));
     let run = |sim: &str| {
         ioco()
             .args([

@@ -183,6 +183,48 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 160, ..ProptestConfig::default() })]
+
+    /// Implementations left as they are, with τ-cycles and inputs that some states take only
+    /// after internal steps (input-enabled only weakly, tutorial Def. 4.3): `compare` completes
+    /// them where an input is not enabled even after internal steps, the simulator takes those
+    /// steps before such an input, and the two agree: a conforming implementation never fails,
+    /// and every Fail is a suspension trace of the weakly completed implementation.
+    #[test]
+    fn weakly_input_enabled_implementations_compare_and_the_simulator_agree(
+        (n, edges) in spec_strategy(),
+        drop_mask in any::<u16>(),
+        extra in prop::collection::vec((0usize..6, 0usize..5, 0usize..6), 0..4),
+        seed in any::<u64>(),
+    ) {
+        let spec = build_with(n, &edges, true);
+        let mut variant: Vec<RawEdge> = edges
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| drop_mask >> (i % 16) & 1 == 0)
+            .map(|(_, e)| *e)
+            .collect();
+        variant.extend(extra);
+        let imp = build_with(n, &variant, true);
+        let cmp = compare(&imp, &spec, &CompareOptions::default()).unwrap();
+        let s = run_online(&spec, &opts(seed, StrategySpec::Uniform), sim_factory(imp.clone(), &spec)).unwrap();
+        if cmp.conforms() {
+            prop_assert_eq!(s.verdict, RunVerdict::Pass, "{:?}", s.first_failure());
+        }
+        check_failures_are_real(&spec, &s);
+        let completed = imp.weak_angelic_completion();
+        for r in s.runs.iter().filter(|r| r.verdict == RunVerdict::Fail) {
+            let trace = parse_trace(&spec, &r.trace).unwrap();
+            let names: Vec<String> = trace.iter().map(|&l| spec.alphabet().display(l)).collect();
+            let names: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+            let in_imp = parse_trace(&completed, &names).unwrap();
+            let mut sus = Suspension::new(&completed, QuiescencePolicy::Stable);
+            prop_assert!(sus.run(&in_imp).is_some(), "not a trace of the implementation: {:?}", r.trace);
+        }
+    }
+}
+
 /// The other side: online testing does catch most non-conforming variants (completeness in the
 /// limit, tutorial P1:L525), and each of its Fails is real.
 #[test]

@@ -4,8 +4,11 @@
 //! soundness (no run of a conforming implementation ends in Fail) and goal reaching (every
 //! run of an implementation that resolves races as assumed ends in Pass).
 //!
-//! The implementation may be nondeterministic and have τ; a missing input is ignored (angelic
-//! completion, tutorial Lemma A.1). At an *observe* node the implementation produces any
+//! The implementation may be nondeterministic and have τ. It needs to be input-enabled only
+//! weakly (tutorial Def. 4.3: every input enabled after internal steps): a state that takes an
+//! input only after internal steps waits for them; an input that no internal steps lead to is
+//! ignored (angelic completion, tutorial Lemma A.1), as `ioco compare` and the
+//! simulator do. At an *observe* node the implementation produces any
 //! output of its τ-closure, or δ from a quiescent state of it. At a *stimulate* node:
 //! * nondeterministic / input-fair: the input is taken or an output races ahead of it;
 //! * input-eager: the input is taken;
@@ -39,6 +42,11 @@ fn closure(imp: &Lts, s: State) -> Vec<State> {
         }
     }
     v
+}
+
+/// `c =a=>`: some state of `c`'s τ-closure enables `a` (tutorial Def. 4.3).
+fn weakly_enables(imp: &Lts, c: State, a: Label) -> bool {
+    closure(imp, c).into_iter().any(|q| imp.enables(q, a))
 }
 
 struct Explorer<'a> {
@@ -125,8 +133,11 @@ impl Explorer<'_> {
                     }
                     if take_input {
                         trace.push(input.clone());
+                        // A state that takes the input only after internal steps waits for
+                        // them: those steps lead to other states of the closure, which take it.
                         let targets: Vec<State> = match a {
                             Some(a) if imp.enables(c, a) => imp.successors(c, a).collect(),
+                            Some(a) if weakly_enables(imp, c, a) => Vec::new(),
                             _ => vec![c],
                         };
                         for t in targets {

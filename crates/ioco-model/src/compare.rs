@@ -6,9 +6,11 @@
 //! has a shortest σ. Cost: O(pairs × labels) after the two (lazy) subset constructions; for
 //! deterministic models, O(|S_i|·|S_s|·|L|).
 //!
-//! The implementation must be input-enabled (tutorial P1:L219). [`InputCompletion`] chooses
+//! The implementation must be input-enabled (tutorial P1:L219), weakly: every input is
+//! enabled after internal steps (`s =a=>`, tutorial Def. 4.3). [`InputCompletion`] chooses
 //! what happens when it is not: an error, or angelic completion (missing inputs are ignored:
-//! self-loops, tutorial Lemma A.1). Angelic is the default: it is how a real program that
+//! self-loops, tutorial Lemma A.1, only where the input is not enabled after internal steps
+//! either: [`Lts::weak_angelic_completion`]). Angelic is the default: it is how a real program that
 //! discards an unexpected input behaves, and the comparison stays meaningful for model files
 //! that leave inputs implicit; the number of completed (state, input) pairs is reported so the
 //! user sees that it happened.
@@ -149,8 +151,9 @@ pub fn compare(
     let mut completed_inputs = 0;
     // Only reachable states matter for ioco.
     let reachable = imp.reachable();
+    // weakly: an input enabled after internal steps is enabled (tutorial Def. 4.3)
     let violations: Vec<_> = imp
-        .input_enabledness_violations()
+        .weak_input_enabledness_violations()
         .into_iter()
         .filter(|&(s, _)| reachable[s as usize])
         .collect();
@@ -164,13 +167,8 @@ pub fn compare(
                 });
             }
             InputCompletion::Angelic => {
-                let inputs: Vec<Label> = imp.alphabet().inputs().collect();
-                completed_inputs = imp
-                    .states()
-                    .filter(|&s| reachable[s as usize])
-                    .map(|s| inputs.iter().filter(|&&a| !imp.enables(s, a)).count())
-                    .sum();
-                imp = imp.angelic_completion();
+                completed_inputs = violations.len();
+                imp = imp.weak_angelic_completion();
             }
         }
     }

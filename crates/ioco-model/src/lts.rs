@@ -220,6 +220,89 @@ impl Lts {
         out
     }
 
+    /// For each state, the inputs it enables weakly (tutorial Def. 4.3's input-enabled IOTS:
+    /// `s =a=>`, after internal steps): the inputs in alphabet order, and one bit set per
+    /// state over their positions (`words` 64-bit words each). The sets flow backwards along
+    /// τ-edges until nothing changes: O(τ-edges × words) per change, so linear in practice.
+    fn weak_inputs(&self) -> (Vec<Label>, usize, Vec<u64>) {
+        let inputs: Vec<Label> = self.alphabet.inputs().collect();
+        let words = inputs.len().div_ceil(64).max(1);
+        let n = self.num_states();
+        let mut position = vec![u32::MAX; self.alphabet.len() + 1];
+        for (i, a) in inputs.iter().enumerate() {
+            if a.index() < position.len() {
+                position[a.index()] = i as u32;
+            }
+        }
+        let mut bits = vec![0u64; n * words];
+        let mut tau_pred: Vec<Vec<State>> = vec![Vec::new(); n];
+        for s in self.states() {
+            for e in self.edges(s) {
+                if e.label.is_tau() {
+                    tau_pred[e.target as usize].push(s);
+                } else if let Some(&i) = position.get(e.label.index()) {
+                    if i != u32::MAX {
+                        bits[s as usize * words + i as usize / 64] |= 1 << (i % 64);
+                    }
+                }
+            }
+        }
+        let mut todo: Vec<State> = self
+            .states()
+            .filter(|&t| !tau_pred[t as usize].is_empty())
+            .collect();
+        let mut queued = vec![false; n];
+        for &t in &todo {
+            queued[t as usize] = true;
+        }
+        while let Some(t) = todo.pop() {
+            queued[t as usize] = false;
+            for &p in &tau_pred[t as usize] {
+                let mut changed = false;
+                for w in 0..words {
+                    let from = bits[t as usize * words + w];
+                    let to = &mut bits[p as usize * words + w];
+                    if *to | from != *to {
+                        *to |= from;
+                        changed = true;
+                    }
+                }
+                if changed && !queued[p as usize] {
+                    queued[p as usize] = true;
+                    todo.push(p);
+                }
+            }
+        }
+        (inputs, words, bits)
+    }
+
+    /// The (state, input) pairs where the input is not enabled even after internal steps
+    /// (`not s =a=>`): what makes the LTS not an input-enabled IOTS (tutorial Def. 4.3).
+    pub fn weak_input_enabledness_violations(&self) -> Vec<(State, Label)> {
+        let (inputs, words, bits) = self.weak_inputs();
+        let mut out = Vec::new();
+        for s in self.states() {
+            for (i, &a) in inputs.iter().enumerate() {
+                if bits[s as usize * words + i / 64] & (1 << (i % 64)) == 0 {
+                    out.push((s, a));
+                }
+            }
+        }
+        out
+    }
+
+    /// Angelic completion of the weakly missing inputs: an input that a state does not
+    /// enable even after internal steps becomes a self-loop there. Unlike
+    /// [`Lts::angelic_completion`], a state that reaches the input through τ is left as it is
+    /// (a self-loop there would add behaviour: the input taken before the internal step).
+    pub fn weak_angelic_completion(&self) -> Lts {
+        let mut b = self.clone().into_builder();
+        for (s, a) in self.weak_input_enabledness_violations() {
+            b.add_transition(s, a, s);
+        }
+        b.build().expect("completion keeps a valid LTS")
+    }
+
     /// Input-enabled: every state enables every input directly.
     pub fn is_input_enabled(&self) -> bool {
         self.input_enabledness_violations().is_empty()

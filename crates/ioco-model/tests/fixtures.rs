@@ -254,3 +254,37 @@ fn an_input_and_an_output_of_one_name_are_two_labels() {
     assert!(!c.conforms());
     assert_eq!(c.counterexample.unwrap().observed, "a!");
 }
+
+/// An input enabled after an internal step counts as enabled (tutorial Def. 4.3: an
+/// input-enabled IOTS has `s =a=>` for every input `a`): completion leaves such a state alone.
+/// Completing it with a self-loop would let the input be taken before the internal step, and
+/// the model would not conform to itself (`a? b! a?` then quiescent instead of `b!`); this is
+/// the shape of a TorXakis `>>>`, whose exit is an internal step.
+#[test]
+fn an_input_after_an_internal_step_is_enabled() {
+    // 0 -a?-> 1 -b!-> 2 -τ-> 3 -a?-> 4 -b!-> 5, and 0, 1, 4, 5 ignore nothing else
+    let l = lts(
+        &["a"],
+        &["b"],
+        &[
+            (0, "a?", 1),
+            (1, "b!", 2),
+            (2, "tau", 3),
+            (3, "a?", 4),
+            (4, "b!", 5),
+        ],
+    );
+    assert_eq!(check(&l, &l, QuiescencePolicy::Stable), None);
+    let v: Vec<u32> = l
+        .weak_input_enabledness_violations()
+        .into_iter()
+        .map(|(s, _)| s)
+        .collect();
+    assert_eq!(v, vec![1, 4, 5], "state 2 reaches a? after τ");
+    let c = l.weak_angelic_completion();
+    assert_eq!(c.num_transitions(), l.num_transitions() + 3);
+    // the strict completion would add a loop at 2, and the model would not conform to itself
+    let strict = l.angelic_completion();
+    let opts = CompareOptions::default();
+    assert!(!compare(&strict, &l, &opts).unwrap().conforms());
+}

@@ -68,7 +68,9 @@ pub struct Simulator {
     record: Vec<u32>,
 }
 
-/// States looked at when searching τ-paths before an input.
+/// States looked at when searching τ-paths before an input, once one that enables it has been
+/// found (until then the search goes on: ignoring an input that internal steps lead to would be
+/// behaviour `compare` does not allow).
 const MAX_TAU_SEARCH: usize = 256;
 
 impl Simulator {
@@ -158,7 +160,8 @@ impl Simulator {
     }
 
     /// Before input `a`: move by τ-steps to a state that enables `a`, chosen at random among
-    /// the τ-reachable ones (at most [`MAX_TAU_SEARCH`] looked at); stay where `a` is enabled
+    /// the τ-reachable ones (at most [`MAX_TAU_SEARCH`] looked at once one enables `a`, the
+    /// whole τ-closure if needed to find one); stay where `a` is enabled
     /// already with probability 1/2 (or when no τ-step leads elsewhere). A state from which no
     /// τ-path enables `a` stays (the input is then ignored: angelic completion).
     fn tau_before(&mut self, a: Label) {
@@ -175,17 +178,20 @@ impl Simulator {
             return;
         }
         let mut seen = vec![here];
+        let mut member = std::collections::HashSet::from([here]);
         let mut next = 0;
-        while next < seen.len() && seen.len() < MAX_TAU_SEARCH {
+        let mut found = self.enables(here, a);
+        while next < seen.len() && (seen.len() < MAX_TAU_SEARCH || !found) {
             let r = seen[next] as usize;
             next += 1;
+            found = found || self.enables(r as u32, a);
             let (n_out, n_spont) = (self.moves[r + 1] as usize, self.moves[r + 2] as usize);
             for k in n_out..n_spont {
                 let (l, t) = (
                     Label(self.moves[r + 4 + 2 * k]),
                     self.moves[r + 4 + 2 * k + 1],
                 );
-                if l.is_tau() && !seen.contains(&t) {
+                if l.is_tau() && member.insert(t) {
                     seen.push(t);
                 }
             }
