@@ -178,7 +178,8 @@ impl Simulator {
             return;
         }
         let mut seen = vec![here];
-        let mut member = std::collections::HashSet::from([here]);
+        // membership by a linear scan while the search is small, a set once it is large
+        let mut member: Option<std::collections::HashSet<u32>> = None;
         let mut next = 0;
         let mut found = self.enables(here, a);
         while next < seen.len() && (seen.len() < MAX_TAU_SEARCH || !found) {
@@ -191,7 +192,17 @@ impl Simulator {
                     Label(self.moves[r + 4 + 2 * k]),
                     self.moves[r + 4 + 2 * k + 1],
                 );
-                if l.is_tau() && member.insert(t) {
+                if !l.is_tau() {
+                    continue;
+                }
+                if member.is_none() && seen.len() >= MAX_TAU_SEARCH {
+                    member = Some(seen.iter().copied().collect());
+                }
+                let new = match &mut member {
+                    Some(m) => m.insert(t),
+                    None => !seen.contains(&t),
+                };
+                if new {
                     seen.push(t);
                 }
             }
@@ -309,4 +320,41 @@ pub fn factory(
     let imp = imp.into();
     let alpha = spec_alphabet.clone();
     move |_| Ok(Box::new(Simulator::new(Arc::clone(&imp), &alpha, opts)) as Box<dyn Adapter + Send>)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ioco_model::LtsBuilder;
+
+    /// An input enabled only at the end of a τ-path longer than [`MAX_TAU_SEARCH`] is still
+    /// taken (the model is input-enabled weakly, and `compare` does not complete it there):
+    /// the simulator walks the path, takes `a?` and then outputs `done!`.
+    #[test]
+    fn an_input_after_a_long_internal_path_is_taken() {
+        let n = 3 * MAX_TAU_SEARCH as u32;
+        let mut al = Alphabet::new();
+        let a = al.input("a").unwrap();
+        let done = al.output("done").unwrap();
+        let mut b = LtsBuilder::new(al);
+        b.add_states(n as usize + 2);
+        b.add_initial(0);
+        for s in 0..n {
+            b.add_transition(s, Label::TAU, s + 1);
+        }
+        b.add_transition(n, a, n + 1);
+        b.add_transition(n + 1, done, n + 1);
+        let lts = b.build().unwrap();
+        assert!(lts
+            .weak_input_enabledness_violations()
+            .iter()
+            .all(|&(s, _)| s == n + 1));
+        let mut sim = Simulator::new(lts.clone(), lts.alphabet(), SimOptions::default());
+        for _ in 0..5 {
+            sim.reset().unwrap();
+            assert_eq!(sim.send(a).unwrap(), Sent::Accepted);
+            let seen = sim.observe(Duration::from_millis(1)).unwrap();
+            assert_eq!(seen, Observation::Output(done));
+        }
+    }
 }
