@@ -143,85 +143,84 @@ proptest! {
     }
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 160, ..ProptestConfig::default() })]
-
-    /// With τ-cycles (divergence, issue #13 item 1): `compare` and testing against the simulated
-    /// implementation agree. A conforming implementation never fails; every Fail is justified by
-    /// both models (the trace is a suspension trace of the implementation, its prefix one of the
-    /// specification, the last observation not allowed by the specification).
-    #[test]
-    fn with_tau_cycles_compare_and_the_simulator_agree(
-        (n, edges) in spec_strategy(),
-        drop_mask in any::<u16>(),
-        extra in prop::collection::vec((0usize..6, 0usize..5, 0usize..6), 0..4),
-        seed in any::<u64>(),
-    ) {
-        let spec = build_with(n, &edges, true);
-        let mut variant: Vec<RawEdge> = edges
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| drop_mask >> (i % 16) & 1 == 0)
-            .map(|(_, e)| *e)
-            .collect();
-        variant.extend(extra);
-        let imp = build_with(n, &variant, true).angelic_completion();
-        let cmp = compare(&imp, &spec, &CompareOptions::default()).unwrap();
-        let s = run_online(&spec, &opts(seed, StrategySpec::Uniform), sim_factory(imp.clone(), &spec)).unwrap();
-        if cmp.conforms() {
-            prop_assert_eq!(s.verdict, RunVerdict::Pass, "{:?}", s.first_failure());
-        }
-        check_failures_are_real(&spec, &s);
-        for r in s.runs.iter().filter(|r| r.verdict == RunVerdict::Fail) {
-            let trace = parse_trace(&spec, &r.trace).unwrap();
-            let names: Vec<String> = trace.iter().map(|&l| spec.alphabet().display(l)).collect();
-            let names: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
-            let in_imp = parse_trace(&imp, &names).unwrap();
-            let mut sus = Suspension::new(&imp, QuiescencePolicy::Stable);
-            prop_assert!(sus.run(&in_imp).is_some(), "not a trace of the implementation: {:?}", r.trace);
-        }
+/// A variant of the spec (edges dropped by `drop_mask`, `extra` added), with τ-cycles,
+/// strictly completed or left as it is (`complete`), tested against the spec simulated:
+/// `compare` and testing agree. A conforming implementation never fails; every Fail is
+/// justified by both models (the trace is a suspension trace of the implementation as
+/// `compare` completes it, its prefix one of the specification, the last observation not
+/// allowed by the specification).
+fn compare_and_the_simulator_agree(
+    (n, edges): (usize, Vec<RawEdge>),
+    drop_mask: u16,
+    extra: Vec<RawEdge>,
+    seed: u64,
+    complete: bool,
+) -> Result<(), TestCaseError> {
+    let spec = build_with(n, &edges, true);
+    let mut variant: Vec<RawEdge> = edges
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| drop_mask >> (i % 16) & 1 == 0)
+        .map(|(_, e)| *e)
+        .collect();
+    variant.extend(extra);
+    let mut imp = build_with(n, &variant, true);
+    if complete {
+        imp = imp.angelic_completion();
     }
+    let cmp = compare(&imp, &spec, &CompareOptions::default()).unwrap();
+    let s = run_online(
+        &spec,
+        &opts(seed, StrategySpec::Uniform),
+        sim_factory(imp.clone(), &spec),
+    )
+    .unwrap();
+    if cmp.conforms() {
+        prop_assert_eq!(s.verdict, RunVerdict::Pass, "{:?}", s.first_failure());
+    }
+    check_failures_are_real(&spec, &s);
+    let completed = imp.weak_angelic_completion();
+    for r in s.runs.iter().filter(|r| r.verdict == RunVerdict::Fail) {
+        let trace = parse_trace(&spec, &r.trace).unwrap();
+        let names: Vec<String> = trace.iter().map(|&l| spec.alphabet().display(l)).collect();
+        let names: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+        let in_imp = parse_trace(&completed, &names).unwrap();
+        let mut sus = Suspension::new(&completed, QuiescencePolicy::Stable);
+        prop_assert!(
+            sus.run(&in_imp).is_some(),
+            "not a trace of the implementation: {:?}",
+            r.trace
+        );
+    }
+    Ok(())
 }
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 160, ..ProptestConfig::default() })]
 
-    /// Implementations left as they are, with τ-cycles and inputs that some states take only
-    /// after internal steps (input-enabled only weakly, tutorial Def. 4.3): `compare` completes
-    /// them where an input is not enabled even after internal steps, the simulator takes those
-    /// steps before such an input, and the two agree: a conforming implementation never fails,
-    /// and every Fail is a suspension trace of the weakly completed implementation.
+    /// With τ-cycles (divergence, issue #13 item 1), implementations completed strictly.
     #[test]
-    fn weakly_input_enabled_implementations_compare_and_the_simulator_agree(
-        (n, edges) in spec_strategy(),
+    fn with_tau_cycles_compare_and_the_simulator_agree(
+        spec in spec_strategy(),
         drop_mask in any::<u16>(),
         extra in prop::collection::vec((0usize..6, 0usize..5, 0usize..6), 0..4),
         seed in any::<u64>(),
     ) {
-        let spec = build_with(n, &edges, true);
-        let mut variant: Vec<RawEdge> = edges
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| drop_mask >> (i % 16) & 1 == 0)
-            .map(|(_, e)| *e)
-            .collect();
-        variant.extend(extra);
-        let imp = build_with(n, &variant, true);
-        let cmp = compare(&imp, &spec, &CompareOptions::default()).unwrap();
-        let s = run_online(&spec, &opts(seed, StrategySpec::Uniform), sim_factory(imp.clone(), &spec)).unwrap();
-        if cmp.conforms() {
-            prop_assert_eq!(s.verdict, RunVerdict::Pass, "{:?}", s.first_failure());
-        }
-        check_failures_are_real(&spec, &s);
-        let completed = imp.weak_angelic_completion();
-        for r in s.runs.iter().filter(|r| r.verdict == RunVerdict::Fail) {
-            let trace = parse_trace(&spec, &r.trace).unwrap();
-            let names: Vec<String> = trace.iter().map(|&l| spec.alphabet().display(l)).collect();
-            let names: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
-            let in_imp = parse_trace(&completed, &names).unwrap();
-            let mut sus = Suspension::new(&completed, QuiescencePolicy::Stable);
-            prop_assert!(sus.run(&in_imp).is_some(), "not a trace of the implementation: {:?}", r.trace);
-        }
+        compare_and_the_simulator_agree(spec, drop_mask, extra, seed, true)?;
+    }
+
+    /// Implementations left as they are, with τ-cycles and inputs that some states take only
+    /// after internal steps (input-enabled only weakly, tutorial Def. 4.3): `compare` completes
+    /// them where an input is not enabled even after internal steps, the simulator takes those
+    /// steps before such an input, and the two agree.
+    #[test]
+    fn weakly_input_enabled_implementations_compare_and_the_simulator_agree(
+        spec in spec_strategy(),
+        drop_mask in any::<u16>(),
+        extra in prop::collection::vec((0usize..6, 0usize..5, 0usize..6), 0..4),
+        seed in any::<u64>(),
+    ) {
+        compare_and_the_simulator_agree(spec, drop_mask, extra, seed, false)?;
     }
 }
 
