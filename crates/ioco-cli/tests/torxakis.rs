@@ -1042,3 +1042,77 @@ fn disable_and_interrupt_are_imported() {
     assert!(text.contains("Cancel?"), "{text}");
     assert!(text.contains("allowed   Done!"), "{text}");
 }
+
+/// `HIDE` inside a composition started with values computed at run time (a product model):
+/// the hidden channel becomes a gate of the model, hidden around its instance. A worker that
+/// passes `id + 1` over a hidden channel behaves as the model that outputs `id + 1` directly,
+/// in both directions, also with two workers at once (each synchronises only with itself);
+/// a worker that passes `id + 2` fails.
+#[test]
+fn hide_inside_a_composition_started_at_run_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = |name: &str, start: &str, offset: u32| {
+        let path = dir.path().join(format!("{name}.txs"));
+        std::fs::write(
+            &path,
+            format!(
+                "CHANDEF Chans ::= In :: Int; Out :: Int ENDDEF\n\
+                 PROCDEF worker [Out :: Int] (id :: Int) EXIT ::=\n\
+                 \x20 HIDE [H :: Int] IN\n\
+                 \x20   (H ! (id + {offset}) >-> EXIT) |[H]| (H ? v >-> Out ! v >-> EXIT)\n\
+                 \x20 NI\n\
+                 ENDDEF\n\
+                 PROCDEF loop [In, Out :: Int] () ::=\n\
+                 \x20 In ? id [[ (id >= 0) /\\ (id < 3) ]] >-> ({start})\n\
+                 ENDDEF\n\
+                 MODELDEF Model ::= CHAN IN In CHAN OUT Out BEHAVIOUR loop [In, Out] () ENDDEF\n"
+            ),
+        )
+        .unwrap();
+        path.display().to_string()
+    };
+    let one = model("one", "worker [Out] (id) >>> loop [In, Out] ()", 1);
+    let plain = model("plain", "Out ! (id + 1) >-> loop [In, Out] ()", 1);
+    let bad = model("bad", "worker [Out] (id) >>> loop [In, Out] ()", 2);
+    let two = model(
+        "two",
+        "(worker [Out] (id) ||| worker [Out] (id + 10)) >>> loop [In, Out] ()",
+        1,
+    );
+    let two_plain = model(
+        "two_plain",
+        "((Out ! (id + 1) >-> EXIT) ||| (Out ! (id + 11) >-> EXIT)) >>> loop [In, Out] ()",
+        1,
+    );
+    ioco()
+        .args(["translate", &one])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "output Out(p1: int), H_hidden(p1: int)",
+        ))
+        .stdout(predicate::str::contains(
+            "system Model { hide H_hidden in loop }",
+        ));
+    let test = |model: &str, sim: &str| {
+        ioco()
+            .args(["test", model, "--sim", sim, "--runs", "20", "--steps", "40"])
+            .args(["--seed", "5"])
+            .timeout(std::time::Duration::from_secs(300))
+            .output()
+            .unwrap()
+    };
+    for (m, s) in [
+        (&one, &plain),
+        (&plain, &one),
+        (&two, &two_plain),
+        (&two_plain, &two),
+    ] {
+        let out = test(m, s);
+        assert_eq!(out.status.code(), Some(0), "{m} --sim {s}: {out:?}");
+    }
+    let out = test(&one, &bad);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("observed  Out!("), "{text}");
+}

@@ -228,6 +228,7 @@ struct Snapshot<'a> {
     seq_models: HashMap<String, String>,
     loops: HashMap<String, String>,
     conts: HashMap<String, Cont<'a>>,
+    hidden_in_model: HashMap<String, Vec<String>>,
 }
 
 #[derive(Default)]
@@ -284,6 +285,8 @@ struct Lowerer<'a> {
     force_product: bool,
     /// Default values of the types made by the lowering (the bags of `product`).
     extra_defaults: HashMap<String, o::Expr>,
+    /// The gates a product model hides (`HIDE` inside it): its instances are wrapped in `hide`.
+    hidden_in_model: HashMap<String, Vec<String>>,
 }
 
 fn sort_text(s: &t::Sort) -> String {
@@ -607,6 +610,7 @@ impl<'a> Lowerer<'a> {
             seq_models: self.seq_models.clone(),
             loops: self.loops.clone(),
             conts: self.conts.clone(),
+            hidden_in_model: self.hidden_in_model.clone(),
         }
     }
 
@@ -619,6 +623,7 @@ impl<'a> Lowerer<'a> {
         self.seq_models = s.seq_models;
         self.loops = s.loops;
         self.conts = s.conts;
+        self.hidden_in_model = s.hidden_in_model;
         self.stack.clear();
         self.loop_used.clear();
     }
@@ -1813,6 +1818,24 @@ impl<'a> Lowerer<'a> {
         self.inert("stop".into(), "stop", "stopped", &[], sp)
     }
 
+    /// An instance of model `m`, in `hide` of the gates it hides (a product with `HIDE`).
+    fn model_inst(&self, m: &str, sp: Span) -> o::Comp {
+        let inst = o::Comp {
+            kind: o::CompKind::Inst(ident(m.to_string(), sp), Vec::new()),
+            span: sp,
+        };
+        match self.hidden_in_model.get(m) {
+            None => inst,
+            Some(hs) => o::Comp {
+                kind: o::CompKind::Hide(
+                    hs.iter().map(|h| ident(h.clone(), sp)).collect(),
+                    Box::new(paren_comp(inst)),
+                ),
+                span: sp,
+            },
+        }
+    }
+
     /// A sequential behaviour in a composition: its model, followed (`>>>`) by the composition
     /// it ends in, if any.
     fn seq_comp(
@@ -1824,10 +1847,7 @@ impl<'a> Lowerer<'a> {
         sp: Span,
     ) -> Option<o::Comp> {
         let (m, cont) = self.seq_model(want, b, genv, scope, sp)?;
-        let inst = o::Comp {
-            kind: o::CompKind::Inst(ident(m.clone(), sp), Vec::new()),
-            span: sp,
-        };
+        let inst = self.model_inst(&m, sp);
         match cont {
             None => Some(inst),
             Some((cb, cg, cs)) => {
@@ -1864,7 +1884,7 @@ impl<'a> Lowerer<'a> {
                     self.conts.retain(|k, _| !gone.contains(k));
                     let model = product::build(self, &m, b, genv, scope, sp)?;
                     self.push_item(o::ItemKind::Model(model), sp, Vec::new());
-                    return Some(inst);
+                    return Some(self.model_inst(&m, sp));
                 }
                 let next = next?;
                 Some(o::Comp {

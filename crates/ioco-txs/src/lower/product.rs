@@ -21,8 +21,10 @@
 //!   ends both.
 //!
 //! Everything stays exact: a step of the product is a step of the TorXakis behaviour and back.
-//! What is not unfolded is reported ([`Lowerer::unsupported`]): hiding inside such a
-//! behaviour, a multi-action on a synchronised channel, an `EXIT ? x` whose value nobody
+//! * `HIDE [h] IN B NI`: `h` becomes a gate of its own (named apart), and the model's instance
+//!   is wrapped in `hide` of it: its steps are internal, with their values.
+//!
+//! What is not unfolded is reported ([`Lowerer::unsupported`]): a multi-action on a synchronised channel, an `EXIT ? x` whose value nobody
 //! sends, and a process that creates processes through a synchronised composition (the shapes
 //! would grow without bound; [`MAX_DEPTH`]).
 
@@ -439,6 +441,7 @@ pub(super) fn build<'a>(
         failed: false,
         bags: Vec::new(),
         kinds_changed: false,
+        hidden: Vec::new(),
     };
     // the kinds of pending copies are found while exploring; the steps of the copies are
     // those of every kind, so the exploration starts again until no kind is new
@@ -464,6 +467,10 @@ pub(super) fn build<'a>(
             continue;
         }
         pb.bag_items(l)?;
+        if !pb.hidden.is_empty() {
+            let names = pb.hidden.iter().map(|h| h.2.name.clone()).collect();
+            l.hidden_in_model.insert(name.to_string(), names);
+        }
         let sb = std::mem::take(&mut pb.sb);
         return sb.finish(l, entry, inits, sp);
     }
@@ -487,6 +494,10 @@ struct Product<'a> {
     bags: Vec<BagInfo<'a>>,
     /// A kind of pending copy was found since the exploration started (it starts again).
     kinds_changed: bool,
+    /// The gates of the channels hidden inside (`HIDE [h] IN B NI`): the `HIDE`'s address,
+    /// the channel's position in it, and its gate, named apart from every other gate of the
+    /// model; the model's instance is wrapped in `hide` of them.
+    hidden: Vec<(usize, usize, Gate)>,
 }
 
 impl<'a> Product<'a> {
@@ -610,14 +621,43 @@ impl<'a> Product<'a> {
                     vals: leaf_vals(y, scope),
                 })
             }
-            BKind::Hide(..) => {
-                self.unsupported(
-                    l,
-                    "HIDE inside a composition started with values computed at run time",
-                    b.span,
-                    "start the composition with constants, or write it at the top of the MODELDEF's BEHAVIOUR",
-                );
-                None
+            BKind::Hide(chans, x) => {
+                // a gate per hidden channel, the same each time this HIDE is reached: two
+                // copies of it running at once never synchronise on it, since only the
+                // compositions inside it list the gate
+                let mut g2 = (**genv).clone();
+                for (k, c) in chans.iter().enumerate() {
+                    let key = (b as *const t::BExpr as usize, k);
+                    let gate = match self.hidden.iter().find(|h| (h.0, h.1) == key) {
+                        Some(h) => h.2.clone(),
+                        None => {
+                            let taken: HashSet<&str> = (self.sb.gates.iter())
+                                .chain(genv.values())
+                                .chain(self.hidden.iter().map(|h| &h.2))
+                                .map(|g| g.name.as_str())
+                                .collect();
+                            let base = safe(&c.name.name);
+                            let mut n = format!("{base}_hidden");
+                            let mut i = 1;
+                            while taken.contains(n.as_str()) {
+                                i += 1;
+                                n = format!("{base}_hidden{i}");
+                            }
+                            let g = Gate {
+                                name: n,
+                                input: false,
+                                sorts: c.sorts.iter().map(sort_text).collect(),
+                            };
+                            self.hidden.push((key.0, key.1, g.clone()));
+                            g
+                        }
+                    };
+                    if !self.sb.gates.iter().any(|g| g.name == gate.name) {
+                        self.sb.gates.push(gate.clone());
+                    }
+                    g2.insert(c.name.name.clone(), gate);
+                }
+                self.state_of(l, x, &Rc::new(g2), scope, d + 1)
             }
             _ => Some(leaf(b, genv, scope)),
         }
