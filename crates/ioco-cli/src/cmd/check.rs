@@ -121,7 +121,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             "deterministic": deterministic,
             "input_enabled": violations.is_empty(),
             "states_missing_inputs": violations.len(),
-            "states_taking_inputs_after_internal_steps": strict.len() - violations.len(),
+            "states_taking_inputs_after_internal_steps": strict.len().saturating_sub(violations.len()),
             "divergent_states": divergent.iter().map(|&s| lts.state_name(s)).collect::<Vec<_>>(),
             "silently_divergent_states": silent.iter().map(|&s| lts.state_name(s)).collect::<Vec<_>>(),
             "unreachable_states": unreachable.iter().map(|&s| lts.state_name(s)).collect::<Vec<_>>(),

@@ -18,8 +18,9 @@ pub struct Args {
     /// The implementation model.
     #[arg(value_name = "IMPL")]
     pub implementation: PathBuf,
-    /// Refuse an implementation that is not input-enabled (default: complete it angelically,
-    /// i.e. a missing input is ignored, and say how many (state, input) pairs were completed).
+    /// Refuse an implementation that is not input-enabled, i.e. has a state that does not take
+    /// an input even after internal steps (default: complete it angelically, i.e. such an
+    /// input is ignored, and say how many (state, input) pairs were completed).
     #[arg(long)]
     pub require_input_enabled: bool,
     /// When a state is quiescent.
