@@ -1116,3 +1116,41 @@ fn hide_inside_a_composition_started_at_run_time() {
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(text.contains("observed  Out!("), "{text}");
 }
+
+/// The parser's warnings reach the user from the binary: Ark's `18446744073709551615` is read
+/// as the 64-bit bound (it used to be said nowhere), and a chain of operators that TorXakis
+/// reads left to right, unlike the usual precedences, shows both readings before the type
+/// error it causes.
+#[test]
+fn parser_warnings_are_shown() {
+    if !have_corpus() {
+        return;
+    }
+    ioco()
+        .args(["check", &corpus("examps/Ark/Ark.txs")])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("ioco::txs::parse::int_clamped"))
+        .stderr(predicate::str::contains("Ark.txs:28:73"));
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("m.txs");
+    std::fs::write(
+        &m,
+        "CHANDEF C ::= In :: Int ENDDEF\n\
+         PROCDEF p [In :: Int] () ::= In ? x [[ x >= 0 /\\ x < 3 ]] >-> p [In] () ENDDEF\n\
+         MODELDEF M ::= CHAN IN In CHAN OUT BEHAVIOUR p [In] () ENDDEF\n",
+    )
+    .unwrap();
+    let out = ioco()
+        .arg("check")
+        .arg(&m)
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let err = String::from_utf8_lossy(&out.stderr);
+    let warning = err.find("no_precedence").expect("the warning");
+    let error = err.find("ioco::check::type").expect("the type error");
+    assert!(warning < error, "{err}");
+    assert!(err.contains("(x >= 0) /\\"), "{err}");
+}

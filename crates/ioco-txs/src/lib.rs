@@ -111,16 +111,25 @@ fn load_texts(
     if diags.iter().any(|d| d.is_error()) {
         return Err(attach(diags, &sources));
     }
+    // the parser's warnings (e.g. a chain of operators without precedence) go with the
+    // errors found later, which they may explain, or with the model's warnings
+    let parse_warnings = diags;
+    let with_warnings = |ds: Vec<Diagnostic>| {
+        let mut all = parse_warnings.clone();
+        all.extend(ds);
+        all
+    };
     let refs: Vec<&ast::File> = files.iter().collect();
     let lowered = match lower::lower(&refs) {
         Ok(l) => l,
-        Err(ds) => return Err(attach(ds, &sources)),
+        Err(ds) => return Err(attach(with_warnings(ds), &sources)),
     };
     let program = match ioco_lang::check::check(&[(first.unwrap_or(0), &lowered.file)]) {
         Ok(p) => p,
-        Err(ds) => return Err(attach(ds, &sources)),
+        Err(ds) => return Err(attach(with_warnings(ds), &sources)),
     };
     let mut model = ioco_lang::Model { sources, program };
+    model.program.warnings.extend(parse_warnings);
     model
         .program
         .warnings

@@ -49,7 +49,8 @@
 //!
 //! Value expressions: **every infix operator has the same precedence and associates to the
 //! left** (TorXakis has no operator table: `1 + 2 * 3` is `(1 + 2) * 3` and `a == b /\ c` is
-//! `(a == b) /\ c`); prefix operators (`-x`, `+x`, any operator) bind tighter than infix ones;
+//! `(a == b) /\ c`; where the usual precedences would group a chain otherwise, the warning
+//! `ioco::txs::parse::no_precedence` gives both readings); prefix operators (`-x`, `+x`, any operator) bind tighter than infix ones;
 //! `e :: Sort` annotates one term (`ANY :: Int`, `x :: Int + 1`) and binds tightest. Terms:
 //! literals (`42`, `True`, `"s"`, `REGEX('..')`), names, calls `f(a, b)`, `( e )`,
 //! `IF c THEN a ELSE b FI`, `LET x = e, y = f; z :: Int = g IN e NI` (`,` separates parallel
@@ -1464,22 +1465,78 @@ impl<'s> Parser<'s> {
         Ok(c)
     }
 
-    /// Infix operators: one precedence level, left-associative.
+    /// Infix operators: one precedence level, left-associative. A chain that the usual
+    /// precedences would read otherwise gets the warning `ioco::txs::parse::no_precedence`.
     fn vexpr(&mut self) -> PResult<VExpr> {
         let mut left = self.vunary()?;
         let mut n = 0;
+        let mut operands = vec![left.span];
+        let mut ops: Vec<String> = Vec::new();
         while self.peek() == Tok::Op {
             self.link(&mut n, "infix operators")?;
             let t = self.bump();
             let op = self.ident_of(t);
+            ops.push(op.name.clone());
             let right = self.vunary()?;
+            operands.push(right.span);
             left = VExpr {
                 span: left.span.to(right.span),
                 kind: VKind::Binary(op, Box::new(left), Box::new(right)),
             };
         }
         self.links -= n;
+        if ops.len() >= 2 {
+            self.precedence_warning(&operands, &ops, left.span);
+        }
         Ok(left)
+    }
+
+    /// The warning for a chain of infix operators that the usual precedences (`*` over `+`
+    /// over comparisons over `/\` over `\/` over `=>`) would group otherwise than TorXakis,
+    /// which reads them left to right (TorXakis issue #268): both readings, to parenthesise.
+    fn precedence_warning(&mut self, operands: &[Span], ops: &[String], sp: Span) {
+        let Some(prec) = ops
+            .iter()
+            .map(|o| usual_precedence(o))
+            .collect::<Option<Vec<u8>>>()
+        else {
+            return; // a user-defined operator: no usual precedence to compare with
+        };
+        // left to right is the usual reading while the precedences never rise
+        let mut lowest = prec[0];
+        let differs = prec[1..].iter().any(|&p| {
+            let rises = p > lowest;
+            lowest = lowest.min(p);
+            rises
+        });
+        if !differs {
+            return;
+        }
+        let texts: Vec<String> = operands
+            .iter()
+            .map(|&o| {
+                self.text(o)
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        let mut d = Diagnostic::warning(
+            "ioco::txs::parse::no_precedence",
+            "TorXakis operators have no precedence: this chain is read left to right",
+            sp,
+            "read left to right",
+        );
+        if texts.iter().map(|t| t.len() + 4).sum::<usize>() <= 160 {
+            let left = left_to_right(&texts, ops);
+            let usual = by_precedence(&texts, ops, &prec);
+            d = d.help(format!(
+                "it means `{left}` (as in TorXakis); write `{usual}` if that is what you mean"
+            ));
+        } else {
+            d = d.help("parenthesise it to say which operator applies first");
+        }
+        self.diags.push(d);
     }
 
     /// Prefix operators (read in a loop) before a term.
@@ -1661,4 +1718,66 @@ impl<'s> Parser<'s> {
             span: start.to(self.prev_span()),
         })
     }
+}
+
+/// The usual precedence of a TorXakis infix operator (higher binds tighter); `None` for a
+/// user-defined one.
+fn usual_precedence(op: &str) -> Option<u8> {
+    Some(match op {
+        "*" | "/" | "%" => 7,
+        "+" | "-" | "++" => 6,
+        "==" | "<>" | "<" | "<=" | ">" | ">=" => 4,
+        "/\\" => 3,
+        "\\/" => 2,
+        "=>" => 1,
+        _ => return None,
+    })
+}
+
+/// An operand of a rendered chain: parenthesised when it is itself an application.
+fn operand((text, compound): (String, bool)) -> String {
+    if compound {
+        format!("({text})")
+    } else {
+        text
+    }
+}
+
+/// `a op b op c` grouped left to right: `(a op b) op c`.
+fn left_to_right(texts: &[String], ops: &[String]) -> String {
+    let mut acc = (texts[0].clone(), false);
+    for (op, t) in ops.iter().zip(&texts[1..]) {
+        acc = (format!("{} {op} {}", operand(acc), t), true);
+    }
+    acc.0
+}
+
+/// `a op b op c` grouped by the usual precedences (precedence climbing, equal precedences
+/// to the left).
+fn by_precedence(texts: &[String], ops: &[String], prec: &[u8]) -> String {
+    fn climb(
+        lhs: (String, bool),
+        min: u8,
+        k: &mut usize,
+        texts: &[String],
+        ops: &[String],
+        prec: &[u8],
+    ) -> (String, bool) {
+        let mut lhs = lhs;
+        while *k < ops.len() && prec[*k] >= min {
+            let i = *k;
+            *k += 1;
+            let mut rhs = (texts[i + 1].clone(), false);
+            while *k < ops.len() && prec[*k] > prec[i] {
+                rhs = climb(rhs, prec[i] + 1, k, texts, ops, prec);
+            }
+            lhs = (
+                format!("{} {} {}", operand(lhs), ops[i], operand(rhs)),
+                true,
+            );
+        }
+        lhs
+    }
+    let mut k = 0;
+    climb((texts[0].clone(), false), 0, &mut k, texts, ops, prec).0
 }
