@@ -7,9 +7,9 @@
 //! The implementation may be nondeterministic and have τ. It needs to be input-enabled only
 //! weakly (tutorial Def. 4.3: every input enabled after internal steps): a state that takes an
 //! input only after internal steps waits for them; an input that no internal steps lead to is
-//! ignored (angelic completion, tutorial Lemma A.1), as `ioco compare` and the
-//! simulator do. At an *observe* node the implementation produces any
-//! output of its τ-closure, or δ from a quiescent state of it. At a *stimulate* node:
+//! ignored (angelic completion, tutorial Lemma A.1), as `ioco compare` and the simulator do.
+//! At an *observe* node the implementation produces any output of its τ-closure, or δ from a
+//! quiescent state of it. At a *stimulate* node:
 //! * nondeterministic / input-fair: the input is taken or an output races ahead of it;
 //! * input-eager: the input is taken;
 //! * output-eager: a state that can output does, a state that cannot takes the input.
