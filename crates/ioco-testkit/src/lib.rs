@@ -122,7 +122,8 @@ fn record(log: &Path, fail: bool, test: &str, reason: &str) {
     if fail {
         panic!("{test} cannot run (IOCO_NO_SKIP is set, so this is a failure): {reason}");
     }
-    eprintln!("ioco-test-skip: {test}: {reason}");
+    // straight to the standard error, past libtest's capture of `eprintln!`: seen at once
+    let _ = writeln!(std::io::stderr(), "ioco-test-skip: {test}: {reason}");
     if let Some(dir) = log.parent() {
         let _ = std::fs::create_dir_all(dir);
     }
