@@ -337,9 +337,6 @@ fn main() {
             "mealy:500:9:2".into(),
         ]
     };
-    let corpus = std::env::var("IOCO_CORPUS").unwrap_or_else(|_| {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus").to_string()
-    });
     let mut dots = Vec::new();
     fn walk(dir: &std::path::Path, out: &mut Vec<String>) {
         let Ok(rd) = std::fs::read_dir(dir) else {
@@ -356,7 +353,10 @@ fn main() {
             }
         }
     }
-    walk(std::path::Path::new(&corpus), &mut dots);
+    match ioco_testkit::locate_corpus() {
+        Ok(corpus) => walk(&corpus, &mut dots),
+        Err(why) => eprintln!("note: no corpus cases: {why}"),
+    }
     cases.extend(dots.into_iter().map(|d| format!("corpus:{d}")));
     if suites {
         cases = cases.into_iter().map(|c| format!("suite:{c}")).collect();

@@ -1,7 +1,7 @@
 //! Benchmarks of the TorXakis front end (plain timing, `cargo bench -p ioco-exec --bench txs`; issue #16):
 //!
 //! 1. **load**: parse + lower + check ([`ioco_txs::load_files`]) of every file of the TorXakis
-//!    corpus (`../shared/corpus/torxakis`) that loads, with its companion files; the median of
+//!    corpus (`torxakis/` in the public corpus, `ioco_testkit`) that loads, with its companion files; the median of
 //!    [`LOAD_REPS`] repetitions per file, then the median and the maximum over the files.
 //! 2. **step**: each micro-benchmark MODELDEF of `test/sqatt/data/bench/` that has a hand port
 //!    in `examples/torxakis/` (same name, or [`RENAMED`]), stepped as `ioco test M --sim M
@@ -70,9 +70,8 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-fn corpus() -> Option<PathBuf> {
-    let c = root().join("../shared/corpus/torxakis");
-    c.is_dir().then_some(c)
+fn corpus() -> Result<PathBuf, String> {
+    ioco_testkit::locate_corpus().map(|c| c.join("torxakis"))
 }
 
 fn load(paths: &[PathBuf]) -> Result<ioco_txs::TxsModel, Vec<ioco_lang::Diagnostic>> {
@@ -603,9 +602,12 @@ fn root_ports() -> PathBuf {
 }
 
 fn main() {
-    let Some(root) = corpus() else {
-        println!("skipped: the TorXakis corpus is not at ../shared/corpus/torxakis");
-        return;
+    let root = match corpus() {
+        Ok(root) => root,
+        Err(why) => {
+            println!("skipped: {why}");
+            return;
+        }
     };
     println!("seed {SEED}");
     // `-- step NAME`: only that part (load, step, dispro), and only that MODELDEF

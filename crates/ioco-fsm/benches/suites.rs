@@ -56,7 +56,13 @@ fn row(name: &str, m: &Mealy, method: Method, k: usize, time_limit_s: f64) {
 }
 
 fn corpus() -> Vec<(String, Mealy)> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    let root = match ioco_testkit::locate_corpus() {
+        Ok(root) => root,
+        Err(why) => {
+            eprintln!("note: no corpus models: {why}");
+            return Vec::new();
+        }
+    };
     let mut files = Vec::new();
     let mut stack = vec![root.join("mealy-aalpy"), root.join("hybrid-ads")];
     while let Some(d) = stack.pop() {

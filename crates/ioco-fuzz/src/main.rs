@@ -1,8 +1,8 @@
 //! `ioco-fuzz [--seed S] [--execs N] [--seconds T] [DIR…]`: fuzz the readers, checker,
 //! formatter and writers with mutations of the models under DIR (default: the repository's
-//! `examples/` and the shared corpus beside it). Prints executions, panics and the slowest
-//! execution; exits 1 if anything panicked or took more than 5 s, with the first such input
-//! written to `fuzz-failure.txt`.
+//! `examples/` and the public corpus: `IOCO_CORPUS`, else `shared/corpus` beside the
+//! repository). Prints executions, panics and the slowest execution; exits 1 if anything
+//! panicked or took more than 5 s, with the first such input written to `fuzz-failure.txt`.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -33,7 +33,7 @@ fn main() -> std::process::ExitCode {
     if dirs.is_empty() {
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
         dirs.push(root.join("examples"));
-        dirs.push(root.join("../shared/corpus"));
+        dirs.extend(ioco_testkit::locate_corpus().ok());
     }
     let seeds = ioco_fuzz::seeds(&dirs);
     if seeds.is_empty() {

@@ -8,7 +8,11 @@ use std::time::Duration;
 #[test]
 fn a_short_seeded_pass_finds_no_panic_and_no_time_out() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let seeds = ioco_fuzz::seeds(&[root.join("examples"), root.join("../shared/corpus")]);
+    let mut dirs = vec![root.join("examples")];
+    // without the corpus, the examples only: that part is recorded as skipped (a failure under
+    // IOCO_NO_SKIP=1)
+    dirs.extend(ioco_testkit::corpus_part("its corpus seeds"));
+    let seeds = ioco_fuzz::seeds(&dirs);
     assert!(seeds.len() > 20, "{} seeds", seeds.len());
     let r = ioco_fuzz::run(&seeds, 20261124, 3_000, Duration::from_secs(240));
     assert!(r.execs >= 300, "only {} executions", r.execs);

@@ -1,6 +1,8 @@
-//! The TorXakis corpus (`../shared/corpus/torxakis`, TorXakis's `examps/` and micro-benchmarks):
-//! which files are read together, and the listing of its `.txs` files. Used by the tests and
-//! the benchmarks of the front end; a TorXakis user gives the files with `--with`.
+//! The TorXakis corpus (`torxakis/` in the public corpus, which the tests find with
+//! `ioco_testkit`: `IOCO_CORPUS`, else `../shared/corpus`; TorXakis's `examps/` and
+//! micro-benchmarks): which files are read together, and the listing of its `.txs` files. Used
+//! by the tests and the benchmarks of the front end; a TorXakis user gives the files with
+//! `--with`.
 
 use std::path::{Path, PathBuf};
 

@@ -81,13 +81,11 @@ fn a_constructor_defined_twice_in_one_type_is_an_error() {
 /// exits inside multi-actions with values received at run time: it loads.
 #[test]
 fn wheel_loads() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/corpus/torxakis/examps/Wheel/Wheel.txs");
-    if !root.is_file() {
-        eprintln!("skipped: no corpus");
+    let Some(corpus) = ioco_testkit::corpus() else {
         return;
-    }
-    if let Err(d) = ioco_txs::load_files(&[&root]) {
+    };
+    let wheel = corpus.join("torxakis/examps/Wheel/Wheel.txs");
+    if let Err(d) = ioco_txs::load_files(&[&wheel]) {
         panic!("{}", ioco_lang::render_plain(&d));
     }
 }

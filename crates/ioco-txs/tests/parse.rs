@@ -3,17 +3,12 @@
 use ioco_txs::ast::*;
 use ioco_txs::corpus::txs_files;
 use ioco_txs::parser::parse;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-/// The TorXakis corpus (`shared/corpus/torxakis`, a sibling of the repository root).
+/// The TorXakis corpus (`torxakis/` in the public corpus); `None` once the calling test is
+/// recorded as skipped for want of it (a failure under `IOCO_NO_SKIP=1`): see `ioco_testkit`.
 fn corpus() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/torxakis");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        println!("corpus not found at {}: skipped", dir.display());
-        None
-    }
+    ioco_testkit::corpus().map(|c| c.join("torxakis"))
 }
 
 fn render(src: &str, diags: &[ioco_lang::Diagnostic]) -> String {
@@ -627,10 +622,18 @@ mod fuzz {
     use super::*;
     use proptest::prelude::*;
 
-    /// Corpus texts (or a small built-in model when the corpus is absent).
-    fn texts() -> Vec<String> {
+    /// Corpus texts and a small built-in model, read once per test (thread). Without the
+    /// corpus, the built-in model only: the corpus part of the calling test is recorded as
+    /// skipped (a failure under `IOCO_NO_SKIP=1`).
+    fn texts() -> std::rc::Rc<Vec<String>> {
+        thread_local!(static TEXTS: std::rc::Rc<Vec<String>> = std::rc::Rc::new(read_texts()));
+        TEXTS.with(std::rc::Rc::clone)
+    }
+
+    fn read_texts() -> Vec<String> {
         let mut out = Vec::new();
-        if let Some(dir) = corpus() {
+        if let Some(dir) = ioco_testkit::corpus_part("its corpus texts") {
+            let dir = dir.join("torxakis");
             let files = txs_files(&dir);
             out.extend(files.iter().map(|f| std::fs::read_to_string(f).unwrap()));
         }
