@@ -16,13 +16,13 @@
 
 mod common;
 
-use common::{example_bin, ioco, root, summary};
+use common::{corpus_file, example_bin, ioco, summary};
 use ioco_exec::RunVerdict;
 
 const MODEL: &str = "examples/torxakis/control-loop.ioco";
 
-/// TorXakis's model, as TorXakis ships it.
-const TXS: &str = "../shared/corpus/torxakis/examps/ControlLoop/ControlLoopModel.txs";
+/// TorXakis's model, as TorXakis ships it (in the public corpus).
+const TXS: &str = "torxakis/examps/ControlLoop/ControlLoopModel.txs";
 
 /// The engines: `--engine explicit`, and none (ioco's choice).
 const ENGINES: [Option<&str>; 2] = [Some("explicit"), None];
@@ -165,13 +165,12 @@ fn the_model_simulated_passes() {
 /// fails where the hand port's test says.
 #[test]
 fn the_txs_model_tests_the_control_loop() {
-    if !root().join(TXS).is_file() {
-        eprintln!("skipped: the TorXakis corpus is not at ../shared/corpus/torxakis");
+    let Some(txs) = corpus_file(TXS) else {
         return;
-    }
+    };
     for bounded in ["", "--bounded"] {
         for sut_seed in [1, 2] {
-            let (code, s, text) = test_model(TXS, bounded, "correct", sut_seed, None);
+            let (code, s, text) = test_model(&txs, bounded, "correct", sut_seed, None);
             let what = format!("{bounded} SUT seed {sut_seed}: {text}");
             assert_eq!(s.verdict, RunVerdict::Pass, "{what}");
             assert_eq!(code, 0, "{what}");
@@ -191,7 +190,7 @@ fn the_txs_model_tests_the_control_loop() {
             ("early-material", "Out_Material"),
             ("split-reports", "ProduceReport"),
         ] {
-            let (code, s, text) = test_model(TXS, bounded, mode, 1, None);
+            let (code, s, text) = test_model(&txs, bounded, mode, 1, None);
             let what = format!("{mode} {bounded}: {text}");
             assert_eq!(s.verdict, RunVerdict::Fail, "{what}");
             assert_eq!(code, 1, "{what}");
@@ -205,11 +204,11 @@ fn the_txs_model_tests_the_control_loop() {
 /// model's unbounded ids leave the port's `int[0..1]`).
 #[test]
 fn the_hand_port_conforms_to_the_txs_model() {
-    if !root().join(TXS).is_file() {
+    let Some(txs) = corpus_file(TXS) else {
         return;
-    }
+    };
     ioco()
-        .args(["test", TXS, "--sim", MODEL])
+        .args(["test", &txs, "--sim", MODEL])
         .args(["--steps", "60", "--runs", "10", "--seed", "5"])
         .assert()
         .code(0)

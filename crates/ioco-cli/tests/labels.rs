@@ -105,9 +105,11 @@ fn a_label_with_blanks_and_symbols_is_one_output() {
 /// Inputs and outputs are two namespaces now: the names stay as written.
 #[test]
 fn an_output_that_shares_its_name_with_an_input_keeps_it() {
+    let Some(model) = common::corpus_file("mealy-aalpy/TLS/JSSE_1.8.0_25_server_regular.dot")
+    else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
-    let model =
-        common::root().join("../shared/corpus/mealy-aalpy/TLS/JSSE_1.8.0_25_server_regular.dot");
     let suite = dir.path().join("s.json");
     ioco()
         .arg("gen")

@@ -99,26 +99,24 @@ fn learn_through_player(dot: &str, json_lines: bool, dir: &Path) {
 
 #[test]
 fn corpus_machines_learned_through_a_real_process_are_equivalent_to_the_originals() {
+    let Some(corpus) = ioco_testkit::corpus() else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
     for (dot, json) in [
-        ("../shared/corpus/mealy-aalpy/coffee_mealy.dot", false),
-        ("../shared/corpus/mealy-aalpy/Angluin_Mealy.dot", true),
-        ("../shared/corpus/mealy-aalpy/car_alarm.dot", false),
-        ("../shared/corpus/mealy-aalpy/Bluetooth/CC2650.dot", false),
+        ("mealy-aalpy/coffee_mealy.dot", false),
+        ("mealy-aalpy/Angluin_Mealy.dot", true),
+        ("mealy-aalpy/car_alarm.dot", false),
+        ("mealy-aalpy/Bluetooth/CC2650.dot", false),
+        ("mealy-aalpy/TLS/JSSE_1.8.0_25_server_regular.dot", false),
+        ("mealy-aalpy/TCP/TCP_Linux_Client.dot", true),
         (
-            "../shared/corpus/mealy-aalpy/TLS/JSSE_1.8.0_25_server_regular.dot",
-            false,
-        ),
-        (
-            "../shared/corpus/mealy-aalpy/TCP/TCP_Linux_Client.dot",
-            true,
-        ),
-        (
-            "../shared/corpus/mealy-aalpy/MQTT/mosquitto__two_client_will_retain.dot",
+            "mealy-aalpy/MQTT/mosquitto__two_client_will_retain.dot",
             false,
         ),
     ] {
-        learn_through_player(dot, json, dir.path());
+        let dot = common::from_root(&corpus.join(dot));
+        learn_through_player(&dot, json, dir.path());
     }
 }
 
@@ -126,7 +124,10 @@ fn corpus_machines_learned_through_a_real_process_are_equivalent_to_the_original
 fn a_learned_machine_reads_back_and_its_suite_passes_the_system() {
     let dir = tempfile::tempdir().unwrap();
     let learned = dir.path().join("tcp.dot");
-    let dot = "../shared/corpus/mealy-aalpy/TCP/tcp_server_bsd_trans.dot";
+    let Some(dot) = common::corpus_file("mealy-aalpy/TCP/tcp_server_bsd_trans.dot") else {
+        return;
+    };
+    let dot = dot.as_str();
     // in process (--sim): the 55-state TCP server
     ioco()
         .args([
@@ -275,7 +276,10 @@ fn the_coffee_machine_learned_with_quiescence_is_a_spec_its_faulty_modes_fail() 
 fn a_spent_budget_writes_the_hypothesis_so_far_marked_unverified_exit_3() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("partial.dot");
-    let dot = "../shared/corpus/mealy-aalpy/TCP/TCP_Linux_Client.dot";
+    let Some(dot) = common::corpus_file("mealy-aalpy/TCP/TCP_Linux_Client.dot") else {
+        return;
+    };
+    let dot = dot.as_str();
     ioco()
         .args(["learn", "--sim", dot, "--inputs-from", dot, "--seed", "1"])
         .args(["--max-queries", "40", "-o"])
@@ -350,7 +354,10 @@ fn bad_arguments_are_clear_errors() {
 fn random_words_alone_give_a_model_marked_unverified_exit_3() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("random.dot");
-    let dot = "../shared/corpus/mealy-aalpy/coffee_mealy.dot";
+    let Some(dot) = common::corpus_file("mealy-aalpy/coffee_mealy.dot") else {
+        return;
+    };
+    let dot = dot.as_str();
     ioco()
         .args([
             "learn",
@@ -435,7 +442,10 @@ fn a_tcp_server_is_learned_like_a_process() {
 fn ctrl_c_while_learning_writes_the_hypothesis_so_far_exit_3() {
     use std::io::BufRead;
     let dir = tempfile::tempdir().unwrap();
-    let dot = "../shared/corpus/mealy-aalpy/TCP/tcp_server_bsd_trans.dot";
+    let Some(dot) = common::corpus_file("mealy-aalpy/TCP/tcp_server_bsd_trans.dot") else {
+        return;
+    };
+    let dot = dot.as_str();
     let model = dir.path().join("tcp.json");
     ioco()
         .args(["show", dot, "--format", "json", "-o"])

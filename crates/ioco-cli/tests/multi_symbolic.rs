@@ -67,10 +67,12 @@ fn multi_labels_are_tested_by_the_symbolic_engine() {
 /// hidden job-id manager, tested symbolically against itself.
 #[test]
 fn dispro12_is_tested_symbolically() {
-    let spec = "../shared/corpus/torxakis/examps/DispatchProcess/spec/DisPro12-unique-id.txs";
-    if !root().join(spec).is_file() {
+    let Some(spec) =
+        common::corpus_file("torxakis/examps/DispatchProcess/spec/DisPro12-unique-id.txs")
+    else {
         return;
-    }
+    };
+    let spec = spec.as_str();
     ioco()
         .args([
             "test", spec, "--sim", spec, "--steps", "100", "--runs", "2", "--seed", "7",

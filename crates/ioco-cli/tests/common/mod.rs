@@ -13,6 +13,31 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// A file of the public corpus (`rel` below it), as an argument of `ioco` ([`from_root`]);
+/// `None` once the calling test is recorded as skipped for want of the corpus (it returns at
+/// once; under `IOCO_NO_SKIP=1` a failure instead). See `ioco_testkit`.
+pub fn corpus_file(rel: &str) -> Option<String> {
+    ioco_testkit::corpus().map(|c| from_root(&c.join(rel)))
+}
+
+/// `path` (absolute) as a path from the repository root, where `ioco` runs: a corpus file
+/// where CI has it is `../shared/corpus/…`, as short in `ioco`'s messages (which wrap at 80
+/// columns) as the tests expect.
+pub fn from_root(path: &Path) -> String {
+    let root = root().canonicalize().expect("the repository root");
+    let common = root
+        .components()
+        .zip(path.components())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mut rel = PathBuf::new();
+    for _ in common..root.components().count() {
+        rel.push("..");
+    }
+    rel.extend(path.components().skip(common));
+    rel.display().to_string()
+}
+
 /// The `ioco` binary under test, run in the repository root.
 pub fn ioco() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_ioco"));
