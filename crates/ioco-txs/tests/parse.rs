@@ -622,15 +622,10 @@ mod fuzz {
     use super::*;
     use proptest::prelude::*;
 
-    /// Corpus texts and a small built-in model, read once per test (thread). Without the
-    /// corpus, the built-in model only: the corpus part of the calling test is recorded as
-    /// skipped (a failure under `IOCO_NO_SKIP=1`).
-    fn texts() -> std::rc::Rc<Vec<String>> {
-        thread_local!(static TEXTS: std::rc::Rc<Vec<String>> = std::rc::Rc::new(read_texts()));
-        TEXTS.with(std::rc::Rc::clone)
-    }
-
-    fn read_texts() -> Vec<String> {
+    /// Corpus texts and a small built-in model. Without the corpus, the built-in model only:
+    /// the corpus part of the calling test is recorded as skipped (a failure under
+    /// `IOCO_NO_SKIP=1`), once, before its cases run.
+    fn texts() -> Vec<String> {
         let mut out = Vec::new();
         if let Some(dir) = ioco_testkit::corpus_part("its corpus texts") {
             let dir = dir.join("torxakis");
@@ -724,13 +719,18 @@ mod fuzz {
         "$",
     ];
 
-    proptest! {
-        #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+    fn config() -> ProptestConfig {
+        ProptestConfig {
+            cases: 400,
+            ..ProptestConfig::default()
+        }
+    }
 
-        /// Truncated corpus files.
-        #[test]
-        fn truncated(which in any::<prop::sample::Index>(), cut in any::<prop::sample::Index>()) {
-            let texts = texts();
+    /// Truncated corpus files.
+    #[test]
+    fn truncated() {
+        let texts = texts();
+        proptest!(config(), |(which in any::<prop::sample::Index>(), cut in any::<prop::sample::Index>())| {
             let t = &texts[which.index(texts.len())];
             let mut at = cut.index(t.len() + 1);
             while !t.is_char_boundary(at) {
@@ -739,12 +739,14 @@ mod fuzz {
             let start = std::time::Instant::now();
             let _ = parse(0, &t[..at]);
             prop_assert!(start.elapsed().as_secs() < 5);
-        }
+        });
+    }
 
-        /// Corpus files with a slice cut out.
-        #[test]
-        fn spliced(which in any::<prop::sample::Index>(), a in any::<prop::sample::Index>(), n in 0usize..200) {
-            let texts = texts();
+    /// Corpus files with a slice cut out.
+    #[test]
+    fn spliced() {
+        let texts = texts();
+        proptest!(config(), |(which in any::<prop::sample::Index>(), a in any::<prop::sample::Index>(), n in 0usize..200)| {
             let t = &texts[which.index(texts.len())];
             let mut from = a.index(t.len() + 1);
             while !t.is_char_boundary(from) {
@@ -756,7 +758,11 @@ mod fuzz {
             }
             let s = format!("{}{}", &t[..from], &t[to..]);
             let _ = parse(0, &s);
-        }
+        });
+    }
+
+    proptest! {
+        #![proptest_config(config())]
 
         /// Random sequences of tokens.
         #[test]
