@@ -12,6 +12,14 @@ fn corpus(rel: &str) -> String {
     common::from_root(&c.join("torxakis").join(rel))
 }
 
+/// `ioco` run in TorXakis's corpus folder (after [`have_corpus`]), for a message that names a
+/// corpus file: `examps/…` is as short wherever the corpus is (messages wrap at 80 columns).
+fn ioco_in_corpus() -> assert_cmd::Command {
+    let mut c = ioco();
+    c.current_dir(ioco_testkit::locate_corpus().unwrap().join("torxakis"));
+    c
+}
+
 /// Whether the public corpus is here; if not, the calling test is recorded as skipped (it
 /// returns at once; under `IOCO_NO_SKIP=1` a failure instead).
 fn have_corpus() -> bool {
@@ -428,8 +436,8 @@ fn a_cnectdef_that_cannot_be_used_is_a_clear_error() {
         .timeout(std::time::Duration::from_secs(120))
         .assert()
         .code(2);
-    ioco()
-        .args(["test", &corpus("examps/Adder/Adder.txs"), "--cnect", "Nope"])
+    ioco_in_corpus()
+        .args(["test", "examps/Adder/Adder.txs", "--cnect", "Nope"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("no CNECTDEF named `Nope`"))
@@ -579,15 +587,15 @@ fn goal_picks_the_purpose_and_entry_the_specification() {
     if !have_corpus() {
         return;
     }
-    let adder = corpus("examps/Adder/Adder.txs");
-    let purposes = corpus("examps/Adder/AdderPurposes.txs");
+    let adder = "examps/Adder/Adder.txs";
+    let purposes = "examps/Adder/AdderPurposes.txs";
     let run = |goal: Option<&str>| {
-        let mut c = ioco();
-        c.args(["test", &adder, "--with", &purposes, "--purpose", &adder]);
+        let mut c = ioco_in_corpus();
+        c.args(["test", adder, "--with", purposes, "--purpose", adder]);
         if let Some(g) = goal {
             c.args(["--goal", g]);
         }
-        c.args(["--sim", &adder, "--runs", "1", "--seed", "1"]);
+        c.args(["--sim", adder, "--runs", "1", "--seed", "1"]);
         c.assert()
     };
     run(None).code(2).stderr(
