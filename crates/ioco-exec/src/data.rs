@@ -439,8 +439,16 @@ impl DataSut for DataAdapter {
         self.inner.adapter().stderr_tail()
     }
 
+    fn settle_timeout(&mut self, timeout: Duration) {
+        self.inner.adapter().settle_timeout(timeout)
+    }
+
     fn expect_quiet(&mut self, quiet: bool) {
         self.inner.adapter().expect_quiet(quiet)
+    }
+
+    fn established(&mut self) -> [u32; 3] {
+        self.inner.adapter().established()
     }
 
     fn set_timeout(&mut self, timeout: Duration) {

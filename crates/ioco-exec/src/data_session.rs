@@ -97,6 +97,7 @@ where
         taken.extend(run.switches.iter().copied());
         let mut r = to_result(&run, k, run_seed);
         if matches!(r.verdict, RunVerdict::Fail | RunVerdict::Error) {
+            r.quiescence = crate::result::Established::from_counts(sut.established());
             r.stderr = sut.stderr_tail();
         }
         if r.verdict == RunVerdict::Fail && shrink {

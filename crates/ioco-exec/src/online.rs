@@ -99,10 +99,14 @@ pub fn online_run(
     };
     end.write(&mut r);
     r.trace = tester.take_trace_for(r.verdict, opts.traces);
+    // a run may end with one more look at the system (the last reaction settling,
+    // `engine::alg2`), which writes no step when it sees quiescence
+    times.truncate(r.trace.len());
     if times.len() == r.trace.len() {
         r.step_ms = times;
     }
     r.steps = tester.steps;
+    r.quiescence = crate::result::Established::from_counts(adapter.established());
     r.stderr = adapter.stderr_tail();
     r.duration_ms = t0.elapsed().as_secs_f64() * 1e3;
     r

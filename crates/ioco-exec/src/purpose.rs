@@ -84,6 +84,7 @@ pub fn run_purpose(
         end.write(&mut r);
         r.trace = tester.take_trace();
         r.steps = tester.steps;
+        r.quiescence = crate::result::Established::from_counts(adapter.established());
         r.stderr = adapter.stderr_tail();
         r.duration_ms = t0.elapsed().as_secs_f64() * 1e3;
         let stop = matches!(r.verdict, RunVerdict::Fail | RunVerdict::Error) && !opts.keep_going;
@@ -132,6 +133,7 @@ pub fn run_purpose_data<D: ioco_stg::Domain>(
         r.trace = s.trace.iter().collect();
         r.steps = s.trace.len();
         end.write(&mut r);
+        r.quiescence = crate::result::Established::from_counts(sut.established());
         r.stderr = sut.stderr_tail();
         r.duration_ms = t0.elapsed().as_secs_f64() * 1e3;
         let stop = matches!(r.verdict, RunVerdict::Fail | RunVerdict::Error) && !opts.keep_going;

@@ -98,6 +98,7 @@ fn finish(
     end.write(r);
     r.trace = tester.take_trace();
     r.steps = tester.steps;
+    r.quiescence = crate::result::Established::from_counts(adapter.established());
     r.stderr = adapter.stderr_tail();
     r.duration_ms = t0.elapsed().as_secs_f64() * 1e3;
 }

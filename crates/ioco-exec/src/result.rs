@@ -148,8 +148,69 @@ pub struct RunResult {
     /// when a report that shows it is asked for, `--html`; empty otherwise).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub step_ms: Vec<f32>,
+    /// How the δ observed from the system in this run were established (a δ after δ, which
+    /// asks the system nothing, is not counted).
+    #[serde(default, skip_serializing_if = "Established::is_empty")]
+    pub quiescence: Established,
     /// Wall-clock time of the run, in milliseconds.
     pub duration_ms: f64,
+}
+
+/// How many δ were established by each means (`crate::timeouts`: δ is recorded only when
+/// quiescence is established).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct Established {
+    /// By the system's quiescence marker.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub marker: u32,
+    /// By observing the process: it provably could not write without new input
+    /// (`adapter::quiescence`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub process: u32,
+    /// By a whole quiescence time-out without output.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub timeout: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+impl Established {
+    /// None counted.
+    pub fn is_empty(&self) -> bool {
+        *self == Established::default()
+    }
+
+    /// From an adapter's counts (marker, process, time-out).
+    pub fn from_counts([marker, process, timeout]: [u32; 3]) -> Established {
+        Established {
+            marker,
+            process,
+            timeout,
+        }
+    }
+
+    /// Add `other`'s counts.
+    pub fn add(&mut self, other: Established) {
+        self.marker += other.marker;
+        self.process += other.process;
+        self.timeout += other.timeout;
+    }
+
+    /// `12 by the process, 3 by time-out` (empty when none).
+    pub fn describe(&self) -> String {
+        let parts: Vec<String> = [
+            (self.marker, "by the marker"),
+            (self.process, "by the process"),
+            (self.timeout, "by time-out"),
+        ]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, how)| format!("{n} {how}"))
+        .collect();
+        parts.join(", ")
+    }
 }
 
 impl RunResult {
@@ -168,6 +229,7 @@ impl RunResult {
             stderr: None,
             steps: 0,
             step_ms: Vec::new(),
+            quiescence: Established::default(),
             duration_ms: 0.0,
         }
     }

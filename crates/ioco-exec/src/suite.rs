@@ -118,6 +118,7 @@ fn run_test_at(
     end.write(&mut r);
     r.trace = tester.take_trace_for(r.verdict, opts.traces);
     r.steps = tester.steps;
+    r.quiescence = crate::result::Established::from_counts(adapter.established());
     r.stderr = adapter.stderr_tail();
     r.duration_ms = t0.elapsed().as_secs_f64() * 1e3;
     r
@@ -180,11 +181,7 @@ fn exec(
                 branches,
                 otherwise,
             } => {
-                let timeout = if tracking && tester.only_quiescence() {
-                    tester
-                        .quiescence_timeout(opts)
-                        .min(crate::timeouts::QUIET_LOOK)
-                } else if tracking {
+                let timeout = if tracking {
                     tester.quiescence_timeout(opts)
                 } else {
                     opts.quiescence_timeout
@@ -230,8 +227,13 @@ fn exec(
                         "the test gives `{input}`, which is not an input of the model"
                     ));
                 };
-                // where only δ is allowed no answer can be in flight (see crate::timeouts)
-                adapter.expect_quiet(tracking && tester.only_quiescence());
+                // where only δ is allowed, an output still on its way is read before the input
+                // (see crate::timeouts)
+                let quiet = tracking && tester.only_quiescence();
+                if quiet {
+                    adapter.settle_timeout(tester.quiescence_timeout(opts));
+                }
+                adapter.expect_quiet(quiet);
                 let sent = match adapter.send(a) {
                     Ok(s) => s,
                     Err(e) => return on_error(tester, e, tracking),

@@ -31,18 +31,24 @@
 //! gate a label name).
 
 //!
-//! ## Where only δ is allowed
-//! Where the specification allows quiescence and no output at all (out(q) = {δ}), a conforming
-//! system outputs nothing, whatever its speed: concluding δ early can never turn an allowed
-//! output into a false δ. There an observation waits at most [`QUIET_LOOK`] (any later output
-//! is still read before the next input and judged in the same state), and an input does not
-//! wait `--io-time` for an answer in flight (`Adapter::expect_quiet`).
+//! ## δ is recorded only when quiescence is established
+//! Quiescence is established by the system's quiescence marker, by observing the process
+//! (`adapter::quiescence`: it provably cannot write without new input), or by a whole time-out
+//! of the rule above without output; nothing shorter, also where the specification allows
+//! only δ (out(q) = {δ}): an output that comes late there is a Fail, and a shorter look would
+//! record δ while it is on its way and judge it after the next input, or never.
+//!
+//! Where only δ is allowed, the same holds before an input: the input is given only once the
+//! system has settled since its last input or output (the wait happens before the input when
+//! no observation established it: `Adapter::expect_quiet`, `Adapter::settle_timeout`); an
+//! output that comes meanwhile races ahead of the input and is judged there, a Fail. A run
+//! that ends there after an input or an output takes one more look (`engine::alg2`). Where
+//! outputs are allowed, an input may be given while the system reacts (a test of its own: a
+//! `Stop` while an arm moves); without a marker the input waits `--io-time` for an answer in
+//! flight, with a marker until the marker.
 
 use ioco_model::{Label, State};
 use std::time::Duration;
-
-/// How long an observation waits where only δ is allowed (see the module documentation).
-pub const QUIET_LOOK: Duration = Duration::from_millis(10);
 
 /// Per-state and per-label quiescence timeouts of a specification (see the module
 /// documentation for how they combine).

@@ -87,9 +87,20 @@ pub trait DataSut {
     /// How long the next [`DataSut::observe`] waits before concluding quiescence (systems
     /// observed by a time-out; the others ignore it).
     fn set_timeout(&mut self, _timeout: Duration) {}
-    /// Before an input: whether the specification allows only quiescence now, so that a
-    /// conforming system has no answer in flight (see `ioco_exec`'s `Adapter::expect_quiet`).
+    /// Before an input: the quiescence time-out of the specification's current state, which a
+    /// system that has not settled since its last input or output (a whole time-out without
+    /// output, or its marker) is given to settle before the input (see `ioco_exec`'s
+    /// `Adapter::settle_timeout`).
+    fn settle_timeout(&mut self, _timeout: Duration) {}
+    /// Before an input: whether the specification allows only quiescence now, so that any
+    /// output is a Fail and the system must settle before the input (see `ioco_exec`'s
+    /// `Adapter::expect_quiet`).
     fn expect_quiet(&mut self, _quiet: bool) {}
+    /// How many δ were established since this was last asked: by the marker, by observing the
+    /// process, by a whole time-out (see `ioco_exec`'s `Adapter::established`).
+    fn established(&mut self) -> [u32; 3] {
+        [0; 3]
+    }
 }
 
 /// The quiescence-timeout rule, written once for both testers (with data: [`Timeouts::wait`];

@@ -238,6 +238,7 @@ fn run_data(args: Args, spec: Arc<Spec>) -> Result<Outcome> {
         r.step_ms.clear();
     }
     if matches!(r.verdict, RunVerdict::Fail | RunVerdict::Error) {
+        r.quiescence = ioco_exec::Established::from_counts(sut.established());
         r.stderr = sut.stderr_tail();
     }
     if args.shrinking.shrink && r.verdict == RunVerdict::Fail {

@@ -193,6 +193,7 @@ fn run(args: &Args, model: Option<PathBuf>, suite_path: &Path, suite: StsSuite) 
                 }
             }
             if matches!(r.verdict, RunVerdict::Fail | RunVerdict::Error) {
+                r.quiescence = ioco_exec::Established::from_counts(sut.established());
                 r.stderr = sut.stderr_tail();
             }
             r.duration_ms = start.elapsed().as_secs_f64() * 1e3;

@@ -66,6 +66,14 @@ pub struct SutArgs {
     /// The line the SUT prints when it has finished reacting and waits for input (e.g. #quiet).
     #[arg(long, value_name = "LINE")]
     pub quiescence_marker: Option<String>,
+    /// How quiescence (δ) is established: `auto`, the marker when one is given, else (Linux,
+    /// a system ioco starts with --sut) as soon as the process provably cannot write without
+    /// new input (every thread waits for its input or for the system itself, no output unread),
+    /// else a whole time-out without output; `process` insists on the process; `timeout`
+    /// waits the whole time-out every time; `marker` needs --quiescence-marker. Whatever the
+    /// process does not prove falls back to the time-out, never to an early δ.
+    #[arg(long, value_enum, value_name = "HOW", default_value_t = QuiescenceArg::Auto)]
+    pub quiescence: QuiescenceArg,
     /// Milliseconds without output after which the SUT counts as quiescent (overrides the
     /// model's own `@timeout`). Default: the model's `@timeout`, else 1000 ms, or 2000 ms with a
     /// `--quiescence-marker` (a SUT that prints its marker ends the wait early, so a long wait
@@ -97,9 +105,12 @@ pub struct SutArgs {
     /// before it, and lines before it are not outputs.
     #[arg(long, value_name = "LINE")]
     pub ready_line: Option<String>,
-    /// Without a quiescence marker: before each input, wait this long for an answer still on
-    /// its way (ms, or with a unit; at least twice the longest answer time seen, up to 500 ms),
-    /// so that it is not recorded after the input (a marker removes the race altogether).
+    /// Without a quiescence marker, where the model allows outputs: before each input, wait this
+    /// long for an answer still on its way (ms, or with a unit; at least twice the longest
+    /// answer time seen, up to 500 ms), so that it is not recorded after the input. (Where the
+    /// model allows only quiescence, an input waits until quiescence is established: the
+    /// process seen waiting, or a whole time-out.) TorXakis sockets: also the least time
+    /// between inputs on two sockets.
     #[arg(long, value_name = "MS", default_value = "50ms", value_parser = parse_duration_arg)]
     pub io_time: std::time::Duration,
     /// Without a marker or a ready line (Linux): wait at most this long after a start until
@@ -197,6 +208,7 @@ pub type Factory = Box<dyn Fn(usize) -> Result<Box<dyn Adapter + Send>, AdapterE
 
 impl SutArgs {
     pub(crate) fn wire(&self) -> Result<WireConfig> {
+        self.check_quiescence()?;
         let mapping = match &self.map {
             None => Mapping::default(),
             Some(p) => {
@@ -357,7 +369,41 @@ impl SutArgs {
     }
 
     /// The start-up settings of a process SUT.
+    /// `--quiescence` against the other options: a clear error where it cannot apply.
+    fn check_quiescence(&self) -> Result<()> {
+        let marker = self.quiescence_marker.is_some();
+        match self.quiescence {
+            QuiescenceArg::Auto => Ok(()),
+            QuiescenceArg::Marker if !marker => Err(miette!(
+                help = "give the line the system prints when it waits for input, e.g.                         --quiescence-marker '#quiet'",
+                "--quiescence marker needs --quiescence-marker LINE"
+            )),
+            QuiescenceArg::Marker => Ok(()),
+            QuiescenceArg::Timeout | QuiescenceArg::Process if marker => Err(miette!(
+                help = "leave out --quiescence-marker, or use --quiescence marker",
+                "--quiescence {} does not use the marker given with --quiescence-marker",
+                self.quiescence.name()
+            )),
+            QuiescenceArg::Timeout => Ok(()),
+            QuiescenceArg::Process
+                if self.cmd.is_none()
+                    || self.tcp.is_some()
+                    || !cfg!(all(target_os = "linux", target_arch = "x86_64")) =>
+            {
+                Err(miette!(
+                    help = "use --quiescence timeout (or auto) for this system",
+                    "--quiescence process observes a program that ioco starts and talks to over                      its standard input and output (--sut CMD, without --tcp), on Linux x86_64"
+                ))
+            }
+            QuiescenceArg::Process => Ok(()),
+        }
+    }
+
     pub(crate) fn startup(&self, cfg: &mut ProcessConfig) {
+        cfg.process_quiescence = matches!(
+            self.quiescence,
+            QuiescenceArg::Auto | QuiescenceArg::Process
+        );
         cfg.io_time = self.io_time;
         cfg.startup_timeout = self.startup_timeout;
         cfg.ready_line = self.ready_line.clone();
@@ -881,4 +927,29 @@ fn timing_of(
         },
         timeouts: (!t.is_empty()).then(|| Arc::new(t)),
     })
+}
+
+/// `--quiescence`: how δ is established.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum QuiescenceArg {
+    /// The marker if given, else the process where it applies, else the time-out.
+    #[default]
+    Auto,
+    /// By observing the process (falling back to the time-out where it proves nothing).
+    Process,
+    /// A whole time-out without output, every time.
+    Timeout,
+    /// The system's quiescence marker.
+    Marker,
+}
+
+impl QuiescenceArg {
+    fn name(self) -> &'static str {
+        match self {
+            QuiescenceArg::Auto => "auto",
+            QuiescenceArg::Process => "process",
+            QuiescenceArg::Timeout => "timeout",
+            QuiescenceArg::Marker => "marker",
+        }
+    }
 }

@@ -43,6 +43,8 @@ pub(crate) struct FdLines {
     partial_sent: bool,
     eof: bool,
     finished: bool,
+    /// Where `read(2)` puts bytes (made once, not zeroed per call).
+    chunk: Box<[u8]>,
 }
 
 impl FdLines {
@@ -64,6 +66,7 @@ impl FdLines {
             partial_sent: false,
             eof: false,
             finished: false,
+            chunk: vec![0u8; 16 * 1024].into_boxed_slice(),
         }
     }
 
@@ -97,15 +100,14 @@ impl FdLines {
             self.buf.drain(..self.start);
             self.start = 0;
         }
-        let mut chunk = [0u8; 16 * 1024];
         loop {
-            match self.src.read(&mut chunk) {
+            match self.src.read(&mut self.chunk) {
                 Ok(0) => {
                     self.eof = true;
                     return Ok(true);
                 }
                 Ok(n) => {
-                    self.buf.extend_from_slice(&chunk[..n]);
+                    self.buf.extend_from_slice(&self.chunk[..n]);
                     return Ok(true);
                 }
                 Err(e) if e.kind() == ErrorKind::Interrupted => continue,
@@ -122,13 +124,12 @@ impl FdLines {
             events: libc::POLLIN,
             revents: 0,
         };
-        let ms = if timeout.is_zero() {
-            0
-        } else {
-            timeout.as_millis().clamp(1, i32::MAX as u128) as i32
+        let ts = libc::timespec {
+            tv_sec: timeout.as_secs().min(i32::MAX as u64) as libc::time_t,
+            tv_nsec: timeout.subsec_nanos() as libc::c_long,
         };
-        // SAFETY: one valid pollfd.
-        let r = unsafe { libc::poll(&mut p, 1, ms) };
+        // SAFETY: one valid pollfd, a valid timespec, no signal mask.
+        let r = unsafe { libc::ppoll(&mut p, 1, &ts, std::ptr::null()) };
         r != 0
     }
 
@@ -369,7 +370,9 @@ pub(crate) struct LineIo {
     writer: Box<dyn Write + Send>,
     rx: FdLines,
     codec: Arc<Codec>,
-    /// The marker was seen since the last input: the SUT waits for input.
+    /// Quiescence is established since the last input or output: the marker was seen, or (time-out
+    /// mode) a whole quiescence time-out passed without output. Only then is an input given
+    /// without waiting first ([`LineIo::send_line_with`]).
     settled: bool,
     /// Bytes of an unterminated line are pending.
     partial: bool,
@@ -382,14 +385,26 @@ pub(crate) struct LineIo {
     pub write_timeout: Duration,
     /// The raw bytes of the last output line (for [`crate::data`], which reads its arguments).
     pub(crate) last_line: Vec<u8>,
-    /// Without a marker: how long to wait for an output still in flight before giving an input
-    /// (`--io-time`), so that an answer to the previous input is not recorded after the next.
+    /// How long to wait before an input for the system to settle (its marker, or, without
+    /// one, this long without output) when it has not settled since the last input or output:
+    /// the quiescence time-out of the specification's current state, as the tester last said
+    /// ([`crate::adapter::Adapter::settle_timeout`]); `None`: [`LineIo::settle`].
+    pub settle_hint: Option<Duration>,
+    /// Without a marker, where outputs are allowed: how long to wait for an output still in
+    /// flight before giving an input (`--io-time`), so that an answer to the previous input is
+    /// not recorded after the next.
     pub io_time: Duration,
-    /// The specification allows only quiescence now: a conforming system has no answer in
-    /// flight, so the next input need not wait [`LineIo::io_time`] for one (kept until the
-    /// tester says otherwise before an input, see `Adapter::expect_quiet`; a new conversation
-    /// starts without it).
+    /// The specification allows only quiescence now (`Adapter::expect_quiet`): before an
+    /// input the system must have settled (kept until the tester says otherwise before an
+    /// input; a new conversation starts without it).
     pub quiet_expected: bool,
+    /// Quiescence by observing the process ([`super::quiescence`]), where it applies.
+    pub(crate) probe: Option<super::quiescence::ProcessProbe>,
+    /// How many δ were established by the marker, by the process, by a time-out (since the
+    /// counts were last taken).
+    pub(crate) established: [u32; 3],
+    /// How the last quiescence was established (an index of `established`).
+    how: usize,
     /// When the last input was written (for the response times).
     sent_at: Option<Instant>,
     /// The longest response seen: an observation waits at least twice as long (at most 30 s),
@@ -420,8 +435,12 @@ impl LineIo {
             settle,
             write_timeout: Duration::from_secs(5),
             last_line: Vec::new(),
+            settle_hint: None,
             io_time: Duration::from_millis(50),
             quiet_expected: false,
+            probe: None,
+            established: [0; 3],
+            how: 0,
             sent_at: None,
             learned: Duration::ZERO,
             warned: false,
@@ -491,6 +510,7 @@ impl LineIo {
                         }
                         self.settled = true;
                         self.owed -= 1;
+                        self.how = 0;
                         Ok(Some(Observation::Quiescent))
                     }
                     Decoded::Unknown(line) => Err(Stop::Err(AdapterError::UnknownOutput {
@@ -524,7 +544,11 @@ impl LineIo {
         timeout: Duration,
         gone: &mut dyn FnMut() -> bool,
     ) -> Result<Observation, Stop> {
-        self.wait(timeout.max(self.learned), gone, true)
+        let o = self.wait(timeout.max(self.learned), gone, true)?;
+        if o == Observation::Quiescent {
+            self.established[self.how] += 1;
+        }
+        Ok(o)
     }
 
     /// [`LineIo::observe_with`] for exactly `timeout`; `learn`: the response times count.
@@ -550,21 +574,45 @@ impl LineIo {
                 }
             }
         }
-        let deadline = Instant::now() + timeout;
+        let start = Instant::now();
+        let deadline = start + timeout;
+        let mut next_gone = start + Duration::from_millis(50);
+        // with a process probe: look often at first (a system answers in microseconds to
+        // milliseconds), then less often
+        let mut slice = Duration::from_micros(20);
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.rx.recv_timeout(left.min(Duration::from_millis(50))) {
+            let now = Instant::now();
+            let left = deadline.saturating_duration_since(now);
+            let step = match self.probe {
+                Some(_) => left.min(slice),
+                None => left.min(Duration::from_millis(50)),
+            };
+            match self.rx.recv_timeout(step) {
                 Ok(ev) => {
                     if let Some(o) = self.event(ev)? {
                         if matches!(o, Observation::Output(_)) {
+                            self.settled = false;
                             self.responded(timeout, learn);
                         }
                         return Ok(o);
                     }
                 }
                 Err(RecvTimeoutError::Timeout) if !left.is_zero() => {
-                    if gone() {
-                        return Err(Stop::Eof);
+                    if !self.partial {
+                        if let Some(p) = self.probe.as_mut() {
+                            if p.quiet() {
+                                self.settled = true;
+                                self.how = 1;
+                                return Ok(Observation::Quiescent);
+                            }
+                            slice = (slice * 2).min(Duration::from_millis(5));
+                        }
+                    }
+                    if Instant::now() >= next_gone {
+                        if gone() {
+                            return Err(Stop::Eof);
+                        }
+                        next_gone = Instant::now() + Duration::from_millis(50);
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => {
@@ -573,6 +621,12 @@ impl LineIo {
                             "an unterminated line (no newline) followed by {} ms of silence",
                             timeout.as_millis()
                         ))));
+                    }
+                    // a whole time-out without output: quiescence is established (not by
+                    // the shorter I/O wait before an input)
+                    if learn {
+                        self.settled = true;
+                        self.how = 2;
                     }
                     return Ok(Observation::Quiescent);
                 }
@@ -611,16 +665,21 @@ impl LineIo {
         line: &[u8],
         gone: &mut dyn FnMut() -> bool,
     ) -> Result<Sent, Stop> {
-        if self.codec.has_marker() && !self.settled {
-            // Let the SUT finish reacting: an output before its marker races ahead of the input.
-            match self.observe_with(self.settle, gone)? {
+        if !self.settled && (self.codec.has_marker() || self.quiet_expected) {
+            // The system has not settled since its last input or output: an output may still
+            // be on its way. With a marker, let it finish reacting; where only quiescence is
+            // allowed, any output is a Fail: wait until quiescence is established (the marker,
+            // the process, or a whole quiescence time-out without output) before the input,
+            // so that such an output is observed before it, in the state it belongs to.
+            let t = self.settle_hint.unwrap_or(self.settle);
+            match self.wait(t.max(self.learned), gone, true)? {
                 Observation::Output(l) => return Ok(Sent::Raced(l)),
                 Observation::Quiescent => {}
             }
-        }
-        if !self.codec.has_marker() && !self.io_time.is_zero() && !self.quiet_expected {
-            // Time-out mode: an answer to the previous input may still be in flight; wait the
-            // I/O time for it, so that the order on the wire is the order of events.
+        } else if !self.settled && !self.io_time.is_zero() {
+            // Time-out mode where outputs are allowed: an answer to the previous input may
+            // still be in flight; wait the I/O time for it, so that the order on the wire is
+            // the order of events (an input while the system reacts is a test too).
             let io = self
                 .io_time
                 .max((self.latency * 2).min(Duration::from_millis(500)));

@@ -29,6 +29,7 @@
 pub mod inproc;
 pub(crate) mod lineio;
 pub mod process;
+pub mod quiescence;
 pub mod sim;
 pub mod tcp;
 pub mod txs;
@@ -125,12 +126,22 @@ pub trait Adapter {
     /// reproducible from its seed. Called before [`reset`](Self::reset). Default: nothing.
     fn set_seed(&mut self, _seed: u64) {}
 
-    /// Before an input: whether the specification allows only quiescence now (out(σ) = {δ}),
-    /// so that a conforming system has no answer in flight and the input need not wait for
-    /// one (time-out mode's `--io-time`). It holds for the inputs that follow until it is said
-    /// again (the tester says it when it changes, and before the first input after a reset,
-    /// which starts without it). Default: nothing.
+    /// Before an input: whether the specification allows only quiescence now (out(σ) = {δ}).
+    /// There a conforming system has nothing on its way and any output is a Fail, so an
+    /// adapter that has not seen the system settle since its last input or output (its
+    /// quiescence marker, a whole time-out without output, or the process seen waiting for
+    /// input) first waits for that, at most [`Adapter::settle_timeout`], and returns an output
+    /// that comes meanwhile as [`Sent::Raced`]: a late output is judged in the state it
+    /// belongs to (see `crate::timeouts`). Where outputs are allowed, an input may be given
+    /// while the system reacts (that is a test too: a `Stop` while an arm moves); time-out
+    /// mode then waits only `--io-time` for an answer in flight. It holds for the inputs that
+    /// follow until it is said again. Default: nothing.
     fn expect_quiet(&mut self, _quiet: bool) {}
+
+    /// Before an input: the quiescence time-out of the specification's current state, the
+    /// longest that [`Adapter::expect_quiet`]'s wait takes (said when it changes; until then
+    /// an adapter uses its own default). Default: nothing.
+    fn settle_timeout(&mut self, _timeout: Duration) {}
 
     /// Whether observing waits real time (a time-out or a marker): `false` for systems that
     /// answer at once (the model simulator, in-process components), which the tester then
@@ -143,6 +154,13 @@ pub trait Adapter {
     /// adapters); `None` if there are none or the adapter has no such stream.
     fn stderr_tail(&mut self) -> Option<String> {
         None
+    }
+
+    /// How many δ were established since this was last asked: by the system's quiescence
+    /// marker, by observing the process ([`quiescence`]), by a whole time-out. Default: none
+    /// counted.
+    fn established(&mut self) -> [u32; 3] {
+        [0; 3]
     }
 }
 
@@ -159,6 +177,9 @@ impl<A: Adapter + ?Sized> Adapter for Box<A> {
     fn close(&mut self) -> Result<(), AdapterError> {
         (**self).close()
     }
+    fn settle_timeout(&mut self, timeout: Duration) {
+        (**self).settle_timeout(timeout)
+    }
     fn expect_quiet(&mut self, quiet: bool) {
         (**self).expect_quiet(quiet)
     }
@@ -170,6 +191,9 @@ impl<A: Adapter + ?Sized> Adapter for Box<A> {
     }
     fn stderr_tail(&mut self) -> Option<String> {
         (**self).stderr_tail()
+    }
+    fn established(&mut self) -> [u32; 3] {
+        (**self).established()
     }
 }
 

@@ -146,8 +146,9 @@ pub struct ProcessConfig {
     pub wire: WireConfig,
     /// Reset between runs.
     pub reset: ResetMode,
-    /// How long `send` waits for the quiescence marker before giving an input (marker mode),
-    /// and how long a reset waits for it.
+    /// How long `send` waits for the system to settle before giving an input (its marker, or
+    /// without one a time-out without output) where the tester has said no time-out of its own
+    /// ([`Adapter::settle_timeout`]), and how long a reset waits for the marker.
     pub settle: Duration,
     /// Bytes of standard error kept.
     pub stderr_limit: usize,
@@ -162,8 +163,12 @@ pub struct ProcessConfig {
     /// Time-out mode on Linux: how long to wait, after a start, for the system to block
     /// reading its input (seen in `/proc`) before the first input.
     pub startup_grace: Duration,
-    /// Without a marker: how long to wait for an answer in flight before an input.
+    /// Without a marker, where outputs are allowed: how long to wait for an answer in flight
+    /// before an input.
     pub io_time: Duration,
+    /// Without a marker: δ as soon as the process provably cannot write without new input
+    /// ([`super::quiescence`]; Linux), not only after a whole time-out.
+    pub process_quiescence: bool,
 }
 
 impl ProcessConfig {
@@ -190,6 +195,7 @@ impl ProcessConfig {
             ready_line: None,
             startup_grace: Duration::from_secs(5),
             io_time: Duration::from_millis(50),
+            process_quiescence: true,
         })
     }
 }
@@ -356,6 +362,8 @@ pub struct ProcessAdapter {
     learned: Option<(Duration, Duration, bool)>,
     /// The stderr tail of the last process, kept after it ended.
     dead_stderr: Option<String>,
+    /// The tester's last [`Adapter::settle_timeout`], for the next process too.
+    settle_hint: Option<Duration>,
 }
 
 impl ProcessAdapter {
@@ -370,6 +378,7 @@ impl ProcessAdapter {
             probe: None,
             learned: None,
             dead_stderr: None,
+            settle_hint: None,
         })
     }
 
@@ -407,6 +416,7 @@ impl ProcessAdapter {
                 libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK);
             }
         }
+        let (in_fd, out_fd) = (stdin.as_raw_fd(), stdout.as_raw_fd());
         let rx = FdLines::new(Box::new(stdout), self.codec.max_line);
         let tail = spawn_tail(stderr, self.cfg.stderr_limit);
         let mut io = LineIo::new(
@@ -416,7 +426,11 @@ impl ProcessAdapter {
             self.cfg.settle,
         );
         io.write_timeout = self.cfg.write_timeout;
+        io.settle_hint = self.settle_hint;
         io.io_time = self.cfg.io_time;
+        if self.cfg.process_quiescence && !self.codec.has_marker() {
+            io.probe = super::quiescence::ProcessProbe::new(proc.child.id(), in_fd, out_fd);
+        }
         if let Some(l) = self.learned {
             io.carry(l);
         }
@@ -640,6 +654,13 @@ impl Adapter for ProcessAdapter {
         }
     }
 
+    fn settle_timeout(&mut self, timeout: Duration) {
+        self.settle_hint = Some(timeout);
+        if let Some(r) = self.running.as_mut() {
+            r.io.settle_hint = Some(timeout);
+        }
+    }
+
     fn send(&mut self, input: Label) -> Result<Sent, AdapterError> {
         match self.running()?.io.encode(input) {
             Ok(line) => self.send_line(&line),
@@ -666,6 +687,12 @@ impl Adapter for ProcessAdapter {
             self.dead_stderr = r.stderr.render(Some(Duration::from_millis(200)));
         }
         Ok(())
+    }
+
+    fn established(&mut self) -> [u32; 3] {
+        self.running
+            .as_mut()
+            .map_or([0; 3], |r| std::mem::take(&mut r.io.established))
     }
 
     fn stderr_tail(&mut self) -> Option<String> {

@@ -46,7 +46,8 @@ pub struct TcpConfig {
     pub settle: Duration,
     /// How long to wait for a connection (connect or accept).
     pub connect_timeout: Duration,
-    /// Without a marker: how long to wait for an answer in flight before an input.
+    /// Without a marker, where outputs are allowed: how long to wait for an answer in flight
+    /// before an input.
     pub io_time: Duration,
     /// A server program to start per run (client mode only).
     pub server: Option<ServerConfig>,
@@ -121,6 +122,8 @@ pub struct TcpAdapter {
     listener: Option<TcpListener>,
     conn: Option<(TcpStream, LineIo)>,
     server: Option<Server>,
+    /// The tester's last [`Adapter::settle_timeout`], for the next connection too.
+    settle_hint: Option<Duration>,
 }
 
 fn listen_addr(s: &str) -> String {
@@ -153,6 +156,7 @@ impl TcpAdapter {
             listener,
             conn: None,
             server: None,
+            settle_hint: None,
         })
     }
 
@@ -296,6 +300,7 @@ impl TcpAdapter {
             Arc::clone(&self.codec),
             self.cfg.settle,
         );
+        io.settle_hint = self.settle_hint;
         io.io_time = self.cfg.io_time;
         self.conn = Some((stream, io));
         Ok(())
@@ -364,9 +369,22 @@ impl Adapter for TcpAdapter {
         }
     }
 
+    fn established(&mut self) -> [u32; 3] {
+        self.conn
+            .as_mut()
+            .map_or([0; 3], |(_, io)| std::mem::take(&mut io.established))
+    }
+
     fn expect_quiet(&mut self, quiet: bool) {
         if let Some((_, io)) = self.conn.as_mut() {
             io.quiet_expected = quiet;
+        }
+    }
+
+    fn settle_timeout(&mut self, timeout: Duration) {
+        self.settle_hint = Some(timeout);
+        if let Some((_, io)) = self.conn.as_mut() {
+            io.settle_hint = Some(timeout);
         }
     }
 

@@ -72,10 +72,13 @@
 //! * Before an input, the adapter waits [`TxsSocketConfig::io_time`] for an output in flight,
 //!   as TorXakis's `putSocket` waits its `ioTime`: an output that comes first is recorded
 //!   first and the input is not given ([`Sent::Raced`]). Where only quiescence is allowed
-//!   ([`DataSut::expect_quiet`]) no answer can be in flight and the wait is skipped, except
-//!   that an input on another socket than the previous input is always at least `io_time`
-//!   after it: a SUT reading its sockets in parallel would otherwise see the two in either
-//!   order (MovingArm's `Stop` then `Up` on two ports).
+//!   ([`DataSut::expect_quiet`]) any output is a Fail, so unless quiescence is established
+//!   since the last input or output it waits the whole quiescence time-out of the
+//!   specification's state ([`DataSut::settle_timeout`]) instead: an output later than the
+//!   `ioTime` is judged where it belongs, not after the next input. An input on another
+//!   socket than the previous input is always at least `io_time` after it: a SUT reading its
+//!   sockets in parallel would otherwise see the two in either order (MovingArm's `Stop` then
+//!   `Up` on two ports).
 //! * Quiescence is a time-out ([`DataSut::set_timeout`]); TorXakis has no marker.
 //! * Reset between runs: close every connection, then connect (accept) again. A connection
 //!   closed by the SUT is [`SutError::Exited`] ("closed the connection on host:port").
@@ -370,6 +373,15 @@ pub struct TxsAdapter {
     partial: Vec<bool>,
     /// How long an observation waits before concluding quiescence.
     pub timeout: Duration,
+    /// Quiescence is established since the last input or output (a whole time-out without
+    /// output): only then is an input given without waiting first.
+    settled: bool,
+    /// The quiescence time-out of the specification's current state, as the tester last said
+    /// ([`DataSut::settle_timeout`]); `None`: [`TxsAdapter::timeout`].
+    settle_hint: Option<Duration>,
+    /// δ established by a whole time-out since last asked ([`DataSut::established`]).
+    timeouts: u32,
+    /// The specification allows only quiescence now ([`DataSut::expect_quiet`]).
     quiet_expected: bool,
     /// The socket and time of the last input written.
     last_input: Option<(usize, Instant)>,
@@ -484,6 +496,9 @@ impl TxsAdapter {
             reader_socket: Vec::new(),
             partial: Vec::new(),
             timeout: Duration::from_millis(200),
+            settled: false,
+            settle_hint: None,
+            timeouts: 0,
             quiet_expected: false,
             last_input: None,
         })
@@ -546,7 +561,7 @@ impl TxsAdapter {
             stream.set_nonblocking(true).map_err(broken)?;
             self.conns.push(stream);
         }
-        self.quiet_expected = false;
+        self.settled = false;
         self.last_input = None;
         Ok(())
     }
@@ -815,9 +830,13 @@ impl DataSut for TxsAdapter {
     fn send(&mut self, gate: &str, args: &[Value]) -> Result<Sent, SutError> {
         self.ensure_connected()?;
         let (socket, line) = self.encode_line(gate, args).map_err(SutError::Broken)?;
-        // an output already there, or in flight, comes first (TorXakis's ioTime)
-        let mut wait = if self.quiet_expected {
+        // an output already there, or still on its way, comes first: unless quiescence is
+        // established since the last input or output, wait a whole quiescence time-out for it
+        // (TorXakis waits only its ioTime, which can take a late output for quiescence)
+        let mut wait = if self.settled {
             Duration::ZERO
+        } else if self.quiet_expected {
+            self.settle_hint.unwrap_or(self.timeout)
         } else {
             self.cfg.io_time
         };
@@ -829,6 +848,7 @@ impl DataSut for TxsAdapter {
             }
         }
         if let Some((s, bytes)) = self.next_line(wait)? {
+            self.settled = false;
             return Ok(match self.decode_line(s, &bytes)? {
                 Observed::Output(g, v) => Sent::Raced(g, v),
                 Observed::Malformed(m) => Sent::RacedMalformed(m),
@@ -839,6 +859,7 @@ impl DataSut for TxsAdapter {
         match write_bounded(&mut self.conns[socket], &line, timeout) {
             Ok(()) => {
                 self.last_input = Some((socket, Instant::now()));
+                self.settled = false;
                 Ok(Sent::Sent)
             }
             Err(Stop::Eof) => Err(self.closed(socket)),
@@ -852,8 +873,15 @@ impl DataSut for TxsAdapter {
     fn observe(&mut self) -> Result<Observed, SutError> {
         self.ensure_connected()?;
         match self.next_line(self.timeout)? {
-            Some((s, bytes)) => self.decode_line(s, &bytes),
-            None => Ok(Observed::Quiescent),
+            Some((s, bytes)) => {
+                self.settled = false;
+                self.decode_line(s, &bytes)
+            }
+            None => {
+                self.settled = true;
+                self.timeouts += 1;
+                Ok(Observed::Quiescent)
+            }
         }
     }
 
@@ -861,8 +889,16 @@ impl DataSut for TxsAdapter {
         self.timeout = timeout;
     }
 
+    fn settle_timeout(&mut self, timeout: Duration) {
+        self.settle_hint = Some(timeout);
+    }
+
     fn expect_quiet(&mut self, quiet: bool) {
         self.quiet_expected = quiet;
+    }
+
+    fn established(&mut self) -> [u32; 3] {
+        [0, 0, std::mem::take(&mut self.timeouts)]
     }
 }
 
@@ -959,8 +995,16 @@ impl Adapter for TxsLabels {
         Ok(())
     }
 
+    fn settle_timeout(&mut self, timeout: Duration) {
+        self.inner.settle_hint = Some(timeout);
+    }
+
     fn expect_quiet(&mut self, quiet: bool) {
         self.inner.quiet_expected = quiet;
+    }
+
+    fn established(&mut self) -> [u32; 3] {
+        [0, 0, std::mem::take(&mut self.inner.timeouts)]
     }
 }
 

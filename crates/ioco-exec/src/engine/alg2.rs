@@ -178,12 +178,19 @@ where
     // The last observation was δ: observing again gives δ again (tutorial Def. 6.4, δ after δ),
     // so it is answered without asking the system (no time-out) and not written twice.
     let mut quiet = false;
-    // what the system was last told of quiescence before an input (`Sut::expect_quiet`);
-    // a system that answers at once (a simulator) needs no time-outs and no hints
+    // the time-out the system was last told to settle for before an input
+    // (`Sut::settle_timeout`); a system that answers at once (a simulator) needs no time-outs
+    // and no hints
     let timed = sut.timed();
     let mut hinted = None;
+    let mut quiet_hinted = None;
     loop {
         if steps >= depth {
+            if timed && !quiet && steps > 0 && spec.only_quiescence() {
+                if let Some(end) = settle_last(spec, sut, rng) {
+                    return end;
+                }
+            }
             return Ended::stop(sel.at_bound(spec, depth));
         }
         if deadline.is_some_and(|d| Instant::now() >= d) {
@@ -191,6 +198,11 @@ where
         }
         let mut waited = None;
         let observed = match sel.choose(spec, steps, rng) {
+            Choice::Stop(s @ Stop::Pass(_))
+                if timed && !quiet && steps > 0 && spec.only_quiescence() =>
+            {
+                return settle_last(spec, sut, rng).unwrap_or_else(|| Ended::stop(s))
+            }
             Choice::Stop(s) => return Ended::stop(s),
             Choice::Observe if quiet => {
                 steps += 1;
@@ -207,7 +219,7 @@ where
                     Err(e) => return sut_error(spec, e, rng),
                 }
             }
-            Choice::Give(a) => match send(spec, sut, &a, timed, &mut hinted) {
+            Choice::Give(a) => match send(spec, sut, &a, timed, &mut hinted, &mut quiet_hinted) {
                 Ok(Sent::Accepted) => {
                     steps += 1;
                     quiet = false;
@@ -257,15 +269,18 @@ where
 }
 
 /// Offer `input`, telling the system whether the specification allows only quiescence now
-/// (then no answer can be in flight and the input need not wait for one) when that changed
-/// since it was last told (`hinted`).
+/// and its quiescence time-out, when they changed since it was last told (`hinted`,
+/// `quiet_hinted`): there a system that has not settled since its last input or output is given
+/// that long to finish its reaction before the input (`Sut::expect_quiet`), so an output still
+/// on its way races ahead of the input and is judged in the state it belongs to (a Fail).
 #[inline(always)]
 fn send<S, U>(
     spec: &mut S,
     sut: &mut U,
     input: &S::Action,
     timed: bool,
-    hinted: &mut Option<bool>,
+    hinted: &mut Option<Duration>,
+    quiet_hinted: &mut Option<bool>,
 ) -> Result<Sent<S::Action>, SutError>
 where
     S: Specification + ?Sized,
@@ -273,12 +288,39 @@ where
 {
     if timed {
         let quiet = spec.only_quiescence();
-        if *hinted != Some(quiet) {
+        if quiet {
+            if let Some(t) = spec.timeout() {
+                if *hinted != Some(t) {
+                    sut.settle_timeout(t);
+                    *hinted = Some(t);
+                }
+            }
+        }
+        if *quiet_hinted != Some(quiet) {
             sut.expect_quiet(quiet);
-            *hinted = Some(quiet);
+            *quiet_hinted = Some(quiet);
         }
     }
     sut.send(input)
+}
+
+/// At the end of a run that would pass, where the specification allows only quiescence and
+/// quiescence was not established after the last step (an input or an output): one more look, for the system to settle, so that an output
+/// still on its way is judged in the state it belongs to, as a later input would have made it
+/// (one not allowed there is a Fail; an allowed one is recorded, one step past the bound, and
+/// the run ends). Quiescence found here is not recorded. `None`: nothing changes the verdict.
+fn settle_last<S, U>(spec: &mut S, sut: &mut U, rng: &mut ChaCha8Rng) -> Option<Ended>
+where
+    S: Specification + ?Sized,
+    U: Sut<S::Action> + ?Sized,
+{
+    let t = spec.timeout();
+    match sut.observe(t) {
+        Ok(Obs::Quiescent) => None,
+        Ok(Obs::Output(x)) => spec.observe(Some(&x)).err().map(Ended::refusal),
+        Ok(Obs::Unknown(line)) => Some(Ended::fail(spec.garbage(&line))),
+        Err(e) => Some(sut_error(spec, e, rng)),
+    }
 }
 
 /// The end of a run whose system under test exited or broke (the exit rule above).

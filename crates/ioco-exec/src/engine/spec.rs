@@ -55,9 +55,9 @@ pub trait Specification {
     /// Whether quiescence is allowed now (nothing is recorded).
     fn quiet(&mut self) -> Quiet;
 
-    /// Whether quiescence is all the specification allows now (out(σ) = {δ}): a conforming
-    /// system has nothing to output, so no answer can be in flight and a quiescence
-    /// observation need not wait long (nothing is recorded). Default: not known.
+    /// Whether quiescence is all the specification allows now (out(σ) = {δ}): any output is
+    /// a Fail, so an input waits until the system has settled, and a run that ends after an
+    /// input or an output takes one more look (nothing is recorded). Default: not known.
     fn only_quiescence(&mut self) -> bool {
         false
     }

@@ -47,8 +47,12 @@ pub trait Sut<A> {
     fn stderr_tail(&mut self) -> Option<String> {
         None
     }
-    /// Before an input: the specification allows only quiescence now (out(σ) = {δ}), so a
-    /// conforming system has no answer in flight and the input need not wait for one.
+    /// Before an input: the quiescence time-out of the specification's current state, which a
+    /// system that has not settled since its last input or output is given to settle before
+    /// the input (`Adapter::settle_timeout`).
+    fn settle_timeout(&mut self, _timeout: Duration) {}
+    /// Before an input: the specification allows only quiescence now (out(σ) = {δ}), so the
+    /// system must settle first (`Adapter::expect_quiet`).
     fn expect_quiet(&mut self, _quiet: bool) {}
     /// Whether observing waits real time (see `Adapter::timed`): if not, the tester computes no
     /// time-outs and gives no hints.
@@ -94,6 +98,10 @@ impl<T: Adapter + ?Sized> Sut<Label> for T {
 
     fn stderr_tail(&mut self) -> Option<String> {
         Adapter::stderr_tail(self)
+    }
+
+    fn settle_timeout(&mut self, timeout: Duration) {
+        Adapter::settle_timeout(self, timeout)
     }
 
     fn expect_quiet(&mut self, quiet: bool) {
@@ -147,6 +155,10 @@ impl Sut<GateValue> for Data<'_> {
 
     fn stderr_tail(&mut self) -> Option<String> {
         self.0.stderr_tail()
+    }
+
+    fn settle_timeout(&mut self, timeout: Duration) {
+        self.0.settle_timeout(timeout)
     }
 
     fn expect_quiet(&mut self, quiet: bool) {

@@ -198,12 +198,7 @@ impl Specification for Symbolic<'_> {
             .last()
             .filter(|l| l.contains('?'))
             .map(|l| gate_of(l));
-        let t = t.wait(self.spec, last_input.as_deref());
-        Some(if self.only_quiescence() {
-            t.min(crate::timeouts::QUIET_LOOK)
-        } else {
-            t
-        })
+        Some(t.wait(self.spec, last_input.as_deref()))
     }
 
     fn only_quiescence(&mut self) -> bool {
@@ -298,6 +293,8 @@ fn run_with<'s, L: Selection<Symbolic<'s>>>(
         Ok(()) => alg2::run(s, sel, &mut sut, steps, None, rng),
     };
     s.step_ms = sut.at_ms;
+    // the last reaction settling may be one more look that writes no step (`alg2`)
+    s.step_ms.truncate(s.trace.len());
     end
 }
 

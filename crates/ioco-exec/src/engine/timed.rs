@@ -57,6 +57,10 @@ impl<A, U: Sut<A> + ?Sized> Sut<A> for Timed<'_, U> {
         self.sut.stderr_tail()
     }
 
+    fn settle_timeout(&mut self, timeout: Duration) {
+        self.sut.settle_timeout(timeout)
+    }
+
     fn expect_quiet(&mut self, quiet: bool) {
         self.sut.expect_quiet(quiet)
     }

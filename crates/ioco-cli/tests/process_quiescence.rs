@@ -1,0 +1,221 @@
+//! Quiescence by observing the process (issue #30 item 2): δ as soon as the system provably
+//! cannot write without new input, on by default without a marker; whatever cannot be proved
+//! falls back to the time-out, never to an early δ. Each case reads from the JSON result how
+//! the δ were established (`quiescence`: marker / process / timeout), not how long it took.
+//! * single-threaded C (fgets), Python and Rust systems: every δ by the process;
+//! * a Python system with a timer thread, and a Java one (a JVM's timed housekeeping threads):
+//!   every δ by the time-out, and the verdict is the same (Pass);
+//! * a shell script whose worker writes 0.3 s later: the late answer is waited for (Pass);
+//! * C with buffered standard output (its answers stay in its own buffer): δ by the process, a
+//!   Fail, the same verdict as with whole time-outs;
+//! * the late-output system of `late_outputs.rs`: Fail (also there).
+
+mod common;
+use common::{example_bin, ioco};
+use std::path::Path;
+
+const SUTS: &str = "crates/ioco-cli/tests/suts";
+const COFFEE: &str = "examples/models/coffee.aut";
+
+/// Runs `ioco test` of the coffee model against `sut` with `extra` options; returns the exit
+/// code, the total counts of δ by (marker, process, timeout) and the standard output.
+fn test(sut: &str, extra: &[&str], dir: &Path) -> (Option<i32>, [u64; 3], String) {
+    let (code, n, out, _) = test_traces(sut, extra, dir);
+    (code, n, out)
+}
+
+/// [`test`], with the traces of the runs too.
+fn test_traces(
+    sut: &str,
+    extra: &[&str],
+    dir: &Path,
+) -> (Option<i32>, [u64; 3], String, Vec<String>) {
+    let json = dir.join("r.json");
+    let out = ioco()
+        .args(["test", COFFEE, "--sut", sut, "--seed", "5", "--json"])
+        .arg(&json)
+        .args(extra)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let v: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(&json).unwrap_or_else(|_| panic!("no result: {stdout}")),
+    )
+    .unwrap();
+    let mut n = [0u64; 3];
+    let mut traces = Vec::new();
+    for r in v["runs"].as_array().unwrap() {
+        let t: Vec<&str> = r["trace"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap())
+            .collect();
+        traces.push(t.join(" "));
+        for (k, key) in ["marker", "process", "timeout"].iter().enumerate() {
+            n[k] += r["quiescence"][key].as_u64().unwrap_or(0);
+        }
+    }
+    (out.status.code(), n, stdout, traces)
+}
+
+/// Every δ by the process, none by the time-out (a long time-out: a fallback would show).
+fn all_by_the_process(sut: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, n, out) = test(
+        sut,
+        &["--runs", "3", "--steps", "30", "--timeout", "5000"],
+        dir.path(),
+    );
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        n[1] > 0 && n[2] == 0,
+        "δ by (marker, process, timeout) {n:?}\n{out}"
+    );
+    assert!(out.contains("quiescence: δ established"), "{out}");
+}
+
+#[test]
+fn a_rust_system_is_quiescent_by_its_process() {
+    all_by_the_process(&example_bin("coffee-sut"));
+}
+
+#[test]
+fn a_python_system_is_quiescent_by_its_process() {
+    all_by_the_process(&format!("python3 {SUTS}/coffee_timer.py --no-timer"));
+}
+
+/// Compiles `coffee.c` (a C compiler is on every machine this project builds on: Rust needs
+/// one to link).
+fn c_coffee(dir: &Path) -> String {
+    let exe = dir.join("coffee");
+    let st = std::process::Command::new("cc")
+        .arg(common::root().join(SUTS).join("coffee.c"))
+        .arg("-o")
+        .arg(&exe)
+        .status()
+        .expect("cc");
+    assert!(st.success());
+    exe.display().to_string()
+}
+
+#[test]
+fn a_c_system_is_quiescent_by_its_process() {
+    let dir = tempfile::tempdir().unwrap();
+    all_by_the_process(&c_coffee(dir.path()));
+}
+
+/// A timer thread (a timed wait) proves nothing: every δ by the time-out, and a Pass.
+#[test]
+fn a_timer_thread_falls_back_to_the_time_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let sut = format!("python3 {SUTS}/coffee_timer.py");
+    let (code, n, out) = test(
+        &sut,
+        &["--runs", "1", "--steps", "6", "--timeout", "300"],
+        dir.path(),
+    );
+    assert_eq!(code, Some(0), "{out}");
+    assert!(n[1] == 0 && n[2] > 0, "{n:?}\n{out}");
+}
+
+/// A worker started in the background answers 0.3 s after `button`: the answer is waited for.
+#[test]
+fn a_working_child_is_waited_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let sut = format!("sh {SUTS}/coffee_worker.sh");
+    let (code, n, out, traces) = test_traces(
+        &sut,
+        &["--runs", "20", "--steps", "20", "--timeout", "5000"],
+        dir.path(),
+    );
+    assert_eq!(code, Some(0), "{out}");
+    assert_eq!(n[2], 0, "{n:?}\n{out}");
+    // the worker answered in some run, and was waited for
+    assert!(
+        traces.iter().any(|t| t.contains("pad? button? coffee!")),
+        "{traces:?}"
+    );
+}
+
+/// Answers stuck in the system's own buffer: it waits for input with nothing written, which
+/// is quiescence; the verdict is the Fail that whole time-outs give too.
+#[test]
+fn buffered_output_is_quiescence_as_with_time_outs() {
+    let dir = tempfile::tempdir().unwrap();
+    let sut = format!("{} buffered", c_coffee(dir.path()));
+    for how in ["process", "timeout"] {
+        let (code, n, out) = test(
+            &sut,
+            &[
+                "--runs",
+                "1",
+                "--steps",
+                "12",
+                "--timeout",
+                "400",
+                "--quiescence",
+                how,
+            ],
+            dir.path(),
+        );
+        assert_eq!(code, Some(1), "{how}: {out}");
+        assert!(out.contains("observed  δ"), "{out}");
+        if how == "process" {
+            assert!(n[1] > 0 && n[2] == 0, "{n:?}");
+        }
+    }
+}
+
+/// A JVM keeps threads in timed waits: the time-out decides, and the verdict is a Pass.
+#[test]
+fn a_java_system_falls_back_to_the_time_out() {
+    if std::process::Command::new("javac")
+        .arg("-version")
+        .output()
+        .is_err()
+    {
+        ioco_testkit::skip("no JDK (javac) on this machine");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let st = std::process::Command::new("javac")
+        .arg("-d")
+        .arg(dir.path())
+        .arg(common::root().join(SUTS).join("CoffeeSut.java"))
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let sut = format!("java -cp {} CoffeeSut", dir.path().display());
+    let (code, n, out) = test(
+        &sut,
+        &["--runs", "1", "--steps", "6", "--timeout", "1500"],
+        dir.path(),
+    );
+    assert_eq!(code, Some(0), "{out}");
+    assert_eq!(n[1], 0, "a JVM proved quiescent: {n:?}\n{out}");
+}
+
+/// The options: `--quiescence marker` needs a marker, `process` a program ioco starts.
+#[test]
+fn quiescence_options_that_cannot_apply_are_refused() {
+    let sim = ioco()
+        .args(["test", COFFEE, "--sim", COFFEE, "--quiescence", "process"])
+        .output()
+        .unwrap();
+    assert_eq!(sim.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&sim.stderr).contains("--quiescence process"));
+    let marker = ioco()
+        .args([
+            "test",
+            COFFEE,
+            "--sut",
+            &example_bin("coffee-sut"),
+            "--quiescence",
+            "marker",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(marker.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&marker.stderr).contains("--quiescence-marker"));
+}
