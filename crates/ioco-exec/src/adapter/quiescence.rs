@@ -68,7 +68,7 @@ pub struct ProcessProbe {
     pipe: std::path::PathBuf,
     first: Vec<Seen>,
     second: Vec<Seen>,
-    /// Per pid whose fd 0 was checked: its link is our pipe.
+    /// Scratch text of the last `/proc` file read.
     text: String,
 }
 
