@@ -25,6 +25,9 @@ use std::collections::{BTreeSet, VecDeque};
 use std::fmt;
 use std::time::Duration;
 
+pub use ioco_engine::alg2::never_started;
+pub use ioco_engine::timeouts::quiescence_wait;
+
 /// Result of sending an input.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Sent {
@@ -101,46 +104,6 @@ pub trait DataSut {
     fn established(&mut self) -> [u32; 3] {
         [0; 3]
     }
-}
-
-/// The quiescence-timeout rule, written once for both testers (with data: [`Timeouts::wait`];
-/// over labels: `ioco_exec::Timeouts::for_observation`, whose module documents where the
-/// numbers come from): an observation waits the **maximum** of the timeouts of their own of
-/// the states the specification may be in (`states`), of the outputs allowed there
-/// (`outputs`) and of the input the observation directly follows (`last_input`: `None` when the
-/// last step was no input or that input has no timeout); `default` where none of them has one.
-///
-/// Taking the maximum keeps the wait sound: the system may be in any of the states, and
-/// concluding δ too early in a slow one turns a late but allowed output into a false δ (a
-/// false Fail where δ is not allowed); a longer wait only costs time. Timeouts of their own
-/// override the default in both directions (a state or gate known to be fast may wait less).
-///
-/// ```
-/// use ioco_symbolic::online::quiescence_wait;
-/// use std::time::Duration;
-/// let ms = Duration::from_millis;
-/// // a slow state (2 s) among the candidates wins over a fast output gate (50 ms)
-/// let slow = quiescence_wait([None, Some(ms(2000))], [Some(ms(50))], None, ms(200));
-/// assert_eq!(slow, ms(2000));
-/// // a fast gate alone overrides the default downwards; the input just given counts too
-/// assert_eq!(quiescence_wait([None], [Some(ms(50))], None, ms(200)), ms(50));
-/// assert_eq!(quiescence_wait([None], [Some(ms(50))], Some(ms(700)), ms(200)), ms(700));
-/// // nothing with a timeout of its own: the default
-/// assert_eq!(quiescence_wait([None], [None], None, ms(200)), ms(200));
-/// ```
-pub fn quiescence_wait(
-    states: impl IntoIterator<Item = Option<Duration>>,
-    outputs: impl IntoIterator<Item = Option<Duration>>,
-    last_input: Option<Duration>,
-    default: Duration,
-) -> Duration {
-    states
-        .into_iter()
-        .chain(outputs)
-        .chain([last_input])
-        .flatten()
-        .max()
-        .unwrap_or(default)
 }
 
 /// Quiescence time-outs of a spec with data: the rule of [`quiescence_wait`] over STS states.
@@ -404,25 +367,6 @@ pub fn fired(spec: &SymbolicSpec, gate: &str, values: &[Value]) -> Vec<SwitchId>
         }
     }
     out
-}
-
-/// Why a system that exited with `status` without ever writing an output was never started:
-/// the shell's status 127 (command not found) or 126 (not executable). Such an exit is an
-/// Error, never a Fail: the program under test never ran (inputs written to it before its
-/// exit was seen went nowhere). One rule for both engines.
-pub fn never_started(status: &str, wrote_output: bool) -> Option<String> {
-    if wrote_output {
-        return None;
-    }
-    let why = match status {
-        "exited with status 127" => "command not found",
-        "exited with status 126" => "command not executable",
-        _ => return None,
-    };
-    Some(format!(
-        "the system under test could not be started: it {status} ({why}) without writing any \
-         output (hint: check the command line and the program's path)"
-    ))
 }
 
 /// Delta debugging (Zeller's ddmin): a 1-minimal sub-sequence of `items` for which `fails`

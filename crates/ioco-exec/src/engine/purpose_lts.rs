@@ -4,8 +4,8 @@
 //! specification accepted: **Pass** when it reaches accept, **Inconclusive** at refuse, when
 //! accept is out of reach, or at the step bound. Fail comes from the specification only.
 
-use super::explicit::Explicit;
-use super::select::{Choice, Event, Selection, Stop};
+use ioco_engine::explicit::Explicit;
+use ioco_engine::select::{Choice, Event, Selection, Stop};
 use ioco_games::{Advice, PurposeProduct, Step};
 use ioco_gen::Verdict;
 use ioco_model::{Label, State};

@@ -11,8 +11,8 @@
 //! **Pass**. Fail comes from the specification only (the symbolic tracker), as for every
 //! selection.
 
-use super::select::{Choice, Event, Selection, Stop};
 use super::symbolic::Symbolic;
+use ioco_engine::select::{Choice, Event, Selection, Stop};
 use ioco_lang::ir::{Direction, Value};
 use ioco_symbolic::online::{label, GateValue};
 use ioco_symbolic::pick::Picker;

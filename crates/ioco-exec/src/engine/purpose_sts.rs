@@ -5,8 +5,8 @@
 //! when the tracking is ambiguous, or at the step bound. Fail comes from the specification
 //! (the symbolic tracker) only.
 
-use super::select::{Choice, Event, Selection, Stop};
 use super::symbolic::Symbolic;
+use ioco_engine::select::{Choice, Event, Selection, Stop};
 use ioco_stg::online::Steering;
 use ioco_stg::Domain;
 use ioco_symbolic::online::{label, GateValue};

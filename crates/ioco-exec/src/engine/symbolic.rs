@@ -4,13 +4,13 @@
 //! with the solver ([`Biased`]) or replay recorded ones ([`Replay`](super::replay::Replay)), and the runs, replays and
 //! shrinking (Zeller's ddmin over the inputs) of `ioco test`/`ioco replay` with data.
 
-use super::alg2::{self, Ended};
-use super::replay::Replay;
-use super::select::{Choice, Event, Selection, Stop};
-use super::spec::{Quiet, Refusal, Specification};
-use super::sut::Data;
+use super::Data;
 use crate::result::{Failure, RunVerdict};
 use crate::shrinking::{Budget, ShrinkOptions};
+use ioco_engine::alg2::{self, Ended};
+use ioco_engine::replay::Replay;
+use ioco_engine::select::{Choice, Event, Selection, Stop};
+use ioco_engine::spec::{Quiet, Refusal, Specification};
 use ioco_lang::ir::Value;
 use ioco_symbolic::online::{
     allowed_outputs, ddmin, fired, input_enabled, label, DataSut, GateValue, OnlineOptions, Run,

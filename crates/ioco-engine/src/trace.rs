@@ -12,7 +12,7 @@
 //! equality compares (two traces with different tables but the same texts are equal).
 //!
 //! ```
-//! use ioco_exec::Trace;
+//! use ioco_engine::Trace;
 //!
 //! let t: Trace = ["coin?", "coffee!", "δ"].into_iter().collect();
 //! assert_eq!(t.len(), 3);
@@ -32,7 +32,7 @@ use std::fmt;
 use std::sync::{Arc, LazyLock};
 
 /// A table of label texts, shared by the traces that index into it.
-pub(crate) type Names = Arc<Vec<Arc<str>>>;
+pub type Names = Arc<Vec<Arc<str>>>;
 
 static NO_NAMES: LazyLock<Names> = LazyLock::new(Names::default);
 
@@ -59,7 +59,7 @@ impl Trace {
     }
 
     /// A trace of `labels`, indices into `names` (every index must be in range).
-    pub(crate) fn from_parts(labels: Vec<u32>, names: Names) -> Trace {
+    pub fn from_parts(labels: Vec<u32>, names: Names) -> Trace {
         debug_assert!(labels.iter().all(|&l| (l as usize) < names.len()));
         Trace { labels, names }
     }
@@ -93,7 +93,7 @@ impl Trace {
     }
 
     /// The labels as shared strings, in order.
-    pub(crate) fn shared(&self) -> impl Iterator<Item = &Arc<str>> + '_ {
+    pub fn shared(&self) -> impl Iterator<Item = &Arc<str>> + '_ {
         self.labels.iter().map(|&l| &self.names[l as usize])
     }
 

@@ -4,7 +4,7 @@
 //!
 //! ## The rule
 //! (Written once, for this tester and the one with data, as
-//! `ioco_symbolic::online::quiescence_wait`.) Every observation happens in a state `q` of the
+//! [`quiescence_wait`].) Every observation happens in a state `q` of the
 //! specification's suspension automaton, i.e. a set `S` of specification states, with out(q)
 //! the outputs allowed there. The tester waits
 //!
@@ -80,13 +80,53 @@ impl Timeouts {
     ) -> Duration {
         let state = |s: &State| self.states.get(*s as usize).copied().flatten();
         let label = |l: &Label| self.labels.get(l.index()).copied().flatten();
-        ioco_symbolic::online::quiescence_wait(
+        quiescence_wait(
             set.iter().map(state),
             out.iter().map(label),
             last_input.as_ref().and_then(label),
             default,
         )
     }
+}
+
+/// The quiescence-timeout rule, written once for both testers (with data: `ioco_symbolic::online::Timeouts::wait`;
+/// over labels: [`Timeouts::for_observation`], whose module documents where the
+/// numbers come from): an observation waits the **maximum** of the timeouts of their own of
+/// the states the specification may be in (`states`), of the outputs allowed there
+/// (`outputs`) and of the input the observation directly follows (`last_input`: `None` when the
+/// last step was no input or that input has no timeout); `default` where none of them has one.
+///
+/// Taking the maximum keeps the wait sound: the system may be in any of the states, and
+/// concluding δ too early in a slow one turns a late but allowed output into a false δ (a
+/// false Fail where δ is not allowed); a longer wait only costs time. Timeouts of their own
+/// override the default in both directions (a state or gate known to be fast may wait less).
+///
+/// ```
+/// use ioco_engine::timeouts::quiescence_wait;
+/// use std::time::Duration;
+/// let ms = Duration::from_millis;
+/// // a slow state (2 s) among the candidates wins over a fast output gate (50 ms)
+/// let slow = quiescence_wait([None, Some(ms(2000))], [Some(ms(50))], None, ms(200));
+/// assert_eq!(slow, ms(2000));
+/// // a fast gate alone overrides the default downwards; the input just given counts too
+/// assert_eq!(quiescence_wait([None], [Some(ms(50))], None, ms(200)), ms(50));
+/// assert_eq!(quiescence_wait([None], [Some(ms(50))], Some(ms(700)), ms(200)), ms(700));
+/// // nothing with a timeout of its own: the default
+/// assert_eq!(quiescence_wait([None], [None], None, ms(200)), ms(200));
+/// ```
+pub fn quiescence_wait(
+    states: impl IntoIterator<Item = Option<Duration>>,
+    outputs: impl IntoIterator<Item = Option<Duration>>,
+    last_input: Option<Duration>,
+    default: Duration,
+) -> Duration {
+    states
+        .into_iter()
+        .chain(outputs)
+        .chain([last_input])
+        .flatten()
+        .max()
+        .unwrap_or(default)
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! The options of online testing and of running suites and replays ([`OnlineOptions`]), with
 //! the per-run callback ([`Progress`]) and which traces are kept ([`Traces`]): read by the
 //! engine's explicit specification, by replay and shrinking, and by the session runners of
-//! [`crate::online`] and [`crate::suite`] (a file of their own, so that none of them imports
+//! `ioco_exec::online` and `ioco_exec::suite` (a file of their own, so that none of them imports
 //! another for its options).
 
 use crate::result::RunResult;
@@ -28,7 +28,7 @@ impl std::fmt::Debug for Progress {
     }
 }
 
-/// Options of online testing (also used by [`crate::suite`] and [`crate::replay`]).
+/// Options of online testing (also used by `ioco_exec::suite` and `ioco_exec::replay`).
 #[derive(Clone, Debug)]
 pub struct OnlineOptions {
     /// Quiescence policy of the specification.
@@ -124,7 +124,7 @@ impl Default for OnlineOptions {
 }
 
 impl OnlineOptions {
-    pub(crate) fn strategy_name(&self) -> &'static str {
+    pub fn strategy_name(&self) -> &'static str {
         match self.strategy {
             StrategySpec::Uniform => "uniform",
             StrategySpec::Weighted(_) => "weighted",

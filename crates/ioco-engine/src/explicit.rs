@@ -2,10 +2,10 @@
 //! Def. 4.10/6.2, via [`Tester`]) and the [`Selection`] of the strategies of `ioco-gen`
 //! (uniform, weighted, coverage-guided).
 
-use super::select::{Choice, Event, Selection, Stop};
-use super::spec::{Quiet, Refusal, Specification};
 use crate::options::OnlineOptions;
 use crate::result::Failure;
+use crate::select::{Choice, Event, Selection, Stop};
+use crate::spec::{Quiet, Refusal, Specification};
 use crate::tester::Tester;
 use ioco_gen::strategy::{self, Situation, Strategy};
 use ioco_model::Label;
@@ -174,8 +174,8 @@ impl Selection<Explicit<'_, '_>> for Strategic<'_> {
 /// Turn an adapter error at the tester's current point into the end of the run, by the
 /// verdict policy of [`super::alg2`] over the explicit specification (for the suite runner,
 /// which walks test cases outside the loop).
-pub(crate) fn adapter_error(tester: &mut Tester<'_>, e: crate::AdapterError) -> super::Ended {
-    use super::sut::SutError;
+pub fn adapter_error(tester: &mut Tester<'_>, e: crate::AdapterError) -> crate::Ended {
+    use crate::sut::SutError;
     use crate::AdapterError;
     let opts = OnlineOptions::default();
     let mut spec = Explicit {
@@ -184,11 +184,11 @@ pub(crate) fn adapter_error(tester: &mut Tester<'_>, e: crate::AdapterError) -> 
     };
     let mut rng = <ChaCha8Rng as rand::SeedableRng>::seed_from_u64(0);
     match e {
-        AdapterError::UnknownOutput { line } => super::Ended::fail(spec.garbage(&line)),
+        AdapterError::UnknownOutput { line } => crate::Ended::fail(spec.garbage(&line)),
         AdapterError::Exited { status } => {
-            super::alg2::sut_error(&mut spec, SutError::Exited(status), &mut rng)
+            crate::alg2::sut_error(&mut spec, SutError::Exited(status), &mut rng)
         }
-        other => super::alg2::sut_error(&mut spec, SutError::Broken(other.to_string()), &mut rng),
+        other => crate::alg2::sut_error(&mut spec, SutError::Broken(other.to_string()), &mut rng),
     }
 }
 

@@ -10,7 +10,7 @@
 //! A crash is not an output, and an exited system can neither output nor take inputs:
 //! * a system that exits with status 127 or 126 (the shell's "command not found", "not
 //!   executable") without having written any output was never started: **Error**
-//!   ([`ioco_symbolic::online::never_started`]);
+//!   ([`never_started`]);
 //! * if the specification, after the trace so far, **requires an output** (δ ∉ out), an
 //!   exited system is quiescent where quiescence is not allowed: **Fail**;
 //! * else if the specification **offers an input** there, the system stopped accepting inputs,
@@ -22,10 +22,10 @@
 //! A system that cannot be reset or breaks (bytes that are not a line, an I/O error) ends the
 //! run with **Error**, never Fail.
 
-use super::select::{Choice, Event, Selection, Stop};
-use super::spec::{Quiet, Refusal, Specification};
-use super::sut::{Obs, Sent, Sut, SutError};
 use crate::result::{Failure, RunResult, RunVerdict};
+use crate::select::{Choice, Event, Selection, Stop};
+use crate::spec::{Quiet, Refusal, Specification};
+use crate::sut::{Obs, Sent, Sut, SutError};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
 
@@ -335,7 +335,7 @@ pub fn sut_error<S: Specification + ?Sized>(
         }
         SutError::Exited(status) => status,
     };
-    if let Some(why) = ioco_symbolic::online::never_started(&status, spec.wrote_output()) {
+    if let Some(why) = never_started(&status, spec.wrote_output()) {
         return Ended::error(why);
     }
     let sigma = spec.trace_text();
@@ -375,4 +375,22 @@ pub fn sut_error<S: Specification + ?Sized>(
             )),
         },
     }
+}
+/// Why a system that exited with `status` without ever writing an output was never started:
+/// the shell's status 127 (command not found) or 126 (not executable). Such an exit is an
+/// Error, never a Fail: the program under test never ran (inputs written to it before its
+/// exit was seen went nowhere). One rule for both engines.
+pub fn never_started(status: &str, wrote_output: bool) -> Option<String> {
+    if wrote_output {
+        return None;
+    }
+    let why = match status {
+        "exited with status 127" => "command not found",
+        "exited with status 126" => "command not executable",
+        _ => return None,
+    };
+    Some(format!(
+        "the system under test could not be started: it {status} ({why}) without writing any \
+         output (hint: check the command line and the program's path)"
+    ))
 }

@@ -1,5 +1,5 @@
 //! Bounds and progress of shrinking (issue #20 item 6). Shrinking a failing run replays
-//! candidate input sequences ([`crate::replay::shrink`], [`crate::engine::symbolic::shrink`]);
+//! candidate input sequences (`ioco_exec::replay::shrink`, `ioco_exec::engine::symbolic::shrink`);
 //! against a real program every δ of a replay costs a full time-out, so without bounds it ran
 //! for more than 15 minutes on one queue fault. A [`Budget`] bounds it by replays
 //! ([`ShrinkOptions::replays`]) and by time ([`ShrinkOptions::time`]); when either is spent, the

@@ -1,7 +1,7 @@
 //! The selection seam: what the tester does next (tutorial Alg. 2's nondeterministic choice
 //! between stimulating, observing and stopping; seed 004 §5 for purposes).
 
-use super::spec::Specification;
+use crate::spec::Specification;
 use rand_chacha::ChaCha8Rng;
 
 /// How a selection ends a run. A selection never gives Fail: only the specification does.

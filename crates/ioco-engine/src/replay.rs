@@ -6,8 +6,8 @@
 //! `ioco replay` of a run's inputs and every shrinking step (Zeller's ddmin over the inputs)
 //! execute.
 
-use super::select::{Choice, Event, Selection, Stop};
-use super::spec::Specification;
+use crate::select::{Choice, Event, Selection, Stop};
+use crate::spec::Specification;
 use rand_chacha::ChaCha8Rng;
 
 /// Replay of recorded inputs.

@@ -2,7 +2,7 @@
 //! automaton, shared by all runs of a worker), the trace, coverage, and how observations and
 //! adapter errors become verdicts. Used by online testing, stored suites and replay.
 //!
-//! Verdicts for a SUT that exits or crashes follow the exit rule of [`crate::engine::alg2`],
+//! Verdicts for a SUT that exits or crashes follow the exit rule of [`crate::alg2`],
 //! written once for every engine.
 
 use crate::result::Failure;
@@ -15,16 +15,16 @@ use std::time::Duration;
 /// The tester's state for one worker: the lazy suspension automaton of the specification and
 /// the coverage, both kept across runs; plus the current run's position and trace.
 pub struct Tester<'a> {
-    pub(crate) sus: Suspension<'a>,
-    pub(crate) coverage: Coverage,
-    pub(crate) q: SaState,
+    pub sus: Suspension<'a>,
+    pub coverage: Coverage,
+    pub q: SaState,
     /// Where the record of `q` starts in `nodes`.
     at: usize,
     /// The trace so far, as label indices (`Label.0`): with `names`, the [`Trace`] of the run.
-    pub(crate) trace: Vec<u32>,
+    pub trace: Vec<u32>,
     /// An output line that is not a label (always the last thing of a failed run).
-    pub(crate) garbage: Option<String>,
-    pub(crate) steps: usize,
+    pub garbage: Option<String>,
+    pub steps: usize,
     /// Per suspension state, where its record starts in `nodes` (`u32::MAX`: not built yet).
     node_at: Vec<u32>,
     /// The records of the suspension states visited, built on first use: `[ni, no, taken
@@ -35,7 +35,7 @@ pub struct Tester<'a> {
     /// recorded in `pending` (so the per-step cost does not depend on the size of the sets).
     /// One record per state, in one stretch of memory, found from its predecessor's: a step
     /// reads one record, which is prefetched while the SUT takes its step.
-    pub(crate) nodes: Vec<Label>,
+    pub nodes: Vec<Label>,
     pending: Vec<(SaState, Label, SaState)>,
     /// Each label's text as written (`coin?`, `δ`), indexed by label, made once and shared by
     /// every trace of this tester: a kept trace is its label indices plus this table.
@@ -100,7 +100,7 @@ impl<'a> Tester<'a> {
     }
 
     /// Back to the initial state with an empty trace.
-    pub(crate) fn start(&mut self) {
+    pub fn start(&mut self) {
         self.q = self.sus.initial();
         self.at = self.node(self.q);
         self.trace.clear();
@@ -112,7 +112,7 @@ impl<'a> Tester<'a> {
 
     /// The record of `q` in `nodes` (built on first use): its start.
     #[inline]
-    pub(crate) fn node(&mut self, q: SaState) -> usize {
+    pub fn node(&mut self, q: SaState) -> usize {
         match self.node_at.get(q as usize) {
             Some(&at) if at != u32::MAX => at as usize,
             _ => self.build_node(q),
@@ -144,7 +144,7 @@ impl<'a> Tester<'a> {
 
     /// The inputs enabled in the record at `at`, and its out-set (outputs and δ), sorted.
     #[inline]
-    pub(crate) fn io_at(&self, at: usize) -> (&[Label], &[Label]) {
+    pub fn io_at(&self, at: usize) -> (&[Label], &[Label]) {
         let (ni, no) = (self.nodes[at].0 as usize, self.nodes[at + 1].0 as usize);
         let l = &self.nodes[at + 4..at + 4 + ni + no];
         (&l[..ni], &l[ni..])
@@ -206,14 +206,14 @@ impl<'a> Tester<'a> {
 
     /// The inputs enabled in the current state and its out-set (outputs and δ), sorted.
     #[inline]
-    pub(crate) fn io_now(&self) -> (&[Label], &[Label]) {
+    pub fn io_now(&self) -> (&[Label], &[Label]) {
         self.io_at(self.at)
     }
 
     /// The trace as written (`coin?`, `coffee!`, `δ`, and a garbage line as `line!`); empties
     /// the tester's trace. The labels move into the result (the next run's trace starts with
     /// room for as many), the text table is shared: no work per step.
-    pub(crate) fn take_trace(&mut self) -> Trace {
+    pub fn take_trace(&mut self) -> Trace {
         let room = self.trace.len();
         let labels = std::mem::replace(&mut self.trace, Vec::with_capacity(room));
         let mut out = Trace::from_parts(labels, self.names.clone());
@@ -225,7 +225,7 @@ impl<'a> Tester<'a> {
 
     /// [`Tester::take_trace`] if `traces` keeps the trace of a run with this verdict, else
     /// an empty trace (and the tester's is emptied).
-    pub(crate) fn take_trace_for(
+    pub fn take_trace_for(
         &mut self,
         verdict: crate::RunVerdict,
         traces: crate::options::Traces,
@@ -239,12 +239,12 @@ impl<'a> Tester<'a> {
     }
 
     /// Each label's text as written, indexed by label.
-    pub(crate) fn names(&self) -> Names {
+    pub fn names(&self) -> Names {
         self.names.clone()
     }
 
     /// The last entry of the trace, as written.
-    pub(crate) fn last_text(&self) -> String {
+    pub fn last_text(&self) -> String {
         match (&self.garbage, self.trace.last()) {
             (Some(g), _) => format!("{g}!"),
             (None, Some(&l)) => self.names[l as usize].to_string(),
@@ -255,7 +255,7 @@ impl<'a> Tester<'a> {
     /// How long to wait for an output now: the rule of [`crate::timeouts`] in the current
     /// state, after the trace so far.
     #[inline]
-    pub(crate) fn quiescence_timeout(&mut self, opts: &crate::OnlineOptions) -> Duration {
+    pub fn quiescence_timeout(&mut self, opts: &crate::OnlineOptions) -> Duration {
         match opts.timeouts.as_deref() {
             None => opts.quiescence_timeout,
             Some(t) => self.own_timeout(t, opts),
@@ -278,20 +278,20 @@ impl<'a> Tester<'a> {
     }
 
     /// out(q) as written.
-    pub(crate) fn allowed(&mut self) -> Vec<String> {
+    pub fn allowed(&mut self) -> Vec<String> {
         let a = self.alphabet();
         self.sus.out(self.q).iter().map(|&l| a.display(l)).collect()
     }
 
     /// The inputs enabled in the specification now.
-    pub(crate) fn inputs(&mut self) -> Vec<Label> {
+    pub fn inputs(&mut self) -> Vec<Label> {
         self.sus.inputs(self.q)
     }
 
     /// Record an input given to the SUT. Returns false (and records nothing in the model) when
     /// the specification does not enable it: the trace then left the specification.
     #[inline]
-    pub(crate) fn input(&mut self, a: Label) -> bool {
+    pub fn input(&mut self, a: Label) -> bool {
         self.steps += 1;
         self.trace.push(a.0);
         self.step(a).is_some()
@@ -300,7 +300,7 @@ impl<'a> Tester<'a> {
     /// Record an observation (an output or δ); a failure if the specification does not allow
     /// it (tutorial Def. 6.2: leaving the specification through an output or δ).
     #[inline]
-    pub(crate) fn observe(&mut self, x: Label) -> Result<(), Failure> {
+    pub fn observe(&mut self, x: Label) -> Result<(), Failure> {
         self.steps += 1;
         self.trace.push(x.0);
         if self.step(x).is_some() {
@@ -333,7 +333,7 @@ impl<'a> Tester<'a> {
     }
 
     /// The trace so far, for messages.
-    pub(crate) fn trace_text(&self) -> String {
+    pub fn trace_text(&self) -> String {
         let labels: Vec<Label> = self.trace.iter().map(|&l| Label(l)).collect();
         let mut t = self.alphabet().display_trace(&labels);
         if let Some(g) = &self.garbage {
@@ -343,13 +343,13 @@ impl<'a> Tester<'a> {
     }
 
     /// Whether quiescence is allowed now (δ ∈ out).
-    pub(crate) fn quiescence_allowed(&mut self) -> bool {
+    pub fn quiescence_allowed(&mut self) -> bool {
         self.sus.is_quiescent(self.q)
     }
 
     /// out(q) = {δ}: quiescence and no output allowed.
     #[inline(always)]
-    pub(crate) fn only_quiescence(&self) -> bool {
+    pub fn only_quiescence(&self) -> bool {
         // the record's out-set (see `io_at`) is the one label δ
         let at = self.at;
         self.nodes[at + 1].0 == 1
@@ -357,7 +357,7 @@ impl<'a> Tester<'a> {
     }
 
     /// Record a line the SUT wrote that is not an output of the model, and the failure it is.
-    pub(crate) fn garbage_line(&mut self, line: &str) -> Failure {
+    pub fn garbage_line(&mut self, line: &str) -> Failure {
         self.steps += 1;
         self.garbage = Some(line.to_string());
         let allowed = self.allowed();
@@ -403,7 +403,7 @@ mod tests {
 
         t.start();
         assert!(t.input(coin));
-        let end = crate::engine::explicit::adapter_error(
+        let end = crate::explicit::adapter_error(
             &mut t,
             AdapterError::UnknownOutput {
                 line: "cofee please".into(),

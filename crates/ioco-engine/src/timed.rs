@@ -5,7 +5,7 @@
 //! so the times line up with the trace one for one; a step that ends the run with an error
 //! writes no entry and notes no time.
 
-use super::sut::{Obs, Sent, Sut, SutError};
+use crate::sut::{Obs, Sent, Sut, SutError};
 use std::time::{Duration, Instant};
 
 /// `sut`, timed.
