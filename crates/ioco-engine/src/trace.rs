@@ -258,6 +258,45 @@ impl<'de> Deserialize<'de> for Trace {
     }
 }
 
+/// Splits a multi-label at its top-level `|` (outside parentheses and double-quoted strings),
+/// blanks trimmed: `A(1)|B("x|y")` → [`A(1)`, `B("x|y")`]; `A 1 | B 2` → [`A 1`, `B 2`]; a
+/// single gate is one part.
+pub fn split_multi(text: &str) -> Vec<&str> {
+    split_top(text, '|')
+}
+
+/// `text` split at `sep` outside parentheses and double-quoted strings (a backslash escapes
+/// inside a string), blanks trimmed.
+pub fn split_top(text: &str, sep: char) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0i32, 0usize);
+    let (mut in_str, mut escaped) = (false, false);
+    for (i, c) in text.char_indices() {
+        if in_str {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_str = false;
+            }
+            continue;
+        }
+        match c {
+            '"' => in_str = true,
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            c if c == sep && depth == 0 => {
+                parts.push(text[start..i].trim());
+                start = i + c.len_utf8();
+            }
+            _ => {}
+        }
+    }
+    parts.push(text[start..].trim());
+    parts
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

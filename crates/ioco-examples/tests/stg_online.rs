@@ -2,11 +2,11 @@
 //! the strengthened guards and reaches accept against the specification simulated by the
 //! solver; a faulty comparator fails; the steering never gives Fail on its own.
 
-use ioco_exec::engine::purpose_sts::SteeredData;
 use ioco_exec::engine::symbolic::Symbolic;
 use ioco_exec::engine::{self, Data};
 use ioco_lang::ir::Value;
 use ioco_stg::online::Steering;
+use ioco_stg::steered::SteeredData;
 use ioco_stg::{analyse, Octagon, TestGraph};
 use ioco_symbolic::online::{DataSut, Observed, Run, Sent, SpecSut, SutError, Verdict};
 use ioco_symbolic::SymbolicSpec;

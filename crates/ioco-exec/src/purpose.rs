@@ -12,14 +12,14 @@
 
 use crate::adapter::Adapter;
 use crate::engine::explicit::Explicit;
-use crate::engine::purpose_lts::Steered;
-use crate::engine::purpose_sts::SteeredData;
 use crate::engine::symbolic::Symbolic;
 use crate::engine::{self, Data};
 use crate::{OnlineOptions, RunResult, RunVerdict, Tester};
+use ioco_games::steered::Steered;
 use ioco_games::PurposeProduct;
 use ioco_model::{Lts, QuiescencePolicy};
 use ioco_stg::online::Steering;
+use ioco_stg::steered::SteeredData;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};

@@ -42,6 +42,7 @@ pub mod purpose;
 pub mod random;
 pub mod resilience;
 pub mod short;
+pub mod steered;
 pub mod strategy;
 
 pub use arena::{Arena, ArenaBuilder, Assumption, Move};

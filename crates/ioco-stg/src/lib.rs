@@ -46,6 +46,7 @@ pub mod polyhedra;
 pub mod product;
 pub mod reach;
 pub mod select;
+pub mod steered;
 
 pub use coreach::{Coreach, Options};
 pub use domain::Domain;

@@ -61,9 +61,12 @@
 //! [`sample`] (sampling and repair, checked by evaluation): DispatchProcess's DisPro12
 //! (TorXakis issue #330) takes 10 000 steps without a Z3 call, in about 6 s instead of 111 s.
 
+pub mod data_sut;
 pub mod draw;
+pub mod engine;
 pub mod online;
 pub mod pick;
+pub mod purpose_seg;
 pub mod quick;
 pub mod sample;
 pub mod seg;

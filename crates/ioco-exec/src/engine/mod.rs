@@ -1,19 +1,15 @@
-//! The one tester of [`ioco_engine`] (tutorial Alg. 2), with the specifications and selections
-//! that still live in this crate: the symbolic engine over an STS with data ([`symbolic`]),
-//! the purposes' steering ([`purpose_lts`], [`purpose_sts`], [`purpose_seg`]), and systems
-//! under test with data as a [`Sut`] ([`Data`]). The seams, the loop and the explicit engine
-//! are `ioco_engine`'s, re-exported here.
-
-pub use ioco_engine::{alg2, explicit, replay};
-pub mod purpose_lts;
-pub mod purpose_seg;
-pub mod purpose_sts;
-mod sut;
-pub mod symbolic;
+//! The one tester of [`ioco_engine`] (tutorial Alg. 2), its seams and its explicit engine,
+//! re-exported, with the symbolic engine of `ioco-symbolic` ([`symbolic`]: an STS with data,
+//! [`Data`]: a system under test with data as a [`Sut`]) and its switch-coverage purposes
+//! ([`purpose_seg`]). The purposes' steering over an LTS and over a symbolic test graph live in
+//! their theory crates (`ioco_games::steered`, `ioco_stg::steered`).
 
 pub use ioco_engine::Timed;
+pub use ioco_engine::{alg2, explicit, replay};
 pub use ioco_engine::{run, Ended};
 pub use ioco_engine::{Choice, Event, Selection, Stop};
 pub use ioco_engine::{Obs, Sent, Sut, SutError};
 pub use ioco_engine::{Quiet, Refusal, Specification};
-pub use sut::Data;
+pub use ioco_symbolic::data_sut::Data;
+pub use ioco_symbolic::engine as symbolic;
+pub use ioco_symbolic::purpose_seg;

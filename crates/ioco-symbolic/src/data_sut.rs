@@ -1,8 +1,8 @@
-//! Systems under test with data (`ioco_symbolic::online::DataSut`) as the engine's [`Sut`] over
+//! Systems under test with data (`crate::online::DataSut`) as the engine's [`Sut`] over
 //! gate values.
 
+use crate::online::{self as data, DataSut, GateValue};
 use ioco_engine::{Obs, Sent, Sut, SutError};
-use ioco_symbolic::online::{self as data, DataSut, GateValue};
 use std::time::Duration;
 
 fn data_error(e: data::SutError) -> SutError {

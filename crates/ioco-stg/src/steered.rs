@@ -5,10 +5,10 @@
 //! when the tracking is ambiguous, or at the step bound. Fail comes from the specification
 //! (the symbolic tracker) only.
 
-use super::symbolic::Symbolic;
+use crate::online::Steering;
+use crate::Domain;
 use ioco_engine::select::{Choice, Event, Selection, Stop};
-use ioco_stg::online::Steering;
-use ioco_stg::Domain;
+use ioco_symbolic::engine::Symbolic;
 use ioco_symbolic::online::{label, GateValue};
 use rand_chacha::ChaCha8Rng;
 

@@ -1,24 +1,24 @@
 //! The engine over an STS with data (TAP19; tutorial Alg. 2 over gate values, P1 §7.2): the
 //! [`Specification`] of the symbolic tracker of `ioco-symbolic` (solver-judged outputs and
 //! quiescence; *unknown* is Inconclusive, never Fail), the [`Selection`]s that choose inputs
-//! with the solver ([`Biased`]) or replay recorded ones ([`Replay`](super::replay::Replay)), and the runs, replays and
+//! with the solver ([`Biased`]) or replay recorded ones ([`Replay`]), and the runs, replays and
 //! shrinking (Zeller's ddmin over the inputs) of `ioco test`/`ioco replay` with data.
 
-use super::Data;
-use crate::result::{Failure, RunVerdict};
-use crate::shrinking::{Budget, ShrinkOptions};
-use ioco_engine::alg2::{self, Ended};
-use ioco_engine::replay::Replay;
-use ioco_engine::select::{Choice, Event, Selection, Stop};
-use ioco_engine::spec::{Quiet, Refusal, Specification};
-use ioco_lang::ir::Value;
-use ioco_symbolic::online::{
+use crate::data_sut::Data;
+use crate::online::{
     allowed_outputs, ddmin, fired, input_enabled, label, DataSut, GateValue, OnlineOptions, Run,
     Shrunk, Timeouts, Verdict,
 };
-use ioco_symbolic::system::SwitchId;
-use ioco_symbolic::tracker::Quiescence;
-use ioco_symbolic::{Step, SymbolicSpec};
+use crate::system::SwitchId;
+use crate::tracker::Quiescence;
+use crate::{Step, SymbolicSpec};
+use ioco_engine::alg2::{self, Ended};
+use ioco_engine::replay::Replay;
+use ioco_engine::result::{Failure, RunVerdict};
+use ioco_engine::select::{Choice, Event, Selection, Stop};
+use ioco_engine::shrinking::{Budget, ShrinkOptions};
+use ioco_engine::spec::{Quiet, Refusal, Specification};
+use ioco_lang::ir::Value;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeSet;
@@ -213,7 +213,7 @@ impl Specification for Symbolic<'_> {
 /// The gate of a step of a trace (`water?(100)` → `water`, `δ` → `δ`); of a multi-label, its
 /// gates joined by `|` (`a?(1)|b?(2)` → `a|b`).
 fn gate_of(label: &str) -> String {
-    let parts: Vec<&str> = crate::adapter::wire::split_multi(label)
+    let parts: Vec<&str> = ioco_engine::trace::split_multi(label)
         .into_iter()
         .map(|p| p.split(['(', '!', '?']).next().unwrap_or_default())
         .collect();
@@ -287,7 +287,7 @@ fn run_with<'s, L: Selection<Symbolic<'s>>>(
 ) -> Ended {
     let mut data = Data(sut);
     // the steps are timed (a clock read per step, nothing next to the solver's work)
-    let mut sut = super::Timed::new(&mut data);
+    let mut sut = ioco_engine::Timed::new(&mut data);
     let end = match alg2::start(s, &mut sut, 0, 0) {
         Err(e) => e,
         Ok(()) => alg2::run(s, sel, &mut sut, steps, None, rng),
@@ -314,7 +314,7 @@ pub fn replay_inputs(
 
 /// Shrinks failing run number `run` by [`ddmin`] over its recorded inputs (each candidate
 /// replayed with [`replay_inputs`] up to `shrinking.tries` times, for nondeterministic
-/// systems), then its values, within the bounds of `shrinking` ([`crate::shrinking`]; when one
+/// systems), then its values, within the bounds of `shrinking` ([`ioco_engine::shrinking`]; when one
 /// stops it, the shortest failing inputs so far are returned, [`Shrunk::stopped`] says why).
 /// `None` when even the full input sequence does not fail again.
 #[allow(clippy::too_many_arguments)]

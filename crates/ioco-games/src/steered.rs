@@ -4,9 +4,9 @@
 //! specification accepted: **Pass** when it reaches accept, **Inconclusive** at refuse, when
 //! accept is out of reach, or at the step bound. Fail comes from the specification only.
 
+use crate::{Advice, PurposeProduct, Step};
 use ioco_engine::explicit::Explicit;
 use ioco_engine::select::{Choice, Event, Selection, Stop};
-use ioco_games::{Advice, PurposeProduct, Step};
 use ioco_gen::Verdict;
 use ioco_model::{Label, State};
 use rand_chacha::ChaCha8Rng;

@@ -1,6 +1,6 @@
 //! A switch-coverage purpose as a [`Selection`]: **thesis Alg. 6 = TAP19 Alg. 1**, the
 //! execution of a path `r0 … rn` of the symbolic execution graph with its path condition `η`
-//! (thesis Def. 4.16), over the one tester ([`super::alg2`]).
+//! (thesis Def. 4.16), over the one tester ([`ioco_engine::alg2`]).
 //!
 //! Inputs are chosen **as late as possible** from `η` after substituting every value chosen or
 //! observed so far (`η[tmap(P ↦ w̄)]`), with a fall-back to the current guard when the solver
@@ -11,15 +11,15 @@
 //! **Pass**. Fail comes from the specification only (the symbolic tracker), as for every
 //! selection.
 
-use super::symbolic::Symbolic;
+use crate::engine::Symbolic;
+use crate::online::{label, GateValue};
+use crate::pick::Picker;
+use crate::seg::Purpose;
+use crate::solver::{Checker, SatResult};
+use crate::system::{Move, State, System};
+use crate::term::{render, SymVar, Term, T};
 use ioco_engine::select::{Choice, Event, Selection, Stop};
 use ioco_lang::ir::{Direction, Value};
-use ioco_symbolic::online::{label, GateValue};
-use ioco_symbolic::pick::Picker;
-use ioco_symbolic::seg::Purpose;
-use ioco_symbolic::solver::{Checker, SatResult};
-use ioco_symbolic::system::{Move, State, System};
-use ioco_symbolic::term::{render, SymVar, Term, T};
 use rand_chacha::ChaCha8Rng;
 
 /// The execution of one purpose (see the module documentation).
