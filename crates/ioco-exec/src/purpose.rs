@@ -1,7 +1,8 @@
 //! Sessions of online testing steered by a test purpose (seed 004 §2 and §5: the product S × TP,
 //! coreachability of accept; thesis ch. 6 joker strategies): each run is the one loop of
-//! [`crate::engine`] with the purpose as its selection ([`Steered`] over an LTS,
-//! [`SteeredData`] with data) and the specification as its judge; each run becomes a
+//! [`crate::engine`] with the purpose as its selection (made by the caller for each run:
+//! `ioco_games::steered::Steered` over an LTS, `ioco_stg::steered::SteeredData` with data) and
+//! the specification as its judge; each run becomes a
 //! [`RunResult`]:
 //! * **Pass**: the trace reached an accept state of the purpose;
 //! * **Inconclusive**: a refuse state was reached, the purpose can no longer be accepted, or
@@ -13,13 +14,9 @@
 use crate::adapter::Adapter;
 use crate::engine::explicit::Explicit;
 use crate::engine::symbolic::Symbolic;
-use crate::engine::{self, Data};
+use crate::engine::{self, Data, Selection};
 use crate::{OnlineOptions, RunResult, RunVerdict, Tester};
-use ioco_games::steered::Steered;
-use ioco_games::PurposeProduct;
 use ioco_model::{Lts, QuiescencePolicy};
-use ioco_stg::online::Steering;
-use ioco_stg::steered::SteeredData;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
@@ -44,16 +41,19 @@ pub struct PurposeRunOptions {
 
 /// The runs of a purpose session against one adapter: run `k` uses the seed
 /// `derive_seed(seed, k)`; stops after a Fail or Error unless `keep_going`, and at the deadline.
-/// `spec` (under `policy`) judges every observation; `prod` (its product with the purpose)
-/// steers.
-pub fn run_purpose(
+/// `spec` (under `policy`) judges every observation; the selection `steer()` makes for each
+/// run (the solved product of `spec` with the purpose: `ioco_games::steered::Steered`) steers.
+pub fn run_purpose<L>(
     spec: &Lts,
     policy: QuiescencePolicy,
-    prod: &PurposeProduct,
+    steer: impl Fn() -> L,
     adapter: &mut dyn Adapter,
     seed: u64,
     opts: &PurposeRunOptions,
-) -> Vec<RunResult> {
+) -> Vec<RunResult>
+where
+    L: for<'t, 'o> Selection<Explicit<'t, 'o>>,
+{
     let mut tester = Tester::new(spec, policy);
     let online = OnlineOptions {
         quiescence_timeout: opts.timeout,
@@ -77,7 +77,7 @@ pub fn run_purpose(
             Err(e) => e,
             Ok(()) => {
                 let mut rng = ChaCha8Rng::seed_from_u64(run_seed);
-                let mut sel = Steered::new(prod);
+                let mut sel = steer();
                 engine::run(&mut spec, &mut sel, adapter, opts.depth, None, &mut rng)
             }
         };
@@ -97,19 +97,21 @@ pub fn run_purpose(
 }
 
 /// The runs of a purpose session with data against one system under test: run `k` follows the
-/// symbolic test graph `g` of `spec` × `purpose` ([`SteeredData`]), judged by a fresh
+/// selection `steer()` makes for it (the symbolic test graph of the specification × the
+/// purpose: `ioco_stg::steered::SteeredData`), judged by a fresh
 /// `oracle()`; it is recorded with the seed `derive_seed(seed, k)`; stops after a Fail or
 /// Error unless `keep_going`, and at the deadline. An error is an oracle that cannot be made
 /// or a purpose the steering cannot follow.
-pub fn run_purpose_data<D: ioco_stg::Domain>(
-    g: &ioco_stg::TestGraph<D>,
-    spec: &ioco_lang::Model,
-    purpose: &ioco_lang::Model,
+pub fn run_purpose_data<L>(
+    steer: impl Fn() -> Result<L, String>,
     sut: &mut dyn ioco_symbolic::online::DataSut,
     oracle: impl Fn() -> Result<ioco_symbolic::SymbolicSpec, String>,
     seed: u64,
     opts: &PurposeRunOptions,
-) -> Result<Vec<RunResult>, String> {
+) -> Result<Vec<RunResult>, String>
+where
+    L: for<'o> Selection<Symbolic<'o>>,
+{
     let mut runs = Vec::new();
     for k in 0..opts.runs {
         if opts.deadline.is_some_and(|d| Instant::now() >= d) {
@@ -118,7 +120,7 @@ pub fn run_purpose_data<D: ioco_stg::Domain>(
         let run_seed = ioco_gen::strategy::derive_seed(seed, k as u64);
         let t0 = Instant::now();
         let mut oracle = oracle()?;
-        let mut sel = SteeredData::new(Steering::new(g, spec, purpose)?);
+        let mut sel = steer()?;
         let mut s = Symbolic::new(&mut oracle, None);
         let mut data = Data(&mut *sut);
         let end = match engine::alg2::start(&mut s, &mut data, run_seed, 0) {

@@ -106,8 +106,9 @@ pub fn run_test(args: Args, purpose_path: &Path) -> Result<Outcome> {
             vec![r]
         }
         Ok(mut adapter) => {
+            let steer = || ioco_games::steered::Steered::new(&prod);
             let runs =
-                ioco_exec::purpose::run_purpose(&spec, policy, &prod, &mut *adapter, seed, &opts);
+                ioco_exec::purpose::run_purpose(&spec, policy, steer, &mut *adapter, seed, &opts);
             let _ = adapter.close();
             runs
         }
@@ -276,7 +277,11 @@ fn run_symbolic_in<D: ioco_stg::Domain>(
         }
         Ok(mut sut) => {
             let oracle = || super::test_data::tracker(&spec);
-            ioco_exec::purpose::run_purpose_data(&g, &sm, &pm, &mut *sut, oracle, seed, &opts)
+            let steer = || {
+                ioco_stg::online::Steering::new(&g, &sm, &pm)
+                    .map(ioco_stg::steered::SteeredData::new)
+            };
+            ioco_exec::purpose::run_purpose_data(steer, &mut *sut, oracle, seed, &opts)
                 .map_err(|e| miette!("{e}"))?
         }
     };

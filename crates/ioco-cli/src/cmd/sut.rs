@@ -263,9 +263,9 @@ impl SutArgs {
         }
         let m = crate::load::parse_txs(path)?;
         let spec = crate::load::entry(&m.model, path)?;
-        let c = ioco_exec::adapter::txs_cnect::pick(&m.lowered, &spec, self.cnect.as_deref())
+        let c = ioco_load::cnect::pick(&m.lowered, &spec, self.cnect.as_deref())
             .map_err(|e| miette!("{}: {e}", path.display()))?;
-        let mut cfg = ioco_exec::adapter::txs_cnect::config(c, &m.lowered, &spec)
+        let mut cfg = ioco_load::cnect::config(c, &m.lowered, &spec)
             .map_err(|e| miette!("{}: {e}", path.display()))?;
         if let Some(map) = &self.txs_ports {
             cfg.ports = ioco_exec::adapter::txs::parse_port_map(map).map_err(|e| miette!("{e}"))?;

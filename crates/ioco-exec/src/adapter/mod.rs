@@ -33,7 +33,6 @@ pub mod quiescence;
 pub mod sim;
 pub mod tcp;
 pub mod txs;
-pub mod txs_cnect;
 pub mod wire;
 
 pub use ioco_engine::adapter::{prefetch, Adapter, AdapterError, Observation, Sent};

@@ -1,4 +1,4 @@
-//! Benchmarks of the TorXakis front end (plain timing, `cargo bench -p ioco-exec --bench txs`; issue #16):
+//! Benchmarks of the TorXakis front end (plain timing, `cargo bench -p ioco-load --bench txs`; issue #16):
 //!
 //! 1. **load**: parse + lower + check ([`ioco_txs::load_files`]) of every file of the TorXakis
 //!    corpus (`torxakis/` in the public corpus, `ioco_testkit`) that loads, with its companion files; the median of
