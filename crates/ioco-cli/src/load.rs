@@ -10,7 +10,7 @@
 //! commands that need a finite model; the others ask [`data_spec`] first.
 
 use ioco_formats::Model;
-use ioco_lang::ir::{Spec, Type};
+use ioco_lang::ir::Spec;
 use ioco_model::Lts;
 use miette::{miette, Report, Result};
 use std::path::{Path, PathBuf};
@@ -268,29 +268,11 @@ pub fn load_spec(path: &Path) -> Result<Arc<Spec>> {
     entry(&parse_ioco(path)?, path)
 }
 
-/// Why a spec needs the symbolic engine: the first gate parameter or variable whose values
-/// cannot be enumerated, or `None`.
-pub fn infinite_data(spec: &Spec) -> Option<String> {
-    let finite = |ty: Type| spec.defs.enumerate(ty, 100_000).err();
-    for g in &spec.gates {
-        for (p, ty) in &g.params {
-            if let Some(why) = finite(*ty) {
-                return Some(format!("parameter `{p}` of gate `{}`: {why}", g.name));
-            }
-        }
-    }
-    for a in &spec.automata {
-        for v in &a.vars {
-            if let Some(why) = finite(v.ty) {
-                return Some(format!("variable `{}` of `{}`: {why}", v.name, a.name));
-            }
-        }
-    }
-    None
-}
+pub use ioco_load::engine::infinite_data;
 
-/// The spec to test symbolically, if `path` is a `.ioco` model with infinite data (or
-/// `force`), with the reason. A model that does not load is an error (its diagnostics).
+/// The spec to test symbolically, with the reason: a `.ioco` or `.txs` model that the default
+/// choice (`ioco_load::engine::choose`: symbolic where the values reached are not finitely
+/// many) or `force` gives to the symbolic engine. A model that does not load is an error.
 pub fn data_spec(path: &Path, force: bool) -> Result<Option<(Arc<Spec>, String)>> {
     if !is_lang(path) {
         if force {
@@ -303,29 +285,31 @@ pub fn data_spec(path: &Path, force: bool) -> Result<Option<(Arc<Spec>, String)>
         return Ok(None);
     }
     let spec = load_spec(path)?;
-    match infinite_data(&spec) {
-        Some(why) if !force => match ioco_symbolic::System::new(spec.clone()) {
+    if force {
+        let why = infinite_data(&spec).unwrap_or_else(|| "--engine symbolic".into());
+        return Ok(Some((spec, why)));
+    }
+    let choice = ioco_load::engine::choose(&spec);
+    match (choice.engine, choice.infinite) {
+        (ioco_load::engine::Engine::Symbolic, Some(why)) => Ok(Some((spec, why))),
+        (_, Some(_)) if choice.explicit_states.is_none() => {
             // The default engine for infinite data cannot take the model (a `@sync` set
             // mixing inputs and outputs): the explicit engine can when the values reached are
             // finitely many.
-            Err(refused) => {
-                errln!(
-                    "note: {}: the symbolic engine does not apply ({refused}); testing with the \
-                     explicit engine, which needs the values reached to be finitely many",
-                    path.display()
-                );
-                Ok(None)
-            }
-            Ok(_) => Ok(Some((spec, why))),
-        },
-        Some(why) => Ok(Some((spec, why))),
-        None if force => Ok(Some((spec, "--engine symbolic".into()))),
-        None => Ok(None),
+            errln!(
+                "note: {}: the symbolic engine does not apply ({}); testing with the explicit \
+                 engine, which needs the values reached to be finitely many",
+                path.display(),
+                choice.symbolic_refuses.unwrap_or_default()
+            );
+            Ok(None)
+        }
+        _ => Ok(None),
     }
 }
 
-/// The spec for the symbolic engine under `--engine` (`None`: the default, symbolic exactly
-/// for a `.ioco` model with infinite data), or `None` for the explicit engine.
+/// The spec for the symbolic engine under `--engine` (`None`: the default, chosen by what runs,
+/// `ioco_load::engine::choose`), or `None` for the explicit engine.
 pub fn engine_spec(path: &Path, engine: Option<EngineArg>) -> Result<Option<(Arc<Spec>, String)>> {
     match engine {
         Some(EngineArg::Explicit) => Ok(None),
@@ -394,7 +378,8 @@ pub enum EngineArg {
 
 impl EngineArg {
     /// The engine asked for: `--engine`, or `--symbolic` (its older spelling), or `None`
-    /// (the default: symbolic exactly for .ioco models with infinite data).
+    /// (the default: explicit where the model's values reached are finitely many, else
+    /// symbolic; `ioco_load::engine::choose`).
     pub fn pick(engine: Option<EngineArg>, symbolic: bool) -> Option<EngineArg> {
         engine.or(symbolic.then_some(EngineArg::Symbolic))
     }

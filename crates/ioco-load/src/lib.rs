@@ -4,6 +4,8 @@
 //! both the front ends (`ioco-txs`, `ioco-lang`) and the systems under test (`ioco-exec`), so
 //! that neither knows the other:
 //! * [`cnect`]: a TorXakis `CNECTDEF` to the socket configuration of `ioco-exec`'s TorXakis
-//!   adapter, so that `ioco test MODEL.txs` reaches the system under test as TorXakis does.
+//!   adapter, so that `ioco test MODEL.txs` reaches the system under test as TorXakis does;
+//! * [`engine`]: which engine tests a model, chosen once, by what runs.
 
 pub mod cnect;
+pub mod engine;

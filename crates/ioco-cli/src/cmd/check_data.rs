@@ -3,55 +3,61 @@
 //! the data is finite, and which engine `ioco test` uses. A model with infinite data has no
 //! explicit LTS: this is its whole summary; a finite one gets it after the LTS summary.
 
-use crate::load::infinite_data;
 use ioco_lang::ir::Spec;
 use serde_json::{json, Value};
 use std::path::Path;
 use std::sync::Arc;
 
-/// What `ioco test` does with a spec: the engine by default, and whether the other applies.
+/// What `ioco test` does with a spec: the engine by default (`ioco_load::engine::choose`), and
+/// whether the other applies.
 struct Engines {
-    /// Infinite data: why (then the explicit engine does not apply).
-    infinite: Option<String>,
-    /// The symbolic engine refuses the model: why.
-    symbolic_refuses: Option<String>,
-    /// The model has an explicit LTS (its reachable values are finitely many).
+    /// The default choice.
+    choice: ioco_load::engine::Choice,
+    /// The model has an explicit LTS within the translation's bounds.
     explicit: bool,
 }
 
 impl Engines {
     fn of(spec: &Arc<Spec>, explicit: bool) -> Engines {
         Engines {
-            infinite: infinite_data(spec),
-            symbolic_refuses: ioco_symbolic::System::new(spec.clone()).err(),
+            choice: ioco_load::engine::choose(spec),
             explicit,
         }
     }
 
     fn default_engine(&self) -> &'static str {
-        if self.infinite.is_some() {
-            "symbolic"
-        } else {
-            "explicit"
+        match self.choice.engine {
+            ioco_load::engine::Engine::Symbolic => "symbolic",
+            ioco_load::engine::Engine::Explicit => "explicit",
         }
     }
 
     fn text(&self) -> String {
+        use ioco_load::engine::Engine;
         let symbolic = "symbolic (Z3 chooses input values and judges outputs against the guards)";
-        match (&self.infinite, &self.symbolic_refuses, self.explicit) {
-            (Some(_), None, false) => format!("{symbolic}; the explicit engine needs finite data"),
-            (Some(_), None, true) => format!(
-                "{symbolic}; `--engine explicit` also applies (the values reached are finitely many)"
+        let c = &self.choice;
+        match (&c.infinite, &c.symbolic_refuses, c.engine, self.explicit) {
+            (Some(_), None, Engine::Symbolic, false) => {
+                format!("{symbolic}; the explicit engine needs finite data")
+            }
+            (Some(_), None, Engine::Symbolic, true) => format!(
+                "{symbolic}; `--engine explicit` also applies (the values reached are finitely \
+                 many, but more than the default choice explores)"
             ),
-            (Some(_), Some(_), true) => "`--engine explicit` (the values reached are finitely \
-                                         many; the default, symbolic, does not apply: see above)"
+            (Some(_), None, Engine::Explicit, _) => format!(
+                "explicit: the types have infinitely many values, but the values reached are \
+                 finitely many ({} states); `--engine symbolic` also applies",
+                c.explicit_states.unwrap_or_default()
+            ),
+            (Some(_), Some(_), _, true) => "explicit (the values reached are finitely many; \
+                                             the symbolic engine does not apply: see above)"
                 .into(),
-            (Some(_), Some(_), false) => {
+            (Some(_), Some(_), _, false) => {
                 "none: the data is infinite and the symbolic engine does not apply (see above)"
                     .into()
             }
-            (None, None, _) => "explicit (`--engine symbolic` also applies)".into(),
-            (None, Some(_), _) => {
+            (None, None, _, _) => "explicit (`--engine symbolic` also applies)".into(),
+            (None, Some(_), _, _) => {
                 "explicit (the symbolic engine does not apply, see above)".into()
             }
         }
@@ -107,11 +113,11 @@ pub fn print(spec: &Arc<Spec>, explicit: bool) {
         },
         w = pad(s.variables.len(), 6)
     );
-    match &e.infinite {
+    match &e.choice.infinite {
         None => outln!("  finite data:       yes"),
         Some(why) => outln!("  finite data:       no ({why})"),
     }
-    if let Some(why) = &e.symbolic_refuses {
+    if let Some(why) = &e.choice.symbolic_refuses {
         outln!("  symbolic engine:   does not apply: {why}");
     }
     outln!("  test engine:       {}", e.text());
@@ -137,9 +143,9 @@ pub fn json(spec: &Arc<Spec>, explicit: bool) -> Value {
         "tau_switches": s.tau_switches,
         "multi_actions": s.multi_actions,
         "variables": s.variables,
-        "finite": e.infinite.is_none(),
-        "infinite_data": e.infinite,
-        "symbolic_refuses": e.symbolic_refuses,
+        "finite": e.choice.infinite.is_none(),
+        "infinite_data": e.choice.infinite,
+        "symbolic_refuses": e.choice.symbolic_refuses,
         "explicit": e.explicit,
         "engine": e.default_engine(),
     })
