@@ -104,6 +104,9 @@ pub trait DataSut {
     fn established(&mut self) -> [u32; 3] {
         [0; 3]
     }
+    /// Let go of the system (close its connections); the next [`DataSut::reset`] starts it
+    /// anew. Default: nothing to let go of.
+    fn close(&mut self) {}
 }
 
 /// Quiescence time-outs of a spec with data: the rule of [`quiescence_wait`] over STS states.

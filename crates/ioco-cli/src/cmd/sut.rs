@@ -4,6 +4,8 @@
 
 use super::{Outcome, PolicyArg};
 use crate::load::load_lts;
+use ioco_exec::adapter::http::{HttpMap, HttpSut};
+use ioco_exec::adapter::labels::Labels;
 use ioco_exec::adapter::process::{ProcessAdapter, ProcessConfig, ResetMode};
 use ioco_exec::adapter::sim::{SimOptions, Simulator};
 use ioco_exec::adapter::tcp::{ServerConfig, TcpAdapter, TcpConfig, TcpMode, PORT_PLACEHOLDER};
@@ -29,6 +31,10 @@ pub struct SutArgs {
     /// start for each run listens there.
     #[arg(long, value_name = "HOST:PORT", conflicts_with_all = ["listen", "sim"])]
     pub tcp: Option<String>,
+    /// Test the HTTP/JSON service at this base URL (`http://127.0.0.1:8080`): each input a
+    /// request, each response an output, as the map given with --map says (docs/http.md).
+    #[arg(long, value_name = "URL", group = "sut", conflicts_with_all = ["tcp", "listen", "sim"])]
+    pub http: Option<String>,
     /// Listen on PORT (loopback; or ADDR:PORT) and let the SUT connect, anew for each run
     /// unless --reset-line. `ioco: listening on ADDR` on stderr says where (0: a free port).
     #[arg(long, value_name = "PORT", group = "sut")]
@@ -91,7 +97,8 @@ pub struct SutArgs {
     /// Speak JSON lines ({"label": ..., "args": [...]}) instead of plain label lines.
     #[arg(long)]
     pub json_lines: bool,
-    /// A JSON file mapping model labels to wire strings ({"coin": "COIN", ...}).
+    /// A JSON file mapping model labels to wire strings ({"coin": "COIN", ...}); with --http,
+    /// gates to requests and responses to gates (docs/http.md).
     #[arg(long, value_name = "FILE")]
     pub map: Option<PathBuf>,
     /// Reset the SUT between runs by sending this line instead of restarting it.
@@ -275,6 +282,48 @@ impl SutArgs {
         Ok(Some((spec, cfg)))
     }
 
+    /// With `--http URL`: a maker of the HTTP adapter for the model's entry spec (read from the
+    /// model file; `--map` is the HTTP map, checked against the model now).
+    pub(crate) fn http_service(
+        &self,
+    ) -> Result<
+        Option<(
+            Arc<ioco_lang::ir::Spec>,
+            impl Fn() -> HttpSut + Send + Sync + use<>,
+        )>,
+    > {
+        let Some(url) = self.http.clone() else {
+            return Ok(None);
+        };
+        let path = self
+            .model
+            .get()
+            .ok_or_else(|| miette!("--http needs a model"))?;
+        if !crate::load::is_lang(path) {
+            return Err(miette!(
+                help = "write the model in .ioco (or .txs): its gates carry the values",
+                "--http tests a .ioco or .txs model, not {}",
+                path.display()
+            ));
+        }
+        let spec = crate::load::load_spec(path)?;
+        let map_path = self.map.as_ref().ok_or_else(|| {
+            miette!(
+                help = "e.g. --map service.json (docs/http.md)",
+                "--http needs --map FILE: which request each input is, which output each response"
+            )
+        })?;
+        let text = std::fs::read_to_string(map_path)
+            .map_err(|e| miette!("cannot read {}: {e}", map_path.display()))?;
+        let map =
+            HttpMap::from_json(&text, &spec).map_err(|e| miette!("{}: {e}", map_path.display()))?;
+        let timeout = Duration::from_millis(self.timeout_ms());
+        let s = spec.clone();
+        Ok(Some((spec, move || {
+            HttpSut::new(&url, map.clone(), s.clone(), timeout)
+        })))
+    }
+
     /// The TCP adapter's configuration for `mode` (client or server), with this command line's
     /// reset and connection time-out, and with `--sut CMD --tcp ADDR` the server to start per
     /// run.
@@ -347,6 +396,8 @@ impl SutArgs {
             format!("tcp client of {a}")
         } else if let Some(p) = &self.listen {
             format!("tcp server on {}", self.bound.get().unwrap_or(p))
+        } else if let Some(u) = &self.http {
+            format!("http service at {u}")
         } else if let Some(m) = &self.sim {
             format!("simulated model {}", m.display())
         } else if let Some(m) = self.model.get().filter(|m| crate::load::is_txs(m)) {
@@ -412,6 +463,12 @@ impl SutArgs {
 
     pub fn factory(&self, spec: &Lts) -> Result<Factory> {
         let alphabet = spec.alphabet().clone();
+        if let Some((data, make)) = self.http_service()? {
+            return Ok(Box::new(move |_| {
+                let a = Labels::with_spec(make(), data.clone(), &alphabet);
+                Ok(Box::new(a) as Box<dyn Adapter + Send>)
+            }));
+        }
         let wire = self.wire()?;
         let settle = Duration::from_millis(self.timeout_ms());
         if let Some(addr) = &self.tcp {
@@ -486,7 +543,7 @@ impl SutArgs {
         }
         Err(miette!(
             help = "e.g. --cmd \"./my-sut --ack\" --quiescence-marker '#quiet'",
-            "no system under test: give --cmd, --tcp, --listen or --sim"
+            "no system under test: give --cmd, --tcp, --listen, --http or --sim"
         ))
     }
 }

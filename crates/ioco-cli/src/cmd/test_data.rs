@@ -52,6 +52,9 @@ pub use ioco_exec::data_session::DataFactory;
 
 /// The systems under test of the SUT options, for `spec`.
 pub fn data_factory(sut: &super::sut::SutArgs, spec: &Arc<Spec>) -> Result<DataFactory> {
+    if let Some((_, make)) = sut.http_service()? {
+        return Ok(Box::new(move |_| Ok(Box::new(make()) as Box<dyn DataSut>)));
+    }
     let wire = sut.wire()?;
     let settle = Duration::from_millis(sut.timeout_ms());
     let timeout = Duration::from_millis(sut.timeout_ms());
@@ -129,7 +132,7 @@ pub fn data_factory(sut: &super::sut::SutArgs, spec: &Arc<Spec>) -> Result<DataF
     }
     Err(miette!(
         help = "e.g. --cmd \"./my-sut --ack\" --quiescence-marker '#quiet'",
-        "no system under test: give --cmd, --tcp, --listen or --sim"
+        "no system under test: give --cmd, --tcp, --listen, --http or --sim"
     ))
 }
 

@@ -26,7 +26,9 @@
 //!   [`crate::online`] for the verdict rule (Fail when the specification still requires
 //!   something there, Error otherwise).
 
+pub mod http;
 pub mod inproc;
+pub mod labels;
 pub(crate) mod lineio;
 pub mod process;
 pub mod quiescence;

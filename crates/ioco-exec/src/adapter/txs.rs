@@ -92,13 +92,11 @@
 //! ([`TxsAdapter::local_addrs`] tells which).
 
 use super::lineio::{write_bounded, Event, FdLines, Stop};
-use super::wire::split_gate;
-use super::{Adapter, AdapterError, Observation, Sent as LabelSent};
 use ioco_lang::ir::{Defs, Direction, Gate, Spec, Value};
-use ioco_lang::semantics::label_name;
+
 use ioco_lang::{txs_text, txs_xml};
-use ioco_model::{Alphabet, Label, LabelKind};
-use ioco_symbolic::online::{parse_value, DataSut, Observed, Sent, SutError};
+use ioco_model::Alphabet;
+use ioco_symbolic::online::{DataSut, Observed, Sent, SutError};
 use std::collections::{BTreeMap, HashMap};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::sync::mpsc::RecvTimeoutError;
@@ -900,6 +898,10 @@ impl DataSut for TxsAdapter {
     fn established(&mut self) -> [u32; 3] {
         [0, 0, std::mem::take(&mut self.timeouts)]
     }
+
+    fn close(&mut self) {
+        self.disconnect();
+    }
 }
 
 impl Drop for TxsAdapter {
@@ -909,108 +911,21 @@ impl Drop for TxsAdapter {
 }
 
 /// A [`TxsAdapter`] under the label-level [`Adapter`], for models whose values are enumerated
-/// into labels (`Action(Plus(1,2))`, as `ioco_lang::semantics::label_name` writes them).
-pub struct TxsLabels {
-    inner: TxsAdapter,
-    alphabet: Alphabet,
-}
+/// into labels (`Action(Plus(1,2))`).
+pub type TxsLabels = super::labels::Labels<TxsAdapter>;
 
 impl TxsLabels {
-    /// The adapter for `alphabet`, the labels of `spec` with its gate values.
+    /// The adapter for `alphabet`, the labels of the adapter's model with its gate values.
     pub fn new(inner: TxsAdapter, alphabet: &Alphabet) -> TxsLabels {
-        TxsLabels {
-            inner,
-            alphabet: alphabet.clone(),
-        }
-    }
-
-    /// The data-level adapter.
-    pub fn inner(&mut self) -> &mut TxsAdapter {
-        &mut self.inner
-    }
-
-    fn label(&self, gate: &str, values: &[Value]) -> Result<Label, AdapterError> {
-        let name = label_name(&self.inner.spec.defs, gate, values);
-        self.alphabet
-            .lookup_kind(&name, LabelKind::Output)
-            .ok_or(AdapterError::UnknownOutput { line: name })
-    }
-
-    fn observed(&self, o: Observed) -> Result<Observation, AdapterError> {
-        match o {
-            Observed::Output(g, v) => self.label(&g, &v).map(Observation::Output),
-            Observed::Quiescent => Ok(Observation::Quiescent),
-            Observed::Malformed(m) => Err(AdapterError::UnknownOutput { line: m }),
-        }
-    }
-}
-
-fn adapter_error(e: SutError) -> AdapterError {
-    match e {
-        SutError::Exited(status) => AdapterError::Exited { status },
-        SutError::Broken(m) if m.starts_with("could not start the SUT: ") => {
-            AdapterError::Start(m["could not start the SUT: ".len()..].to_string())
-        }
-        SutError::Broken(m) => AdapterError::Io(m),
-    }
-}
-
-impl Adapter for TxsLabels {
-    fn reset(&mut self) -> Result<(), AdapterError> {
-        self.inner.connect().map_err(adapter_error)
-    }
-
-    fn send(&mut self, input: Label) -> Result<LabelSent, AdapterError> {
-        let name = self.alphabet.name(input);
-        let (gate, texts) = split_gate(name);
-        let spec = Arc::clone(&self.inner.spec);
-        let decl = spec
-            .gates
-            .iter()
-            .find(|g| g.name == gate && g.dir == Direction::Input)
-            .filter(|g| g.params.len() == texts.len())
-            .ok_or_else(|| AdapterError::UnknownInput(name.to_string()))?;
-        let mut args = Vec::with_capacity(texts.len());
-        for ((_, ty), t) in decl.params.iter().zip(&texts) {
-            args.push(
-                parse_value(&spec.defs, *ty, t)
-                    .map_err(|e| AdapterError::UnknownInput(format!("{name}: {e}")))?,
-            );
-        }
-        match self.inner.send(gate, &args).map_err(adapter_error)? {
-            Sent::Sent => Ok(LabelSent::Accepted),
-            Sent::Raced(g, v) => self.label(&g, &v).map(LabelSent::Raced),
-            Sent::RacedMalformed(m) => Err(AdapterError::UnknownOutput { line: m }),
-        }
-    }
-
-    fn observe(&mut self, timeout: Duration) -> Result<Observation, AdapterError> {
-        self.inner.timeout = timeout;
-        let o = self.inner.observe().map_err(adapter_error)?;
-        self.observed(o)
-    }
-
-    fn close(&mut self) -> Result<(), AdapterError> {
-        self.inner.disconnect();
-        Ok(())
-    }
-
-    fn settle_timeout(&mut self, timeout: Duration) {
-        self.inner.settle_hint = Some(timeout);
-    }
-
-    fn expect_quiet(&mut self, quiet: bool) {
-        self.inner.quiet_expected = quiet;
-    }
-
-    fn established(&mut self) -> [u32; 3] {
-        [0, 0, std::mem::take(&mut self.inner.timeouts)]
+        let spec = Arc::clone(&inner.spec);
+        super::labels::Labels::with_spec(inner, spec, alphabet)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ioco_lang::semantics::label_name;
 
     const SRC: &str = r#"
 type Rec = Rec { a: int, b: bool, c: int }
