@@ -130,8 +130,8 @@ pub trait Adapter {
     /// How many δ were established since this was last asked: by the system's quiescence
     /// marker, by observing the process (`ioco_exec::adapter::quiescence`), by a whole time-out. Default: none
     /// counted.
-    fn established(&mut self) -> [u32; 3] {
-        [0; 3]
+    fn established(&mut self) -> [u32; 4] {
+        [0; 4]
     }
 }
 
@@ -163,7 +163,7 @@ impl<A: Adapter + ?Sized> Adapter for Box<A> {
     fn stderr_tail(&mut self) -> Option<String> {
         (**self).stderr_tail()
     }
-    fn established(&mut self) -> [u32; 3] {
+    fn established(&mut self) -> [u32; 4] {
         (**self).established()
     }
 }

@@ -170,6 +170,10 @@ pub struct Established {
     /// By a whole quiescence time-out without output.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub timeout: u32,
+    /// By the Mealy hypothesis (`--mealy`, or a Mealy model): every input is answered by
+    /// exactly one output, so after that output the system waits for input.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub mealy: u32,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -182,12 +186,13 @@ impl Established {
         *self == Established::default()
     }
 
-    /// From an adapter's counts (marker, process, time-out).
-    pub fn from_counts([marker, process, timeout]: [u32; 3]) -> Established {
+    /// From an adapter's counts (marker, process, time-out, Mealy hypothesis).
+    pub fn from_counts([marker, process, timeout, mealy]: [u32; 4]) -> Established {
         Established {
             marker,
             process,
             timeout,
+            mealy,
         }
     }
 
@@ -196,6 +201,7 @@ impl Established {
         self.marker += other.marker;
         self.process += other.process;
         self.timeout += other.timeout;
+        self.mealy += other.mealy;
     }
 
     /// `12 by the process, 3 by time-out` (empty when none).
@@ -204,6 +210,7 @@ impl Established {
             (self.marker, "by the marker"),
             (self.process, "by the process"),
             (self.timeout, "by time-out"),
+            (self.mealy, "by the Mealy hypothesis (one output per input)"),
         ]
         .iter()
         .filter(|(n, _)| *n > 0)

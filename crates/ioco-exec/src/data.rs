@@ -447,7 +447,7 @@ impl DataSut for DataAdapter {
         self.inner.adapter().expect_quiet(quiet)
     }
 
-    fn established(&mut self) -> [u32; 3] {
+    fn established(&mut self) -> [u32; 4] {
         self.inner.adapter().established()
     }
 

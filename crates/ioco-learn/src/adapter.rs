@@ -30,6 +30,9 @@ pub struct Limits {
     pub max_reaction: usize,
     /// Most distinct output lines.
     pub max_outputs: usize,
+    /// The Mealy hypothesis (the adapter reads one output line per input and does not wait for
+    /// quiescence): an input without an output is an error that names it.
+    pub mealy: bool,
 }
 
 impl Default for Limits {
@@ -38,6 +41,7 @@ impl Default for Limits {
             timeout: Duration::from_millis(1000),
             max_reaction: 1000,
             max_outputs: 10_000,
+            mealy: false,
         }
     }
 }
@@ -176,7 +180,25 @@ impl AdapterSul {
             .get(input)
             .ok_or_else(|| AdapterError::UnknownInput(input.to_string()))?;
         match self.adapter()?.send(label)? {
-            Sent::Accepted => self.reaction(),
+            Sent::Accepted => {
+                let r = self.reaction()?;
+                if self.limits.mealy && r == QUIESCENCE {
+                    return Err(AdapterError::Malformed(format!(
+                        "no output within {} ms after the input `{input}`: under the Mealy \
+                         hypothesis (--mealy) every input is answered by one output line \
+                         (hint: raise --timeout, or leave out --mealy for a system that may \
+                         stay silent)",
+                        self.limits.timeout.as_millis()
+                    )));
+                }
+                Ok(r)
+            }
+            Sent::Raced(o) if self.limits.mealy => Err(AdapterError::Malformed(format!(
+                "the system wrote a second output `{}` before the input `{input}`: under the \
+                 Mealy hypothesis (--mealy) every input is answered by exactly one output line \
+                 (leave out --mealy for a system with several outputs per input)",
+                self.alphabet.name(o)
+            ))),
             Sent::Raced(o) => Err(AdapterError::Malformed(format!(
                 "the system wrote `{}` after it was quiescent, before the input `{input}` \
                  (an output after quiescence cannot be learned; with a time-out, raise --timeout)",

@@ -101,8 +101,8 @@ pub trait DataSut {
     fn expect_quiet(&mut self, _quiet: bool) {}
     /// How many δ were established since this was last asked: by the marker, by observing the
     /// process, by a whole time-out (see `ioco_exec`'s `Adapter::established`).
-    fn established(&mut self) -> [u32; 3] {
-        [0; 3]
+    fn established(&mut self) -> [u32; 4] {
+        [0; 4]
     }
     /// Let go of the system (close its connections); the next [`DataSut::reset`] starts it
     /// anew. Default: nothing to let go of.

@@ -162,6 +162,7 @@ fn system(args: &Args, inputs: &[String], outputs: &[String]) -> Result<Box<dyn 
     });
     let limits = Limits {
         timeout: Duration::from_millis(args.sut.timeout_ms()),
+        mealy: args.sut.mealy,
         ..Limits::default()
     };
     Ok(Box::new(

@@ -94,6 +94,13 @@ pub struct SutArgs {
     /// .aut/DOT/JSON models), overriding the model's `@timeout`: `brewing=1500`; repeatable.
     #[arg(long, value_name = "LOCATION=MS")]
     pub timeout_location: Vec<String>,
+    /// The Mealy hypothesis: the system answers every input with exactly one output line (and
+    /// writes none at start-up), so quiescence after that line is established without waiting.
+    /// On by default for a Mealy model (a DOT Mealy file), off with a quiescence marker. A
+    /// second output, or none within the time-out, is a Fail where the model allows none (or
+    /// requires one).
+    #[arg(long)]
+    pub mealy: bool,
     /// Speak JSON lines ({"label": ..., "args": [...]}) instead of plain label lines.
     #[arg(long)]
     pub json_lines: bool,
@@ -233,8 +240,20 @@ impl SutArgs {
             marker: self.quiescence_marker.clone(),
             mapping,
             gate_values: self.gate_values.get().copied().unwrap_or(false),
+            mealy: self.mealy_hypothesis(),
             ..WireConfig::default()
         })
+    }
+
+    /// Whether the Mealy hypothesis holds: `--mealy`, or the model is a Mealy machine; not
+    /// with a quiescence marker, which says exactly when the system waits.
+    pub fn mealy_hypothesis(&self) -> bool {
+        self.quiescence_marker.is_none()
+            && (self.mealy
+                || self.model.get().is_some_and(|p| {
+                    !crate::load::is_lang(p)
+                        && matches!(ioco_formats::load(p), Ok(ioco_formats::Model::Mealy(_)))
+                }))
     }
 
     /// Note the model the SUT is tested against: a `.ioco` model's labels with values go on
@@ -388,6 +407,17 @@ impl SutArgs {
 
     /// A short description of the SUT, for the report.
     pub fn describe(&self) -> String {
+        let sut = self.describe_sut();
+        if self.mealy_hypothesis()
+            && (self.cmd.is_some() || self.tcp.is_some() || self.listen.is_some())
+        {
+            format!("{sut} (the Mealy hypothesis: one output line per input)")
+        } else {
+            sut
+        }
+    }
+
+    fn describe_sut(&self) -> String {
         if let (Some(c), Some(a)) = (&self.cmd, &self.tcp) {
             format!("tcp client of {a}, server started per run: {c}")
         } else if let Some(c) = &self.cmd {

@@ -449,8 +449,8 @@ impl DataSut for HttpSut {
         }
     }
 
-    fn established(&mut self) -> [u32; 3] {
-        [std::mem::take(&mut self.quiet), 0, 0]
+    fn established(&mut self) -> [u32; 4] {
+        [std::mem::take(&mut self.quiet), 0, 0, 0]
     }
 }
 

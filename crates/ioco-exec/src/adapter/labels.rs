@@ -114,7 +114,7 @@ impl<D: DataSut> Adapter for Labels<D> {
         self.inner.stderr_tail()
     }
 
-    fn established(&mut self) -> [u32; 3] {
+    fn established(&mut self) -> [u32; 4] {
         self.inner.established()
     }
 }

@@ -400,9 +400,9 @@ pub(crate) struct LineIo {
     pub quiet_expected: bool,
     /// Quiescence by observing the process ([`super::quiescence`]), where it applies.
     pub(crate) probe: Option<super::quiescence::ProcessProbe>,
-    /// How many δ were established by the marker, by the process, by a time-out (since the
+    /// How many δ were established by the marker, by the process, by a time-out, by the Mealy hypothesis (since the
     /// counts were last taken).
-    pub(crate) established: [u32; 3],
+    pub(crate) established: [u32; 4],
     /// How the last quiescence was established (an index of `established`).
     how: usize,
     /// When the last input was written (for the response times).
@@ -439,7 +439,7 @@ impl LineIo {
             io_time: Duration::from_millis(50),
             quiet_expected: false,
             probe: None,
-            established: [0; 3],
+            established: [0; 4],
             how: 0,
             sent_at: None,
             learned: Duration::ZERO,
@@ -532,6 +532,15 @@ impl LineIo {
         }
     }
 
+    /// An output was read: the system reacts (not settled), unless under the Mealy hypothesis
+    /// ([`super::wire::WireConfig::mealy`]) that output was its whole answer.
+    fn answered(&mut self) {
+        self.settled = self.codec.mealy;
+        if self.codec.mealy {
+            self.how = 3;
+        }
+    }
+
     /// Wait up to `timeout` for an observation.
     pub(crate) fn observe(&mut self, timeout: Duration) -> Result<Observation, Stop> {
         self.observe_with(timeout, &mut || false)
@@ -564,7 +573,9 @@ impl LineIo {
                 match self.rx.try_recv() {
                     Ok(ev) => match self.event(ev)? {
                         Some(Observation::Output(l)) => {
-                            self.settled = false;
+                            // a second output after the one the Mealy hypothesis allows:
+                            // judged here, where the model waits for input
+                            self.answered();
                             return Ok(Observation::Output(l));
                         }
                         Some(Observation::Quiescent) | None => continue,
@@ -591,7 +602,7 @@ impl LineIo {
                 Ok(ev) => {
                     if let Some(o) = self.event(ev)? {
                         if matches!(o, Observation::Output(_)) {
-                            self.settled = false;
+                            self.answered();
                             self.responded(timeout, learn);
                         }
                         return Ok(o);
@@ -769,6 +780,11 @@ impl LineIo {
                 }
                 Err(RecvTimeoutError::Disconnected) => return Err(Stop::Eof),
             }
+        }
+        if self.codec.mealy && early.is_empty() && !self.codec.has_marker() {
+            // the Mealy hypothesis: no output at start-up, the system waits for input
+            self.settled = true;
+            self.how = 3;
         }
         if !early.is_empty() {
             // outputs of the start-up reaction: observed before the marker that ended it

@@ -689,10 +689,10 @@ impl Adapter for ProcessAdapter {
         Ok(())
     }
 
-    fn established(&mut self) -> [u32; 3] {
+    fn established(&mut self) -> [u32; 4] {
         self.running
             .as_mut()
-            .map_or([0; 3], |r| std::mem::take(&mut r.io.established))
+            .map_or([0; 4], |r| std::mem::take(&mut r.io.established))
     }
 
     fn stderr_tail(&mut self) -> Option<String> {

@@ -369,10 +369,10 @@ impl Adapter for TcpAdapter {
         }
     }
 
-    fn established(&mut self) -> [u32; 3] {
+    fn established(&mut self) -> [u32; 4] {
         self.conn
             .as_mut()
-            .map_or([0; 3], |(_, io)| std::mem::take(&mut io.established))
+            .map_or([0; 4], |(_, io)| std::mem::take(&mut io.established))
     }
 
     fn expect_quiet(&mut self, quiet: bool) {

@@ -895,8 +895,8 @@ impl DataSut for TxsAdapter {
         self.quiet_expected = quiet;
     }
 
-    fn established(&mut self) -> [u32; 3] {
-        [0, 0, std::mem::take(&mut self.timeouts)]
+    fn established(&mut self) -> [u32; 4] {
+        [0, 0, std::mem::take(&mut self.timeouts), 0]
     }
 
     fn close(&mut self) {

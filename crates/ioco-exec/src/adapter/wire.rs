@@ -84,6 +84,12 @@ pub struct WireConfig {
     /// on the wire a label is its gate and values, as the symbolic engine writes them (`put 2`,
     /// `{"label":"put","args":[2]}`), so that both engines speak one format.
     pub gate_values: bool,
+    /// The Mealy hypothesis: the system answers every input with exactly one output line and
+    /// gives none at start-up, so after that line (and after a start) it waits for input:
+    /// quiescence is established without waiting. A second output is then judged where the
+    /// next input would have been given (a Fail where the model allows none), and no output
+    /// within the time-out is quiescence where the model requires one (a Fail).
+    pub mealy: bool,
 }
 
 impl Default for WireConfig {
@@ -95,6 +101,7 @@ impl Default for WireConfig {
             max_line: 64 * 1024,
             values: false,
             gate_values: false,
+            mealy: false,
         }
     }
 }
@@ -129,6 +136,8 @@ pub struct Codec {
     gate_outputs: Option<HashMap<(String, Vec<String>), Label>>,
     /// Some output is a multi-label (a plain line is then split at its `|`s).
     multi: bool,
+    /// See [`WireConfig::mealy`].
+    pub mealy: bool,
 }
 
 /// The key of a gate value (or of a multi-label's parts) among the outputs: the gates joined
@@ -298,6 +307,7 @@ impl Codec {
             values: cfg.values,
             gate_outputs,
             multi,
+            mealy: cfg.mealy,
         })
     }
 
