@@ -234,6 +234,18 @@ impl FdLines {
         }
     }
 
+    /// The next event among those already read (no system call): `None` when a read would be
+    /// needed to know.
+    pub(crate) fn try_buffered(&mut self) -> Option<Event> {
+        if let Some(ev) = self.early.pop_front() {
+            return Some(ev);
+        }
+        if self.finished {
+            return None;
+        }
+        self.pop_line()
+    }
+
     /// The next event if one is available now.
     pub(crate) fn try_recv(&mut self) -> Result<Event, TryRecvError> {
         match self.recv_timeout(Duration::ZERO) {
@@ -541,6 +553,13 @@ impl LineIo {
         }
     }
 
+    /// Quiescence is established by the system's own marker since its last input or output:
+    /// it said it waits for input.
+    #[inline]
+    pub(crate) fn marker_settled(&self) -> bool {
+        self.settled && self.how == 0 && self.codec.has_marker()
+    }
+
     /// Wait up to `timeout` for an observation.
     pub(crate) fn observe(&mut self, timeout: Duration) -> Result<Observation, Stop> {
         self.observe_with(timeout, &mut || false)
@@ -698,7 +717,17 @@ impl LineIo {
                 return Ok(Sent::Raced(l));
             }
         }
-        {
+        if self.marker_settled() {
+            // The system's marker said it waits for input: look only at what was read with
+            // it (no system call; an output or a second marker that came in the same write is
+            // still judged here, one written later by the next observation).
+            while let Some(ev) = self.rx.try_buffered() {
+                if let Some(Observation::Output(l)) = self.event(ev)? {
+                    self.settled = false;
+                    return Ok(Sent::Raced(l));
+                }
+            }
+        } else {
             // An output already received is pending (and a marker already received after the
             // one that ended the reaction is a protocol error).
             loop {
@@ -714,6 +743,10 @@ impl LineIo {
                     Err(TryRecvError::Disconnected) => return Err(Stop::Eof),
                 }
             }
+        }
+        if !self.marker_settled() && gone() {
+            // ended (a background child may keep its pipes open): no input to a dead system
+            return Err(Stop::Eof);
         }
         self.write_line(line)?;
         self.sent_at = Some(Instant::now());

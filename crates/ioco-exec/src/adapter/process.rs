@@ -605,10 +605,10 @@ impl ProcessAdapter {
     /// race contract of [`Adapter::send`] (for [`crate::data`]).
     pub(crate) fn send_line(&mut self, line: &[u8]) -> Result<Sent, AdapterError> {
         let r = self.running()?;
-        // A background child of the SUT may keep its pipes open after it exited: check.
-        if r.exited() {
-            return Err(self.stopped(Stop::Eof));
-        }
+        // A background child of the SUT may keep its pipes open after it exited: the line I/O
+        // asks `gone` before it writes, unless the system's marker just said it waits for
+        // input (no `wait4` per input then: an exit after the marker is seen by the write, or
+        // while the next observation waits).
         let child = &mut r.proc.child;
         match r
             .io
@@ -675,7 +675,9 @@ impl Adapter for ProcessAdapter {
             r.io.observe_with(timeout, &mut || matches!(child.try_wait(), Ok(Some(_))));
         match res {
             // Quiescent, or exited while a background child keeps its stdout open?
-            Ok(Observation::Quiescent) if r.exited() => Err(self.stopped(Stop::Eof)),
+            Ok(Observation::Quiescent) if !r.io.marker_settled() && r.exited() => {
+                Err(self.stopped(Stop::Eof))
+            }
             Ok(o) => Ok(o),
             Err(s) => Err(self.stopped(s)),
         }
