@@ -297,6 +297,12 @@ pub fn split_top(text: &str, sep: char) -> Vec<&str> {
     parts
 }
 
+/// `a,B(1,2),c` → [`a`, `B(1,2)`, `c`]: split at the top-level commas (not inside
+/// parentheses or double-quoted strings), blanks trimmed.
+pub fn split_args(inner: &str) -> Vec<&str> {
+    split_top(inner, ',')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

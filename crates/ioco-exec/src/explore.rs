@@ -223,7 +223,7 @@ impl SymbolicStepper {
     /// values chosen by the solver.
     fn apply_multi(&mut self, text: &str) -> Result<String, String> {
         let spec = self.tracker.sys.spec.clone();
-        let gv: GateValue = match crate::walk::parse_gate_value(&spec, text) {
+        let gv: GateValue = match ioco_symbolic::online::parse_gate_value(&spec, text) {
             Ok((g, v, _)) => (g, v),
             Err(e) if text.contains('(') => return Err(e),
             Err(e) => {
@@ -306,7 +306,7 @@ impl SymbolicStepper {
             } else {
                 format!("{name}{}", if input { "?" } else { "!" })
             };
-            let (g, v, _) = crate::walk::parse_gate_value(&spec, &written)?;
+            let (g, v, _) = ioco_symbolic::online::parse_gate_value(&spec, &written)?;
             (g, v)
         } else {
             let chosen = if input {

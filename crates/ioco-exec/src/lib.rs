@@ -47,7 +47,6 @@ pub mod purpose;
 pub mod replay;
 pub mod session;
 pub mod suite;
-pub mod walk;
 
 pub use adapter::{Adapter, AdapterError, Observation, Sent};
 pub use online::{run_online, run_online_with, test_component, OnlineOptions, Progress, Traces};

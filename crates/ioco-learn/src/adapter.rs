@@ -12,7 +12,7 @@
 //! (else: nondeterministic) and are kept ([`AdapterSul::startup`]).
 
 use crate::sul::{show_output, Sul, SulError, QUIESCENCE};
-use ioco_exec::adapter::{Adapter, AdapterError, Observation, Sent};
+use ioco_engine::adapter::{Adapter, AdapterError, Observation, Sent};
 use ioco_model::{Alphabet, Label, LabelKind};
 use std::collections::HashMap;
 use std::time::Duration;

@@ -1,10 +1,10 @@
 //! A picture of a model, neutral of where it came from: nodes (states, locations, test-case
 //! nodes) and edges labelled with actions of a kind (input, output, δ, τ), optionally with
-//! how often runs visited them ([`ioco_exec::walk::Visits`]) and the point where a run failed.
+//! how often runs visited them ([`crate::walk::Visits`]) and the point where a run failed.
 //! Built from an LTS ([`from_lts`]) or a data model ([`from_sts`]); drawn as SVG by
 //! [`crate::svg`] after [`crate::layout`], or written as Graphviz DOT by [`to_dot`].
 
-use ioco_exec::walk::Visits;
+use crate::walk::Visits;
 use ioco_lang::ir::{Direction, Spec};
 use ioco_model::{LabelKind, Lts};
 use std::fmt::Write;
@@ -205,7 +205,7 @@ pub fn from_lts(lts: &Lts, title: &str, visits: Option<&Visits>) -> Graph {
 
 /// The picture of a data model: the locations of its automata (named `Automaton.location`
 /// when it has several) and its switches labelled as `ioco show --sts` writes them, with the
-/// coverage of `visits` (nodes numbered as [`ioco_exec::walk::location_node`]).
+/// coverage of `visits` (nodes numbered as [`crate::walk::location_node`]).
 pub fn from_sts(spec: &Spec, visits: Option<&Visits>) -> Graph {
     let mut g = Graph {
         title: spec.name.clone(),

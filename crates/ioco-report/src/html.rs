@@ -14,9 +14,9 @@
 //! marks the nodes the model was in before it `current` and sets `data-ready` on `<body>`.
 
 use crate::graph::Graph;
+use crate::walk::Focus;
 use crate::{counts, duration, esc, has_coverage, param, run_name};
-use ioco_exec::result::{RunResult, RunVerdict, Summary};
-use ioco_exec::walk::Focus;
+use ioco_engine::result::{RunResult, RunVerdict, Summary};
 use std::fmt::Write;
 
 /// Steps of the followed run drawn in the sequence chart (the last ones, when it is longer).
@@ -127,8 +127,7 @@ pub fn render(summary: &Summary, cx: &Context) -> String {
         if let Some(r) = summary.runs.get(f.index) {
             chart(&mut o, r, f, cx.graph.as_ref());
         }
-    } else if let Some(r) =
-        ioco_exec::walk::focus_run(&summary.runs).and_then(|i| summary.runs.get(i))
+    } else if let Some(r) = crate::walk::focus_run(&summary.runs).and_then(|i| summary.runs.get(i))
     {
         chart(&mut o, r, &Focus::default(), None);
     }
@@ -552,7 +551,7 @@ fn runs(o: &mut String, summary: &Summary) {
 mod tests {
     use super::*;
     use crate::graph::{Graph, Kind};
-    use ioco_exec::result::Failure;
+    use ioco_engine::result::Failure;
     use proptest::prelude::*;
 
     fn failing(text: &str) -> Summary {

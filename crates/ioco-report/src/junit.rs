@@ -5,7 +5,7 @@
 //! test case's `<system-out>`, the SUT's standard error to `<system-err>`.
 
 use crate::{param, run_name, trace};
-use ioco_exec::result::{RunResult, RunVerdict, Summary};
+use ioco_engine::result::{RunResult, RunVerdict, Summary};
 use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
 use std::time::Duration;
 

@@ -3,7 +3,7 @@
 //! ([`Summary`], [`RunResult`]).
 //!
 //! ```
-//! use ioco_exec::{RunResult, RunVerdict, Summary, Failure};
+//! use ioco_engine::{RunResult, RunVerdict, Summary, Failure};
 //! let mut fail = RunResult::new(1, 7);
 //! fail.verdict = RunVerdict::Fail;
 //! fail.trace = ["button?", "coffee!"].into_iter().collect();
@@ -21,7 +21,7 @@
 //! The CLI's `--json FILE`, `--junit FILE` and `--markdown FILE` options map onto
 //! [`ReportFiles`] and [`write_reports`]; `--html FILE` onto [`write_html`], a page
 //! ([`html`]) with a picture of the model ([`graph`], laid out by [`layout`], drawn by
-//! [`svg`]) and the coverage of the runs over it (`ioco_exec::walk`).
+//! [`svg`]) and the coverage of the runs over it ([`walk`]).
 
 pub mod graph;
 pub mod html;
@@ -32,8 +32,9 @@ pub mod merge;
 pub mod suite_tree;
 pub mod svg;
 pub mod text;
+pub mod walk;
 
-pub use ioco_exec::result::{CoverageSummary, Failure, RunResult, RunVerdict, Shrunk, Summary};
+pub use ioco_engine::result::{CoverageSummary, Failure, RunResult, RunVerdict, Shrunk, Summary};
 use std::path::{Path, PathBuf};
 
 /// The summary as pretty-printed JSON (the serde form of [`Summary`]; `ioco replay` reads it).

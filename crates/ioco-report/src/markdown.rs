@@ -4,7 +4,7 @@
 use crate::{
     counts, duration, fraction, has_coverage, param, run_name, trace, visible, visible_lines,
 };
-use ioco_exec::result::{RunResult, RunVerdict, Summary};
+use ioco_engine::result::{RunResult, RunVerdict, Summary};
 use std::fmt::Write;
 
 /// Runs listed in the table of runs when every run is listed; above this, only the

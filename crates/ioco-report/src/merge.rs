@@ -7,7 +7,7 @@
 //! the largest of the shards', a lower bound, and says so; the HTML report recounts coverage
 //! over all runs from the model.
 
-use ioco_exec::result::{CoverageSummary, Summary};
+use ioco_engine::result::{CoverageSummary, Summary};
 
 /// Merge `parts` (named by `names`, for messages) into one summary.
 pub fn merge(parts: Vec<Summary>, names: &[String]) -> Result<Summary, String> {
@@ -95,7 +95,7 @@ pub fn merge(parts: Vec<Summary>, names: &[String]) -> Result<Summary, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ioco_exec::result::{RunResult, RunVerdict};
+    use ioco_engine::result::{RunResult, RunVerdict};
 
     fn part(seed: u64, runs: &[usize], fail: Option<usize>) -> Summary {
         let rs = runs

@@ -3,7 +3,7 @@
 //! the observed and the allowed outputs, and the shrunk trace.
 
 use crate::{counts, duration, fraction, has_coverage, param, run_name, trace, visible};
-use ioco_exec::result::{Established, RunResult, RunVerdict, Summary};
+use ioco_engine::result::{Established, RunResult, RunVerdict, Summary};
 use std::fmt::Write;
 
 /// How much [`render`] shows.
@@ -130,7 +130,7 @@ pub fn render(summary: &Summary, opts: &TextOptions) -> String {
     o
 }
 
-fn clipped(labels: &ioco_exec::Trace, max: usize) -> String {
+fn clipped(labels: &ioco_engine::Trace, max: usize) -> String {
     let t = if labels.len() <= max {
         trace(labels)
     } else {

@@ -2,7 +2,7 @@
 //! metacharacters, control characters, backticks, long lines) — JUnit always reads back with
 //! the right counts, the Markdown table has one row per run, JSON round-trips.
 
-use ioco_exec::result::{Failure, RunResult, RunVerdict, Shrunk, Summary};
+use ioco_engine::result::{Failure, RunResult, RunVerdict, Shrunk, Summary};
 use proptest::prelude::*;
 
 fn text() -> impl Strategy<Value = String> {

@@ -2,7 +2,7 @@
 //! run, a failing run with a shrunk trace (the `silent` fault: quiescence after water, pad,
 //! button), an erroneous run (a crashing SUT with standard error) and an inconclusive run.
 
-use ioco_exec::result::{CoverageSummary, Failure, RunResult, RunVerdict, Shrunk, Summary};
+use ioco_engine::result::{CoverageSummary, Failure, RunResult, RunVerdict, Shrunk, Summary};
 use ioco_report::{text, ReportFiles};
 
 fn labels<T: FromIterator<String>>(s: &str) -> T {
@@ -187,7 +187,7 @@ fn a_shrinking_stopped_early_is_marked_not_minimal() {
     assert!(junit.contains("not minimal"), "{junit}");
     // and it survives the JSON round trip (`ioco replay` reads it)
     let json = serde_json::to_string(&s).unwrap();
-    let back: ioco_exec::Summary = serde_json::from_str(&json).unwrap();
+    let back: ioco_engine::Summary = serde_json::from_str(&json).unwrap();
     assert_eq!(
         back.runs[1].shrunk.as_ref().unwrap().stopped.as_deref(),
         Some(why)

@@ -372,6 +372,96 @@ pub fn fired(spec: &SymbolicSpec, gate: &str, values: &[Value]) -> Vec<SwitchId>
     out
 }
 
+/// A recorded step of a data model, `water?(100)`, `coffee!`, as a gate value. A multi-label
+/// of `@sync`, `a?(1)|b?(2)` (parts in any order, all inputs or all outputs), is the
+/// composite gate `a|b` with the values of its parts in gate order.
+pub fn parse_gate_value(spec: &Spec, label: &str) -> Result<(String, Vec<Value>, bool), String> {
+    // as the explicit engine writes it, the mark at the end (`water(100)?`, `a(1)|b(2)!`)
+    if let Some(mark) = label
+        .strip_suffix(['?', '!'])
+        .filter(|b| b.ends_with(')') || b.contains('|'))
+        // and no mark after a gate name (`a?|b?` is already the symbolic engine's)
+        .filter(|b| {
+            ioco_engine::trace::split_multi(b)
+                .iter()
+                .all(|p| !p.split('(').next().unwrap_or_default().contains(['?', '!']))
+        })
+        .map(|b| &label[b.len()..])
+    {
+        let bare = &label[..label.len() - mark.len()];
+        let parts: Vec<String> = ioco_engine::trace::split_multi(bare)
+            .into_iter()
+            .map(|p| match p.find('(') {
+                Some(i) => format!("{}{mark}{}", &p[..i], &p[i..]),
+                None => format!("{p}{mark}"),
+            })
+            .collect();
+        return parse_gate_value(spec, &parts.join("|"));
+    }
+    let parts = ioco_engine::trace::split_multi(label);
+    if parts.len() < 2 {
+        return parse_one(spec, label);
+    }
+    let mut named = Vec::new();
+    for p in parts {
+        named.push(parse_one(spec, p).map_err(|e| format!("`{label}`: {e}"))?);
+    }
+    let input = named[0].2;
+    if named.iter().any(|n| n.2 != input) {
+        return Err(format!(
+            "`{label}`: a multi-label is all inputs or all outputs"
+        ));
+    }
+    named.sort_by(|a, b| a.0.cmp(&b.0));
+    let gates: Vec<&str> = named.iter().map(|n| n.0.as_str()).collect();
+    if !spec.sync.iter().any(|s| {
+        let mut s = s.clone();
+        s.sort();
+        s == gates
+    }) {
+        return Err(format!(
+            "`{label}`: the model's `@sync` does not list `{}`",
+            gates.join(" | ")
+        ));
+    }
+    let gate = gates.join("|");
+    Ok((gate, named.into_iter().flat_map(|n| n.1).collect(), input))
+}
+
+fn parse_one(spec: &Spec, label: &str) -> Result<(String, Vec<Value>, bool), String> {
+    let (gate, rest, dir) = match (label.find('?'), label.find('!')) {
+        (Some(i), j) if j.is_none_or(|j| i < j) => (&label[..i], &label[i + 1..], Direction::Input),
+        (_, Some(j)) => (&label[..j], &label[j + 1..], Direction::Output),
+        _ => {
+            return Err(format!(
+                "`{label}` is neither an input (`?`) nor an output (`!`)"
+            ))
+        }
+    };
+    let g = spec
+        .gates
+        .iter()
+        .find(|g| g.name == gate && g.dir == dir)
+        .ok_or_else(|| format!("`{label}`: the model has no such gate `{gate}`"))?;
+    let texts = match rest.strip_prefix('(').and_then(|r| r.strip_suffix(')')) {
+        Some(inner) => ioco_engine::trace::split_args(inner),
+        None if rest.is_empty() => Vec::new(),
+        None => return Err(format!("`{label}`: expected `{gate}(v1, …)`")),
+    };
+    if texts.len() != g.params.len() {
+        return Err(format!(
+            "`{label}`: gate `{gate}` has {} parameters, the label {} values",
+            g.params.len(),
+            texts.len()
+        ));
+    }
+    let mut vals = Vec::new();
+    for (t, (_, ty)) in texts.iter().zip(&g.params) {
+        vals.push(parse_value(&spec.defs, *ty, t).map_err(|e| format!("`{label}`: {e}"))?);
+    }
+    Ok((gate.to_string(), vals, dir == Direction::Input))
+}
+
 /// Delta debugging (Zeller's ddmin): a 1-minimal sub-sequence of `items` for which `fails`
 /// holds (assumed to hold for `items`), within `budget` calls of `fails`.
 pub fn ddmin<T: Clone>(

@@ -1,17 +1,17 @@
 //! Pictures of a model with the results of runs over it, for `--html` reports, `ioco report`
 //! and `ioco show --coverage`: the model is read here (through `load.rs`), the runs are walked
-//! through its specification by `ioco_exec::walk`, and `ioco_report::graph` makes the picture.
+//! through its specification by `ioco_report::walk`, and `ioco_report::graph` makes the picture.
 //!
 //! Which picture: a data model tested symbolically (the result's `engine` parameter starts
 //! with `symbolic`, or its data is infinite) is drawn as its locations and switches; any other
 //! model as its LTS.
 
 use crate::load::{infinite_data, load_lts, load_spec};
-use ioco_exec::walk::{self, Visits};
 use ioco_exec::Summary;
 use ioco_model::QuiescencePolicy;
 use ioco_report::graph::{self, Graph};
 use ioco_report::html::Context;
+use ioco_report::walk::{self, Visits};
 use miette::{miette, Result};
 use std::path::{Path, PathBuf};
 

@@ -188,7 +188,7 @@ fn trace_before(r: &RunResult) -> String {
 
 /// Parses a recorded input label (`water?(100)`, `pad?`) into a gate and its values.
 fn parse_input(spec: &Spec, label: &str) -> std::result::Result<GateValue, String> {
-    match ioco_exec::walk::parse_gate_value(spec, label)? {
+    match ioco_symbolic::online::parse_gate_value(spec, label)? {
         (gate, vals, true) => Ok((gate, vals)),
         _ => Err(format!("`{label}` is not an input")),
     }

@@ -152,8 +152,7 @@ fn gate_key(mut parts: Vec<(String, Vec<String>)>, format: Format) -> (String, V
     (gate, parts.iter().flat_map(|p| p.1.clone()).collect())
 }
 
-pub use ioco_engine::trace::split_multi;
-use ioco_engine::trace::split_top;
+pub use ioco_engine::trace::{split_args, split_multi};
 
 /// `g(a,b)` → (`g`, [`a`, `b`]) (`g` → (`g`, [])).
 pub fn split_gate(name: &str) -> (&str, Vec<&str>) {
@@ -195,12 +194,6 @@ pub fn split_words(text: &str) -> Vec<&str> {
         out.push(&text[s..]);
     }
     out
-}
-
-/// `a,B(1,2),c` → [`a`, `B(1,2)`, `c`]: split at the top-level commas (not inside
-/// parentheses or double-quoted strings), blanks trimmed.
-pub fn split_args(inner: &str) -> Vec<&str> {
-    split_top(inner, ',')
 }
 
 impl Codec {

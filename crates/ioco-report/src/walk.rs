@@ -8,21 +8,21 @@
 //! it: an input the specification does not enable, or an observation it refuses, ends the walk
 //! of that run there (for a Fail: at its failing observation).
 //!
-//! Counting follows [`crate::result::CoverageSummary`]: a state is visited once per step at
+//! Counting follows [`ioco_engine::result::CoverageSummary`]: a state is visited once per step at
 //! which it belongs to the set of states the model may be in (the start included); a
 //! transition `s -l-> t` once per step labelled `l` from a set holding `s` to one holding `t`.
 //! For a data model the nodes are the locations of its automata and the edges its switches (a
 //! switch counts when some candidate state enables it for the step's values).
 
-use crate::engine::explicit::Explicit;
-use crate::engine::symbolic::Symbolic;
-use crate::engine::Specification;
-use crate::options::OnlineOptions;
-use crate::result::{RunResult, RunVerdict};
-use crate::tester::Tester;
-use ioco_lang::ir::{Direction, Spec, Value};
+use ioco_engine::explicit::Explicit;
+use ioco_engine::result::{RunResult, RunVerdict};
+use ioco_engine::OnlineOptions;
+use ioco_engine::Specification;
+use ioco_engine::Tester;
+use ioco_lang::ir::Spec;
 use ioco_model::{Label, Lts, QuiescencePolicy};
-use ioco_symbolic::online::{fired, parse_value, GateValue};
+use ioco_symbolic::engine::Symbolic;
+use ioco_symbolic::online::{fired, parse_gate_value, GateValue};
 use ioco_symbolic::SymbolicSpec;
 use std::collections::HashMap;
 
@@ -214,96 +214,6 @@ fn note(
     }
 }
 
-/// A recorded step of a data model, `water?(100)`, `coffee!`, as a gate value. A multi-label
-/// of `@sync`, `a?(1)|b?(2)` (parts in any order, all inputs or all outputs), is the
-/// composite gate `a|b` with the values of its parts in gate order.
-pub fn parse_gate_value(spec: &Spec, label: &str) -> Result<(String, Vec<Value>, bool), String> {
-    // as the explicit engine writes it, the mark at the end (`water(100)?`, `a(1)|b(2)!`)
-    if let Some(mark) = label
-        .strip_suffix(['?', '!'])
-        .filter(|b| b.ends_with(')') || b.contains('|'))
-        // and no mark after a gate name (`a?|b?` is already the symbolic engine's)
-        .filter(|b| {
-            crate::adapter::wire::split_multi(b)
-                .iter()
-                .all(|p| !p.split('(').next().unwrap_or_default().contains(['?', '!']))
-        })
-        .map(|b| &label[b.len()..])
-    {
-        let bare = &label[..label.len() - mark.len()];
-        let parts: Vec<String> = crate::adapter::wire::split_multi(bare)
-            .into_iter()
-            .map(|p| match p.find('(') {
-                Some(i) => format!("{}{mark}{}", &p[..i], &p[i..]),
-                None => format!("{p}{mark}"),
-            })
-            .collect();
-        return parse_gate_value(spec, &parts.join("|"));
-    }
-    let parts = crate::adapter::wire::split_multi(label);
-    if parts.len() < 2 {
-        return parse_one(spec, label);
-    }
-    let mut named = Vec::new();
-    for p in parts {
-        named.push(parse_one(spec, p).map_err(|e| format!("`{label}`: {e}"))?);
-    }
-    let input = named[0].2;
-    if named.iter().any(|n| n.2 != input) {
-        return Err(format!(
-            "`{label}`: a multi-label is all inputs or all outputs"
-        ));
-    }
-    named.sort_by(|a, b| a.0.cmp(&b.0));
-    let gates: Vec<&str> = named.iter().map(|n| n.0.as_str()).collect();
-    if !spec.sync.iter().any(|s| {
-        let mut s = s.clone();
-        s.sort();
-        s == gates
-    }) {
-        return Err(format!(
-            "`{label}`: the model's `@sync` does not list `{}`",
-            gates.join(" | ")
-        ));
-    }
-    let gate = gates.join("|");
-    Ok((gate, named.into_iter().flat_map(|n| n.1).collect(), input))
-}
-
-fn parse_one(spec: &Spec, label: &str) -> Result<(String, Vec<Value>, bool), String> {
-    let (gate, rest, dir) = match (label.find('?'), label.find('!')) {
-        (Some(i), j) if j.is_none_or(|j| i < j) => (&label[..i], &label[i + 1..], Direction::Input),
-        (_, Some(j)) => (&label[..j], &label[j + 1..], Direction::Output),
-        _ => {
-            return Err(format!(
-                "`{label}` is neither an input (`?`) nor an output (`!`)"
-            ))
-        }
-    };
-    let g = spec
-        .gates
-        .iter()
-        .find(|g| g.name == gate && g.dir == dir)
-        .ok_or_else(|| format!("`{label}`: the model has no such gate `{gate}`"))?;
-    let texts = match rest.strip_prefix('(').and_then(|r| r.strip_suffix(')')) {
-        Some(inner) => crate::adapter::wire::split_args(inner),
-        None if rest.is_empty() => Vec::new(),
-        None => return Err(format!("`{label}`: expected `{gate}(v1, …)`")),
-    };
-    if texts.len() != g.params.len() {
-        return Err(format!(
-            "`{label}`: gate `{gate}` has {} parameters, the label {} values",
-            g.params.len(),
-            texts.len()
-        ));
-    }
-    let mut vals = Vec::new();
-    for (t, (_, ty)) in texts.iter().zip(&g.params) {
-        vals.push(parse_value(&spec.defs, *ty, t).map_err(|e| format!("`{label}`: {e}"))?);
-    }
-    Ok((gate.to_string(), vals, dir == Direction::Input))
-}
-
 /// The node number of location `loc` of automaton `aut` (locations numbered over the
 /// automata in order).
 pub fn location_node(spec: &Spec, aut: usize, loc: u32) -> u32 {
@@ -373,7 +283,7 @@ pub fn symbolic(tracker: &mut SymbolicSpec, runs: &[RunResult]) -> Visits {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::result::Failure;
+    use ioco_engine::result::Failure;
     use ioco_model::{Alphabet, LtsBuilder};
 
     /// 0 -coin?-> 1 -tea!-> 0
