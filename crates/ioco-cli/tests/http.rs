@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{ioco, root, write, KillOnDrop};
+use common::{ioco, outcome, root, write, KillOnDrop};
 use predicates::str::contains;
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -39,16 +39,10 @@ fn service(faulty: bool) -> (KillOnDrop, String) {
 }
 
 fn test(url: &str, engine: &str) -> (i32, String) {
-    let out = ioco()
-        .args([
-            "test", MODEL, "--http", url, "--map", MAP, "--runs", "20", "--steps", "30", "--seed",
-            "5", "--engine", engine,
-        ])
-        .output()
-        .unwrap();
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.code().unwrap_or(-1), text)
+    outcome(ioco().args([
+        "test", MODEL, "--http", url, "--map", MAP, "--runs", "20", "--steps", "30", "--seed", "5",
+        "--engine", engine,
+    ]))
 }
 
 #[test]

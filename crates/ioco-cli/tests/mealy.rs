@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{ioco, write};
+use common::{ioco, outcome, write};
 use ioco_model::Mealy;
 use std::path::Path;
 
@@ -39,16 +39,13 @@ const RIGHT: &str = "    if state == 0 and i == 'coin':\n        print('ok'); st
                      else:\n        print('nope')";
 
 fn test(model: &Path, sut: &str, extra: &[&str]) -> (i32, String) {
-    let out = ioco()
-        .arg("test")
-        .arg(model)
-        .args(["--sut", sut, "--runs", "10", "--steps", "20", "--seed", "4"])
-        .args(extra)
-        .output()
-        .unwrap();
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.code().unwrap_or(-1), text)
+    outcome(
+        ioco()
+            .arg("test")
+            .arg(model)
+            .args(["--sut", sut, "--runs", "10", "--steps", "20", "--seed", "4"])
+            .args(extra),
+    )
 }
 
 #[test]

@@ -403,43 +403,34 @@ fn a_purpose_over_the_bounded_queue_is_met_in_order() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("s.json");
     let queue = "examples/queue/queue.ioco";
-    ioco()
-        .args([
-            "test",
-            queue,
-            "--purpose",
-            "examples/purposes/queue-order.ioco",
-        ])
-        .args([
-            "--sim", queue, "--runs", "3", "--seed", "2", "--engine", "symbolic",
-        ])
-        .arg("--json")
-        .arg(&json)
-        .assert()
-        .code(0)
-        .stderr(contains("accept reached in 3 of 3 run(s)"));
-    for r in &summary(&json).runs {
-        let ins: Vec<&str> = r.trace.iter().filter(|l| l.starts_with("Enq")).collect();
-        assert_eq!(ins, ["Enq?(0)", "Enq?(1)"], "{:?}", r.trace);
-        assert_eq!(r.trace.last(), Some("Value!(0)"));
-    }
-    // the default, explicit engine meets it the same way
-    ioco()
-        .args([
-            "test",
-            queue,
-            "--purpose",
-            "examples/purposes/queue-order.ioco",
-        ])
-        .args(["--sim", queue, "--runs", "3", "--seed", "2", "--json"])
-        .arg(&json)
-        .assert()
-        .code(0)
-        .stderr(contains("accept reached in 3 of 3 run(s)"));
-    for r in &summary(&json).runs {
-        let ins: Vec<&str> = r.trace.iter().filter(|l| l.starts_with("Enq")).collect();
-        assert_eq!(ins, ["Enq(0)?", "Enq(1)?"], "{:?}", r.trace);
-        assert_eq!(r.trace.last(), Some("Value(0)!"));
+    // the symbolic engine when asked, the explicit one by default: the same accepts
+    for (engine, ins, last) in [
+        (
+            &["--engine", "symbolic"][..],
+            ["Enq?(0)", "Enq?(1)"],
+            "Value!(0)",
+        ),
+        (&[][..], ["Enq(0)?", "Enq(1)?"], "Value(0)!"),
+    ] {
+        ioco()
+            .args([
+                "test",
+                queue,
+                "--purpose",
+                "examples/purposes/queue-order.ioco",
+            ])
+            .args(["--sim", queue, "--runs", "3", "--seed", "2"])
+            .args(engine)
+            .arg("--json")
+            .arg(&json)
+            .assert()
+            .code(0)
+            .stderr(contains("accept reached in 3 of 3 run(s)"));
+        for r in &summary(&json).runs {
+            let got: Vec<&str> = r.trace.iter().filter(|l| l.starts_with("Enq")).collect();
+            assert_eq!(got, ins, "{engine:?}: {:?}", r.trace);
+            assert_eq!(r.trace.last(), Some(last));
+        }
     }
 }
 

@@ -8,6 +8,15 @@ use assert_cmd::Command;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+/// Runs `cmd` to its end: its exit code (-1 when killed) and its standard output followed by
+/// its standard error.
+pub fn outcome(cmd: &mut Command) -> (i32, String) {
+    let out = cmd.output().expect("the command runs");
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code().unwrap_or(-1), text)
+}
+
 /// The repository root: the example models' paths in the tests are relative to it.
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
