@@ -1,4 +1,4 @@
-//! `ioco replay MODEL RESULT.json --cmd ...`: replay a recorded run (from the JSON of
+//! `ioco replay MODEL RESULT.json --sut ...`: replay a recorded run (from the JSON of
 //! `ioco test --json`) against a SUT with `ioco_exec::replay_trace`, and optionally shrink it
 //! (`--shrink`: delta debugging over its inputs). By default the first failing run is replayed;
 //! `--run K` picks another. Exit 0 when the replay passes, 1 when it fails, 2 on an error, 3 when a recorded

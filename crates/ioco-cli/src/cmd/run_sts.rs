@@ -1,4 +1,4 @@
-//! `ioco run suite.json --cmd ...` for a switch-coverage suite (format `ioco-sts-suite/1`, see
+//! `ioco run suite.json --sut ...` for a switch-coverage suite (format `ioco-sts-suite/1`, see
 //! `cmd::gen_sts`): every purpose is executed with on-the-fly data selection (thesis Alg. 6 =
 //! TAP19 Alg. 1, through the one tester: `ioco_exec::coverage::run_purpose`): Pass, Fail or Inconclusive per purpose
 //! (Inconclusive when the system legally leaves the purpose). The report gives the a priori

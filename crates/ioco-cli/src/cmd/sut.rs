@@ -22,8 +22,8 @@ pub struct SutArgs {
     /// Run this command line as the SUT (split like a shell would; no shell runs unless you
     /// write `sh -c '...'`). With --tcp: a server started anew for each run, connected to once
     /// its port accepts (within --startup-timeout); `{port}` in it and in the address is a
-    /// free port chosen per start.
-    #[arg(long, visible_alias = "sut", value_name = "COMMAND", group = "sut")]
+    /// free port chosen per start. (`--cmd` is an older name of this option.)
+    #[arg(long = "sut", alias = "cmd", value_name = "COMMAND", group = "sut")]
     pub cmd: Option<String>,
     /// Connect to the SUT at HOST:PORT (reconnecting for each run). With --sut: the server to
     /// start for each run listens there.
@@ -485,8 +485,8 @@ impl SutArgs {
             }));
         }
         Err(miette!(
-            help = "e.g. --cmd \"./my-sut --ack\" --quiescence-marker '#quiet'",
-            "no system under test: give --cmd, --tcp, --listen or --sim"
+            help = "e.g. --sut \"./my-sut --ack\" --quiescence-marker '#quiet'",
+            "no system under test: give --sut, --tcp, --listen or --sim"
         ))
     }
 }

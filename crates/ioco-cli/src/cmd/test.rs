@@ -1,8 +1,8 @@
-//! `ioco test MODEL --cmd "PROGRAM ARGS"`: online ioco testing (tutorial Alg. 2) of a real
+//! `ioco test MODEL --sut "PROGRAM ARGS"`: online ioco testing (tutorial Alg. 2) of a real
 //! system with `ioco_exec::run_online`; also the SUT options shared with `ioco run` and
 //! `ioco replay` ([`SutArgs`]) and the report options ([`ReportArgs`]).
 //!
-//! The SUT is one of: a child process (`--cmd`, spoken to over stdin/stdout), a TCP server
+//! The SUT is one of: a child process (`--sut`, spoken to over stdin/stdout), a TCP server
 //! (`--tcp HOST:PORT`), a TCP client that connects to us (`--listen PORT`), or a model run by the
 //! simulator (`--sim IMPL_MODEL`). The wire format is documented in `ioco_exec::adapter::wire`.
 //! Exit 0 when every run passes, 1 when a run fails, 2 on an error.

@@ -128,8 +128,8 @@ pub fn data_factory(sut: &super::sut::SutArgs, spec: &Arc<Spec>) -> Result<DataF
         }));
     }
     Err(miette!(
-        help = "e.g. --cmd \"./my-sut --ack\" --quiescence-marker '#quiet'",
-        "no system under test: give --cmd, --tcp, --listen or --sim"
+        help = "e.g. --sut \"./my-sut --ack\" --quiescence-marker '#quiet'",
+        "no system under test: give --sut, --tcp, --listen or --sim"
     ))
 }
 
