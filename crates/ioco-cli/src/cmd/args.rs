@@ -237,7 +237,8 @@ pub struct RunArgs {
     /// SUT instances in parallel.
     #[arg(long, short, value_name = "N", default_value_t = 1)]
     pub jobs: usize,
-    /// Seed (for the simulator and the repetitions).
+    /// Seed (for the simulator, the repetitions and the values of a switch-coverage suite;
+    /// default: from the clock; always printed), as for `ioco test`.
     #[arg(long)]
     pub seed: Option<u64>,
     /// Go on after a failing test.

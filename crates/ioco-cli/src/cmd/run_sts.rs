@@ -140,7 +140,8 @@ fn run(args: &Args, model: Option<PathBuf>, suite_path: &Path, suite: StsSuite) 
         );
     }
     let factory = data_factory(&args.sut, &spec)?;
-    let seed = args.seed.unwrap_or(suite.seed);
+    // as `ioco test` and the explicit `ioco run`: from the clock unless --seed, printed
+    let seed = super::sut::seed_or_clock(args.seed);
     errln!(
         "ioco run: {} purposes of {}, seed {seed}, {} round(s)",
         purposes.len(),

@@ -525,6 +525,7 @@ impl ReportArgs {
     pub fn finish(&self, summary: &Summary) -> Result<Outcome> {
         let files = self.files(Some(summary));
         let to_stdout = files.stdout()?;
+        let empty = summary.runs.is_empty();
         let text = ioco_report::text::render(
             summary,
             &ioco_report::text::TextOptions {
@@ -532,14 +533,16 @@ impl ReportArgs {
                 ..Default::default()
             },
         );
-        if to_stdout {
+        if empty {
+            // no `PASS: 0 runs` line before the error below
+        } else if to_stdout {
             // a report on standard output: the summary for humans goes to standard error
             err!("{text}");
         } else {
             super::emit(&text, None)?;
         }
         files.write(summary)?;
-        if summary.runs.is_empty() {
+        if empty {
             // Nothing was tested: never a Pass (an empty suite, --runs 0, a time budget spent
             // before the first run).
             return Err(miette!(

@@ -43,6 +43,13 @@ pub fn run(args: Args) -> Result<Outcome> {
             "--steps 0: a run of no step tests nothing"
         ));
     }
+    if args.runs == 0 {
+        // said before anything runs: no `PASS: 0 runs` line before the error
+        return Err(miette!(
+            help = "give --runs N with N at least 1 (the default is 100)",
+            "--runs 0: a session of no run tests nothing"
+        ));
+    }
     args.sut.set_model(&args.model);
     if let Some(p) = args.purpose.clone() {
         if args.shard.is_some() {
