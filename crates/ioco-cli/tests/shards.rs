@@ -72,14 +72,16 @@ fn shards_equal_the_whole(cmd: &[&str], seeds: bool) {
         runs(&parts[1])
     );
     let merged = dir.path().join("merged.json");
-    ioco()
+    let code = ioco()
         .arg("report")
         .arg("merge")
         .args(&parts)
         .arg("--json")
         .arg(&merged)
-        .assert()
-        .code(0);
+        .output()
+        .expect("ioco runs")
+        .status
+        .code();
     if seeds {
         assert_eq!(runs(&merged), runs(&whole));
     } else {
@@ -88,6 +90,16 @@ fn shards_equal_the_whole(cmd: &[&str], seeds: bool) {
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&merged).unwrap()).unwrap();
     assert_eq!(v["parameters"]["shards"], "1/3, 2/3, 3/3", "{v}");
+    // the merge exits with the merged verdict, as `ioco test` does
+    let whole: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&whole).unwrap()).unwrap();
+    assert_eq!(v["verdict"], whole["verdict"]);
+    let expected = match v["verdict"].as_str() {
+        Some("pass") => 0,
+        Some("fail") => 1,
+        other => panic!("verdict {other:?}"),
+    };
+    assert_eq!(code, Some(expected), "{v}");
 }
 
 #[test]

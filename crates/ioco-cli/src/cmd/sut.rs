@@ -552,24 +552,29 @@ impl ReportArgs {
                 "no test was executed, so nothing was tested"
             ));
         }
-        match summary.verdict {
-            RunVerdict::Pass => Ok(Outcome::Ok),
-            RunVerdict::Inconclusive => {
-                let n = summary.count(RunVerdict::Inconclusive);
-                errln!(
-                    "ioco: INCONCLUSIVE ({n} of {} runs): nothing failed, but not everything \
-                     was tested (see the notes above; --inconclusive pass|fail sets the exit code)",
-                    summary.runs.len()
-                );
-                Ok(match self.inconclusive {
-                    InconclusiveArg::Own => Outcome::Inconclusive,
-                    InconclusiveArg::Pass => Outcome::Ok,
-                    InconclusiveArg::Fail => Outcome::Fail,
-                })
-            }
-            RunVerdict::Fail => Ok(Outcome::Fail),
-            RunVerdict::Error => Err(miette!("the test session ended in an error (see above)")),
+        verdict_outcome(summary, self.inconclusive)
+    }
+}
+
+/// The outcome (exit code) of a session's verdict, as `ioco test` and `ioco report` exit.
+pub fn verdict_outcome(summary: &Summary, inconclusive: InconclusiveArg) -> Result<Outcome> {
+    match summary.verdict {
+        RunVerdict::Pass => Ok(Outcome::Ok),
+        RunVerdict::Inconclusive => {
+            let n = summary.count(RunVerdict::Inconclusive);
+            errln!(
+                "ioco: INCONCLUSIVE ({n} of {} runs): nothing failed, but not everything was \
+                 tested (see the notes above; --inconclusive pass|fail sets the exit code)",
+                summary.runs.len()
+            );
+            Ok(match inconclusive {
+                InconclusiveArg::Own => Outcome::Inconclusive,
+                InconclusiveArg::Pass => Outcome::Ok,
+                InconclusiveArg::Fail => Outcome::Fail,
+            })
         }
+        RunVerdict::Fail => Ok(Outcome::Fail),
+        RunVerdict::Error => Err(miette!("the test session ended in an error (see above)")),
     }
 }
 
