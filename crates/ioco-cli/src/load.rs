@@ -337,14 +337,29 @@ pub fn engine_spec(path: &Path, engine: Option<EngineArg>) -> Result<Option<(Arc
 /// The error of a command that needs an explicit (finite) model, given a `.ioco` model with
 /// infinite data: why, and what to do instead.
 pub fn needs_finite(path: &Path, why: &str) -> Report {
-    miette!(
-        help = "bound the type (e.g. `int[0..10]` instead of `int`, docs/language.md §3) to get a \
-                finite model; `ioco check`, `show`, `test`, `replay`, `gen --method \
-                switch-coverage`, `gen --purpose` and `run` take the model as it is",
-        "`ioco {}` needs a model with finite data, but {} has infinite data: {why}",
-        command(),
-        path.display()
-    )
+    let bound = "bound the type (e.g. `int[0..10]` instead of `int`, docs/language.md §3) to \
+                 get a finite model";
+    match command() {
+        // these have a symbolic engine, which takes the model as it is: only their explicit
+        // engine needs finite data
+        c @ ("test" | "run" | "replay") => miette!(
+            help = format!(
+                "the symbolic engine (the default for infinite data; `--engine symbolic`) takes \
+                 the model as it is: leave out `--engine explicit`; or {bound}"
+            ),
+            "the explicit engine of `ioco {c}` needs a model with finite data, but {} has \
+             infinite data: {why}",
+            path.display()
+        ),
+        c => miette!(
+            help = format!(
+                "{bound}; `ioco check`, `show`, `test`, `replay`, `gen --method \
+                 switch-coverage`, `gen --purpose` and `run` take the model as it is"
+            ),
+            "`ioco {c}` needs a model with finite data, but {} has infinite data: {why}",
+            path.display()
+        ),
+    }
 }
 
 /// A `.ioco` model's entry point as an explicit LTS with its `@timeout`s. A model with types

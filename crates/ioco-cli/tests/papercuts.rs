@@ -14,6 +14,14 @@ fn run(args: &[&str]) -> (Option<i32>, String, String) {
     )
 }
 
+/// A message as one line: miette's wrapping and its `│` margin taken out.
+fn flat(s: &str) -> String {
+    s.replace('│', " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Papercut 1: the docs say `--sut`; the errors and `--help` say so too (`--cmd` still works).
 #[test]
 fn the_sut_option_is_named_sut_everywhere() {
@@ -362,4 +370,84 @@ fn a_suite_or_a_result_given_as_the_model_is_named() {
     let (code, _, err) = run(&["check", bad.to_str().unwrap()]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("unknown field `foo`"), "{err}");
+}
+
+/// Papercut 2: the explicit engine on infinite data: the error and its help agree (the help no
+/// longer says that `test` takes the model as it is); `--values` with the explicit engine and
+/// the bounds of shrinking without `--shrink` are errors with a hint, not ignored.
+#[test]
+fn engine_values_and_shrink_bounds_say_what_they_need() {
+    let (code, _, err) = run(&[
+        "test",
+        "examples/brp/brp.ioco",
+        "--engine",
+        "explicit",
+        "--sim",
+        "examples/brp/brp.ioco",
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    let err = flat(&err);
+    assert!(
+        err.contains("the explicit engine of `ioco test` needs a model with finite data"),
+        "{err}"
+    );
+    assert!(err.contains("leave out `--engine explicit`"), "{err}");
+    assert!(!err.contains("`test`, `replay`"), "{err}");
+    // a command without a symbolic engine still names those that take the model as it is
+    let (code, _, err) = run(&["analyze", "examples/brp/brp.ioco"]);
+    assert_eq!(code, Some(2), "{err}");
+    let err = flat(&err);
+    assert!(err.contains("take the model as it is"), "{err}");
+
+    let coffee = [
+        "examples/coffee/coffee.ioco",
+        "--sim",
+        "examples/models/coffee-ok.aut",
+    ];
+    let with = |extra: &[&str]| {
+        let mut args = vec!["test"];
+        args.extend(coffee);
+        args.extend(["--runs", "1"]);
+        args.extend(extra);
+        run(&args)
+    };
+    let (code, out, err) = with(&["--values", "small"]);
+    let err = flat(&err);
+    assert_eq!(code, Some(2), "{out}{err}");
+    assert!(
+        err.contains("--values small is not used by the explicit engine"),
+        "{err}"
+    );
+    assert!(err.contains("--engine symbolic"), "{err}");
+    for bound in [
+        &["--shrink-budget", "5"][..],
+        &["--shrink-time", "5s"],
+        &["--shrink-tries", "2"],
+    ] {
+        let (code, out, err) = with(bound);
+        let err = flat(&err);
+        assert_eq!(code, Some(2), "{bound:?}: {out}{err}");
+        assert!(err.contains("which is off without --shrink"), "{err}");
+        assert!(err.contains("add --shrink"), "{err}");
+        let mut shrinking = bound.to_vec();
+        shrinking.push("--shrink");
+        let (code, _, err) = with(&shrinking);
+        assert_eq!(code, Some(0), "{bound:?}: {err}");
+    }
+    // replay too
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("r.json");
+    let (code, _, err) = with(&["--json", json.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, _, err) = run(&[
+        "replay",
+        coffee[0],
+        json.to_str().unwrap(),
+        "--sim",
+        coffee[2],
+        "--shrink-budget",
+        "3",
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(flat(&err).contains("which is off without --shrink"), "{err}");
 }

@@ -48,9 +48,10 @@ pub struct TestArgs {
     /// How the symbolic engine chooses input values: mixed (default: one of the others at
     /// random per input), random, small (-10..10), partition (sign; bounds and interior of a
     /// range), boundary (the guard's constants ± 1), growing, or model (the solver's witness).
-    /// Every integer of every parameter and field gets a value; the seed fixes them all.
-    #[arg(long, value_name = "STRATEGY", default_value = "mixed")]
-    pub values: ioco_symbolic::pick::Strategy,
+    /// Every integer of every parameter and field gets a value; the seed fixes them all. Only
+    /// for the symbolic engine (the explicit one enumerates the model's finitely many values).
+    #[arg(long, value_name = "STRATEGY")]
+    pub values: Option<ioco_symbolic::pick::Strategy>,
     /// The relation tested for: ioco, or uioco (the strategies give only inputs that extend a
     /// Utrace: no state the specification may be in leaves the input unspecified).
     #[arg(long, value_enum, default_value_t = super::RelationArg::Ioco)]
@@ -71,9 +72,10 @@ pub struct TestArgs {
     pub shard: Option<ioco_exec::shard::Shard>,
     #[command(flatten)]
     pub shrinking: super::sut::ShrinkArgs,
-    /// The engine: `explicit` (the model translated to an LTS; needs finite data) or
-    /// `symbolic` (Z3 over the .ioco model, any data; see `cmd::test_data`). Default: explicit
-    /// for finite models, symbolic for .ioco models with infinite data (e.g. `int` parameters).
+    /// The engine: `explicit` (the model translated to an LTS; needs finite data: bounded
+    /// types such as `int[0..10]`) or `symbolic` (Z3 over the .ioco model as it is, any data).
+    /// Default: explicit for finite models, symbolic for .ioco models with infinite data (e.g.
+    /// `int` parameters).
     #[arg(long, value_enum, value_name = "ENGINE")]
     pub engine: Option<super::EngineArg>,
     /// The same as `--engine symbolic`.

@@ -83,6 +83,7 @@ fn recorded(args: &Args) -> Result<RunResult> {
 
 /// Run `ioco replay`.
 pub fn run(args: Args) -> Result<Outcome> {
+    args.shrinking.check()?;
     args.report.check()?;
     let engine = super::EngineArg::pick(args.engine, args.symbolic);
     if let Some((spec, _)) = crate::load::engine_spec(&args.model, engine)? {

@@ -134,27 +134,57 @@ pub struct ShrinkArgs {
     /// Shrink failing runs (delta debugging over their inputs, then their values).
     #[arg(long)]
     pub shrink: bool,
-    /// Most replays to shrink one failing run (the shortest failing inputs found by then are
-    /// kept, marked not minimal).
-    #[arg(long, value_name = "N", default_value_t = 100)]
-    pub shrink_budget: usize,
-    /// Most time to shrink one failing run (ms, or with a unit: 60s, 5min); as for
-    /// --shrink-budget, the shortest failing inputs found by then are kept. Ctrl-C while
-    /// shrinking stops it too, and the Fail is reported.
-    #[arg(long, value_name = "TIME", default_value = "60s", value_parser = parse_duration_arg)]
-    pub shrink_time: std::time::Duration,
-    /// How often each candidate is replayed before it counts as not failing (a
+    /// With --shrink: most replays to shrink one failing run (the shortest failing inputs
+    /// found by then are kept, marked not minimal). Default: 100.
+    #[arg(long, value_name = "N")]
+    pub shrink_budget: Option<usize>,
+    /// With --shrink: most time to shrink one failing run (ms, or with a unit: 60s, 5min); as
+    /// for --shrink-budget, the shortest failing inputs found by then are kept. Ctrl-C while
+    /// shrinking stops it too, and the Fail is reported. Default: 60s.
+    #[arg(long, value_name = "TIME", value_parser = parse_duration_arg)]
+    pub shrink_time: Option<std::time::Duration>,
+    /// With --shrink: how often each candidate is replayed before it counts as not failing (a
     /// nondeterministic system may need more). Default: 1, or 2 for the symbolic engine.
     #[arg(long, value_name = "N")]
     pub shrink_tries: Option<usize>,
 }
 
 impl ShrinkArgs {
+    /// A bound of the shrinking without `--shrink` bounds nothing: an error, not ignored.
+    pub fn check(&self) -> Result<()> {
+        if self.shrink {
+            return Ok(());
+        }
+        let given: Vec<&str> = [
+            ("--shrink-budget", self.shrink_budget.is_some()),
+            ("--shrink-time", self.shrink_time.is_some()),
+            ("--shrink-tries", self.shrink_tries.is_some()),
+        ]
+        .into_iter()
+        .filter(|(_, given)| *given)
+        .map(|(name, _)| name)
+        .collect();
+        if given.is_empty() {
+            return Ok(());
+        }
+        Err(miette!(
+            help = format!(
+                "add --shrink to shrink failing runs within {0}, or leave out {0}",
+                given.join(" and ")
+            ),
+            "{} bound(s) the shrinking of failing runs, which is off without --shrink",
+            given.join(" and ")
+        ))
+    }
+
     /// The bounds, with progress on standard error ([`super::shrink_watch`]).
     pub fn options(&self, symbolic: bool) -> ioco_exec::shrinking::ShrinkOptions {
         ioco_exec::shrinking::ShrinkOptions {
-            replays: self.shrink_budget.max(1),
-            time: Some(self.shrink_time),
+            replays: self.shrink_budget.unwrap_or(100).max(1),
+            time: Some(
+                self.shrink_time
+                    .unwrap_or(std::time::Duration::from_secs(60)),
+            ),
             tries: self
                 .shrink_tries
                 .unwrap_or(if symbolic { 2 } else { 1 })

@@ -36,6 +36,7 @@ fn parse_weights(ws: &[String]) -> Result<Vec<(String, f64)>> {
 /// Run `ioco test`.
 pub fn run(args: Args) -> Result<Outcome> {
     args.report.check()?;
+    args.shrinking.check()?;
     if args.depth == 0 {
         // a run of no step observes nothing: it must not pass
         return Err(miette!(
@@ -71,6 +72,17 @@ pub fn run(args: Args) -> Result<Outcome> {
             ));
         }
         return super::test_data::run(args, spec, why);
+    }
+    if let Some(values) = args.values {
+        // the explicit engine gives the values of the model's labels as they are
+        return Err(miette!(
+            help = "--values chooses values for the symbolic engine: add --engine symbolic (a \
+                    .ioco model), or leave out --values",
+            "--values {} is not used by the explicit engine, which enumerates the finitely many \
+             values of {}",
+            values.name(),
+            args.model.display()
+        ));
     }
     let (spec, timing) = load_timed(&args.model, &args.sut)?;
     let factory = args.sut.factory(&spec)?;

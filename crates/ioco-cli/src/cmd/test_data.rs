@@ -232,7 +232,7 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
         progress,
         shard: args.shard,
     };
-    let values = args.values;
+    let values = args.values.unwrap_or_default();
     let picking = move |s: &Arc<Spec>| {
         tracker(s).map(|mut t| {
             t.picker = ioco_symbolic::pick::Picker::new(values);
@@ -252,7 +252,10 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
     p.insert("model".into(), args.model.display().to_string().into());
     p.insert("sut".into(), args.sut.describe().into());
     p.insert("engine".into(), "symbolic".into());
-    p.insert("values".into(), args.values.name().into());
+    p.insert(
+        "values".into(),
+        args.values.unwrap_or_default().name().into(),
+    );
     p.insert("runs".into(), args.runs.into());
     p.insert("steps".into(), args.depth.into());
     p.insert("jobs".into(), jobs.into());
