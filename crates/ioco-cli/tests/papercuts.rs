@@ -449,5 +449,48 @@ fn engine_values_and_shrink_bounds_say_what_they_need() {
         "3",
     ]);
     assert_eq!(code, Some(2), "{err}");
-    assert!(flat(&err).contains("which is off without --shrink"), "{err}");
+    assert!(
+        flat(&err).contains("which is off without --shrink"),
+        "{err}"
+    );
+}
+
+/// Papercut 6: a target `s00` for `s0` gets "did you mean `s0`?" as `idel` gets "did you mean
+/// `idle`?"; a numbered location that is meant (`s4` beside `s0`…`s3`) gets no suggestion.
+#[test]
+fn a_misspelt_numbered_location_gets_a_suggestion() {
+    let dir = tempfile::tempdir().unwrap();
+    let coffee = std::fs::read_to_string(common::root().join("examples/coffee/coffee.ioco"))
+        .expect("the coffee model");
+    let check = |name: &str, from: &str, to: &str| {
+        let path = dir.path().join(name);
+        assert!(coffee.contains(from));
+        std::fs::write(&path, coffee.replace(from, to)).unwrap();
+        run(&["check", path.to_str().unwrap()])
+    };
+    for (typo, meant) in [("s00", "s0"), ("s01", "s1")] {
+        let (code, _, err) = check(
+            "typo.ioco",
+            "e1 -- error! --> s0",
+            &format!("e1 -- error! --> {typo}"),
+        );
+        assert_eq!(code, Some(0), "{err}");
+        assert!(
+            err.contains(&format!("location `{typo}` is entered but never left")),
+            "{err}"
+        );
+        assert!(err.contains(&format!("did you mean `{meant}`?")), "{err}");
+    }
+    let (code, _, err) = check("end.ioco", "s3 -- error! --> s0", "s3 -- error! --> s4");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!err.contains("did you mean"), "{err}");
+    // and --deny-warnings makes the typo an error
+    let path = dir.path().join("deny.ioco");
+    std::fs::write(
+        &path,
+        coffee.replace("e1 -- error! --> s0", "e1 -- error! --> s00"),
+    )
+    .unwrap();
+    let (code, _, _) = run(&["check", path.to_str().unwrap(), "--deny-warnings"]);
+    assert_eq!(code, Some(2));
 }
