@@ -494,3 +494,50 @@ fn a_misspelt_numbered_location_gets_a_suggestion() {
     let (code, _, _) = run(&["check", path.to_str().unwrap(), "--deny-warnings"]);
     assert_eq!(code, Some(2));
 }
+
+/// Papercut 5: a SUT that never prints its marker: a progress line every 5 s while ioco waits,
+/// and an error that says how long it waited in all and what to change.
+#[test]
+fn waiting_for_a_marker_that_never_comes_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let sut = dir.path().join("never.sh");
+    // reads its input, never prints (not even its quiescence marker)
+    std::fs::write(&sut, "while read -r line; do :; done\n").unwrap();
+    let sut = format!("sh {}", sut.display());
+    // 8 s per start: the progress line at 5 s has 3 s to spare on a loaded machine
+    let (code, out, err) = run(&[
+        "test",
+        "examples/coffee/coffee.ioco",
+        "--sut",
+        &sut,
+        "--quiescence-marker",
+        "#quiet",
+        "--startup-timeout",
+        "8s",
+        "--retries",
+        "1",
+        "--runs",
+        "1",
+    ]);
+    assert_eq!(code, Some(2), "{out}{err}");
+    for start in 1..=2 {
+        assert!(
+            err.contains(&format!(
+                "ioco: waiting for the SUT's start-up quiescence marker `#quiet` (start {start} \
+                 of 2, 5 s of --startup-timeout 8 s)"
+            )),
+            "{err}"
+        );
+    }
+    let out = flat(&out);
+    assert!(
+        out.contains("not ready after 8 s (2 starts, 16 s in all)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("check that the system prints `#quiet`")
+            && out.contains("raise --startup-timeout")
+            && out.contains("--retries"),
+        "{out}"
+    );
+}

@@ -438,6 +438,7 @@ impl SutArgs {
         cfg.startup_timeout = self.startup_timeout;
         cfg.ready_line = self.ready_line.clone();
         cfg.startup_grace = self.startup_grace;
+        cfg.start_tries = self.retries + 1;
     }
 
     pub fn factory(&self, spec: &Lts) -> Result<Factory> {
