@@ -541,3 +541,37 @@ fn waiting_for_a_marker_that_never_comes_says_so() {
         "{out}"
     );
 }
+
+/// Papercut 10: the parameter of a value argument (`ans!(=last + 1)`) is shown as the gate's
+/// parameter `r`, not by its internal name `r#0`, in pictures and in the reason of a Fail.
+#[test]
+fn value_arguments_are_shown_by_the_gate_parameter_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = |name: &str, plus: u32| {
+        let path = dir.path().join(name);
+        std::fs::write(
+            &path,
+            format!(
+                "model M {{\n  input ask(n: int)\n  output ans(r: int)\n  var last: int = 0\n  \
+                 init idle\n  idle -- ask?(n) [n > 0] {{ last = n }} --> busy\n  \
+                 busy -- ans!(=last + {plus}) --> idle\n}}\n"
+            ),
+        )
+        .unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let (spec, bug) = (model("spec.ioco", 1), model("bug.ioco", 2));
+    let (code, dot, err) = run(&["show", &spec]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(dot.contains("ans!(r) [r == last + 1]"), "{dot}");
+    assert!(!dot.contains("r#0"), "{dot}");
+    let out = common::ioco_data()
+        .args(["test", &spec, "--sim", &bug, "--runs", "3", "--seed", "1"])
+        .timeout(std::time::Duration::from_secs(300))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("allowed   ans!(r) [r == "), "{text}");
+    assert!(!text.contains("r#0"), "{text}");
+}
