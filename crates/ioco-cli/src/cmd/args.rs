@@ -68,7 +68,11 @@ pub struct TestArgs {
     /// Run only shard K of N (runs k with k mod N = K−1, each with the seed it has in the
     /// whole session): N machines with the same seed and --keep-going run exactly the runs of
     /// one; `ioco report A.json B.json … --json all.json` merges their results.
-    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    /// `auto`: K and N from the CI job's variables (IOCO_SHARD_INDEX/IOCO_SHARD_TOTAL,
+    /// GitLab's CI_NODE_INDEX/CI_NODE_TOTAL, Buildkite's BUILDKITE_PARALLEL_JOB/_COUNT,
+    /// CircleCI's CIRCLE_NODE_INDEX/_TOTAL, a Kubernetes indexed Job's JOB_COMPLETION_INDEX
+    /// with IOCO_SHARD_TOTAL).
+    #[arg(long, value_name = "K/N|auto", value_parser = parse_shard)]
     pub shard: Option<ioco_exec::shard::Shard>,
     #[command(flatten)]
     pub shrinking: super::sut::ShrinkArgs,
@@ -249,14 +253,23 @@ pub struct RunArgs {
     /// Run only shard K of N of the suite's tests (tests k with k mod N = K−1); `ioco report
     /// A.json B.json … --json all.json` merges the shards' results. The fairness rule counts
     /// its evidence over the shard.
-    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    /// `auto`: K and N from the CI job's variables (IOCO_SHARD_INDEX/IOCO_SHARD_TOTAL,
+    /// GitLab's CI_NODE_INDEX/CI_NODE_TOTAL, Buildkite's BUILDKITE_PARALLEL_JOB/_COUNT,
+    /// CircleCI's CIRCLE_NODE_INDEX/_TOTAL, a Kubernetes indexed Job's JOB_COMPLETION_INDEX
+    /// with IOCO_SHARD_TOTAL).
+    #[arg(long, value_name = "K/N|auto", value_parser = parse_shard)]
     pub shard: Option<ioco_exec::shard::Shard>,
     #[command(flatten)]
     pub report: ReportArgs,
 }
 
-/// `--shard K/N`.
+/// `--shard K/N`, or `--shard auto`: from the CI job's variables (said on standard error).
 fn parse_shard(s: &str) -> Result<ioco_exec::shard::Shard, String> {
+    if s.trim() == "auto" {
+        let (shard, from) = ioco_exec::shard::Shard::from_ci(|k| std::env::var(k).ok())?;
+        errln!("ioco: --shard auto: shard {shard}, from {from}");
+        return Ok(shard);
+    }
     ioco_exec::shard::Shard::parse(s)
 }
 
