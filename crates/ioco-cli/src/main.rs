@@ -391,6 +391,7 @@ fn man(command: Option<&str>) -> ExitCode {
                     sub.name(full)
                         .display_name(full)
                         .bin_name(format!("ioco {name}"))
+                        .version(env!("IOCO_VERSION"))
                 }
                 None => {
                     let names: Vec<&str> = top.get_subcommands().map(|c| c.get_name()).collect();
