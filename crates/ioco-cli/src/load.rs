@@ -321,14 +321,29 @@ pub fn engine_spec(path: &Path, engine: Option<EngineArg>) -> Result<Option<(Arc
 /// The error of a command that needs an explicit (finite) model, given a `.ioco` model with
 /// infinite data: why, and what to do instead.
 pub fn needs_finite(path: &Path, why: &str) -> Report {
-    miette!(
-        help = "bound the type (e.g. `int[0..10]` instead of `int`, docs/language.md §3) to get a \
-                finite model; `ioco check`, `show`, `test`, `replay`, `gen --method \
-                switch-coverage`, `gen --purpose` and `run` take the model as it is",
-        "`ioco {}` needs a model with finite data, but {} has infinite data: {why}",
-        command(),
-        path.display()
-    )
+    let bound = "bound the type (e.g. `int[0..10]` instead of `int`, docs/language.md §3) to \
+                 get a finite model";
+    match command() {
+        // these have a symbolic engine, which takes the model as it is: only their explicit
+        // engine needs finite data
+        c @ ("test" | "run" | "replay") => miette!(
+            help = format!(
+                "the symbolic engine (the default for infinite data; `--engine symbolic`) takes \
+                 the model as it is: leave out `--engine explicit`; or {bound}"
+            ),
+            "the explicit engine of `ioco {c}` needs a model with finite data, but {} has \
+             infinite data: {why}",
+            path.display()
+        ),
+        c => miette!(
+            help = format!(
+                "{bound}; `ioco check`, `show`, `test`, `replay`, `gen --method \
+                 switch-coverage`, `gen --purpose` and `run` take the model as it is"
+            ),
+            "`ioco {c}` needs a model with finite data, but {} has infinite data: {why}",
+            path.display()
+        ),
+    }
 }
 
 /// A `.ioco` model's entry point as an explicit LTS with its `@timeout`s. A model with types
@@ -349,7 +364,52 @@ pub fn load_model(path: &Path) -> Result<Model> {
     if is_lang(path) {
         return ioco_lts_timed(path).map(|(lts, _)| Model::Lts(lts));
     }
-    ioco_formats::load(path).map_err(Report::new)
+    ioco_formats::load(path).map_err(|e| not_a_model(path).unwrap_or_else(|| Report::new(e)))
+}
+
+/// Why a file ioco cannot read as a model is another file ioco writes (a test suite, a result,
+/// a symbolic test graph), with the command that takes it; `None` for anything else (the
+/// parser's own error then stands). Only asked after the model parser failed.
+pub fn not_a_model(path: &Path) -> Option<Report> {
+    let file = || std::fs::File::open(path).ok().map(std::io::BufReader::new);
+    let shown = path.display();
+    match ioco_gen::stream::format_of(file()?).as_deref() {
+        Some(f @ "ioco-suite/1") => Some(miette!(
+            help = format!(
+                "run it with `ioco run MODEL {shown} --sut …` (MODEL: the specification it was \
+                 generated from)"
+            ),
+            "{shown} is a test suite ({f}), not a model"
+        )),
+        Some(f @ "ioco-sts-suite/1") => Some(miette!(
+            help = format!("run it with `ioco run {shown} --sut …` (it names its model)"),
+            "{shown} is a switch-coverage test suite ({f}), not a model"
+        )),
+        Some(f)
+            if f.starts_with("ioco-") && !f.starts_with("ioco-lts") && f != "ioco-suspension/1" =>
+        {
+            Some(miette!(
+                help = "give the specification model (.ioco, .aut, .dot, .json of format \
+                        ioco-lts/1, .txs)",
+                "{shown} is a file of format {f}, not a model"
+            ))
+        }
+        Some(_) => None,
+        None => {
+            // a result (`ioco test --json`) names no format: its fields tell it
+            let v: serde_json::Value = serde_json::from_reader(file()?).ok()?;
+            let o = v.as_object()?;
+            (o.contains_key("verdict") && o.contains_key("runs")).then(|| {
+                miette!(
+                    help = format!(
+                        "replay a run with `ioco replay MODEL {shown} --sut …`, or print its \
+                         summary and reports with `ioco report {shown}`"
+                    ),
+                    "{shown} is the result of a test session (`--json`), not a model"
+                )
+            })
+        }
+    }
 }
 
 /// Load a model file and read it as an LTS (a Mealy machine via its input/output reading).

@@ -56,22 +56,50 @@ Exit codes:
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Before the command (`ioco --entry X check M`), as older versions took them: hidden,
+    /// the options are the commands' own (`ioco check M --entry X`).
+    #[command(flatten)]
+    model: HiddenModelOpts,
+}
+
+/// The options of the commands that load a model (not of `completions`, `man`, `schema`).
+#[derive(clap::Args, Clone, Default)]
+struct ModelOpts {
     /// Treat the warnings of a .ioco model (e.g. a misspelt location) as errors (exit 2).
-    #[arg(long, global = true)]
+    #[arg(long)]
     deny_warnings: bool,
     /// The model or system of the file to use, by name (a `.ioco` model, system or a TorXakis
     /// MODELDEF); default: the one marked `@main`, else the last one (for `.txs`: the first
     /// MODELDEF).
-    #[arg(long, global = true, value_name = "NAME")]
+    #[arg(long, value_name = "NAME")]
     entry: Option<String>,
     /// More TorXakis `.txs` files read together with a `.txs` model, as TorXakis reads all the
     /// files it is given (e.g. `ioco check Adder.txs --with AdderPurposes.txs`).
-    #[arg(long = "with", global = true, value_name = "FILE")]
+    #[arg(long = "with", value_name = "FILE")]
     with: Vec<std::path::PathBuf>,
+}
+
+/// `--goal` of the commands that take a test purpose (`gen` has a `--goal` of its own, the
+/// goal of a test game).
+#[derive(clap::Args, Clone, Default)]
+struct GoalOpt {
     /// The test purpose to use from the `--purpose` file, by name: a TorXakis GOAL (`goal` or
     /// `Purp_goal`) or a model of a `.ioco` purpose file; default: the file's only goal, else
     /// its entry. `--entry` picks the specification, `--goal` the purpose.
-    #[arg(long, global = true, value_name = "NAME")]
+    #[arg(long, value_name = "NAME")]
+    goal: Option<String>,
+}
+
+/// [`ModelOpts`] and [`GoalOpt`] before the command, hidden (see [`Cli::model`]).
+#[derive(clap::Args, Clone, Default)]
+struct HiddenModelOpts {
+    #[arg(long = "deny-warnings", id = "top_deny_warnings", hide = true)]
+    deny_warnings: bool,
+    #[arg(long = "entry", id = "top_entry", hide = true, value_name = "NAME")]
+    entry: Option<String>,
+    #[arg(long = "with", id = "top_with", hide = true, value_name = "FILE")]
+    with: Vec<std::path::PathBuf>,
+    #[arg(long = "goal", id = "top_goal", hide = true, value_name = "NAME")]
     goal: Option<String>,
 }
 
@@ -79,45 +107,106 @@ struct Cli {
 enum Command {
     /// Parse and validate a model; print a summary (states, labels, quiescence, determinism,
     /// input-enabledness, divergence, unreachable states).
-    Check(cmd::check::Args),
+    Check {
+        #[command(flatten)]
+        args: cmd::check::Args,
+        #[command(flatten)]
+        model: ModelOpts,
+    },
     /// Print a model, or its suspension automaton, as DOT, .aut or JSON.
-    Show(cmd::show::Args),
+    Show {
+        #[command(flatten)]
+        args: cmd::show::Args,
+        #[command(flatten)]
+        model: ModelOpts,
+    },
     /// Decide `IMPL ioco SPEC` for two finite models; print the shortest counterexample.
-    Compare(cmd::compare::Args),
+    Compare {
+        #[command(flatten)]
+        args: cmd::compare::Args,
+        #[command(flatten)]
+        model: ModelOpts,
+    },
     /// Online ioco testing of a real system (a program, a TCP peer, or a simulated model).
-    Test(cmd::test::Args),
+    Test {
+        #[command(flatten)]
+        args: cmd::test::Args,
+        #[command(flatten)]
+        model: ModelOpts,
+        #[command(flatten)]
+        goal: GoalOpt,
+    },
     /// Execute a stored test suite (JSON) against a system.
-    Run(cmd::run::Args),
+    Run {
+        #[command(flatten)]
+        args: cmd::run::Args,
+        #[command(flatten)]
+        model: ModelOpts,
+    },
     /// Generate a test suite (JSON) from a model: random, batch, n-complete, adg, w, wp, hsi,
     /// h, hads, reach, joker, purpose, switch-coverage.
-    Gen(cmd::gen::Args),
+    Gen {
+        #[command(flatten)]
+        args: cmd::gen::Args,
+        #[command(flatten)]
+        model: ModelOpts,
+    },
     /// Compatible and equivalent states and adaptive-distinguishing-graph metrics of a model's
     /// suspension automaton (thesis Table 3.2).
-    Analyze(cmd::analyze::Args),
+    Analyze {
+        #[command(flatten)]
+        args: cmd::analyze::Args,
+        #[command(flatten)]
+        model: ModelOpts,
+    },
     /// Replay a recorded run (JSON of `ioco test --json`) against a system; optionally shrink it.
-    Replay(cmd::replay::Args),
+    Replay {
+        #[command(flatten)]
+        args: cmd::replay::Args,
+        #[command(flatten)]
+        model: ModelOpts,
+    },
     /// Learn a model of a system under test (L#; equivalence queries answered by complete
     /// suites): a Mealy machine, or with quiescence an LTS usable as an ioco specification.
     Learn(cmd::learn::Args),
     /// Step through a model by hand: where it may be, the inputs it offers and the outputs it
     /// allows; step, go back, save the trace as a test case (reads commands from a pipe too).
-    Explore(cmd::explore::Args),
+    Explore {
+        #[command(flatten)]
+        args: cmd::explore::Args,
+        #[command(flatten)]
+        model: ModelOpts,
+    },
     /// Turn saved results (JSON of `test`, `run`, `replay`) into an HTML, JUnit or Markdown
     /// report; the HTML draws the model with the runs' coverage.
-    Report(cmd::report::Args),
+    Report {
+        #[command(flatten)]
+        args: cmd::report::Args,
+        #[command(flatten)]
+        model: ModelOpts,
+    },
     /// Print .ioco model files in the canonical layout (`--check`: exit 1 if one is not
     /// formatted; `--write`: rewrite them).
     Fmt(cmd::fmt::Args),
     /// Translate a TorXakis model (.txs) into the .ioco language, to migrate for good.
-    Translate(cmd::translate::Args),
+    Translate {
+        #[command(flatten)]
+        args: cmd::translate::Args,
+        #[command(flatten)]
+        model: ModelOpts,
+    },
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell), e.g.
     /// `ioco completions bash > /etc/bash_completion.d/ioco`.
     Completions {
         /// The shell.
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff), e.g. `ioco man | man -l -`.
-    Man,
+    /// Print the manual page (roff), e.g. `ioco man | man -l -`, or a command's page (`ioco man
+    /// test`).
+    Man {
+        /// The command whose page to print (default: the page of `ioco`).
+        command: Option<String>,
+    },
     /// Print the JSON Schema of a file format ioco writes (`result`, `suite`, `sts-suite`);
     /// the same schemas are in docs/schemas/.
     Schema(cmd::schema::Args),
@@ -135,16 +224,16 @@ fn main() -> ExitCode {
     // once; no handler thread to start).
     let starts_systems = !matches!(
         cli.command,
-        Command::Check(_)
-            | Command::Show(_)
-            | Command::Compare(_)
-            | Command::Gen(_)
-            | Command::Analyze(_)
+        Command::Check { .. }
+            | Command::Show { .. }
+            | Command::Compare { .. }
+            | Command::Gen { .. }
+            | Command::Analyze { .. }
             | Command::Fmt(_)
-            | Command::Translate(_)
+            | Command::Translate { .. }
             | Command::Schema(_)
             | Command::Completions { .. }
-            | Command::Man
+            | Command::Man { .. }
     );
     // Ctrl-C reaches the terminal's foreground process group, not the SUTs (each runs in a
     // group of its own so that it can be killed with its children): take them down before
@@ -194,56 +283,54 @@ fn main() -> ExitCode {
     match &cli.command {
         Command::Completions { shell } => {
             let mut cmd = <Cli as clap::CommandFactory>::command();
-            clap_complete::generate(*shell, &mut cmd, "ioco", &mut std::io::stdout());
-            return ExitCode::SUCCESS;
-        }
-        Command::Man => {
-            let cmd = <Cli as clap::CommandFactory>::command();
             let mut out = Vec::new();
-            if let Err(e) = clap_mangen::Man::new(cmd).render(&mut out) {
-                errln!("ioco: cannot render the manual page: {e}");
-                return ExitCode::from(2);
-            }
-            let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), &out);
-            return ExitCode::SUCCESS;
+            clap_complete::generate(*shell, &mut cmd, "ioco", &mut out);
+            return print_stdout(&out);
         }
+        Command::Man { command } => return man(command.as_deref()),
         _ => {}
     }
-    let name = match &cli.command {
-        Command::Check(_) => "check",
-        Command::Show(_) => "show",
-        Command::Compare(_) => "compare",
-        Command::Test(_) => "test",
-        Command::Run(_) => "run",
-        Command::Replay(_) => "replay",
-        Command::Report(_) => "report",
-        Command::Explore(_) => "explore",
-        Command::Fmt(_) => "fmt",
-        Command::Translate(_) => "translate",
-        Command::Completions { .. } | Command::Man => return ExitCode::SUCCESS,
-        Command::Gen(_) => "gen",
-        Command::Analyze(_) => "analyze",
-        Command::Learn(_) => "learn",
-        Command::Schema(_) => "schema",
+    let none = ModelOpts::default();
+    let no_goal = GoalOpt::default();
+    let (name, model, goal) = match &cli.command {
+        Command::Check { model, .. } => ("check", model, &no_goal),
+        Command::Show { model, .. } => ("show", model, &no_goal),
+        Command::Compare { model, .. } => ("compare", model, &no_goal),
+        Command::Test { model, goal, .. } => ("test", model, goal),
+        Command::Run { model, .. } => ("run", model, &no_goal),
+        Command::Replay { model, .. } => ("replay", model, &no_goal),
+        Command::Report { model, .. } => ("report", model, &no_goal),
+        Command::Explore { model, .. } => ("explore", model, &no_goal),
+        Command::Fmt(_) => ("fmt", &none, &no_goal),
+        Command::Translate { model, .. } => ("translate", model, &no_goal),
+        Command::Completions { .. } | Command::Man { .. } => return ExitCode::SUCCESS,
+        Command::Gen { model, .. } => ("gen", model, &no_goal),
+        Command::Analyze { model, .. } => ("analyze", model, &no_goal),
+        Command::Learn(_) => ("learn", &none, &no_goal),
+        Command::Schema(_) => ("schema", &none, &no_goal),
     };
-    load::configure(name, cli.deny_warnings);
-    load::set_with_files(cli.with.clone());
-    load::set_entry(cli.entry.clone());
-    load::set_goal(cli.goal.clone());
+    // the options before the command (hidden) and after it (the command's own)
+    let top = &cli.model;
+    let mut with = top.with.clone();
+    with.extend(model.with.iter().cloned());
+    load::configure(name, top.deny_warnings || model.deny_warnings);
+    load::set_with_files(with);
+    load::set_entry(model.entry.clone().or_else(|| top.entry.clone()));
+    load::set_goal(goal.goal.clone().or_else(|| top.goal.clone()));
     let result = match cli.command {
-        Command::Check(a) => cmd::check::run(a),
-        Command::Show(a) => cmd::show::run(a),
-        Command::Compare(a) => cmd::compare::run(a),
-        Command::Test(a) => cmd::test::run(a),
-        Command::Run(a) => cmd::run::run(a),
-        Command::Replay(a) => cmd::replay::run(a),
-        Command::Report(a) => cmd::report::run(a),
-        Command::Explore(a) => cmd::explore::run(a),
+        Command::Check { args, .. } => cmd::check::run(args),
+        Command::Show { args, .. } => cmd::show::run(args),
+        Command::Compare { args, .. } => cmd::compare::run(args),
+        Command::Test { args, .. } => cmd::test::run(args),
+        Command::Run { args, .. } => cmd::run::run(args),
+        Command::Replay { args, .. } => cmd::replay::run(args),
+        Command::Report { args, .. } => cmd::report::run(args),
+        Command::Explore { args, .. } => cmd::explore::run(args),
         Command::Fmt(a) => cmd::fmt::run(a),
-        Command::Translate(a) => cmd::translate::run(a),
-        Command::Completions { .. } | Command::Man => return ExitCode::SUCCESS,
-        Command::Gen(a) => cmd::gen::run(a),
-        Command::Analyze(a) => cmd::analyze::run(a),
+        Command::Translate { args, .. } => cmd::translate::run(args),
+        Command::Completions { .. } | Command::Man { .. } => return ExitCode::SUCCESS,
+        Command::Gen { args, .. } => cmd::gen::run(args),
+        Command::Analyze { args, .. } => cmd::analyze::run(args),
         Command::Learn(a) => cmd::learn::run(a),
         Command::Schema(a) => cmd::schema::run(a),
     };
@@ -262,4 +349,65 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Write `bytes` to standard output; a reader that went away (`ioco man | head -1`) is no
+/// error: exit 0, as after `outln!`.
+fn print_stdout(bytes: &[u8]) -> ExitCode {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            errln!("ioco: cannot write to standard output: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// `ioco man [COMMAND]`: the page of `ioco` (its SUBCOMMANDS section names the pages
+/// `ioco-check(1)` … that `ioco man check` … print), or the page of one command.
+fn man(command: Option<&str>) -> ExitCode {
+    let top = <Cli as clap::CommandFactory>::command()
+        .disable_help_subcommand(true)
+        .after_help(format!(
+            "The page of a command, e.g. ioco-test(1): ioco man test | man -l -\n\n{EXIT_CODES}"
+        ));
+    let page = match command {
+        None => top,
+        Some(name) => {
+            let mut top = top;
+            top.build();
+            let found = top
+                .get_subcommands()
+                .find(|c| c.get_name() == name || c.get_all_aliases().any(|a| a == name))
+                .cloned();
+            match found {
+                Some(sub) => {
+                    let full = format!("ioco-{}", sub.get_name());
+                    // the page's name (`Str` takes a `&'static str`; once per process)
+                    let full: &'static str = Box::leak(full.into_boxed_str());
+                    sub.name(full)
+                        .display_name(full)
+                        .bin_name(format!("ioco {name}"))
+                        .version(env!("IOCO_VERSION"))
+                }
+                None => {
+                    let names: Vec<&str> = top.get_subcommands().map(|c| c.get_name()).collect();
+                    errln!(
+                        "ioco man: no command `{name}`; the commands are: {}",
+                        names.join(", ")
+                    );
+                    return ExitCode::from(2);
+                }
+            }
+        }
+    };
+    let mut out = Vec::new();
+    if let Err(e) = clap_mangen::Man::new(page).render(&mut out) {
+        errln!("ioco: cannot render the manual page: {e}");
+        return ExitCode::from(2);
+    }
+    print_stdout(&out)
 }

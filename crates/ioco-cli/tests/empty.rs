@@ -38,7 +38,8 @@ fn an_empty_suite_is_an_error_not_a_pass() {
         .arg(&imp)
         .assert()
         .code(2)
-        .stderr(contains("no test was executed"));
+        .stderr(contains("no test was executed"))
+        .stdout(contains("PASS").not());
     // A session of no run.
     ioco()
         .arg("test")
@@ -48,5 +49,6 @@ fn an_empty_suite_is_an_error_not_a_pass() {
         .args(["--runs", "0"])
         .assert()
         .code(2)
-        .stderr(contains("no test was executed"));
+        .stderr(contains("--runs 0: a session of no run tests nothing"))
+        .stdout(contains("PASS").not());
 }

@@ -283,7 +283,10 @@ fn engine_chooses_between_the_explicit_and_the_symbolic_tester() {
         ])
         .assert()
         .code(2)
-        .stderr(contains("`ioco test` needs a model with finite data"))
+        .stderr(contains(
+            "the explicit engine of `ioco test` needs a model with finite data",
+        ))
+        .stderr(contains("leave out `--engine explicit`"))
         .stderr(contains("int[0..10]"));
 }
 

@@ -60,7 +60,7 @@ fn ioco_report_converts_saved_results() {
         .arg(&json)
         .args(["--markdown", "-"])
         .assert()
-        .code(0)
+        .code(1)
         .get_output()
         .stdout
         .clone();
@@ -76,7 +76,7 @@ fn ioco_report_converts_saved_results() {
         .arg("--html")
         .arg(&html)
         .assert()
-        .code(0);
+        .code(1);
     assert!(std::fs::read_to_string(&junit)
         .unwrap()
         .contains("<failure"));

@@ -72,14 +72,16 @@ fn shards_equal_the_whole(cmd: &[&str], seeds: bool) {
         runs(&parts[1])
     );
     let merged = dir.path().join("merged.json");
-    ioco()
+    let code = ioco()
         .arg("report")
         .arg("merge")
         .args(&parts)
         .arg("--json")
         .arg(&merged)
-        .assert()
-        .code(0);
+        .output()
+        .expect("ioco runs")
+        .status
+        .code();
     if seeds {
         assert_eq!(runs(&merged), runs(&whole));
     } else {
@@ -88,6 +90,16 @@ fn shards_equal_the_whole(cmd: &[&str], seeds: bool) {
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&merged).unwrap()).unwrap();
     assert_eq!(v["parameters"]["shards"], "1/3, 2/3, 3/3", "{v}");
+    // the merge exits with the merged verdict, as `ioco test` does
+    let whole: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&whole).unwrap()).unwrap();
+    assert_eq!(v["verdict"], whole["verdict"]);
+    let expected = match v["verdict"].as_str() {
+        Some("pass") => 0,
+        Some("fail") => 1,
+        other => panic!("verdict {other:?}"),
+    };
+    assert_eq!(code, Some(expected), "{v}");
 }
 
 #[test]
@@ -225,4 +237,84 @@ fn a_shard_of_a_data_session_with_its_json_on_standard_output() {
         .collect();
     assert_eq!(ks, vec![1, 3]);
     assert_eq!(v["parameters"]["shard"], "2/2");
+}
+
+/// The variables `--shard auto` reads (cleared first: the test may itself run in a CI job).
+const CI_VARS: [&str; 9] = [
+    "IOCO_SHARD_INDEX",
+    "IOCO_SHARD_TOTAL",
+    "CI_NODE_INDEX",
+    "CI_NODE_TOTAL",
+    "BUILDKITE_PARALLEL_JOB",
+    "BUILDKITE_PARALLEL_JOB_COUNT",
+    "CIRCLE_NODE_INDEX",
+    "CIRCLE_NODE_TOTAL",
+    "JOB_COMPLETION_INDEX",
+];
+
+/// `ioco test … --shard SHARD --json OUT` with only `vars` of the CI variables set.
+fn auto_session(out: &Path, shard: &str, vars: &[(&str, &str)]) -> assert_cmd::assert::Assert {
+    let mut c = ioco();
+    for v in CI_VARS {
+        c.env_remove(v);
+    }
+    c.envs(vars.iter().copied())
+        .args(["test", "examples/models/coffee.aut", "--sim"])
+        .args([
+            "examples/models/coffee-bug.aut",
+            "--runs",
+            "12",
+            "--seed",
+            "5",
+        ])
+        .args(["--keep-going", "--shard", shard, "--json"])
+        .arg(out)
+        .assert()
+}
+
+/// `--shard auto` in each CI system: the same runs as the `--shard K/N` it names, and the
+/// source said on standard error.
+#[test]
+fn shard_auto_reads_the_ci_variables() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixed = dir.path().join("fixed.json");
+    auto_session(&fixed, "2/3", &[]).code(1);
+    for (vars, from) in [
+        (
+            &[("IOCO_SHARD_INDEX", "2"), ("IOCO_SHARD_TOTAL", "3")][..],
+            "from IOCO_SHARD_INDEX/IOCO_SHARD_TOTAL",
+        ),
+        (
+            &[("CI_NODE_INDEX", "2"), ("CI_NODE_TOTAL", "3")],
+            "GitLab CI",
+        ),
+        (
+            &[
+                ("BUILDKITE_PARALLEL_JOB", "1"),
+                ("BUILDKITE_PARALLEL_JOB_COUNT", "3"),
+            ],
+            "Buildkite",
+        ),
+        (
+            &[("CIRCLE_NODE_INDEX", "1"), ("CIRCLE_NODE_TOTAL", "3")],
+            "CircleCI",
+        ),
+        (
+            &[("JOB_COMPLETION_INDEX", "1"), ("IOCO_SHARD_TOTAL", "3")],
+            "Kubernetes indexed Job",
+        ),
+    ] {
+        let out = dir.path().join("auto.json");
+        auto_session(&out, "auto", vars)
+            .code(1)
+            .stderr(contains("ioco: --shard auto: shard 2/3"))
+            .stderr(contains(from));
+        assert_eq!(runs(&out), runs(&fixed), "{vars:?}");
+    }
+    // no CI variables: an error that says what to set
+    let out = dir.path().join("none.json");
+    auto_session(&out, "auto", &[])
+        .code(2)
+        .stderr(contains("IOCO_SHARD_INDEX"))
+        .stderr(contains("--shard K/N"));
 }

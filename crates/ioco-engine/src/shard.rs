@@ -31,6 +31,92 @@ impl Shard {
         })
     }
 
+    /// `--shard auto`: the shard a CI job is, from the variables its CI system sets (`var`
+    /// looks one up, e.g. `|k| std::env::var(k).ok()`), with where it came from. In order:
+    ///
+    /// | variables | CI system | index |
+    /// |---|---|---|
+    /// | `IOCO_SHARD_INDEX`, `IOCO_SHARD_TOTAL` | any (GitHub Actions: from the matrix) | 1-based (K of `--shard K/N`) |
+    /// | `CI_NODE_INDEX`, `CI_NODE_TOTAL` | GitLab CI (`parallel: N`) | 1-based |
+    /// | `BUILDKITE_PARALLEL_JOB`, `BUILDKITE_PARALLEL_JOB_COUNT` | Buildkite (`parallelism: N`) | 0-based |
+    /// | `CIRCLE_NODE_INDEX`, `CIRCLE_NODE_TOTAL` | CircleCI (`parallelism: N`) | 0-based |
+    /// | `JOB_COMPLETION_INDEX`, `IOCO_SHARD_TOTAL` | Kubernetes indexed Job (the count given by hand, `completions`) | 0-based |
+    pub fn from_ci(var: impl Fn(&str) -> Option<String>) -> Result<(Shard, &'static str), String> {
+        // (index variable, total variable, whether the index is 1-based, the system)
+        const SOURCES: [(&str, &str, bool, &str); 5] = [
+            (
+                "IOCO_SHARD_INDEX",
+                "IOCO_SHARD_TOTAL",
+                true,
+                "IOCO_SHARD_INDEX/IOCO_SHARD_TOTAL",
+            ),
+            (
+                "CI_NODE_INDEX",
+                "CI_NODE_TOTAL",
+                true,
+                "GitLab CI (CI_NODE_INDEX/CI_NODE_TOTAL)",
+            ),
+            (
+                "BUILDKITE_PARALLEL_JOB",
+                "BUILDKITE_PARALLEL_JOB_COUNT",
+                false,
+                "Buildkite (BUILDKITE_PARALLEL_JOB/BUILDKITE_PARALLEL_JOB_COUNT)",
+            ),
+            (
+                "CIRCLE_NODE_INDEX",
+                "CIRCLE_NODE_TOTAL",
+                false,
+                "CircleCI (CIRCLE_NODE_INDEX/CIRCLE_NODE_TOTAL)",
+            ),
+            (
+                "JOB_COMPLETION_INDEX",
+                "IOCO_SHARD_TOTAL",
+                false,
+                "a Kubernetes indexed Job (JOB_COMPLETION_INDEX/IOCO_SHARD_TOTAL)",
+            ),
+        ];
+        let value = |name: &str| var(name).filter(|v| !v.trim().is_empty());
+        let number = |name: &str, text: &str| {
+            text.trim()
+                .parse::<usize>()
+                .map_err(|_| format!("--shard auto: {name}={text:?} is not a whole number"))
+        };
+        for (index_var, total_var, one_based, from) in SOURCES {
+            let Some(index) = value(index_var) else {
+                continue;
+            };
+            let Some(total) = value(total_var) else {
+                return Err(format!(
+                    "--shard auto: {index_var} is set but {total_var} is not (hint: set \
+                     {total_var} to the number of shards)"
+                ));
+            };
+            let (index, total) = (number(index_var, &index)?, number(total_var, &total)?);
+            let k = if one_based { index } else { index + 1 };
+            if total == 0 || k == 0 || k > total {
+                return Err(format!(
+                    "--shard auto: {index_var}={index} and {total_var}={total} do not name a shard \
+                     ({} index, at most the total)",
+                    if one_based { "a 1-based" } else { "a 0-based" }
+                ));
+            }
+            return Ok((
+                Shard {
+                    index: k - 1,
+                    count: total,
+                },
+                from,
+            ));
+        }
+        Err(
+            "--shard auto: no CI variables name this job's shard: set IOCO_SHARD_INDEX (1..N) and \
+             IOCO_SHARD_TOTAL (N), or run in GitLab CI with `parallel`, Buildkite or CircleCI \
+             with `parallelism`, or a Kubernetes indexed Job with IOCO_SHARD_TOTAL; or write \
+             --shard K/N"
+                .into(),
+        )
+    }
+
     /// Whether this shard takes run (or test) `k`.
     pub fn takes(self, k: usize) -> bool {
         k % self.count == self.index
@@ -74,5 +160,62 @@ mod tests {
         for bad in ["0/3", "4/3", "1", "a/b", "1/0"] {
             assert!(Shard::parse(bad).unwrap_err().contains("K/N"), "{bad}");
         }
+    }
+
+    fn ci(vars: &[(&str, &str)]) -> Result<(Shard, &'static str), String> {
+        let vars: Vec<(String, String)> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        Shard::from_ci(|name| vars.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()))
+    }
+
+    #[test]
+    fn the_shard_of_a_ci_job_comes_from_its_variables() {
+        let shard = |v: &[(&str, &str)]| ci(v).map(|(s, _)| s.to_string());
+        assert_eq!(
+            shard(&[("IOCO_SHARD_INDEX", "2"), ("IOCO_SHARD_TOTAL", "4")]).unwrap(),
+            "2/4"
+        );
+        assert_eq!(
+            shard(&[("CI_NODE_INDEX", "1"), ("CI_NODE_TOTAL", "3")]).unwrap(),
+            "1/3"
+        );
+        let bk = [
+            ("BUILDKITE_PARALLEL_JOB", "0"),
+            ("BUILDKITE_PARALLEL_JOB_COUNT", "5"),
+        ];
+        assert_eq!(shard(&bk).unwrap(), "1/5");
+        assert_eq!(
+            shard(&[("CIRCLE_NODE_INDEX", "2"), ("CIRCLE_NODE_TOTAL", "3")]).unwrap(),
+            "3/3"
+        );
+        let k8s = [("JOB_COMPLETION_INDEX", "3"), ("IOCO_SHARD_TOTAL", "4")];
+        assert_eq!(shard(&k8s).unwrap(), "4/4");
+        assert!(ci(&k8s).unwrap().1.contains("Kubernetes"));
+        // the explicit variables win over a CI system's
+        let both = [
+            ("IOCO_SHARD_INDEX", "1"),
+            ("IOCO_SHARD_TOTAL", "2"),
+            ("CI_NODE_INDEX", "3"),
+            ("CI_NODE_TOTAL", "3"),
+        ];
+        assert_eq!(shard(&both).unwrap(), "1/2");
+        // what is wrong is said
+        assert!(shard(&[]).unwrap_err().contains("IOCO_SHARD_INDEX"));
+        assert!(shard(&[("CI_NODE_INDEX", "1")])
+            .unwrap_err()
+            .contains("CI_NODE_TOTAL is not"));
+        assert!(shard(&[("CI_NODE_INDEX", "0"), ("CI_NODE_TOTAL", "2")])
+            .unwrap_err()
+            .contains("1-based"));
+        let past = [
+            ("BUILDKITE_PARALLEL_JOB", "5"),
+            ("BUILDKITE_PARALLEL_JOB_COUNT", "5"),
+        ];
+        assert!(shard(&past).unwrap_err().contains("0-based"));
+        assert!(shard(&[("CI_NODE_INDEX", "x"), ("CI_NODE_TOTAL", "2")])
+            .unwrap_err()
+            .contains("not a whole number"));
     }
 }

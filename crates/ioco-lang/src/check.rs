@@ -1761,9 +1761,22 @@ impl<'a> Checker<'a> {
                         .filter(|c| !c.is_ascii_digit())
                         .collect::<String>()
                 };
-                if let Some(s) =
+                // Names that differ only in their numbers (`s4` beside `s0`…`s3`) are usually
+                // meant (numbered locations); the same numbers written otherwise (`s00` for
+                // `s0`, `s01` for `s1`) are a typo.
+                let numbers = |x: &str| {
+                    x.split(|c: char| !c.is_ascii_digit())
+                        .filter(|d| !d.is_empty())
+                        .map(|d| d.trim_start_matches('0').to_string())
+                        .collect::<Vec<_>>()
+                };
+                let same_numbers = others
+                    .iter()
+                    .find(|o| digitless(o) == digitless(name) && numbers(o) == numbers(name))
+                    .map(|o| o.to_string());
+                if let Some(s) = same_numbers.or_else(|| {
                     did_you_mean(name, others).filter(|s| digitless(s) != digitless(name))
-                {
+                }) {
                     let sp = m
                         .members
                         .iter()

@@ -54,10 +54,10 @@ pub fn pick<'a>(
     };
     lowered.cnects.iter().find(|c| fits(c)).ok_or_else(|| {
         if all.is_empty() {
-            "the model has no CNECTDEF: give the SUT with --cmd, --tcp, --listen or --sim".into()
+            "the model has no CNECTDEF: give the SUT with --sut, --tcp, --listen, --http or --sim".into()
         } else {
             format!(
-                "no CLIENTSOCK CNECTDEF of the file ({}) encodes every input and decodes only outputs of `{}`: choose one with --cnect NAME, or give the SUT with --cmd/--tcp",
+                "no CLIENTSOCK CNECTDEF of the file ({}) encodes every input and decodes only outputs of `{}`: choose one with --cnect NAME, or give the SUT with --sut/--tcp",
                 all.join(", "),
                 spec.name
             )

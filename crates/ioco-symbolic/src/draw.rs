@@ -145,7 +145,7 @@ pub fn action(a: &Automaton, sw: &Switch) -> String {
     let Some(g) = sw.gate else {
         return "tau".into();
     };
-    let mut params = sw.params.iter().map(|p| p.0.as_str());
+    let mut params = sw.params.iter().map(|p| crate::system::shown_param(&p.0));
     let mut parts = Vec::new();
     for gid in std::iter::once(g).chain(sw.also.iter().copied()) {
         let Some(gate) = a.gates.get(gid as usize) else {

@@ -282,14 +282,21 @@ pub(crate) fn describe_output_move(sys: &crate::System, q: &State, m: &Move) -> 
     let mut guards = Vec::new();
     // a multi-action with hidden gates: the visible gate's parameters
     let mut params: Vec<String> = match &m.layout {
-        Some(l) => l.params[..l.visible].iter().map(|p| p.0.clone()).collect(),
+        Some(l) => l.params[..l.visible]
+            .iter()
+            .map(|p| crate::system::shown_param(&p.0).to_string())
+            .collect(),
         None => Vec::new(),
     };
     for &(a, s) in &m.parts {
         let aut = sys.automaton(a);
         let sw = &aut.switches[s as usize];
         if params.is_empty() && m.layout.is_none() {
-            params = sw.params.iter().map(|p| p.0.clone()).collect();
+            params = sw
+                .params
+                .iter()
+                .map(|p| crate::system::shown_param(&p.0).to_string())
+                .collect();
         }
         if !sw.guard.is_true() {
             // the guard with the variables' values in this state

@@ -531,8 +531,10 @@ impl System {
                     } else {
                         gate.params.len().min(left)
                     };
-                    let ps: Vec<&str> =
-                        sw.params[at..at + k].iter().map(|p| p.0.as_str()).collect();
+                    let ps: Vec<&str> = sw.params[at..at + k]
+                        .iter()
+                        .map(|p| shown_param(&p.0))
+                        .collect();
                     at += k;
                     parts.push(if ps.is_empty() {
                         format!("{}{}", gate.name, mark)
@@ -1095,6 +1097,22 @@ impl System {
     }
 }
 
+/// A switch parameter's name as the user knows it: the checker names the parameter of a value
+/// argument (`ans!(=last + 1)`) after the gate's parameter and its position (`r#0`); shown as
+/// the gate's parameter (`r`), as in `ans!(r) [r == last + 1]`.
+pub fn shown_param(name: &str) -> &str {
+    match name.split_once('#') {
+        Some((gate_param, at))
+            if !gate_param.is_empty()
+                && !at.is_empty()
+                && at.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            gate_param
+        }
+        _ => name,
+    }
+}
+
 /// Renders an IR expression with the automaton's variable names and the switch's parameter names.
 pub fn render_expr(defs: &Defs, a: &Automaton, params: &[(String, Type)], e: &Expr) -> String {
     let r = |x: &Expr| render_expr(defs, a, params, x);
@@ -1103,7 +1121,7 @@ pub fn render_expr(defs: &Defs, a: &Automaton, params: &[(String, Type)], e: &Ex
         ExprKind::Var(i) => a.vars[*i as usize].name.clone(),
         ExprKind::Param(i) => params
             .get(*i as usize)
-            .map(|p| p.0.clone())
+            .map(|p| shown_param(&p.0).to_string())
             .unwrap_or_else(|| format!("p{}", i)),
         ExprKind::Local(i) => format!("arg{}", i),
         ExprKind::Unary(op, x) => format!(

@@ -48,9 +48,10 @@ pub struct TestArgs {
     /// How the symbolic engine chooses input values: mixed (default: one of the others at
     /// random per input), random, small (-10..10), partition (sign; bounds and interior of a
     /// range), boundary (the guard's constants ± 1), growing, or model (the solver's witness).
-    /// Every integer of every parameter and field gets a value; the seed fixes them all.
-    #[arg(long, value_name = "STRATEGY", default_value = "mixed")]
-    pub values: ioco_symbolic::pick::Strategy,
+    /// Every integer of every parameter and field gets a value; the seed fixes them all. Only
+    /// for the symbolic engine (the explicit one enumerates the model's finitely many values).
+    #[arg(long, value_name = "STRATEGY")]
+    pub values: Option<ioco_symbolic::pick::Strategy>,
     /// The relation tested for: ioco, or uioco (the strategies give only inputs that extend a
     /// Utrace: no state the specification may be in leaves the input unspecified).
     #[arg(long, value_enum, default_value_t = super::RelationArg::Ioco)]
@@ -67,13 +68,18 @@ pub struct TestArgs {
     /// Run only shard K of N (runs k with k mod N = K−1, each with the seed it has in the
     /// whole session): N machines with the same seed and --keep-going run exactly the runs of
     /// one; `ioco report A.json B.json … --json all.json` merges their results.
-    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    /// `auto`: K and N from the CI job's variables (IOCO_SHARD_INDEX/IOCO_SHARD_TOTAL,
+    /// GitLab's CI_NODE_INDEX/CI_NODE_TOTAL, Buildkite's BUILDKITE_PARALLEL_JOB/_COUNT,
+    /// CircleCI's CIRCLE_NODE_INDEX/_TOTAL, a Kubernetes indexed Job's JOB_COMPLETION_INDEX
+    /// with IOCO_SHARD_TOTAL).
+    #[arg(long, value_name = "K/N|auto", value_parser = parse_shard)]
     pub shard: Option<ioco_exec::shard::Shard>,
     #[command(flatten)]
     pub shrinking: super::sut::ShrinkArgs,
-    /// The engine: `explicit` (the model translated to an LTS; needs finite data) or
-    /// `symbolic` (Z3 over the .ioco model, any data; see `cmd::test_data`). Default: explicit
-    /// for finite models, symbolic for .ioco models with infinite data (e.g. `int` parameters).
+    /// The engine: `explicit` (the model translated to an LTS; needs finite data: bounded
+    /// types such as `int[0..10]`) or `symbolic` (Z3 over the .ioco model as it is, any data).
+    /// Default: explicit for finite models, symbolic for .ioco models with infinite data (e.g.
+    /// `int` parameters).
     #[arg(long, value_enum, value_name = "ENGINE")]
     pub engine: Option<super::EngineArg>,
     /// The same as `--engine symbolic`.
@@ -237,7 +243,8 @@ pub struct RunArgs {
     /// SUT instances in parallel.
     #[arg(long, short, value_name = "N", default_value_t = 1)]
     pub jobs: usize,
-    /// Seed (for the simulator and the repetitions).
+    /// Seed (for the simulator, the repetitions and the values of a switch-coverage suite;
+    /// default: from the clock; always printed), as for `ioco test`.
     #[arg(long)]
     pub seed: Option<u64>,
     /// Go on after a failing test.
@@ -246,14 +253,23 @@ pub struct RunArgs {
     /// Run only shard K of N of the suite's tests (tests k with k mod N = K−1); `ioco report
     /// A.json B.json … --json all.json` merges the shards' results. The fairness rule counts
     /// its evidence over the shard.
-    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    /// `auto`: K and N from the CI job's variables (IOCO_SHARD_INDEX/IOCO_SHARD_TOTAL,
+    /// GitLab's CI_NODE_INDEX/CI_NODE_TOTAL, Buildkite's BUILDKITE_PARALLEL_JOB/_COUNT,
+    /// CircleCI's CIRCLE_NODE_INDEX/_TOTAL, a Kubernetes indexed Job's JOB_COMPLETION_INDEX
+    /// with IOCO_SHARD_TOTAL).
+    #[arg(long, value_name = "K/N|auto", value_parser = parse_shard)]
     pub shard: Option<ioco_exec::shard::Shard>,
     #[command(flatten)]
     pub report: ReportArgs,
 }
 
-/// `--shard K/N`.
+/// `--shard K/N`, or `--shard auto`: from the CI job's variables (said on standard error).
 fn parse_shard(s: &str) -> Result<ioco_exec::shard::Shard, String> {
+    if s.trim() == "auto" {
+        let (shard, from) = ioco_exec::shard::Shard::from_ci(|k| std::env::var(k).ok())?;
+        errln!("ioco: --shard auto: shard {shard}, from {from}");
+        return Ok(shard);
+    }
     ioco_exec::shard::Shard::parse(s)
 }
 

@@ -83,7 +83,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             let limit = ioco_complete::NCompleteOptions::default().max_tests;
             let count = |x: f64| -> String {
                 if x.is_finite() && x <= limit as f64 {
-                    format!("{:.3e}", (x + 0.0).max(0.0))
+                    plain_count(x)
                 } else {
                     format!("more than {limit} (the limit)")
                 }
@@ -333,4 +333,26 @@ fn spinner(msg: &str) -> indicatif::ProgressBar {
     bar.set_message(msg.to_string());
     bar.enable_steady_tick(std::time::Duration::from_millis(200));
     bar
+}
+
+/// A count as users read it: a plain integer below 10⁹ (`4240`), in scientific notation above
+/// (`1.234e12`); never negative (−0 from cancelling sums).
+fn plain_count(x: f64) -> String {
+    let x = (x + 0.0).max(0.0);
+    if x < 1e9 {
+        format!("{}", x.round() as u64)
+    } else {
+        format!("{x:.3e}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn counts_are_plain_integers_below_a_billion() {
+        assert_eq!(super::plain_count(4240.0), "4240");
+        assert_eq!(super::plain_count(-0.0), "0");
+        assert_eq!(super::plain_count(999_999_999.0), "999999999");
+        assert_eq!(super::plain_count(1.5e12), "1.500e12");
+    }
 }

@@ -3,7 +3,7 @@
 //! one purpose per switch by breadth-first search over the symbolic execution graph up to
 //! `--depth`; switches that are not covered are reported by name, with the reason (guard
 //! unsatisfiable, or not reached within the bound); the a priori switch coverage is printed.
-//! `ioco run suite.json --cmd ...` executes the purposes (`cmd::run_sts`).
+//! `ioco run suite.json --sut ...` executes the purposes (`cmd::run_sts`).
 //!
 //! ## Suite format `ioco-sts-suite/1`
 //! ```json

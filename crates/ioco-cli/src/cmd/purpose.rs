@@ -1,4 +1,4 @@
-//! `ioco test MODEL --purpose PURPOSE --cmd ...`: online testing steered towards a test
+//! `ioco test MODEL --purpose PURPOSE --sut ...`: online testing steered towards a test
 //! purpose (seed 004 §2 and §5: the product S × TP, coreachability of accept, Pass /
 //! Inconclusive / Fail), and the purpose loading shared with `ioco gen --purpose`.
 //!

@@ -1,4 +1,4 @@
-//! `ioco replay MODEL RESULT.json --cmd ...`: replay a recorded run (from the JSON of
+//! `ioco replay MODEL RESULT.json --sut ...`: replay a recorded run (from the JSON of
 //! `ioco test --json`) against a SUT with `ioco_exec::replay_trace`, and optionally shrink it
 //! (`--shrink`: delta debugging over its inputs). By default the first failing run is replayed;
 //! `--run K` picks another. Exit 0 when the replay passes, 1 when it fails, 2 on an error, 3 when a recorded
@@ -83,6 +83,7 @@ fn recorded(args: &Args) -> Result<RunResult> {
 
 /// Run `ioco replay`.
 pub fn run(args: Args) -> Result<Outcome> {
+    args.shrinking.check()?;
     args.report.check()?;
     let engine = super::EngineArg::pick(args.engine, args.symbolic);
     if let Some((spec, _)) = crate::load::engine_spec(&args.model, engine)? {

@@ -1,8 +1,10 @@
 //! `ioco report RESULT.json --html FILE`: turn saved results (the JSON of `ioco test`, `run`
 //! or `replay` with `--json`) into an HTML, JUnit or Markdown report, without running
 //! anything. The HTML report draws the model the results name (or `--model`) with their
-//! coverage ([`super::picture`]). Exit 0 when the reports are written, whatever the verdict
-//! (the verdict is in them), 2 on an error.
+//! coverage ([`super::picture`]). The (merged) summary for humans is printed as `ioco test`
+//! prints it (on standard error when a report goes to standard output), and the exit code is
+//! its verdict's, as for `ioco test`: 0 Pass, 1 Fail, 3 Inconclusive (`--inconclusive`), 2 an
+//! error.
 
 use super::{Outcome, PolicyArg};
 use miette::{miette, Result};
@@ -36,17 +38,18 @@ pub struct Args {
     /// results' own policy).
     #[arg(long, value_enum)]
     pub policy: Option<PolicyArg>,
+    /// List passing runs too in the summary printed.
+    #[arg(long, short)]
+    pub verbose: bool,
+    /// The exit code of Inconclusive results (no Fail, no Error, but not a Pass): `own` exits
+    /// 3, `pass` exits 0, `fail` exits 1.
+    #[arg(long, value_enum, value_name = "AS", default_value_t = super::sut::InconclusiveArg::Own)]
+    pub inconclusive: super::sut::InconclusiveArg,
 }
 
 /// Run `ioco report`.
 pub fn run(args: Args) -> Result<Outcome> {
-    if args.html.is_none() && args.junit.is_none() && args.markdown.is_none() && args.json.is_none()
-    {
-        return Err(miette!(
-            help = "e.g. ioco report results.json --html report.html",
-            "nothing to write: give --html, --junit, --markdown or --json"
-        ));
-    }
+    // Without a report option only the summary is printed (`ioco report A.json B.json`).
     // `ioco report merge A B` is `ioco report A B`
     let mut paths: Vec<PathBuf> = args.results.clone();
     if paths.len() > 1 && paths[0] == std::path::Path::new("merge") && !paths[0].exists() {
@@ -93,7 +96,20 @@ pub fn run(args: Args) -> Result<Outcome> {
             .map(Into::into)
             .unwrap_or_else(|| super::sut::policy_of(&summary)),
     };
-    files.stdout()?;
+    let to_stdout = files.stdout()?;
+    let text = ioco_report::text::render(
+        &summary,
+        &ioco_report::text::TextOptions {
+            verbose: args.verbose,
+            ..Default::default()
+        },
+    );
+    if to_stdout {
+        // a report on standard output: the summary for humans goes to standard error
+        err!("{text}");
+    } else {
+        super::emit(&text, None)?;
+    }
     files.write(&summary)?;
-    Ok(Outcome::Ok)
+    super::sut::verdict_outcome(&summary, args.inconclusive)
 }

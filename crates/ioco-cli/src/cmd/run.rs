@@ -1,4 +1,4 @@
-//! `ioco run MODEL SUITE.json --cmd ...`: execute a stored test suite (the JSON of `ioco gen`)
+//! `ioco run MODEL SUITE.json --sut ...`: execute a stored test suite (the JSON of `ioco gen`)
 //! against a SUT with `ioco_exec::run_suite` (note §2.4): nested distinguishing suites never
 //! count as non-conformance; a test the implementation did not follow is run
 //! again under the fairness rule of `ioco_exec::fairness` (`--confidence`,
@@ -46,7 +46,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     }
     let suite_path = args.suite.clone().ok_or_else(|| {
         miette!(
-            help = "ioco run MODEL SUITE.json --cmd ... (a switch-coverage suite may come alone)",
+            help = "ioco run MODEL SUITE.json --sut ... (a switch-coverage suite may come alone)",
             "no test suite given"
         )
     })?;

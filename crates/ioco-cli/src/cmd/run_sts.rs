@@ -1,4 +1,4 @@
-//! `ioco run suite.json --cmd ...` for a switch-coverage suite (format `ioco-sts-suite/1`, see
+//! `ioco run suite.json --sut ...` for a switch-coverage suite (format `ioco-sts-suite/1`, see
 //! `cmd::gen_sts`): every purpose is executed with on-the-fly data selection (thesis Alg. 6 =
 //! TAP19 Alg. 1, through the one tester: `ioco_exec::coverage::run_purpose`): Pass, Fail or Inconclusive per purpose
 //! (Inconclusive when the system legally leaves the purpose). The report gives the a priori
@@ -140,7 +140,8 @@ fn run(args: &Args, model: Option<PathBuf>, suite_path: &Path, suite: StsSuite) 
         );
     }
     let factory = data_factory(&args.sut, &spec)?;
-    let seed = args.seed.unwrap_or(suite.seed);
+    // as `ioco test` and the explicit `ioco run`: from the clock unless --seed, printed
+    let seed = super::sut::seed_or_clock(args.seed);
     errln!(
         "ioco run: {} purposes of {}, seed {seed}, {} round(s)",
         purposes.len(),

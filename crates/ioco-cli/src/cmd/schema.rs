@@ -4,7 +4,7 @@
 //! schemas are published in `docs/schemas/`, and a test keeps them equal.
 
 use super::Outcome;
-use miette::{IntoDiagnostic, Result};
+use miette::Result;
 
 /// The file formats with a schema.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -37,9 +37,7 @@ pub fn schema(format: Format) -> String {
 
 /// Run `ioco schema`.
 pub fn run(args: Args) -> Result<Outcome> {
-    use std::io::Write;
-    std::io::stdout()
-        .write_all(schema(args.format).as_bytes())
-        .into_diagnostic()?;
+    // a reader that went away (`ioco schema result | head`) is no error (see `emit`)
+    super::emit(&schema(args.format), None)?;
     Ok(Outcome::Ok)
 }

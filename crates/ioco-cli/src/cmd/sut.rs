@@ -24,8 +24,8 @@ pub struct SutArgs {
     /// Run this command line as the SUT (split like a shell would; no shell runs unless you
     /// write `sh -c '...'`). With --tcp: a server started anew for each run, connected to once
     /// its port accepts (within --startup-timeout); `{port}` in it and in the address is a
-    /// free port chosen per start.
-    #[arg(long, visible_alias = "sut", value_name = "COMMAND", group = "sut")]
+    /// free port chosen per start. (`--cmd` is an older name of this option.)
+    #[arg(long = "sut", alias = "cmd", value_name = "COMMAND", group = "sut")]
     pub cmd: Option<String>,
     /// Connect to the SUT at HOST:PORT (reconnecting for each run). With --sut: the server to
     /// start for each run listens there.
@@ -148,27 +148,57 @@ pub struct ShrinkArgs {
     /// Shrink failing runs (delta debugging over their inputs, then their values).
     #[arg(long)]
     pub shrink: bool,
-    /// Most replays to shrink one failing run (the shortest failing inputs found by then are
-    /// kept, marked not minimal).
-    #[arg(long, value_name = "N", default_value_t = 100)]
-    pub shrink_budget: usize,
-    /// Most time to shrink one failing run (ms, or with a unit: 60s, 5min); as for
-    /// --shrink-budget, the shortest failing inputs found by then are kept. Ctrl-C while
-    /// shrinking stops it too, and the Fail is reported.
-    #[arg(long, value_name = "TIME", default_value = "60s", value_parser = parse_duration_arg)]
-    pub shrink_time: std::time::Duration,
-    /// How often each candidate is replayed before it counts as not failing (a
+    /// With --shrink: most replays to shrink one failing run (the shortest failing inputs
+    /// found by then are kept, marked not minimal). Default: 100.
+    #[arg(long, value_name = "N")]
+    pub shrink_budget: Option<usize>,
+    /// With --shrink: most time to shrink one failing run (ms, or with a unit: 60s, 5min); as
+    /// for --shrink-budget, the shortest failing inputs found by then are kept. Ctrl-C while
+    /// shrinking stops it too, and the Fail is reported. Default: 60s.
+    #[arg(long, value_name = "TIME", value_parser = parse_duration_arg)]
+    pub shrink_time: Option<std::time::Duration>,
+    /// With --shrink: how often each candidate is replayed before it counts as not failing (a
     /// nondeterministic system may need more). Default: 1, or 2 for the symbolic engine.
     #[arg(long, value_name = "N")]
     pub shrink_tries: Option<usize>,
 }
 
 impl ShrinkArgs {
+    /// A bound of the shrinking without `--shrink` bounds nothing: an error, not ignored.
+    pub fn check(&self) -> Result<()> {
+        if self.shrink {
+            return Ok(());
+        }
+        let given: Vec<&str> = [
+            ("--shrink-budget", self.shrink_budget.is_some()),
+            ("--shrink-time", self.shrink_time.is_some()),
+            ("--shrink-tries", self.shrink_tries.is_some()),
+        ]
+        .into_iter()
+        .filter(|(_, given)| *given)
+        .map(|(name, _)| name)
+        .collect();
+        if given.is_empty() {
+            return Ok(());
+        }
+        Err(miette!(
+            help = format!(
+                "add --shrink to shrink failing runs within {0}, or leave out {0}",
+                given.join(" and ")
+            ),
+            "{} bound(s) the shrinking of failing runs, which is off without --shrink",
+            given.join(" and ")
+        ))
+    }
+
     /// The bounds, with progress on standard error ([`super::shrink_watch`]).
     pub fn options(&self, symbolic: bool) -> ioco_exec::shrinking::ShrinkOptions {
         ioco_exec::shrinking::ShrinkOptions {
-            replays: self.shrink_budget.max(1),
-            time: Some(self.shrink_time),
+            replays: self.shrink_budget.unwrap_or(100).max(1),
+            time: Some(
+                self.shrink_time
+                    .unwrap_or(std::time::Duration::from_secs(60)),
+            ),
             tries: self
                 .shrink_tries
                 .unwrap_or(if symbolic { 2 } else { 1 })
@@ -489,6 +519,7 @@ impl SutArgs {
         cfg.startup_timeout = self.startup_timeout;
         cfg.ready_line = self.ready_line.clone();
         cfg.startup_grace = self.startup_grace;
+        cfg.start_tries = self.retries + 1;
     }
 
     pub fn factory(&self, spec: &Lts) -> Result<Factory> {
@@ -572,8 +603,8 @@ impl SutArgs {
             }));
         }
         Err(miette!(
-            help = "e.g. --cmd \"./my-sut --ack\" --quiescence-marker '#quiet'",
-            "no system under test: give --cmd, --tcp, --listen, --http or --sim"
+            help = "e.g. --sut \"./my-sut --ack\" --quiescence-marker '#quiet'",
+            "no system under test: give --sut, --tcp, --listen, --http or --sim"
         ))
     }
 }
@@ -612,6 +643,7 @@ impl ReportArgs {
     pub fn finish(&self, summary: &Summary) -> Result<Outcome> {
         let files = self.files(Some(summary));
         let to_stdout = files.stdout()?;
+        let empty = summary.runs.is_empty();
         let text = ioco_report::text::render(
             summary,
             &ioco_report::text::TextOptions {
@@ -619,14 +651,16 @@ impl ReportArgs {
                 ..Default::default()
             },
         );
-        if to_stdout {
+        if empty {
+            // no `PASS: 0 runs` line before the error below
+        } else if to_stdout {
             // a report on standard output: the summary for humans goes to standard error
             err!("{text}");
         } else {
             super::emit(&text, None)?;
         }
         files.write(summary)?;
-        if summary.runs.is_empty() {
+        if empty {
             // Nothing was tested: never a Pass (an empty suite, --runs 0, a time budget spent
             // before the first run).
             return Err(miette!(
@@ -636,24 +670,29 @@ impl ReportArgs {
                 "no test was executed, so nothing was tested"
             ));
         }
-        match summary.verdict {
-            RunVerdict::Pass => Ok(Outcome::Ok),
-            RunVerdict::Inconclusive => {
-                let n = summary.count(RunVerdict::Inconclusive);
-                errln!(
-                    "ioco: INCONCLUSIVE ({n} of {} runs): nothing failed, but not everything \
-                     was tested (see the notes above; --inconclusive pass|fail sets the exit code)",
-                    summary.runs.len()
-                );
-                Ok(match self.inconclusive {
-                    InconclusiveArg::Own => Outcome::Inconclusive,
-                    InconclusiveArg::Pass => Outcome::Ok,
-                    InconclusiveArg::Fail => Outcome::Fail,
-                })
-            }
-            RunVerdict::Fail => Ok(Outcome::Fail),
-            RunVerdict::Error => Err(miette!("the test session ended in an error (see above)")),
+        verdict_outcome(summary, self.inconclusive)
+    }
+}
+
+/// The outcome (exit code) of a session's verdict, as `ioco test` and `ioco report` exit.
+pub fn verdict_outcome(summary: &Summary, inconclusive: InconclusiveArg) -> Result<Outcome> {
+    match summary.verdict {
+        RunVerdict::Pass => Ok(Outcome::Ok),
+        RunVerdict::Inconclusive => {
+            let n = summary.count(RunVerdict::Inconclusive);
+            errln!(
+                "ioco: INCONCLUSIVE ({n} of {} runs): nothing failed, but not everything was \
+                 tested (see the notes above; --inconclusive pass|fail sets the exit code)",
+                summary.runs.len()
+            );
+            Ok(match inconclusive {
+                InconclusiveArg::Own => Outcome::Inconclusive,
+                InconclusiveArg::Pass => Outcome::Ok,
+                InconclusiveArg::Fail => Outcome::Fail,
+            })
         }
+        RunVerdict::Fail => Ok(Outcome::Fail),
+        RunVerdict::Error => Err(miette!("the test session ended in an error (see above)")),
     }
 }
 

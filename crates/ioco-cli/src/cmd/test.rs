@@ -1,8 +1,8 @@
-//! `ioco test MODEL --cmd "PROGRAM ARGS"`: online ioco testing (tutorial Alg. 2) of a real
+//! `ioco test MODEL --sut "PROGRAM ARGS"`: online ioco testing (tutorial Alg. 2) of a real
 //! system with `ioco_exec::run_online`; also the SUT options shared with `ioco run` and
 //! `ioco replay` ([`SutArgs`]) and the report options ([`ReportArgs`]).
 //!
-//! The SUT is one of: a child process (`--cmd`, spoken to over stdin/stdout), a TCP server
+//! The SUT is one of: a child process (`--sut`, spoken to over stdin/stdout), a TCP server
 //! (`--tcp HOST:PORT`), a TCP client that connects to us (`--listen PORT`), or a model run by the
 //! simulator (`--sim IMPL_MODEL`). The wire format is documented in `ioco_exec::adapter::wire`.
 //! Exit 0 when every run passes, 1 when a run fails, 2 on an error.
@@ -36,11 +36,19 @@ fn parse_weights(ws: &[String]) -> Result<Vec<(String, f64)>> {
 /// Run `ioco test`.
 pub fn run(args: Args) -> Result<Outcome> {
     args.report.check()?;
+    args.shrinking.check()?;
     if args.depth == 0 {
         // a run of no step observes nothing: it must not pass
         return Err(miette!(
             help = "give --steps N with N at least 1 (the default is 50)",
             "--steps 0: a run of no step tests nothing"
+        ));
+    }
+    if args.runs == 0 {
+        // said before anything runs: no `PASS: 0 runs` line before the error
+        return Err(miette!(
+            help = "give --runs N with N at least 1 (the default is 100)",
+            "--runs 0: a session of no run tests nothing"
         ));
     }
     args.sut.set_model(&args.model);
@@ -53,7 +61,11 @@ pub fn run(args: Args) -> Result<Outcome> {
         }
         return super::purpose::run_test(args, &p);
     }
-    let engine = super::EngineArg::pick(args.engine, args.symbolic);
+    let mut engine = super::EngineArg::pick(args.engine, args.symbolic);
+    if engine.is_none() && args.values.is_some() && crate::load::is_lang(&args.model) {
+        // values are chosen by the symbolic engine: asking how is asking for it
+        engine = Some(super::EngineArg::Symbolic);
+    }
     if let Some((spec, why)) = crate::load::engine_spec(&args.model, engine)? {
         if args.relation == super::RelationArg::Uioco {
             return Err(miette!(
@@ -64,6 +76,17 @@ pub fn run(args: Args) -> Result<Outcome> {
             ));
         }
         return super::test_data::run(args, spec, why);
+    }
+    if let Some(values) = args.values {
+        // the explicit engine gives the values of the model's labels as they are
+        return Err(miette!(
+            help = "--values chooses values for the symbolic engine: add --engine symbolic (a \
+                    .ioco model), or leave out --values",
+            "--values {} is not used by the explicit engine, which enumerates the finitely many \
+             values of {}",
+            values.name(),
+            args.model.display()
+        ));
     }
     let (spec, timing) = load_timed(&args.model, &args.sut)?;
     let factory = args.sut.factory(&spec)?;

@@ -131,8 +131,8 @@ pub fn data_factory(sut: &super::sut::SutArgs, spec: &Arc<Spec>) -> Result<DataF
         }));
     }
     Err(miette!(
-        help = "e.g. --cmd \"./my-sut --ack\" --quiescence-marker '#quiet'",
-        "no system under test: give --cmd, --tcp, --listen, --http or --sim"
+        help = "e.g. --sut \"./my-sut --ack\" --quiescence-marker '#quiet'",
+        "no system under test: give --sut, --tcp, --listen, --http or --sim"
     ))
 }
 
@@ -235,7 +235,7 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
         progress,
         shard: args.shard,
     };
-    let values = args.values;
+    let values = args.values.unwrap_or_default();
     let picking = move |s: &Arc<Spec>| {
         tracker(s).map(|mut t| {
             t.picker = ioco_symbolic::pick::Picker::new(values);
@@ -255,7 +255,10 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
     p.insert("model".into(), args.model.display().to_string().into());
     p.insert("sut".into(), args.sut.describe().into());
     p.insert("engine".into(), "symbolic".into());
-    p.insert("values".into(), args.values.name().into());
+    p.insert(
+        "values".into(),
+        args.values.unwrap_or_default().name().into(),
+    );
     p.insert("runs".into(), args.runs.into());
     p.insert("steps".into(), args.depth.into());
     p.insert("jobs".into(), jobs.into());

@@ -767,33 +767,37 @@ impl LineIo {
     /// are kept for the tester, in order). With `ready` (a banner line, `--ready-line`): until
     /// a line equal to it (lines before it are dropped; the marker owed at start-up is then
     /// the one after the banner). Without either, nothing to wait for. Errors: the system ended,
-    /// or was not ready in time.
+    /// or was not ready in time ([`NotReady`] says what did not come). Every
+    /// [`READY_PROGRESS`] of waiting, `progress` is told how long it has waited and for what.
     pub(crate) fn wait_ready(
         &mut self,
         timeout: Duration,
         ready: Option<&str>,
         gone: &mut dyn FnMut() -> bool,
-    ) -> Result<(), Stop> {
-        let deadline = Instant::now() + timeout;
+        progress: &mut dyn FnMut(Duration, NotReady),
+    ) -> Result<(), Result<NotReady, Stop>> {
+        let start = Instant::now();
+        let deadline = start + timeout;
+        let mut next_progress = start + READY_PROGRESS;
         let mut banner_seen = ready.is_none();
         let mut early = Vec::new();
-        let not_ready = |what: &str| {
-            Stop::Err(AdapterError::Start(format!(
-                "the system was not ready after {} s: {what} (hint: raise --startup-timeout)",
-                timeout.as_secs_f64()
-            )))
-        };
         loop {
             if banner_seen && !self.codec.has_marker() {
                 break;
             }
-            let left = deadline.saturating_duration_since(Instant::now());
+            let awaited = if banner_seen {
+                NotReady::Marker
+            } else {
+                NotReady::ReadyLine
+            };
+            let now = Instant::now();
+            let left = deadline.saturating_duration_since(now);
             if left.is_zero() {
-                return Err(not_ready(if banner_seen {
-                    "no start-up quiescence marker"
-                } else {
-                    "its ready line did not come"
-                }));
+                return Err(Ok(awaited));
+            }
+            if now >= next_progress {
+                progress(now - start, awaited);
+                next_progress += READY_PROGRESS;
             }
             match self.rx.recv_timeout(left.min(Duration::from_millis(50))) {
                 Ok(Event::Line(bytes)) if !banner_seen => {
@@ -808,10 +812,10 @@ impl LineIo {
                 Ok(ev) => early.push(ev),
                 Err(RecvTimeoutError::Timeout) => {
                     if gone() {
-                        return Err(Stop::Eof);
+                        return Err(Err(Stop::Eof));
                     }
                 }
-                Err(RecvTimeoutError::Disconnected) => return Err(Stop::Eof),
+                Err(RecvTimeoutError::Disconnected) => return Err(Err(Stop::Eof)),
             }
         }
         if self.codec.mealy && early.is_empty() && !self.codec.has_marker() {
@@ -872,4 +876,16 @@ impl LineIo {
         self.partial = false;
         Ok(())
     }
+}
+
+/// How often [`LineIo::wait_ready`] reports that it is still waiting.
+pub(crate) const READY_PROGRESS: Duration = Duration::from_secs(5);
+
+/// What a system that was not ready in time did not print.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NotReady {
+    /// Its start-up quiescence marker.
+    Marker,
+    /// Its ready line (`--ready-line`).
+    ReadyLine,
 }

@@ -25,7 +25,7 @@
 //!   its adapter; elsewhere, the process group is killed (a `setsid` daemon may survive), and
 //!   a SIGKILLed tester leaves its SUTs to the system.
 
-use super::lineio::{spawn_tail, FdLines, LineIo, Stop, Tail};
+use super::lineio::{spawn_tail, FdLines, LineIo, NotReady, Stop, Tail};
 use super::wire::{Codec, WireConfig};
 use super::{Adapter, AdapterError, Observation, Sent};
 use ioco_model::{Alphabet, Label};
@@ -169,6 +169,9 @@ pub struct ProcessConfig {
     /// Without a marker: δ as soon as the process provably cannot write without new input
     /// ([`super::quiescence`]; Linux), not only after a whole time-out.
     pub process_quiescence: bool,
+    /// How many times the system is started before a run is an error (`--retries` + 1): for
+    /// the progress lines and the error of a system that is not ready in time.
+    pub start_tries: usize,
 }
 
 impl ProcessConfig {
@@ -196,6 +199,7 @@ impl ProcessConfig {
             startup_grace: Duration::from_secs(5),
             io_time: Duration::from_millis(50),
             process_quiescence: true,
+            start_tries: 1,
         })
     }
 }
@@ -364,6 +368,8 @@ pub struct ProcessAdapter {
     dead_stderr: Option<String>,
     /// The tester's last [`Adapter::settle_timeout`], for the next process too.
     settle_hint: Option<Duration>,
+    /// Starts in a row that were not ready in time, and how long they waited in all.
+    not_ready: (usize, Duration),
 }
 
 impl ProcessAdapter {
@@ -379,6 +385,7 @@ impl ProcessAdapter {
             learned: None,
             dead_stderr: None,
             settle_hint: None,
+            not_ready: (0, Duration::ZERO),
         })
     }
 
@@ -451,14 +458,58 @@ impl ProcessAdapter {
         let r = self.running.as_mut().expect("running");
         let pid = r.pid();
         let child = &mut r.proc.child;
-        let res = r.io.wait_ready(timeout, ready.as_deref(), &mut || {
-            matches!(child.try_wait(), Ok(Some(_)))
-        });
+        let marker_line = String::from_utf8_lossy(&self.codec.marker_line()).into_owned();
+        let awaited = |what: NotReady| match what {
+            NotReady::Marker => format!("start-up quiescence marker `{marker_line}`"),
+            NotReady::ReadyLine => format!("ready line `{}`", ready.as_deref().unwrap_or("")),
+        };
+        let (failed, waited_before) = self.not_ready;
+        let attempt = failed + 1;
+        let tries = self.cfg.start_tries.max(attempt);
+        let res = r.io.wait_ready(
+            timeout,
+            ready.as_deref(),
+            &mut || matches!(child.try_wait(), Ok(Some(_))),
+            &mut |waited, what| {
+                use std::io::Write as _;
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "ioco: waiting for the SUT's {} (start {attempt} of {tries}, {} s of \
+                     --startup-timeout {} s)",
+                    awaited(what),
+                    waited.as_secs(),
+                    seconds(timeout)
+                );
+            },
+        );
         match res {
             // ended during start-up: the run's first step reports it (exit status, 127)
-            Err(Stop::Eof) => return Ok(()),
-            Err(s) => return Err(self.stopped(s)),
-            Ok(()) => {}
+            Err(Err(Stop::Eof)) => return Ok(()),
+            Err(Err(s)) => return Err(self.stopped(s)),
+            Err(Ok(what)) => {
+                let total = waited_before + timeout;
+                self.not_ready = (attempt, total);
+                let starts = if attempt > 1 {
+                    format!(" ({attempt} starts, {} s in all)", seconds(total))
+                } else {
+                    String::new()
+                };
+                let hint = match what {
+                    NotReady::Marker => format!(
+                        "check that the system prints `{marker_line}` (--quiescence-marker) once \
+                         it has started, "
+                    ),
+                    NotReady::ReadyLine => "check the --ready-line, ".into(),
+                };
+                let e = AdapterError::Start(format!(
+                    "the system was not ready after {} s{starts}: its {} did not come (hint: \
+                     {hint}or raise --startup-timeout; --retries sets how often it is started)",
+                    seconds(timeout),
+                    awaited(what)
+                ));
+                return Err(self.stopped(Stop::Err(e)));
+            }
+            Ok(()) => self.not_ready = (0, Duration::ZERO),
         }
         if !marker && ready.is_none() && self.probe != Some(false) {
             // a system this never recognises once is not probed again (no grace lost per run)
@@ -495,6 +546,16 @@ impl ProcessAdapter {
             self.dead_stderr = r.stderr.render(Some(Duration::from_millis(200)));
         }
         err
+    }
+}
+
+/// A duration in seconds as people write it: `30`, `0.5`.
+fn seconds(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s.fract() == 0.0 {
+        format!("{}", s as u64)
+    } else {
+        format!("{s}")
     }
 }
 
