@@ -53,6 +53,9 @@ pub struct SutArgs {
     /// is tested through its `CNECTDEF`.
     #[arg(skip)]
     pub model: std::sync::OnceLock<PathBuf>,
+    /// Whether that model is a Mealy machine (read once, by [`SutArgs::mealy_hypothesis`]).
+    #[arg(skip)]
+    pub model_is_mealy: std::sync::OnceLock<bool>,
     /// With a TorXakis model: the CNECTDEF to reach the SUT with (default: the first
     /// CLIENTSOCK one that fits the model).
     #[arg(long, value_name = "NAME")]
@@ -281,8 +284,10 @@ impl SutArgs {
         self.quiescence_marker.is_none()
             && (self.mealy
                 || self.model.get().is_some_and(|p| {
-                    !crate::load::is_lang(p)
-                        && matches!(ioco_formats::load(p), Ok(ioco_formats::Model::Mealy(_)))
+                    *self.model_is_mealy.get_or_init(|| {
+                        !crate::load::is_lang(p)
+                            && matches!(ioco_formats::load(p), Ok(ioco_formats::Model::Mealy(_)))
+                    })
                 }))
     }
 
