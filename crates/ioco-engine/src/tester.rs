@@ -171,7 +171,7 @@ impl<'a> Tester<'a> {
         self.q = t;
         self.at = next as usize;
         // Ask for the next record now: its cache miss overlaps with the SUT's step.
-        crate::adapter::prefetch(&self.nodes[next as usize]);
+        crate::sut::prefetch(&self.nodes[next as usize]);
         Some(t)
     }
 
@@ -200,7 +200,7 @@ impl<'a> Tester<'a> {
         };
         self.q = t;
         self.at = next;
-        crate::adapter::prefetch(&self.nodes[next]);
+        crate::sut::prefetch(&self.nodes[next]);
         t
     }
 
@@ -375,7 +375,7 @@ impl<'a> Tester<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::adapter::AdapterError;
+    use crate::sut::SutError as AdapterError;
     use crate::RunVerdict;
     use ioco_model::{LabelKind, LtsBuilder, QuiescencePolicy};
 

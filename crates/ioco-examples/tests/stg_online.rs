@@ -2,17 +2,18 @@
 //! the strengthened guards and reaches accept against the specification simulated by the
 //! solver; a faulty comparator fails; the steering never gives Fail on its own.
 
+use ioco_exec::engine;
 use ioco_exec::engine::symbolic::Symbolic;
-use ioco_exec::engine::{self, Data};
 use ioco_lang::ir::Value;
 use ioco_stg::online::Steering;
 use ioco_stg::steered::SteeredData;
 use ioco_stg::{analyse, Octagon, TestGraph};
-use ioco_symbolic::online::{DataSut, Observed, Run, Sent, SpecSut, SutError, Verdict};
+use ioco_symbolic::online::{GateValue, Observation, Run, Sent, SpecSut, Sut, SutError, Verdict};
 use ioco_symbolic::SymbolicSpec;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
+use std::time::Duration;
 
 fn load(name: &str) -> ioco_lang::Model {
     let path = format!(
@@ -31,12 +32,12 @@ fn run(
     g: &TestGraph<Octagon>,
     spec: &ioco_lang::Model,
     purpose: &ioco_lang::Model,
-    sut: &mut dyn DataSut,
+    sut: &mut dyn Sut<GateValue>,
     oracle: &mut SymbolicSpec,
 ) -> Run {
     let mut sel = SteeredData::new(Steering::new(g, spec, purpose).unwrap());
     let mut s = Symbolic::new(oracle, None);
-    let mut data = Data(sut);
+    let mut data = sut;
     let mut rng = ChaCha8Rng::seed_from_u64(0);
     let end = match engine::alg2::start(&mut s, &mut data, 0, 0) {
         Err(e) => e,
@@ -86,13 +87,14 @@ struct Comparator {
     out: Option<(String, Vec<Value>)>,
 }
 
-impl DataSut for Comparator {
+impl Sut<GateValue> for Comparator {
     fn reset(&mut self) -> Result<(), SutError> {
         self.st = 0;
         self.out = None;
         Ok(())
     }
-    fn send(&mut self, gate: &str, args: &[Value]) -> Result<Sent, SutError> {
+    fn send(&mut self, input: GateValue) -> Result<Sent<GateValue>, SutError> {
+        let (gate, args) = (input.0.as_str(), &input.1[..]);
         match (self.st, gate) {
             (0, "Start") => self.st = 1,
             (1, "a") => {
@@ -110,12 +112,12 @@ impl DataSut for Comparator {
             }
             _ => {}
         }
-        Ok(Sent::Sent)
+        Ok(Sent::Accepted)
     }
-    fn observe(&mut self) -> Result<Observed, SutError> {
+    fn observe(&mut self, _: Option<Duration>) -> Result<Observation<GateValue>, SutError> {
         Ok(match self.out.take() {
-            Some((g, v)) => Observed::Output(g, v),
-            None => Observed::Quiescent,
+            Some((g, v)) => Observation::Output((g, v)),
+            None => Observation::Quiescent,
         })
     }
 }

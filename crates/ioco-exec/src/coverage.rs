@@ -10,9 +10,8 @@
 use crate::engine::alg2::{self, Ended};
 use crate::engine::purpose_seg::SwitchPath;
 use crate::engine::symbolic::Symbolic;
-use crate::engine::Data;
 use crate::result::RunVerdict;
-use ioco_symbolic::online::{DataSut, Timeouts};
+use ioco_symbolic::online::{GateValue, Sut, Timeouts};
 use ioco_symbolic::seg::{select_purposes, Purpose, Selection, Uncovered};
 use ioco_symbolic::system::SwitchId;
 use ioco_symbolic::SymbolicSpec;
@@ -54,18 +53,17 @@ pub struct PurposeRun {
 pub fn run_purpose(
     spec: &mut SymbolicSpec,
     purpose: &Purpose,
-    sut: &mut dyn DataSut,
+    sut: &mut dyn Sut<GateValue>,
     timeouts: Option<&Timeouts>,
     rng: &mut ChaCha8Rng,
 ) -> PurposeRun {
     let mut s = Symbolic::new(spec, timeouts);
     let mut sel = SwitchPath::new(purpose);
-    let mut sut = Data(sut);
     // every move of the path, one final observation, and room for nothing else
     let depth = purpose.path.len() + 2;
-    let end = match alg2::start(&mut s, &mut sut, 0, 0) {
+    let end = match alg2::start(&mut s, sut, 0, 0) {
         Err(e) => e,
-        Ok(()) => alg2::run(&mut s, &mut sel, &mut sut, depth, None, rng),
+        Ok(()) => alg2::run(&mut s, &mut sel, sut, depth, None, rng),
     };
     let candidates = s.spec.states().len();
     let Ended {
@@ -187,7 +185,7 @@ impl fmt::Display for CoverageReport {
 /// Selects purposes and runs them longest first, `rounds` times, until a Fail.
 pub fn run_switch_coverage(
     spec: &mut SymbolicSpec,
-    sut: &mut dyn DataSut,
+    sut: &mut dyn Sut<GateValue>,
     opts: &CoverageOptions,
     timeouts: Option<&Timeouts>,
     rng: &mut ChaCha8Rng,

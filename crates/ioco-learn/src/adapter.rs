@@ -1,10 +1,10 @@
-//! A system reached through an `ioco-exec` [`Adapter`] (a child process, TCP, in the tool's
+//! A system reached through an `ioco-exec` [`Sut`] (a child process, TCP, in the tool's
 //! wire format: plain or JSON lines, quiescence by marker or time-out) as a [`Sul`]: an input's
 //! output is the system's whole reaction, the outputs it gives until it is quiescent, and
 //! quiescence (δ, [`QUIESCENCE`]) when it gives none.
 //!
 //! The outputs are not known in advance. An adapter decodes only the outputs of its alphabet,
-//! so a line it does not know ends the run ([`AdapterError::UnknownOutput`]): the line becomes
+//! so a line it does not know ends the run ([`SutError::UnknownOutput`]): the line becomes
 //! an output, the adapter is made again with it, and the inputs given since the reset are
 //! given again (their reactions must be the same, else the system is nondeterministic).
 //!
@@ -12,14 +12,13 @@
 //! (else: nondeterministic) and are kept ([`AdapterSul::startup`]).
 
 use crate::sul::{show_output, Sul, SulError, QUIESCENCE};
-use ioco_engine::adapter::{Adapter, AdapterError, Observation, Sent};
+use ioco_engine::{Observation, Sent, Sut, SutError};
 use ioco_model::{Alphabet, Label, LabelKind};
 use std::collections::HashMap;
 use std::time::Duration;
 
 /// Makes an adapter for an alphabet (the inputs, and the outputs known so far).
-pub type MakeAdapter =
-    Box<dyn FnMut(&Alphabet) -> Result<Box<dyn Adapter + Send>, AdapterError> + Send>;
+pub type MakeAdapter = Box<dyn FnMut(&Alphabet) -> Result<Box<dyn Sut + Send>, SutError> + Send>;
 
 /// Limits of the adapter-based SUL.
 #[derive(Copy, Clone, Debug)]
@@ -51,7 +50,7 @@ pub struct AdapterSul {
     make: MakeAdapter,
     alphabet: Alphabet,
     inputs: HashMap<String, Label>,
-    adapter: Option<Box<dyn Adapter + Send>>,
+    adapter: Option<Box<dyn Sut + Send>>,
     limits: Limits,
     /// Inputs given since the reset, with their reactions.
     given: Vec<(String, String)>,
@@ -60,7 +59,7 @@ pub struct AdapterSul {
     pub remade: usize,
 }
 
-fn err(e: AdapterError) -> SulError {
+fn err(e: SutError) -> SulError {
     SulError(e.to_string())
 }
 
@@ -114,7 +113,7 @@ impl AdapterSul {
         }
     }
 
-    fn adapter(&mut self) -> Result<&mut Box<dyn Adapter + Send>, AdapterError> {
+    fn adapter(&mut self) -> Result<&mut Box<dyn Sut + Send>, SutError> {
         if self.adapter.is_none() {
             self.adapter = Some((self.make)(&self.alphabet)?);
         }
@@ -148,17 +147,17 @@ impl AdapterSul {
     }
 
     /// The outputs until quiescence, one reaction.
-    fn reaction(&mut self) -> Result<String, AdapterError> {
+    fn reaction(&mut self) -> Result<String, SutError> {
         let timeout = self.limits.timeout;
         let max = self.limits.max_reaction;
         let mut outs: Vec<String> = Vec::new();
         loop {
-            match self.adapter()?.observe(timeout)? {
+            match self.adapter()?.observe(Some(timeout))? {
                 Observation::Quiescent => break,
                 Observation::Output(l) => {
                     outs.push(self.alphabet.name(l).to_string());
                     if outs.len() > max {
-                        return Err(AdapterError::Malformed(format!(
+                        return Err(SutError::Malformed(format!(
                             "more than {max} outputs without becoming quiescent (`{}` ...)",
                             outs[..3].join("`, `")
                         )));
@@ -169,21 +168,21 @@ impl AdapterSul {
         Ok(outs.join("\n"))
     }
 
-    fn try_reset(&mut self) -> Result<String, AdapterError> {
+    fn try_reset(&mut self) -> Result<String, SutError> {
         self.adapter()?.reset()?;
         self.reaction()
     }
 
-    fn try_step(&mut self, input: &str) -> Result<String, AdapterError> {
+    fn try_step(&mut self, input: &str) -> Result<String, SutError> {
         let label = *self
             .inputs
             .get(input)
-            .ok_or_else(|| AdapterError::UnknownInput(input.to_string()))?;
+            .ok_or_else(|| SutError::UnknownInput(input.to_string()))?;
         match self.adapter()?.send(label)? {
             Sent::Accepted => {
                 let r = self.reaction()?;
                 if self.limits.mealy && r == QUIESCENCE {
-                    return Err(AdapterError::Malformed(format!(
+                    return Err(SutError::Malformed(format!(
                         "no output within {} ms after the input `{input}`: under the Mealy \
                          hypothesis (--mealy) every input is answered by one output line \
                          (hint: raise --timeout, or leave out --mealy for a system that may \
@@ -193,13 +192,13 @@ impl AdapterSul {
                 }
                 Ok(r)
             }
-            Sent::Raced(o) if self.limits.mealy => Err(AdapterError::Malformed(format!(
+            Sent::Raced(o) if self.limits.mealy => Err(SutError::Malformed(format!(
                 "the system wrote a second output `{}` before the input `{input}`: under the \
                  Mealy hypothesis (--mealy) every input is answered by exactly one output line \
                  (leave out --mealy for a system with several outputs per input)",
                 self.alphabet.name(o)
             ))),
-            Sent::Raced(o) => Err(AdapterError::Malformed(format!(
+            Sent::Raced(o) => Err(SutError::Malformed(format!(
                 "the system wrote `{}` after it was quiescent, before the input `{input}` \
                  (an output after quiescence cannot be learned; with a time-out, raise --timeout)",
                 self.alphabet.name(o)
@@ -213,7 +212,7 @@ impl AdapterSul {
         let start = loop {
             match self.try_reset() {
                 Ok(r) => break r,
-                Err(AdapterError::UnknownOutput { line }) if tries < self.limits.max_outputs => {
+                Err(SutError::UnknownOutput { line }) if tries < self.limits.max_outputs => {
                     tries += 1;
                     self.learn_output(line)?;
                 }
@@ -247,7 +246,7 @@ impl AdapterSul {
         for (k, (i, r)) in given.iter().enumerate() {
             let again = match self.try_step(i) {
                 Ok(a) => a,
-                Err(AdapterError::UnknownOutput { line }) => {
+                Err(SutError::UnknownOutput { line }) => {
                     self.learn_output(line)?;
                     return Ok(false);
                 }
@@ -285,7 +284,7 @@ impl Sul for AdapterSul {
                     self.given.push((input.to_string(), r.clone()));
                     return Ok(r);
                 }
-                Err(AdapterError::UnknownOutput { line }) if tries < self.limits.max_outputs => {
+                Err(SutError::UnknownOutput { line }) if tries < self.limits.max_outputs => {
                     tries += 1;
                     self.learn_output(line)?;
                     // again from the start, with the inputs given so far

@@ -8,7 +8,7 @@
 
 use super::sut::{parse_duration_arg, seed_or_clock, SutArgs};
 use super::Outcome;
-use ioco_exec::AdapterError;
+use ioco_exec::SutError;
 use ioco_formats::{aut, dot, json, Model};
 use ioco_learn::adapter::{AdapterSul, Limits, MakeAdapter};
 use ioco_learn::{lts, Budget, Event, Learned, MealySul, Method, Options, Oracle, Sul};
@@ -154,10 +154,10 @@ fn system(args: &Args, inputs: &[String], outputs: &[String]) -> Result<Box<dyn 
     let probe = one_state(&Alphabet::new())?;
     let _checked = sut.factory(&probe)?;
     let make: MakeAdapter = Box::new(move |alphabet: &Alphabet| {
-        let lts = one_state(alphabet).map_err(|e| AdapterError::Start(e.to_string()))?;
+        let lts = one_state(alphabet).map_err(|e| SutError::Start(e.to_string()))?;
         let factory = sut
             .factory(&lts)
-            .map_err(|e| AdapterError::Start(e.to_string()))?;
+            .map_err(|e| SutError::Start(e.to_string()))?;
         factory(0)
     });
     let limits = Limits {

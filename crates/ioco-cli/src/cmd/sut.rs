@@ -10,8 +10,8 @@ use ioco_exec::adapter::process::{ProcessAdapter, ProcessConfig, ResetMode};
 use ioco_exec::adapter::sim::{SimOptions, Simulator};
 use ioco_exec::adapter::tcp::{ServerConfig, TcpAdapter, TcpConfig, TcpMode, PORT_PLACEHOLDER};
 use ioco_exec::adapter::wire::{Format, Mapping, WireConfig};
-use ioco_exec::adapter::Adapter;
-use ioco_exec::{AdapterError, OnlineOptions, RunVerdict, Summary};
+use ioco_exec::adapter::Sut;
+use ioco_exec::{OnlineOptions, RunVerdict, Summary, SutError};
 use ioco_model::Lts;
 use miette::{miette, IntoDiagnostic, Result};
 use std::path::PathBuf;
@@ -251,7 +251,7 @@ pub enum InconclusiveArg {
 }
 
 /// A factory of adapters, one per worker.
-pub type Factory = Box<dyn Fn(usize) -> Result<Box<dyn Adapter + Send>, AdapterError> + Sync>;
+pub type Factory = Box<dyn Fn(usize) -> Result<Box<dyn Sut + Send>, SutError> + Sync>;
 
 impl SutArgs {
     pub(crate) fn wire(&self) -> Result<WireConfig> {
@@ -532,7 +532,7 @@ impl SutArgs {
         if let Some((data, make)) = self.http_service()? {
             return Ok(Box::new(move |_| {
                 let a = Labels::with_spec(make(), data.clone(), &alphabet);
-                Ok(Box::new(a) as Box<dyn Adapter + Send>)
+                Ok(Box::new(a) as Box<dyn Sut + Send>)
             }));
         }
         let wire = self.wire()?;
@@ -540,7 +540,7 @@ impl SutArgs {
         if let Some(addr) = &self.tcp {
             let cfg = self.tcp_config(TcpMode::Connect(addr.clone()), wire, settle)?;
             return Ok(Box::new(move |_| {
-                Ok(Box::new(TcpAdapter::new(&alphabet, cfg.clone())?) as Box<dyn Adapter + Send>)
+                Ok(Box::new(TcpAdapter::new(&alphabet, cfg.clone())?) as Box<dyn Sut + Send>)
             }));
         }
         if let Some(cmd) = &self.cmd {
@@ -552,8 +552,7 @@ impl SutArgs {
             // Check the mapping against the model now, for a clear error.
             ProcessAdapter::new(&alphabet, cfg.clone()).map_err(|e| miette!("{e}"))?;
             return Ok(Box::new(move |_| {
-                Ok(Box::new(ProcessAdapter::new(&alphabet, cfg.clone())?)
-                    as Box<dyn Adapter + Send>)
+                Ok(Box::new(ProcessAdapter::new(&alphabet, cfg.clone())?) as Box<dyn Sut + Send>)
             }));
         }
         if let Some(port) = &self.listen {
@@ -571,9 +570,9 @@ impl SutArgs {
                     .unwrap_or_else(|p| p.into_inner())
                     .take()
                     .ok_or_else(|| {
-                        AdapterError::Start("--listen serves one SUT: use --jobs 1".into())
+                        SutError::Start("--listen serves one SUT: use --jobs 1".into())
                     })?;
-                Ok(Box::new(a) as Box<dyn Adapter + Send>)
+                Ok(Box::new(a) as Box<dyn Sut + Send>)
             }));
         }
         if let Some(path) = &self.sim {
@@ -585,7 +584,7 @@ impl SutArgs {
             };
             return Ok(Box::new(move |_| {
                 Ok(Box::new(Simulator::new(Arc::clone(&imp), &alphabet, opts))
-                    as Box<dyn Adapter + Send>)
+                    as Box<dyn Sut + Send>)
             }));
         }
         if let Some((tspec, cfg)) = self.txs_connection()? {
@@ -598,12 +597,12 @@ impl SutArgs {
                 let mut a = match first.lock().unwrap_or_else(|p| p.into_inner()).take() {
                     Some(a) => a,
                     None => ioco_exec::adapter::txs::TxsAdapter::new(tspec.clone(), cfg.clone())
-                        .map_err(AdapterError::Start)?,
+                        .map_err(SutError::Start)?,
                 };
                 a.timeout = timeout;
                 Ok(
                     Box::new(ioco_exec::adapter::txs::TxsLabels::new(a, &alphabet))
-                        as Box<dyn Adapter + Send>,
+                        as Box<dyn Sut + Send>,
                 )
             }));
         }

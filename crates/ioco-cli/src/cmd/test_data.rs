@@ -24,7 +24,7 @@ use ioco_exec::data::{DataAdapter, DataTarget};
 use ioco_exec::data_session::{run_data_online, DataSession, DataSessionOptions};
 use ioco_exec::Summary;
 use ioco_lang::ir::Spec;
-use ioco_symbolic::online::{self, DataSut, SpecSut};
+use ioco_symbolic::online::{self, GateValue, SpecSut, Sut};
 use ioco_symbolic::SymbolicSpec;
 use miette::{miette, Result};
 use rand::SeedableRng;
@@ -53,7 +53,9 @@ pub use ioco_exec::data_session::DataFactory;
 /// The systems under test of the SUT options, for `spec`.
 pub fn data_factory(sut: &super::sut::SutArgs, spec: &Arc<Spec>) -> Result<DataFactory> {
     if let Some((_, make)) = sut.http_service()? {
-        return Ok(Box::new(move |_| Ok(Box::new(make()) as Box<dyn DataSut>)));
+        return Ok(Box::new(move |_| {
+            Ok(Box::new(make()) as Box<dyn Sut<GateValue>>)
+        }));
     }
     let wire = sut.wire()?;
     let settle = Duration::from_millis(sut.timeout_ms());
@@ -81,7 +83,7 @@ pub fn data_factory(sut: &super::sut::SutArgs, spec: &Arc<Spec>) -> Result<DataF
         return Ok(Box::new(move |_| {
             let mut a = DataAdapter::new(spec.clone(), target.clone())?;
             a.timeout = timeout;
-            Ok(Box::new(a) as Box<dyn DataSut>)
+            Ok(Box::new(a) as Box<dyn Sut<GateValue>>)
         }));
     }
     if let Some(port) = &sut.listen {
@@ -101,7 +103,7 @@ pub fn data_factory(sut: &super::sut::SutArgs, spec: &Arc<Spec>) -> Result<DataF
                 .unwrap_or_else(|p| p.into_inner())
                 .take()
                 .ok_or("--listen serves one SUT: use --jobs 1")?;
-            Ok(Box::new(a) as Box<dyn DataSut>)
+            Ok(Box::new(a) as Box<dyn Sut<GateValue>>)
         }));
     }
     if let Some(path) = &sut.sim {
@@ -112,7 +114,7 @@ pub fn data_factory(sut: &super::sut::SutArgs, spec: &Arc<Spec>) -> Result<DataF
             let sim = SymbolicSpec::with_z3(imp.clone())?;
             Ok(
                 Box::new(SpecSut::new(sim, ChaCha8Rng::seed_from_u64(seed ^ 0x5eed)))
-                    as Box<dyn DataSut>,
+                    as Box<dyn Sut<GateValue>>,
             )
         }));
     }
@@ -127,7 +129,7 @@ pub fn data_factory(sut: &super::sut::SutArgs, spec: &Arc<Spec>) -> Result<DataF
                 None => TxsAdapter::new(spec.clone(), cfg.clone())?,
             };
             a.timeout = timeout;
-            Ok(Box::new(a) as Box<dyn DataSut>)
+            Ok(Box::new(a) as Box<dyn Sut<GateValue>>)
         }));
     }
     Err(miette!(

@@ -4,7 +4,7 @@
 //!
 //! Reset between runs: reconnect (client) or accept the next connection (server), or write a
 //! reset line and keep the connection ([`super::process::ResetMode::Line`]). A closed connection
-//! is [`AdapterError::Exited`] with status "closed the connection".
+//! is [`SutError::Exited`] with status "closed the connection".
 //!
 //! One-shot servers (`--sut CMD --tcp HOST:PORT`, like TorXakis's `systart`): with
 //! [`TcpConfig::server`], each reset (re)starts the server program in its own process group
@@ -17,7 +17,7 @@
 use super::lineio::{spawn_tail, FdLines, LineIo, Stop, Tail};
 use super::process::{describe_status, Marked, ResetMode};
 use super::wire::{Codec, WireConfig};
-use super::{Adapter, AdapterError, Observation, Sent};
+use super::{Observation, Sent, Sut, SutError};
 use ioco_model::{Alphabet, Label};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::process::{Command, Stdio};
@@ -67,11 +67,11 @@ pub struct ServerConfig {
 pub const PORT_PLACEHOLDER: &str = "{port}";
 
 /// A port that was free a moment ago on the loopback interface.
-fn free_port() -> Result<u16, AdapterError> {
+fn free_port() -> Result<u16, SutError> {
     TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
-        .map_err(|e| AdapterError::Start(format!("cannot find a free port: {e}")))
+        .map_err(|e| SutError::Start(format!("cannot find a free port: {e}")))
 }
 
 /// A running server with its output tails (standard output, standard error).
@@ -122,7 +122,7 @@ pub struct TcpAdapter {
     listener: Option<TcpListener>,
     conn: Option<(TcpStream, LineIo)>,
     server: Option<Server>,
-    /// The tester's last [`Adapter::settle_timeout`], for the next connection too.
+    /// The tester's last [`Sut::settle_timeout`], for the next connection too.
     settle_hint: Option<Duration>,
 }
 
@@ -137,15 +137,15 @@ fn listen_addr(s: &str) -> String {
 impl TcpAdapter {
     /// An adapter for `cfg`. In server mode the port is bound now (so the SUT can be started
     /// after this returns); the connection is made at the first reset.
-    pub fn new(alphabet: &Alphabet, cfg: TcpConfig) -> Result<TcpAdapter, AdapterError> {
-        let codec = Codec::new(alphabet, &cfg.wire).map_err(AdapterError::Start)?;
+    pub fn new(alphabet: &Alphabet, cfg: TcpConfig) -> Result<TcpAdapter, SutError> {
+        let codec = Codec::new(alphabet, &cfg.wire).map_err(SutError::Start)?;
         let listener = match &cfg.mode {
             TcpMode::Listen(a) => {
                 let addr = listen_addr(a);
                 let l = TcpListener::bind(&addr)
-                    .map_err(|e| AdapterError::Start(format!("cannot listen on {addr}: {e}")))?;
+                    .map_err(|e| SutError::Start(format!("cannot listen on {addr}: {e}")))?;
                 l.set_nonblocking(true)
-                    .map_err(|e| AdapterError::Io(e.to_string()))?;
+                    .map_err(|e| SutError::Io(e.to_string()))?;
                 Some(l)
             }
             TcpMode::Connect(_) => None,
@@ -167,7 +167,7 @@ impl TcpAdapter {
 
     /// Start the server program (a previous one is killed first) and connect to it once its
     /// port accepts; returns the connection.
-    fn start_server(&mut self, template: &str) -> Result<TcpStream, AdapterError> {
+    fn start_server(&mut self, template: &str) -> Result<TcpStream, SutError> {
         self.server = None; // kills the previous one
         let cfg = self.cfg.server.clone().expect("a server is configured");
         let uses_port = template.contains(PORT_PLACEHOLDER)
@@ -186,7 +186,7 @@ impl TcpAdapter {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         let mut proc = Marked::spawn(&mut cmd).map_err(|e| {
-            AdapterError::Start(format!(
+            SutError::Start(format!(
                 "cannot start the server `{}`: {e} (hint: give a path to an executable, e.g. \
                  ./server, or use sh -c '...')",
                 argv[0]
@@ -197,7 +197,7 @@ impl TcpAdapter {
         let mut server = Server { proc, out, err };
         let addrs: Vec<SocketAddr> = addr
             .to_socket_addrs()
-            .map_err(|e| AdapterError::Start(format!("bad address `{addr}`: {e}")))?
+            .map_err(|e| SutError::Start(format!("bad address `{addr}`: {e}")))?
             .collect();
         let deadline = Instant::now() + cfg.startup_timeout;
         loop {
@@ -208,7 +208,7 @@ impl TcpAdapter {
                 }
             }
             if let Ok(Some(st)) = server.proc.child.try_wait() {
-                return Err(AdapterError::Start(format!(
+                return Err(SutError::Start(format!(
                     "the server `{}` {} before accepting a connection on {addr}; {}",
                     argv.join(" "),
                     describe_status(st),
@@ -218,7 +218,7 @@ impl TcpAdapter {
             if Instant::now() >= deadline {
                 let output = server.output();
                 server.proc.kill();
-                return Err(AdapterError::Start(format!(
+                return Err(SutError::Start(format!(
                     "the server `{}` did not accept a connection on {addr} within {:?} \
                      (hint: check the port, or wait longer with --startup-timeout); {output}",
                     argv.join(" "),
@@ -229,7 +229,7 @@ impl TcpAdapter {
         }
     }
 
-    fn connect(&mut self) -> Result<(), AdapterError> {
+    fn connect(&mut self) -> Result<(), SutError> {
         self.drop_conn();
         let stream = match &self.cfg.mode {
             TcpMode::Connect(a) if self.cfg.server.is_some() => {
@@ -239,7 +239,7 @@ impl TcpAdapter {
             TcpMode::Connect(a) => {
                 let addrs: Vec<SocketAddr> = a
                     .to_socket_addrs()
-                    .map_err(|e| AdapterError::Start(format!("bad address `{a}`: {e}")))?
+                    .map_err(|e| SutError::Start(format!("bad address `{a}`: {e}")))?
                     .collect();
                 let mut last = None;
                 let mut got = None;
@@ -253,7 +253,7 @@ impl TcpAdapter {
                     }
                 }
                 got.ok_or_else(|| {
-                    AdapterError::Start(format!(
+                    SutError::Start(format!(
                         "cannot connect to {a}: {} (hint: is the SUT listening?)",
                         last.map(|e| e.to_string()).unwrap_or_default()
                     ))
@@ -271,7 +271,7 @@ impl TcpAdapter {
                                     .local_addr()
                                     .map(|x| x.to_string())
                                     .unwrap_or_else(|_| listen_addr(a));
-                                return Err(AdapterError::Start(format!(
+                                return Err(SutError::Start(format!(
                                     "no SUT connected to {at} within {:?} (hint: start the \
                                      SUT so that it connects there, or wait longer with \
                                      --connect-timeout)",
@@ -280,12 +280,12 @@ impl TcpAdapter {
                             }
                             std::thread::sleep(Duration::from_millis(5));
                         }
-                        Err(e) => return Err(AdapterError::Start(format!("accept: {e}"))),
+                        Err(e) => return Err(SutError::Start(format!("accept: {e}"))),
                     }
                 }
             }
         };
-        let io_err = |e: std::io::Error| AdapterError::Io(e.to_string());
+        let io_err = |e: std::io::Error| SutError::Io(e.to_string());
         stream.set_nonblocking(false).map_err(io_err)?;
         stream.set_nodelay(true).map_err(io_err)?;
         stream
@@ -312,17 +312,17 @@ impl TcpAdapter {
         }
     }
 
-    fn stopped(&mut self, s: Stop) -> AdapterError {
+    fn stopped(&mut self, s: Stop) -> SutError {
         self.drop_conn();
         match s {
-            Stop::Eof => AdapterError::Exited {
+            Stop::Eof => SutError::Exited {
                 status: "closed the connection".into(),
             },
             Stop::Err(e) => e,
         }
     }
 
-    fn io(&mut self) -> Result<&mut LineIo, AdapterError> {
+    fn io(&mut self) -> Result<&mut LineIo, SutError> {
         if self.conn.is_none() {
             self.connect()?;
         }
@@ -332,8 +332,8 @@ impl TcpAdapter {
 
 impl TcpAdapter {
     /// Give an input already encoded as a wire line (`\n` included; data arguments), with the
-    /// race contract of [`Adapter::send`] (for [`crate::data`]).
-    pub(crate) fn send_line(&mut self, line: &[u8]) -> Result<Sent, AdapterError> {
+    /// race contract of [`Sut::send`] (for [`crate::data`]).
+    pub(crate) fn send_line(&mut self, line: &[u8]) -> Result<Sent, SutError> {
         match self.io()?.send_line_with(line, &mut || false) {
             Ok(s) => Ok(s),
             Err(s) => Err(self.stopped(s)),
@@ -349,8 +349,8 @@ impl TcpAdapter {
     }
 }
 
-impl Adapter for TcpAdapter {
-    fn reset(&mut self) -> Result<(), AdapterError> {
+impl Sut for TcpAdapter {
+    fn reset(&mut self) -> Result<(), SutError> {
         if let (ResetMode::Line(line), Some((_, io))) = (&self.cfg.reset, self.conn.as_mut()) {
             let mut bytes = line.clone().into_bytes();
             bytes.push(b'\n');
@@ -362,7 +362,7 @@ impl Adapter for TcpAdapter {
         self.connect()
     }
 
-    fn send(&mut self, input: Label) -> Result<Sent, AdapterError> {
+    fn send(&mut self, input: Label) -> Result<Sent, SutError> {
         match self.io()?.send(input) {
             Ok(s) => Ok(s),
             Err(s) => Err(self.stopped(s)),
@@ -388,14 +388,15 @@ impl Adapter for TcpAdapter {
         }
     }
 
-    fn observe(&mut self, timeout: Duration) -> Result<Observation, AdapterError> {
+    fn observe(&mut self, timeout: Option<Duration>) -> Result<Observation, SutError> {
+        let timeout = timeout.unwrap_or(ioco_engine::sut::DEFAULT_OBSERVE);
         match self.io()?.observe(timeout) {
             Ok(o) => Ok(o),
             Err(s) => Err(self.stopped(s)),
         }
     }
 
-    fn close(&mut self) -> Result<(), AdapterError> {
+    fn close(&mut self) -> Result<(), SutError> {
         self.drop_conn();
         self.server = None;
         Ok(())

@@ -72,18 +72,18 @@
 //! * Before an input, the adapter waits [`TxsSocketConfig::io_time`] for an output in flight,
 //!   as TorXakis's `putSocket` waits its `ioTime`: an output that comes first is recorded
 //!   first and the input is not given ([`Sent::Raced`]). Where only quiescence is allowed
-//!   ([`DataSut::expect_quiet`]) any output is a Fail, so unless quiescence is established
+//!   ([`Sut::expect_quiet`]) any output is a Fail, so unless quiescence is established
 //!   since the last input or output it waits the whole quiescence time-out of the
-//!   specification's state ([`DataSut::settle_timeout`]) instead: an output later than the
+//!   specification's state ([`Sut::settle_timeout`]) instead: an output later than the
 //!   `ioTime` is judged where it belongs, not after the next input. An input on another
 //!   socket than the previous input is always at least `io_time` after it: a SUT reading its
 //!   sockets in parallel would otherwise see the two in either order (MovingArm's `Stop` then
 //!   `Up` on two ports).
-//! * Quiescence is a time-out ([`DataSut::set_timeout`]); TorXakis has no marker.
+//! * Quiescence is a time-out (the one [`Sut::observe`] is given); TorXakis has no marker.
 //! * Reset between runs: close every connection, then connect (accept) again. A connection
 //!   closed by the SUT is [`SutError::Exited`] ("closed the connection on host:port").
 //! * A line that does not decode to a value of the gate's sort is an output the model does
-//!   not allow ([`Observed::Malformed`], a Fail), except an integer beyond 64 bits, which ioco
+//!   not allow ([`SutError::UnknownOutput`], a Fail), except an integer beyond 64 bits, which ioco
 //!   cannot judge (an error); bytes that are not a line of UTF-8 text are an error.
 //!
 //! Ports: [`TxsSocketConfig::ports`] maps a `.txs` port to the port really used
@@ -96,7 +96,7 @@ use ioco_lang::ir::{Defs, Direction, Gate, Spec, Value};
 
 use ioco_lang::{txs_text, txs_xml};
 use ioco_model::Alphabet;
-use ioco_symbolic::online::{DataSut, Observed, Sent, SutError};
+use ioco_symbolic::online::{GateValue, Observation, Sent, Sut, SutError};
 use std::collections::{BTreeMap, HashMap};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::sync::mpsc::RecvTimeoutError;
@@ -351,8 +351,8 @@ fn resolve(host: &str, port: u16) -> Result<Vec<SocketAddr>, String> {
     Ok(addrs)
 }
 
-/// A system under test over TorXakis's sockets, as a [`DataSut`] (see the module
-/// documentation). [`TxsLabels`] puts it under the label-level [`Adapter`].
+/// A system under test over TorXakis's sockets, as a [`Sut`] over gate values (see the module
+/// documentation). [`TxsLabels`] puts it as a [`Sut`] over labels.
 pub struct TxsAdapter {
     spec: Arc<Spec>,
     /// The spec's types with the constructors' names on the wire (`wire_ctors`).
@@ -375,11 +375,11 @@ pub struct TxsAdapter {
     /// output): only then is an input given without waiting first.
     settled: bool,
     /// The quiescence time-out of the specification's current state, as the tester last said
-    /// ([`DataSut::settle_timeout`]); `None`: [`TxsAdapter::timeout`].
+    /// ([`Sut::settle_timeout`]); `None`: [`TxsAdapter::timeout`].
     settle_hint: Option<Duration>,
-    /// δ established by a whole time-out since last asked ([`DataSut::established`]).
+    /// δ established by a whole time-out since last asked ([`Sut::established`]).
     timeouts: u32,
-    /// The specification allows only quiescence now ([`DataSut::expect_quiet`]).
+    /// The specification allows only quiescence now ([`Sut::expect_quiet`]).
     quiet_expected: bool,
     /// The socket and time of the last input written.
     last_input: Option<(usize, Instant)>,
@@ -639,8 +639,15 @@ impl TxsAdapter {
         Ok(())
     }
 
+    /// The quiescence time-out of an observation that is given none (`Sut::observe(None)`).
+    pub fn set_timeout(&mut self, timeout: Duration) {
+        self.timeout = timeout;
+    }
+
     fn closed(&mut self, socket: usize) -> SutError {
-        let e = SutError::Exited(format!("closed the connection on {}", self.addr(socket)));
+        let e = SutError::Exited {
+            status: format!("closed the connection on {}", self.addr(socket)),
+        };
         self.disconnect();
         e
     }
@@ -748,7 +755,11 @@ impl TxsAdapter {
     }
 
     /// The output a line read on `socket` is.
-    pub fn decode_line(&self, socket: usize, bytes: &[u8]) -> Result<Observed, SutError> {
+    pub fn decode_line(
+        &self,
+        socket: usize,
+        bytes: &[u8],
+    ) -> Result<Observation<GateValue>, SutError> {
         let Ok(text) = std::str::from_utf8(bytes) else {
             return Err(SutError::Broken(format!(
                 "the SUT wrote malformed output on {}: a line that is not UTF-8 text",
@@ -757,7 +768,7 @@ impl TxsAdapter {
         };
         let text = text.strip_suffix('\r').unwrap_or(text);
         let Some(d) = &self.cfg.sockets[socket].decode else {
-            return Ok(Observed::Malformed(format!(
+            return Err(no_output(format!(
                 "`{text}` on {}, where no output is read",
                 self.addr(socket)
             )));
@@ -768,10 +779,7 @@ impl TxsAdapter {
             .iter()
             .find(|g| g.name == d.gate && g.dir == Direction::Output)
         else {
-            return Ok(Observed::Malformed(format!(
-                "`{text}`: no gate `{}`",
-                d.gate
-            )));
+            return Err(no_output(format!("`{text}`: no gate `{}`", d.gate)));
         };
         let n = g.params.len();
         let mut pieces = Vec::with_capacity(n);
@@ -812,20 +820,21 @@ impl TxsAdapter {
                             i64::MAX
                         )));
                     }
-                    return Ok(Observed::Malformed(msg));
+                    return Err(no_output(msg));
                 }
             }
         }
-        Ok(Observed::Output(g.name.clone(), values))
+        Ok(Observation::Output((g.name.clone(), values)))
     }
 }
 
-impl DataSut for TxsAdapter {
+impl Sut<GateValue> for TxsAdapter {
     fn reset(&mut self) -> Result<(), SutError> {
         self.connect()
     }
 
-    fn send(&mut self, gate: &str, args: &[Value]) -> Result<Sent, SutError> {
+    fn send(&mut self, input: GateValue) -> Result<Sent<GateValue>, SutError> {
+        let (gate, args) = (input.0.as_str(), &input.1[..]);
         self.ensure_connected()?;
         let (socket, line) = self.encode_line(gate, args).map_err(SutError::Broken)?;
         // an output already there, or still on its way, comes first: unless quiescence is
@@ -847,18 +856,17 @@ impl DataSut for TxsAdapter {
         }
         if let Some((s, bytes)) = self.next_line(wait)? {
             self.settled = false;
-            return Ok(match self.decode_line(s, &bytes)? {
-                Observed::Output(g, v) => Sent::Raced(g, v),
-                Observed::Malformed(m) => Sent::RacedMalformed(m),
-                Observed::Quiescent => unreachable!("a line is no quiescence"),
-            });
+            return match self.decode_line(s, &bytes)? {
+                Observation::Output(x) => Ok(Sent::Raced(x)),
+                Observation::Quiescent => unreachable!("a line is no quiescence"),
+            };
         }
         let timeout = self.cfg.write_timeout;
         match write_bounded(&mut self.conns[socket], &line, timeout) {
             Ok(()) => {
                 self.last_input = Some((socket, Instant::now()));
                 self.settled = false;
-                Ok(Sent::Sent)
+                Ok(Sent::Accepted)
             }
             Err(Stop::Eof) => Err(self.closed(socket)),
             Err(Stop::Err(e)) => {
@@ -868,7 +876,10 @@ impl DataSut for TxsAdapter {
         }
     }
 
-    fn observe(&mut self) -> Result<Observed, SutError> {
+    fn observe(&mut self, timeout: Option<Duration>) -> Result<Observation<GateValue>, SutError> {
+        if let Some(t) = timeout {
+            self.timeout = t;
+        }
         self.ensure_connected()?;
         match self.next_line(self.timeout)? {
             Some((s, bytes)) => {
@@ -878,13 +889,9 @@ impl DataSut for TxsAdapter {
             None => {
                 self.settled = true;
                 self.timeouts += 1;
-                Ok(Observed::Quiescent)
+                Ok(Observation::Quiescent)
             }
         }
-    }
-
-    fn set_timeout(&mut self, timeout: Duration) {
-        self.timeout = timeout;
     }
 
     fn settle_timeout(&mut self, timeout: Duration) {
@@ -899,9 +906,15 @@ impl DataSut for TxsAdapter {
         [0, 0, std::mem::take(&mut self.timeouts), 0]
     }
 
-    fn close(&mut self) {
+    fn close(&mut self) -> Result<(), SutError> {
         self.disconnect();
+        Ok(())
     }
+}
+
+/// A line that is no output of the specification, and why (a Fail).
+fn no_output(why: String) -> SutError {
+    SutError::UnknownOutput { line: why }
 }
 
 impl Drop for TxsAdapter {
@@ -910,7 +923,7 @@ impl Drop for TxsAdapter {
     }
 }
 
-/// A [`TxsAdapter`] under the label-level [`Adapter`], for models whose values are enumerated
+/// A [`TxsAdapter`] as a [`Sut`] over labels, for models whose values are enumerated
 /// into labels (`Action(Plus(1,2))`).
 pub type TxsLabels = super::labels::Labels<TxsAdapter>;
 
@@ -986,28 +999,32 @@ model M {
         assert_eq!(a.encode_line("Two", &two).unwrap(), (0, b"4,-5\n".to_vec()));
         assert_eq!(a.encode_line("Go", &[]).unwrap(), (1, b"go\n".to_vec()));
         let out = |x, y, z| {
-            Observed::Output(
+            Observation::Output((
                 "Out".into(),
                 vec![Value::Int(x), Value::Bool(y), Value::Int(z)],
-            )
+            ))
         };
         // takeWhileNot / dropWhile (dropWhileNot ...): runs of separators, either character
         assert_eq!(a.decode_line(0, b"1@True@-3"), Ok(out(1, true, -3)));
         assert_eq!(a.decode_line(0, b"1@@#false#(-3)\r"), Ok(out(1, false, -3)));
         // the last value is the whole rest
-        match a.decode_line(0, b"1@True@-3@4").unwrap() {
-            Observed::Malformed(m) => assert!(m.contains("value 3 of 3: `-3@4`"), "{m}"),
+        match a.decode_line(0, b"1@True@-3@4") {
+            Err(SutError::UnknownOutput { line: m }) => {
+                assert!(m.contains("value 3 of 3: `-3@4`"), "{m}")
+            }
             other => panic!("{other:?}"),
         }
-        match a.decode_line(0, b"1@True").unwrap() {
-            Observed::Malformed(m) => assert!(m.contains("the end of the line"), "{m}"),
+        match a.decode_line(0, b"1@True") {
+            Err(SutError::UnknownOutput { line: m }) => {
+                assert!(m.contains("the end of the line"), "{m}")
+            }
             other => panic!("{other:?}"),
         }
         // a gate without values: any line
         for line in [&b"stopped"[..], b"", b"anything at all"] {
             assert_eq!(
                 a.decode_line(1, line),
-                Ok(Observed::Output("Done".into(), vec![]))
+                Ok(Observation::Output(("Done".into(), vec![])))
             );
         }
     }
@@ -1070,16 +1087,13 @@ model M {
         let line = format!("{}@{}@{}", m("1"), m("false"), m("-3"));
         assert_eq!(
             a.decode_line(0, line.as_bytes()),
-            Ok(Observed::Output(
+            Ok(Observation::Output((
                 "Out".into(),
                 vec![Value::Int(1), Value::Bool(false), Value::Int(-3)]
-            ))
+            )))
         );
-        match a
-            .decode_line(0, b"<TorXakisMsg>1</TorXakisMsg>@1@2")
-            .unwrap()
-        {
-            Observed::Malformed(m) => assert!(m.contains("value 2 of 3"), "{m}"),
+        match a.decode_line(0, b"<TorXakisMsg>1</TorXakisMsg>@1@2") {
+            Err(SutError::UnknownOutput { line: m }) => assert!(m.contains("value 2 of 3"), "{m}"),
             other => panic!("{other:?}"),
         }
     }
@@ -1111,12 +1125,12 @@ model M {
         );
         assert_eq!(
             a.decode_line(0, b"Cons(True,Nil)"),
-            Ok(Observed::Output("Out".into(), vec![one.clone()]))
+            Ok(Observation::Output(("Out".into(), vec![one.clone()])))
         );
         // the model's own name is not a wire name
         assert!(matches!(
             a.decode_line(0, b"Cons_B(True,Nil_B)"),
-            Ok(Observed::Malformed(_))
+            Err(SutError::UnknownOutput { .. })
         ));
         // labels keep the model's names
         assert_eq!(
