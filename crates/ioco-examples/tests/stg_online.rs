@@ -8,7 +8,9 @@ use ioco_lang::ir::Value;
 use ioco_stg::online::Steering;
 use ioco_stg::steered::SteeredData;
 use ioco_stg::{analyse, Octagon, TestGraph};
-use ioco_symbolic::online::{GateValue, Observation, Run, Sent, SpecSut, Sut, SutError, Verdict};
+use ioco_symbolic::online::{
+    GateValue, Observation, Run, RunVerdict, Sent, SpecSut, Sut, SutError,
+};
 use ioco_symbolic::SymbolicSpec;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -57,12 +59,12 @@ fn the_simulated_specification_is_steered_to_accept() {
         let mut o = oracle(&spec);
         let r = run(&g, &spec, &purpose, &mut sut, &mut o);
         assert!(
-            !matches!(r.verdict, Verdict::Fail(_) | Verdict::Error(_)),
+            !matches!(r.verdict(), RunVerdict::Fail | RunVerdict::Error),
             "seed {seed}: {:?} {:?}",
-            r.verdict,
+            r.verdict(),
             r.trace
         );
-        if r.verdict == Verdict::Pass {
+        if r.verdict() == RunVerdict::Pass {
             passes += 1;
             // Start, a(p1) with p1 ≥ 6, a(p1 + 2), then OK(2).
             let vals: Vec<i64> = r
@@ -133,7 +135,7 @@ fn a_correct_program_passes_and_a_faulty_one_fails() {
         out: None,
     };
     let r = run(&g, &spec, &purpose, &mut ok, &mut oracle(&spec));
-    assert_eq!(r.verdict, Verdict::Pass, "{:?}", r.trace);
+    assert_eq!(r.verdict(), RunVerdict::Pass, "{:?}", r.trace);
     let mut bad = Comparator {
         off: 1,
         st: 0,
@@ -142,10 +144,10 @@ fn a_correct_program_passes_and_a_faulty_one_fails() {
     };
     let r = run(&g, &spec, &purpose, &mut bad, &mut oracle(&spec));
     assert!(
-        matches!(r.verdict, Verdict::Fail(_)),
+        r.verdict() == RunVerdict::Fail,
         "{:?} {:?}",
-        r.verdict,
+        r.verdict(),
         r.trace
     );
-    assert_eq!(r.observed.as_deref(), Some("OK!(3)"));
+    assert_eq!(r.observed(), Some("OK!(3)"));
 }

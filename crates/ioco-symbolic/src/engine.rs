@@ -6,7 +6,7 @@
 
 use crate::online::{
     allowed_outputs, ddmin, fired, input_enabled, label, GateValue, OnlineOptions, Run, Shrunk,
-    Timeouts, Verdict,
+    Timeouts,
 };
 use crate::system::SwitchId;
 use crate::tracker::Quiescence;
@@ -60,33 +60,10 @@ impl<'s> Symbolic<'s> {
 
     /// The run so far, ended by `end`, as `ioco-symbolic`'s [`Run`].
     pub fn into_run(self, end: Ended) -> Run {
-        let (verdict, observed, allowed) = match end.verdict {
-            RunVerdict::Pass => (Verdict::Pass, None, Vec::new()),
-            RunVerdict::Fail => {
-                let f = end.failure.unwrap_or_else(|| Failure {
-                    observed: String::new(),
-                    allowed: Vec::new(),
-                    reason: "fail".into(),
-                });
-                (Verdict::Fail(f.reason), Some(f.observed), f.allowed)
-            }
-            RunVerdict::Inconclusive => (
-                Verdict::Inconclusive(end.note.unwrap_or_default()),
-                None,
-                Vec::new(),
-            ),
-            RunVerdict::Error => (
-                Verdict::Error(end.error.unwrap_or_default()),
-                None,
-                Vec::new(),
-            ),
-        };
         Run {
-            verdict,
+            end,
             trace: self.trace,
             inputs: self.inputs,
-            observed,
-            allowed,
             switches: self.switches,
             step_ms: self.step_ms,
         }
@@ -338,7 +315,7 @@ pub fn shrink(
                 return false;
             }
             let r = replay_inputs(spec, sut, cand, max_steps, timeouts, rng);
-            if matches!(r.verdict, Verdict::Fail(_)) && gate(&r) == failing_gate {
+            if r.verdict() == RunVerdict::Fail && gate(&r) == failing_gate {
                 budget.replayed(Some(cand.len()));
                 let better = best.as_ref().is_none_or(|(b, _)| cand.len() <= b.len());
                 if better {

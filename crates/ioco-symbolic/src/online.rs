@@ -27,7 +27,7 @@ use std::time::Duration;
 pub use ioco_engine::alg2::never_started;
 pub use ioco_engine::timeouts::quiescence_wait;
 
-pub use ioco_engine::{Observation, Sent, Sut, SutError};
+pub use ioco_engine::{Ended, Observation, RunVerdict, Sent, Sut, SutError};
 
 /// Quiescence time-outs of a spec with data: the rule of [`quiescence_wait`] over STS states.
 /// An observation waits the **maximum** of the `@timeout`s of the candidate states'
@@ -96,36 +96,21 @@ impl Timeouts {
     }
 }
 
-/// Final verdict of an online run.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// No non-conformance within the step budget.
-    Pass,
-    /// A non-conformance, explained.
-    Fail(String),
-    /// Stopped without a verdict (solver unknown, unspecified behaviour).
-    Inconclusive(String),
-    /// The system could not be tested (not started, broken output, exit without evidence).
-    Error(String),
-}
-
 /// A gate value.
 pub type GateValue = (String, Vec<Value>);
 
 /// An online run.
 #[derive(Clone, Debug)]
 pub struct Run {
-    /// The verdict.
-    pub verdict: Verdict,
+    /// How it ended, as the engine says for every kind of run: the verdict; for a Fail the
+    /// failing observation (`coffee!(170)`, `δ`, `exit`, a malformed line), what the spec
+    /// allowed there (output switches with their guards and the candidate state, and `δ` when
+    /// quiescence was allowed) and why; for an Error or an Inconclusive why.
+    pub end: Ended,
     /// The observed trace, `water?(100)`, `coffee!(120)`, `δ`.
     pub trace: Vec<String>,
     /// The inputs given, with their values, in order (what a replay sends).
     pub inputs: Vec<GateValue>,
-    /// For a Fail: the failing observation (`coffee!(170)`, `δ`, `exit`, a malformed line).
-    pub observed: Option<String>,
-    /// For a Fail: what the spec allowed there (output switches with their guards and the
-    /// candidate state, and `δ` when quiescence was allowed).
-    pub allowed: Vec<String>,
     /// The switches of the spec taken by the run: of every move a given input or an allowed
     /// output enabled in a candidate state (with a nondeterministic spec, every switch that may
     /// have been taken; τ switches are not counted).
@@ -133,6 +118,28 @@ pub struct Run {
     /// When each step of `trace` was seen, in milliseconds since the run started (empty when
     /// not timed).
     pub step_ms: Vec<f32>,
+}
+
+impl Run {
+    /// The verdict.
+    pub fn verdict(&self) -> RunVerdict {
+        self.end.verdict
+    }
+
+    /// Why: a Fail's reason, an Error's or an Inconclusive's explanation (empty for a Pass).
+    pub fn why(&self) -> &str {
+        self.end.why()
+    }
+
+    /// For a Fail: the failing observation.
+    pub fn observed(&self) -> Option<&str> {
+        self.end.failure.as_ref().map(|f| f.observed.as_str())
+    }
+
+    /// For a Fail: what the specification allowed there.
+    pub fn allowed(&self) -> &[String] {
+        self.end.failure.as_ref().map_or(&[], |f| &f.allowed)
+    }
 }
 
 /// Online testing parameters.

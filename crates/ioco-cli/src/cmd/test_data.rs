@@ -196,7 +196,7 @@ pub fn timeouts(spec: &Spec, sut: &super::sut::SutArgs) -> Result<online::Timeou
     Ok(t)
 }
 
-pub use ioco_exec::data_run::{one_line, to_result};
+pub use ioco_exec::data_run::to_result;
 
 /// Run `ioco test` on a model with data.
 pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
