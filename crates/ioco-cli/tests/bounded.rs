@@ -1,0 +1,54 @@
+//! Bounded at scale (#35): diagnostics are capped per kind, so a file with thousands of the
+//! same error is reported in linear memory and time.
+
+mod common;
+
+use common::{ioco, write};
+use predicates::str::contains;
+
+/// 3 000 repeated locations and 3 000 switches to undeclared ones: at most
+/// `MAX_PER_KIND` (20) diagnostics of each kind, then "… and N more", and the count of all.
+#[test]
+fn diagnostics_are_capped_per_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::from("model M {\n  input a\n  output b\n  init l0\n");
+    for _ in 0..3000 {
+        text.push_str("  location l0\n");
+    }
+    for i in 0..3000 {
+        text.push_str(&format!("  l0 -- a? --> l{}\n", i % 7));
+    }
+    text.push_str("}\n");
+    let f = write(dir.path(), "dup.ioco", &text);
+    let out = ioco().arg("check").arg(&f).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.matches("is declared twice").count(), 20 + 1, "{err}");
+    assert!(
+        err.contains("… and 2979 more errors of this kind (ioco::check::duplicate)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("… and 2551 more errors of this kind (ioco::check::unknown)"),
+        "{err}"
+    );
+    assert!(err.contains("5570 errors in"), "{err}");
+    assert!(
+        err.contains("only the first 20 errors of each kind are shown"),
+        "{err}"
+    );
+    // a bounded report: about 45 diagnostics, not 5 570
+    assert!(err.len() < 64 * 1024, "{} bytes of diagnostics", err.len());
+    // `ioco fmt` of a file with as many parse errors is capped too
+    let mut bad = String::new();
+    for _ in 0..3000 {
+        bad.push_str("model { }\n");
+    }
+    let g = write(dir.path(), "bad.ioco", &bad);
+    ioco()
+        .arg("fmt")
+        .arg(&g)
+        .assert()
+        .code(2)
+        .stderr(contains("more errors of this kind"));
+}
