@@ -52,3 +52,26 @@ fn diagnostics_are_capped_per_kind() {
         .code(2)
         .stderr(contains("more errors of this kind"));
 }
+
+/// A FIFO with no writer is refused at once (#35 item 6): reading it would block forever. The
+/// test ends either way: the command is killed after a generous time-out, which fails it.
+#[test]
+fn a_fifo_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["m.aut", "m.ioco"] {
+        let fifo = dir.path().join(name);
+        let ok = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "mkfifo");
+        ioco()
+            .arg("check")
+            .arg(&fifo)
+            .timeout(std::time::Duration::from_secs(60))
+            .assert()
+            .code(2)
+            .stderr(contains("is a FIFO (named pipe), not a regular file"));
+    }
+}
