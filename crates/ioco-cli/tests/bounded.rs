@@ -75,3 +75,24 @@ fn a_fifo_is_refused_at_once() {
             .stderr(contains("is a FIFO (named pipe), not a regular file"));
     }
 }
+
+/// A SUT that writes `coffee!` is told that the `!` is the problem (#35 item 6).
+#[test]
+fn a_marker_written_by_the_sut_is_named_as_the_problem() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = write(
+        dir.path(),
+        "cof.aut",
+        "des (0, 2, 2)\n(0, \"coin?\", 1)\n(1, \"coffee!\", 0)\n",
+    );
+    ioco()
+        .arg("test")
+        .arg(&spec)
+        .args(["--sut", "sh -c 'while read l; do echo coffee!; done'"])
+        .args(["--runs", "1", "--steps", "4"])
+        .timeout(std::time::Duration::from_secs(120))
+        .assert()
+        .code(1)
+        .stdout(contains("the `!` is the problem"))
+        .stdout(contains("(`coffee`)"));
+}
