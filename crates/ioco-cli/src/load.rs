@@ -95,6 +95,7 @@ enum Role {
 }
 
 fn parse_as(path: &Path, role: Role) -> Result<ioco_lang::Model> {
+    refuse_special(path)?;
     let file = path.display().to_string();
     let (model, goals) = if is_txs(path) {
         let t = parse_txs(path)?;
@@ -359,8 +360,37 @@ pub fn ioco_lts_timed(path: &Path) -> Result<(Lts, ioco_lang::translate::Timing)
     })
 }
 
+/// A model must be a regular file: a FIFO (or socket, device) with no writer would block the
+/// read forever, so it is refused at once (#35 item 6). A missing file is left to the reader's
+/// own error.
+pub fn refuse_special(path: &Path) -> Result<()> {
+    use std::os::unix::fs::FileTypeExt;
+    let Ok(meta) = std::fs::metadata(path) else {
+        return Ok(());
+    };
+    let t = meta.file_type();
+    let what = if t.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if t.is_socket() {
+        "a socket"
+    } else if t.is_char_device() || t.is_block_device() {
+        "a device"
+    } else if t.is_dir() {
+        "a directory"
+    } else {
+        return Ok(());
+    };
+    Err(miette!(
+        help = "give a model file (.ioco, .aut, .dot, .json, .txs); to read a model from a \
+                pipe, write it to a file first",
+        "{} is {what}, not a regular file: ioco reads models from files only",
+        path.display()
+    ))
+}
+
 /// Load a model file (an LTS or a Mealy machine).
 pub fn load_model(path: &Path) -> Result<Model> {
+    refuse_special(path)?;
     if is_lang(path) {
         return ioco_lts_timed(path).map(|(lts, _)| Model::Lts(lts));
     }
