@@ -12,6 +12,7 @@
 //! the adaptive distinguishing sequences of L# with ADS (§4, "Adaptive distinguishing
 //! sequences"), computed greedily from the tree.
 
+use crate::adapter::late;
 use crate::sul::{show_output, Sul};
 use crate::tree::{Node, ObservationTree};
 use crate::LearnError;
@@ -176,16 +177,25 @@ impl<S: Sul> Cache<S> {
                 let before = self.tree.outputs_along(&word);
                 let mut now = before.clone();
                 *now.last_mut().expect("one output at least") = oid;
+                let show = |w: &[u32]| {
+                    w.iter()
+                        .map(|&o| show_output(&self.outputs[o as usize]))
+                        .collect()
+                };
+                let (first, second) = (show(&before), show(&now));
+                let (a, b) = (&self.outputs[prev as usize], &self.outputs[oid as usize]);
+                if let Some(timeout) = self.sul.quiescence_timeout().filter(|_| late(a, b)) {
+                    return Err(LearnError::Late {
+                        inputs: self.names(&word),
+                        first,
+                        second,
+                        timeout,
+                    });
+                }
                 return Err(LearnError::Nondeterministic {
                     inputs: self.names(&word),
-                    first: before
-                        .iter()
-                        .map(|&o| show_output(&self.outputs[o as usize]))
-                        .collect(),
-                    second: now
-                        .iter()
-                        .map(|&o| show_output(&self.outputs[o as usize]))
-                        .collect(),
+                    first,
+                    second,
                 });
             }
         }

@@ -12,7 +12,8 @@
 //! [`sul`] (the system-under-learning trait and a Mealy machine played in process),
 //! [`adapter`] (a system reached through `ioco-exec`'s adapters: processes, TCP, with outputs
 //! until quiescence as one output), [`lts`] (a learned machine with quiescence as an LTS, an
-//! ioco specification), [`compare`] (equivalence of two machines by input and output names),
+//! ioco specification), [`moore`] (the Moore machine of a learned machine of a Moore system:
+//! outputs on states), [`compare`] (equivalence of two machines by input and output names),
 //! [`stop`] (ending a session from outside, e.g. on Ctrl-C, with the hypothesis so far).
 //!
 //! ```
@@ -48,6 +49,7 @@ pub mod compare;
 pub mod equivalence;
 pub mod lsharp;
 pub mod lts;
+pub mod moore;
 pub mod stop;
 pub mod sul;
 pub mod tree;
@@ -75,6 +77,18 @@ pub enum LearnError {
         /// The outputs observed now.
         second: Vec<String>,
     },
+    /// The same input word gave two output words of which one is the other with outputs
+    /// missing at its end, and quiescence is observed by a time-out: an answer came late.
+    Late {
+        /// The inputs.
+        inputs: Vec<String>,
+        /// The outputs first observed.
+        first: Vec<String>,
+        /// The outputs observed now.
+        second: Vec<String>,
+        /// The quiescence time-out.
+        timeout: std::time::Duration,
+    },
     /// The oracle's suite could not be generated.
     Oracle(ioco_fsm::FsmError),
     /// A budget ran out (handled by [`learn`]: the hypothesis so far is returned, unverified).
@@ -99,6 +113,19 @@ impl fmt::Display for LearnError {
                 inputs.join(" "),
                 first.join(" "),
                 second.join(" ")
+            ),
+            LearnError::Late {
+                inputs,
+                first,
+                second,
+                timeout,
+            } => write!(
+                f,
+                "an answer came late: the inputs `{}` gave `{}` once and `{}` another time; {}",
+                inputs.join(" "),
+                first.join(" "),
+                second.join(" "),
+                adapter::late_hint(*timeout)
             ),
             LearnError::Oracle(e) => write!(f, "the equivalence oracle's suite: {e}"),
             LearnError::Budget(m) => write!(f, "{m}"),

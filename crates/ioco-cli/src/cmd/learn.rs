@@ -11,6 +11,7 @@ use super::Outcome;
 use ioco_exec::AdapterError;
 use ioco_formats::{aut, dot, json, Model};
 use ioco_learn::adapter::{AdapterSul, Limits, MakeAdapter};
+use ioco_learn::moore::Moore;
 use ioco_learn::{lts, Budget, Event, Learned, MealySul, Method, Options, Oracle, Sul};
 use ioco_model::{Alphabet, LtsBuilder};
 use miette::{miette, Result};
@@ -76,6 +77,11 @@ pub struct Args {
     /// Run each new word this many times; different outputs are reported as nondeterminism.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub repetitions: usize,
+    /// The system is a Moore machine (outputs on states): its start-up output is the initial
+    /// state's, each input's reaction the output of the state it reaches. `-o M.dot` writes a
+    /// Moore machine in AALpy's dialect (`s0 [label="s0|output"]`, edges labelled by inputs).
+    #[arg(long)]
+    pub moore: bool,
     /// Write the learning log (hypotheses, counterexamples, costs) as JSON lines to FILE.
     #[arg(long, value_name = "FILE")]
     pub json_log: Option<PathBuf>,
@@ -163,6 +169,7 @@ fn system(args: &Args, inputs: &[String], outputs: &[String]) -> Result<Box<dyn 
     let limits = Limits {
         timeout: Duration::from_millis(args.sut.timeout_ms()),
         mealy: args.sut.mealy,
+        reset_drains: args.sut.reset_line.is_some(),
         ..Limits::default()
     };
     Ok(Box::new(
@@ -196,12 +203,25 @@ fn write_model(
     learned: &Learned,
     startup: &[String],
     note: &str,
+    moore: Option<&Moore>,
 ) -> Result<&'static str> {
     let m = &learned.machine;
     let ext = path
         .extension()
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase);
+    if let Some(moore) = moore {
+        if let Some(why) = moore.dot_problem() {
+            return Err(miette!(
+                help =
+                    "leave out --moore and write .aut, .json or .ioco: an LTS holds any reaction",
+                "cannot write the Moore machine: {why}"
+            ));
+        }
+        let text = format!("// {note}\n{}", moore.to_dot());
+        std::fs::write(path, text).map_err(|e| miette!("cannot write {}: {e}", path.display()))?;
+        return Ok("Moore machine");
+    }
     let as_lts = || lts::to_lts(m, startup).map_err(|e| miette!("cannot build the LTS: {e}"));
     let (text, kind) = match ext.as_deref() {
         Some("dot") | Some("gv") if lts::is_plain(m, startup) => (
@@ -240,6 +260,26 @@ pub fn run(args: Args) -> Result<Outcome> {
         ));
     }
     let outputs = split_list(&args.outputs);
+    if args.moore {
+        if args.sut.sim.is_some() {
+            return Err(miette!(
+                help = "learn a program that prints its state's output at start-up with --sut",
+                "--moore needs the system's start-up output; --sim plays a Mealy machine, which has none"
+            ));
+        }
+        let ext = args.output.extension().and_then(|e| e.to_str());
+        if !matches!(
+            ext.map(str::to_ascii_lowercase).as_deref(),
+            Some("dot" | "gv")
+        ) {
+            return Err(miette!(
+                help =
+                    "write -o MODEL.dot, or leave out --moore for an LTS in .aut, .json or .ioco",
+                "--moore writes a Moore machine in DOT; {} is not a .dot file",
+                args.output.display()
+            ));
+        }
+    }
     let seed = seed_or_clock(args.seed);
     let method = match args.oracle {
         OracleArg::Hads => Some(Method::Hads),
@@ -332,7 +372,23 @@ pub fn run(args: Args) -> Result<Outcome> {
         ),
         Some(why) => format!("UNVERIFIED model of ioco learn (L#): {why}; seed {seed}"),
     };
-    let kind = write_model(&args.output, &learned, &startup, &note)?;
+    let moore = match args.moore {
+        false => None,
+        true if startup.len() != 1 => {
+            return Err(miette!(
+                help = "a Moore system prints its initial state's output at start-up (and after \
+                        a reset); leave out --moore to learn it as a Mealy machine",
+                "--moore: the system wrote {} at start-up, not one output",
+                if startup.is_empty() {
+                    "nothing".to_string()
+                } else {
+                    format!("`{}`", startup.join(" · "))
+                }
+            ))
+        }
+        true => Some(Moore::from_mealy(&learned.machine, &startup[0])),
+    };
+    let kind = write_model(&args.output, &learned, &startup, &note, moore.as_ref())?;
     log_line(
         serde_json::json!({"event": "done", "verified": learned.verified,
         "unverified_because": learned.unverified_because, "states": learned.machine.num_states(),
@@ -342,10 +398,17 @@ pub fn run(args: Args) -> Result<Outcome> {
         w.flush()
             .map_err(|e| miette!("cannot write the JSON log: {e}"))?;
     }
+    let states = match &moore {
+        Some(m) => format!(
+            "{} states (Moore; {} as a Mealy machine)",
+            m.num_states(),
+            learned.machine.num_states()
+        ),
+        None => format!("{} states", learned.machine.num_states()),
+    };
     outln!(
-        "{}: {} states, {} inputs, {} outputs; {} queries ({} from the cache), {} resets, {} symbols ({} in oracle tests), {} hypotheses, {} ms, seed {seed}",
+        "{}: {states}, {} inputs, {} outputs; {} queries ({} from the cache), {} resets, {} symbols ({} in oracle tests), {} hypotheses, {} ms, seed {seed}",
         if learned.verified { "LEARNED" } else { "UNVERIFIED" },
-        learned.machine.num_states(),
         inputs.len(),
         learned.machine.outputs.len(),
         s.queries,
