@@ -182,3 +182,101 @@ fn moore_learning_refuses_what_it_cannot_do() {
         .stderr(contains("--moore: the system wrote nothing at start-up"));
     assert!(!dir.path().join("never.dot").exists());
 }
+
+/// The runs of a cache file (after its header): inputs with outputs.
+fn runs(path: &Path) -> Vec<Vec<(String, String)>> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    let header: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    assert_eq!(header["ioco_learn_cache"], 1);
+    lines
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            let names = |k: &str| {
+                v[k].as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|s| s.as_str().unwrap().to_string())
+                    .collect::<Vec<_>>()
+            };
+            names("inputs").into_iter().zip(names("outputs")).collect()
+        })
+        .collect()
+}
+
+fn resets(stdout: &[u8]) -> usize {
+    let s = String::from_utf8_lossy(stdout);
+    let k = s.find(" resets").unwrap_or_else(|| panic!("{s}"));
+    s[..k].rsplit(' ').next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn an_interrupted_learning_resumes_from_its_cache_with_no_word_run_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(dot) = common::corpus_file("mealy-aalpy/TCP/TCP_Linux_Client.dot") else {
+        return;
+    };
+    let json = dir.path().join("tcp.json");
+    ioco()
+        .args(["show", &dot, "--format", "json", "-o"])
+        .arg(&json)
+        .assert()
+        .success();
+    let cache = dir.path().join("tcp.cache");
+    let out = dir.path().join("tcp.dot");
+    let learn = |budget: &str| {
+        ioco()
+            .args(["learn", "--inputs-from", &dot, "--sut"])
+            .arg(format!(
+                "python3 examples/models/lts_player.py {} --ack",
+                json.display()
+            ))
+            .args(["--quiescence-marker", "#quiet", "--reset-line", "#reset"])
+            .args(["--seed", "1", "--timeout", "20000", "--max-queries", budget])
+            .arg("--cache")
+            .arg(&cache)
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .unwrap()
+    };
+    // interrupted by its budget: 60 runs, each kept
+    let first = learn("60");
+    assert_eq!(first.status.code(), Some(3));
+    assert_eq!(resets(&first.stdout), 60);
+    let before = runs(&cache);
+    assert_eq!(before.len(), 60);
+    // resumed: learned, and every run on the system is a word the cache did not answer
+    let second = learn("1000000");
+    assert_eq!(
+        second.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&second.stderr)
+    );
+    let all = runs(&cache);
+    let new = &all[before.len()..];
+    assert_eq!(new.len(), resets(&second.stdout));
+    assert!(!new.is_empty());
+    for (k, run) in new.iter().enumerate() {
+        let earlier = &all[..before.len() + k];
+        assert!(
+            !earlier.iter().any(|e| e.starts_with(run)),
+            "the run {run:?} was answered by the cache"
+        );
+    }
+    assert_eq!(
+        ioco_learn::compare::difference(&mealy(&root().join(&dot)), &mealy(&out)),
+        None
+    );
+    // a cache made for other inputs is refused, naming the file
+    ioco()
+        .args(["learn", "--inputs", "x", "--sut", "true", "--cache"])
+        .arg(&cache)
+        .arg("-o")
+        .arg(dir.path().join("never.dot"))
+        .assert()
+        .code(2)
+        .stderr(contains("the cache file:"))
+        .stderr(contains("tcp.cache:1"));
+}

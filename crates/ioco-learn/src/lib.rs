@@ -89,6 +89,8 @@ pub enum LearnError {
         /// The quiescence time-out.
         timeout: std::time::Duration,
     },
+    /// The cache file could not be read or written.
+    Cache(String),
     /// The oracle's suite could not be generated.
     Oracle(ioco_fsm::FsmError),
     /// A budget ran out (handled by [`learn`]: the hypothesis so far is returned, unverified).
@@ -128,6 +130,7 @@ impl fmt::Display for LearnError {
                 adapter::late_hint(*timeout)
             ),
             LearnError::Oracle(e) => write!(f, "the equivalence oracle's suite: {e}"),
+            LearnError::Cache(m) => write!(f, "the cache file: {m}"),
             LearnError::Budget(m) => write!(f, "{m}"),
             LearnError::NoInputs => write!(f, "no inputs to learn with"),
         }
@@ -178,6 +181,8 @@ pub struct Options {
     pub budget: Budget,
     /// Run every new word this many times (at least once) and require the same outputs.
     pub repetitions: usize,
+    /// The cache file: its runs are added to the tree first, every new run is appended.
+    pub cache_file: Option<std::path::PathBuf>,
 }
 
 impl Default for Options {
@@ -186,6 +191,7 @@ impl Default for Options {
             oracle: Oracle::default(),
             budget: Budget::default(),
             repetitions: 1,
+            cache_file: None,
         }
     }
 }
@@ -223,9 +229,14 @@ pub fn learn_with<S: Sul>(
         return Err(LearnError::NoInputs);
     }
     let _active = stop::Active::new();
-    let cache = cache::Cache::new(sul, inputs, opts.budget, opts.repetitions);
+    let mut cache = cache::Cache::new(sul, inputs, opts.budget, opts.repetitions);
+    if let Some(path) = &opts.cache_file {
+        cache.open_file(path)?;
+    }
     let mut l = lsharp::LSharp::new(cache);
-    let (machine, verified, why) = match l.run(&opts.oracle, on) {
+    let run = l.run(&opts.oracle, on);
+    l.cache.flush_run()?;
+    let (machine, verified, why) = match run {
         Ok(h) => (h, true, None),
         Err(LearnError::Budget(why)) => (l.best_effort(), false, Some(why)),
         Err(e) => return Err(e),

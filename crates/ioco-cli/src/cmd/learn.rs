@@ -82,6 +82,10 @@ pub struct Args {
     /// Moore machine in AALpy's dialect (`s0 [label="s0|output"]`, edges labelled by inputs).
     #[arg(long)]
     pub moore: bool,
+    /// Keep every answer of the system in FILE (JSON lines, appended as the runs end) and start
+    /// from the answers it holds: an interrupted learning resumes without running a word again.
+    #[arg(long, value_name = "FILE")]
+    pub cache: Option<PathBuf>,
     /// Write the learning log (hypotheses, counterexamples, costs) as JSON lines to FILE.
     #[arg(long, value_name = "FILE")]
     pub json_log: Option<PathBuf>,
@@ -301,6 +305,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             max_time: Some(args.time),
         },
         repetitions: args.repetitions,
+        cache_file: args.cache.clone(),
     };
     let oracle_text = match method {
         Some(m) => format!("{m}, k={}", args.extra_states),
