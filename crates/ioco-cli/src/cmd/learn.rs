@@ -61,9 +61,16 @@ pub struct Args {
     /// The suite finds every system with up to this many states more than the hypothesis.
     #[arg(long, value_name = "K", default_value_t = 1)]
     pub extra_states: usize,
-    /// Random words tried before the suite, per equivalence query.
-    #[arg(long, value_name = "N", default_value_t = 100)]
-    pub random_words: usize,
+    /// Random words tried before the suite, per equivalence query (default: 100 for
+    /// hypotheses of 11 states or more, none for smaller ones, which get the words of
+    /// --random-after instead; given, for every hypothesis).
+    #[arg(long, value_name = "N")]
+    pub random_words: Option<usize>,
+    /// After the suite passed, random words until they cost this percentage of the symbols
+    /// spent so far (they find what a suite for few extra states cannot, at a cost in
+    /// proportion to the learning; 0: none).
+    #[arg(long, value_name = "PERCENT", default_value_t = ioco_learn::equivalence::DEFAULT_AFTER_PERCENT)]
+    pub random_after: u64,
     /// The seed of the random words (default: from the clock; printed).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -293,11 +300,19 @@ pub fn run(args: Args) -> Result<Outcome> {
         OracleArg::W => Some(Method::W),
         OracleArg::Random => None,
     };
+    let random_words = args.random_words.unwrap_or(100);
+    let random_before_min_states = match args.random_words {
+        Some(_) => 0,
+        None if method.is_none() => 0,
+        None => ioco_learn::equivalence::DEFAULT_BEFORE_MIN_STATES,
+    };
     let opts = Options {
         oracle: Oracle {
             method,
             extra_states: args.extra_states,
-            random_words: args.random_words,
+            random_words,
+            random_after_percent: args.random_after,
+            random_before_min_states,
             seed,
         },
         budget: Budget {
@@ -312,9 +327,11 @@ pub fn run(args: Args) -> Result<Outcome> {
         None => "random words only".to_string(),
     };
     errln!(
-        "ioco: learning {} input(s) with L#, oracle: {oracle_text} + {} random words, seed {seed}",
+        "ioco: learning {} input(s) with L#, oracle: {oracle_text}, {random_words} random words \
+         before it (hypotheses of {random_before_min_states}+ states), else random words for {}% \
+         of the symbols after it, seed {seed}",
         inputs.len(),
-        args.random_words
+        args.random_after
     );
     let mut log = match &args.json_log {
         Some(p) => Some(std::io::BufWriter::new(
@@ -330,7 +347,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     };
     log_line(
         serde_json::json!({"event": "start", "inputs": inputs, "oracle": oracle_text,
-        "random_words": args.random_words, "seed": seed}),
+        "random_words": random_words, "random_after_percent": args.random_after, "seed": seed}),
     );
     let sul = system(&args, &inputs, &outputs)?;
     let result = ioco_learn::learn_with(sul, inputs.clone(), &opts, &mut |e| {
