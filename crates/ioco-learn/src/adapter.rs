@@ -32,6 +32,10 @@ pub struct Limits {
     /// The Mealy hypothesis (the adapter reads one output line per input and does not wait for
     /// quiescence): an input without an output is an error that names it.
     pub mealy: bool,
+    /// A reset of a running system is a reset line whose reaction the adapter drops (the
+    /// process and TCP adapters drain it to start aligned): the start-up output is then seen
+    /// only at a fresh start, and a reset that shows none (δ) is not a different start-up.
+    pub reset_drains: bool,
 }
 
 impl Default for Limits {
@@ -41,6 +45,7 @@ impl Default for Limits {
             max_reaction: 1000,
             max_outputs: 10_000,
             mealy: false,
+            reset_drains: false,
         }
     }
 }
@@ -209,9 +214,11 @@ impl AdapterSul {
     /// Reset (with new outputs learned on the way), checking the start-up reaction.
     fn reset_checked(&mut self) -> Result<(), SulError> {
         let mut tries = 0;
-        let start = loop {
+        let (start, fresh) = loop {
+            // a fresh start shows the start-up output; a reset line's reaction may be drained
+            let fresh = self.adapter.is_none();
             match self.try_reset() {
-                Ok(r) => break r,
+                Ok(r) => break (r, fresh),
                 Err(SutError::UnknownOutput { line }) if tries < self.limits.max_outputs => {
                     tries += 1;
                     self.learn_output(line)?;
@@ -222,9 +229,22 @@ impl AdapterSul {
                 }
             }
         };
+        if !fresh && self.limits.reset_drains && start == QUIESCENCE {
+            // the adapter dropped the reset line's reaction: nothing to compare
+            return Ok(());
+        }
         match &self.startup {
             None => self.startup = Some(start),
             Some(s) if *s == start => {}
+            Some(s) if late(s, &start) => {
+                return Err(SulError(format!(
+                    "an answer came late: at start-up the system wrote `{}` once and `{}` \
+                     another time; {}",
+                    show_output(s),
+                    show_output(&start),
+                    late_hint(self.limits.timeout)
+                )))
+            }
             Some(s) => {
                 return Err(SulError(format!(
                     "the system is not deterministic: at start-up it wrote `{}` once and `{}` \
@@ -236,6 +256,30 @@ impl AdapterSul {
         }
         Ok(())
     }
+}
+
+/// Whether one reaction is the other with outputs missing at its end (δ: all missing): what a
+/// quiescence time-out that ends before a late answer gives.
+pub fn late(a: &str, b: &str) -> bool {
+    let lines = |r: &str| -> Vec<String> {
+        if r == QUIESCENCE {
+            Vec::new()
+        } else {
+            r.split('\n').map(str::to_string).collect()
+        }
+    };
+    let (a, b) = (lines(a), lines(b));
+    let (short, long) = if a.len() < b.len() { (a, b) } else { (b, a) };
+    short.len() < long.len() && long.starts_with(&short)
+}
+
+/// What a late answer means, for a time-out of `timeout`.
+pub fn late_hint(timeout: Duration) -> String {
+    format!(
+        "outputs that come after the quiescence time-out of {} ms are taken for quiescence (δ) \
+         (hint: raise --timeout)",
+        timeout.as_millis()
+    )
 }
 
 impl AdapterSul {
@@ -257,6 +301,16 @@ impl AdapterSul {
             };
             if again != *r {
                 let before: Vec<&str> = given[..k].iter().map(|(j, _)| j.as_str()).collect();
+                if late(r, &again) {
+                    return Err(SulError(format!(
+                        "an answer came late: after `{}`, the input `{i}` gave `{}` once and \
+                         `{}` another time; {}",
+                        before.join(" "),
+                        show_output(r),
+                        show_output(&again),
+                        late_hint(self.limits.timeout)
+                    )));
+                }
                 return Err(SulError(format!(
                     "the system is not deterministic: after `{}`, the input `{i}` gave `{}` \
                      once and `{}` another time",
@@ -271,6 +325,10 @@ impl AdapterSul {
 }
 
 impl Sul for AdapterSul {
+    fn quiescence_timeout(&self) -> Option<Duration> {
+        Some(self.limits.timeout)
+    }
+
     fn reset(&mut self) -> Result<(), SulError> {
         self.given.clear();
         self.reset_checked()
