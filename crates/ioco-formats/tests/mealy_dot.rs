@@ -48,10 +48,13 @@ fn same(a: &Mealy, b: &Mealy) -> Result<(), String> {
     Ok(())
 }
 
+/// source, target, input, output
+type Edge = (String, String, String, String);
+
 /// The transitions as hybrid-ADS reads them: lines with `->`, source and target the first and
 /// third words, the first quoted string split into the words `input / output`; its initial
 /// state is the source of the first such line.
-fn hybrid_ads_view(text: &str) -> (Option<String>, Vec<(String, String, String, String)>) {
+fn hybrid_ads_view(text: &str) -> (Option<String>, Vec<Edge>) {
     let mut first = None;
     let mut edges = Vec::new();
     for line in text.lines() {
