@@ -44,4 +44,6 @@ fi
 export IOCO_CORPUS="${IOCO_CORPUS:-$root/../shared/corpus}"
 export IOCO_SKIP_LOG="$target/test-skips.txt"
 cd python
-exec "$venv/bin/python" -m pytest -q tests "$@"
+# not `python -m pytest`: that puts python/ (the sources, without the built module) first on
+# the path
+exec "$venv/bin/pytest" -q tests "$@"

@@ -20,31 +20,31 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 create_exception!(
-    _ioco,
+    ioco,
     IocoError,
     PyException,
     "Every error of ioco (the message is the command line's)."
 );
 create_exception!(
-    _ioco,
+    ioco,
     ModelError,
     IocoError,
     "A model that cannot be read, written or used (with file:line:col where a file is involved)."
 );
 create_exception!(
-    _ioco,
+    ioco,
     SuiteError,
     IocoError,
     "A complete test suite that cannot be generated for the machine."
 );
 create_exception!(
-    _ioco,
+    ioco,
     LearnError,
     IocoError,
     "Learning failed: the system is not deterministic, failed, or there is nothing to learn with."
 );
 create_exception!(
-    _ioco,
+    ioco,
     TestError,
     IocoError,
     "A test session that cannot run (bad options, a model the tester cannot take)."
@@ -54,7 +54,8 @@ create_exception!(
 fn render(d: &dyn miette::Diagnostic) -> String {
     let mut s = String::new();
     let h = miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
-        .with_width(100);
+        .with_width(100)
+        .with_wrap_lines(false);
     if h.render_report(&mut s, d).is_err() {
         return d.to_string();
     }

@@ -65,9 +65,13 @@ def test_every_format_ioco_reads(corpus, tmp_path):
     # the modelling language and TorXakis
     coffee = ioco.load(REPO / "examples" / "coffee" / "coffee.ioco")
     assert isinstance(coffee, ioco.Lts) and coffee.num_states > 0
-    txs = sorted((corpus / "torxakis" / "examps").rglob("Adder*.txs"))
-    if txs:
-        assert isinstance(ioco.load(txs[0]), ioco.Lts)
+    sr = ioco.load(corpus / "torxakis" / "examps" / "StimulusResponse" / "StimulusResponse.txs")
+    assert isinstance(sr, ioco.Lts) and sr.num_states == 3
+    # a model with infinite data has no LTS: the translation's diagnostic, with its place
+    adder = corpus / "torxakis" / "examps" / "Adder" / "Adder.txs"
+    with pytest.raises(ioco.ModelError, match="`int` has infinitely many values") as e:
+        ioco.load(adder)
+    assert f"{adder}:23:8" in str(e.value)
 
 
 def test_errors_carry_the_command_lines_diagnostic(tmp_path, ioco_bin):
