@@ -200,27 +200,61 @@ class EquivalenceOracle(_OracleBase):
         oracle = ioco.EquivalenceOracle(alphabet, sul, method="hads", extra_states=1)
         model = run_Lstar(alphabet, sul, oracle, automaton_type="mealy")
 
-    Tests are run with ``sul.query`` (AALpy's learners give the oracle their cache), and a
-    counterexample is cut after its first differing output. ``num_queries``/``num_steps``
-    count the tests, as AALpy's oracles do."""
+    As ``ioco learn`` does, each query first tries ``random_words`` seeded random words (a
+    random state's access word, then up to ``2(n + extra_states) + 10`` random inputs): they
+    find the counterexamples to small hypotheses of deep systems, which a suite for few extra
+    states cannot; ``random_words=0`` runs the suite only. Tests are run with ``sul.query``
+    (AALpy's learners give the oracle their cache), and a counterexample is cut after its
+    first differing output. ``num_queries``/``num_steps`` count the tests, as AALpy's oracles
+    do."""
 
     def __init__(
-        self, alphabet: list, sul: Any, method: str = "hads", extra_states: int = 1
+        self,
+        alphabet: list,
+        sul: Any,
+        method: str = "hads",
+        extra_states: int = 1,
+        random_words: int = 100,
+        seed: int = 0,
     ) -> None:
         if method not in METHODS:
             raise SuiteError(
                 f"unknown method `{method}`; expected one of w, wp, hsi, h, hads"
             )
-        if extra_states < 0:
-            raise SuiteError("extra_states must be at least 0")
+        if extra_states < 0 or random_words < 0:
+            raise SuiteError("extra_states and random_words must be at least 0")
         super().__init__(alphabet, sul)
         self.method = method
         self.extra_states = extra_states
+        self.random_words = random_words
+        self.seed = seed
+        self.rounds = 0
+
+    def _words(self, machine: Mealy):
+        """The random words of this query (same seed, same words), then the suite."""
+        if self.random_words and machine.inputs:
+            rng = _random.Random(self.seed * 1_000_003 + self.rounds)
+            access = {machine.initial: []}
+            queue = [machine.initial]
+            for s in queue:  # breadth first, inputs in order: shortest access words
+                for i in machine.inputs:
+                    step = machine.step(s, i)
+                    if step is not None and step[1] not in access:
+                        access[step[1]] = access[s] + [i]
+                        queue.append(step[1])
+            states = list(access.values())
+            longest = 2 * (machine.num_states + self.extra_states) + 10
+            for _ in range(self.random_words):
+                w = list(rng.choice(states))
+                w += [rng.choice(machine.inputs) for _ in range(rng.randint(1, longest))]
+                yield w
+        yield from suite(machine, self.method, self.extra_states)
 
     def find_cex(self, hypothesis: Any) -> Optional[Tuple[Any, ...]]:
         ins, outs = _aalpy_mealy()
         machine = _from_aalpy(hypothesis, self.alphabet, ins, outs)
-        for word in suite(machine, self.method, self.extra_states):
+        self.rounds += 1
+        for word in self._words(machine):
             expected = machine.run(word)
             inputs = [ins.symbol(w) for w in word]
             observed = self.sul.query(tuple(inputs))

@@ -155,3 +155,15 @@ def test_the_oracle_finds_the_counterexample_a_small_hypothesis_hides(corpus):
     assert cex is not None
     assert m.run(list(cex)) != one_state.run(list(cex))
     assert oracle.find_cex(ioco.to_aalpy(m)) is None
+
+
+def test_the_oracles_random_words_are_seeded(corpus):
+    m, sul = sul_of(corpus, "Bluetooth/CC2650.dot")
+    one_state = ioco.to_aalpy(ioco.Mealy([("h", i, m.run([i])[0], "h") for i in m.inputs]))
+    cex = [ioco.EquivalenceOracle(list(m.inputs), sul, seed=s).find_cex(one_state)
+           for s in (4, 4)]
+    assert cex[0] is not None and cex[0] == cex[1]
+    # suite only: the same counterexample whatever the seed
+    suite_only = [ioco.EquivalenceOracle(list(m.inputs), sul, random_words=0, seed=s)
+                  .find_cex(one_state) for s in (4, 5)]
+    assert suite_only[0] is not None and suite_only[0] == suite_only[1]
