@@ -9,7 +9,7 @@ protocol (``pre``/``post``/``step``), and an ``Oracle`` subclass that AALpy's le
     >>> m = ioco.Mealy([("s0", "coin", "beep", "s1"), ("s0", "button", "init", "s0"),
     ...                 ("s1", "coin", "beep", "s1"), ("s1", "button", "coffee", "s0")])
     >>> ioco.suite(m, "hsi", extra_states=0)[:2]
-    [['button', 'button'], ['button', 'coin']]
+    [['coin', 'coin', 'button'], ['coin', 'button', 'button']]
 
 Errors are :class:`IocoError` subclasses whose messages are those of the ``ioco`` command.
 """
@@ -19,7 +19,7 @@ from __future__ import annotations
 import json as _json
 import os as _os
 import random as _random
-from typing import Any, Dict, Hashable, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Hashable, Optional, Sequence, Tuple, Union
 
 from ._ioco import (  # noqa: F401  (re-exported)
     IocoError,
@@ -103,16 +103,12 @@ class _Symbols:
 # ---------------------------------------------------------------------------------------------
 # AALpy conversion
 
-def _aalpy_mealy(inputs: Optional[_Symbols] = None, outputs: Optional[_Symbols] = None):
-    return inputs or _Symbols("input"), outputs or _Symbols("output")
-
-
 def from_aalpy(automaton: Any, alphabet: Optional[Sequence[Hashable]] = None) -> Mealy:
     """An :class:`ioco.Mealy` from an AALpy ``MealyMachine`` (or any object with
     ``initial_state`` and ``states`` whose states have ``state_id``, ``transitions`` and
     ``output_fun``). Inputs and outputs that are not strings are named by their ``repr``;
     ``alphabet`` fixes the order of the inputs."""
-    ins, outs = _aalpy_mealy()
+    ins, outs = _Symbols("input"), _Symbols("output")
     return _from_aalpy(automaton, alphabet, ins, outs)
 
 
@@ -251,7 +247,7 @@ class EquivalenceOracle(_OracleBase):
         yield from suite(machine, self.method, self.extra_states)
 
     def find_cex(self, hypothesis: Any) -> Optional[Tuple[Any, ...]]:
-        ins, outs = _aalpy_mealy()
+        ins, outs = _Symbols("input"), _Symbols("output")
         machine = _from_aalpy(hypothesis, self.alphabet, ins, outs)
         self.rounds += 1
         for word in self._words(machine):

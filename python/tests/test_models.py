@@ -93,3 +93,10 @@ def test_unknown_extension_and_missing_file(tmp_path):
         ioco.load(tmp_path / "m.xyz")
     with pytest.raises(ioco.ModelError, match="cannot read the file"):
         ioco.load(tmp_path / "missing.dot")
+
+
+def test_the_modules_examples():
+    import doctest
+
+    result = doctest.testmod(ioco)
+    assert result.attempted >= 2 and result.failed == 0
