@@ -2,14 +2,14 @@
 //! models are read and written by `ioco-formats`, `ioco-lang` and `ioco-txs`, suites come from
 //! `ioco-fsm`, learning is `ioco-learn`'s L# over a [`PySul`] (a Python object called back in
 //! process), testing is `ioco-exec`'s online tester (tutorial Alg. 2) over a [`PySystem`] (an
-//! `ioco_engine::Adapter` whose system is a Python object). The Python half (`ioco/__init__.py`)
+//! `ioco_engine::Sut` whose system is a Python object). The Python half (`ioco/__init__.py`)
 //! converts to and from AALpy and makes AALpy's equivalence oracle.
 //!
 //! Errors are raised as `ioco.IocoError` subclasses with the messages of the command line
 //! (diagnostics rendered as `ioco` renders them, without colours); an exception raised by the
 //! user's object propagates as it is.
 
-use ioco_engine::adapter::{Adapter, AdapterError, Observation, Sent};
+use ioco_engine::{Observation, Sent, Sut, SutError};
 use ioco_fsm::{Method, Plan};
 use ioco_learn::{LearnError as LError, Oracle, Sul, SulError};
 use ioco_model::{Label, LabelKind, Lts as RLts, Mealy as RMealy};
@@ -586,9 +586,9 @@ struct PySystem<'py> {
 }
 
 impl PySystem<'_> {
-    fn call(&mut self, r: PyResult<Bound<'_, PyAny>>) -> Result<Option<String>, AdapterError> {
+    fn call(&mut self, r: PyResult<Bound<'_, PyAny>>) -> Result<Option<String>, SutError> {
         if self.err.is_some() {
-            return Err(AdapterError::Io(
+            return Err(SutError::Io(
                 "the system raised an exception before".into(),
             ));
         }
@@ -597,25 +597,25 @@ impl PySystem<'_> {
             Err(e) => {
                 let msg = format!("the system raised {e}");
                 self.err = Some(e);
-                Err(AdapterError::Io(msg))
+                Err(SutError::Io(msg))
             }
         }
     }
 }
 
-impl Adapter for PySystem<'_> {
-    fn reset(&mut self) -> Result<(), AdapterError> {
+impl Sut for PySystem<'_> {
+    fn reset(&mut self) -> Result<(), SutError> {
         let r = self.obj.call_method0("reset");
         self.call(r).map(|_| ())
     }
 
-    fn send(&mut self, input: Label) -> Result<Sent, AdapterError> {
+    fn send(&mut self, input: Label) -> Result<Sent, SutError> {
         let name = self.alphabet.name(input).to_string();
         let r = self.obj.call_method1("give", (name,));
         self.call(r).map(|_| Sent::Accepted)
     }
 
-    fn observe(&mut self, _timeout: Duration) -> Result<Observation, AdapterError> {
+    fn observe(&mut self, _timeout: Option<Duration>) -> Result<Observation, SutError> {
         let r = self.obj.call_method0("observe");
         match self.call(r)? {
             None => Ok(Observation::Quiescent),
@@ -623,13 +623,13 @@ impl Adapter for PySystem<'_> {
                 let name = line.strip_suffix('!').unwrap_or(&line);
                 match self.alphabet.lookup_kind(name, LabelKind::Output) {
                     Some(l) => Ok(Observation::Output(l)),
-                    None => Err(AdapterError::UnknownOutput { line }),
+                    None => Err(SutError::UnknownOutput { line }),
                 }
             }
         }
     }
 
-    fn close(&mut self) -> Result<(), AdapterError> {
+    fn close(&mut self) -> Result<(), SutError> {
         if self.err.is_none() && self.obj.hasattr("close").unwrap_or(false) {
             let r = self.obj.call_method0("close");
             self.call(r)?;
