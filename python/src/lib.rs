@@ -588,9 +588,7 @@ struct PySystem<'py> {
 impl PySystem<'_> {
     fn call(&mut self, r: PyResult<Bound<'_, PyAny>>) -> Result<Option<String>, SutError> {
         if self.err.is_some() {
-            return Err(SutError::Io(
-                "the system raised an exception before".into(),
-            ));
+            return Err(SutError::Io("the system raised an exception before".into()));
         }
         match r.and_then(|o| o.extract::<Option<String>>()) {
             Ok(o) => Ok(o),
