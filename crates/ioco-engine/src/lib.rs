@@ -36,12 +36,6 @@
 //! selection), [`result`] and [`trace`] (the run record), [`options`], [`timeouts`],
 //! [`shrinking`], [`fairness`], [`shard`] (what a session is given).
 
-/// The names of the label-level interface before it became [`Sut`] (kept while branches that
-/// use them are merged; new code names [`Sut`], [`SutError`]).
-#[doc(hidden)]
-pub mod adapter {
-    pub use crate::sut::{prefetch, Observation, Sent, Sut as Adapter, SutError as AdapterError};
-}
 pub mod alg2;
 pub mod explicit;
 pub mod fairness;
