@@ -97,8 +97,12 @@ enum Role {
 fn parse_as(path: &Path, role: Role) -> Result<ioco_lang::Model> {
     refuse_special(path)?;
     let file = path.display().to_string();
+    let mut by_cnect = None;
     let (model, goals) = if is_txs(path) {
         let t = parse_txs(path)?;
+        if role == Role::Spec {
+            by_cnect = cnect_entry(&t.lowered, path)?;
+        }
         (t.model, t.lowered.goals)
     } else {
         let m = ioco_lang::parse_file(path).map_err(|diags| {
@@ -110,7 +114,10 @@ fn parse_as(path: &Path, role: Role) -> Result<ioco_lang::Model> {
         (m, Vec::new())
     };
     let model = match role {
-        Role::Spec => select_entry(model, path, lock(&ENTRY), "--entry")?,
+        Role::Spec => match lock(&ENTRY) {
+            Some(e) => select_entry(model, path, Some(e), "--entry")?,
+            None => select_entry(model, path, by_cnect, "--cnect")?,
+        },
         Role::Purpose => {
             let wanted = purpose_entry(&goals, path)?;
             select_entry(model, path, wanted, "--goal")?
@@ -196,6 +203,48 @@ fn purpose_entry(goals: &[(String, String, String)], path: &Path) -> Result<Opti
 
 /// `--entry NAME`: the model or system to use.
 static ENTRY: Mutex<Option<String>> = Mutex::new(None);
+
+/// `--cnect NAME`: the `CNECTDEF` of a `.txs` model to reach the SUT with; without `--entry`
+/// it also picks the `MODELDEF` it connects.
+static CNECT: Mutex<Option<String>> = Mutex::new(None);
+
+/// Set once by `main`: `--cnect` of the commands that reach a SUT.
+pub fn set_cnect(name: Option<String>) {
+    put(&CNECT, name);
+}
+
+/// Without `--entry`, the `MODELDEF` that `--cnect NAME` connects, when `NAME` is a
+/// `CNECTDEF` of these files (`ioco test Adder.txs --cnect Sut3` tests `Adder3`).
+fn cnect_entry(lowered: &ioco_txs::lower::Lowered, path: &Path) -> Result<Option<String>> {
+    if lock(&ENTRY).is_some() {
+        return Ok(None);
+    }
+    let Some(name) = lock(&CNECT) else {
+        return Ok(None);
+    };
+    ioco_load::cnect::model_for(lowered, &name).map_err(|e| {
+        miette!(
+            help = "name the MODELDEF to test with --entry, and a CNECTDEF that connects it \
+                    with --cnect",
+            "{}: {e}",
+            path.display()
+        )
+    })
+}
+
+/// A `.txs` model (with the `--with` files) and its entry as [`parse_ioco`] chooses it
+/// (`--entry`, else the `MODELDEF` `--cnect` connects, else the first `MODELDEF`): what the
+/// `CNECTDEF` adapter is made for, so that it serves the model every command tests.
+pub fn txs_entry(path: &Path) -> Result<(ioco_txs::TxsModel, Arc<Spec>)> {
+    let mut t = parse_txs(path)?;
+    let wanted = match lock(&ENTRY) {
+        Some(e) => Some(e),
+        None => cnect_entry(&t.lowered, path)?,
+    };
+    t.model = select_entry(t.model, path, wanted, "--entry")?;
+    let spec = entry(&t.model, path)?;
+    Ok((t, spec))
+}
 
 /// `--goal NAME`: the purpose to use from the `--purpose` file.
 static GOAL: Mutex<Option<String>> = Mutex::new(None);

@@ -60,6 +60,10 @@ pub struct SutArgs {
     /// CLIENTSOCK one that fits the model).
     #[arg(long, value_name = "NAME")]
     pub cnect: Option<String>,
+    /// The CNECTDEF the SUT is reached through (set by [`SutArgs::txs_connection`]), for the
+    /// report.
+    #[arg(skip)]
+    pub cnect_used: std::sync::OnceLock<String>,
     /// With a TorXakis model's CNECTDEF: use other ports than the file's, `TXSPORT=PORT,...`
     /// (e.g. `7890=41234`).
     #[arg(long, value_name = "MAP")]
@@ -320,12 +324,20 @@ impl SutArgs {
             return Ok(None);
         }
         if !crate::load::is_txs(path) {
+            if let Some(c) = &self.cnect {
+                return Err(miette!(
+                    help =
+                        "leave out --cnect, or give the TorXakis model (.txs) the CNECTDEF is in",
+                    "--cnect {c} names a CNECTDEF of a TorXakis model, but {} is not a .txs file",
+                    path.display()
+                ));
+            }
             return Ok(None);
         }
-        let m = crate::load::parse_txs(path)?;
-        let spec = crate::load::entry(&m.model, path)?;
+        let (m, spec) = crate::load::txs_entry(path)?;
         let c = ioco_load::cnect::pick(&m.lowered, &spec, self.cnect.as_deref())
             .map_err(|e| miette!("{}: {e}", path.display()))?;
+        let _ = self.cnect_used.set(c.name.name.clone());
         let mut cfg = ioco_load::cnect::config(c, &m.lowered, &spec)
             .map_err(|e| miette!("{}: {e}", path.display()))?;
         if let Some(map) = &self.txs_ports {
@@ -466,7 +478,10 @@ impl SutArgs {
         } else if let Some(m) = &self.sim {
             format!("simulated model {}", m.display())
         } else if let Some(m) = self.model.get().filter(|m| crate::load::is_txs(m)) {
-            format!("the CNECTDEF of {}", m.display())
+            match self.cnect_used.get() {
+                Some(c) => format!("the CNECTDEF {c} of {}", m.display()),
+                None => format!("the CNECTDEF of {}", m.display()),
+            }
         } else {
             "none".into()
         }
