@@ -561,7 +561,7 @@ fn seconds(d: Duration) -> String {
 
 /// Time-out mode (no marker, no ready line), Linux: wait until a process of the system's group
 /// has a thread asleep reading its standard input (our pipe: `read`, `poll`, `select` or
-/// `epoll`), polling `/proc` every 2 ms, at most `grace`. Returns whether it saw one; returns
+/// `epoll`), polling `/proc` (every 50 µs at first, then up to every 2 ms), at most `grace`. Returns whether it saw one; returns
 /// at once where `/proc` cannot tell. A system that is still starting
 /// (`sh -c 'sleep 1; exec sut'`) would otherwise get its first input, and give its first
 /// answer, late: a false δ.
@@ -589,7 +589,20 @@ fn blocked_reading(pid: u32, grace: Duration) -> bool {
                     .any(|w| wchan.contains(w))
                 && reads_the_pipe(p, t, &pipe)
         };
+        let reads = |p: u32| {
+            read_dir(format!("/proc/{p}/task")).is_ok_and(|tasks| {
+                tasks
+                    .flatten()
+                    .any(|t| waiting(p, &t.file_name().to_string_lossy()))
+            })
+        };
+        let mut pause = Duration::from_micros(50);
         loop {
+            // the system itself first (most systems read their input in the process ioco
+            // started): no look at every process of the machine
+            if reads(pid) {
+                return true;
+            }
             // the processes of the system's group (it leads its own process group)
             let mut procs = vec![pid];
             if let Ok(dir) = read_dir("/proc") {
@@ -611,19 +624,16 @@ fn blocked_reading(pid: u32, grace: Duration) -> bool {
                 if fd0 != pipe {
                     continue;
                 }
-                let Ok(tasks) = read_dir(format!("/proc/{p}/task")) else {
-                    continue;
-                };
-                for t in tasks.flatten() {
-                    if waiting(p, &t.file_name().to_string_lossy()) {
-                        return true;
-                    }
+                if p != pid && reads(p) {
+                    return true;
                 }
             }
             if !alive || Instant::now() >= deadline {
                 return false; // gone, or /proc cannot tell
             }
-            std::thread::sleep(Duration::from_millis(2));
+            // a system starts in about a millisecond: look often at first, then every 2 ms
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(Duration::from_millis(2));
         }
     }
     #[cfg(not(target_os = "linux"))]

@@ -58,6 +58,33 @@ pub enum Established {
 /// One thread in a sample: (pid, tid, run count, run time in ns).
 type Seen = (u32, u32, u64, u64);
 
+/// The `/proc` files of one thread, kept open between samples and re-read from the start
+/// (`pread`), so a sample costs one read per file instead of an open, a read and a close.
+/// A file of a thread that has exited reads as an error (`ESRCH`), never as another thread.
+struct Task {
+    tid: u32,
+    stat: std::fs::File,
+    schedstat: std::fs::File,
+    syscall: std::fs::File,
+    children: std::fs::File,
+}
+
+/// The threads of one process of the tree, as last listed.
+struct Proc {
+    pid: u32,
+    tasks: Vec<Task>,
+}
+
+/// What sampling one process found.
+enum Sampled {
+    /// Every thread asleep (in a wait only our input can end, when asked).
+    Asleep,
+    /// A thread that is not.
+    Awake,
+    /// The threads listed before are not the threads now: list them again.
+    Stale,
+}
+
 /// Proves quiescence of a process tree (see the module documentation).
 pub struct ProcessProbe {
     root: u32,
@@ -68,8 +95,11 @@ pub struct ProcessProbe {
     pipe: std::path::PathBuf,
     first: Vec<Seen>,
     second: Vec<Seen>,
+    /// The processes of the tree with their open `/proc` files.
+    procs: Vec<Proc>,
     /// Scratch text of the last `/proc` file read.
     text: String,
+    buf: Vec<u8>,
 }
 
 impl ProcessProbe {
@@ -91,7 +121,9 @@ impl ProcessProbe {
             pipe,
             first: Vec::new(),
             second: Vec::new(),
+            procs: Vec::new(),
             text: String::new(),
+            buf: vec![0; 4096],
         })
     }
 
@@ -103,10 +135,13 @@ impl ProcessProbe {
         let ok = self.sample(&mut first, true)
             && pending(self.stdin_fd) == Some(0)
             && pending(self.stdout_fd) == Some(0);
+        self.first = first;
+        if !ok {
+            return false;
+        }
         let mut second = std::mem::take(&mut self.second);
         second.clear();
-        let same = ok && self.sample(&mut second, false) && first == second;
-        self.first = first;
+        let same = self.sample(&mut second, false) && self.first == second;
         self.second = second;
         same
     }
@@ -114,80 +149,152 @@ impl ProcessProbe {
     /// Every thread of the tree, asleep (in a wait only our input or the tree can end, when
     /// `check_waits`), into `out`; false as soon as one is not.
     fn sample(&mut self, out: &mut Vec<Seen>, check_waits: bool) -> bool {
-        let mut procs = vec![self.root];
+        let mut pids = if check_waits {
+            vec![self.root]
+        } else {
+            // the processes of the first sample, in its order
+            let mut pids: Vec<u32> = self.first.iter().map(|s| s.0).collect();
+            pids.dedup();
+            pids
+        };
         let mut i = 0;
-        while i < procs.len() {
-            let p = procs[i];
+        let mut seen = true;
+        while i < pids.len() {
+            let p = pids[i];
             i += 1;
-            let Ok(tasks) = std::fs::read_dir(format!("/proc/{p}/task")) else {
-                return false;
+            let (len_out, len_pids) = (out.len(), pids.len());
+            let mut tries = 0;
+            let asleep = loop {
+                match self.sample_proc(p, out, &mut pids, check_waits) {
+                    Sampled::Asleep => break true,
+                    Sampled::Awake => break false,
+                    Sampled::Stale if tries == 0 => {
+                        // list the threads again, once
+                        tries += 1;
+                        self.procs.retain(|q| q.pid != p);
+                        out.truncate(len_out);
+                        pids.truncate(len_pids);
+                    }
+                    Sampled::Stale => break false,
+                }
             };
-            let mut tids: Vec<u32> = tasks
-                .flatten()
-                .filter_map(|e| e.file_name().to_str().and_then(|n| n.parse().ok()))
-                .collect();
-            if tids.is_empty() {
-                return false;
-            }
-            tids.sort_unstable();
-            for t in tids {
-                let base = format!("/proc/{p}/task/{t}");
-                let Some(state) = self.state(&base) else {
-                    return false;
-                };
-                if matches!(state, 'Z' | 'X') {
-                    continue; // a zombie writes nothing
-                }
-                if state != 'S' || (check_waits && !self.waits_for_input(p, &base)) {
-                    return false;
-                }
-                let Some((runs, ns)) = self.schedstat(&base) else {
-                    return false;
-                };
-                out.push((p, t, runs, ns));
-                if !self.read(&format!("{base}/children")) {
-                    return false;
-                }
-                procs.extend(
-                    self.text
-                        .split_ascii_whitespace()
-                        .filter_map(|c| c.parse::<u32>().ok()),
-                );
+            if !asleep {
+                seen = false;
+                break;
             }
         }
-        true
+        // forget the processes that have left the tree (their files read as errors anyway)
+        if seen {
+            self.procs.retain(|q| pids.contains(&q.pid));
+        }
+        seen
+    }
+
+    /// The threads of process `p` (see [`ProcessProbe::sample`]); its children into `pids`.
+    fn sample_proc(
+        &mut self,
+        p: u32,
+        out: &mut Vec<Seen>,
+        pids: &mut Vec<u32>,
+        check_waits: bool,
+    ) -> Sampled {
+        let at = match self.procs.iter().position(|q| q.pid == p) {
+            Some(at) => at,
+            None => match list(p) {
+                Some(tasks) => {
+                    self.procs.push(Proc { pid: p, tasks });
+                    self.procs.len() - 1
+                }
+                None => return Sampled::Awake,
+            },
+        };
+        let n = self.procs[at].tasks.len();
+        for k in 0..n {
+            let tid = self.procs[at].tasks[k].tid;
+            if !read_at(
+                &self.procs[at].tasks[k].stat,
+                &mut self.buf,
+                &mut self.text,
+                true,
+            ) {
+                return Sampled::Stale;
+            }
+            // pid (comm) S ...: the comm may hold blanks and parentheses
+            let Some((_, rest)) = self.text.rsplit_once(") ") else {
+                return Sampled::Awake;
+            };
+            let mut fields = rest.split_ascii_whitespace();
+            let Some(state) = fields.next().and_then(|f| f.chars().next()) else {
+                return Sampled::Awake;
+            };
+            // field 20 of stat, the process's number of threads: a thread created since
+            // the listing makes the listing stale
+            match fields.nth(16).and_then(|f| f.parse::<usize>().ok()) {
+                Some(threads) if threads == n => {}
+                _ => return Sampled::Stale,
+            }
+            if matches!(state, 'Z' | 'X') {
+                continue; // a zombie writes nothing
+            }
+            if state != 'S' {
+                return Sampled::Awake;
+            }
+            if check_waits {
+                if !read_at(
+                    &self.procs[at].tasks[k].syscall,
+                    &mut self.buf,
+                    &mut self.text,
+                    true,
+                ) {
+                    return Sampled::Stale;
+                }
+                if !self.waits_for_input(p) {
+                    return Sampled::Awake;
+                }
+            }
+            if !read_at(
+                &self.procs[at].tasks[k].schedstat,
+                &mut self.buf,
+                &mut self.text,
+                true,
+            ) {
+                return Sampled::Stale;
+            }
+            let mut f = self.text.split_ascii_whitespace();
+            let ns = f.next().and_then(|x| x.parse().ok());
+            let runs = f.nth(1).and_then(|x| x.parse().ok());
+            let (Some(ns), Some(runs)) = (ns, runs) else {
+                return Sampled::Awake;
+            };
+            out.push((p, tid, runs, ns));
+            if !check_waits {
+                // the second sample: a process created since the first was forked by a
+                // thread that ran, whose run count differs; the first sample's tree stands
+                continue;
+            }
+            if !read_at(
+                &self.procs[at].tasks[k].children,
+                &mut self.buf,
+                &mut self.text,
+                false,
+            ) {
+                return Sampled::Stale;
+            }
+            pids.extend(
+                self.text
+                    .split_ascii_whitespace()
+                    .filter_map(|c| c.parse::<u32>().ok()),
+            );
+        }
+        Sampled::Asleep
     }
 
     /// Read a small file into `self.text`.
     fn read(&mut self, path: &str) -> bool {
-        use std::io::Read;
-        self.text.clear();
         match std::fs::File::open(path) {
-            Ok(mut f) => f.read_to_string(&mut self.text).is_ok(),
+            Ok(f) => read_at(&f, &mut self.buf, &mut self.text, false),
             Err(_) => false,
         }
-    }
-
-    /// The state letter of a thread (`S`, `R`, `Z`, ...).
-    fn state(&mut self, base: &str) -> Option<char> {
-        if !self.read(&format!("{base}/stat")) {
-            return None;
-        }
-        // pid (comm) S ...: the comm may hold blanks and parentheses
-        let (_, rest) = self.text.rsplit_once(") ")?;
-        rest.chars().next()
-    }
-
-    /// Run count and run time of a thread.
-    fn schedstat(&mut self, base: &str) -> Option<(u64, u64)> {
-        if !self.read(&format!("{base}/schedstat")) {
-            return None;
-        }
-        let mut f = self.text.split_ascii_whitespace();
-        let ns = f.next()?.parse().ok()?;
-        let _wait = f.next()?;
-        let runs = f.next()?.parse().ok()?;
-        Some((runs, ns))
     }
 
     /// Whether descriptor `fd` of process `p` is the system's standard input.
@@ -197,10 +304,8 @@ impl ProcessProbe {
 
     /// Whether the thread at `base` (of process `p`) waits in a call that only our input or
     /// the system itself can end (see the module documentation).
-    fn waits_for_input(&mut self, p: u32, base: &str) -> bool {
-        if !self.read(&format!("{base}/syscall")) {
-            return false;
-        }
+    /// The thread's `syscall` file is in `self.text`.
+    fn waits_for_input(&mut self, p: u32) -> bool {
         let mut f = self.text.split_ascii_whitespace();
         let Some(nr) = f.next().and_then(|n| n.parse::<i64>().ok()) else {
             return false; // "running"
@@ -269,6 +374,59 @@ impl ProcessProbe {
     }
 }
 
+/// The threads of process `p`, with their `/proc` files open; `None` if it has none or they
+/// cannot be opened.
+fn list(p: u32) -> Option<Vec<Task>> {
+    let mut tids: Vec<u32> = std::fs::read_dir(format!("/proc/{p}/task"))
+        .ok()?
+        .flatten()
+        .filter_map(|e| e.file_name().to_str().and_then(|n| n.parse().ok()))
+        .collect();
+    if tids.is_empty() {
+        return None;
+    }
+    tids.sort_unstable();
+    tids.into_iter()
+        .map(|tid| {
+            let open = |f: &str| std::fs::File::open(format!("/proc/{p}/task/{tid}/{f}")).ok();
+            Some(Task {
+                tid,
+                stat: open("stat")?,
+                schedstat: open("schedstat")?,
+                syscall: open("syscall")?,
+                children: open("children")?,
+            })
+        })
+        .collect()
+}
+
+/// Read a small `/proc` file from its start into `text` (through `buf`); false on an error
+/// (a thread that has exited). A file shown in one piece (`stat`, `schedstat`, `syscall`:
+/// `single` is true) is whole after a read that did not fill the buffer; the others are read
+/// until the end.
+fn read_at(f: &std::fs::File, buf: &mut Vec<u8>, text: &mut String, single: bool) -> bool {
+    use std::os::unix::fs::FileExt;
+    let mut len = 0;
+    loop {
+        match f.read_at(&mut buf[len..], len as u64) {
+            Ok(0) => break,
+            Ok(n) => {
+                len += n;
+                if len == buf.len() {
+                    buf.resize(buf.len() * 2, 0);
+                } else if single {
+                    break;
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return false,
+        }
+    }
+    text.clear();
+    text.push_str(&String::from_utf8_lossy(&buf[..len]));
+    true
+}
+
 /// Bytes waiting in a pipe (`FIONREAD`); `None` if it cannot be asked.
 fn pending(fd: RawFd) -> Option<i32> {
     let mut n: libc::c_int = 0;
@@ -329,6 +487,35 @@ mod tests {
         let mut got = [0u8; 4];
         c.stdout.as_mut().unwrap().read_exact(&mut got).unwrap();
         assert!(becomes_quiet(&mut p));
+        let _ = c.kill();
+        let _ = c.wait();
+
+        // a thread created after a quiet probe (the probe keeps its files open): the new
+        // thread, in a timed wait, is seen, never taken for the old listing
+        let mut c = spawn(
+            "exec python3 -c 'import sys, threading, time\n\
+             sys.stdin.readline()\n\
+             threading.Thread(target=lambda: time.sleep(30), daemon=True).start()\n\
+             sys.stdin.readline()'",
+        );
+        let (i, o) = (c.stdin.as_ref().unwrap(), c.stdout.as_ref().unwrap());
+        let mut p = ProcessProbe::new(c.id(), i.as_raw_fd(), o.as_raw_fd()).unwrap();
+        assert!(becomes_quiet(&mut p));
+        c.stdin.as_mut().unwrap().write_all(b"go\n").unwrap();
+        // until the thread is there the probe may say anything; once it is, never quiet
+        let end = Instant::now() + Duration::from_secs(20);
+        while std::fs::read_dir(format!("/proc/{}/task", c.id()))
+            .unwrap()
+            .count()
+            < 2
+        {
+            assert!(Instant::now() < end, "the thread did not start");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+        for _ in 0..20 {
+            assert!(!p.quiet());
+        }
         let _ = c.kill();
         let _ = c.wait();
 
