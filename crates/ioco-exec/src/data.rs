@@ -1,5 +1,5 @@
 //! Systems under test **with data**: a child process or a TCP peer as an
-//! [`ioco_symbolic::online::DataSut`], for the symbolic engine (`ioco test` on a `.ioco` model
+//! [`Sut`](ioco_engine::sut::Sut) over gate values, for the symbolic engine (`ioco test` on a `.ioco` model
 //! with infinite data, `ioco run` of a switch-coverage suite).
 //!
 //! [`DataAdapter`] reuses the label-level adapters of [`crate::adapter`] for everything that is

@@ -405,6 +405,10 @@ impl SutArgs {
         cfg.settle = settle;
         cfg.connect_timeout = self.connect_timeout;
         cfg.io_time = self.io_time;
+        cfg.process_quiescence = matches!(
+            self.quiescence,
+            QuiescenceArg::Auto | QuiescenceArg::Process
+        );
         if let (Some(cmd), Some(_)) = (&self.cmd, &self.tcp) {
             let argv = ProcessConfig::from_command_line(cmd)
                 .map_err(|e| miette!("{e}"))?
@@ -506,7 +510,8 @@ impl SutArgs {
         match self.quiescence {
             QuiescenceArg::Auto => Ok(()),
             QuiescenceArg::Marker if !marker => Err(miette!(
-                help = "give the line the system prints when it waits for input, e.g.                         --quiescence-marker '#quiet'",
+                help = "give the line the system prints when it waits for input, e.g. \
+                        --quiescence-marker '#quiet'",
                 "--quiescence marker needs --quiescence-marker LINE"
             )),
             QuiescenceArg::Marker => Ok(()),
@@ -518,12 +523,12 @@ impl SutArgs {
             QuiescenceArg::Timeout => Ok(()),
             QuiescenceArg::Process
                 if self.cmd.is_none()
-                    || self.tcp.is_some()
                     || !cfg!(all(target_os = "linux", target_arch = "x86_64")) =>
             {
                 Err(miette!(
                     help = "use --quiescence timeout (or auto) for this system",
-                    "--quiescence process observes a program that ioco starts and talks to over                      its standard input and output (--sut CMD, without --tcp), on Linux x86_64"
+                    "--quiescence process observes a program that ioco starts (--sut CMD, over \
+                     its standard input and output or, with --tcp, as a server), on Linux x86_64"
                 ))
             }
             QuiescenceArg::Process => Ok(()),

@@ -31,6 +31,16 @@
 //! input. An output written before the first sample is in the pipe by the check (writes to a
 //! pipe are synchronous), one written after it means a thread ran.
 //!
+//! ## A TCP server ioco starts
+//! For a one-shot server (`--sut CMD --tcp 127.0.0.1:{port}`, [`ProcessProbe::tcp`]) the
+//! system's end of the channel is its socket of our connection, found in `/proc/net/tcp{,6}`
+//! as the row whose addresses are ours swapped. The waits of 1. are on that socket (`read`,
+//! `recvfrom`, `recvmsg`, `poll`, `select`, `epoll`), and 2. becomes: our receive queue is
+//! empty (`FIONREAD`), and in `/proc/net/tcp` both ends' send queues (bytes not yet
+//! acknowledged: an input acknowledged is in the system's receive queue and has woken its
+//! reader; an output the system wrote but the kernel holds back, by Nagle's algorithm or
+//! `TCP_CORK`, is still there) and the system's receive queue are empty.
+//!
 //! ## What falls back to the time-out
 //! Anything that cannot be proved this way is not quiescence *yet*: the caller keeps waiting,
 //! and the time-out decides as before. A timed wait (`nanosleep`, a `futex` or `poll` with a
@@ -88,11 +98,13 @@ enum Sampled {
 /// Proves quiescence of a process tree (see the module documentation).
 pub struct ProcessProbe {
     root: u32,
-    /// Our write end of the system's standard input, our read end of its standard output.
-    stdin_fd: RawFd,
-    stdout_fd: RawFd,
-    /// The link of the system's standard input, `pipe:[INODE]`.
-    pipe: std::path::PathBuf,
+    /// How we talk to the system.
+    channel: Channel,
+    /// The link of the system's end of the channel (`pipe:[INODE]` of its standard input,
+    /// `socket:[INODE]` of its end of our connection).
+    input: std::path::PathBuf,
+    /// Over TCP: our local and remote address as `/proc/net/tcp` writes them.
+    addresses: Option<(String, String)>,
     first: Vec<Seen>,
     second: Vec<Seen>,
     /// The processes of the tree with their open `/proc` files.
@@ -114,27 +126,149 @@ impl ProcessProbe {
         if !pipe.to_string_lossy().starts_with("pipe:") {
             return None;
         }
-        Some(ProcessProbe {
+        Some(ProcessProbe::with(
             root,
-            stdin_fd,
-            stdout_fd,
+            Channel::Pipes {
+                stdin_fd,
+                stdout_fd,
+            },
             pipe,
+            None,
+        ))
+    }
+
+    /// A probe of the process tree under `root` (a server ioco started), which we talk to over
+    /// the TCP connection `ours` (on loopback); `None` where `/proc` cannot tell, or the
+    /// system's end of the connection is not found (not on this machine).
+    pub fn tcp(root: u32, ours: RawFd) -> Option<ProcessProbe> {
+        if !cfg!(all(target_os = "linux", target_arch = "x86_64")) {
+            return None;
+        }
+        let link = std::fs::read_link(format!("/proc/self/fd/{ours}")).ok()?;
+        let our_inode = socket_inode(&link.to_string_lossy())?;
+        let (table, local, remote) =
+            ["/proc/net/tcp", "/proc/net/tcp6"]
+                .into_iter()
+                .find_map(|t| {
+                    let text = std::fs::read_to_string(t).ok()?;
+                    let me = text
+                        .lines()
+                        .skip(1)
+                        .filter_map(TcpRow::parse)
+                        .find(|r| r.inode == our_inode)?;
+                    Some((t, me.local.to_string(), me.remote.to_string()))
+                })?;
+        // the system's end is found once the server has accepted the connection (before, it
+        // has no socket of its own: inode 0)
+        Some(ProcessProbe::with(
+            root,
+            Channel::Tcp {
+                ours,
+                our_inode,
+                their_inode: 0,
+                table,
+            },
+            std::path::PathBuf::new(),
+            Some((local, remote)),
+        ))
+    }
+
+    /// The system's end of a TCP connection, once it has accepted it: the row of the table
+    /// whose addresses are ours swapped, with an inode.
+    fn their_end(&mut self) -> bool {
+        let Channel::Tcp {
+            ref mut their_inode,
+            table,
+            ..
+        } = self.channel
+        else {
+            return true;
+        };
+        if *their_inode != 0 {
+            return true;
+        }
+        let Some((local, remote)) = self.addresses.as_ref() else {
+            return false;
+        };
+        let Ok(text) = std::fs::read_to_string(table) else {
+            return false;
+        };
+        let Some(them) = text
+            .lines()
+            .skip(1)
+            .filter_map(TcpRow::parse)
+            .find(|r| r.local == remote.as_str() && r.remote == local.as_str() && r.inode != 0)
+        else {
+            return false;
+        };
+        *their_inode = them.inode;
+        self.input = format!("socket:[{}]", them.inode).into();
+        true
+    }
+
+    fn with(
+        root: u32,
+        channel: Channel,
+        input: std::path::PathBuf,
+        addresses: Option<(String, String)>,
+    ) -> ProcessProbe {
+        ProcessProbe {
+            root,
+            channel,
+            input,
+            addresses,
             first: Vec::new(),
             second: Vec::new(),
             procs: Vec::new(),
             text: String::new(),
             buf: vec![0; 4096],
-        })
+        }
+    }
+
+    /// Whether nothing is on its way between us and the system: it has received every input
+    /// we wrote, and we have received everything it wrote (what is in our own buffer is the
+    /// caller's to check).
+    fn drained(&mut self) -> bool {
+        match self.channel {
+            Channel::Pipes {
+                stdin_fd,
+                stdout_fd,
+            } => pending(stdin_fd) == Some(0) && pending(stdout_fd) == Some(0),
+            Channel::Tcp {
+                ours,
+                our_inode,
+                their_inode,
+                table,
+            } => {
+                // our receive queue is empty; in the table, every byte either end sent is
+                // acknowledged (so in the other's receive queue: an input acknowledged has
+                // woken the system's reader) and the system's receive queue is empty
+                if pending(ours) != Some(0) || !self.read(table) {
+                    return false;
+                }
+                let mut seen = 0;
+                for r in self.text.lines().skip(1).filter_map(TcpRow::parse) {
+                    if r.inode == our_inode || r.inode == their_inode {
+                        if r.tx_queue != 0 || r.rx_queue != 0 {
+                            return false;
+                        }
+                        seen += 1;
+                    }
+                }
+                seen == 2
+            }
+        }
     }
 
     /// Whether the system provably cannot write without new input now (see the module
     /// documentation). The caller has no unread line of the system in its own buffer.
     pub fn quiet(&mut self) -> bool {
+        if !self.their_end() {
+            return false;
+        }
         let mut first = std::mem::take(&mut self.first);
         first.clear();
-        let ok = self.sample(&mut first, true)
-            && pending(self.stdin_fd) == Some(0)
-            && pending(self.stdout_fd) == Some(0);
+        let ok = self.sample(&mut first, true) && self.drained();
         self.first = first;
         if !ok {
             return false;
@@ -297,9 +431,10 @@ impl ProcessProbe {
         }
     }
 
-    /// Whether descriptor `fd` of process `p` is the system's standard input.
+    /// Whether descriptor `fd` of process `p` is the system's end of the channel (its standard
+    /// input, or its end of our connection).
     fn is_stdin(&self, p: u32, fd: u64) -> bool {
-        std::fs::read_link(format!("/proc/{p}/fd/{fd}")).is_ok_and(|l| l == self.pipe)
+        std::fs::read_link(format!("/proc/{p}/fd/{fd}")).is_ok_and(|l| l == self.input)
     }
 
     /// Whether the thread at `base` (of process `p`) waits in a call that only our input or
@@ -319,8 +454,8 @@ impl ProcessProbe {
         }
         const POLLIN_LIKE: i16 = 0x001 | 0x002 | 0x040 | 0x080; // POLLIN, PRI, RDNORM, RDBAND
         match nr {
-            // read, pread64, readv
-            0 | 17 | 19 => self.is_stdin(p, args[0]),
+            // read, pread64, readv; recvfrom, recvmsg (a socket)
+            0 | 17 | 19 | 45 | 47 => self.is_stdin(p, args[0]),
             // futex: FUTEX_WAIT (0) or FUTEX_WAIT_BITSET (9), private or not, no time-out
             202 => matches!(args[1] & 0x7f, 0 | 9) && args[3] == 0,
             // wait4, waitid: a child, itself part of the system
@@ -427,7 +562,54 @@ fn read_at(f: &std::fs::File, buf: &mut Vec<u8>, text: &mut String, single: bool
     true
 }
 
-/// Bytes waiting in a pipe (`FIONREAD`); `None` if it cannot be asked.
+/// How ioco talks to the system.
+#[derive(Clone, Copy)]
+enum Channel {
+    /// Its standard input and output: our write end and our read end.
+    Pipes { stdin_fd: RawFd, stdout_fd: RawFd },
+    /// A TCP connection on this machine: our socket, the inodes of both ends, and the table
+    /// of `/proc/net` they are in.
+    Tcp {
+        ours: RawFd,
+        our_inode: u64,
+        their_inode: u64,
+        table: &'static str,
+    },
+}
+
+/// A row of `/proc/net/tcp{,6}`: addresses as written there, queues, inode.
+struct TcpRow<'a> {
+    local: &'a str,
+    remote: &'a str,
+    tx_queue: u64,
+    rx_queue: u64,
+    inode: u64,
+}
+
+impl<'a> TcpRow<'a> {
+    /// `sl local rem st tx_queue:rx_queue tr:when retrnsmt uid timeout inode ...`
+    fn parse(line: &'a str) -> Option<TcpRow<'a>> {
+        let f: Vec<&str> = line.split_ascii_whitespace().take(10).collect();
+        let (tx, rx) = f.get(4)?.split_once(':')?;
+        Some(TcpRow {
+            local: f.get(1)?,
+            remote: f.get(2)?,
+            tx_queue: u64::from_str_radix(tx, 16).ok()?,
+            rx_queue: u64::from_str_radix(rx, 16).ok()?,
+            inode: f.get(9)?.parse().ok()?,
+        })
+    }
+}
+
+/// The inode of a `socket:[INODE]` link.
+fn socket_inode(link: &str) -> Option<u64> {
+    link.strip_prefix("socket:[")?
+        .strip_suffix(']')?
+        .parse()
+        .ok()
+}
+
+/// Bytes waiting in a pipe or socket (`FIONREAD`); `None` if it cannot be asked.
 fn pending(fd: RawFd) -> Option<i32> {
     let mut n: libc::c_int = 0;
     // SAFETY: FIONREAD writes one int through a valid pointer; `fd` is a descriptor we own.

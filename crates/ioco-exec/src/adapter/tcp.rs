@@ -51,6 +51,10 @@ pub struct TcpConfig {
     pub io_time: Duration,
     /// A server program to start per run (client mode only).
     pub server: Option<ServerConfig>,
+    /// With a server program and no marker: establish quiescence by observing the server's
+    /// processes and the connection ([`super::quiescence::ProcessProbe::tcp`]) as well as by
+    /// the time-out.
+    pub process_quiescence: bool,
 }
 
 /// A server program started for each run, before connecting to it (see the module
@@ -111,6 +115,7 @@ impl TcpConfig {
             connect_timeout: Duration::from_secs(10),
             io_time: Duration::from_millis(50),
             server: None,
+            process_quiescence: false,
         }
     }
 }
@@ -302,6 +307,15 @@ impl TcpAdapter {
         );
         io.settle_hint = self.settle_hint;
         io.io_time = self.cfg.io_time;
+        if let Some(server) = self.server.as_ref() {
+            if self.cfg.process_quiescence && !self.codec.has_marker() {
+                use std::os::unix::io::AsRawFd;
+                io.probe = super::quiescence::ProcessProbe::tcp(
+                    server.proc.child.id(),
+                    stream.as_raw_fd(),
+                );
+            }
+        }
         self.conn = Some((stream, io));
         Ok(())
     }
