@@ -320,9 +320,17 @@ impl SutArgs {
         let Some(path) = self.model.get() else {
             return Ok(None);
         };
-        if self.tcp.is_some() || self.cmd.is_some() || self.listen.is_some() || self.sim.is_some() {
+        if self.tcp.is_some() || self.listen.is_some() || self.sim.is_some() {
             return Ok(None);
         }
+        // `--sut CMD` with a port placeholder (or with --cnect): TorXakis's way, the command
+        // started for each run and reached through the CNECTDEF; without, a program on
+        // standard input and output
+        let server = match &self.cmd {
+            Some(cmd) if cmd.contains("{port") || self.cnect.is_some() => Some(cmd),
+            Some(_) => return Ok(None),
+            None => None,
+        };
         if !crate::load::is_txs(path) {
             if let Some(c) = &self.cnect {
                 return Err(miette!(
@@ -345,6 +353,15 @@ impl SutArgs {
         }
         cfg.connect_timeout = self.connect_timeout;
         cfg.io_time = self.io_time;
+        if let Some(cmd) = server {
+            let argv = ProcessConfig::from_command_line(cmd)
+                .map_err(|e| miette!("{e}"))?
+                .argv;
+            cfg.server = Some(ServerConfig {
+                argv,
+                startup_timeout: self.startup_timeout,
+            });
+        }
         Ok(Some((spec, cfg)))
     }
 
@@ -469,7 +486,12 @@ impl SutArgs {
     }
 
     fn describe_sut(&self) -> String {
-        if let (Some(c), Some(a)) = (&self.cmd, &self.tcp) {
+        if let (Some(c), Some(n), Some(m)) = (&self.cmd, self.cnect_used.get(), self.model.get()) {
+            format!(
+                "the CNECTDEF {n} of {}, SUT started per run: {c}",
+                m.display()
+            )
+        } else if let (Some(c), Some(a)) = (&self.cmd, &self.tcp) {
             format!("tcp client of {a}, server started per run: {c}")
         } else if let Some(c) = &self.cmd {
             format!("process: {c}")
@@ -557,6 +579,26 @@ impl SutArgs {
         }
         let wire = self.wire()?;
         let settle = Duration::from_millis(self.timeout_ms());
+        // a .txs model's CNECTDEF (with --sut "CMD {port}": the SUT started for each run)
+        if let Some((tspec, cfg)) = self.txs_connection()? {
+            let timeout = settle;
+            // check the configuration against the model now, for a clear error
+            let first = ioco_exec::adapter::txs::TxsAdapter::new(tspec.clone(), cfg.clone())
+                .map_err(|e| miette!("{e}"))?;
+            let first = std::sync::Mutex::new(Some(first));
+            return Ok(Box::new(move |_| {
+                let mut a = match first.lock().unwrap_or_else(|p| p.into_inner()).take() {
+                    Some(a) => a,
+                    None => ioco_exec::adapter::txs::TxsAdapter::new(tspec.clone(), cfg.clone())
+                        .map_err(SutError::Start)?,
+                };
+                a.timeout = timeout;
+                Ok(
+                    Box::new(ioco_exec::adapter::txs::TxsLabels::new(a, &alphabet))
+                        as Box<dyn Sut + Send>,
+                )
+            }));
+        }
         if let Some(addr) = &self.tcp {
             let cfg = self.tcp_config(TcpMode::Connect(addr.clone()), wire, settle)?;
             return Ok(Box::new(move |_| {
@@ -605,25 +647,6 @@ impl SutArgs {
             return Ok(Box::new(move |_| {
                 Ok(Box::new(Simulator::new(Arc::clone(&imp), &alphabet, opts))
                     as Box<dyn Sut + Send>)
-            }));
-        }
-        if let Some((tspec, cfg)) = self.txs_connection()? {
-            let timeout = settle;
-            // check the configuration against the model now, for a clear error
-            let first = ioco_exec::adapter::txs::TxsAdapter::new(tspec.clone(), cfg.clone())
-                .map_err(|e| miette!("{e}"))?;
-            let first = std::sync::Mutex::new(Some(first));
-            return Ok(Box::new(move |_| {
-                let mut a = match first.lock().unwrap_or_else(|p| p.into_inner()).take() {
-                    Some(a) => a,
-                    None => ioco_exec::adapter::txs::TxsAdapter::new(tspec.clone(), cfg.clone())
-                        .map_err(SutError::Start)?,
-                };
-                a.timeout = timeout;
-                Ok(
-                    Box::new(ioco_exec::adapter::txs::TxsLabels::new(a, &alphabet))
-                        as Box<dyn Sut + Send>,
-                )
             }));
         }
         Err(miette!(

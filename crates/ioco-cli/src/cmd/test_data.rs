@@ -60,6 +60,21 @@ pub fn data_factory(sut: &super::sut::SutArgs, spec: &Arc<Spec>) -> Result<DataF
     let wire = sut.wire()?;
     let settle = Duration::from_millis(sut.timeout_ms());
     let timeout = Duration::from_millis(sut.timeout_ms());
+    // a .txs model's CNECTDEF (with --sut "CMD {port}": the SUT started for each run)
+    if let Some((_, cfg)) = sut.txs_connection()? {
+        // check the configuration against the model now, for a clear error
+        let first = TxsAdapter::new(spec.clone(), cfg.clone()).map_err(|e| miette!("{e}"))?;
+        let first = Mutex::new(Some(first));
+        let spec = spec.clone();
+        return Ok(Box::new(move |_| {
+            let mut a = match first.lock().unwrap_or_else(|p| p.into_inner()).take() {
+                Some(a) => a,
+                None => TxsAdapter::new(spec.clone(), cfg.clone())?,
+            };
+            a.timeout = timeout;
+            Ok(Box::new(a) as Box<dyn Sut<GateValue>>)
+        }));
+    }
     let target = if let Some(addr) = &sut.tcp {
         Some(DataTarget::Tcp(sut.tcp_config(
             TcpMode::Connect(addr.clone()),
@@ -116,20 +131,6 @@ pub fn data_factory(sut: &super::sut::SutArgs, spec: &Arc<Spec>) -> Result<DataF
                 Box::new(SpecSut::new(sim, ChaCha8Rng::seed_from_u64(seed ^ 0x5eed)))
                     as Box<dyn Sut<GateValue>>,
             )
-        }));
-    }
-    if let Some((_, cfg)) = sut.txs_connection()? {
-        // check the configuration against the model now, for a clear error
-        let first = TxsAdapter::new(spec.clone(), cfg.clone()).map_err(|e| miette!("{e}"))?;
-        let first = Mutex::new(Some(first));
-        let spec = spec.clone();
-        return Ok(Box::new(move |_| {
-            let mut a = match first.lock().unwrap_or_else(|p| p.into_inner()).take() {
-                Some(a) => a,
-                None => TxsAdapter::new(spec.clone(), cfg.clone())?,
-            };
-            a.timeout = timeout;
-            Ok(Box::new(a) as Box<dyn Sut<GateValue>>)
         }));
     }
     Err(miette!(

@@ -71,23 +71,51 @@ pub struct ServerConfig {
 pub const PORT_PLACEHOLDER: &str = "{port}";
 
 /// A port that was free a moment ago on the loopback interface.
-fn free_port() -> Result<u16, SutError> {
+pub(crate) fn free_port() -> Result<u16, SutError> {
     TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
         .map_err(|e| SutError::Start(format!("cannot find a free port: {e}")))
 }
 
-/// A running server with its output tails (standard output, standard error).
-struct Server {
+/// A running server with its output tails (standard output, standard error), in its own
+/// process group, killed with it when dropped.
+pub(crate) struct Server {
     proc: Marked,
     out: Arc<Tail>,
     err: Arc<Tail>,
 }
 
 impl Server {
+    /// Start `argv` (its standard input closed, its output kept for messages).
+    pub(crate) fn start(argv: &[String]) -> Result<Server, SutError> {
+        let mut cmd = Command::new(&argv[0]);
+        cmd.args(&argv[1..])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut proc = Marked::spawn(&mut cmd).map_err(|e| {
+            SutError::Start(format!(
+                "cannot start the server `{}`: {e} (hint: give a path to an executable, e.g. \
+                 ./server, or use sh -c '...')",
+                argv[0]
+            ))
+        })?;
+        let out = spawn_tail(proc.child.stdout.take().expect("piped"), 4096);
+        let err = spawn_tail(proc.child.stderr.take().expect("piped"), 4096);
+        Ok(Server { proc, out, err })
+    }
+
+    /// How it ended, with its last output, if it has.
+    pub(crate) fn ended(&mut self) -> Option<String> {
+        match self.proc.child.try_wait() {
+            Ok(Some(st)) => Some(format!("{}; {}", describe_status(st), self.output())),
+            _ => None,
+        }
+    }
+
     /// Its last output, for an error message.
-    fn output(&self) -> String {
+    pub(crate) fn output(&self) -> String {
         let wait = Some(Duration::from_millis(200));
         let parts: Vec<String> = [self.err.render(wait), self.out.render(wait)]
             .into_iter()
@@ -185,21 +213,7 @@ impl TcpAdapter {
         let fill = |s: &str| s.replace(PORT_PLACEHOLDER, &port);
         let addr = fill(template);
         let argv: Vec<String> = cfg.argv.iter().map(|a| fill(a)).collect();
-        let mut cmd = Command::new(&argv[0]);
-        cmd.args(&argv[1..])
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let mut proc = Marked::spawn(&mut cmd).map_err(|e| {
-            SutError::Start(format!(
-                "cannot start the server `{}`: {e} (hint: give a path to an executable, e.g. \
-                 ./server, or use sh -c '...')",
-                argv[0]
-            ))
-        })?;
-        let out = spawn_tail(proc.child.stdout.take().expect("piped"), 4096);
-        let err = spawn_tail(proc.child.stderr.take().expect("piped"), 4096);
-        let mut server = Server { proc, out, err };
+        let mut server = Server::start(&argv)?;
         let addrs: Vec<SocketAddr> = addr
             .to_socket_addrs()
             .map_err(|e| SutError::Start(format!("bad address `{addr}`: {e}")))?

@@ -271,6 +271,10 @@ pub struct TxsSocketConfig {
     /// Constructors whose name on the wire is not their model name (TorXakis overloads
     /// constructors, `.ioco` renames them): model name → name written and read.
     pub wire_ctors: BTreeMap<String, String>,
+    /// The SUT's command, started for each run before connecting (TorXakis's one-shot SUTs
+    /// serve one connection): `{port}` in it is replaced by a free port chosen per start for
+    /// the CNECTDEF's one `PORT`, `{port:N}` by one for its `PORT N`.
+    pub server: Option<super::tcp::ServerConfig>,
 }
 
 impl TxsSocketConfig {
@@ -286,6 +290,7 @@ impl TxsSocketConfig {
             write_timeout: Duration::from_secs(5),
             max_line: 64 * 1024,
             wire_ctors: BTreeMap::new(),
+            server: None,
         }
     }
 
@@ -310,6 +315,32 @@ impl TxsSocketConfig {
     pub fn port(&self, port: u16) -> u16 {
         self.ports.get(&port).copied().unwrap_or(port)
     }
+}
+
+/// The port placeholders of a command-line word: `{port}` (None) and `{port:N}` (N).
+fn placeholders(word: &str) -> Result<Vec<Option<u16>>, String> {
+    let mut found = Vec::new();
+    let mut rest = word;
+    while let Some(at) = rest.find("{port") {
+        rest = &rest[at + 5..];
+        if let Some(r) = rest.strip_prefix('}') {
+            found.push(None);
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix(':') {
+            let end = r
+                .find('}')
+                .ok_or_else(|| format!("an unclosed {{port:...}} in `{word}`"))?;
+            let n = r[..end].parse::<u16>().map_err(|_| {
+                format!(
+                    "{{port:{}}} in `{word}`: write {{port:N}} with a PORT N of the CNECTDEF",
+                    &r[..end]
+                )
+            })?;
+            found.push(Some(n));
+            rest = &r[end + 1..];
+        }
+    }
+    Ok(found)
 }
 
 /// `7890=41234,7891=41235` (commas or blanks between entries) → the port map of
@@ -383,6 +414,14 @@ pub struct TxsAdapter {
     quiet_expected: bool,
     /// The socket and time of the last input written.
     last_input: Option<(usize, Instant)>,
+    /// The SUT's process, when ioco starts it ([`TxsSocketConfig::server`]).
+    server: Option<super::tcp::Server>,
+    /// The ports chosen for this start: the CNECTDEF's port → the port used.
+    started: BTreeMap<u16, u16>,
+    /// Connections made so far, and whether a line went either way on the current one: a SUT
+    /// that refuses or drops a later run's connection before any line is one-shot.
+    connections: u32,
+    exchanged: bool,
 }
 
 impl TxsAdapter {
@@ -462,6 +501,30 @@ impl TxsAdapter {
                 "the port map names port {p}, which is no PORT of the CNECTDEF"
             ));
         }
+        if let Some(server) = &cfg.server {
+            let ports: std::collections::BTreeSet<u16> =
+                cfg.sockets.iter().map(|s| s.port).collect();
+            for a in &server.argv {
+                for n in placeholders(a)? {
+                    match n {
+                        None if ports.len() != 1 => {
+                            let list: Vec<String> = ports.iter().map(u16::to_string).collect();
+                            return Err(format!(
+                                "the CNECTDEF has the ports {}: write {{port:N}} in the SUT's \
+                                 command for each PORT N it serves, not {{port}}",
+                                list.join(", ")
+                            ));
+                        }
+                        Some(n) if !ports.contains(&n) => {
+                            return Err(format!(
+                                "{{port:{n}}} in the SUT's command names no PORT of the CNECTDEF"
+                            ));
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
         let mut listeners = Vec::new();
         if cfg.side == TxsSide::Server {
             for s in &cfg.sockets {
@@ -499,7 +562,77 @@ impl TxsAdapter {
             timeouts: 0,
             quiet_expected: false,
             last_input: None,
+            server: None,
+            started: BTreeMap::new(),
+            connections: 0,
+            exchanged: false,
         })
+    }
+
+    /// The port used for the CNECTDEF's `port`: the one chosen for this start of the SUT, else
+    /// the port map's.
+    fn port(&self, port: u16) -> u16 {
+        self.started
+            .get(&port)
+            .copied()
+            .unwrap_or_else(|| self.cfg.port(port))
+    }
+
+    /// Start the SUT's command (the previous one is killed first), with fresh ports for its
+    /// placeholders (client side) or our listening ports (server side).
+    fn start_server(&mut self) -> Result<(), SutError> {
+        self.server = None;
+        self.started.clear();
+        let Some(cfg) = self.cfg.server.clone() else {
+            return Ok(());
+        };
+        let mut chosen: BTreeMap<u16, u16> = BTreeMap::new();
+        for s in &self.cfg.sockets {
+            let used = match self.cfg.side {
+                TxsSide::Client => super::tcp::free_port()?,
+                TxsSide::Server => self
+                    .local_addrs()
+                    .get(
+                        self.cfg
+                            .sockets
+                            .iter()
+                            .position(|x| x.port == s.port)
+                            .unwrap_or(0),
+                    )
+                    .map(|a| a.port())
+                    .unwrap_or(s.port),
+            };
+            chosen.entry(s.port).or_insert(used);
+        }
+        let argv: Vec<String> = cfg
+            .argv
+            .iter()
+            .map(|a| {
+                let mut a = a.clone();
+                for (file, used) in &chosen {
+                    a = a.replace(&format!("{{port:{file}}}"), &used.to_string());
+                }
+                if let Some(used) = chosen.values().next().filter(|_| chosen.len() == 1) {
+                    a = a.replace("{port}", &used.to_string());
+                }
+                a
+            })
+            .collect();
+        // client side: only the ports the command was told are moved; the others stay as in
+        // the file (or the port map)
+        if self.cfg.side == TxsSide::Client {
+            for (file, used) in chosen {
+                let named = cfg.argv.iter().any(|a| {
+                    a.contains(&format!("{{port:{file}}}"))
+                        || (a.contains("{port}") && self.cfg.sockets.len() == 1)
+                });
+                if named {
+                    self.started.insert(file, used);
+                }
+            }
+        }
+        self.server = Some(super::tcp::Server::start(&argv)?);
+        Ok(())
     }
 
     /// The local addresses listened on (server side), one per socket, e.g. to learn
@@ -514,7 +647,7 @@ impl TxsAdapter {
     /// `host:port` of socket `i` as used (after the port map), for messages.
     fn addr(&self, i: usize) -> String {
         let s = &self.cfg.sockets[i];
-        let port = self.cfg.port(s.port);
+        let port = self.port(s.port);
         if port == s.port {
             format!("{}:{}", s.host, port)
         } else {
@@ -534,7 +667,12 @@ impl TxsAdapter {
     /// Connect (client side) or accept (server side) every socket.
     fn connect(&mut self) -> Result<(), SutError> {
         self.disconnect();
-        let deadline = Instant::now() + self.cfg.connect_timeout;
+        let mut wait = self.cfg.connect_timeout;
+        if let Some(server) = &self.cfg.server {
+            wait = wait.max(server.startup_timeout);
+            self.start_server()?;
+        }
+        let deadline = Instant::now() + wait;
         let streams = match self.cfg.side {
             TxsSide::Client => {
                 let mut v = Vec::new();
@@ -561,12 +699,31 @@ impl TxsAdapter {
         }
         self.settled = false;
         self.last_input = None;
+        self.connections += 1;
+        self.exchanged = false;
         Ok(())
     }
 
-    fn connect_one(&self, i: usize, deadline: Instant) -> Result<TcpStream, SutError> {
+    /// A start error if the SUT ioco started has exited.
+    fn server_ended(&mut self, waiting_for: &str) -> Result<(), SutError> {
+        let Some(server) = self.server.as_mut() else {
+            return Ok(());
+        };
+        match server.ended() {
+            Some(how) => {
+                let argv = self.cfg.server.as_ref().map(|c| c.argv.join(" "));
+                Err(SutError::Start(format!(
+                    "the SUT `{}` {how}, before {waiting_for}",
+                    argv.unwrap_or_default()
+                )))
+            }
+            None => Ok(()),
+        }
+    }
+
+    fn connect_one(&mut self, i: usize, deadline: Instant) -> Result<TcpStream, SutError> {
         let s = &self.cfg.sockets[i];
-        let port = self.cfg.port(s.port);
+        let port = self.port(s.port);
         let addrs = resolve(&s.host, port).map_err(SutError::Broken)?;
         let mut last = String::from("no address");
         loop {
@@ -578,20 +735,41 @@ impl TxsAdapter {
                     Err(e) => last = e.to_string(),
                 }
             }
+            self.server_ended(&format!("accepting a connection on {}", self.addr(i)))?;
             if Instant::now() >= deadline {
+                let hint = if self.cfg.server.is_some() {
+                    "the SUT was started but does not listen there: check the port in its \
+                     command ({port} or {port:N} for the CNECTDEF's PORT N), or wait longer \
+                     with --startup-timeout"
+                        .to_string()
+                } else if self.connections > 0 {
+                    "the SUT accepted the connection of an earlier run and refuses this one: \
+                     TorXakis's SUTs serve one connection; give its command with --sut \
+                     \"CMD {port}\" to start it for each run, or test with --runs 1"
+                        .to_string()
+                } else {
+                    "the CNECTDEF is CLIENTSOCK, so the SUT must listen there; is it running? \
+                     (--sut \"CMD {port}\" starts it for each run)"
+                        .to_string()
+                };
                 return Err(SutError::Broken(format!(
                     "could not start the SUT: cannot connect to {} within {} s: {last} \
-                     (hint: the CNECTDEF is CLIENTSOCK, so the SUT must listen there; is it \
-                     running?)",
+                     (hint: {hint})",
                     self.addr(i),
-                    self.cfg.connect_timeout.as_secs_f64()
+                    self.cfg
+                        .server
+                        .as_ref()
+                        .map_or(self.cfg.connect_timeout, |s| s
+                            .startup_timeout
+                            .max(self.cfg.connect_timeout))
+                        .as_secs_f64()
                 )));
             }
             std::thread::sleep(Duration::from_millis(20));
         }
     }
 
-    fn accept_all(&self, deadline: Instant) -> Result<Vec<TcpStream>, SutError> {
+    fn accept_all(&mut self, deadline: Instant) -> Result<Vec<TcpStream>, SutError> {
         let mut got: Vec<Option<TcpStream>> = (0..self.listeners.len()).map(|_| None).collect();
         loop {
             for (i, l) in self.listeners.iter().enumerate() {
@@ -611,6 +789,7 @@ impl TxsAdapter {
             if got.iter().all(Option::is_some) {
                 return Ok(got.into_iter().flatten().collect());
             }
+            self.server_ended("connecting to ioco")?;
             if Instant::now() >= deadline {
                 let missing: Vec<String> = got
                     .iter()
@@ -644,9 +823,24 @@ impl TxsAdapter {
         self.timeout = timeout;
     }
 
+    /// After a later run's connection is dropped before any line: why, and what to do.
+    fn one_shot_hint(&self) -> &'static str {
+        if self.connections > 1 && !self.exchanged && self.cfg.server.is_none() {
+            " (hint: the SUT served the connection of an earlier run and drops this one: \
+             TorXakis's SUTs serve one connection; give its command with --sut \"CMD {port}\" \
+             to start it for each run, or test with --runs 1)"
+        } else {
+            ""
+        }
+    }
+
     fn closed(&mut self, socket: usize) -> SutError {
         let e = SutError::Exited {
-            status: format!("closed the connection on {}", self.addr(socket)),
+            status: format!(
+                "closed the connection on {}{}",
+                self.addr(socket),
+                self.one_shot_hint()
+            ),
         };
         self.disconnect();
         e
@@ -663,6 +857,7 @@ impl TxsAdapter {
                     match ev {
                         Event::Line(bytes) => {
                             self.partial[r] = false;
+                            self.exchanged = true;
                             return Ok(Some((socket, bytes)));
                         }
                         Event::Partial => self.partial[r] = true,
@@ -679,8 +874,9 @@ impl TxsAdapter {
                         Event::Eof => return Err(self.closed(socket)),
                         Event::Failed(m) => {
                             let e = SutError::Broken(format!(
-                                "I/O error on {}: {m}",
-                                self.addr(socket)
+                                "I/O error on {}: {m}{}",
+                                self.addr(socket),
+                                self.one_shot_hint()
                             ));
                             self.disconnect();
                             return Err(e);
