@@ -28,6 +28,9 @@ static WARNED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 /// files it is given into one namespace).
 static WITH: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
+/// The `.txs` specification read last: a `.txs` purpose file is read together with it.
+static SPEC_TXS: Mutex<Option<PathBuf>> = Mutex::new(None);
+
 /// Set once by `main`: the `.txs` files read with every `.txs` model.
 pub fn set_with_files(files: Vec<PathBuf>) {
     *WITH.lock().unwrap_or_else(|p| p.into_inner()) = files;
@@ -62,8 +65,17 @@ pub fn is_txs(path: &Path) -> bool {
 
 /// Reads, parses and lowers a `.txs` file (and the files given with `--with`).
 pub fn parse_txs(path: &Path) -> Result<ioco_txs::TxsModel> {
+    parse_txs_with(path, None)
+}
+
+/// [`parse_txs`], with `extra` read too; a file named twice is read once (TorXakis reads all
+/// the files it is given into one namespace).
+fn parse_txs_with(path: &Path, extra: Option<PathBuf>) -> Result<ioco_txs::TxsModel> {
     let mut paths = vec![path.to_path_buf()];
     paths.extend(with_files());
+    paths.extend(extra);
+    let mut seen = std::collections::HashSet::new();
+    paths.retain(|p| seen.insert(std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())));
     let refs: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
     ioco_txs::load_files(&refs).map_err(|diags| {
         Report::new(ioco_lang::Diagnostics {
@@ -99,7 +111,15 @@ fn parse_as(path: &Path, role: Role) -> Result<ioco_lang::Model> {
     let file = path.display().to_string();
     let mut by_cnect = None;
     let (model, goals) = if is_txs(path) {
-        let t = parse_txs(path)?;
+        // a TorXakis purpose file is read with the model's files, as TorXakis reads them
+        let spec_file = match role {
+            Role::Spec => {
+                *SPEC_TXS.lock().unwrap_or_else(|p| p.into_inner()) = Some(path.to_path_buf());
+                None
+            }
+            Role::Purpose => SPEC_TXS.lock().unwrap_or_else(|p| p.into_inner()).clone(),
+        };
+        let t = parse_txs_with(path, spec_file)?;
         if role == Role::Spec {
             by_cnect = cnect_entry(&t.lowered, path)?;
         }

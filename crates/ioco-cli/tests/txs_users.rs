@@ -275,3 +275,27 @@ fn a_second_connection_refused_says_the_sut_is_one_shot() {
         "{out}"
     );
 }
+
+/// A TorXakis purpose file is read with the model's files, as TorXakis reads them (the Lucky
+/// By Gender purpose uses LuckyPeople's types and channels); its GOAL, a process with `>>>`,
+/// is not yet one automaton, and the message says what to write instead in TorXakis's terms.
+#[test]
+fn a_txs_purpose_file_is_read_with_the_models_files() {
+    let (Some(model), Some(purpose)) = (
+        corpus("examps/LuckyPeople/spec/LuckyPeople.txs"),
+        corpus("examps/LuckyPeople/spec/PurposeLuckyByGender.txs"),
+    ) else {
+        return;
+    };
+    let (code, out) = outcome(
+        ioco()
+            .args(["test", &model, "--purpose", &purpose, "--runs", "1"])
+            .args(["--sim", &model]),
+    );
+    assert_eq!(code, 2, "{out}");
+    assert!(!out.contains("unknown channel"), "{out}");
+    assert!(
+        out.contains("luckyByGender") && out.contains(">>>") && out.contains("EXIT"),
+        "{out}"
+    );
+}
