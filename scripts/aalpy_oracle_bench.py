@@ -4,7 +4,9 @@ hybrid-ADS, k = 1) against AALpy's own Wp oracle with the same guarantee
 (`WpMethodEqOracle`, max_number_of_states = n + 1), on corpus machines simulated in process
 (`AutomatonSUL`, AALpy's cache on). Prints a Markdown table: the symbols that reached the
 system (learner and oracle; counted at the SUL) and whether the learned machine is equivalent
-to the original. ioco's oracle runs with its defaults (100 random words, then the suite).
+to the original. ioco's oracle runs with its defaults (ioco learn's rule: 100 random words
+before the suite for hypotheses of 11 states or more, random words after it for 25% of the
+symbols spent so far for smaller ones).
 
 Run with the Python of scripts/test_python.sh's environment (ioco and AALpy installed):
     target/python-venv/bin/python scripts/aalpy_oracle_bench.py [CORPUS]

@@ -50,6 +50,8 @@ __all__ = [
     "from_aalpy",
     "to_aalpy",
     "EquivalenceOracle",
+    "RANDOM_BEFORE_MIN_STATES",
+    "RANDOM_AFTER_PERCENT",
     "learn",
     "Learned",
     "test",
@@ -187,6 +189,15 @@ except ImportError:  # pragma: no cover - AALpy not installed
             self.num_steps = 0
 
 
+#: ``ioco learn``'s rule for random words (crate ioco-learn, equivalence.rs): hypotheses of at
+#: least this many states get ``random_words`` random words before their suite ...
+RANDOM_BEFORE_MIN_STATES = 11
+#: ... smaller ones get random words after it, for this percentage of the symbols spent so far
+RANDOM_AFTER_PERCENT = 25
+#: Most random words after the suite in one equivalence query.
+MAX_AFTER_WORDS = 100_000
+
+
 class EquivalenceOracle(_OracleBase):
     """An AALpy equivalence oracle that runs ioco's complete test suite of the hypothesis:
     every system with at most ``n + extra_states`` states (``n``: the hypothesis' states) that
@@ -196,10 +207,16 @@ class EquivalenceOracle(_OracleBase):
         oracle = ioco.EquivalenceOracle(alphabet, sul, method="hads", extra_states=1)
         model = run_Lstar(alphabet, sul, oracle, automaton_type="mealy")
 
-    As ``ioco learn`` does, each query first tries ``random_words`` seeded random words (a
-    random state's access word, then up to ``2(n + extra_states) + 10`` random inputs): they
-    find the counterexamples to small hypotheses of deep systems, which a suite for few extra
-    states cannot; ``random_words=0`` runs the suite only. Tests are run with ``sul.query``
+    Random words as ``ioco learn`` runs them (a random state's access word, then up to
+    ``2(n + extra_states) + 10`` random inputs; seeded) find the counterexamples to small
+    hypotheses of deep systems, which a suite for few extra states cannot. By ``ioco learn``'s
+    rule, a hypothesis of at least ``random_before_min_states`` states (11) gets
+    ``random_words`` (100) of them before its suite; a smaller one gets them after its suite
+    passed, while they fit in ``random_after_percent`` (25) percent of the symbols the system
+    has run so far (``sul.num_steps``, AALpy's count; else the oracle's own), so that a small
+    machine pays little for them. ``random_before_min_states=0, random_after_percent=0`` is the
+    old rule (``random_words`` words before every suite); ``random_words=0`` and
+    ``random_after_percent=0`` run the suite only. Tests are run with ``sul.query``
     (AALpy's learners give the oracle their cache), and a counterexample is cut after its
     first differing output. ``num_queries``/``num_steps`` count the tests, as AALpy's oracles
     do."""
@@ -212,39 +229,72 @@ class EquivalenceOracle(_OracleBase):
         extra_states: int = 1,
         random_words: int = 100,
         seed: int = 0,
+        random_before_min_states: int = RANDOM_BEFORE_MIN_STATES,
+        random_after_percent: int = RANDOM_AFTER_PERCENT,
     ) -> None:
         if method not in METHODS:
             raise SuiteError(
                 f"unknown method `{method}`; expected one of w, wp, hsi, h, hads"
             )
-        if extra_states < 0 or random_words < 0:
-            raise SuiteError("extra_states and random_words must be at least 0")
+        if min(extra_states, random_words, random_before_min_states, random_after_percent) < 0:
+            raise SuiteError(
+                "extra_states, random_words, random_before_min_states and "
+                "random_after_percent must be at least 0"
+            )
         super().__init__(alphabet, sul)
         self.method = method
         self.extra_states = extra_states
         self.random_words = random_words
         self.seed = seed
+        self.random_before_min_states = random_before_min_states
+        self.random_after_percent = random_after_percent
         self.rounds = 0
 
+    def _random_words(self, machine: Mealy, rng: _random.Random):
+        """Random words for the machine, endlessly (a random state's access word, then random
+        inputs)."""
+        access = {machine.initial: []}
+        queue = [machine.initial]
+        for s in queue:  # breadth first, inputs in order: shortest access words
+            for i in machine.inputs:
+                step = machine.step(s, i)
+                if step is not None and step[1] not in access:
+                    access[step[1]] = access[s] + [i]
+                    queue.append(step[1])
+        states = list(access.values())
+        longest = 2 * (machine.num_states + self.extra_states) + 10
+        while True:
+            w = list(rng.choice(states))
+            w += [rng.choice(machine.inputs) for _ in range(rng.randint(1, longest))]
+            yield w
+
+    def _spent(self) -> int:
+        """The symbols the system has run so far (AALpy's ``num_steps`` of the SUL, which a
+        learner's cache counts only for the queries it could not answer)."""
+        steps = getattr(self.sul, "num_steps", None)
+        return steps if isinstance(steps, int) else self.num_steps
+
     def _words(self, machine: Mealy):
-        """The random words of this query (same seed, same words), then the suite."""
-        if self.random_words and machine.inputs:
+        """The random words before the suite (large hypotheses), the suite, then the random
+        words after it (small hypotheses, within the budget); same seed, same words."""
+        before = (self.random_words > 0 and bool(machine.inputs)
+                  and machine.num_states >= self.random_before_min_states)
+        if before:
             rng = _random.Random(self.seed * 1_000_003 + self.rounds)
-            access = {machine.initial: []}
-            queue = [machine.initial]
-            for s in queue:  # breadth first, inputs in order: shortest access words
-                for i in machine.inputs:
-                    step = machine.step(s, i)
-                    if step is not None and step[1] not in access:
-                        access[step[1]] = access[s] + [i]
-                        queue.append(step[1])
-            states = list(access.values())
-            longest = 2 * (machine.num_states + self.extra_states) + 10
+            words = self._random_words(machine, rng)
             for _ in range(self.random_words):
-                w = list(rng.choice(states))
-                w += [rng.choice(machine.inputs) for _ in range(rng.randint(1, longest))]
-                yield w
+                yield next(words)
         yield from suite(machine, self.method, self.extra_states)
+        if self.random_after_percent > 0 and machine.inputs and not before:
+            rng = _random.Random((self.seed ^ 0x5A17A55E) * 1_000_003 + self.rounds)
+            start = self._spent()
+            budget = start * self.random_after_percent // 100
+            words = self._random_words(machine, rng)
+            for _ in range(MAX_AFTER_WORDS):
+                w = next(words)
+                if self._spent() - start + len(w) > budget:
+                    break
+                yield w
 
     def find_cex(self, hypothesis: Any) -> Optional[Tuple[Any, ...]]:
         ins, outs = _Symbols("input"), _Symbols("output")

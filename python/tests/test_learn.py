@@ -160,10 +160,69 @@ def test_the_oracle_finds_the_counterexample_a_small_hypothesis_hides(corpus):
 def test_the_oracles_random_words_are_seeded(corpus):
     m, sul = sul_of(corpus, "Bluetooth/CC2650.dot")
     one_state = ioco.to_aalpy(ioco.Mealy([("h", i, m.run([i])[0], "h") for i in m.inputs]))
-    cex = [ioco.EquivalenceOracle(list(m.inputs), sul, seed=s).find_cex(one_state)
-           for s in (4, 4)]
+    # random words before the suite for every hypothesis (the old rule)
+    cex = [ioco.EquivalenceOracle(list(m.inputs), sul, seed=s, random_before_min_states=0)
+           .find_cex(one_state) for s in (4, 4)]
     assert cex[0] is not None and cex[0] == cex[1]
     # suite only: the same counterexample whatever the seed
     suite_only = [ioco.EquivalenceOracle(list(m.inputs), sul, random_words=0, seed=s)
                   .find_cex(one_state) for s in (4, 5)]
     assert suite_only[0] is not None and suite_only[0] == suite_only[1]
+
+
+class CountingSul(AutomatonSUL):
+    """Counts the symbols that reach the system, from the learner and any oracle alike."""
+
+    def __init__(self, automaton):
+        super().__init__(automaton)
+        self.symbols = 0
+
+    def step(self, letter):
+        self.symbols += 1
+        return super().step(letter)
+
+
+def lstar_symbols(m, make_oracle):
+    sul = CountingSul(ioco.to_aalpy(m))
+    alphabet = list(m.inputs)
+    model = run_Lstar(alphabet, sul, make_oracle(alphabet, sul), automaton_type="mealy",
+                      print_level=0)
+    assert ioco.from_aalpy(model).equivalent(m)
+    return sul.symbols
+
+
+@pytest.mark.parametrize("name", ["coffee_mealy.dot", "Angluin_Mealy.dot"])
+def test_the_oracle_scales_its_random_words_to_small_machines(corpus, name):
+    """Issue #33: the 100 random words per query made AALpy's learners with ioco's oracle cost
+    more than AALpy's own Wp oracle (same guarantee: one extra state) on machines under 10
+    states; by ioco learn's rule (words after the suite, 25% of the symbols so far) they no
+    longer do. The old count is kept behind two arguments."""
+    m, _ = sul_of(corpus, name)
+    assert m.num_states < ioco.RANDOM_BEFORE_MIN_STATES
+
+    def with_oracle(**kw):
+        return lstar_symbols(m, lambda a, sul: ioco.EquivalenceOracle(a, sul, seed=1, **kw))
+
+    from aalpy.oracles import WpMethodEqOracle
+
+    scaled = with_oracle()
+    old = with_oracle(random_before_min_states=0, random_after_percent=0)
+    wp = lstar_symbols(
+        m, lambda a, sul: WpMethodEqOracle(a, sul, max_number_of_states=m.num_states + 1))
+    assert scaled < old
+    assert scaled <= wp, (scaled, wp)
+    assert with_oracle() == scaled  # same seed, same run
+
+
+def test_the_oracles_words_after_the_suite_stay_in_their_budget(corpus):
+    m, sul = sul_of(corpus, "Angluin_Mealy.dot")
+    oracle = ioco.EquivalenceOracle(list(m.inputs), sul, method="w", extra_states=0,
+                                    random_after_percent=25)
+    suite_steps = sum(len(w) for w in ioco.suite(m, "w", 0))
+    sul.num_steps = 1000  # as if learning had spent 1000 symbols before this query
+    assert oracle.find_cex(ioco.to_aalpy(m)) is None
+    random_steps = oracle.num_steps - suite_steps
+    assert sul.num_steps == 1000 + suite_steps + random_steps
+    assert 0 < random_steps <= (1000 + suite_steps) * 25 // 100
+    with pytest.raises(ioco.SuiteError, match="at least 0"):
+        ioco.EquivalenceOracle(list(m.inputs), sul, random_after_percent=-1)

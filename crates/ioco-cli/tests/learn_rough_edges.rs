@@ -52,6 +52,26 @@ fn a_system_that_greets_after_each_reset_line_is_learned_with_its_banner() {
         .args(["--runs", "10", "--steps", "10", "--seed", "1"])
         .assert()
         .success();
+    // and with the reset line, one process for all runs: the greeting after each reset is the
+    // start-up output again (it was drained, and the model's banner then missing: a Fail)
+    ioco()
+        .arg("test")
+        .arg(&out)
+        .args(["--sut", &format!("python3 {BANNER}")])
+        .args(["--quiescence-marker", "__q__", "--reset-line", "__reset__"])
+        .args([
+            "--runs",
+            "10",
+            "--steps",
+            "10",
+            "--seed",
+            "1",
+            "--timeout",
+            "20000",
+        ])
+        .assert()
+        .success()
+        .stdout(contains("Fail").not());
 }
 
 #[test]

@@ -841,21 +841,26 @@ impl LineIo {
 
     /// After a reset line: drop pending events and, with a marker, wait up to `timeout` until
     /// every marker the SUT owes has arrived (the reset line's own included), so the next run
-    /// starts aligned with the SUT.
+    /// starts aligned with the SUT. The reset line's own reaction (the lines before its marker)
+    /// is a start-up reaction: its outputs of the model are observed again, as at a fresh start
+    /// (a system that greets after each reset, as it does at start-up, passes the model of its
+    /// greeting; issue #33); its other lines (an acknowledgement) are dropped.
     pub(crate) fn drain(&mut self, timeout: Duration) -> Result<(), Stop> {
         self.settled = false;
         if self.codec.has_marker() {
             self.owed += 1;
             let deadline = Instant::now() + timeout;
+            let mut reaction = Vec::new();
             while self.owed > 0 {
                 let left = deadline.saturating_duration_since(Instant::now());
                 match self.rx.recv_timeout(left) {
                     Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => return Err(Stop::Eof),
-                    Ok(Event::Line(bytes)) => {
-                        if self.codec.decode(&bytes) == Decoded::Marker {
-                            self.owed -= 1;
-                        }
-                    }
+                    Ok(Event::Line(bytes)) => match self.codec.decode(&bytes) {
+                        Decoded::Marker => self.owed -= 1,
+                        // the reset line's own reaction: every earlier marker has come
+                        Decoded::Output(_) if self.owed == 1 => reaction.push(Event::Line(bytes)),
+                        _ => {}
+                    },
                     Ok(_) => {}
                     Err(RecvTimeoutError::Timeout) => break,
                 }
@@ -863,6 +868,15 @@ impl LineIo {
             // Aligned, or given up after `timeout` (a SUT that does not print its markers).
             self.settled = self.owed == 0;
             self.owed = 0;
+            if self.settled && !reaction.is_empty() {
+                // as at start-up: the outputs, then the marker that ended them, read again
+                self.settled = false;
+                self.rx.early.extend(reaction);
+                self.owed += 1;
+                self.rx
+                    .early
+                    .push_back(Event::Line(self.codec.marker_line()));
+            }
         } else {
             // Bounded: a SUT that floods must not keep a reset busy forever.
             for _ in 0..10_000 {
