@@ -301,3 +301,123 @@ fn report_needs_a_result_file() {
         .code(2)
         .stderr(predicates::str::contains("cannot read whatever.json"));
 }
+
+/// The text of `<pre id="ID">…</pre>` in `page`, unescaped as a browser shows it.
+fn pre_text(page: &str, id: &str) -> Option<String> {
+    let open = format!("<pre id=\"{id}\">");
+    let start = page.find(&open)? + open.len();
+    let end = start + page[start..].find("</pre>")?;
+    Some(
+        page[start..end]
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&quot;", "\"")
+            .replace("&#39;", "'")
+            .replace("&amp;", "&"),
+    )
+}
+
+/// Runs `command` in a POSIX shell in the repository root, with the `ioco` under test first
+/// on PATH (as a user pastes it): its exit code and output.
+fn in_shell(command: &str) -> (i32, String) {
+    let bin = Path::new(env!("CARGO_BIN_EXE_ioco")).parent().unwrap();
+    let path = std::env::join_paths(std::iter::once(bin.to_path_buf()).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
+    .unwrap();
+    let mut c = assert_cmd::Command::new("sh");
+    c.args(["-c", command])
+        .current_dir(common::root())
+        .env("PATH", path)
+        .timeout(Duration::from_secs(300));
+    common::outcome(&mut c)
+}
+
+/// Issue #32: the replay command of the HTML report, pasted into a shell, reproduces the Fail:
+/// it carries the quiescence marker (without it the SUT's `#quiet` line is an output the model
+/// does not have: a spurious Fail) and the other options of the system. The page of merged
+/// shards, which shows no command line, shows the same whole replay command.
+#[test]
+fn html_replay_command_reproduces_the_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("result.json");
+    let html = dir.path().join("report.html");
+    let sut = format!("{} --mode silent --ack", example_bin("coffee-sut"));
+    let test = |extra: &[&str], json: &Path, html: &Path| {
+        ioco()
+            .args(["test", "examples/coffee/coffee.ioco", "--sut", &sut])
+            .args(["--quiescence-marker", "#quiet", "--timeout", "20000"])
+            .args(["--seed", "7", "--runs", "4"])
+            .args(extra)
+            .arg("--json")
+            .arg(json)
+            .arg("--html")
+            .arg(html)
+            .timeout(Duration::from_secs(300))
+            .assert()
+            .code(1);
+    };
+    test(&[], &json, &html);
+    let page = std::fs::read_to_string(&html).unwrap();
+    let replay = pre_text(&page, "replay").expect("a replay command");
+    assert!(
+        replay.contains("--quiescence-marker '#quiet'") && replay.contains("--timeout 20000"),
+        "{replay}"
+    );
+    assert!(!page.contains("of the command above"), "{page}");
+    let recorded = common::summary(&json);
+    let failed = recorded.first_failure().expect("a failing run");
+    let observed = &failed.failure.as_ref().unwrap().observed;
+    let (code, out) = in_shell(&replay);
+    assert_eq!(code, 1, "the replay reproduces the Fail: {replay}\n{out}");
+    assert!(!out.contains("#quiet"), "a spurious Fail: {out}");
+    assert!(
+        out.contains(&format!("observed  {observed}")),
+        "the same failing observation {observed}: {out}"
+    );
+    // the replay command in the results records the options: replaying works without the
+    // report too (`ioco report` of the JSON shows the same command)
+    assert_eq!(
+        recorded.replay_options,
+        [
+            "--sut",
+            sut.as_str(),
+            "--quiescence-marker",
+            "#quiet",
+            "--timeout",
+            "20000"
+        ]
+    );
+
+    // two shards of a session with --keep-going, merged: the same replay command (with the
+    // shard holding the failing run), no "command above", and the step times kept
+    let parts: Vec<PathBuf> = (1..=2)
+        .map(|k| {
+            let part = dir.path().join(format!("part{k}.json"));
+            let shard = format!("{k}/2");
+            test(
+                &["--keep-going", "--shard", &shard],
+                &part,
+                &dir.path().join(format!("part{k}.html")),
+            );
+            part
+        })
+        .collect();
+    let merged = dir.path().join("merged.html");
+    ioco()
+        .arg("report")
+        .args(&parts)
+        .arg("--html")
+        .arg(&merged)
+        .assert()
+        .code(1);
+    let page = std::fs::read_to_string(&merged).unwrap();
+    self_contained(&page);
+    assert!(!page.contains("of the command above"), "{page}");
+    let replay = pre_text(&page, "replay").expect("a replay command");
+    assert!(
+        replay.contains("--quiescence-marker '#quiet'") && !replay.contains("--shard"),
+        "{replay}"
+    );
+    assert!(page.contains("<text class=\"time\""), "step times: {page}");
+}

@@ -85,18 +85,6 @@ const SCRIPT: &str = r#"
 })();
 "#;
 
-/// `s` quoted for a POSIX shell when it needs it.
-fn shell(s: &str) -> String {
-    if !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_./:=@%+-,".contains(c))
-    {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
-    }
-}
-
 fn verdict_span(v: RunVerdict) -> String {
     format!(r#"<span class="v-{v}">{v}</span>"#)
 }
@@ -181,34 +169,31 @@ fn session(o: &mut String, summary: &Summary, cx: &Context) {
         .find(|r| r.verdict == RunVerdict::Fail)
         .or_else(|| summary.runs.iter().find(|r| r.verdict != RunVerdict::Pass));
     if let Some(r) = bad {
-        let model = summary.parameters.get("model").map(param);
-        let file = cx
-            .result_file
-            .clone()
-            .unwrap_or_else(|| "RESULT.json".into());
-        let mut cmd = format!(
-            "ioco replay {} {} --run {}",
-            shell(model.as_deref().unwrap_or("MODEL")),
-            shell(&file),
-            r.run
-        );
-        if let Some(s) = summary
-            .parameters
-            .get("sut")
-            .map(param)
-            .and_then(|s| s.strip_prefix("process: ").map(str::to_string))
-        {
-            let _ = write!(cmd, " --sut {}", shell(&s));
+        let (cmd, complete) = crate::replay_command(summary, r, cx.result_file.as_deref());
+        let mut notes = Vec::new();
+        if cx.result_file.is_none() {
+            notes.push(if summary.parameters.contains_key("merged") {
+                format!("RESULT.json: the result file that holds run {}", r.run)
+            } else {
+                "RESULT.json: the file written with --json".to_string()
+            });
+        }
+        if !complete {
+            notes.push(
+                "these results do not record the options of the system under test: add the \
+                 ones it was tested with (--quiescence-marker, --timeout, --map, ...)"
+                    .to_string(),
+            );
         }
         let _ = writeln!(
             o,
-            "<p>Replay {} (seed {}) with the SUT options of the command above{}:</p><pre id=\"replay\">{}</pre>",
+            "<p>Replay {} (seed {}) against the same system, from the directory the results were made in{}:</p><pre id=\"replay\">{}</pre>",
             esc(&run_name(r)),
             r.seed,
-            if cx.result_file.is_none() {
-                " (RESULT.json: the file written with --json)"
+            if notes.is_empty() {
+                String::new()
             } else {
-                ""
+                format!(" ({})", esc(&notes.join("; ")))
             },
             esc(&cmd)
         );
