@@ -256,6 +256,11 @@ fn html_report_of_a_data_model_draws_locations_and_switches() {
         page.contains("<p class=\"legend\">switch coverage "),
         "{page}"
     );
+    // one coverage figure, no internal values (issue #32): the switch coverage is not in the
+    // session table as a raw fraction
+    assert!(!page.contains("switch_coverage"), "{page}");
+    assert!(!page.contains("<th>switch coverage"), "{page}");
+    assert!(!page.contains("<th>coverage"), "{page}");
     assert!(page.contains("class=\"edge in visited\""), "{page}");
     assert!(page.contains("class=\"node visited initial\""), "{page}");
     let step = tag_with(&page, "class=\"step failing").expect("a failing step");
@@ -415,4 +420,42 @@ fn html_replay_command_reproduces_the_failure() {
         "{replay}"
     );
     assert!(page.contains("<text class=\"time\""), "step times: {page}");
+}
+
+/// Issue #32: one coverage figure per page, saying what it counts. With --shrink the session's
+/// coverage counts the shrink replays (the tester walks them too): the terminal says so; the
+/// HTML page shows only the model section's figure, counted over the runs, and says that the
+/// replays are not counted. No raw fraction or internal note in the Session table.
+#[test]
+fn one_coverage_figure_saying_what_it_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let html = dir.path().join("report.html");
+    let sut = format!("{} --mode silent --ack", example_bin("coffee-sut"));
+    let out = ioco()
+        .args(["test", "examples/coffee/coffee.ioco", "--sut", &sut])
+        .args(["--quiescence-marker", "#quiet", "--seed", "7", "--shrink"])
+        .arg("--html")
+        .arg(&html)
+        .timeout(Duration::from_secs(300))
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8_lossy(&out);
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("coverage"))
+        .expect("a coverage line");
+    assert!(line.contains("shrink replays): states "), "{out}");
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert_eq!(page.matches("states visited").count(), 1, "{page}");
+    assert!(!page.contains("<th>coverage"), "{page}");
+    assert!(
+        page.contains("(not counting the replays of shrinking)"),
+        "{page}"
+    );
+    for internal in ["coverage_note", "_ms</th>", "0.6666"] {
+        assert!(!page.contains(internal), "{internal}: {page}");
+    }
 }

@@ -140,19 +140,37 @@ fn session(o: &mut String, summary: &Summary, cx: &Context) {
         "<tr><th>seed</th><td><code>{}</code></td></tr>",
         summary.seed
     );
+    // one coverage figure per page: the model section's, counted over the runs shown, when
+    // the model is drawn with it; else the session's own, saying what it counts
+    let drawn = cx
+        .graph
+        .as_ref()
+        .is_some_and(|g| g.node_coverage().is_some() || g.edge_coverage().is_some());
     for (k, val) in &summary.parameters {
+        // fractions of switch coverage (data sessions, switch-coverage suites) as
+        // percentages, here or with the picture of the model
+        let shown = match val.as_f64() {
+            Some(x) if k.ends_with("_coverage") && (0.0..=1.0).contains(&x) => {
+                if drawn {
+                    continue;
+                }
+                format!("{:.1}%", 100.0 * x)
+            }
+            _ => param(val),
+        };
         let _ = writeln!(
             o,
             "<tr><th>{}</th><td><code>{}</code></td></tr>",
-            esc(k),
-            esc(&param(val))
+            esc(&k.replace('_', " ")),
+            esc(&shown)
         );
     }
     let c = &summary.coverage;
-    if has_coverage(c) {
+    if has_coverage(c) && !drawn {
         let _ = writeln!(
             o,
-            "<tr><th>coverage</th><td>states {}/{} ({:.1}%), transitions {}/{} ({:.1}%), {} suspension states</td></tr>",
+            "<tr><th>coverage{}</th><td>states {}/{} ({:.1}%), transitions {}/{} ({:.1}%), {} suspension states</td></tr>",
+            esc(&crate::coverage_scope(summary)),
             c.states_visited,
             c.states_total,
             100.0 * c.state_ratio(),
@@ -226,11 +244,17 @@ fn model(o: &mut String, summary: &Summary, cx: &Context) {
             if let Some((a, b)) = g.edge_coverage() {
                 line.push(format!("transitions taken {a}/{b}"));
             }
+            let shrunk = summary.runs.iter().any(|r| r.shrunk.is_some());
             let _ = writeln!(
                 o,
-                r#"<p class="legend">{} by {}. <span class="in">── input ?</span><span class="out">╌╌ output !</span><span class="delta">·· δ</span><span class="bad">╌╌ failing observation</span> ×N: how often; faint: never.</p>"#,
+                r#"<p class="legend">{} by {}{}. <span class="in">── input ?</span><span class="out">╌╌ output !</span><span class="delta">·· δ</span><span class="bad">╌╌ failing observation</span> ×N: how often; faint: never.</p>"#,
                 esc(&line.join(", ")),
-                esc(&counts(summary))
+                esc(&counts(summary)),
+                if shrunk {
+                    " (not counting the replays of shrinking)"
+                } else {
+                    ""
+                }
             );
             if cx.diverged > 0 {
                 let _ = writeln!(

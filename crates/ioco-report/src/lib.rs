@@ -271,3 +271,28 @@ pub fn replay_command(summary: &Summary, r: &RunResult, results: Option<&str>) -
     }
     (cmd, false)
 }
+
+/// What the session's coverage ([`Summary::coverage`]) counts, for the line that shows it:
+/// `""` for the runs alone, else `" (the runs and their 7 shrink replays)"` — shrinking
+/// replays inputs through the same tester, so what they visit counts — and for merged
+/// results that it is the largest of the parts, a lower bound.
+pub fn coverage_scope(summary: &Summary) -> String {
+    let replays: usize = summary
+        .runs
+        .iter()
+        .filter_map(|r| r.shrunk.as_ref())
+        .map(|s| s.replays)
+        .sum();
+    let mut what = Vec::new();
+    if replays > 0 {
+        what.push(format!("the runs and their {replays} shrink replays"));
+    }
+    if summary.parameters.contains_key("merged") {
+        what.push("the largest of the merged results, a lower bound".to_string());
+    }
+    if what.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", what.join("; "))
+    }
+}
