@@ -686,8 +686,25 @@ impl ReportArgs {
         }
     }
 
+    /// Whether the runs keep when each step was seen: for the HTML report, and for the JSON
+    /// results, which `ioco report` later turns into one (merged shards, `--keep-going`
+    /// sessions).
+    pub fn step_times(&self) -> bool {
+        self.html.is_some() || self.json.is_some()
+    }
+
     /// Print the text summary and write the report files; the outcome of the verdict.
     pub fn finish(&self, summary: &Summary) -> Result<Outcome> {
+        // the options a replay of a run needs, for the reports' replay command
+        let recorded;
+        let summary = if summary.replay_options.is_empty() {
+            let mut s = summary.clone();
+            s.replay_options = super::picture::replay_options();
+            recorded = s;
+            &recorded
+        } else {
+            summary
+        };
         let files = self.files(Some(summary));
         let to_stdout = files.stdout()?;
         let empty = summary.runs.is_empty();

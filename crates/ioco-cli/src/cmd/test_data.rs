@@ -248,8 +248,8 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
     let session = run_data_online(&spec, picking, &factory, &opts);
     bar.finish_and_clear();
     let DataSession { mut runs, switches } = session.map_err(|e| miette!("{e}"))?;
-    if args.report.html.is_none() {
-        // step times are for the HTML report's chart only
+    if !args.report.step_times() {
+        // step times are for the HTML report's chart (now or from the JSON) only
         runs.iter_mut().for_each(|r| r.step_ms.clear());
     }
     let mut summary = Summary::new("online", seed, runs);
