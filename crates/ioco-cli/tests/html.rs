@@ -144,6 +144,26 @@ fn check_dom(dom: &str, failing_states: &[&str], model_states: &[&str]) -> Vec<S
             None => problems.push(format!("no state {s}")),
         }
     }
+    // the runs table: the script shows one page of rows and hides the others
+    if dom.contains("id=\"runs-table\"") {
+        let rows = dom.matches("<tr class=\"run ").count();
+        let hidden = dom.matches("<tr class=\"run ").count()
+            - dom
+                .split("<tr class=\"run ")
+                .skip(1)
+                .filter(|r| !r.split('>').next().unwrap_or_default().contains("hidden"))
+                .count();
+        let shown = tag_with(dom, "id=\"runs-table\"")
+            .and_then(|t| t.split("data-shown=\"").nth(1))
+            .and_then(|r| r.split('"').next())
+            .and_then(|n| n.parse::<usize>().ok());
+        match shown {
+            Some(n) if n == rows - hidden && n <= 50 && (n == rows || n == 50) => {}
+            other => problems.push(format!(
+                "the runs table shows {other:?} of {rows} rows ({hidden} hidden), expected a page of at most 50"
+            )),
+        }
+    }
     // the script appends `current` to the class of the highlighted nodes of the picture
     let current = dom.matches(" current\" id=\"model-n").count();
     if current != failing_states.len() {
@@ -458,4 +478,64 @@ fn one_coverage_figure_saying_what_it_counts() {
     for internal in ["coverage_note", "_ms</th>", "0.6666"] {
         assert!(!page.contains(internal), "{internal}: {page}");
     }
+}
+
+/// Issue #32: many runs: a sequence chart for every failing run (up to 20, the followed one
+/// with the model states), and a runs table the script filters and pages (checked in the
+/// browser: one page of 50 rows shown).
+#[test]
+fn many_runs_every_failing_run_charted_and_the_table_paged() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("result.json");
+    let html = dir.path().join("report.html");
+    let sut = format!("{} --mode silent --ack", example_bin("coffee-sut"));
+    ioco()
+        .args(["test", "examples/coffee/coffee.ioco", "--sut", &sut])
+        .args(["--quiescence-marker", "#quiet", "--seed", "7"])
+        .args(["--runs", "80", "--steps", "20", "--keep-going"])
+        .arg("--json")
+        .arg(&json)
+        .arg("--html")
+        .arg(&html)
+        .timeout(Duration::from_secs(300))
+        .assert()
+        .code(1);
+    let page = std::fs::read_to_string(&html).unwrap();
+    self_contained(&page);
+    let summary = common::summary(&json);
+    let failing: Vec<usize> = summary
+        .runs
+        .iter()
+        .filter(|r| r.verdict == ioco_exec::RunVerdict::Fail)
+        .map(|r| r.run)
+        .collect();
+    assert!(failing.len() > 1, "{failing:?}");
+    assert_eq!(
+        page.matches("<section class=\"run\"").count(),
+        failing.len().min(20),
+        "{page}"
+    );
+    let first = failing[0];
+    for k in failing.iter().take(20).filter(|k| **k != first) {
+        assert!(
+            page.contains(&format!("<section class=\"run\" id=\"run-{k}\">")),
+            "run {k}"
+        );
+    }
+    if failing.len() > 20 {
+        assert!(
+            page.contains(&format!(
+                "{} more failing runs are not drawn",
+                failing.len() - 20
+            )),
+            "{page}"
+        );
+    }
+    assert_eq!(page.matches("<tr class=\"run ").count(), 80);
+    assert!(page.contains("id=\"runs-filter\""));
+    // ids stay unique with several charts
+    for id in ["id=\"run\"", "id=\"failure\"", "id=\"replay\""] {
+        assert_eq!(page.matches(id).count(), 1, "{id}");
+    }
+    in_browser(&html, &["s3"], &["s0", "s1", "s2", "s3", "e0", "e1"]);
 }

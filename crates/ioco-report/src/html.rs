@@ -23,6 +23,10 @@ use std::fmt::Write;
 pub const MAX_CHART_STEPS: usize = 400;
 /// Runs listed in the table (the non-passing ones first).
 pub const MAX_TABLE_RUNS: usize = 500;
+/// Failing runs drawn as sequence charts (the followed run first, then in run order).
+pub const MAX_CHARTS: usize = 20;
+/// Rows of the runs table shown at once (the script pages through the rest).
+pub const TABLE_PAGE: usize = 50;
 
 /// What the report knows besides the summary.
 #[derive(Clone, Debug, Default)]
@@ -81,6 +85,31 @@ const SCRIPT: &str = r#"
   document.querySelectorAll('.chart .step').forEach(function(s){s.addEventListener('click',function(){select(s);});});
   var first=document.querySelector('.chart .step.failing')||document.querySelector('.chart .step:last-of-type');
   if(first)select(first);
+  // the runs table: filter by text and verdict, a page of rows at a time
+  var table=document.getElementById('runs-table');
+  if(table){
+    var rows=Array.prototype.slice.call(table.querySelectorAll('tr.run'));
+    var size=parseInt(table.getAttribute('data-page'),10)||50, page=0;
+    var text=document.getElementById('runs-filter'), verdict=document.getElementById('runs-verdict');
+    var shown=document.getElementById('runs-page');
+    function matching(){
+      var t=(text.value||'').toLowerCase(), v=verdict.value;
+      return rows.filter(function(r){return (v===''||r.classList.contains(v))&&(t===''||r.textContent.toLowerCase().indexOf(t)>=0);});
+    }
+    function show(){
+      var m=matching(), pages=Math.max(1,Math.ceil(m.length/size));
+      if(page>=pages)page=pages-1;if(page<0)page=0;
+      rows.forEach(function(r){r.hidden=true;});
+      m.slice(page*size,(page+1)*size).forEach(function(r){r.hidden=false;});
+      shown.textContent=m.length===0?'no run matches':('runs '+(page*size+1)+'–'+Math.min(m.length,(page+1)*size)+' of '+m.length+' (page '+(page+1)+' of '+pages+')');
+      table.setAttribute('data-shown',String(Math.min(size,Math.max(0,m.length-page*size))));
+    }
+    text.addEventListener('input',function(){page=0;show();});
+    verdict.addEventListener('change',function(){page=0;show();});
+    document.getElementById('runs-prev').addEventListener('click',function(){page--;show();});
+    document.getElementById('runs-next').addEventListener('click',function(){page++;show();});
+    show();
+  }
   document.body.setAttribute('data-ready','yes');
 })();
 "#;
@@ -111,13 +140,34 @@ pub fn render(summary: &Summary, cx: &Context) -> String {
     );
     session(&mut o, summary, cx);
     model(&mut o, summary, cx);
-    if let Some(f) = &cx.focus {
-        if let Some(r) = summary.runs.get(f.index) {
-            chart(&mut o, r, f, cx.graph.as_ref());
-        }
-    } else if let Some(r) = crate::walk::focus_run(&summary.runs).and_then(|i| summary.runs.get(i))
-    {
-        chart(&mut o, r, &Focus::default(), None);
+    // the followed run with the model states of every step, then every other failing run
+    let followed = match &cx.focus {
+        Some(f) => summary.runs.get(f.index).map(|r| {
+            chart(&mut o, r, f, cx.graph.as_ref(), true);
+            f.index
+        }),
+        None => crate::walk::focus_run(&summary.runs).and_then(|i| {
+            let r = summary.runs.get(i)?;
+            chart(&mut o, r, &Focus::default(), None, true);
+            Some(i)
+        }),
+    };
+    let others: Vec<&RunResult> = summary
+        .runs
+        .iter()
+        .enumerate()
+        .filter(|(i, r)| r.verdict == RunVerdict::Fail && Some(*i) != followed)
+        .map(|(_, r)| r)
+        .collect();
+    for r in others.iter().take(MAX_CHARTS.saturating_sub(1)) {
+        chart(&mut o, r, &Focus::default(), None, false);
+    }
+    let undrawn = others.len().saturating_sub(MAX_CHARTS.saturating_sub(1));
+    if undrawn > 0 {
+        let _ = writeln!(
+            o,
+            "<p class=\"note\">{undrawn} more failing runs are not drawn; their traces are in the table of runs.</p>"
+        );
     }
     runs(&mut o, summary);
     o.push_str("</main>\n<script>");
@@ -297,11 +347,25 @@ fn model(o: &mut String, summary: &Summary, cx: &Context) {
 
 /// The followed run as a sequence chart: tester on the left, the system under test on the
 /// right, inputs left to right, outputs right to left, δ as a time-out on the tester's line.
-fn chart(o: &mut String, r: &RunResult, f: &Focus, g: Option<&Graph>) {
+/// `primary`: the followed run, whose elements carry the ids (`run`, `failure`, `shrunk`);
+/// the other failing runs' sections are `run-K`, without model states.
+fn chart(o: &mut String, r: &RunResult, f: &Focus, g: Option<&Graph>, primary: bool) {
     let steps: Vec<&str> = r.trace.iter().collect();
+    let id = |name: &str| {
+        if primary {
+            format!(" id=\"{name}\"")
+        } else {
+            String::new()
+        }
+    };
     let _ = writeln!(
         o,
-        "<section id=\"run\"><h2>{}: {} (seed {}, {} steps, {})</h2>",
+        "<section class=\"run\" id=\"{}\"><h2>{}: {} (seed {}, {} steps, {})</h2>",
+        if primary {
+            "run".to_string()
+        } else {
+            format!("run-{}", r.run)
+        },
         esc(&run_name(r)),
         verdict_span(r.verdict),
         r.seed,
@@ -316,7 +380,8 @@ fn chart(o: &mut String, r: &RunResult, f: &Focus, g: Option<&Graph>) {
         };
         let _ = writeln!(
             o,
-            "<p id=\"failure\">Observed <code class=\"bad\">{}</code>; allowed <code>{}</code>. {}</p>",
+            "<p{}>Observed <code class=\"bad\">{}</code>; allowed <code>{}</code>. {}</p>",
+            id("failure"),
             esc(&fl.observed),
             esc(&allowed),
             esc(&fl.reason)
@@ -361,6 +426,14 @@ fn chart(o: &mut String, r: &RunResult, f: &Focus, g: Option<&Graph>) {
     let timed = r.step_ms.len() == steps.len();
     let shown = steps.len() - skip;
     let h = 60.0 + row * (shown as f64 + 1.0);
+    // the other failing runs' charts are folded: the page stays short with many of them
+    if !primary {
+        let _ = writeln!(
+            o,
+            "<details><summary>sequence chart ({} steps)</summary>",
+            steps.len() - skip
+        );
+    }
     let _ = writeln!(
         o,
         r#"<svg xmlns="http://www.w3.org/2000/svg" class="chart" width="1100" height="{h:.0}" viewBox="0 0 1100 {h:.0}"><defs><marker id="sq-arr" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto"><path d="M0,0L10,5L0,10z" fill="context-stroke"/></marker></defs>"#
@@ -461,16 +534,20 @@ fn chart(o: &mut String, r: &RunResult, f: &Focus, g: Option<&Graph>) {
         );
     }
     o.push_str("</svg>\n");
+    if !primary {
+        o.push_str("</details>\n");
+    }
     if let Some(s) = &r.shrunk {
         let _ = writeln!(
             o,
-            "<h2>Shrunk: {} input(s) in {} replay(s){}</h2><pre id=\"shrunk\">{}</pre>",
+            "<h2>Shrunk: {} input(s) in {} replay(s){}</h2><pre{}>{}</pre>",
             s.inputs.len(),
             s.replays,
             s.stopped
                 .as_ref()
                 .map(|w| format!(" (not minimal: {})", esc(w)))
                 .unwrap_or_default(),
+            id("shrunk"),
             esc(&crate::trace(&s.trace))
         );
         if let Some(fl) = &s.failure {
@@ -512,7 +589,7 @@ fn clip(s: &str, n: usize) -> String {
 fn runs(o: &mut String, summary: &Summary) {
     let _ = writeln!(
         o,
-        "<section id=\"runs\"><h2>Runs</h2><table><tr><th>run</th><th>seed</th><th>verdict</th><th>steps</th><th>time</th><th>observed</th><th>allowed</th><th>trace</th></tr>"
+        "<section id=\"runs\"><h2>Runs</h2><p class=\"filter\"><label>Filter <input id=\"runs-filter\" type=\"search\" placeholder=\"verdict, label, seed…\"></label> <select id=\"runs-verdict\"><option value=\"\">all verdicts</option><option value=\"fail\">fail</option><option value=\"error\">error</option><option value=\"inconclusive\">inconclusive</option><option value=\"pass\">pass</option></select> <button type=\"button\" id=\"runs-prev\">◀</button> <span id=\"runs-page\"></span> <button type=\"button\" id=\"runs-next\">▶</button></p><table id=\"runs-table\" data-page=\"{TABLE_PAGE}\"><tr><th>run</th><th>seed</th><th>verdict</th><th>steps</th><th>time</th><th>observed</th><th>allowed</th><th>trace</th></tr>"
     );
     let mut listed: Vec<&RunResult> = summary
         .runs
