@@ -276,26 +276,97 @@ fn a_second_connection_refused_says_the_sut_is_one_shot() {
     );
 }
 
-/// A TorXakis purpose file is read with the model's files, as TorXakis reads them (the Lucky
-/// By Gender purpose uses LuckyPeople's types and channels); its GOAL, a process with `>>>`,
-/// is not yet one automaton, and the message says what to write instead in TorXakis's terms.
+/// The Lucky By Gender purpose (`PurposeLuckyByGender.txs`, read with `LuckyPeople.txs`): its
+/// GOAL, a recursion through `>>>`, is flattened into one automaton (the product of its parts)
+/// and, having no `HIT`, only steers, as in TorXakis: `test 60` passes against the LuckyPeople
+/// system and fails against one that never finds people lucky by gender, at the 26th person
+/// (the goal's runs of 1, 1, 2, 2, 3, 3, 4, 4, 5 people of one sex, then the other sex).
 #[test]
-fn a_txs_purpose_file_is_read_with_the_models_files() {
+fn the_lucky_by_gender_purpose_passes_against_lucky_people() {
     let (Some(model), Some(purpose)) = (
         corpus("examps/LuckyPeople/spec/LuckyPeople.txs"),
         corpus("examps/LuckyPeople/spec/PurposeLuckyByGender.txs"),
     ) else {
         return;
     };
-    let (code, out) = outcome(
-        ioco()
-            .args(["test", &model, "--purpose", &purpose, "--runs", "1"])
-            .args(["--sim", &model]),
-    );
-    assert_eq!(code, 2, "{out}");
-    assert!(!out.contains("unknown channel"), "{out}");
+    for mode in ["correct", "wrong"] {
+        let (_sut, map) = txs_sut("lucky-people", mode, &[7777]);
+        let (code, out) = outcome(
+            ioco()
+                .args(["test", &model, "--purpose", &purpose, "--txs-ports", &map])
+                .args([
+                    "--runs",
+                    "1",
+                    "--steps",
+                    "60",
+                    "--seed",
+                    "1",
+                    "--timeout",
+                    "300",
+                ])
+                .timeout(std::time::Duration::from_secs(300)),
+        );
+        assert!(out.contains("sut: the CNECTDEF Sut of"), "{out}");
+        assert!(out.contains("steering only"), "{out}");
+        if mode == "correct" {
+            assert_eq!(code, 0, "against the correct LuckyPeople:\n{out}");
+            assert!(out.contains("PASS: 1 run (1 pass)"), "{out}");
+            assert!(
+                out.contains("1 of 1 run(s) followed it to the step bound"),
+                "{out}"
+            );
+        } else {
+            assert_eq!(code, 1, "against LuckyPeople --mode wrong:\n{out}");
+            assert!(out.contains("FAIL") && out.contains("52 steps"), "{out}");
+            assert!(out.contains("isLuckyPerson(Person(Female"), "{out}");
+        }
+    }
+}
+
+/// A goal that is missed (an output it does not offer) ends the run Inconclusive, never Pass;
+/// a `.txs` purpose without `HIT` reads as a steering purpose, where a `.ioco` purpose without
+/// `accept` is still an error.
+#[test]
+fn a_steering_goal_that_is_missed_is_inconclusive() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("m.txs");
+    std::fs::write(
+        &model,
+        "CHANDEF C ::= In :: Int; Out :: Int ENDDEF\n\
+         PROCDEF p [In :: Int; Out :: Int] () ::= In ? x >-> Out ! x >-> p [In, Out] () ENDDEF\n\
+         MODELDEF M ::= CHAN IN In CHAN OUT Out BEHAVIOUR p [In, Out] () ENDDEF\n",
+    )
+    .unwrap();
+    let purpose = dir.path().join("p.txs");
+    // inputs 1..3 steered; the goal offers `Out ! 0` only: every output misses it
+    std::fs::write(
+        &purpose,
+        "PROCDEF g [In :: Int; Out :: Int] () ::= \
+         (In ? x [[ (x > 0) /\\ (x < 4) ]] >-> EXIT) >>> Out ! 0 >-> g [In, Out] () ENDDEF\n\
+         PURPDEF P ::= CHAN IN In CHAN OUT Out GOAL miss ::= g [In, Out] () ENDDEF\n",
+    )
+    .unwrap();
+    let (m, p) = (model.to_str().unwrap(), purpose.to_str().unwrap());
+    let (code, out) = outcome(ioco().args([
+        "test",
+        m,
+        "--with",
+        p,
+        "--purpose",
+        p,
+        "--sim",
+        m,
+        "--runs",
+        "2",
+        "--steps",
+        "10",
+        "--seed",
+        "2",
+    ]));
+    assert_ne!(code, 0, "{out}");
+    assert!(out.contains("INCONCLUSIVE"), "{out}");
     assert!(
-        out.contains("luckyByGender") && out.contains(">>>") && out.contains("EXIT"),
+        out.contains("is not offered by the test purpose (TorXakis: the goal is missed)"),
         "{out}"
     );
 }

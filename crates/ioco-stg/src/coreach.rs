@@ -206,7 +206,7 @@ pub fn coreach_within<D: Domain>(p: &Product, opts: &Options, within: Option<&[D
         .locations
         .iter()
         .enumerate()
-        .map(|(l, loc)| match (loc.accept, within) {
+        .map(|(l, loc)| match (loc.target, within) {
             (true, Some(r)) => r[l].clone(),
             (true, None) => D::top(n),
             (false, _) => D::bottom(n),
@@ -221,7 +221,7 @@ pub fn coreach_within<D: Domain>(p: &Product, opts: &Options, within: Option<&[D
             None => s,
         }
     };
-    let (rounds, widenings) = fixpoint(&mut x, &order, |l| p.locations[l].accept, f, opts);
+    let (rounds, widenings) = fixpoint(&mut x, &order, |l| p.locations[l].target, f, opts);
     Coreach {
         values: x,
         rounds,

@@ -78,6 +78,11 @@ impl<'a, D: Domain> Steering<'a, D> {
         self.g.product.locations[self.loc].accept
     }
 
+    /// Whether the purpose only steers (no accept, [`crate::Product::steering`]).
+    pub fn steering(&self) -> bool {
+        self.g.product.steering
+    }
+
     /// Whether the current location is a refuse location of the purpose.
     pub fn refused(&self) -> bool {
         self.g.product.locations[self.loc].refuse

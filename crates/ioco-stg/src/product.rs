@@ -39,6 +39,9 @@ pub struct Location {
     pub accept: bool,
     /// The purpose refuses here (Inconclusive).
     pub refuse: bool,
+    /// A location the analysis steers towards (`coreach` of these): the accept locations, or,
+    /// for a steering purpose ([`Product::steering`]), every location but refuse.
+    pub target: bool,
 }
 
 /// A transition of the product: `gate(p) : guard ? assign` from `from` to `to`.
@@ -85,6 +88,12 @@ pub struct Product {
     pub purpose_var_dims: Vec<Option<usize>>,
     /// For each purpose variable, the specification variable it observes.
     pub observes: Vec<Option<usize>>,
+    /// A steering purpose: one without accept locations (a TorXakis `GOAL` without `HIT`,
+    /// [`Product::new_steering`]). It is not completed: inputs are chosen among its steps
+    /// and an output it does not offer leaves it (TorXakis: the goal is missed); no run
+    /// reaches accept, a run that ends at its step bound inside the purpose passes, as a run
+    /// without purpose does.
+    pub steering: bool,
 }
 
 /// A product that cannot be built (with the source location where there is one).
@@ -183,6 +192,17 @@ fn single<'a>(m: &'a Model, what: &str) -> Result<&'a Automaton, ProductError> {
 impl Product {
     /// Build the product of the entry models of two checked `.ioco` files.
     pub fn new(spec: &Model, purpose: &Model) -> Result<Product, ProductError> {
+        Product::new_steering(spec, purpose, false)
+    }
+
+    /// [`Product::new`]; with `steer`, a purpose without accept locations is a steering
+    /// purpose ([`Product::steering`]) rather than an error (TorXakis's goals that only
+    /// steer, such as LuckyPeople's `luckyByGender`).
+    pub fn new_steering(
+        spec: &Model,
+        purpose: &Model,
+        steer: bool,
+    ) -> Result<Product, ProductError> {
         let a = single(spec, "specification")?;
         let b = single(purpose, "test purpose")?;
         let adefs = &spec.entry().expect("checked by single").defs;
@@ -341,7 +361,8 @@ impl Product {
         };
         let accepting = |pl: u32| b.locations[pl as usize].name.starts_with("accept");
         let refusing = |pl: u32| b.locations[pl as usize].name.starts_with("refuse");
-        if !(0..b.locations.len() as u32).any(accepting) {
+        let steering = steer && !(0..b.locations.len() as u32).any(accepting);
+        if !steering && !(0..b.locations.len() as u32).any(accepting) {
             return Err(ProductError {
                 message: format!(
                     "{}: the test purpose `{}` has no location named `accept…`",
@@ -362,6 +383,7 @@ impl Product {
             spec_var_dims: amap.vars.clone(),
             purpose_var_dims: bmap.vars.clone(),
             observes,
+            steering,
         };
         let mut index: HashMap<(u32, u32), usize> = HashMap::new();
         let mut intern = |p: &mut Product, sl: u32, pl: u32| -> usize {
@@ -372,6 +394,7 @@ impl Product {
                     purpose: pl,
                     accept: accepting(pl),
                     refuse: refusing(pl),
+                    target: accepting(pl) || (steering && !refusing(pl)),
                 });
                 p.locations.len() - 1
             })
@@ -463,8 +486,10 @@ impl Product {
                 let guards: Vec<&ioco_lang::ir::Expr> =
                     matching.iter().map(|(_, t)| &t.guard).collect();
                 let rest = conj(&sg, &dnf_none_of(&guards, &bmap));
-                let to = intern(&mut p, s.to, pl);
-                emit(&mut p, to, rest, None);
+                if !steering {
+                    let to = intern(&mut p, s.to, pl);
+                    emit(&mut p, to, rest, None);
+                }
             }
         }
         Ok(p)

@@ -3,7 +3,9 @@
 //! specification accepted; **Pass** at accept, **Inconclusive** at refuse, when an output
 //! leaves `coreach^α`, when no input keeps accept reachable and the system stays quiescent,
 //! when the tracking is ambiguous, or at the step bound. Fail comes from the specification
-//! (the symbolic tracker) only.
+//! (the symbolic tracker) only. A steering purpose ([`crate::Product::steering`], a TorXakis
+//! `GOAL` without `HIT`) has no accept: a run that stays inside it up to the step bound passes,
+//! as a run without purpose does; an output it does not offer ends the run Inconclusive.
 
 use crate::online::Steering;
 use crate::Domain;
@@ -99,6 +101,12 @@ impl<D: Domain> Selection<Symbolic<'_>> for SteeredData<'_, D> {
                 self.quiet_without_input = false;
                 let text = label(&spec.spec.sys.spec, gate, args, "!");
                 let ts = self.steering.matching(gate, args);
+                if ts.is_empty() && self.steering.steering() {
+                    return Some(Stop::Inconclusive(format!(
+                        "{text} at {} is not offered by the test purpose (TorXakis: the goal is missed)",
+                        self.steering.location()
+                    )));
+                }
                 let [t] = ts[..] else {
                     return Some(Stop::Inconclusive(format!(
                         "{text} matches {} transitions of the product at {}: the tracking \
@@ -123,6 +131,12 @@ impl<D: Domain> Selection<Symbolic<'_>> for SteeredData<'_, D> {
 
     fn at_bound(&mut self, _: &mut Symbolic<'_>, depth: usize) -> Stop {
         self.verdict_here().unwrap_or_else(|| {
+            if self.steering.steering() {
+                return Stop::Pass(Some(format!(
+                    "{depth} steps steered by the test purpose, which has no accept (as \
+                     TorXakis's `test {depth}` with a goal without `HIT`)"
+                )));
+            }
             Stop::Inconclusive(format!(
                 "step bound {depth} reached before accept (at {})",
                 self.steering.location()

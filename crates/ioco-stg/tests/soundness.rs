@@ -71,6 +71,7 @@ fn product() -> impl Strategy<Value = Product> {
                 purpose: 0,
                 accept: l == LOCS,
                 refuse: false,
+                target: l == LOCS,
             })
             .collect(),
         initial: 0,
@@ -79,6 +80,7 @@ fn product() -> impl Strategy<Value = Product> {
         spec_var_dims: vec![Some(0), Some(1)],
         purpose_var_dims: Vec::new(),
         observes: Vec::new(),
+        steering: false,
     })
 }
 

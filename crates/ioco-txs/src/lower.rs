@@ -1507,7 +1507,7 @@ impl<'a> Lowerer<'a> {
         for (goal, b) in &p.goals {
             let want = format!("{}_{}", p.name.name, goal.name);
             let nerr = self.diags.len();
-            if let Some(body) = self.comp(b, &genv, &Scope::new()) {
+            if let Some(body) = self.goal(&want, b, &genv, nerr) {
                 if self.diags.len() == nerr {
                     let name = self.global(&want);
                     self.push_item(
@@ -1528,6 +1528,48 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
+    }
+
+    /// A `GOAL` as one model, as symbolic test purposes need it: lowered as a model is
+    /// ([`Self::comp`]); a goal that becomes a composition (`|||`, `||`, `|[G]|`, `>>>`,
+    /// `[>>`, `[><`, a recursion through them) or cannot be lowered as one is taken back and
+    /// built as the product of its parts (module `product`), the composition flattened into
+    /// one automaton with the same steps.
+    fn goal(&mut self, want: &str, b: &'a t::BExpr, genv: &GEnv, nerr: usize) -> Option<o::Comp> {
+        let items = self.out.file.items.len();
+        let first = self.comp(b, genv, &Scope::new());
+        if self.diags.len() == nerr {
+            if let Some(c) = &first {
+                // one model (not a system: a loop `p ::= B >>> p` is one)
+                let model = |n: &str| {
+                    self.out
+                        .file
+                        .items
+                        .iter()
+                        .any(|it| matches!(&it.kind, o::ItemKind::Model(x) if x.name.name == n))
+                };
+                if matches!(&c.kind, o::CompKind::Inst(n, _) if model(&n.name)) {
+                    return first;
+                }
+            }
+        }
+        // what the first attempt made is taken back
+        self.diags.truncate(nerr);
+        let mut gone: HashSet<String> = HashSet::new();
+        for it in self.out.file.items.drain(items..) {
+            match &it.kind {
+                o::ItemKind::Model(x) => gone.insert(x.name.name.clone()),
+                o::ItemKind::System(x) => gone.insert(x.name.name.clone()),
+                _ => false,
+            };
+        }
+        self.seq_models.retain(|_, v| !gone.contains(v));
+        self.loops.retain(|_, v| !gone.contains(v));
+        self.conts.retain(|k, _| !gone.contains(k));
+        let name = self.global(&format!("{want}_goal"));
+        let model = product::build_goal(self, &name, b, genv, &Scope::new(), b.span)?;
+        self.push_item(o::ItemKind::Model(model), b.span, Vec::new());
+        Some(self.model_inst(&name, b.span))
     }
 
     /// Lowers a behaviour at the level of compositions.

@@ -122,11 +122,13 @@ pub fn run_test(args: Args, purpose_path: &Path) -> Result<Outcome> {
         t0,
         strategy,
         Some(prod.jokers),
+        false,
     )
 }
 
 /// The summary of a purpose session: it names the purpose and the strategy and counts the
 /// runs that reached accept.
+#[allow(clippy::too_many_arguments)]
 fn finish(
     args: &Args,
     purpose_path: &Path,
@@ -135,6 +137,7 @@ fn finish(
     t0: Instant,
     strategy: &str,
     jokers: Option<u32>,
+    steering: bool,
 ) -> Result<Outcome> {
     let accepted = runs
         .iter()
@@ -159,10 +162,17 @@ fn finish(
     p.insert("accepted_runs".into(), accepted.into());
     p.insert("runs".into(), args.runs.into());
     p.insert("depth".into(), args.depth.into());
-    errln!(
-        "purpose {}: accept reached in {accepted} of {total} run(s)",
-        purpose_path.display()
-    );
+    if steering {
+        errln!(
+            "purpose {}: no accept (a GOAL without HIT steers only); {accepted} of {total} run(s) followed it to the step bound",
+            purpose_path.display()
+        );
+    } else {
+        errln!(
+            "purpose {}: accept reached in {accepted} of {total} run(s)",
+            purpose_path.display()
+        );
+    }
     args.report.finish(&summary)
 }
 
@@ -203,7 +213,9 @@ pub fn symbolic_graph<D: ioco_stg::Domain>(
         ));
     }
     let pm = crate::load::parse_purpose(purpose_path)?;
-    let product = ioco_stg::Product::new(&sm, &pm).map_err(|e| {
+    // a TorXakis GOAL without HIT only steers (`test N` passes after N steps inside it)
+    let steer = crate::load::is_txs(purpose_path);
+    let product = ioco_stg::Product::new_steering(&sm, &pm, steer).map_err(|e| {
         miette!(
             help = e.hint.clone(),
             "{}: {}",
@@ -285,11 +297,27 @@ fn run_symbolic_in<D: ioco_stg::Domain>(
                 .map_err(|e| miette!("{e}"))?
         }
     };
-    let strategy = format!(
-        "purpose: symbolic (seed 004 Table 3), {analysis} coreachability, inputs inside the \
-         strengthened guards"
-    );
-    finish(&args, purpose_path, runs, seed, t0, &strategy, None)
+    let steering = g.product.steering;
+    let strategy = if steering {
+        "purpose: symbolic, steering only (the purpose has no accept: inputs among its steps, \
+         Pass at the step bound inside it)"
+            .to_string()
+    } else {
+        format!(
+            "purpose: symbolic (seed 004 Table 3), {analysis} coreachability, inputs inside the \
+             strengthened guards"
+        )
+    };
+    finish(
+        &args,
+        purpose_path,
+        runs,
+        seed,
+        t0,
+        &strategy,
+        None,
+        steering,
+    )
 }
 
 /// `ioco gen` of a specification with data and a purpose: the symbolic test graph as JSON

@@ -407,6 +407,20 @@ fn genv_key(genv: &GEnv, out: &mut String) {
     out.push(']');
 }
 
+/// The purpose verdict of a shape whose behaviour is `HIT` or `MISS` (also with a `>>>`
+/// pending, which never starts: the verdict ends the goal).
+fn verdict(p: &Pt) -> Option<&'static str> {
+    match p {
+        Pt::Leaf { b, .. } => match b.kind {
+            BKind::Hit => Some("accept"),
+            BKind::Miss => Some("refuse"),
+            _ => None,
+        },
+        Pt::Enable { l, .. } => verdict(l),
+        _ => None,
+    }
+}
+
 fn depth(p: &Pt) -> usize {
     match p {
         Pt::Par { l, r, .. } => 1 + depth(l).max(depth(r)),
@@ -433,6 +447,33 @@ pub(super) fn build<'a>(
     genv: &GEnv,
     scope: &Scope,
     sp: Span,
+) -> Option<o::Model> {
+    build_as(l, name, b, genv, scope, sp, false)
+}
+
+/// [`build`] for a purpose's `GOAL`: the internal steps of the product that only pass
+/// control (`>>>`'s exit into its right side) are absorbed into the steps that lead to them
+/// ([`absorb_internal`]), because a symbolic test purpose observes visible steps only.
+pub(super) fn build_goal<'a>(
+    l: &mut Lowerer<'a>,
+    name: &str,
+    b: &'a t::BExpr,
+    genv: &GEnv,
+    scope: &Scope,
+    sp: Span,
+) -> Option<o::Model> {
+    build_as(l, name, b, genv, scope, sp, true)
+}
+
+/// [`build`], or [`build_goal`] with `goal`.
+fn build_as<'a>(
+    l: &mut Lowerer<'a>,
+    name: &str,
+    b: &'a t::BExpr,
+    genv: &GEnv,
+    scope: &Scope,
+    sp: Span,
+    goal: bool,
 ) -> Option<o::Model> {
     let mut pb = Product {
         sb: SeqBuilder::default(),
@@ -470,6 +511,9 @@ pub(super) fn build<'a>(
         if !pb.hidden.is_empty() {
             let names = pb.hidden.iter().map(|h| h.2.name.clone()).collect();
             l.hidden_in_model.insert(name.to_string(), names);
+        }
+        if goal {
+            absorb_internal(&mut pb.sb.edges, entry);
         }
         let sb = std::mem::take(&mut pb.sb);
         return sb.finish(l, entry, inits, sp);
@@ -907,6 +951,11 @@ impl<'a> Product<'a> {
     /// The switches of location `i`.
     fn expand(&mut self, l: &mut Lowerer<'a>, i: usize) {
         let p = self.pts[i].clone();
+        // a goal's verdict (`HIT`, `MISS`) ends the purpose: a sink named `accept…`/`refuse…`
+        if let Some(v) = verdict(&p) {
+            self.sb.verdict.insert(i, v);
+            return;
+        }
         let taken: HashSet<String> = self.sb.vars.keys().cloned().collect();
         let Some((trs, exits)) = self.steps(l, &p, &taken) else {
             self.failed = true;
@@ -1455,6 +1504,78 @@ impl<'a> Product<'a> {
             exits.push(x);
         }
         Some(())
+    }
+}
+
+/// Absorbs the internal steps out of locations that have nothing but internal steps: a step
+/// `F --a [g] {A}--> X` and `X --τ [h] {B}--> Y` become `F --a [g ∧ h[A]] {B[A], A}--> Y`
+/// (the assignments are simultaneous; `B` reads the values `A` gave, a variable `B` does not
+/// assign keeps `A`'s). The traces of visible actions and the values reached stay the same;
+/// a location left without incoming steps loses its internal steps. The entry location is
+/// kept as it is (its internal steps remain).
+fn absorb_internal(edges: &mut Vec<Edge>, entry: usize) {
+    let is_tau = |e: &Edge| matches!(e.action, o::Action::Tau(_)) && e.also.is_empty();
+    // a bound on the rounds: a cycle of internal steps is never absorbed away
+    for _ in 0..64 {
+        let froms: BTreeSet<usize> = edges.iter().map(|e| e.from).collect();
+        let Some(x) = froms.into_iter().find(|&x| {
+            x != entry
+                && edges.iter().filter(|e| e.from == x).all(is_tau)
+                && edges
+                    .iter()
+                    .filter(|e| e.from == x)
+                    .all(|e| e.to != Some(x))
+                && edges.iter().any(|e| e.to == Some(x))
+        }) else {
+            return;
+        };
+        let taus: Vec<Edge> = edges
+            .iter()
+            .filter(|e| e.from == x)
+            .map(|e| Edge {
+                from: e.from,
+                action: e.action.clone(),
+                also: Vec::new(),
+                guard: e.guard.clone(),
+                assign: e.assign.clone(),
+                to: e.to,
+                span: e.span,
+            })
+            .collect();
+        let mut out = Vec::new();
+        for e in edges.drain(..) {
+            if e.from == x {
+                continue;
+            }
+            if e.to != Some(x) {
+                out.push(e);
+                continue;
+            }
+            let map: HashMap<String, o::Expr> = e.assign.iter().cloned().collect();
+            for t in &taus {
+                let guard = conj(e.guard.clone(), t.guard.as_ref().map(|h| subst(h, &map)));
+                let mut assign: Vec<(String, o::Expr)> = t
+                    .assign
+                    .iter()
+                    .map(|(w, f)| (w.clone(), subst(f, &map)))
+                    .collect();
+                for (v, a) in &e.assign {
+                    if !assign.iter().any(|(w, _)| w == v) {
+                        assign.push((v.clone(), a.clone()));
+                    }
+                }
+                out.push(Edge {
+                    from: e.from,
+                    action: e.action.clone(),
+                    also: e.also.clone(),
+                    guard,
+                    assign,
+                    to: t.to,
+                    span: e.span,
+                });
+            }
+        }
+        *edges = out;
     }
 }
 
