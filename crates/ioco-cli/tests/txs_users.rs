@@ -370,3 +370,26 @@ fn a_steering_goal_that_is_missed_is_inconclusive() {
         "{out}"
     );
 }
+
+/// ReadWriteAdvanced's `system` calls itself inside its own `|[ Memory ]|` (every round adds a
+/// memory): the refusal names the process, the operator, and what to write instead.
+#[test]
+fn read_write_advanced_is_refused_with_what_to_write_instead() {
+    let Some(model) = corpus("examps/ReadWriteConflict/ReadWriteAdvanced.txs") else {
+        return;
+    };
+    let (code, out) = outcome(ioco().args(["check", &model]));
+    assert_eq!(code, 2, "{out}");
+    // the words, without the line breaks and frames of the report
+    let words = out
+        .replace('│', " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        words.contains("`system` is called again inside its own `|[ Memory ]|`")
+            && out.contains("ReadWriteAdvanced.txs:50:15")
+            && words.contains("`system ::= A |[ Memory ]| q`"),
+        "{out}"
+    );
+}

@@ -1756,10 +1756,23 @@ impl<'a> Lowerer<'a> {
                     if self.loop_used.remove(&key) {
                         let sys = self.loops[&key].clone();
                         let Some(body) = split_loop(r, &sys) else {
+                            let n = &p.name.name;
+                            let op = match &eff.kind {
+                                BKind::Par(t::ParOp::Interleave, ..) => "|||".to_string(),
+                                BKind::Par(t::ParOp::Full, ..) => "||".to_string(),
+                                BKind::Par(t::ParOp::Gates(gs), ..) => format!(
+                                    "|[ {} ]|",
+                                    gs.iter()
+                                        .map(|g| g.name.as_str())
+                                        .collect::<Vec<_>>()
+                                        .join(", ")
+                                ),
+                                _ => "composition".to_string(),
+                            };
                             self.unsupported(
-                                &format!("the recursive process `{}` (recursion through a parallel composition: a process that creates processes)", p.name.name),
+                                &format!("the recursive process `{n}` (recursion through a parallel composition: `{n}` is called again inside its own `{op}`, so every round adds a copy of the other side: a process that creates processes)"),
                                 sp,
-                                "the one recursion through a composition that can be imported is the loop `p ::= B >>> p`; keep the pending behaviour in a variable (a counter or a list) of a sequential process (docs/language.md §13)",
+                                &format!("the one recursion through a composition that can be imported is the loop `p ::= B >>> p`: let the side that repeats call itself instead (`q ::= B >>> q`, or its recursive call moved from `{n}` to `q`) and compose once (`{n} ::= A {op} q`); or keep the pending behaviour in a variable (a counter or a list) of a sequential process (docs/language.md §13)"),
                             );
                             return None;
                         };
