@@ -12,8 +12,13 @@ Usage: scripts/learn_bench.py BIN_DIR PYTHON_WITH_AALPY [--timeout S] [--seed N]
   --timeout S          give up an AALpy run after S seconds (default 300)
 Prints one JSON line per run and a Markdown table at the end.
 
+With no DOT given: every corpus Mealy machine, the small ones included (coffee, Angluin,
+SimpleABC, car alarm, ...; issue #33: never more symbols than AALpy's best run with the same
+guarantee).
+
 ioco: `ioco learn --sim M.dot --inputs-from M.dot --seed N` (in process; defaults: hybrid-ADS
-suite with k=1 extra state, 100 random words per equivalence query); equivalence checked with
+suite with k=1 extra state, then random words for 25% of the symbols spent so far once the
+suite passed); equivalence checked with
 `ioco compare` both ways (for complete deterministic Mealy machines, ioco both ways is
 equivalence). AALpy: Wp oracle with max_number_of_states = n + 1 (n: the original's states, the
 same guarantee as k = 1 for the final hypothesis), random-W with 10 walks of length 10 per state
@@ -134,6 +139,19 @@ def main():
         mark = "" if r["equivalent"] else " (wrong)"
         return f"{r['resets']} / {r['symbols']}{mark}"
 
+    print()
+    wins, total = 0, 0
+    for row in rows:
+        o = row["ioco"]
+        wp = [row[c]["symbols"] for c in configs
+              if c.endswith("+wp") and "error" not in row[c] and row[c]["equivalent"]]
+        if wp and "error" not in o:
+            total += 1
+            if o["symbols"] <= min(wp):
+                wins += 1
+            else:
+                print(f"ioco above AALpy's best Wp run: {row['model']}: {o['symbols']} > {min(wp)}")
+    print(f"ioco symbols <= AALpy's best correct Wp (n+1) run on {wins} of {total} machines")
     print()
     print("| model | states | ioco (resets / symbols) | " + " | ".join(configs)
           + " | AALpy best symbols (correct runs) | ioco / best |")

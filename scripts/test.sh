@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test of the workspace (the README's second set-up command). A test that needs what
 # this machine lacks (the public corpus beside the repository or named by IOCO_CORPUS,
-# Chromium) is skipped and the skip recorded (crate ioco-testkit); the summary at the end names
-# every skipped test, grouped by reason. IOCO_NO_SKIP=1 (as in CI) makes such a skip a failure.
+# Chromium, python3 for the Python package's tests) is skipped and the skip recorded (crate
+# ioco-testkit, scripts/test_python.sh); the summary at the end names every skipped test,
+# grouped by reason. IOCO_NO_SKIP=1 (as in CI) makes such a skip a failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # where ioco-testkit records the skips (a relative CARGO_TARGET_DIR is from the workspace root)
@@ -12,6 +13,8 @@ mkdir -p "$(dirname "$skips")"
 cargo build --workspace --bins --quiet
 status=0
 cargo test --workspace --quiet --no-fail-fast "$@" || status=$?
+# the Python package (python/: its own cargo workspace, built by maturin) and its pytest tests
+bash scripts/test_python.sh || status=$?
 echo
 if [[ -s "$skips" ]]; then
   echo "test.sh: $(wc -l <"$skips") test(s) or part(s) of tests skipped, by reason" \

@@ -8,7 +8,8 @@ Usage: lts_player.py MODEL.json [--json] [--ack]
   {"label": NAME}), follows `NAME?` from the current state, then answers with the outputs that
   follow (each `NAME!` on a line of its own, or {"label": NAME}) until a state with an input.
   An input the state does not enable is ignored. The line `#reset` goes back to the initial
-  state. With --ack it prints `#quiet` when it waits for input (at start-up and after every
+  state. Outputs of the initial state are written at start-up and after `#reset` (a Moore
+  machine's initial output, a banner). With --ack it prints `#quiet` when it waits for input (at start-up and after every
   line), for `--quiescence-marker '#quiet'`.
 """
 import json
@@ -26,7 +27,6 @@ def main():
     for s, label, t in model["transitions"]:
         edges.setdefault(s, []).append((label, t))
     initial = model["initial"][0]
-    state = initial
 
     def say(name):
         print(json.dumps({"label": name}) if as_json else name, flush=True)
@@ -35,22 +35,26 @@ def main():
         if ack:
             print("#quiet", flush=True)
 
+    def outputs(state):
+        """Write the outputs from `state` until a state without one; the state reached."""
+        while True:
+            outs = [(l, t) for (l, t) in edges.get(state, []) if l.endswith("!")]
+            if not outs:
+                return state
+            label, state = outs[0]
+            say(label[:-1])
+
+    state = outputs(initial)
     quiet()
     for line in sys.stdin:
         line = line.rstrip("\n")
         if line == "#reset":
-            state = initial
+            state = outputs(initial)
         else:
             name = json.loads(line)["label"] if as_json else line
             nxt = [t for (l, t) in edges.get(state, []) if l == name + "?"]
             if nxt:
-                state = nxt[0]
-                while True:
-                    outs = [(l, t) for (l, t) in edges.get(state, []) if l.endswith("!")]
-                    if not outs:
-                        break
-                    label, state = outs[0]
-                    say(label[:-1])
+                state = outputs(nxt[0])
         quiet()
 
 

@@ -28,6 +28,9 @@ static WARNED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 /// files it is given into one namespace).
 static WITH: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
+/// The `.txs` specification read last: a `.txs` purpose file is read together with it.
+static SPEC_TXS: Mutex<Option<PathBuf>> = Mutex::new(None);
+
 /// Set once by `main`: the `.txs` files read with every `.txs` model.
 pub fn set_with_files(files: Vec<PathBuf>) {
     *WITH.lock().unwrap_or_else(|p| p.into_inner()) = files;
@@ -62,8 +65,17 @@ pub fn is_txs(path: &Path) -> bool {
 
 /// Reads, parses and lowers a `.txs` file (and the files given with `--with`).
 pub fn parse_txs(path: &Path) -> Result<ioco_txs::TxsModel> {
+    parse_txs_with(path, None)
+}
+
+/// [`parse_txs`], with `extra` read too; a file named twice is read once (TorXakis reads all
+/// the files it is given into one namespace).
+fn parse_txs_with(path: &Path, extra: Option<PathBuf>) -> Result<ioco_txs::TxsModel> {
     let mut paths = vec![path.to_path_buf()];
     paths.extend(with_files());
+    paths.extend(extra);
+    let mut seen = std::collections::HashSet::new();
+    paths.retain(|p| seen.insert(std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())));
     let refs: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
     ioco_txs::load_files(&refs).map_err(|diags| {
         Report::new(ioco_lang::Diagnostics {
@@ -95,9 +107,22 @@ enum Role {
 }
 
 fn parse_as(path: &Path, role: Role) -> Result<ioco_lang::Model> {
+    refuse_special(path)?;
     let file = path.display().to_string();
+    let mut by_cnect = None;
     let (model, goals) = if is_txs(path) {
-        let t = parse_txs(path)?;
+        // a TorXakis purpose file is read with the model's files, as TorXakis reads them
+        let spec_file = match role {
+            Role::Spec => {
+                *SPEC_TXS.lock().unwrap_or_else(|p| p.into_inner()) = Some(path.to_path_buf());
+                None
+            }
+            Role::Purpose => SPEC_TXS.lock().unwrap_or_else(|p| p.into_inner()).clone(),
+        };
+        let t = parse_txs_with(path, spec_file)?;
+        if role == Role::Spec {
+            by_cnect = cnect_entry(&t.lowered, path)?;
+        }
         (t.model, t.lowered.goals)
     } else {
         let m = ioco_lang::parse_file(path).map_err(|diags| {
@@ -109,7 +134,10 @@ fn parse_as(path: &Path, role: Role) -> Result<ioco_lang::Model> {
         (m, Vec::new())
     };
     let model = match role {
-        Role::Spec => select_entry(model, path, lock(&ENTRY), "--entry")?,
+        Role::Spec => match lock(&ENTRY) {
+            Some(e) => select_entry(model, path, Some(e), "--entry")?,
+            None => select_entry(model, path, by_cnect, "--cnect")?,
+        },
         Role::Purpose => {
             let wanted = purpose_entry(&goals, path)?;
             select_entry(model, path, wanted, "--goal")?
@@ -195,6 +223,48 @@ fn purpose_entry(goals: &[(String, String, String)], path: &Path) -> Result<Opti
 
 /// `--entry NAME`: the model or system to use.
 static ENTRY: Mutex<Option<String>> = Mutex::new(None);
+
+/// `--cnect NAME`: the `CNECTDEF` of a `.txs` model to reach the SUT with; without `--entry`
+/// it also picks the `MODELDEF` it connects.
+static CNECT: Mutex<Option<String>> = Mutex::new(None);
+
+/// Set once by `main`: `--cnect` of the commands that reach a SUT.
+pub fn set_cnect(name: Option<String>) {
+    put(&CNECT, name);
+}
+
+/// Without `--entry`, the `MODELDEF` that `--cnect NAME` connects, when `NAME` is a
+/// `CNECTDEF` of these files (`ioco test Adder.txs --cnect Sut3` tests `Adder3`).
+fn cnect_entry(lowered: &ioco_txs::lower::Lowered, path: &Path) -> Result<Option<String>> {
+    if lock(&ENTRY).is_some() {
+        return Ok(None);
+    }
+    let Some(name) = lock(&CNECT) else {
+        return Ok(None);
+    };
+    ioco_load::cnect::model_for(lowered, &name).map_err(|e| {
+        miette!(
+            help = "name the MODELDEF to test with --entry, and a CNECTDEF that connects it \
+                    with --cnect",
+            "{}: {e}",
+            path.display()
+        )
+    })
+}
+
+/// A `.txs` model (with the `--with` files) and its entry as [`parse_ioco`] chooses it
+/// (`--entry`, else the `MODELDEF` `--cnect` connects, else the first `MODELDEF`): what the
+/// `CNECTDEF` adapter is made for, so that it serves the model every command tests.
+pub fn txs_entry(path: &Path) -> Result<(ioco_txs::TxsModel, Arc<Spec>)> {
+    let mut t = parse_txs(path)?;
+    let wanted = match lock(&ENTRY) {
+        Some(e) => Some(e),
+        None => cnect_entry(&t.lowered, path)?,
+    };
+    t.model = select_entry(t.model, path, wanted, "--entry")?;
+    let spec = entry(&t.model, path)?;
+    Ok((t, spec))
+}
 
 /// `--goal NAME`: the purpose to use from the `--purpose` file.
 static GOAL: Mutex<Option<String>> = Mutex::new(None);
@@ -359,8 +429,37 @@ pub fn ioco_lts_timed(path: &Path) -> Result<(Lts, ioco_lang::translate::Timing)
     })
 }
 
+/// A model must be a regular file: a FIFO (or socket, device) with no writer would block the
+/// read forever, so it is refused at once (#35 item 6). A missing file is left to the reader's
+/// own error.
+pub fn refuse_special(path: &Path) -> Result<()> {
+    use std::os::unix::fs::FileTypeExt;
+    let Ok(meta) = std::fs::metadata(path) else {
+        return Ok(());
+    };
+    let t = meta.file_type();
+    let what = if t.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if t.is_socket() {
+        "a socket"
+    } else if t.is_char_device() || t.is_block_device() {
+        "a device"
+    } else if t.is_dir() {
+        "a directory"
+    } else {
+        return Ok(());
+    };
+    Err(miette!(
+        help = "give a model file (.ioco, .aut, .dot, .json, .txs); to read a model from a \
+                pipe, write it to a file first",
+        "{} is {what}, not a regular file: ioco reads models from files only",
+        path.display()
+    ))
+}
+
 /// Load a model file (an LTS or a Mealy machine).
 pub fn load_model(path: &Path) -> Result<Model> {
+    refuse_special(path)?;
     if is_lang(path) {
         return ioco_lts_timed(path).map(|(lts, _)| Model::Lts(lts));
     }

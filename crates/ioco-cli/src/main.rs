@@ -317,6 +317,13 @@ fn main() -> ExitCode {
     load::set_with_files(with);
     load::set_entry(model.entry.clone().or_else(|| top.entry.clone()));
     load::set_goal(goal.goal.clone().or_else(|| top.goal.clone()));
+    load::set_cnect(match &cli.command {
+        Command::Test { args, .. } => args.sut.cnect.clone(),
+        Command::Run { args, .. } => args.sut.cnect.clone(),
+        Command::Replay { args, .. } => args.sut.cnect.clone(),
+        Command::Learn(a) => a.sut.cnect.clone(),
+        _ => None,
+    });
     let result = match cli.command {
         Command::Check { args, .. } => cmd::check::run(args),
         Command::Show { args, .. } => cmd::show::run(args),

@@ -256,6 +256,11 @@ fn html_report_of_a_data_model_draws_locations_and_switches() {
         page.contains("<p class=\"legend\">switch coverage "),
         "{page}"
     );
+    // one coverage figure, no internal values (issue #32): the switch coverage is not in the
+    // session table as a raw fraction
+    assert!(!page.contains("switch_coverage"), "{page}");
+    assert!(!page.contains("<th>switch coverage"), "{page}");
+    assert!(!page.contains("<th>coverage"), "{page}");
     assert!(page.contains("class=\"edge in visited\""), "{page}");
     assert!(page.contains("class=\"node visited initial\""), "{page}");
     let step = tag_with(&page, "class=\"step failing").expect("a failing step");
@@ -300,4 +305,157 @@ fn report_needs_a_result_file() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains("cannot read whatever.json"));
+}
+
+/// The text of `<pre id="ID">…</pre>` in `page`, unescaped as a browser shows it.
+fn pre_text(page: &str, id: &str) -> Option<String> {
+    let open = format!("<pre id=\"{id}\">");
+    let start = page.find(&open)? + open.len();
+    let end = start + page[start..].find("</pre>")?;
+    Some(
+        page[start..end]
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&quot;", "\"")
+            .replace("&#39;", "'")
+            .replace("&amp;", "&"),
+    )
+}
+
+/// Runs `command` in a POSIX shell in the repository root, with the `ioco` under test first
+/// on PATH (as a user pastes it): its exit code and output.
+fn in_shell(command: &str) -> (i32, String) {
+    let bin = Path::new(env!("CARGO_BIN_EXE_ioco")).parent().unwrap();
+    let path = std::env::join_paths(std::iter::once(bin.to_path_buf()).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
+    .unwrap();
+    let mut c = assert_cmd::Command::new("sh");
+    c.args(["-c", command])
+        .current_dir(common::root())
+        .env("PATH", path)
+        .timeout(Duration::from_secs(300));
+    common::outcome(&mut c)
+}
+
+/// Issue #32: the replay command of the HTML report, pasted into a shell, reproduces the Fail:
+/// it carries the quiescence marker (without it the SUT's `#quiet` line is an output the model
+/// does not have: a spurious Fail) and the other options of the system. The page of merged
+/// shards, which shows no command line, shows the same whole replay command.
+#[test]
+fn html_replay_command_reproduces_the_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("result.json");
+    let html = dir.path().join("report.html");
+    let sut = format!("{} --mode silent --ack", example_bin("coffee-sut"));
+    let test = |extra: &[&str], json: &Path, html: Option<&Path>| {
+        let mut c = ioco();
+        c.args(["test", "examples/coffee/coffee.ioco", "--sut", &sut])
+            .args(["--quiescence-marker", "#quiet", "--timeout", "20000"])
+            .args(["--seed", "7", "--runs", "4"])
+            .args(extra)
+            .arg("--json")
+            .arg(json);
+        if let Some(html) = html {
+            c.arg("--html").arg(html);
+        }
+        c.timeout(Duration::from_secs(300)).assert().code(1);
+    };
+    test(&[], &json, Some(&html));
+    let page = std::fs::read_to_string(&html).unwrap();
+    let replay = pre_text(&page, "replay").expect("a replay command");
+    assert!(
+        replay.contains("--quiescence-marker '#quiet'") && replay.contains("--timeout 20000"),
+        "{replay}"
+    );
+    assert!(!page.contains("of the command above"), "{page}");
+    let recorded = common::summary(&json);
+    let failed = recorded.first_failure().expect("a failing run");
+    let observed = &failed.failure.as_ref().unwrap().observed;
+    let (code, out) = in_shell(&replay);
+    assert_eq!(code, 1, "the replay reproduces the Fail: {replay}\n{out}");
+    assert!(!out.contains("#quiet"), "a spurious Fail: {out}");
+    assert!(
+        out.contains(&format!("observed  {observed}")),
+        "the same failing observation {observed}: {out}"
+    );
+    // the replay command in the results records the options: replaying works without the
+    // report too (`ioco report` of the JSON shows the same command)
+    assert_eq!(
+        recorded.replay_options,
+        [
+            "--sut",
+            sut.as_str(),
+            "--quiescence-marker",
+            "#quiet",
+            "--timeout",
+            "20000"
+        ]
+    );
+
+    // two shards of a session with --keep-going, saved as JSON only and merged: the same
+    // replay command, no "command above", and the step times kept (the JSON records them)
+    let parts: Vec<PathBuf> = (1..=2)
+        .map(|k| {
+            let part = dir.path().join(format!("part{k}.json"));
+            let shard = format!("{k}/2");
+            test(&["--keep-going", "--shard", &shard], &part, None);
+            part
+        })
+        .collect();
+    let merged = dir.path().join("merged.html");
+    ioco()
+        .arg("report")
+        .args(&parts)
+        .arg("--html")
+        .arg(&merged)
+        .assert()
+        .code(1);
+    let page = std::fs::read_to_string(&merged).unwrap();
+    self_contained(&page);
+    assert!(!page.contains("of the command above"), "{page}");
+    let replay = pre_text(&page, "replay").expect("a replay command");
+    assert!(
+        replay.contains("--quiescence-marker '#quiet'") && !replay.contains("--shard"),
+        "{replay}"
+    );
+    assert!(page.contains("<text class=\"time\""), "step times: {page}");
+}
+
+/// Issue #32: one coverage figure per page, saying what it counts. With --shrink the session's
+/// coverage counts the shrink replays (the tester walks them too): the terminal says so; the
+/// HTML page shows only the model section's figure, counted over the runs, and says that the
+/// replays are not counted. No raw fraction or internal note in the Session table.
+#[test]
+fn one_coverage_figure_saying_what_it_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let html = dir.path().join("report.html");
+    let sut = format!("{} --mode silent --ack", example_bin("coffee-sut"));
+    let out = ioco()
+        .args(["test", "examples/coffee/coffee.ioco", "--sut", &sut])
+        .args(["--quiescence-marker", "#quiet", "--seed", "7", "--shrink"])
+        .arg("--html")
+        .arg(&html)
+        .timeout(Duration::from_secs(300))
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8_lossy(&out);
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("coverage"))
+        .expect("a coverage line");
+    assert!(line.contains("shrink replays): states "), "{out}");
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert_eq!(page.matches("states visited").count(), 1, "{page}");
+    assert!(!page.contains("<th>coverage"), "{page}");
+    assert!(
+        page.contains("(not counting the replays of shrinking)"),
+        "{page}"
+    );
+    for internal in ["coverage_note", "_ms</th>", "0.6666"] {
+        assert!(!page.contains(internal), "{internal}: {page}");
+    }
 }

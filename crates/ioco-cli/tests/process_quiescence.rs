@@ -8,7 +8,10 @@
 //! * a shell script whose worker writes 0.3 s later: the late answer is waited for (Pass);
 //! * C with buffered standard output (its answers stay in its own buffer): δ by the process, a
 //!   Fail, the same verdict as with whole time-outs;
-//! * the late-output system of `late_outputs.rs`: Fail (also there).
+//! * the late-output system of `late_outputs.rs`: Fail (also there);
+//! * one-shot TCP servers that ioco starts (`--sut CMD --tcp 127.0.0.1:{port}`): every δ by
+//!   the process; answering twice (late, or at once) Fails on every seed; an answer held in
+//!   the server's send queue (`TCP_CORK`) is waited for.
 
 mod common;
 use common::{example_bin, ioco};
@@ -218,4 +221,136 @@ fn quiescence_options_that_cannot_apply_are_refused() {
         .unwrap();
     assert_eq!(marker.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&marker.stderr).contains("--quiescence-marker"));
+}
+
+/// A one-shot TCP server ioco starts per run (`--sut CMD --tcp 127.0.0.1:{port}`), answering
+/// `Out x` to `In x` in `answer` (Python code with `f`, the connection's file, and `w`, the
+/// words of the line).
+fn echo_server(dir: &Path, answer: &str) -> String {
+    let py = common::write(
+        dir,
+        "server.py",
+        &format!(
+            "import socket, sys, time\n\
+             srv = socket.socket()\n\
+             srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)\n\
+             srv.bind(('127.0.0.1', int(sys.argv[1])))\n\
+             srv.listen(1)\n\
+             conn, _ = srv.accept()\n\
+             f = conn.makefile('rw')\n\
+             for line in f:\n    \
+                 w = line.split()\n    \
+                 if len(w) == 2 and w[0] == 'In':\n        \
+                     {answer}\n"
+        ),
+    );
+    format!("python3 {} {{port}}", py.display())
+}
+
+/// `ioco test` of the echo model against a server started per run; the exit code, the δ by
+/// (marker, process, timeout) and the standard output.
+fn test_tcp(sut: &str, extra: &[&str], dir: &Path) -> (Option<i32>, [u64; 3], String) {
+    let json = dir.join("tcp.json");
+    let out = ioco()
+        .args([
+            "test",
+            "examples/torxakis/echo.ioco",
+            "--entry",
+            "EchoDigits",
+        ])
+        .args(["--sut", sut, "--tcp", "127.0.0.1:{port}", "--json"])
+        .arg(&json)
+        .args(extra)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let v: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(&json).unwrap_or_else(|_| panic!("no result: {stdout}")),
+    )
+    .unwrap();
+    let mut n = [0u64; 3];
+    for r in v["runs"].as_array().unwrap() {
+        for (k, key) in ["marker", "process", "timeout"].iter().enumerate() {
+            n[k] += r["quiescence"][key].as_u64().unwrap_or(0);
+        }
+    }
+    (out.status.code(), n, stdout)
+}
+
+/// A one-shot TCP server that ioco starts is observed as a process on pipes is: its thread
+/// asleep reading our connection, both ends' queues empty (`/proc/net/tcp`): every δ by the
+/// process, none after a (long) time-out.
+#[test]
+fn a_one_shot_tcp_server_is_quiescent_by_its_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let sut = echo_server(dir.path(), "f.write('Out %s\\n' % w[1]); f.flush()");
+    let (code, n, out) = test_tcp(
+        &sut,
+        &[
+            "--runs",
+            "3",
+            "--steps",
+            "20",
+            "--seed",
+            "4",
+            "--timeout",
+            "5000",
+        ],
+        dir.path(),
+    );
+    assert_eq!(code, Some(0), "{out}");
+    assert!(n[1] > 0 && n[2] == 0, "{n:?}\n{out}");
+}
+
+/// A TCP server that answers every input twice is caught on every seed with process
+/// quiescence: a second answer 0.3 s later (its thread sleeps: a timed wait, no proof), and
+/// a second answer written at once in a second write.
+#[test]
+fn a_tcp_server_answering_twice_fails_with_process_quiescence() {
+    let dir = tempfile::tempdir().unwrap();
+    for answer in [
+        "f.write('Out %s\\n' % w[1]); f.flush(); time.sleep(0.3); f.write('Out %s\\n' % w[1]); f.flush()",
+        "f.write('Out %s\\n' % w[1]); f.flush(); f.write('Out %s\\n' % w[1]); f.flush()",
+    ] {
+        let sut = echo_server(dir.path(), answer);
+        for seed in ["1", "2", "3"] {
+            let (code, _, out) = test_tcp(
+                &sut,
+                &["--runs", "1", "--steps", "10", "--seed", seed, "--timeout", "2000"],
+                dir.path(),
+            );
+            assert_eq!(code, Some(1), "seed {seed}, `{answer}`:\n{out}");
+        }
+    }
+}
+
+/// A server whose answers wait in its own send queue (`TCP_CORK`: the kernel sends a corked
+/// partial segment after 0.2 s, with the server's thread already back reading): no thread of
+/// the system runs, yet an output is on its way. The queue is seen, the answer waited for: a
+/// Pass, where taking the sleeping thread for quiescence would record δ and then fail on the
+/// answer.
+#[test]
+fn an_answer_held_in_the_servers_send_queue_is_waited_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let sut = echo_server(
+        dir.path(),
+        "conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_CORK, 1); \
+         f.write('Out %s\\n' % w[1]); f.flush()",
+    );
+    let (code, n, out) = test_tcp(
+        &sut,
+        &[
+            "--runs",
+            "2",
+            "--steps",
+            "8",
+            "--seed",
+            "6",
+            "--timeout",
+            "5000",
+        ],
+        dir.path(),
+    );
+    assert_eq!(code, Some(0), "{out}");
+    assert!(n[1] > 0, "{n:?}\n{out}");
 }

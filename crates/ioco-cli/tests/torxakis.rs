@@ -407,7 +407,7 @@ fn txs_models_test_their_own_suts_through_the_cnectdef() {
     ] {
         let (code, out) = test_through_cnectdef(model, &[], port, example, "correct", &[]);
         assert_eq!(code, 0, "{model} against the correct {example}:\n{out}");
-        assert!(out.contains("sut: the CNECTDEF of"), "{out}");
+        assert!(out.contains("sut: the CNECTDEF "), "{out}");
         for mode in faults {
             let (code, out) = test_through_cnectdef(model, &[], port, example, mode, &[]);
             assert_eq!(code, 1, "{model} against {example} --mode {mode}:\n{out}");

@@ -6,6 +6,14 @@
 //! ordinary bisimulation on X(S). It is computed by Moore-style partition refinement starting
 //! from the partition by output sets. States equivalent to χ "allow everything after here"
 //! and are never tested from or merged (thesis L3075–3081).
+//!
+//! **χ allows outputs outside the alphabet.** The thesis fixes `L_O`; a real implementation
+//! (and `ioco compare`, which decides ioco on the union of both alphabets) may show an output
+//! the specification never names. χ allows it, no specification state does, so no state of a
+//! specification is equivalent to χ — not even one that allows only δ in a specification
+//! without outputs, or every output of its alphabet: such a state is observed like any other
+//! (δ is an observation), and an implementation that adds an output there fails (#35 item 1).
+//! Only states already flagged chaotic (the χ class of a quotient) stay equivalent to χ.
 
 use crate::sa::Sa;
 use rustc_hash::FxHashMap;
@@ -36,9 +44,14 @@ impl Equiv {
         let mut class = vec![0u32; n + 1];
         let mut ids: FxHashMap<Vec<u32>, u32> = FxHashMap::default();
         for q in 0..=n as u32 {
-            let sig: Vec<u32> = (0..k as u16)
-                .filter(|&l| sa.is_out(l))
-                .map(|l| (q == chi || sa.step(q, l).is_some()) as u32)
+            let is_chi = q == chi || sa.chaos[q as usize];
+            // the first entry: the outputs outside the alphabet, which only χ allows
+            let sig: Vec<u32> = std::iter::once(is_chi as u32)
+                .chain(
+                    (0..k as u16)
+                        .filter(|&l| sa.is_out(l))
+                        .map(|l| (is_chi || sa.step(q, l).is_some()) as u32),
+                )
                 .collect();
             let next = ids.len() as u32;
             class[q as usize] = *ids.entry(sig).or_insert(next);

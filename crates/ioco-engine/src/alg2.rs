@@ -25,7 +25,7 @@
 use crate::result::{Failure, RunResult, RunVerdict};
 use crate::select::{Choice, Event, Selection, Stop};
 use crate::spec::{Quiet, Refusal, Specification};
-use crate::sut::{Obs, Sent, Sut, SutError};
+use crate::sut::{Observation, Sent, Sut, SutError};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
 
@@ -97,6 +97,17 @@ impl Ended {
         }
     }
 
+    /// Why: a Fail's reason, an Error's or an Inconclusive's explanation; empty for a Pass
+    /// (whose note, if any, is no reason).
+    pub fn why(&self) -> &str {
+        match self.verdict {
+            RunVerdict::Pass => "",
+            RunVerdict::Fail => self.failure.as_ref().map_or("", |f| f.reason.as_str()),
+            RunVerdict::Error => self.error.as_deref().unwrap_or(""),
+            RunVerdict::Inconclusive => self.note.as_deref().unwrap_or(""),
+        }
+    }
+
     /// Into a [`RunResult`] (texts on one line each: the reports show a line per field).
     pub fn write(self, r: &mut RunResult) {
         r.verdict = self.verdict;
@@ -135,7 +146,8 @@ where
         .map_err(|e| Ended::error(format!("model error: {e}")))?;
     let mut last = None;
     for attempt in 0..=retries {
-        match sut.reset(seed) {
+        sut.set_seed(seed);
+        match sut.reset() {
             Ok(()) => return Ok(()),
             Err(e) => {
                 last = Some(e);
@@ -146,15 +158,24 @@ where
         }
     }
     let e = last.expect("at least one attempt");
-    Err(Ended::error(format!(
-        "could not reset the SUT: {}",
-        text(&e)
-    )))
+    Err(Ended::error(format!("could not reset the SUT: {e}")))
 }
 
-fn text(e: &SutError) -> &str {
-    match e {
-        SutError::Exited(s) | SutError::Broken(s) => s,
+/// What the tester saw: an output, quiescence, or something that is no output of the model.
+enum Obs<A> {
+    Output(A),
+    Quiescent,
+    Unknown(String),
+}
+
+/// Observe, a line that is no output of the model being an observation (a Fail), not an error.
+#[inline(always)]
+fn look<A, U: Sut<A> + ?Sized>(sut: &mut U, t: Option<Duration>) -> Result<Obs<A>, SutError> {
+    match sut.observe(t) {
+        Ok(Observation::Output(x)) => Ok(Obs::Output(x)),
+        Ok(Observation::Quiescent) => Ok(Obs::Quiescent),
+        Err(SutError::UnknownOutput { line }) => Ok(Obs::Unknown(line)),
+        Err(e) => Err(e),
     }
 }
 
@@ -214,7 +235,7 @@ where
             Choice::Observe => {
                 let t = if timed { spec.timeout() } else { None };
                 waited = t;
-                match sut.observe(t) {
+                match look(sut, t) {
                     Ok(o) => o,
                     Err(e) => return sut_error(spec, e, rng),
                 }
@@ -231,7 +252,8 @@ where
                     }
                     continue;
                 }
-                Ok(Sent::Raced(o)) => o,
+                Ok(Sent::Raced(o)) => Obs::Output(o),
+                Err(SutError::UnknownOutput { line }) => Obs::Unknown(line),
                 Err(e) => return sut_error(spec, e, rng),
             },
         };
@@ -301,7 +323,7 @@ where
             *quiet_hinted = Some(quiet);
         }
     }
-    sut.send(input)
+    sut.send(input.clone())
 }
 
 /// At the end of a run that would pass, where the specification allows only quiescence and
@@ -315,7 +337,7 @@ where
     U: Sut<S::Action> + ?Sized,
 {
     let t = spec.timeout();
-    match sut.observe(t) {
+    match look(sut, t) {
         Ok(Obs::Quiescent) => None,
         Ok(Obs::Output(x)) => spec.observe(Some(&x)).err().map(Ended::refusal),
         Ok(Obs::Unknown(line)) => Some(Ended::fail(spec.garbage(&line))),
@@ -330,10 +352,12 @@ pub fn sut_error<S: Specification + ?Sized>(
     rng: &mut ChaCha8Rng,
 ) -> Ended {
     let status = match e {
+        SutError::Exited { status } => status,
+        SutError::UnknownOutput { line } => return Ended::fail(spec.garbage(&line)),
         SutError::Broken(why) => {
             return Ended::error(format!("after trace {}: {why}", spec.trace_text()))
         }
-        SutError::Exited(status) => status,
+        other => return Ended::error(format!("after trace {}: {other}", spec.trace_text())),
     };
     if let Some(why) = never_started(&status, spec.wrote_output()) {
         return Ended::error(why);

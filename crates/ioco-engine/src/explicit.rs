@@ -171,25 +171,17 @@ impl Selection<Explicit<'_, '_>> for Strategic<'_> {
     }
 }
 
-/// Turn an adapter error at the tester's current point into the end of the run, by the
-/// verdict policy of [`super::alg2`] over the explicit specification (for the suite runner,
-/// which walks test cases outside the loop).
-pub fn adapter_error(tester: &mut Tester<'_>, e: crate::AdapterError) -> crate::Ended {
-    use crate::sut::SutError;
-    use crate::AdapterError;
+/// Turn an error of the system under test at the tester's current point into the end of the
+/// run, by the verdict policy of [`super::alg2`] over the explicit specification (for the
+/// suite runner, which walks test cases outside the loop).
+pub fn adapter_error(tester: &mut Tester<'_>, e: crate::SutError) -> crate::Ended {
     let opts = OnlineOptions::default();
     let mut spec = Explicit {
         tester,
         opts: &opts,
     };
     let mut rng = <ChaCha8Rng as rand::SeedableRng>::seed_from_u64(0);
-    match e {
-        AdapterError::UnknownOutput { line } => crate::Ended::fail(spec.garbage(&line)),
-        AdapterError::Exited { status } => {
-            crate::alg2::sut_error(&mut spec, SutError::Exited(status), &mut rng)
-        }
-        other => crate::alg2::sut_error(&mut spec, SutError::Broken(other.to_string()), &mut rng),
-    }
+    crate::alg2::sut_error(&mut spec, e, &mut rng)
 }
 
 #[cfg(test)]

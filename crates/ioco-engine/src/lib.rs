@@ -19,8 +19,8 @@
 //!   symbolic purposes' steering).
 //!
 //! and one interface to the system under test, [`Sut`]: send an input (which may race with an
-//! output the system produced first), observe an output or quiescence within a time-out. Every
-//! label-level [`Adapter`] is a `Sut`.
+//! output the system produced first), observe an output or quiescence within a time-out, over
+//! labels (explicit models) or gate values (models with data).
 //!
 //! [`alg2::run`] is the loop, and the **verdict policy** is written there once: an output or
 //! quiescence the specification refuses is Fail; a line that is no output of the model is Fail;
@@ -30,13 +30,12 @@
 //! Fail comes only from the specification, never from the selection, so every selection is as
 //! sound as the specification (tutorial Thm. 8.1).
 //!
-//! Files: [`spec`], [`select`], [`sut`] and [`adapter`] (the seams), [`alg2`] (the loop),
+//! Files: [`spec`], [`select`], [`sut`] (the seams), [`alg2`] (the loop),
 //! [`timed`] (step times), [`explicit`] (the specification of an LTS and the strategies over
 //! it), [`tester`] (the lazy suspension automaton's state of one run), [`replay`] (replay as a
 //! selection), [`result`] and [`trace`] (the run record), [`options`], [`timeouts`],
 //! [`shrinking`], [`fairness`], [`shard`] (what a session is given).
 
-pub mod adapter;
 pub mod alg2;
 pub mod explicit;
 pub mod fairness;
@@ -53,13 +52,12 @@ pub mod timed;
 pub mod timeouts;
 pub mod trace;
 
-pub use adapter::{Adapter, AdapterError, Observation};
 pub use alg2::{run, Ended};
 pub use options::{OnlineOptions, Progress, Traces};
 pub use result::{CoverageSummary, Established, Failure, RunResult, RunVerdict, Shrunk, Summary};
 pub use select::{Choice, Event, Selection, Stop};
 pub use spec::{Quiet, Refusal, Specification};
-pub use sut::{Obs, Sent, Sut, SutError};
+pub use sut::{Observation, Sent, Sut, SutError};
 pub use tester::Tester;
 pub use timed::Timed;
 pub use timeouts::Timeouts;

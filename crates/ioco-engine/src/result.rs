@@ -313,6 +313,14 @@ pub struct Summary {
     /// Free-form context (model file, SUT command, options), for the record.
     #[serde(default)]
     pub parameters: serde_json::Map<String, serde_json::Value>,
+    /// The options of the command that made these results which a replay of one of its runs
+    /// needs, as command-line arguments in their order: the system under test and how to talk
+    /// to it (`--sut`, `--tcp`, `--listen`, `--http`, `--sim`, `--quiescence-marker`,
+    /// `--quiescence`, `--timeout…`, `--mealy`, `--map`, `--json-lines`, TorXakis `--cnect`),
+    /// the engine and the model's `--entry`. Empty in results written before it was recorded
+    /// (and by the library API); `ioco-report` builds the replay command from it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replay_options: Vec<String>,
 }
 
 impl Summary {
@@ -329,6 +337,7 @@ impl Summary {
             coverage: CoverageSummary::default(),
             duration_ms: 0.0,
             parameters: Default::default(),
+            replay_options: Vec::new(),
         }
     }
 

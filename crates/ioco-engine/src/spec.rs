@@ -33,7 +33,7 @@ pub enum Quiet {
 /// STS. The trace is kept by the specification (it is the trace the states are reached by).
 pub trait Specification {
     /// An input or output, with its values.
-    type Action;
+    type Action: Clone;
 
     /// Back to the initial states with an empty trace. An error: the model cannot be started.
     fn start(&mut self) -> Result<(), String>;

@@ -171,7 +171,7 @@ impl<'a> Tester<'a> {
         self.q = t;
         self.at = next as usize;
         // Ask for the next record now: its cache miss overlaps with the SUT's step.
-        crate::adapter::prefetch(&self.nodes[next as usize]);
+        crate::sut::prefetch(&self.nodes[next as usize]);
         Some(t)
     }
 
@@ -200,7 +200,7 @@ impl<'a> Tester<'a> {
         };
         self.q = t;
         self.at = next;
-        crate::adapter::prefetch(&self.nodes[next]);
+        crate::sut::prefetch(&self.nodes[next]);
         t
     }
 
@@ -363,8 +363,9 @@ impl<'a> Tester<'a> {
         let allowed = self.allowed();
         Failure {
             reason: format!(
-                "the SUT wrote `{line}`, which is not an output of the model (allowed: {})",
-                allowed.join(", ")
+                "the SUT wrote `{line}`, which is not an output of the model (allowed: {}){}",
+                allowed.join(", "),
+                marker_hint(line)
             ),
             observed: line.to_string(),
             allowed,
@@ -372,10 +373,41 @@ impl<'a> Tester<'a> {
     }
 }
 
+/// When a line the SUT wrote carries a `!`/`?` marker (`coffee!`): say that the marker is the
+/// problem, as the wire format has output names without it (#35 item 6).
+fn marker_hint(line: &str) -> String {
+    let t = line.trim();
+    let (bare, mark) = if let Some(b) = t.strip_suffix('!').or_else(|| t.strip_prefix('!')) {
+        (b, '!')
+    } else if let Some(b) = t.strip_suffix('?').or_else(|| t.strip_prefix('?')) {
+        (b, '?')
+    } else {
+        return String::new();
+    };
+    if bare.is_empty() {
+        return String::new();
+    }
+    format!(
+        "; the `{mark}` is the problem: a SUT writes an output's name without a marker \
+         (`{bare}`), the `!` of the model only says it is an output"
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::adapter::AdapterError;
+    use crate::sut::SutError as AdapterError;
+
+    #[test]
+    fn a_marker_on_a_written_line_is_named() {
+        let h = marker_hint("coffee!");
+        assert!(h.contains("the `!` is the problem"), "{h}");
+        assert!(h.contains("(`coffee`)"), "{h}");
+        assert!(marker_hint("!coffee").contains("(`coffee`)"));
+        assert!(marker_hint("tea?").contains("the `?` is the problem"));
+        assert_eq!(marker_hint("coffee"), "");
+        assert_eq!(marker_hint("!"), "");
+    }
     use crate::RunVerdict;
     use ioco_model::{LabelKind, LtsBuilder, QuiescencePolicy};
 

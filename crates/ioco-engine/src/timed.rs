@@ -5,7 +5,7 @@
 //! so the times line up with the trace one for one; a step that ends the run with an error
 //! writes no entry and notes no time.
 
-use crate::sut::{Obs, Sent, Sut, SutError};
+use crate::sut::{Observation, Sent, Sut, SutError};
 use std::time::{Duration, Instant};
 
 /// `sut`, timed.
@@ -33,24 +33,33 @@ impl<'u, U: ?Sized> Timed<'u, U> {
 }
 
 impl<A, U: Sut<A> + ?Sized> Sut<A> for Timed<'_, U> {
-    fn reset(&mut self, seed: u64) -> Result<(), SutError> {
-        self.sut.reset(seed)
+    fn reset(&mut self) -> Result<(), SutError> {
+        self.sut.reset()
     }
 
-    fn send(&mut self, input: &A) -> Result<Sent<A>, SutError> {
+    fn send(&mut self, input: A) -> Result<Sent<A>, SutError> {
         let r = self.sut.send(input);
-        if r.is_ok() {
+        // a line that is no output is a step too (a Fail written to the trace)
+        if matches!(r, Ok(_) | Err(SutError::UnknownOutput { .. })) {
             self.note();
         }
         r
     }
 
-    fn observe(&mut self, timeout: Option<Duration>) -> Result<Obs<A>, SutError> {
+    fn observe(&mut self, timeout: Option<Duration>) -> Result<Observation<A>, SutError> {
         let r = self.sut.observe(timeout);
-        if r.is_ok() {
+        if matches!(r, Ok(_) | Err(SutError::UnknownOutput { .. })) {
             self.note();
         }
         r
+    }
+
+    fn close(&mut self) -> Result<(), SutError> {
+        self.sut.close()
+    }
+
+    fn set_seed(&mut self, seed: u64) {
+        self.sut.set_seed(seed)
     }
 
     fn stderr_tail(&mut self) -> Option<String> {
@@ -67,5 +76,9 @@ impl<A, U: Sut<A> + ?Sized> Sut<A> for Timed<'_, U> {
 
     fn timed(&self) -> bool {
         self.sut.timed()
+    }
+
+    fn established(&mut self) -> [u32; 4] {
+        self.sut.established()
     }
 }

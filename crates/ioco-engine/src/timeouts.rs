@@ -40,7 +40,7 @@
 //!
 //! Where only δ is allowed, the same holds before an input: the input is given only once the
 //! system has settled since its last input or output (the wait happens before the input when
-//! no observation established it: `Adapter::expect_quiet`, `Adapter::settle_timeout`); an
+//! no observation established it: `Sut::expect_quiet`, `Sut::settle_timeout`); an
 //! output that comes meanwhile races ahead of the input and is judged there, a Fail. A run
 //! that ends there after an input or an output takes one more look (`engine::alg2`). Where
 //! outputs are allowed, an input may be given while the system reacts (a test of its own: a

@@ -9,7 +9,7 @@ use brp_sut::brp_sut;
 use ioco_examples::brp::MUTANTS;
 use ioco_exec::coverage::{run_switch_coverage, CoverageOptions};
 use ioco_exec::engine::symbolic::run_online;
-use ioco_symbolic::online::{OnlineOptions, Verdict};
+use ioco_symbolic::online::{OnlineOptions, RunVerdict};
 use ioco_symbolic::seg::select_purposes;
 use ioco_symbolic::SymbolicSpec;
 use rand::SeedableRng;
@@ -92,13 +92,13 @@ fn main() {
                     &mut rng,
                 );
                 steps += run.trace.len();
-                match run.verdict {
-                    Verdict::Fail(_) => {
+                match run.verdict() {
+                    RunVerdict::Fail => {
                         rnd_kills += 1;
                         rnd_steps += steps;
                         break;
                     }
-                    Verdict::Inconclusive(why) if m == 0 => panic!("{}", why),
+                    RunVerdict::Inconclusive if m == 0 => panic!("{}", run.why()),
                     _ => {}
                 }
             }

@@ -8,10 +8,10 @@
 //! random walk may not reach a fault). Fixed seeds: same run every time.
 
 use ioco_exec::adapter::sim::SimOptions;
-use ioco_exec::adapter::Adapter;
-use ioco_exec::{run_online, AdapterError, OnlineOptions, RunVerdict};
+use ioco_exec::adapter::Sut;
+use ioco_exec::{run_online, OnlineOptions, RunVerdict, SutError};
 use ioco_model::{compare, CompareOptions, Lts};
-use ioco_symbolic::online::{self, SpecSut, Verdict};
+use ioco_symbolic::online::{self, SpecSut};
 use ioco_symbolic::tracker::SymbolicSpec;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -95,7 +95,7 @@ fn lts_of(src: &str) -> Option<(Lts, Arc<ioco_lang::ir::Spec>)> {
 fn sim_factory(
     imp: Lts,
     spec: &Lts,
-) -> impl Fn(usize) -> Result<Box<dyn Adapter + Send>, AdapterError> + Sync {
+) -> impl Fn(usize) -> Result<Box<dyn Sut + Send>, SutError> + Sync {
     ioco_exec::adapter::sim::factory(
         imp,
         spec.alphabet(),
@@ -149,12 +149,12 @@ fn both_engines_agree_on_random_finite_data_models() {
                 input_bias: 0.5,
                 timeouts: None,
             };
-            match ioco_exec::engine::symbolic::run_online(&mut t, &mut sut, &o, &mut r).verdict {
-                Verdict::Fail(_) => {
+            match ioco_exec::engine::symbolic::run_online(&mut t, &mut sut, &o, &mut r).verdict() {
+                RunVerdict::Fail => {
                     s = RunVerdict::Fail;
                     break;
                 }
-                Verdict::Pass => {}
+                RunVerdict::Pass => {}
                 other => panic!("case {case}: symbolic run ended {other:?}"),
             }
         }

@@ -2,17 +2,20 @@
 //! the strengthened guards and reaches accept against the specification simulated by the
 //! solver; a faulty comparator fails; the steering never gives Fail on its own.
 
+use ioco_exec::engine;
 use ioco_exec::engine::symbolic::Symbolic;
-use ioco_exec::engine::{self, Data};
 use ioco_lang::ir::Value;
 use ioco_stg::online::Steering;
 use ioco_stg::steered::SteeredData;
 use ioco_stg::{analyse, Octagon, TestGraph};
-use ioco_symbolic::online::{DataSut, Observed, Run, Sent, SpecSut, SutError, Verdict};
+use ioco_symbolic::online::{
+    GateValue, Observation, Run, RunVerdict, Sent, SpecSut, Sut, SutError,
+};
 use ioco_symbolic::SymbolicSpec;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
+use std::time::Duration;
 
 fn load(name: &str) -> ioco_lang::Model {
     let path = format!(
@@ -31,12 +34,12 @@ fn run(
     g: &TestGraph<Octagon>,
     spec: &ioco_lang::Model,
     purpose: &ioco_lang::Model,
-    sut: &mut dyn DataSut,
+    sut: &mut dyn Sut<GateValue>,
     oracle: &mut SymbolicSpec,
 ) -> Run {
     let mut sel = SteeredData::new(Steering::new(g, spec, purpose).unwrap());
     let mut s = Symbolic::new(oracle, None);
-    let mut data = Data(sut);
+    let mut data = sut;
     let mut rng = ChaCha8Rng::seed_from_u64(0);
     let end = match engine::alg2::start(&mut s, &mut data, 0, 0) {
         Err(e) => e,
@@ -56,12 +59,12 @@ fn the_simulated_specification_is_steered_to_accept() {
         let mut o = oracle(&spec);
         let r = run(&g, &spec, &purpose, &mut sut, &mut o);
         assert!(
-            !matches!(r.verdict, Verdict::Fail(_) | Verdict::Error(_)),
+            !matches!(r.verdict(), RunVerdict::Fail | RunVerdict::Error),
             "seed {seed}: {:?} {:?}",
-            r.verdict,
+            r.verdict(),
             r.trace
         );
-        if r.verdict == Verdict::Pass {
+        if r.verdict() == RunVerdict::Pass {
             passes += 1;
             // Start, a(p1) with p1 ≥ 6, a(p1 + 2), then OK(2).
             let vals: Vec<i64> = r
@@ -86,13 +89,14 @@ struct Comparator {
     out: Option<(String, Vec<Value>)>,
 }
 
-impl DataSut for Comparator {
+impl Sut<GateValue> for Comparator {
     fn reset(&mut self) -> Result<(), SutError> {
         self.st = 0;
         self.out = None;
         Ok(())
     }
-    fn send(&mut self, gate: &str, args: &[Value]) -> Result<Sent, SutError> {
+    fn send(&mut self, input: GateValue) -> Result<Sent<GateValue>, SutError> {
+        let (gate, args) = (input.0.as_str(), &input.1[..]);
         match (self.st, gate) {
             (0, "Start") => self.st = 1,
             (1, "a") => {
@@ -110,12 +114,12 @@ impl DataSut for Comparator {
             }
             _ => {}
         }
-        Ok(Sent::Sent)
+        Ok(Sent::Accepted)
     }
-    fn observe(&mut self) -> Result<Observed, SutError> {
+    fn observe(&mut self, _: Option<Duration>) -> Result<Observation<GateValue>, SutError> {
         Ok(match self.out.take() {
-            Some((g, v)) => Observed::Output(g, v),
-            None => Observed::Quiescent,
+            Some((g, v)) => Observation::Output((g, v)),
+            None => Observation::Quiescent,
         })
     }
 }
@@ -131,7 +135,7 @@ fn a_correct_program_passes_and_a_faulty_one_fails() {
         out: None,
     };
     let r = run(&g, &spec, &purpose, &mut ok, &mut oracle(&spec));
-    assert_eq!(r.verdict, Verdict::Pass, "{:?}", r.trace);
+    assert_eq!(r.verdict(), RunVerdict::Pass, "{:?}", r.trace);
     let mut bad = Comparator {
         off: 1,
         st: 0,
@@ -140,10 +144,10 @@ fn a_correct_program_passes_and_a_faulty_one_fails() {
     };
     let r = run(&g, &spec, &purpose, &mut bad, &mut oracle(&spec));
     assert!(
-        matches!(r.verdict, Verdict::Fail(_)),
+        r.verdict() == RunVerdict::Fail,
         "{:?} {:?}",
-        r.verdict,
+        r.verdict(),
         r.trace
     );
-    assert_eq!(r.observed.as_deref(), Some("OK!(3)"));
+    assert_eq!(r.observed(), Some("OK!(3)"));
 }

@@ -9,9 +9,9 @@
 
 use ioco_complete::{n_complete, CompleteError, NCompleteOptions};
 use ioco_exec::adapter::sim::SimOptions;
-use ioco_exec::adapter::Adapter;
+use ioco_exec::adapter::Sut;
 use ioco_exec::fairness::Fairness;
-use ioco_exec::{run_suite, AdapterError, OnlineOptions, RunVerdict};
+use ioco_exec::{run_suite, OnlineOptions, RunVerdict, SutError};
 use ioco_model::{
     compare, Alphabet, CompareOptions, InputCompletion, Label, Lts, LtsBuilder, QuiescencePolicy,
     SuspensionAutomaton,
@@ -104,7 +104,7 @@ fn derived(rng: &mut ChaCha8Rng, spec: &Lts) -> Lts {
 fn sim_factory(
     imp: Lts,
     spec: &Lts,
-) -> impl Fn(usize) -> Result<Box<dyn Adapter + Send>, AdapterError> + Sync {
+) -> impl Fn(usize) -> Result<Box<dyn Sut + Send>, SutError> + Sync {
     ioco_exec::adapter::sim::factory(
         imp,
         spec.alphabet(),

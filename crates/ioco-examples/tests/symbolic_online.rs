@@ -4,14 +4,14 @@
 mod common;
 use common::{load, tap19_sut, Tap19Mode};
 use ioco_exec::engine::symbolic::run_online;
-use ioco_symbolic::online::{OnlineOptions, SpecSut, Verdict};
+use ioco_symbolic::online::{Ended, OnlineOptions, RunVerdict, SpecSut};
 use ioco_symbolic::tracker::SymbolicSpec;
 use ioco_symbolic::UnknownSolver;
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-fn verdict(mode: Tap19Mode, seed: u64, steps: usize) -> (Verdict, Vec<String>) {
+fn verdict(mode: Tap19Mode, seed: u64, steps: usize) -> (Ended, Vec<String>) {
     let mut t =
         SymbolicSpec::with_z3(load("../ioco-symbolic/tests/models/tap19.ioco", None)).unwrap();
     let mut sut = tap19_sut(mode);
@@ -26,14 +26,14 @@ fn verdict(mode: Tap19Mode, seed: u64, steps: usize) -> (Verdict, Vec<String>) {
         },
         &mut rng,
     );
-    (run.verdict, run.trace)
+    (run.end, run.trace)
 }
 
 #[test]
 fn correct_tap19_passes() {
     for seed in 0..10 {
         let (v, trace) = verdict(Tap19Mode::Correct, seed, 100);
-        assert_eq!(v, Verdict::Pass, "seed {}: {:?}", seed, trace);
+        assert_eq!(v.verdict, RunVerdict::Pass, "seed {}: {:?}", seed, trace);
     }
 }
 
@@ -49,14 +49,14 @@ fn tap19_mutants_fail() {
         for seed in 0..10 {
             let (v, trace) = verdict(mode, seed, 100);
             assert!(
-                !matches!(v, Verdict::Inconclusive(_)),
+                v.verdict != RunVerdict::Inconclusive,
                 "{:?} seed {}: {:?} {:?}",
                 mode,
                 seed,
                 v,
                 trace
             );
-            if let Verdict::Fail(_) = v {
+            if v.verdict == RunVerdict::Fail {
                 failed += 1;
             }
         }
@@ -72,7 +72,8 @@ fn tap19_mutants_fail() {
 #[test]
 fn fail_messages_explain() {
     let (v, trace) = verdict(Tap19Mode::EchoPlusOne, 1, 100);
-    let Verdict::Fail(why) = v else { panic!() };
+    assert_eq!(v.verdict, RunVerdict::Fail);
+    let why = v.why();
     assert!(why.contains("p == x"), "{}", why);
     assert!(trace.last().unwrap().starts_with("outX!("));
 }
@@ -93,12 +94,12 @@ fn unknown_solver_gives_inconclusive_not_fail() {
             let mut sut = tap19_sut(mode);
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             let run = run_online(&mut t, &mut sut, &OnlineOptions::default(), &mut rng);
-            assert!(!matches!(run.verdict, Verdict::Fail(_)), "{:?}", run);
+            assert!(run.verdict() != RunVerdict::Fail, "{:?}", run);
         }
     }
 }
 
-fn simulate(file: &str, name: Option<&str>, seed: u64, steps: usize) -> Verdict {
+fn simulate(file: &str, name: Option<&str>, seed: u64, steps: usize) -> RunVerdict {
     let spec = load(file, name);
     let mut t = SymbolicSpec::with_z3(spec.clone()).unwrap();
     let sim = SymbolicSpec::with_z3(spec).unwrap();
@@ -114,7 +115,7 @@ fn simulate(file: &str, name: Option<&str>, seed: u64, steps: usize) -> Verdict 
         },
         &mut rng,
     )
-    .verdict
+    .verdict()
 }
 
 proptest! {
@@ -129,7 +130,7 @@ proptest! {
             ("../../examples/torxakis/adder.ioco", Some("Adder")),
         ] {
             let v = simulate(file, name, seed, 40);
-            prop_assert!(v == Verdict::Pass, "{} seed {}: {:?}", file, seed, v);
+            prop_assert!(v == RunVerdict::Pass, "{} seed {}: {:?}", file, seed, v);
         }
     }
 }
@@ -179,12 +180,12 @@ fn failing_runs_record_what_was_allowed_and_shrink_to_a_failing_replay() {
     let mut sut = tap19_sut(Tap19Mode::EchoPlusOne);
     let mut rng = ChaCha8Rng::seed_from_u64(2);
     let run = run_online(&mut t, &mut sut, &OnlineOptions::default(), &mut rng);
-    assert!(matches!(run.verdict, Verdict::Fail(_)), "{:?}", run);
-    assert!(run.observed.as_deref().unwrap().starts_with("outX!("));
+    assert!(run.verdict() == RunVerdict::Fail, "{:?}", run);
+    assert!(run.observed().unwrap().starts_with("outX!("));
     assert!(
-        run.allowed.iter().any(|a| a.starts_with("outX!(")),
+        run.allowed().iter().any(|a| a.starts_with("outX!(")),
         "{:?}",
-        run.allowed
+        run.allowed()
     );
     assert!(!run.switches.is_empty());
     let sh = shrink(
@@ -197,7 +198,7 @@ fn failing_runs_record_what_was_allowed_and_shrink_to_a_failing_replay() {
         &mut rng,
     )
     .expect("the failure replays");
-    assert!(matches!(sh.run.verdict, Verdict::Fail(_)), "{:?}", sh.run);
+    assert!(sh.run.verdict() == RunVerdict::Fail, "{:?}", sh.run);
     assert!(!sh.inputs.is_empty() && sh.inputs.len() <= run.inputs.len());
     // one input suffices: the very first echo is off by one
     assert_eq!(sh.inputs.len(), 1, "{:?}", sh.inputs);

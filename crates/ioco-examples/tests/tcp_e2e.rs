@@ -6,7 +6,7 @@ mod common;
 use common::*;
 use ioco_examples::{explore, Coffee, CoffeeMode};
 use ioco_exec::adapter::tcp::{TcpAdapter, TcpConfig, TcpMode};
-use ioco_exec::{Adapter, OnlineOptions, RunVerdict, Summary};
+use ioco_exec::{OnlineOptions, RunVerdict, Summary, Sut};
 use ioco_model::Lts;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -58,7 +58,7 @@ fn tcp_session(spec: &Lts, server: &Server, opts: &OnlineOptions) -> Summary {
     cfg.wire.marker = Some("#quiet".into());
     cfg.settle = Duration::from_secs(5);
     ioco_exec::run_online(spec, opts, |_| {
-        Ok(Box::new(TcpAdapter::new(spec.alphabet(), cfg.clone())?) as Box<dyn Adapter + Send>)
+        Ok(Box::new(TcpAdapter::new(spec.alphabet(), cfg.clone())?) as Box<dyn Sut + Send>)
     })
     .unwrap()
 }

@@ -10,9 +10,8 @@
 use crate::engine::alg2::{self, Ended};
 use crate::engine::purpose_seg::SwitchPath;
 use crate::engine::symbolic::Symbolic;
-use crate::engine::Data;
 use crate::result::RunVerdict;
-use ioco_symbolic::online::{DataSut, Timeouts};
+use ioco_symbolic::online::{GateValue, Sut, Timeouts};
 use ioco_symbolic::seg::{select_purposes, Purpose, Selection, Uncovered};
 use ioco_symbolic::system::SwitchId;
 use ioco_symbolic::SymbolicSpec;
@@ -20,33 +19,25 @@ use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeSet;
 use std::fmt;
 
-/// The verdict of one purpose.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PurposeVerdict {
-    /// Completed; `candidates` = the number of states the specification may be in at the end
-    /// (1: the reached state is certain).
-    Pass {
-        /// `|C|`.
-        candidates: usize,
-    },
-    /// Non-conformance, explained.
-    Fail(String),
-    /// The purpose could not be completed; why.
-    Inconclusive(String),
-    /// The system could not be tested (not started, broken output, an exit that is no
-    /// evidence); why.
-    Error(String),
-}
-
 /// One execution of a purpose.
 #[derive(Clone, Debug)]
 pub struct PurposeRun {
-    /// The verdict.
-    pub verdict: PurposeVerdict,
+    /// How it ended, as the engine says for every kind of run (Pass: the purpose was
+    /// completed).
+    pub end: Ended,
+    /// The number of states the specification may be in at the end (`|C|`; 1: the reached
+    /// state is certain).
+    pub candidates: usize,
     /// Labels exchanged (`inX?(6)`, `outX!(6)`, `δ`).
     pub trace: Vec<String>,
-    /// For a Fail: what the specification allowed where the failing observation was made.
-    pub allowed: Vec<String>,
+}
+
+impl PurposeRun {
+    /// Passed with the reached state certain (`|C| = 1`): counted in the conservative a
+    /// posteriori coverage.
+    pub fn passed_certain(&self) -> bool {
+        self.end.verdict == RunVerdict::Pass && self.candidates == 1
+    }
 }
 
 /// Executes `purpose` against `sut` from the initial states of both (thesis Alg. 6 over the one
@@ -54,46 +45,22 @@ pub struct PurposeRun {
 pub fn run_purpose(
     spec: &mut SymbolicSpec,
     purpose: &Purpose,
-    sut: &mut dyn DataSut,
+    sut: &mut dyn Sut<GateValue>,
     timeouts: Option<&Timeouts>,
     rng: &mut ChaCha8Rng,
 ) -> PurposeRun {
     let mut s = Symbolic::new(spec, timeouts);
     let mut sel = SwitchPath::new(purpose);
-    let mut sut = Data(sut);
     // every move of the path, one final observation, and room for nothing else
     let depth = purpose.path.len() + 2;
-    let end = match alg2::start(&mut s, &mut sut, 0, 0) {
+    let end = match alg2::start(&mut s, sut, 0, 0) {
         Err(e) => e,
-        Ok(()) => alg2::run(&mut s, &mut sel, &mut sut, depth, None, rng),
-    };
-    let candidates = s.spec.states().len();
-    let Ended {
-        verdict,
-        failure,
-        error,
-        note,
-    } = end;
-    let (verdict, allowed) = match verdict {
-        RunVerdict::Pass => (PurposeVerdict::Pass { candidates }, Vec::new()),
-        RunVerdict::Fail => {
-            let f = failure.unwrap_or_else(|| crate::result::Failure {
-                observed: String::new(),
-                allowed: Vec::new(),
-                reason: "fail".into(),
-            });
-            (PurposeVerdict::Fail(f.reason), f.allowed)
-        }
-        RunVerdict::Inconclusive => (
-            PurposeVerdict::Inconclusive(note.unwrap_or_default()),
-            Vec::new(),
-        ),
-        RunVerdict::Error => (PurposeVerdict::Error(error.unwrap_or_default()), Vec::new()),
+        Ok(()) => alg2::run(&mut s, &mut sel, sut, depth, None, rng),
     };
     PurposeRun {
-        verdict,
+        candidates: s.spec.states().len(),
+        end,
         trace: s.trace,
-        allowed,
     }
 }
 
@@ -137,10 +104,8 @@ impl CoverageReport {
     fn covered(&self, liberal: bool) -> usize {
         let mut s: BTreeSet<SwitchId> = BTreeSet::new();
         for (i, r) in &self.runs {
-            if let PurposeVerdict::Pass { candidates } = r.verdict {
-                if liberal || candidates == 1 {
-                    s.extend(self.selection.purposes[*i].switches());
-                }
+            if r.end.verdict == RunVerdict::Pass && (liberal || r.candidates == 1) {
+                s.extend(self.selection.purposes[*i].switches());
             }
         }
         s.len()
@@ -187,7 +152,7 @@ impl fmt::Display for CoverageReport {
 /// Selects purposes and runs them longest first, `rounds` times, until a Fail.
 pub fn run_switch_coverage(
     spec: &mut SymbolicSpec,
-    sut: &mut dyn DataSut,
+    sut: &mut dyn Sut<GateValue>,
     opts: &CoverageOptions,
     timeouts: Option<&Timeouts>,
     rng: &mut ChaCha8Rng,
@@ -209,10 +174,7 @@ pub fn run_switch_coverage(
         for i in 0..report.selection.purposes.len() {
             let run = run_purpose(spec, &report.selection.purposes[i], sut, timeouts, rng);
             report.steps += run.trace.len();
-            let fail = match &run.verdict {
-                PurposeVerdict::Fail(why) => Some(why.clone()),
-                _ => None,
-            };
+            let fail = (run.end.verdict == RunVerdict::Fail).then(|| run.end.why().to_string());
             report.runs.push((i, run));
             if let Some(why) = fail {
                 report.fail = Some((i, why));

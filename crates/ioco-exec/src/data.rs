@@ -1,5 +1,5 @@
 //! Systems under test **with data**: a child process or a TCP peer as an
-//! [`ioco_symbolic::online::DataSut`], for the symbolic engine (`ioco test` on a `.ioco` model
+//! [`Sut`](ioco_engine::sut::Sut) over gate values, for the symbolic engine (`ioco test` on a `.ioco` model
 //! with infinite data, `ioco run` of a switch-coverage suite).
 //!
 //! [`DataAdapter`] reuses the label-level adapters of [`crate::adapter`] for everything that is
@@ -28,16 +28,16 @@
 //!
 //! An output line whose gate is not an output of the spec, or whose values do not parse or
 //! have the wrong number or sort, is an output the spec does not allow (Fail; it is reported
-//! as [`Observed::Malformed`] with the line). Bytes that are not a line of text are an Error. A
+//! as [`SutError::UnknownOutput`] with the line). Bytes that are not a line of text are an Error. A
 //! system that exits is judged by the exit rule of [`ioco_symbolic::online`].
 
 use crate::adapter::process::{ProcessAdapter, ProcessConfig};
 use crate::adapter::tcp::{TcpAdapter, TcpConfig};
 use crate::adapter::wire::{Format, WireConfig};
-use crate::adapter::{Adapter, AdapterError, Observation, Sent as LabelSent};
+use crate::adapter::{Observation, Sent, Sut, SutError};
 use ioco_lang::ir::{Direction, Gate, Spec, Type, Value};
 use ioco_model::{Alphabet, Label};
-use ioco_symbolic::online::{parse_value, DataSut, Observed, Sent, SutError};
+use ioco_symbolic::online::{parse_value, GateValue};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
@@ -66,14 +66,14 @@ enum Inner {
 }
 
 impl Inner {
-    fn adapter(&mut self) -> &mut dyn Adapter {
+    fn adapter(&mut self) -> &mut dyn Sut {
         match self {
             Inner::Process(a) => a,
             Inner::Tcp(a) => a,
         }
     }
 
-    fn send_line(&mut self, line: &[u8]) -> Result<LabelSent, AdapterError> {
+    fn send_line(&mut self, line: &[u8]) -> Result<Sent, SutError> {
         match self {
             Inner::Process(a) => a.send_line(line),
             Inner::Tcp(a) => a.send_line(line),
@@ -240,15 +240,15 @@ impl DataAdapter {
 
     /// Reads the values of an output line whose gate the label-level wire decoded as `l`.
     ///
-    /// A line that is not a value of the gate's types is [`Observed::Malformed`] (a Fail). An
+    /// A line that is not a value of the gate's types is [`SutError::UnknownOutput`] (a Fail). An
     /// integer beyond the 64-bit range ioco computes with, for a parameter of the unbounded
     /// type `int`, may well be allowed by the specification: it cannot be judged, so it is an
     /// error ([`SutError::Broken`]), never a Fail.
-    pub fn decode(&self, l: Label, line: &[u8]) -> Result<Observed, SutError> {
+    pub fn decode(&self, l: Label, line: &[u8]) -> Result<Observation<GateValue>, SutError> {
         let text = String::from_utf8_lossy(line);
         let text = text.trim_end_matches('\r');
         let observed = self.decode_text(l, text);
-        if let Observed::Malformed(_) = &observed {
+        if observed.is_err() {
             if let Some(w) = self.too_big(l, text) {
                 return Err(SutError::Broken(format!(
                     "the SUT wrote `{text}`: {w} is beyond the 64-bit integers ioco computes \
@@ -258,7 +258,9 @@ impl DataAdapter {
                 )));
             }
         }
-        Ok(observed)
+        observed
+            .map(Observation::Output)
+            .map_err(|line| SutError::UnknownOutput { line })
     }
 
     /// The words of an output line (its values, in the label syntax), or why there are none.
@@ -314,20 +316,20 @@ impl DataAdapter {
         })
     }
 
-    fn decode_text(&self, l: Label, text: &str) -> Observed {
+    fn decode_text(&self, l: Label, text: &str) -> Result<GateValue, String> {
         let (gate, words) = match self.gate_words(l, text) {
             Ok(w) => w,
-            Err(e) => return Observed::Malformed(format!("`{text}`: {e}")),
+            Err(e) => return Err(format!("`{text}`: {e}")),
         };
         let Some(decl) = self
             .gates
             .iter()
             .find(|g| g.name == gate && g.dir == Direction::Output)
         else {
-            return Observed::Malformed(format!("`{text}` is not an output gate of the spec"));
+            return Err(format!("`{text}` is not an output gate of the spec"));
         };
         if words.len() != decl.params.len() {
-            return Observed::Malformed(format!(
+            return Err(format!(
                 "`{text}`: `{gate}` takes {} value(s), the line has {}",
                 decl.params.len(),
                 words.len()
@@ -345,11 +347,11 @@ impl DataAdapter {
         for (k, ((_, ty), w)) in decl.params.iter().zip(&words).enumerate() {
             if let (Type::Str(..), Some(j)) = (ty, json.get(k)) {
                 let Some(s) = j.as_str() else {
-                    return Observed::Malformed(format!("`{text}`: {j} is not a JSON string"));
+                    return Err(format!("`{text}`: {j} is not a JSON string"));
                 };
                 let v = Value::Str(s.into());
                 if !ioco_symbolic::term::value_in_type(&self.spec.defs, *ty, &v) {
-                    return Observed::Malformed(format!(
+                    return Err(format!(
                         "`{text}`: {} is not a value of {}",
                         v.display(&self.spec.defs),
                         self.spec.defs.type_name(*ty)
@@ -360,15 +362,15 @@ impl DataAdapter {
             }
             match parse_value(&self.spec.defs, *ty, w) {
                 Ok(v) => vals.push(v),
-                Err(e) => return Observed::Malformed(format!("`{text}`: {e}")),
+                Err(e) => return Err(format!("`{text}`: {e}")),
             }
         }
-        Observed::Output(gate, vals)
+        Ok((gate, vals))
     }
 
-    fn error(e: AdapterError) -> SutError {
+    fn error(e: SutError) -> SutError {
         match e {
-            AdapterError::Exited { status } => SutError::Exited(status),
+            SutError::Exited { status } => SutError::Exited { status },
             other => SutError::Broken(other.to_string()),
         }
     }
@@ -403,34 +405,37 @@ fn json_args(text: &str) -> Result<Vec<String>, String> {
         .collect()
 }
 
-impl DataSut for DataAdapter {
+impl Sut<GateValue> for DataAdapter {
     fn reset(&mut self) -> Result<(), SutError> {
         self.inner.adapter().reset().map_err(DataAdapter::error)
     }
 
-    fn send(&mut self, gate: &str, args: &[Value]) -> Result<Sent, SutError> {
+    fn send(&mut self, input: GateValue) -> Result<Sent<GateValue>, SutError> {
+        let (gate, args) = (input.0.as_str(), &input.1[..]);
         let line = self.encode(gate, args);
         match self.inner.send_line(&line) {
-            Ok(LabelSent::Accepted) => Ok(Sent::Sent),
-            Ok(LabelSent::Raced(l)) => Ok(match self.decode(l, self.inner.last_line())? {
-                Observed::Output(g, v) => Sent::Raced(g, v),
-                Observed::Malformed(m) => Sent::RacedMalformed(m),
-                Observed::Quiescent => unreachable!("a line is not quiescence"),
+            Ok(Sent::Accepted) => Ok(Sent::Accepted),
+            Ok(Sent::Raced(l)) => match self.decode(l, self.inner.last_line())? {
+                Observation::Output(x) => Ok(Sent::Raced(x)),
+                Observation::Quiescent => unreachable!("a line is not quiescence"),
+            },
+            Err(SutError::UnknownOutput { line }) => Err(SutError::UnknownOutput {
+                line: format!("`{line}` is not an output gate of the spec"),
             }),
-            Err(AdapterError::UnknownOutput { line }) => Ok(Sent::RacedMalformed(format!(
-                "`{line}` is not an output gate of the spec"
-            ))),
             Err(e) => Err(DataAdapter::error(e)),
         }
     }
 
-    fn observe(&mut self) -> Result<Observed, SutError> {
-        match self.inner.adapter().observe(self.timeout) {
-            Ok(Observation::Quiescent) => Ok(Observed::Quiescent),
+    fn observe(&mut self, timeout: Option<Duration>) -> Result<Observation<GateValue>, SutError> {
+        if let Some(t) = timeout {
+            self.timeout = t;
+        }
+        match self.inner.adapter().observe(Some(self.timeout)) {
+            Ok(Observation::Quiescent) => Ok(Observation::Quiescent),
             Ok(Observation::Output(l)) => self.decode(l, self.inner.last_line()),
-            Err(AdapterError::UnknownOutput { line }) => Ok(Observed::Malformed(format!(
-                "`{line}` is not an output gate of the spec"
-            ))),
+            Err(SutError::UnknownOutput { line }) => Err(SutError::UnknownOutput {
+                line: format!("`{line}` is not an output gate of the spec"),
+            }),
             Err(e) => Err(DataAdapter::error(e)),
         }
     }
@@ -451,8 +456,8 @@ impl DataSut for DataAdapter {
         self.inner.adapter().established()
     }
 
-    fn set_timeout(&mut self, timeout: Duration) {
-        self.timeout = timeout;
+    fn close(&mut self) -> Result<(), SutError> {
+        self.inner.adapter().close()
     }
 }
 
@@ -467,7 +472,7 @@ mod tests {
     use super::*;
     use crate::engine::symbolic::run_online;
     use ioco_lang::regex::Regex;
-    use ioco_symbolic::online::{OnlineOptions, Verdict};
+    use ioco_symbolic::online::{OnlineOptions, RunVerdict};
     use ioco_symbolic::SymbolicSpec;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
@@ -534,7 +539,7 @@ mod tests {
         let mut t = SymbolicSpec::with_z3(spec.clone()).unwrap();
         let mut sut = greeter("correct", Format::Lines);
         let r = run_online(&mut t, &mut sut, &opts, &mut ChaCha8Rng::seed_from_u64(7));
-        assert_eq!(r.verdict, Verdict::Pass, "{:?}", r.trace);
+        assert_eq!(r.verdict(), RunVerdict::Pass, "{:?}", r.trace);
         // the names sent are real names: `Hello?("Xyz")`, answered by the greeting
         let hello = Regex::parse(r#"Hello\?\("[A-Z][a-z]{0,7}"\)"#).unwrap();
         let sent: Vec<&String> = r.trace.iter().filter(|l| l.starts_with("Hello?")).collect();
@@ -550,8 +555,8 @@ mod tests {
         let mut t = SymbolicSpec::with_z3(spec).unwrap();
         let mut sut = greeter("nocomma", Format::Lines);
         let r = run_online(&mut t, &mut sut, &opts, &mut ChaCha8Rng::seed_from_u64(7));
-        assert!(matches!(r.verdict, Verdict::Fail(_)), "{r:?}");
-        assert!(r.observed.as_deref().unwrap().contains("\"Hello "), "{r:?}");
+        assert!(r.verdict() == RunVerdict::Fail, "{r:?}");
+        assert!(r.observed().unwrap().contains("\"Hello "), "{r:?}");
     }
 
     fn run(mode: &str, seed: u64) -> ioco_symbolic::online::Run {
@@ -569,27 +574,24 @@ mod tests {
     #[test]
     fn a_process_with_data_passes_or_fails_with_the_right_reason() {
         let r = run("correct", 4);
-        assert_eq!(r.verdict, Verdict::Pass, "{:?}", r.trace);
+        assert_eq!(r.verdict(), RunVerdict::Pass, "{:?}", r.trace);
         assert!(r.trace.iter().any(|l| l.starts_with("outX!(")), "{:?}", r);
         let r = run("plus1", 4);
-        assert!(matches!(r.verdict, Verdict::Fail(_)), "{:?}", r);
-        assert!(
-            r.observed.as_deref().unwrap().starts_with("outX!("),
-            "{r:?}"
-        );
-        assert!(r.allowed.iter().any(|a| a.contains("outX!")), "{r:?}");
+        assert!(r.verdict() == RunVerdict::Fail, "{:?}", r);
+        assert!(r.observed().unwrap().starts_with("outX!("), "{r:?}");
+        assert!(r.allowed().iter().any(|a| a.contains("outX!")), "{r:?}");
         let r = run("garbage", 4);
-        match &r.verdict {
-            Verdict::Fail(why) => assert!(why.contains("malformed"), "{}", why),
+        match r.verdict() {
+            RunVerdict::Fail => assert!(r.why().contains("malformed"), "{}", r.why()),
             other => panic!("{:?}", other),
         }
         // exit 3 right after an input, where the spec requires outX!: Fail by the exit rule
         let r = run("crash", 4);
-        match &r.verdict {
-            Verdict::Fail(why) => assert!(why.contains("exited with status 3"), "{}", why),
+        match r.verdict() {
+            RunVerdict::Fail => assert!(r.why().contains("exited with status 3"), "{}", r.why()),
             other => panic!("{:?}", other),
         }
-        assert_eq!(r.observed.as_deref(), Some("exit"));
+        assert_eq!(r.observed(), Some("exit"));
     }
 
     #[test]
@@ -599,12 +601,15 @@ mod tests {
         let out = a.alphabet.lookup("outX").unwrap();
         assert_eq!(
             a.decode(out, b"outX 7\r"),
-            Ok(Observed::Output("outX".into(), vec![Value::Int(7)]))
+            Ok(Observation::Output(("outX".into(), vec![Value::Int(7)])))
         );
-        assert!(matches!(a.decode(out, b"outX"), Ok(Observed::Malformed(_))));
+        assert!(matches!(
+            a.decode(out, b"outX"),
+            Err(SutError::UnknownOutput { .. })
+        ));
         assert!(matches!(
             a.decode(out, b"outX x"),
-            Ok(Observed::Malformed(_))
+            Err(SutError::UnknownOutput { .. })
         ));
         let j = adapter("correct", Format::JsonLines);
         assert_eq!(
@@ -613,11 +618,11 @@ mod tests {
         );
         assert_eq!(
             j.decode(out, br#"{"label":"outX","args":[12]}"#),
-            Ok(Observed::Output("outX".into(), vec![Value::Int(12)]))
+            Ok(Observation::Output(("outX".into(), vec![Value::Int(12)])))
         );
         assert!(matches!(
             j.decode(out, br#"{"label":"outX","args":[true]}"#),
-            Ok(Observed::Malformed(_))
+            Err(SutError::UnknownOutput { .. })
         ));
         // `outX(p: int)`: an integer beyond 64 bits may be allowed (int is unbounded) but
         // cannot be judged: an error, never a Fail; a non-integer is still malformed
@@ -640,11 +645,14 @@ mod tests {
         }
         assert_eq!(
             a.decode(out, format!("outX {}", i64::MIN).as_bytes()),
-            Ok(Observed::Output("outX".into(), vec![Value::Int(i64::MIN)]))
+            Ok(Observation::Output((
+                "outX".into(),
+                vec![Value::Int(i64::MIN)]
+            )))
         );
         assert!(matches!(
             j.decode(out, br#"{"label":"outX","args":[1.5]}"#),
-            Ok(Observed::Malformed(_))
+            Err(SutError::UnknownOutput { .. })
         ));
         // strings: quoted in the line format (blanks and commas inside), JSON strings in JSON
         // lines; a string nested in a data type is in the label syntax in both
@@ -655,7 +663,7 @@ mod tests {
         );
         let reply = g.alphabet.lookup("Reply").unwrap();
         match g.decode(reply, br#"Reply Greeting("Ann","Hello, Ann!")"#) {
-            Ok(Observed::Output(gate, v)) => {
+            Ok(Observation::Output((gate, v))) => {
                 assert_eq!(gate, "Reply");
                 assert_eq!(
                     v[0].display(&g.spec.defs).to_string(),
@@ -667,7 +675,7 @@ mod tests {
         // "ann" is not a `Name` (string[1..12] /[A-Z][a-z]*/)
         assert!(matches!(
             g.decode(reply, br#"Reply Greeting("ann","Hello, ann!")"#),
-            Ok(Observed::Malformed(_))
+            Err(SutError::UnknownOutput { .. })
         ));
         let gj = greeter("correct", Format::JsonLines);
         assert_eq!(
@@ -678,7 +686,7 @@ mod tests {
             reply,
             br#"{"label":"Reply","args":["Greeting(\"Bo\",\"Hello, Bo!\")"]}"#,
         ) {
-            Ok(Observed::Output(_, v)) => assert_eq!(
+            Ok(Observation::Output((_, v))) => assert_eq!(
                 v[0].display(&g.spec.defs).to_string(),
                 r#"Greeting("Bo","Hello, Bo!")"#
             ),

@@ -3,68 +3,29 @@
 //! same for both engines: a trace like `water?(100) coffee!(120) δ`, the observed output with
 //! its values, the outputs the specification allowed and the reason on a Fail.
 
-use crate::{Failure, RunResult, RunVerdict};
+use crate::engine::Ended;
+use crate::RunResult;
 use ioco_lang::ir::Spec;
-use ioco_symbolic::online::{self, GateValue, Run, Verdict};
+use ioco_symbolic::online::{self, GateValue, Run};
 
-/// One line for a multi-line explanation (the reports show one line per field).
-pub fn one_line(s: &str) -> String {
-    s.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect::<Vec<_>>()
-        .join("; ")
-}
+pub use crate::engine::alg2::one_line;
 
 /// A symbolic run as a [`RunResult`].
 pub fn to_result(run: &Run, index: usize, seed: u64) -> RunResult {
-    let mut r = result_of(
-        index,
-        seed,
-        &run.trace,
-        &run.verdict,
-        run.observed.as_ref(),
-        &run.allowed,
-    );
+    let mut r = result_of(index, seed, &run.trace, &run.end);
     if run.step_ms.len() == run.trace.len() {
         r.step_ms.clone_from(&run.step_ms);
     }
     r
 }
 
-/// A [`RunResult`] from the parts every data-level run has (symbolic runs, purpose runs).
-pub fn result_of(
-    index: usize,
-    seed: u64,
-    trace: &[String],
-    verdict: &Verdict,
-    observed: Option<&String>,
-    allowed: &[String],
-) -> RunResult {
+/// A [`RunResult`] from the parts every data-level run has (symbolic runs, purpose runs): its
+/// trace and how it ended.
+pub fn result_of(index: usize, seed: u64, trace: &[String], end: &Ended) -> RunResult {
     let mut r = RunResult::new(index, seed);
     r.trace = trace.iter().collect();
     r.steps = trace.len();
-    match verdict {
-        Verdict::Pass => {}
-        Verdict::Fail(why) => {
-            r.verdict = RunVerdict::Fail;
-            r.failure = Some(Failure {
-                observed: observed
-                    .cloned()
-                    .unwrap_or_else(|| trace.last().cloned().unwrap_or_default()),
-                allowed: allowed.to_vec(),
-                reason: one_line(why),
-            });
-        }
-        Verdict::Inconclusive(why) => {
-            r.verdict = RunVerdict::Inconclusive;
-            r.note = Some(one_line(why));
-        }
-        Verdict::Error(why) => {
-            r.verdict = RunVerdict::Error;
-            r.error = Some(one_line(why));
-        }
-    }
+    end.clone().write(&mut r);
     r
 }
 

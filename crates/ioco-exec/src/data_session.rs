@@ -9,7 +9,7 @@ use crate::data_run::to_result;
 use crate::session::{drive, Plan, SetupFailed};
 use crate::{Progress, RunResult, RunVerdict};
 use ioco_lang::ir::Spec;
-use ioco_symbolic::online::{self, DataSut};
+use ioco_symbolic::online::{self, GateValue, Sut};
 use ioco_symbolic::SymbolicSpec;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -18,11 +18,11 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// A worker of a session: its tracker, its system under test, the switches its runs took.
-type Worker = (SymbolicSpec, Box<dyn DataSut>, BTreeSet<(u32, u32)>);
+type Worker = (SymbolicSpec, Box<dyn Sut<GateValue>>, BTreeSet<(u32, u32)>);
 
 /// A maker of systems under test, one per worker (given the seed of its first run).
 pub type DataFactory =
-    Box<dyn Fn(u64) -> std::result::Result<Box<dyn DataSut>, String> + Sync + Send>;
+    Box<dyn Fn(u64) -> std::result::Result<Box<dyn Sut<GateValue>>, String> + Sync + Send>;
 
 /// The settings of a session.
 #[derive(Clone, Debug)]

@@ -5,7 +5,7 @@
 //! * [`result`]: what runs produce ([`RunResult`], [`Summary`]), serde-serialisable;
 //! * [`trace`]: the trace of a run ([`Trace`]), labels as written, stored as indices into a
 //!   table of texts shared by the runs of a tester;
-//! * [`adapter`]: the [`Adapter`] trait and its implementations: child process
+//! * [`adapter`]: the [`Sut`] trait and its implementations: child process
 //!   ([`adapter::process`]), TCP ([`adapter::tcp`]), model simulator ([`adapter::sim`]),
 //!   in-process Rust components ([`adapter::inproc`]); the wire format ([`adapter::wire`]);
 //! * [`online`]: on-the-fly testing, tutorial Alg. 2 ([`run_online`], [`test_component`]);
@@ -20,14 +20,14 @@
 //!
 //! ```no_run
 //! use ioco_exec::adapter::process::{ProcessAdapter, ProcessConfig};
-//! use ioco_exec::adapter::Adapter;
+//! use ioco_exec::adapter::Sut;
 //! use ioco_exec::online::{run_online, OnlineOptions};
 //! # let spec: ioco_model::Lts = unimplemented!();
 //! let mut cfg = ProcessConfig::from_command_line("./coffee-machine --faulty").unwrap();
 //! cfg.wire.marker = Some("#quiet".into());
 //! let opts = OnlineOptions { runs: 200, depth: 30, jobs: 2, seed: 42, ..Default::default() };
 //! let summary = run_online(&spec, &opts, |_worker| {
-//!     Ok(Box::new(ProcessAdapter::new(spec.alphabet(), cfg.clone())?) as Box<dyn Adapter + Send>)
+//!     Ok(Box::new(ProcessAdapter::new(spec.alphabet(), cfg.clone())?) as Box<dyn Sut + Send>)
 //! })
 //! .unwrap();
 //! println!("{}", serde_json::to_string_pretty(&summary).unwrap());
@@ -48,7 +48,7 @@ pub mod replay;
 pub mod session;
 pub mod suite;
 
-pub use adapter::{Adapter, AdapterError, Observation, Sent};
+pub use adapter::{Observation, Sent, Sut, SutError};
 pub use online::{run_online, run_online_with, test_component, OnlineOptions, Progress, Traces};
 pub use replay::{parse_trace, replay_inputs, replay_trace, shrink, shrink_into};
 pub use result::{CoverageSummary, Established, Failure, RunResult, RunVerdict, Shrunk, Summary};

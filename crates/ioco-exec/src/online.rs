@@ -27,7 +27,7 @@
 //! reads.
 
 use crate::adapter::inproc::{Component, InProcess};
-use crate::adapter::{Adapter, AdapterError};
+use crate::adapter::{Sut, SutError};
 use crate::engine::explicit::{Explicit, Strategic};
 use crate::engine::{self, Ended};
 use crate::result::{CoverageSummary, RunResult, RunVerdict, Summary};
@@ -44,11 +44,7 @@ pub use crate::options::{OnlineOptions, Progress, RunCallback, Traces};
 use crate::session::{drive, Plan, SetupFailed};
 
 /// Reset the SUT, with retries. `Err` is the error of the last attempt.
-pub(crate) fn reset(
-    adapter: &mut dyn Adapter,
-    seed: u64,
-    retries: usize,
-) -> Result<(), AdapterError> {
+pub(crate) fn reset(adapter: &mut dyn Sut, seed: u64, retries: usize) -> Result<(), SutError> {
     adapter.set_seed(seed);
     let mut last = None;
     for attempt in 0..=retries {
@@ -70,7 +66,7 @@ pub(crate) fn reset(
 pub fn online_run(
     tester: &mut Tester<'_>,
     strategy: &mut dyn Strategy,
-    adapter: &mut dyn Adapter,
+    adapter: &mut dyn Sut,
     opts: &OnlineOptions,
     k: usize,
     deadline: Option<Instant>,
@@ -129,8 +125,8 @@ pub(crate) fn pool<F, W>(
     work: &W,
 ) -> Pooled
 where
-    F: Fn(usize) -> Result<Box<dyn Adapter + Send>, AdapterError> + Sync,
-    W: Fn(&mut Tester<'_>, &mut dyn Adapter, usize, Option<Instant>) -> RunResult + Sync,
+    F: Fn(usize) -> Result<Box<dyn Sut + Send>, SutError> + Sync,
+    W: Fn(&mut Tester<'_>, &mut dyn Sut, usize, Option<Instant>) -> RunResult + Sync,
 {
     // this shard's runs (all of them without one)
     let jobs = opts
@@ -155,8 +151,8 @@ pub(crate) fn pool_with<I, F, W>(
 ) -> Pooled
 where
     I: Send,
-    F: Fn(usize) -> Result<Box<dyn Adapter + Send>, AdapterError> + Sync,
-    W: Fn(&mut Tester<'_>, &mut dyn Adapter, usize, I, Option<Instant>) -> RunResult + Sync,
+    F: Fn(usize) -> Result<Box<dyn Sut + Send>, SutError> + Sync,
+    W: Fn(&mut Tester<'_>, &mut dyn Sut, usize, I, Option<Instant>) -> RunResult + Sync,
 {
     let plan = Plan {
         jobs,
@@ -176,7 +172,7 @@ where
             .map_err(|e| e.to_string())
     };
     let gathered: Mutex<(Option<Coverage>, usize)> = Mutex::new((None, 0));
-    let finish = |(mut tester, mut adapter): (Tester<'_>, Box<dyn Adapter + Send>)| {
+    let finish = |(mut tester, mut adapter): (Tester<'_>, Box<dyn Sut + Send>)| {
         let _ = adapter.close();
         let mut g = gathered.lock().unwrap_or_else(|p| p.into_inner());
         g.1 = g.1.max(tester.num_discovered());
@@ -190,9 +186,7 @@ where
         next,
         &make,
         &SetupFailed::AsRun(Box::new(as_run)),
-        &|(t, a): &mut (Tester<'_>, Box<dyn Adapter + Send>), k, item, d| {
-            work(t, &mut **a, k, item, d)
-        },
+        &|(t, a): &mut (Tester<'_>, Box<dyn Sut + Send>), k, item, d| work(t, &mut **a, k, item, d),
         &finish,
     )
     .unwrap_or_default();
@@ -242,7 +236,7 @@ pub(crate) fn summarise(mode: &str, opts: &OnlineOptions, p: Pooled, t0: Instant
 /// `opts.jobs` workers. Errors only for bad options (an unknown label in the weights).
 pub fn run_online<F>(spec: &Lts, opts: &OnlineOptions, make_adapter: F) -> Result<Summary, String>
 where
-    F: Fn(usize) -> Result<Box<dyn Adapter + Send>, AdapterError> + Sync,
+    F: Fn(usize) -> Result<Box<dyn Sut + Send>, SutError> + Sync,
 {
     // Validate the strategy once, up front.
     opts.strategy.build_observing(spec, opts.observe)?;
@@ -259,7 +253,7 @@ where
         .jobs
         .clamp(1, crate::shard::indices(opts.shard, opts.runs).len().max(1));
     let position = |k: usize| opts.shard.map_or(k, |s| k / s.count);
-    let work = |t: &mut Tester<'_>, a: &mut dyn Adapter, k: usize, d: Option<Instant>| {
+    let work = |t: &mut Tester<'_>, a: &mut dyn Sut, k: usize, d: Option<Instant>| {
         let mut st = strategies[position(k) % jobs]
             .lock()
             .unwrap_or_else(|p| p.into_inner());
@@ -280,7 +274,7 @@ where
 pub fn run_online_with(
     spec: &Lts,
     opts: &OnlineOptions,
-    adapter: &mut dyn Adapter,
+    adapter: &mut dyn Sut,
 ) -> Result<Summary, String> {
     let t0 = Instant::now();
     let mut strategy = opts.strategy.build_observing(spec, opts.observe)?;

@@ -11,10 +11,10 @@
 //!   where the specification requires an output or still offers inputs (the exit rule of
 //!   [`crate::engine::alg2`]).
 
-use crate::adapter::Adapter;
+use crate::adapter::Sut;
 use crate::engine::explicit::Explicit;
 use crate::engine::symbolic::Symbolic;
-use crate::engine::{self, Data, Selection};
+use crate::engine::{self, Selection};
 use crate::{OnlineOptions, RunResult, RunVerdict, Tester};
 use ioco_model::{Lts, QuiescencePolicy};
 use rand::SeedableRng;
@@ -47,7 +47,7 @@ pub fn run_purpose<L>(
     spec: &Lts,
     policy: QuiescencePolicy,
     steer: impl Fn() -> L,
-    adapter: &mut dyn Adapter,
+    adapter: &mut dyn Sut,
     seed: u64,
     opts: &PurposeRunOptions,
 ) -> Vec<RunResult>
@@ -104,7 +104,7 @@ where
 /// or a purpose the steering cannot follow.
 pub fn run_purpose_data<L>(
     steer: impl Fn() -> Result<L, String>,
-    sut: &mut dyn ioco_symbolic::online::DataSut,
+    sut: &mut dyn ioco_symbolic::online::Sut<ioco_symbolic::online::GateValue>,
     oracle: impl Fn() -> Result<ioco_symbolic::SymbolicSpec, String>,
     seed: u64,
     opts: &PurposeRunOptions,
@@ -122,7 +122,7 @@ where
         let mut oracle = oracle()?;
         let mut sel = steer()?;
         let mut s = Symbolic::new(&mut oracle, None);
-        let mut data = Data(&mut *sut);
+        let mut data = &mut *sut;
         let end = match engine::alg2::start(&mut s, &mut data, run_seed, 0) {
             Err(e) => e,
             Ok(()) => {

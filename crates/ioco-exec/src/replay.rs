@@ -12,7 +12,7 @@
 //!   removing chunks of inputs while [`replay_inputs`] of the rest still fails, within a budget
 //!   of replays.
 
-use crate::adapter::Adapter;
+use crate::adapter::Sut;
 use crate::engine::explicit::Explicit;
 use crate::engine::replay::{FollowTrace, Replay};
 use crate::engine::{self, Ended};
@@ -90,7 +90,7 @@ pub fn parse_trace<S: AsRef<str>>(
 
 fn finish(
     tester: &mut Tester<'_>,
-    adapter: &mut dyn Adapter,
+    adapter: &mut dyn Sut,
     end: Ended,
     r: &mut RunResult,
     t0: Instant,
@@ -107,7 +107,7 @@ fn finish(
 /// [`FollowTrace`] selection of [`crate::engine`] in the one loop.
 pub fn replay_trace(
     tester: &mut Tester<'_>,
-    adapter: &mut dyn Adapter,
+    adapter: &mut dyn Sut,
     opts: &OnlineOptions,
     recorded: &[Label],
     run: usize,
@@ -138,7 +138,7 @@ pub fn replay_trace(
 /// [`Replay`] selection of [`crate::engine`]), at most `opts.depth` steps.
 pub fn replay_inputs(
     tester: &mut Tester<'_>,
-    adapter: &mut dyn Adapter,
+    adapter: &mut dyn Sut,
     opts: &OnlineOptions,
     inputs: &[Label],
     run: usize,
@@ -164,7 +164,7 @@ pub fn replay_inputs(
 /// #13 item 7: shrinking never fails silently).
 pub fn shrink_into(
     tester: &mut Tester<'_>,
-    adapter: &mut dyn Adapter,
+    adapter: &mut dyn Sut,
     opts: &OnlineOptions,
     r: &mut RunResult,
 ) {
@@ -200,7 +200,7 @@ pub fn shrink_into(
 /// `opts.depth`.
 pub fn shrink(
     tester: &mut Tester<'_>,
-    adapter: &mut dyn Adapter,
+    adapter: &mut dyn Sut,
     opts: &OnlineOptions,
     failed: &RunResult,
 ) -> Option<Shrunk> {
@@ -210,7 +210,7 @@ pub fn shrink(
 /// [`shrink`], the number of replays it made, and why it stopped early.
 fn shrink_counted(
     tester: &mut Tester<'_>,
-    adapter: &mut dyn Adapter,
+    adapter: &mut dyn Sut,
     opts: &OnlineOptions,
     failed: &RunResult,
 ) -> (Option<Shrunk>, usize, Option<String>) {

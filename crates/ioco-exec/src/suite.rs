@@ -16,7 +16,7 @@
 //! * The specification is tracked along for coverage and for the exit rule of
 //!   [`crate::tester`].
 
-use crate::adapter::{Adapter, AdapterError, Observation, Sent};
+use crate::adapter::{Observation, Sent, Sut, SutError};
 use crate::engine::Ended;
 use crate::fairness::{Branches, ChoicePoint, Tries};
 use crate::online::{pool_with, reset, summarise, OnlineOptions};
@@ -89,7 +89,7 @@ fn leaf_end(v: RunVerdict, failure: Option<Failure>) -> Ended {
 /// Execute one test case once.
 pub fn run_test(
     tester: &mut Tester<'_>,
-    adapter: &mut dyn Adapter,
+    adapter: &mut dyn Sut,
     opts: &OnlineOptions,
     test: &TestCase,
     run: usize,
@@ -101,7 +101,7 @@ pub fn run_test(
 /// [`run_test`], also listing the choice points the try passed ([`crate::fairness`]).
 fn run_test_at(
     tester: &mut Tester<'_>,
-    adapter: &mut dyn Adapter,
+    adapter: &mut dyn Sut,
     opts: &OnlineOptions,
     test: &TestCase,
     run: usize,
@@ -126,7 +126,7 @@ fn run_test_at(
 
 fn exec(
     tester: &mut Tester<'_>,
-    adapter: &mut dyn Adapter,
+    adapter: &mut dyn Sut,
     opts: &OnlineOptions,
     test: &TestCase,
     points: &mut Vec<ChoicePoint>,
@@ -147,10 +147,10 @@ fn exec(
             tester.trace.push(l.0);
         }
     };
-    let on_error = |tester: &mut Tester<'_>, e: AdapterError, tracking: bool| -> Ended {
+    let on_error = |tester: &mut Tester<'_>, e: SutError, tracking: bool| -> Ended {
         match e {
-            AdapterError::UnknownOutput { .. } => crate::engine::explicit::adapter_error(tester, e),
-            AdapterError::Exited { .. } if tracking => {
+            SutError::UnknownOutput { .. } => crate::engine::explicit::adapter_error(tester, e),
+            SutError::Exited { .. } if tracking => {
                 crate::engine::explicit::adapter_error(tester, e)
             }
             other => Ended::error(format!("after trace {}: {other}", tester.trace_text())),
@@ -192,7 +192,7 @@ fn exec(
                 let x = if again {
                     Label::DELTA
                 } else {
-                    match adapter.observe(timeout) {
+                    match adapter.observe(Some(timeout)) {
                         Ok(Observation::Output(x)) => x,
                         Ok(Observation::Quiescent) => Label::DELTA,
                         Err(e) => return on_error(tester, e, tracking),
@@ -355,7 +355,7 @@ fn leaves_spec_by_output(
 /// Run every test of `suite` (nested suites included) against SUTs made by `make_adapter`.
 pub fn run_suite<F>(spec: &Lts, suite: &Suite, opts: &OnlineOptions, make_adapter: F) -> Summary
 where
-    F: Fn(usize) -> Result<Box<dyn Adapter + Send>, AdapterError> + Sync,
+    F: Fn(usize) -> Result<Box<dyn Sut + Send>, SutError> + Sync,
 {
     let mut flat = ioco_gen::stream::flatten(suite);
     let n = flat.len();
@@ -391,31 +391,28 @@ pub fn run_suite_streaming<F>(
     make_adapter: F,
 ) -> Result<Summary, String>
 where
-    F: Fn(usize) -> Result<Box<dyn Adapter + Send>, AdapterError> + Sync,
+    F: Fn(usize) -> Result<Box<dyn Sut + Send>, SutError> + Sync,
 {
     let t0 = Instant::now();
     let fair = opts.fairness;
     let session = Branches::default();
-    let work = |t: &mut Tester<'_>,
-                a: &mut dyn Adapter,
-                k: usize,
-                f: StreamedTest,
-                _d: Option<Instant>| {
-        let mut r = repeat(t, a, opts, &f.test, k, &session);
-        r.test = Some(f.name);
-        // In a distinguishing suite a fail means "told apart" unless the observed trace is a
-        // counterexample of the outer specification itself (tutorial Def. 6.2): that stays Fail.
-        let real =
-            r.verdict == RunVerdict::Fail && leaves_spec_by_output(t.spec(), opts.policy, &r.trace);
-        if f.role == SuiteRole::Distinguishing && r.verdict == RunVerdict::Fail && !real {
-            r.verdict = RunVerdict::Pass;
-            let what = r.failure.take().map(|f| f.reason).unwrap_or_default();
-            r.note = Some(format!(
+    let work =
+        |t: &mut Tester<'_>, a: &mut dyn Sut, k: usize, f: StreamedTest, _d: Option<Instant>| {
+            let mut r = repeat(t, a, opts, &f.test, k, &session);
+            r.test = Some(f.name);
+            // In a distinguishing suite a fail means "told apart" unless the observed trace is a
+            // counterexample of the outer specification itself (tutorial Def. 6.2): that stays Fail.
+            let real = r.verdict == RunVerdict::Fail
+                && leaves_spec_by_output(t.spec(), opts.policy, &r.trace);
+            if f.role == SuiteRole::Distinguishing && r.verdict == RunVerdict::Fail && !real {
+                r.verdict = RunVerdict::Pass;
+                let what = r.failure.take().map(|f| f.reason).unwrap_or_default();
+                r.note = Some(format!(
                 "distinguished (a fail in a distinguishing suite is not a non-conformance): {what}"
             ));
-        }
-        r
-    };
+            }
+            r
+        };
     let jobs = opts
         .jobs
         .clamp(1, crate::shard::indices(opts.shard, count).len().max(1));
@@ -477,7 +474,7 @@ where
 /// points is open and the budget lasts; the verdict of the test from its tries.
 fn repeat(
     t: &mut Tester<'_>,
-    a: &mut dyn Adapter,
+    a: &mut dyn Sut,
     opts: &OnlineOptions,
     test: &TestCase,
     k: usize,

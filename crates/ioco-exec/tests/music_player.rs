@@ -3,7 +3,7 @@
 //! every non-conforming one.
 
 use ioco_exec::adapter::sim::{SimOptions, Simulator};
-use ioco_exec::adapter::Adapter;
+use ioco_exec::adapter::Sut;
 use ioco_exec::{run_online, run_suite, OnlineOptions, RunVerdict, Traces};
 use ioco_gen::fixtures::music_player;
 use ioco_gen::{generate_random, StrategySpec};
@@ -13,7 +13,7 @@ use std::sync::Arc;
 fn sim_factory(
     imp: &Lts,
     spec: &Lts,
-) -> impl Fn(usize) -> Result<Box<dyn Adapter + Send>, ioco_exec::AdapterError> + Sync {
+) -> impl Fn(usize) -> Result<Box<dyn Sut + Send>, ioco_exec::SutError> + Sync {
     let imp = Arc::new(imp.clone());
     let alpha = spec.alphabet().clone();
     move |_| {
@@ -21,7 +21,7 @@ fn sim_factory(
             Arc::clone(&imp),
             &alpha,
             SimOptions::default(),
-        )) as Box<dyn Adapter + Send>)
+        )) as Box<dyn Sut + Send>)
     }
 }
 

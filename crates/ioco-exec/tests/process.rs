@@ -2,7 +2,7 @@
 //! partial lines, floods, exits. Each ends in a verdict or error, and no process is left.
 
 use ioco_exec::adapter::process::{ProcessAdapter, ProcessConfig, ResetMode};
-use ioco_exec::adapter::{Adapter, AdapterError, Observation, Sent};
+use ioco_exec::adapter::{Observation, Sent, Sut, SutError};
 use ioco_exec::{run_online_with, OnlineOptions, RunResult, RunVerdict, Summary};
 use ioco_model::{Alphabet, LabelKind::*, Lts, LtsBuilder};
 use std::path::PathBuf;
@@ -324,23 +324,23 @@ fn adapter_level_race_reset_line_and_close() {
     a.reset().unwrap();
     let first = a.pid().unwrap();
     assert_eq!(
-        a.observe(Duration::from_millis(500)).unwrap(),
+        a.observe(Some(Duration::from_millis(500))).unwrap(),
         Observation::Quiescent
     );
     assert_eq!(a.send(coin).unwrap(), Sent::Accepted);
     // The coffees are pending: the next input is not given, the output races ahead.
     assert_eq!(a.send(coin).unwrap(), Sent::Raced(coffee));
     assert_eq!(
-        a.observe(Duration::from_millis(500)).unwrap(),
+        a.observe(Some(Duration::from_millis(500))).unwrap(),
         Observation::Output(coffee)
     );
     assert_eq!(
-        a.observe(Duration::from_millis(500)).unwrap(),
+        a.observe(Some(Duration::from_millis(500))).unwrap(),
         Observation::Quiescent
     );
     // Immediately quiescent again (marker seen), no waiting needed.
     assert_eq!(
-        a.observe(Duration::from_secs(60)).unwrap(),
+        a.observe(Some(Duration::from_secs(60))).unwrap(),
         Observation::Quiescent
     );
     a.reset().unwrap();
@@ -355,7 +355,7 @@ fn adapter_level_race_reset_line_and_close() {
     a.reset().unwrap();
     // Wait for the marker: the shell has recorded its pids by then.
     assert_eq!(
-        a.observe(Duration::from_secs(5)).unwrap(),
+        a.observe(Some(Duration::from_secs(5))).unwrap(),
         Observation::Quiescent
     );
     drop(a);
@@ -371,7 +371,7 @@ fn start_errors_are_clear() {
     )
     .unwrap();
     match a.reset() {
-        Err(AdapterError::Start(m)) => assert!(m.contains("/nonexistent/sut"), "{m}"),
+        Err(SutError::Start(m)) => assert!(m.contains("/nonexistent/sut"), "{m}"),
         other => panic!("{other:?}"),
     }
     assert!(ProcessConfig::from_command_line("sut 'unclosed").is_err());
@@ -410,7 +410,7 @@ fn parallel_jobs_run_separate_processes_and_leave_none() {
     };
     let s = run_online(&spec, &opts, |_| {
         Ok(Box::new(ProcessAdapter::new(&alphabet, cfg.clone())?)
-            as Box<dyn ioco_exec::Adapter + Send>)
+            as Box<dyn ioco_exec::Sut + Send>)
     })
     .unwrap();
     assert_eq!(s.verdict, RunVerdict::Pass, "{s:#?}");

@@ -1,6 +1,6 @@
 //! Replay of recorded runs (from their JSON) and shrinking of failures by delta debugging.
 
-use ioco_exec::adapter::inproc::{Component, InProcess};
+use ioco_exec::adapter::inproc::{Action, Component, InProcess};
 use ioco_exec::adapter::sim::{SimOptions, Simulator};
 use ioco_exec::shrinking::{ShrinkEvent, ShrinkOptions};
 use ioco_exec::{
@@ -27,18 +27,18 @@ fn spec() -> Lts {
 struct ThirdB(u32);
 
 impl Component for ThirdB {
-    fn reset(&mut self) -> Vec<String> {
+    fn reset(&mut self) -> Vec<Action> {
         self.0 = 0;
         vec![]
     }
-    fn input(&mut self, i: &str) -> Vec<String> {
-        if i == "b" {
+    fn input(&mut self, i: &Action) -> Vec<Action> {
+        if i.gate == "b" {
             self.0 += 1;
             if self.0 == 3 {
-                return vec!["bad".into()];
+                return vec![Action::label("bad")];
             }
         }
-        vec!["ok".into()]
+        vec![Action::label("ok")]
     }
 }
 

@@ -10,8 +10,8 @@
 //! observation outside out(σ) of the specification (checked independently).
 
 use ioco_exec::adapter::sim::SimOptions;
-use ioco_exec::adapter::Adapter;
-use ioco_exec::{parse_trace, run_online, AdapterError, OnlineOptions, RunVerdict, Summary};
+use ioco_exec::adapter::Sut;
+use ioco_exec::{parse_trace, run_online, OnlineOptions, RunVerdict, Summary, SutError};
 use ioco_gen::StrategySpec;
 use ioco_model::{
     compare, Alphabet, CompareOptions, Label, Lts, LtsBuilder, QuiescencePolicy, Suspension,
@@ -59,7 +59,7 @@ fn spec_strategy() -> impl Strategy<Value = (usize, Vec<RawEdge>)> {
 fn sim_factory(
     imp: Lts,
     spec: &Lts,
-) -> impl Fn(usize) -> Result<Box<dyn Adapter + Send>, AdapterError> + Sync {
+) -> impl Fn(usize) -> Result<Box<dyn Sut + Send>, SutError> + Sync {
     ioco_exec::adapter::sim::factory(
         imp,
         spec.alphabet(),

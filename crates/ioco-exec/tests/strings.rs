@@ -4,7 +4,7 @@
 
 use ioco_exec::engine::symbolic::run_online;
 use ioco_lang::ir::Value;
-use ioco_symbolic::online::{InProcessSut, OnlineOptions, SpecSut, Verdict};
+use ioco_symbolic::online::{InProcessSut, OnlineOptions, RunVerdict, SpecSut};
 use ioco_symbolic::SymbolicSpec;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -80,7 +80,7 @@ fn lucky_people_online() {
             &opts,
             &mut ChaCha8Rng::seed_from_u64(seed),
         );
-        assert_eq!(r.verdict, Verdict::Pass, "{:?}", r.trace);
+        assert_eq!(r.verdict(), RunVerdict::Pass, "{:?}", r.trace);
         let ins: Vec<&String> = r.trace.iter().filter(|l| l.starts_with("In?")).collect();
         assert!(ins.len() >= 5, "{:?}", r.trace);
         for l in ins {
@@ -97,8 +97,8 @@ fn lucky_people_online() {
             &opts,
             &mut ChaCha8Rng::seed_from_u64(seed),
         );
-        if let Verdict::Fail(_) = r.verdict {
-            assert!(r.observed.as_deref().unwrap().starts_with("Out!("), "{r:?}");
+        if r.verdict() == RunVerdict::Fail {
+            assert!(r.observed().unwrap().starts_with("Out!("), "{r:?}");
             failed = true;
             break;
         }
@@ -134,7 +134,7 @@ fn dispatch_process_with_job_descriptions() {
             &opts,
             &mut ChaCha8Rng::seed_from_u64(seed),
         );
-        assert_eq!(r.verdict, Verdict::Pass, "{:?}", r.trace);
+        assert_eq!(r.verdict(), RunVerdict::Pass, "{:?}", r.trace);
         for l in r.trace.iter().filter(|l| l.starts_with("Job?")) {
             assert!(job.is_match(l), "{l}");
             jobs += 1;

@@ -1013,31 +1013,95 @@ pub fn write_lts(lts: &Lts) -> String {
     out
 }
 
-/// Write a Mealy machine in the AALpy dialect (`in/out` labels, `__start0`).
+/// A name that AALpy, LearnLib, hybrid-ADS and Graphviz all read as a bare node ID: an ASCII
+/// identifier that is no DOT keyword and no start marker.
+fn is_plain_id(s: &str) -> bool {
+    let b = s.as_bytes();
+    !b.is_empty()
+        && (b[0].is_ascii_alphabetic() || b[0] == b'_')
+        && b.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'_')
+        && !is_start(s)
+        && !["node", "edge", "graph", "digraph", "subgraph", "strict"]
+            .iter()
+            .any(|k| k.eq_ignore_ascii_case(s))
+}
+
+/// A node label AALpy's line reader takes as it is: not empty, no quote, backslash or control
+/// character, and nothing its line tests look for (`->`, `__start0`).
+fn is_plain_label(s: &str) -> bool {
+    !s.is_empty()
+        && !s.chars().any(|c| c == '"' || c == '\\' || c.is_control())
+        && !s.contains("->")
+        && !s.contains("__start0")
+}
+
+/// Write a Mealy machine in the Mealy dialect that AALpy (`load_automaton_from_file`, 2.0.0),
+/// LearnLib (AutomataLib's `DOTParsers.mealy()`), hybrid-ADS and this crate read as they are:
+///
+/// ```text
+/// digraph mealy {
+///   s0 [label="s0"];
+///   __start0 [label="", shape=none];
+///   __start0 -> s0;
+///   s0 -> s1 [comment="coin / beep", label="coin/beep"];
+/// }
+/// ```
+///
+/// - one statement per line (AALpy and hybrid-ADS read lines, not the DOT grammar);
+/// - node IDs are bare identifiers (AALpy's edge pattern is `\w+ -> \w+`): the state names
+///   when all of them are ASCII identifiers (unique, no keyword), else `s0`, `s1`, ... with the
+///   names in the labels; every node line has a non-empty `label` (AALpy makes states from the
+///   lines with a label);
+/// - `label="in/out"` (AALpy splits at the first `/` and does not trim; LearnLib splits and
+///   trims); hybrid-ADS reads the first quoted string of an edge line as the words `in`, `/`,
+///   `out`, so each edge first carries that form as a `comment` (an attribute Graphviz ignores);
+/// - the initial state's edges come first (hybrid-ADS's initial state is the first state it
+///   reads) and `__start0 -> s` names it for the others.
+///
+/// The readers' own limits stay: AALpy and hybrid-ADS cannot read a `"` in a label, hybrid-ADS
+/// no blank in a name, LearnLib no `/` in an output and no empty output, and no reader (this
+/// one included) an input with `/`. State names come back (here) only when they are the IDs.
 pub fn write_mealy(m: &Mealy) -> String {
-    let ids = state_ids(Some(&m.state_names), m.num_states());
+    let n = m.num_states();
+    let mut seen = rustc_hash::FxHashSet::default();
+    let named = m.state_names.len() == n
+        && m.state_names
+            .iter()
+            .all(|s| is_plain_id(s) && seen.insert(s.as_str()));
+    let ids: Vec<String> = if named {
+        m.state_names.clone()
+    } else {
+        (0..n).map(|i| format!("s{i}")).collect()
+    };
     let mut out = String::from("digraph mealy {\n");
-    for id in &ids {
-        let _ = writeln!(out, "  {id} [shape=circle];");
+    for (s, id) in ids.iter().enumerate() {
+        let label = m
+            .state_names
+            .get(s)
+            .filter(|l| is_plain_label(l))
+            .unwrap_or(id);
+        let _ = writeln!(out, "  {id} [label={}, shape=circle];", q(label));
     }
-    for s in 0..m.num_states() as u32 {
+    if n > 0 {
+        let _ = writeln!(out, "  __start0 [label=\"\", shape=none];");
+        let _ = writeln!(out, "  __start0 -> {};", ids[m.initial as usize]);
+    }
+    let order = std::iter::once(m.initial).chain((0..n as u32).filter(|&s| s != m.initial));
+    for s in order.filter(|&s| (s as usize) < n) {
         for i in 0..m.num_inputs() as u32 {
             if let Some((t, o)) = m.step(s, i) {
+                let (input, output) = (&m.inputs[i as usize], &m.outputs[o as usize]);
                 let _ = writeln!(
                     out,
-                    "  {} -> {} [label={}];",
+                    "  {} -> {} [comment={}, label={}];",
                     ids[s as usize],
                     ids[t as usize],
-                    q(&format!(
-                        "{}/{}",
-                        m.inputs[i as usize], m.outputs[o as usize]
-                    ))
+                    q(&format!("{input} / {output}")),
+                    q(&format!("{input}/{output}"))
                 );
             }
         }
     }
-    let _ = writeln!(out, "  __start0 [label=\"\", shape=none];");
-    let _ = writeln!(out, "  __start0 -> {};", ids[m.initial as usize]);
     out.push_str("}\n");
     out
 }
@@ -1067,8 +1131,23 @@ __start0 -> s1  [label=""];
         assert_eq!(m.outputs, vec!["beep", "init", "coffee"]);
         assert_eq!(m.initial, 1);
         assert!(m.is_complete());
-        let back = parse_mealy(&write_mealy(&m), "w.dot").unwrap();
-        assert_eq!(back, m);
+        let text = write_mealy(&m);
+        let back = parse_mealy(&text, "w.dot").unwrap();
+        // the initial state's edges come first, so outputs are numbered in another order
+        assert_eq!(
+            (&back.inputs, &back.state_names),
+            (&m.inputs, &m.state_names)
+        );
+        assert_eq!(back.initial, m.initial);
+        for s in 0..2 {
+            for i in 0..2 {
+                let name = |x: &Mealy| {
+                    x.step(s, i)
+                        .map(|(t, o)| (t, x.outputs[o as usize].clone()))
+                };
+                assert_eq!(name(&back), name(&m), "{text}");
+            }
+        }
     }
 
     #[test]

@@ -37,6 +37,9 @@ pub struct Diagnostic {
     pub help: Option<String>,
     /// `file:line:col` of the primary span, set by [`Diagnostic::attach`].
     pub location: String,
+    /// For the summary that [`cap_per_kind`] puts in place of the diagnostics of one kind
+    /// past the cap: how many it stands for (0 for an ordinary diagnostic).
+    pub omitted: usize,
     notes: Vec<String>,
     /// The file as rendered: long lines cut to a window around the labels
     /// ([`ioco_model::snippet::clip`]), and the labels' spans in it (those in the primary file).
@@ -60,6 +63,7 @@ impl Diagnostic {
             labels: vec![(span, label.into())],
             help: None,
             location: String::new(),
+            omitted: 0,
             notes: Vec::new(),
             src: None,
             shown: Vec::new(),
@@ -213,9 +217,68 @@ pub struct Diagnostics {
     pub file: String,
 }
 
+/// At most this many diagnostics of one kind (code and severity) are kept; the others become
+/// one summary ("and N more"), so that the memory and time of loading a file stay linear in its
+/// size (each rendered diagnostic holds a clipped copy of the source) — #35 item 5.
+pub const MAX_PER_KIND: usize = 20;
+
+/// Keep the first [`MAX_PER_KIND`] diagnostics of each kind (code and severity), in their
+/// order; each kind with more gets one summary diagnostic after them, at the first one left
+/// out, saying how many were left out ([`Diagnostic::omitted`]).
+pub fn cap_per_kind(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    cap_with(diags, MAX_PER_KIND)
+}
+
+fn cap_with(diags: Vec<Diagnostic>, max: usize) -> Vec<Diagnostic> {
+    let mut seen: std::collections::HashMap<(&'static str, bool), (usize, Option<Diagnostic>)> =
+        std::collections::HashMap::new();
+    let mut kept = Vec::new();
+    let mut order: Vec<(&'static str, bool)> = Vec::new();
+    for d in diags {
+        let key = (d.code, d.is_error());
+        let entry = seen.entry(key).or_insert((0, None));
+        entry.0 += 1;
+        if entry.0 <= max {
+            kept.push(d);
+        } else if entry.1.is_none() {
+            order.push(key);
+            entry.1 = Some(d);
+        }
+    }
+    for key in order {
+        let (count, first) = seen.remove(&key).expect("counted");
+        let first = first.expect("one left out");
+        let n = count - max;
+        let what = if key.1 { "error" } else { "warning" };
+        let mut sum = Diagnostic::error(
+            key.0,
+            format!(
+                "… and {n} more {what}{} of this kind ({}), the first of them: {}",
+                if n == 1 { "" } else { "s" },
+                key.0,
+                first.message
+            ),
+            first.span,
+            "the first not shown",
+        )
+        .help(format!(
+            "only the first {max} {what}s of each kind are shown; fix these and check again"
+        ));
+        sum.severity = first.severity;
+        sum.omitted = n;
+        kept.push(sum);
+    }
+    kept
+}
+
 impl fmt::Display for Diagnostics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let n = self.diags.iter().filter(|d| d.is_error()).count();
+        let n: usize = self
+            .diags
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.omitted.max(1))
+            .sum();
         write!(
             f,
             "{} error{} in {}",
@@ -276,4 +339,55 @@ pub fn did_you_mean<'a>(
         }
     }
     best.map(|(_, c)| c.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(code: &'static str, at: u32, warn: bool) -> Diagnostic {
+        let sp = Span {
+            file: 0,
+            start: at,
+            end: at + 1,
+        };
+        if warn {
+            Diagnostic::warning(code, format!("w{at}"), sp, "here")
+        } else {
+            Diagnostic::error(code, format!("e{at}"), sp, "here")
+        }
+    }
+
+    #[test]
+    fn the_diagnostics_past_the_cap_become_one_summary_per_kind() {
+        let mut all: Vec<Diagnostic> = (0..50)
+            .map(|i| d("ioco::check::duplicate", i, false))
+            .collect();
+        all.extend((50..53).map(|i| d("ioco::check::unused", i, true)));
+        all.push(d("ioco::parse::expected", 60, false));
+        let capped = cap_with(all, 20);
+        // 20 duplicates, 3 warnings, 1 parse error, 1 summary
+        assert_eq!(capped.len(), 25);
+        let sum = capped.last().unwrap();
+        assert_eq!(sum.omitted, 30);
+        assert!(sum.is_error());
+        assert_eq!(sum.span.start, 20, "at the first one left out");
+        assert!(
+            sum.message
+                .starts_with("… and 30 more errors of this kind (ioco::check::duplicate)"),
+            "{}",
+            sum.message
+        );
+        assert!(
+            sum.message.ends_with("the first of them: e20"),
+            "{}",
+            sum.message
+        );
+        let all = Diagnostics {
+            diags: capped,
+            file: "m.ioco".into(),
+        };
+        // the count names every error, those left out included
+        assert_eq!(all.to_string(), "51 errors in m.ioco");
+    }
 }

@@ -26,8 +26,9 @@ pub fn format(src: &str) -> Result<String, Vec<Diagnostic>> {
 pub fn format_named(name: &str, src: &str) -> Result<String, Vec<Diagnostic>> {
     let mut map = SourceMap::new();
     let fid = map.add(name, src);
-    let (file, mut diags) = parse(fid, src);
+    let (file, diags) = parse(fid, src);
     if diags.iter().any(|d| d.is_error()) {
+        let mut diags = crate::diag::cap_per_kind(diags);
         for d in &mut diags {
             d.attach(&map);
         }

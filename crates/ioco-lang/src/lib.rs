@@ -36,7 +36,7 @@ pub mod txs_text;
 pub mod txs_xml;
 
 pub use check::Program;
-pub use diag::{render_plain, Diagnostic, Diagnostics, Severity};
+pub use diag::{cap_per_kind, render_plain, Diagnostic, Diagnostics, Severity};
 pub use fmt::format;
 pub use semantics::{Composed, Semantics};
 pub use span::{SourceMap, Span};
@@ -177,6 +177,7 @@ fn load(
     };
     match result {
         Ok(mut program) => {
+            program.warnings = diag::cap_per_kind(std::mem::take(&mut program.warnings));
             for w in &mut program.warnings {
                 w.attach(&sources);
             }
@@ -184,6 +185,8 @@ fn load(
         }
         Err(more) => {
             diags.extend(more);
+            // attach (a clipped copy of the source per diagnostic) after the cap: linear
+            let mut diags = diag::cap_per_kind(diags);
             for d in &mut diags {
                 d.attach(&sources);
             }

@@ -1,5 +1,5 @@
 //! Learn a DOT Mealy machine in process and print the costs (for benchmarks):
-//! `cargo run --release -p ioco-learn --example learn_dot -- FILE.dot [hads|h|wp|w|hsi|none] [k] [random words] [seed]`.
+//! `cargo run --release -p ioco-learn --example learn_dot -- FILE.dot [hads|h|wp|w|hsi|none] [k] [random words] [seed] [after %] [least states for the words before]`.
 
 use ioco_learn::{compare, learn_with, MealySul, Options, Oracle};
 
@@ -17,12 +17,26 @@ fn main() {
     let k = args.get(2).map_or(1, |s| s.parse().expect("k"));
     let random_words = args.get(3).map_or(0, |s| s.parse().expect("random words"));
     let seed = args.get(4).map_or(0, |s| s.parse().expect("seed"));
+    let after = args
+        .get(5)
+        .map_or(ioco_learn::equivalence::DEFAULT_AFTER_PERCENT, |s| {
+            s.parse()
+                .expect("random words after the suite, % of the symbols")
+        });
     let opts = Options {
         oracle: Oracle {
             method,
             extra_states: k,
             random_words,
             seed,
+            random_after_percent: after,
+            random_before_min_states: args.get(6).map_or(
+                ioco_learn::equivalence::DEFAULT_BEFORE_MIN_STATES,
+                |s| {
+                    s.parse()
+                        .expect("least states for the words before the suite")
+                },
+            ),
         },
         ..Options::default()
     };

@@ -1,10 +1,10 @@
-//! A system reached through an `ioco-exec` [`Adapter`] (a child process, TCP, in the tool's
+//! A system reached through an `ioco-exec` [`Sut`] (a child process, TCP, in the tool's
 //! wire format: plain or JSON lines, quiescence by marker or time-out) as a [`Sul`]: an input's
 //! output is the system's whole reaction, the outputs it gives until it is quiescent, and
 //! quiescence (δ, [`QUIESCENCE`]) when it gives none.
 //!
 //! The outputs are not known in advance. An adapter decodes only the outputs of its alphabet,
-//! so a line it does not know ends the run ([`AdapterError::UnknownOutput`]): the line becomes
+//! so a line it does not know ends the run ([`SutError::UnknownOutput`]): the line becomes
 //! an output, the adapter is made again with it, and the inputs given since the reset are
 //! given again (their reactions must be the same, else the system is nondeterministic).
 //!
@@ -12,14 +12,13 @@
 //! (else: nondeterministic) and are kept ([`AdapterSul::startup`]).
 
 use crate::sul::{show_output, Sul, SulError, QUIESCENCE};
-use ioco_engine::adapter::{Adapter, AdapterError, Observation, Sent};
+use ioco_engine::{Observation, Sent, Sut, SutError};
 use ioco_model::{Alphabet, Label, LabelKind};
 use std::collections::HashMap;
 use std::time::Duration;
 
 /// Makes an adapter for an alphabet (the inputs, and the outputs known so far).
-pub type MakeAdapter =
-    Box<dyn FnMut(&Alphabet) -> Result<Box<dyn Adapter + Send>, AdapterError> + Send>;
+pub type MakeAdapter = Box<dyn FnMut(&Alphabet) -> Result<Box<dyn Sut + Send>, SutError> + Send>;
 
 /// Limits of the adapter-based SUL.
 #[derive(Copy, Clone, Debug)]
@@ -33,6 +32,10 @@ pub struct Limits {
     /// The Mealy hypothesis (the adapter reads one output line per input and does not wait for
     /// quiescence): an input without an output is an error that names it.
     pub mealy: bool,
+    /// A reset of a running system is a reset line whose reaction the adapter drops (the
+    /// process and TCP adapters drain it to start aligned): the start-up output is then seen
+    /// only at a fresh start, and a reset that shows none (δ) is not a different start-up.
+    pub reset_drains: bool,
 }
 
 impl Default for Limits {
@@ -42,6 +45,7 @@ impl Default for Limits {
             max_reaction: 1000,
             max_outputs: 10_000,
             mealy: false,
+            reset_drains: false,
         }
     }
 }
@@ -51,7 +55,7 @@ pub struct AdapterSul {
     make: MakeAdapter,
     alphabet: Alphabet,
     inputs: HashMap<String, Label>,
-    adapter: Option<Box<dyn Adapter + Send>>,
+    adapter: Option<Box<dyn Sut + Send>>,
     limits: Limits,
     /// Inputs given since the reset, with their reactions.
     given: Vec<(String, String)>,
@@ -60,7 +64,7 @@ pub struct AdapterSul {
     pub remade: usize,
 }
 
-fn err(e: AdapterError) -> SulError {
+fn err(e: SutError) -> SulError {
     SulError(e.to_string())
 }
 
@@ -114,7 +118,7 @@ impl AdapterSul {
         }
     }
 
-    fn adapter(&mut self) -> Result<&mut Box<dyn Adapter + Send>, AdapterError> {
+    fn adapter(&mut self) -> Result<&mut Box<dyn Sut + Send>, SutError> {
         if self.adapter.is_none() {
             self.adapter = Some((self.make)(&self.alphabet)?);
         }
@@ -148,17 +152,17 @@ impl AdapterSul {
     }
 
     /// The outputs until quiescence, one reaction.
-    fn reaction(&mut self) -> Result<String, AdapterError> {
+    fn reaction(&mut self) -> Result<String, SutError> {
         let timeout = self.limits.timeout;
         let max = self.limits.max_reaction;
         let mut outs: Vec<String> = Vec::new();
         loop {
-            match self.adapter()?.observe(timeout)? {
+            match self.adapter()?.observe(Some(timeout))? {
                 Observation::Quiescent => break,
                 Observation::Output(l) => {
                     outs.push(self.alphabet.name(l).to_string());
                     if outs.len() > max {
-                        return Err(AdapterError::Malformed(format!(
+                        return Err(SutError::Malformed(format!(
                             "more than {max} outputs without becoming quiescent (`{}` ...)",
                             outs[..3].join("`, `")
                         )));
@@ -169,21 +173,21 @@ impl AdapterSul {
         Ok(outs.join("\n"))
     }
 
-    fn try_reset(&mut self) -> Result<String, AdapterError> {
+    fn try_reset(&mut self) -> Result<String, SutError> {
         self.adapter()?.reset()?;
         self.reaction()
     }
 
-    fn try_step(&mut self, input: &str) -> Result<String, AdapterError> {
+    fn try_step(&mut self, input: &str) -> Result<String, SutError> {
         let label = *self
             .inputs
             .get(input)
-            .ok_or_else(|| AdapterError::UnknownInput(input.to_string()))?;
+            .ok_or_else(|| SutError::UnknownInput(input.to_string()))?;
         match self.adapter()?.send(label)? {
             Sent::Accepted => {
                 let r = self.reaction()?;
                 if self.limits.mealy && r == QUIESCENCE {
-                    return Err(AdapterError::Malformed(format!(
+                    return Err(SutError::Malformed(format!(
                         "no output within {} ms after the input `{input}`: under the Mealy \
                          hypothesis (--mealy) every input is answered by one output line \
                          (hint: raise --timeout, or leave out --mealy for a system that may \
@@ -193,13 +197,13 @@ impl AdapterSul {
                 }
                 Ok(r)
             }
-            Sent::Raced(o) if self.limits.mealy => Err(AdapterError::Malformed(format!(
+            Sent::Raced(o) if self.limits.mealy => Err(SutError::Malformed(format!(
                 "the system wrote a second output `{}` before the input `{input}`: under the \
                  Mealy hypothesis (--mealy) every input is answered by exactly one output line \
                  (leave out --mealy for a system with several outputs per input)",
                 self.alphabet.name(o)
             ))),
-            Sent::Raced(o) => Err(AdapterError::Malformed(format!(
+            Sent::Raced(o) => Err(SutError::Malformed(format!(
                 "the system wrote `{}` after it was quiescent, before the input `{input}` \
                  (an output after quiescence cannot be learned; with a time-out, raise --timeout)",
                 self.alphabet.name(o)
@@ -210,10 +214,12 @@ impl AdapterSul {
     /// Reset (with new outputs learned on the way), checking the start-up reaction.
     fn reset_checked(&mut self) -> Result<(), SulError> {
         let mut tries = 0;
-        let start = loop {
+        let (start, fresh) = loop {
+            // a fresh start shows the start-up output; a reset line's reaction may be drained
+            let fresh = self.adapter.is_none();
             match self.try_reset() {
-                Ok(r) => break r,
-                Err(AdapterError::UnknownOutput { line }) if tries < self.limits.max_outputs => {
+                Ok(r) => break (r, fresh),
+                Err(SutError::UnknownOutput { line }) if tries < self.limits.max_outputs => {
                     tries += 1;
                     self.learn_output(line)?;
                 }
@@ -223,9 +229,22 @@ impl AdapterSul {
                 }
             }
         };
+        if !fresh && self.limits.reset_drains && start == QUIESCENCE {
+            // the adapter dropped the reset line's reaction: nothing to compare
+            return Ok(());
+        }
         match &self.startup {
             None => self.startup = Some(start),
             Some(s) if *s == start => {}
+            Some(s) if late(s, &start) => {
+                return Err(SulError(format!(
+                    "an answer came late: at start-up the system wrote `{}` once and `{}` \
+                     another time; {}",
+                    show_output(s),
+                    show_output(&start),
+                    late_hint(self.limits.timeout)
+                )))
+            }
             Some(s) => {
                 return Err(SulError(format!(
                     "the system is not deterministic: at start-up it wrote `{}` once and `{}` \
@@ -239,6 +258,30 @@ impl AdapterSul {
     }
 }
 
+/// Whether one reaction is the other with outputs missing at its end (δ: all missing): what a
+/// quiescence time-out that ends before a late answer gives.
+pub fn late(a: &str, b: &str) -> bool {
+    let lines = |r: &str| -> Vec<String> {
+        if r == QUIESCENCE {
+            Vec::new()
+        } else {
+            r.split('\n').map(str::to_string).collect()
+        }
+    };
+    let (a, b) = (lines(a), lines(b));
+    let (short, long) = if a.len() < b.len() { (a, b) } else { (b, a) };
+    short.len() < long.len() && long.starts_with(&short)
+}
+
+/// What a late answer means, for a time-out of `timeout`.
+pub fn late_hint(timeout: Duration) -> String {
+    format!(
+        "outputs that come after the quiescence time-out of {} ms are taken for quiescence (δ) \
+         (hint: raise --timeout)",
+        timeout.as_millis()
+    )
+}
+
 impl AdapterSul {
     /// Give the inputs since the reset again; their reactions must be the same. False when a
     /// further new output was met (learned; the replay must start over).
@@ -247,7 +290,7 @@ impl AdapterSul {
         for (k, (i, r)) in given.iter().enumerate() {
             let again = match self.try_step(i) {
                 Ok(a) => a,
-                Err(AdapterError::UnknownOutput { line }) => {
+                Err(SutError::UnknownOutput { line }) => {
                     self.learn_output(line)?;
                     return Ok(false);
                 }
@@ -258,6 +301,16 @@ impl AdapterSul {
             };
             if again != *r {
                 let before: Vec<&str> = given[..k].iter().map(|(j, _)| j.as_str()).collect();
+                if late(r, &again) {
+                    return Err(SulError(format!(
+                        "an answer came late: after `{}`, the input `{i}` gave `{}` once and \
+                         `{}` another time; {}",
+                        before.join(" "),
+                        show_output(r),
+                        show_output(&again),
+                        late_hint(self.limits.timeout)
+                    )));
+                }
                 return Err(SulError(format!(
                     "the system is not deterministic: after `{}`, the input `{i}` gave `{}` \
                      once and `{}` another time",
@@ -272,6 +325,10 @@ impl AdapterSul {
 }
 
 impl Sul for AdapterSul {
+    fn quiescence_timeout(&self) -> Option<Duration> {
+        Some(self.limits.timeout)
+    }
+
     fn reset(&mut self) -> Result<(), SulError> {
         self.given.clear();
         self.reset_checked()
@@ -285,7 +342,7 @@ impl Sul for AdapterSul {
                     self.given.push((input.to_string(), r.clone()));
                     return Ok(r);
                 }
-                Err(AdapterError::UnknownOutput { line }) if tries < self.limits.max_outputs => {
+                Err(SutError::UnknownOutput { line }) if tries < self.limits.max_outputs => {
                     tries += 1;
                     self.learn_output(line)?;
                     // again from the start, with the inputs given so far

@@ -8,10 +8,16 @@
 //! with `repetitions > 1` each new word is run again that many times. A different answer is an
 //! error naming the word and both answers; the learner never goes on with a wrong tree.
 //!
+//! A cache file ([`Cache::open_file`], `ioco learn --cache FILE`) keeps the tree across
+//! sessions: every run on the system is appended as a JSON line (its inputs and outputs) when
+//! it ends, and a session that opens the file first adds every line to the tree, so an
+//! interrupted learning resumes with every answer it had and runs no word the file answers.
+//!
 //! Adaptive queries ([`Cache::adaptive`]) choose each next input from the output just observed:
 //! the adaptive distinguishing sequences of L# with ADS (§4, "Adaptive distinguishing
 //! sequences"), computed greedily from the tree.
 
+use crate::adapter::late;
 use crate::sul::{show_output, Sul};
 use crate::tree::{Node, ObservationTree};
 use crate::LearnError;
@@ -77,6 +83,23 @@ pub struct Cache<S: Sul> {
     repetitions: usize,
     /// Longest reaction seen to be required for an adaptive query (a bound, see `adaptive`).
     max_adaptive: usize,
+    /// The cache file and the run under way (inputs, outputs), written when it ends.
+    journal: Option<(std::io::BufWriter<std::fs::File>, String)>,
+    current: Vec<(u32, u32)>,
+}
+
+/// The first line of a cache file.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Header {
+    ioco_learn_cache: u32,
+    inputs: Vec<String>,
+}
+
+/// A run of a word on the system, a line of a cache file.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Record {
+    inputs: Vec<String>,
+    outputs: Vec<String>,
 }
 
 impl<S: Sul> Cache<S> {
@@ -93,7 +116,127 @@ impl<S: Sul> Cache<S> {
             started: Instant::now(),
             repetitions: repetitions.max(1),
             max_adaptive: 10_000,
+            journal: None,
+            current: Vec::new(),
         }
+    }
+
+    /// Use `path` as the cache file: add the runs it holds to the tree (the number of runs
+    /// read), then append every new run to it. A file made for other inputs, or whose answers
+    /// disagree, is an error naming its line.
+    pub fn open_file(&mut self, path: &std::path::Path) -> Result<usize, LearnError> {
+        use std::io::{BufRead, Write};
+        let shown = path.display().to_string();
+        let bad = |line: usize, what: String| LearnError::Cache(format!("{shown}:{line}: {what}"));
+        let mut runs = 0;
+        let exists = path.exists()
+            && std::fs::metadata(path)
+                .map(|m| m.len() > 0)
+                .unwrap_or(false);
+        if exists {
+            let file = std::fs::File::open(path)
+                .map_err(|e| LearnError::Cache(format!("cannot read {shown}: {e}")))?;
+            for (k, line) in std::io::BufReader::new(file).lines().enumerate() {
+                let line =
+                    line.map_err(|e| LearnError::Cache(format!("cannot read {shown}: {e}")))?;
+                if k == 0 {
+                    let h: Header = serde_json::from_str(&line)
+                        .map_err(|e| bad(1, format!("not a cache file of ioco learn ({e})")))?;
+                    let (mut a, mut b) = (h.inputs.clone(), self.inputs.clone());
+                    a.sort();
+                    b.sort();
+                    if a != b {
+                        return Err(bad(
+                            1,
+                            format!(
+                                "made for the inputs `{}`, not `{}` (use another cache file)",
+                                h.inputs.join(","),
+                                self.inputs.join(",")
+                            ),
+                        ));
+                    }
+                    continue;
+                }
+                if line.trim().is_empty() {
+                    continue;
+                }
+                let r: Record = match serde_json::from_str(&line) {
+                    Ok(r) => r,
+                    // the last line of a session that was killed while writing it
+                    Err(e) if e.is_eof() => break,
+                    Err(e) => return Err(bad(k + 1, format!("not a run ({e})"))),
+                };
+                if r.inputs.len() != r.outputs.len() {
+                    return Err(bad(k + 1, "as many outputs as inputs expected".into()));
+                }
+                let mut node = self.tree.root();
+                for (i, o) in r.inputs.iter().zip(r.outputs) {
+                    let Some(i) = self.inputs.iter().position(|x| x == i) else {
+                        return Err(bad(k + 1, format!("`{i}` is not an input")));
+                    };
+                    let o = self.intern(o);
+                    match self.tree.output(node, i as u32) {
+                        Some(p) if p != o => {
+                            return Err(bad(
+                                k + 1,
+                                format!(
+                                    "the inputs `{}` gave `{}` here and `{}` on an earlier line \
+                                     (the file holds answers of two systems?)",
+                                    r.inputs.join(" "),
+                                    show_output(&self.outputs[o as usize]),
+                                    show_output(&self.outputs[p as usize])
+                                ),
+                            ))
+                        }
+                        _ => node = self.tree.add(node, i as u32, o),
+                    }
+                }
+                runs += 1;
+            }
+        }
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| LearnError::Cache(format!("cannot write {shown}: {e}")))?;
+        let mut w = std::io::BufWriter::new(file);
+        if !exists {
+            let h = Header {
+                ioco_learn_cache: 1,
+                inputs: self.inputs.clone(),
+            };
+            writeln!(w, "{}", serde_json::to_string(&h).expect("serialisable"))
+                .and_then(|_| w.flush())
+                .map_err(|e| LearnError::Cache(format!("cannot write {shown}: {e}")))?;
+        }
+        self.journal = Some((w, shown));
+        Ok(runs)
+    }
+
+    /// Write the run under way to the cache file (when a run ends: the next reset, the end of
+    /// the session).
+    pub fn flush_run(&mut self) -> Result<(), LearnError> {
+        use std::io::Write;
+        let run = std::mem::take(&mut self.current);
+        let Some((w, shown)) = self.journal.as_mut() else {
+            return Ok(());
+        };
+        if run.is_empty() {
+            return Ok(());
+        }
+        let r = Record {
+            inputs: run
+                .iter()
+                .map(|&(i, _)| self.inputs[i as usize].clone())
+                .collect(),
+            outputs: run
+                .iter()
+                .map(|&(_, o)| self.outputs[o as usize].clone())
+                .collect(),
+        };
+        writeln!(w, "{}", serde_json::to_string(&r).expect("serialisable"))
+            .and_then(|_| w.flush())
+            .map_err(|e| LearnError::Cache(format!("cannot write {shown}: {e}")))
     }
 
     /// The inputs.
@@ -157,6 +300,7 @@ impl<S: Sul> Cache<S> {
     }
 
     fn reset(&mut self) -> Result<(), LearnError> {
+        self.flush_run()?;
         self.check_budget()?;
         self.stats.resets += 1;
         self.sul.reset().map_err(failed)
@@ -176,19 +320,29 @@ impl<S: Sul> Cache<S> {
                 let before = self.tree.outputs_along(&word);
                 let mut now = before.clone();
                 *now.last_mut().expect("one output at least") = oid;
+                let show = |w: &[u32]| {
+                    w.iter()
+                        .map(|&o| show_output(&self.outputs[o as usize]))
+                        .collect()
+                };
+                let (first, second) = (show(&before), show(&now));
+                let (a, b) = (&self.outputs[prev as usize], &self.outputs[oid as usize]);
+                if let Some(timeout) = self.sul.quiescence_timeout().filter(|_| late(a, b)) {
+                    return Err(LearnError::Late {
+                        inputs: self.names(&word),
+                        first,
+                        second,
+                        timeout,
+                    });
+                }
                 return Err(LearnError::Nondeterministic {
                     inputs: self.names(&word),
-                    first: before
-                        .iter()
-                        .map(|&o| show_output(&self.outputs[o as usize]))
-                        .collect(),
-                    second: now
-                        .iter()
-                        .map(|&o| show_output(&self.outputs[o as usize]))
-                        .collect(),
+                    first,
+                    second,
                 });
             }
         }
+        self.current.push((input, oid));
         Ok((self.tree.add(node, input, oid), oid))
     }
 

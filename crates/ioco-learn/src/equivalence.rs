@@ -1,6 +1,6 @@
 //! The equivalence oracle: a hypothesis is checked against the system by running test words on
 //! it, first `random_words` seeded random words (a random state's access word, then a random
-//! infix), then the complete test suite of `ioco-fsm` for the hypothesis (hybrid-ADS, H, Wp,
+//! infix; for hypotheses of 11 states or more by default), then the complete test suite of `ioco-fsm` for the hypothesis (hybrid-ADS, H, Wp,
 //! ... with `k` extra states; [`ioco_fsm::Plan`]). A suite that passes proves the system
 //! equivalent to the hypothesis if it has at most `n + k` states (`n`: the hypothesis' states),
 //! which is the guarantee of the learned model.
@@ -18,6 +18,12 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;
 
+/// The default of [`Oracle::random_after_percent`] (measured on the corpus: BENCHMARKS.md).
+pub const DEFAULT_AFTER_PERCENT: u64 = 25;
+
+/// The default of [`Oracle::random_before_min_states`] (BENCHMARKS.md).
+pub const DEFAULT_BEFORE_MIN_STATES: usize = 11;
+
 /// How often (in test words) an equivalence query reports its progress.
 pub const PROGRESS_EVERY: u64 = 2000;
 
@@ -28,15 +34,30 @@ pub struct Oracle {
     pub method: Option<Method>,
     /// Extra states `k` the suite is complete for.
     pub extra_states: usize,
-    /// Random words tried before the suite, per equivalence query (default 100: they find the
-    /// counterexamples to small hypotheses of deep systems, which a suite for few extra states
-    /// cannot, e.g. the coffee machine's count of cups; length up to `2(n + k) + 10` after a
-    /// random state's access word). Fewer (one per transition of the hypothesis) cost 26%
-    /// fewer symbols on the small corpus machines but learned a 3-state coffee machine.
+    /// Random words tried before the suite, per equivalence query (default 100, for
+    /// hypotheses of at least `random_before_min_states` states; length up to
+    /// `2(n + k) + 10` after a random state's access word). 100 of them find the
+    /// counterexamples to small hypotheses of systems much deeper than a suite for few extra
+    /// states sees (the bundled coffee SUT counts cups modulo 3), at a cost that dominates on
+    /// small machines (coffee: 778 symbols against AALpy's 48): see `random_after_percent`.
     pub random_words: usize,
     /// The seed of the random words (equivalence query `r` uses `derive_seed(seed, r)`).
     pub seed: u64,
+    /// Random words after the suite passed, as a percentage of the symbols spent so far: they
+    /// are run (the same kind of words as `random_words`) while the next one fits in it (at
+    /// most [`MAX_AFTER_WORDS`]). They find the counterexamples to small
+    /// hypotheses of deep systems (MQTT, the TCP servers) at a cost in proportion to the
+    /// learning, so a small machine pays little (issue #33: never more symbols than AALpy).
+    pub random_after_percent: u64,
+    /// The `random_words` before the suite are run only for hypotheses of at least this many
+    /// states (0: for all); the words after the suite only where they were not run. Large
+    /// hypotheses of deep systems (the 55-state TCP server) need the words before every suite;
+    /// small machines are cheaper with the words after it.
+    pub random_before_min_states: usize,
 }
+
+/// Most random words after the suite in one equivalence query.
+pub const MAX_AFTER_WORDS: usize = 100_000;
 
 impl Default for Oracle {
     fn default() -> Self {
@@ -45,6 +66,8 @@ impl Default for Oracle {
             extra_states: 1,
             random_words: 100,
             seed: 0,
+            random_after_percent: DEFAULT_AFTER_PERCENT,
+            random_before_min_states: DEFAULT_BEFORE_MIN_STATES,
         }
     }
 }
@@ -116,7 +139,8 @@ impl Oracle {
         };
         let n = h.num_states();
         let k = h.num_inputs() as u32;
-        if self.random_words > 0 && k > 0 {
+        let before = self.random_words > 0 && k > 0 && n >= self.random_before_min_states;
+        if before {
             let acc = access_words(h);
             let mut rng = ChaCha8Rng::seed_from_u64(ioco_gen::derive_seed(self.seed, round));
             for _ in 0..self.random_words {
@@ -140,6 +164,26 @@ impl Oracle {
                 return Ok(Some((cex, Source::Suite)));
             }
             progress(cache);
+        }
+        if self.random_after_percent > 0 && k > 0 && !before {
+            let acc = access_words(h);
+            let seed = ioco_gen::derive_seed(self.seed ^ 0x5a17_a55e, round);
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let start = cache.stats.symbols;
+            let budget = start.saturating_mul(self.random_after_percent) / 100;
+            for _ in 0..MAX_AFTER_WORDS {
+                let mut w = acc[rng.random_range(0..n)].clone();
+                let len = rng.random_range(1..=2 * (n + self.extra_states) + 10);
+                w.extend((0..len).map(|_| rng.random_range(0..k)));
+                if cache.stats.symbols - start + w.len() as u64 > budget {
+                    break;
+                }
+                let expected = h.outputs_of(&w).unwrap_or_default();
+                if let Some(cex) = cache.test(&w, &expected)? {
+                    return Ok(Some((cex, Source::Random)));
+                }
+                progress(cache);
+            }
         }
         Ok(None)
     }

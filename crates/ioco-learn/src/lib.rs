@@ -12,7 +12,8 @@
 //! [`sul`] (the system-under-learning trait and a Mealy machine played in process),
 //! [`adapter`] (a system reached through `ioco-exec`'s adapters: processes, TCP, with outputs
 //! until quiescence as one output), [`lts`] (a learned machine with quiescence as an LTS, an
-//! ioco specification), [`compare`] (equivalence of two machines by input and output names),
+//! ioco specification), [`moore`] (the Moore machine of a learned machine of a Moore system:
+//! outputs on states), [`compare`] (equivalence of two machines by input and output names),
 //! [`stop`] (ending a session from outside, e.g. on Ctrl-C, with the hypothesis so far).
 //!
 //! ```
@@ -48,6 +49,7 @@ pub mod compare;
 pub mod equivalence;
 pub mod lsharp;
 pub mod lts;
+pub mod moore;
 pub mod stop;
 pub mod sul;
 pub mod tree;
@@ -75,6 +77,20 @@ pub enum LearnError {
         /// The outputs observed now.
         second: Vec<String>,
     },
+    /// The same input word gave two output words of which one is the other with outputs
+    /// missing at its end, and quiescence is observed by a time-out: an answer came late.
+    Late {
+        /// The inputs.
+        inputs: Vec<String>,
+        /// The outputs first observed.
+        first: Vec<String>,
+        /// The outputs observed now.
+        second: Vec<String>,
+        /// The quiescence time-out.
+        timeout: std::time::Duration,
+    },
+    /// The cache file could not be read or written.
+    Cache(String),
     /// The oracle's suite could not be generated.
     Oracle(ioco_fsm::FsmError),
     /// A budget ran out (handled by [`learn`]: the hypothesis so far is returned, unverified).
@@ -100,7 +116,21 @@ impl fmt::Display for LearnError {
                 first.join(" "),
                 second.join(" ")
             ),
+            LearnError::Late {
+                inputs,
+                first,
+                second,
+                timeout,
+            } => write!(
+                f,
+                "an answer came late: the inputs `{}` gave `{}` once and `{}` another time; {}",
+                inputs.join(" "),
+                first.join(" "),
+                second.join(" "),
+                adapter::late_hint(*timeout)
+            ),
             LearnError::Oracle(e) => write!(f, "the equivalence oracle's suite: {e}"),
+            LearnError::Cache(m) => write!(f, "the cache file: {m}"),
             LearnError::Budget(m) => write!(f, "{m}"),
             LearnError::NoInputs => write!(f, "no inputs to learn with"),
         }
@@ -151,6 +181,8 @@ pub struct Options {
     pub budget: Budget,
     /// Run every new word this many times (at least once) and require the same outputs.
     pub repetitions: usize,
+    /// The cache file: its runs are added to the tree first, every new run is appended.
+    pub cache_file: Option<std::path::PathBuf>,
 }
 
 impl Default for Options {
@@ -159,6 +191,7 @@ impl Default for Options {
             oracle: Oracle::default(),
             budget: Budget::default(),
             repetitions: 1,
+            cache_file: None,
         }
     }
 }
@@ -196,9 +229,14 @@ pub fn learn_with<S: Sul>(
         return Err(LearnError::NoInputs);
     }
     let _active = stop::Active::new();
-    let cache = cache::Cache::new(sul, inputs, opts.budget, opts.repetitions);
+    let mut cache = cache::Cache::new(sul, inputs, opts.budget, opts.repetitions);
+    if let Some(path) = &opts.cache_file {
+        cache.open_file(path)?;
+    }
     let mut l = lsharp::LSharp::new(cache);
-    let (machine, verified, why) = match l.run(&opts.oracle, on) {
+    let run = l.run(&opts.oracle, on);
+    l.cache.flush_run()?;
+    let (machine, verified, why) = match run {
         Ok(h) => (h, true, None),
         Err(LearnError::Budget(why)) => (l.best_effort(), false, Some(why)),
         Err(e) => return Err(e),

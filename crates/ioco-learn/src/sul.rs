@@ -44,6 +44,13 @@ pub trait Sul {
     fn reset(&mut self) -> Result<(), SulError>;
     /// Give `input` (one of the learner's inputs) and return the output it produces.
     fn step(&mut self, input: &str) -> Result<String, SulError>;
+    /// The time-out after which the system's silence is taken for quiescence, when that is how
+    /// it is observed (an answer later than it is seen as δ, then as a different answer):
+    /// different answers that look like a late one are then reported as such
+    /// ([`crate::LearnError::Late`]). `None` (the default): quiescence is exact.
+    fn quiescence_timeout(&self) -> Option<std::time::Duration> {
+        None
+    }
 }
 
 impl<S: Sul + ?Sized> Sul for &mut S {
@@ -53,6 +60,9 @@ impl<S: Sul + ?Sized> Sul for &mut S {
     fn step(&mut self, input: &str) -> Result<String, SulError> {
         (**self).step(input)
     }
+    fn quiescence_timeout(&self) -> Option<std::time::Duration> {
+        (**self).quiescence_timeout()
+    }
 }
 
 impl<S: Sul + ?Sized> Sul for Box<S> {
@@ -61,6 +71,9 @@ impl<S: Sul + ?Sized> Sul for Box<S> {
     }
     fn step(&mut self, input: &str) -> Result<String, SulError> {
         (**self).step(input)
+    }
+    fn quiescence_timeout(&self) -> Option<std::time::Duration> {
+        (**self).quiescence_timeout()
     }
 }
 

@@ -1,9 +1,9 @@
-//! The adapter-based SUL over an in-process `ioco-exec` component (the same `Adapter` contract
+//! The adapter-based SUL over an in-process `ioco-exec` component (the same `Sut` contract
 //! as a child process): outputs found as they come, reactions of several outputs, quiescence,
 //! start-up outputs; the learned model as an ioco specification; nondeterminism; budgets.
 
-use ioco_exec::adapter::inproc::{Component, InProcess};
-use ioco_exec::adapter::Adapter;
+use ioco_exec::adapter::inproc::{Action, Component, InProcess};
+use ioco_exec::adapter::Sut;
 use ioco_exec::online::{test_component, OnlineOptions};
 use ioco_exec::RunVerdict;
 use ioco_learn::adapter::{AdapterSul, Limits, MakeAdapter};
@@ -21,13 +21,13 @@ struct Vending {
 }
 
 impl Component for Vending {
-    fn reset(&mut self) -> Vec<String> {
+    fn reset(&mut self) -> Vec<Action> {
         self.paid = false;
         self.cups = 0;
-        vec!["hello".into()]
+        vec![Action::label("hello")]
     }
-    fn input(&mut self, input: &str) -> Vec<String> {
-        match (input, self.paid) {
+    fn input(&mut self, input: &Action) -> Vec<Action> {
+        match (input.gate.as_str(), self.paid) {
             ("coin", _) => {
                 self.paid = true;
                 vec![]
@@ -36,12 +36,12 @@ impl Component for Vending {
                 self.paid = false;
                 self.cups += 1;
                 if self.bug && self.cups == 2 {
-                    vec!["coffee".into()]
+                    vec![Action::label("coffee")]
                 } else {
-                    vec!["coffee".into(), "change".into()]
+                    vec![Action::label("coffee"), Action::label("change")]
                 }
             }
-            _ => vec!["error".into()],
+            _ => vec![Action::label("error")],
         }
     }
 }
@@ -49,7 +49,7 @@ impl Component for Vending {
 fn maker<C: Component + Clone + Send + 'static>(c: C, made: Arc<AtomicU32>) -> MakeAdapter {
     Box::new(move |alphabet| {
         made.fetch_add(1, Ordering::SeqCst);
-        Ok(Box::new(InProcess::new(alphabet, c.clone())) as Box<dyn Adapter + Send>)
+        Ok(Box::new(InProcess::new(alphabet, c.clone())) as Box<dyn Sut + Send>)
     })
 }
 
@@ -110,12 +110,16 @@ fn outputs_are_found_and_the_learned_lts_is_a_spec_the_component_passes_and_a_bu
 struct Flip(Arc<AtomicU32>);
 
 impl Component for Flip {
-    fn reset(&mut self) -> Vec<String> {
+    fn reset(&mut self) -> Vec<Action> {
         vec![]
     }
-    fn input(&mut self, _: &str) -> Vec<String> {
+    fn input(&mut self, _: &Action) -> Vec<Action> {
         let n = self.0.fetch_add(1, Ordering::SeqCst);
-        vec![if n.is_multiple_of(2) { "even" } else { "odd" }.into()]
+        vec![Action::label(if n.is_multiple_of(2) {
+            "even"
+        } else {
+            "odd"
+        })]
     }
 }
 

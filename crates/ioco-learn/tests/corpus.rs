@@ -44,6 +44,8 @@ fn learn_all(method: Method, k: usize, random_words: usize) {
                 method: Some(method),
                 extra_states: k,
                 random_words,
+                random_after_percent: 0,
+                random_before_min_states: 0,
                 seed: 7,
             },
             ..Options::default()

@@ -19,12 +19,12 @@
 //! Nothing here asserts a time; the numbers are recorded in `BENCHMARKS.md`.
 
 use ioco_exec::adapter::sim::{SimOptions, Simulator};
-use ioco_exec::adapter::Adapter;
+use ioco_exec::adapter::Sut;
 use ioco_exec::data_session::{run_data_online, DataFactory, DataSessionOptions};
 use ioco_exec::{OnlineOptions, RunVerdict};
 use ioco_lang::ir::Spec;
 use ioco_lang::translate::{to_lts_timed, Options};
-use ioco_symbolic::online::{self, DataSut, SpecSut};
+use ioco_symbolic::online::{self, GateValue, SpecSut};
 use ioco_symbolic::SymbolicSpec;
 use ioco_txs::corpus::{txs_files, with_companions};
 use rand_chacha::rand_core::SeedableRng;
@@ -163,7 +163,7 @@ fn explicit(spec: &Spec, steps: usize) -> Result<Session, String> {
             Arc::clone(&imp),
             &alphabet,
             SimOptions::default(),
-        )) as Box<dyn Adapter + Send>)
+        )) as Box<dyn Sut + Send>)
     })?;
     let run = ms(t);
     let r = &summary.runs[0];
@@ -185,7 +185,7 @@ fn symbolic(spec: &Arc<Spec>, steps: usize) -> Result<Session, String> {
         let sim = SymbolicSpec::with_z3(imp.clone())?;
         Ok(
             Box::new(SpecSut::new(sim, ChaCha8Rng::seed_from_u64(seed ^ 0x5eed)))
-                as Box<dyn DataSut>,
+                as Box<dyn Sut<GateValue>>,
         )
     });
     let opts = DataSessionOptions {

@@ -10,55 +10,205 @@ use ioco_lang::ir::{Direction, Spec, Type};
 use ioco_txs::ast::{CnectDef, CnectDir, CnectKind, OfferItem, VExpr, VKind};
 use ioco_txs::lower::{safe, Lowered};
 
-/// The `CNECTDEF` to test `spec` with: the one named `name`, else the first `CLIENTSOCK` one
-/// whose channels are the model's gates (a `SERVERSOCK` one is for TorXakis's simulator).
+/// The gates a `CNECTDEF` connects, as the tester sees them: the model inputs it `ENCODE`s
+/// (its `CHAN OUT`s) and the model outputs it `DECODE`s (its `CHAN IN`s), by their `.ioco`
+/// names.
+fn connected(c: &CnectDef) -> (Vec<String>, Vec<String>) {
+    let enc = c.encodes.iter().map(|e| safe(&e.offer.gate.name)).collect();
+    let dec = c.decodes.iter().map(|d| safe(&d.offer.gate.name)).collect();
+    (enc, dec)
+}
+
+/// Whether `c` connects a tester to a model with these `inputs` and `outputs`: it is a
+/// `CLIENTSOCK` or `SERVERSOCK` one that `ENCODE`s every input and only inputs, and
+/// `DECODE`s only outputs.
+fn fits(c: &CnectDef, inputs: &[String], outputs: &[String]) -> bool {
+    let (enc, dec) = connected(c);
+    enc.iter().all(|g| inputs.contains(g))
+        && dec.iter().all(|g| outputs.contains(g))
+        && inputs.iter().all(|g| enc.contains(g))
+}
+
+/// A model's inputs and outputs (`.ioco` names).
+fn gates_of(spec: &Spec) -> (Vec<String>, Vec<String>) {
+    let of = |d: Direction| {
+        spec.gates
+            .iter()
+            .filter(|g| g.dir == d)
+            .map(|g| g.name.clone())
+            .collect()
+    };
+    (of(Direction::Input), of(Direction::Output))
+}
+
+/// What a `CNECTDEF` connects, for messages: `ENCODE Action1, Action2; DECODE Result1`.
+fn describe(c: &CnectDef) -> String {
+    let (enc, dec) = connected(c);
+    let list = |v: &[String]| {
+        if v.is_empty() {
+            "nothing".to_string()
+        } else {
+            v.join(", ")
+        }
+    };
+    format!("ENCODE {}; DECODE {}", list(&enc), list(&dec))
+}
+
+/// Whether `c` is a connection of TorXakis's simulator (it `ENCODE`s outputs of a model and
+/// `DECODE`s its inputs: the model plays the SUT).
+fn is_simulator_side(c: &CnectDef, lowered: &Lowered) -> bool {
+    let (enc, dec) = connected(c);
+    lowered.models.iter().any(|m| {
+        let ins: Vec<String> = m.inputs.iter().map(|g| safe(g)).collect();
+        let outs: Vec<String> = m.outputs.iter().map(|g| safe(g)).collect();
+        !enc.is_empty()
+            && enc.iter().all(|g| outs.contains(g))
+            && dec.iter().all(|g| ins.contains(g))
+    })
+}
+
+/// The names of the `CNECTDEF`s of the files, for messages.
+fn all_names(lowered: &Lowered) -> String {
+    let all: Vec<&str> = lowered
+        .cnects
+        .iter()
+        .map(|c| c.name.name.as_str())
+        .collect();
+    if all.is_empty() {
+        "none".into()
+    } else {
+        all.join(", ")
+    }
+}
+
+/// The `CNECTDEF` named `name`, or an error that lists those of the files.
+pub fn named<'a>(lowered: &'a Lowered, name: &str) -> Result<&'a CnectDef, String> {
+    lowered
+        .cnects
+        .iter()
+        .find(|c| c.name.name == name)
+        .ok_or_else(|| {
+            format!(
+                "no CNECTDEF named `{name}` (the files have: {})",
+                all_names(lowered)
+            )
+        })
+}
+
+/// The `MODELDEF` (its `.ioco` system name) that the `CNECTDEF` named `name` connects a
+/// tester to, so that `--cnect NAME` without `--entry` tests the model it was written for (the
+/// first `MODELDEF` whose inputs it `ENCODE`s and whose outputs it `DECODE`s). `None` when
+/// the files have no `CNECTDEF` of that name (the connection's own choice reports it).
+pub fn model_for(lowered: &Lowered, name: &str) -> Result<Option<String>, String> {
+    let Ok(c) = named(lowered, name) else {
+        return Ok(None);
+    };
+    let found = lowered.models.iter().find(|m| {
+        let ins: Vec<String> = m.inputs.iter().map(|g| safe(g)).collect();
+        let outs: Vec<String> = m.outputs.iter().map(|g| safe(g)).collect();
+        fits(c, &ins, &outs)
+    });
+    match found {
+        Some(m) => Ok(Some(m.ioco_name.clone())),
+        None if is_simulator_side(c, lowered) => Err(simulator_refusal(c)),
+        None => {
+            let models: Vec<String> = lowered
+                .models
+                .iter()
+                .map(|m| {
+                    format!(
+                        "{} (CHAN IN {}; CHAN OUT {})",
+                        m.txs_name,
+                        m.inputs.join(", "),
+                        m.outputs.join(", ")
+                    )
+                })
+                .collect();
+            Err(format!(
+                "CNECTDEF {name} ({}) connects no MODELDEF of the files: a MODELDEF's CHAN IN \
+                 must be the CNECTDEF's ENCODEs and its CHAN OUT include the DECODEs (the \
+                 MODELDEFs: {})",
+                describe(c),
+                if models.is_empty() {
+                    "none".into()
+                } else {
+                    models.join("; ")
+                }
+            ))
+        }
+    }
+}
+
+fn simulator_refusal(c: &CnectDef) -> String {
+    format!(
+        "CNECTDEF {} is a connection of TorXakis's simulator (it ENCODEs the model's outputs \
+         and DECODEs its inputs: the model plays the SUT); ioco tests through a tester's \
+         CNECTDEF (CHAN OUT = the MODELDEF's CHAN IN) and does not serve a simulated model \
+         on sockets (test a model against another with --sim IMPL.txs)",
+        c.name.name
+    )
+}
+
+/// The `CNECTDEF` to test `spec` with: the one named `name` (which must connect `spec`'s
+/// gates), else the first whose channels are the model's gates (`CLIENTSOCK` first; a
+/// `SERVERSOCK` one only when named).
 pub fn pick<'a>(
     lowered: &'a Lowered,
     spec: &Spec,
     name: Option<&str>,
 ) -> Result<&'a CnectDef, String> {
-    let all: Vec<String> = lowered.cnects.iter().map(|c| c.name.name.clone()).collect();
+    let (inputs, outputs) = gates_of(spec);
     if let Some(n) = name {
-        return lowered
-            .cnects
+        let c = named(lowered, n)?;
+        if fits(c, &inputs, &outputs) {
+            return Ok(c);
+        }
+        if is_simulator_side(c, lowered) {
+            return Err(simulator_refusal(c));
+        }
+        let hint = match lowered.models.iter().find(|m| {
+            let ins: Vec<String> = m.inputs.iter().map(|g| safe(g)).collect();
+            let outs: Vec<String> = m.outputs.iter().map(|g| safe(g)).collect();
+            fits(c, &ins, &outs)
+        }) {
+            Some(m) => format!(
+                "test the MODELDEF it connects with --entry {} (or leave out --entry: --cnect \
+                 {n} picks it)",
+                m.txs_name
+            ),
+            None => "choose a CNECTDEF that connects the model's channels".into(),
+        };
+        let name_of = lowered
+            .models
             .iter()
-            .find(|c| c.name.name == n)
-            .ok_or_else(|| {
-                format!(
-                    "no CNECTDEF named `{n}` (the file has: {})",
-                    if all.is_empty() {
-                        "none".into()
-                    } else {
-                        all.join(", ")
-                    }
-                )
-            });
+            .find(|m| m.ioco_name == spec.name)
+            .map_or(spec.name.as_str(), |m| m.txs_name.as_str());
+        return Err(format!(
+            "CNECTDEF {n} ({}) does not connect the model tested, {name_of} (inputs: {}; \
+             outputs: {}): {hint}",
+            describe(c),
+            if inputs.is_empty() {
+                "none".into()
+            } else {
+                inputs.join(", ")
+            },
+            if outputs.is_empty() {
+                "none".into()
+            } else {
+                outputs.join(", ")
+            },
+        ));
     }
-    let fits = |c: &CnectDef| {
-        c.kind == CnectKind::Client
-            && c.encodes.iter().all(|e| {
-                spec.gates
-                    .iter()
-                    .any(|g| g.name == safe(&e.offer.gate.name) && g.dir == Direction::Input)
-            })
-            && c.decodes.iter().all(|d| {
-                spec.gates
-                    .iter()
-                    .any(|g| g.name == safe(&d.offer.gate.name) && g.dir == Direction::Output)
-            })
-            && spec
-                .gates
-                .iter()
-                .filter(|g| g.dir == Direction::Input)
-                .all(|g| c.encodes.iter().any(|e| safe(&e.offer.gate.name) == g.name))
-    };
-    lowered.cnects.iter().find(|c| fits(c)).ok_or_else(|| {
-        if all.is_empty() {
-            "the model has no CNECTDEF: give the SUT with --sut, --tcp, --listen, --http or --sim".into()
+    let client = |c: &&CnectDef| c.kind == CnectKind::Client && fits(c, &inputs, &outputs);
+    lowered.cnects.iter().find(client).ok_or_else(|| {
+        if lowered.cnects.is_empty() {
+            "the model has no CNECTDEF: give the SUT with --sut, --tcp, --listen, --http or --sim"
+                .into()
         } else {
             format!(
-                "no CLIENTSOCK CNECTDEF of the file ({}) encodes every input and decodes only outputs of `{}`: choose one with --cnect NAME, or give the SUT with --sut/--tcp",
-                all.join(", "),
+                "no CLIENTSOCK CNECTDEF of the files ({}) encodes every input and decodes only \
+                 outputs of `{}`: choose one with --cnect NAME, or give the SUT with --sut/--tcp",
+                all_names(lowered),
                 spec.name
             )
         }

@@ -85,18 +85,6 @@ const SCRIPT: &str = r#"
 })();
 "#;
 
-/// `s` quoted for a POSIX shell when it needs it.
-fn shell(s: &str) -> String {
-    if !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_./:=@%+-,".contains(c))
-    {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
-    }
-}
-
 fn verdict_span(v: RunVerdict) -> String {
     format!(r#"<span class="v-{v}">{v}</span>"#)
 }
@@ -152,19 +140,37 @@ fn session(o: &mut String, summary: &Summary, cx: &Context) {
         "<tr><th>seed</th><td><code>{}</code></td></tr>",
         summary.seed
     );
+    // one coverage figure per page: the model section's, counted over the runs shown, when
+    // the model is drawn with it; else the session's own, saying what it counts
+    let drawn = cx
+        .graph
+        .as_ref()
+        .is_some_and(|g| g.node_coverage().is_some() || g.edge_coverage().is_some());
     for (k, val) in &summary.parameters {
+        // fractions of switch coverage (data sessions, switch-coverage suites) as
+        // percentages, here or with the picture of the model
+        let shown = match val.as_f64() {
+            Some(x) if k.ends_with("_coverage") && (0.0..=1.0).contains(&x) => {
+                if drawn {
+                    continue;
+                }
+                format!("{:.1}%", 100.0 * x)
+            }
+            _ => param(val),
+        };
         let _ = writeln!(
             o,
             "<tr><th>{}</th><td><code>{}</code></td></tr>",
-            esc(k),
-            esc(&param(val))
+            esc(&k.replace('_', " ")),
+            esc(&shown)
         );
     }
     let c = &summary.coverage;
-    if has_coverage(c) {
+    if has_coverage(c) && !drawn {
         let _ = writeln!(
             o,
-            "<tr><th>coverage</th><td>states {}/{} ({:.1}%), transitions {}/{} ({:.1}%), {} suspension states</td></tr>",
+            "<tr><th>coverage{}</th><td>states {}/{} ({:.1}%), transitions {}/{} ({:.1}%), {} suspension states</td></tr>",
+            esc(&crate::coverage_scope(summary)),
             c.states_visited,
             c.states_total,
             100.0 * c.state_ratio(),
@@ -181,34 +187,31 @@ fn session(o: &mut String, summary: &Summary, cx: &Context) {
         .find(|r| r.verdict == RunVerdict::Fail)
         .or_else(|| summary.runs.iter().find(|r| r.verdict != RunVerdict::Pass));
     if let Some(r) = bad {
-        let model = summary.parameters.get("model").map(param);
-        let file = cx
-            .result_file
-            .clone()
-            .unwrap_or_else(|| "RESULT.json".into());
-        let mut cmd = format!(
-            "ioco replay {} {} --run {}",
-            shell(model.as_deref().unwrap_or("MODEL")),
-            shell(&file),
-            r.run
-        );
-        if let Some(s) = summary
-            .parameters
-            .get("sut")
-            .map(param)
-            .and_then(|s| s.strip_prefix("process: ").map(str::to_string))
-        {
-            let _ = write!(cmd, " --sut {}", shell(&s));
+        let (cmd, complete) = crate::replay_command(summary, r, cx.result_file.as_deref());
+        let mut notes = Vec::new();
+        if cx.result_file.is_none() {
+            notes.push(if summary.parameters.contains_key("merged") {
+                format!("RESULT.json: the result file that holds run {}", r.run)
+            } else {
+                "RESULT.json: the file written with --json".to_string()
+            });
+        }
+        if !complete {
+            notes.push(
+                "these results do not record the options of the system under test: add the \
+                 ones it was tested with (--quiescence-marker, --timeout, --map, ...)"
+                    .to_string(),
+            );
         }
         let _ = writeln!(
             o,
-            "<p>Replay {} (seed {}) with the SUT options of the command above{}:</p><pre id=\"replay\">{}</pre>",
+            "<p>Replay {} (seed {}) against the same system, from the directory the results were made in{}:</p><pre id=\"replay\">{}</pre>",
             esc(&run_name(r)),
             r.seed,
-            if cx.result_file.is_none() {
-                " (RESULT.json: the file written with --json)"
+            if notes.is_empty() {
+                String::new()
             } else {
-                ""
+                format!(" ({})", esc(&notes.join("; ")))
             },
             esc(&cmd)
         );
@@ -241,11 +244,17 @@ fn model(o: &mut String, summary: &Summary, cx: &Context) {
             if let Some((a, b)) = g.edge_coverage() {
                 line.push(format!("transitions taken {a}/{b}"));
             }
+            let shrunk = summary.runs.iter().any(|r| r.shrunk.is_some());
             let _ = writeln!(
                 o,
-                r#"<p class="legend">{} by {}. <span class="in">── input ?</span><span class="out">╌╌ output !</span><span class="delta">·· δ</span><span class="bad">╌╌ failing observation</span> ×N: how often; faint: never.</p>"#,
+                r#"<p class="legend">{} by {}{}. <span class="in">── input ?</span><span class="out">╌╌ output !</span><span class="delta">·· δ</span><span class="bad">╌╌ failing observation</span> ×N: how often; faint: never.</p>"#,
                 esc(&line.join(", ")),
-                esc(&counts(summary))
+                esc(&counts(summary)),
+                if shrunk {
+                    " (not counting the replays of shrinking)"
+                } else {
+                    ""
+                }
             );
             if cx.diverged > 0 {
                 let _ = writeln!(

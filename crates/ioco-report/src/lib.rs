@@ -225,3 +225,74 @@ pub(crate) fn run_name(r: &RunResult) -> String {
         None => format!("run {}", r.run),
     }
 }
+
+/// `s` quoted for a POSIX shell when it needs it.
+pub fn shell_word(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_./:=@%+-,".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// The command that replays run `r` of `summary` against the same system, to paste into a
+/// shell (in the directory the results were made in): `ioco replay MODEL RESULTS --run K`
+/// with the options the session recorded for it ([`Summary::replay_options`]: the system
+/// under test, its quiescence marker, time-outs, map, wire format, engine, entry). `results`
+/// is the file that holds the run (`RESULT.json` when unknown). The second value says
+/// whether the options are complete: results written before they were recorded name only
+/// the program of `--sut`, and the other options must be added by hand.
+pub fn replay_command(summary: &Summary, r: &RunResult, results: Option<&str>) -> (String, bool) {
+    let model = summary.parameters.get("model").map(param);
+    let mut cmd = format!(
+        "ioco replay {} {} --run {}",
+        shell_word(model.as_deref().unwrap_or("MODEL")),
+        shell_word(results.unwrap_or("RESULT.json")),
+        r.run
+    );
+    if !summary.replay_options.is_empty() {
+        for a in &summary.replay_options {
+            cmd.push(' ');
+            cmd.push_str(&shell_word(a));
+        }
+        return (cmd, true);
+    }
+    if let Some(s) = summary
+        .parameters
+        .get("sut")
+        .map(param)
+        .and_then(|s| s.strip_prefix("process: ").map(str::to_string))
+    {
+        cmd.push_str(" --sut ");
+        cmd.push_str(&shell_word(&s));
+    }
+    (cmd, false)
+}
+
+/// What the session's coverage ([`Summary::coverage`]) counts, for the line that shows it:
+/// `""` for the runs alone, else `" (the runs and their 7 shrink replays)"` — shrinking
+/// replays inputs through the same tester, so what they visit counts — and for merged
+/// results that it is the largest of the parts, a lower bound.
+pub fn coverage_scope(summary: &Summary) -> String {
+    let replays: usize = summary
+        .runs
+        .iter()
+        .filter_map(|r| r.shrunk.as_ref())
+        .map(|s| s.replays)
+        .sum();
+    let mut what = Vec::new();
+    if replays > 0 {
+        what.push(format!("the runs and their {replays} shrink replays"));
+    }
+    if summary.parameters.contains_key("merged") {
+        what.push("the largest of the merged results, a lower bound".to_string());
+    }
+    if what.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", what.join("; "))
+    }
+}

@@ -102,17 +102,19 @@ pub fn render(summary: &Summary) -> String {
     if has_coverage(c) {
         let _ = writeln!(
             o,
-            "| state coverage | {} |",
-            fraction(c.states_visited, c.states_total, c.state_ratio())
+            "| state coverage | {}{} |",
+            fraction(c.states_visited, c.states_total, c.state_ratio()),
+            crate::coverage_scope(summary)
         );
         let _ = writeln!(
             o,
-            "| transition coverage | {} |",
+            "| transition coverage | {}{} |",
             fraction(
                 c.transitions_visited,
                 c.transitions_total,
                 c.transition_ratio()
-            )
+            ),
+            crate::coverage_scope(summary)
         );
         let _ = writeln!(o, "| suspension states | {} |", c.suspension_states);
     }

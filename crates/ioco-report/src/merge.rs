@@ -35,6 +35,8 @@ pub fn merge(parts: Vec<Summary>, names: &[String]) -> Result<Summary, String> {
     }
     let mut parameters = first.parameters.clone();
     parameters.remove("shard");
+    // the shards of one session share the options of the system (`--shard` is not one)
+    let replay_options = first.replay_options.clone();
     let shards: Vec<String> = parts
         .iter()
         .filter_map(|p| {
@@ -76,6 +78,7 @@ pub fn merge(parts: Vec<Summary>, names: &[String]) -> Result<Summary, String> {
     s.coverage = coverage;
     s.duration_ms = duration;
     s.parameters = parameters;
+    s.replay_options = replay_options;
     s.parameters.insert(
         "merged".into(),
         format!("{} result files", names.len().max(1)).into(),
@@ -84,11 +87,7 @@ pub fn merge(parts: Vec<Summary>, names: &[String]) -> Result<Summary, String> {
         s.parameters
             .insert("shards".into(), shards.join(", ").into());
     }
-    s.parameters.insert(
-        "coverage_note".into(),
-        "largest of the merged results (a lower bound); the HTML report counts it over all runs"
-            .into(),
-    );
+    // the coverage is the largest of the parts: the reports say so (`coverage_scope`)
     Ok(s)
 }
 

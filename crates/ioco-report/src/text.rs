@@ -62,7 +62,8 @@ pub fn render(summary: &Summary, opts: &TextOptions) -> String {
     if has_coverage(c) {
         let _ = writeln!(
             o,
-            "coverage: states {}, transitions {}, {} suspension states",
+            "coverage{}: states {}, transitions {}, {} suspension states",
+            crate::coverage_scope(summary),
             fraction(c.states_visited, c.states_total, c.state_ratio()),
             fraction(
                 c.transitions_visited,

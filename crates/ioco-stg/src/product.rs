@@ -161,7 +161,11 @@ fn single<'a>(m: &'a Model, what: &str) -> Result<&'a Automaton, ProductError> {
             "the {what} `{}` is a composition; symbolic test purposes need one automaton",
             spec.name
         ),
-        hint: "select a single model with `@main`".into(),
+        hint: "select a single model with `@main`; for a TorXakis GOAL, write it as one \
+               sequential process (`>->`, `##`, guards and recursion), without `|||`, `||`, \
+               `|[...]|`, `HIDE`, `>>>`, `[>>` or `[><` (for `P >>> Q`, put Q after each `EXIT` \
+               of P)"
+            .into(),
     })?;
     if let Some(sw) = a.switches.iter().find(|sw| !sw.also.is_empty()) {
         return Err(ProductError {

@@ -4,10 +4,9 @@
 //! with the solver ([`Biased`]) or replay recorded ones ([`Replay`]), and the runs, replays and
 //! shrinking (Zeller's ddmin over the inputs) of `ioco test`/`ioco replay` with data.
 
-use crate::data_sut::Data;
 use crate::online::{
-    allowed_outputs, ddmin, fired, input_enabled, label, DataSut, GateValue, OnlineOptions, Run,
-    Shrunk, Timeouts, Verdict,
+    allowed_outputs, ddmin, fired, input_enabled, label, GateValue, OnlineOptions, Run, Shrunk,
+    Timeouts,
 };
 use crate::system::SwitchId;
 use crate::tracker::Quiescence;
@@ -18,6 +17,7 @@ use ioco_engine::result::{Failure, RunVerdict};
 use ioco_engine::select::{Choice, Event, Selection, Stop};
 use ioco_engine::shrinking::{Budget, ShrinkOptions};
 use ioco_engine::spec::{Quiet, Refusal, Specification};
+use ioco_engine::Sut;
 use ioco_lang::ir::Value;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -60,33 +60,10 @@ impl<'s> Symbolic<'s> {
 
     /// The run so far, ended by `end`, as `ioco-symbolic`'s [`Run`].
     pub fn into_run(self, end: Ended) -> Run {
-        let (verdict, observed, allowed) = match end.verdict {
-            RunVerdict::Pass => (Verdict::Pass, None, Vec::new()),
-            RunVerdict::Fail => {
-                let f = end.failure.unwrap_or_else(|| Failure {
-                    observed: String::new(),
-                    allowed: Vec::new(),
-                    reason: "fail".into(),
-                });
-                (Verdict::Fail(f.reason), Some(f.observed), f.allowed)
-            }
-            RunVerdict::Inconclusive => (
-                Verdict::Inconclusive(end.note.unwrap_or_default()),
-                None,
-                Vec::new(),
-            ),
-            RunVerdict::Error => (
-                Verdict::Error(end.error.unwrap_or_default()),
-                None,
-                Vec::new(),
-            ),
-        };
         Run {
-            verdict,
+            end,
             trace: self.trace,
             inputs: self.inputs,
-            observed,
-            allowed,
             switches: self.switches,
             step_ms: self.step_ms,
         }
@@ -265,7 +242,7 @@ impl Selection<Symbolic<'_>> for Biased {
 /// Runs one online test with data (resets both sides first).
 pub fn run_online(
     spec: &mut SymbolicSpec,
-    sut: &mut dyn DataSut,
+    sut: &mut dyn Sut<GateValue>,
     opts: &OnlineOptions,
     rng: &mut ChaCha8Rng,
 ) -> Run {
@@ -281,13 +258,12 @@ pub fn run_online(
 fn run_with<'s, L: Selection<Symbolic<'s>>>(
     s: &mut Symbolic<'s>,
     sel: &mut L,
-    sut: &mut dyn DataSut,
+    sut: &mut dyn Sut<GateValue>,
     steps: usize,
     rng: &mut ChaCha8Rng,
 ) -> Ended {
-    let mut data = Data(sut);
     // the steps are timed (a clock read per step, nothing next to the solver's work)
-    let mut sut = ioco_engine::Timed::new(&mut data);
+    let mut sut = ioco_engine::Timed::new(sut);
     let end = match alg2::start(s, &mut sut, 0, 0) {
         Err(e) => e,
         Ok(()) => alg2::run(s, sel, &mut sut, steps, None, rng),
@@ -301,7 +277,7 @@ fn run_with<'s, L: Selection<Symbolic<'s>>>(
 /// Replays recorded inputs ([`Replay`]), at most `max_steps` labels in all.
 pub fn replay_inputs(
     spec: &mut SymbolicSpec,
-    sut: &mut dyn DataSut,
+    sut: &mut dyn Sut<GateValue>,
     inputs: &[GateValue],
     max_steps: usize,
     timeouts: Option<&Timeouts>,
@@ -320,7 +296,7 @@ pub fn replay_inputs(
 #[allow(clippy::too_many_arguments)]
 pub fn shrink(
     spec: &mut SymbolicSpec,
-    sut: &mut dyn DataSut,
+    sut: &mut dyn Sut<GateValue>,
     failed: &Run,
     run: usize,
     shrinking: &ShrinkOptions,
@@ -339,7 +315,7 @@ pub fn shrink(
                 return false;
             }
             let r = replay_inputs(spec, sut, cand, max_steps, timeouts, rng);
-            if matches!(r.verdict, Verdict::Fail(_)) && gate(&r) == failing_gate {
+            if r.verdict() == RunVerdict::Fail && gate(&r) == failing_gate {
                 budget.replayed(Some(cand.len()));
                 let better = best.as_ref().is_none_or(|(b, _)| cand.len() <= b.len());
                 if better {

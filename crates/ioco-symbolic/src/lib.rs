@@ -16,7 +16,7 @@
 //! - [`pick`]: value selection that finds bugs (random, boundary, growing, model);
 //! - [`tracker`]: the online tracker [`SymbolicSpec`] (candidate states, input choice,
 //!   output/quiescence verdicts; quiescence of STS states defined there);
-//! - [`online`]: the online test loop over a [`online::DataSut`], replay and shrinking, the
+//! - [`online`]: the online test loop over the engine's `Sut` with gate values, replay and shrinking, the
 //!   value syntax of the line wire format ([`online::parse_value`]); real programs are driven
 //!   by `ioco_exec::data`;
 //! - [`draw`]: a summary of an STS and its drawing as DOT or JSON (for `ioco check`/`show`);
@@ -61,7 +61,6 @@
 //! [`sample`] (sampling and repair, checked by evaluation): DispatchProcess's DisPro12
 //! (TorXakis issue #330) takes 10 000 steps without a Z3 call, in about 6 s instead of 111 s.
 
-pub mod data_sut;
 pub mod draw;
 pub mod engine;
 pub mod online;

@@ -4,10 +4,10 @@
 //! for every engine: `ioco_exec::engine` (this crate's [`SymbolicSpec`] is its specification
 //! there).
 //!
-//! The system under test is a [`DataSut`]: gate names and typed values in, outputs or
-//! quiescence out. Races are explicit: [`Sent::Raced`] means the system produced an output
-//! before it took the input (the input was not delivered), as in the atomic try-send of the
-//! tutorial's §2.4. [`InProcessSut`] wraps a closure-based implementation; [`SpecSut`]
+//! The system under test is the engine's [`Sut`] over gate values ([`GateValue`]: a gate name
+//! with typed values): inputs in, outputs or quiescence out. Races are explicit:
+//! [`Sent::Raced`] means the system produced an output before it took the input (the input
+//! was not delivered), as in the atomic try-send of the tutorial's §2.4. [`InProcessSut`] wraps a closure-based implementation; [`SpecSut`]
 //! simulates the spec itself (a conforming SUT by construction, used in property tests). Real
 //! programs (child processes, TCP peers) are driven by `ioco_exec::data`.
 //!
@@ -22,92 +22,12 @@ use ioco_lang::ir::{Defs, Direction, Spec, Type, Value};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeSet, VecDeque};
-use std::fmt;
 use std::time::Duration;
 
 pub use ioco_engine::alg2::never_started;
 pub use ioco_engine::timeouts::quiescence_wait;
 
-/// Result of sending an input.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Sent {
-    /// Delivered.
-    Sent,
-    /// Not delivered: the system produced this output first.
-    Raced(String, Vec<Value>),
-    /// Not delivered: the system produced a malformed output first (explained).
-    RacedMalformed(String),
-}
-
-/// An observation.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Observed {
-    /// An output gate value.
-    Output(String, Vec<Value>),
-    /// Nothing within the time-out.
-    Quiescent,
-    /// Something that is not an output gate value of the spec (explained): a Fail.
-    Malformed(String),
-}
-
-/// Why a system under test could not be talked to.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SutError {
-    /// It exited, crashed or closed the connection: how (`exited with status 101`).
-    Exited(String),
-    /// Anything else: it cannot be started or reached, wrote bytes that are not a line of
-    /// text, stopped reading its input, an I/O error.
-    Broken(String),
-}
-
-impl fmt::Display for SutError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SutError::Exited(s) => write!(f, "the system {}", s),
-            SutError::Broken(s) => f.write_str(s),
-        }
-    }
-}
-
-impl From<String> for SutError {
-    fn from(s: String) -> SutError {
-        SutError::Broken(s)
-    }
-}
-
-/// A system under test with data.
-pub trait DataSut {
-    /// Back to the initial state.
-    fn reset(&mut self) -> Result<(), SutError>;
-    /// Offers an input.
-    fn send(&mut self, gate: &str, args: &[Value]) -> Result<Sent, SutError>;
-    /// Waits for an output.
-    fn observe(&mut self) -> Result<Observed, SutError>;
-    /// The last bytes of the system's standard error since the last reset, if it has one.
-    fn stderr_tail(&mut self) -> Option<String> {
-        None
-    }
-    /// How long the next [`DataSut::observe`] waits before concluding quiescence (systems
-    /// observed by a time-out; the others ignore it).
-    fn set_timeout(&mut self, _timeout: Duration) {}
-    /// Before an input: the quiescence time-out of the specification's current state, which a
-    /// system that has not settled since its last input or output (a whole time-out without
-    /// output, or its marker) is given to settle before the input (see `ioco_exec`'s
-    /// `Adapter::settle_timeout`).
-    fn settle_timeout(&mut self, _timeout: Duration) {}
-    /// Before an input: whether the specification allows only quiescence now, so that any
-    /// output is a Fail and the system must settle before the input (see `ioco_exec`'s
-    /// `Adapter::expect_quiet`).
-    fn expect_quiet(&mut self, _quiet: bool) {}
-    /// How many δ were established since this was last asked: by the marker, by observing the
-    /// process, by a whole time-out (see `ioco_exec`'s `Adapter::established`).
-    fn established(&mut self) -> [u32; 4] {
-        [0; 4]
-    }
-    /// Let go of the system (close its connections); the next [`DataSut::reset`] starts it
-    /// anew. Default: nothing to let go of.
-    fn close(&mut self) {}
-}
+pub use ioco_engine::{Ended, Observation, RunVerdict, Sent, Sut, SutError};
 
 /// Quiescence time-outs of a spec with data: the rule of [`quiescence_wait`] over STS states.
 /// An observation waits the **maximum** of the `@timeout`s of the candidate states'
@@ -176,36 +96,21 @@ impl Timeouts {
     }
 }
 
-/// Final verdict of an online run.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// No non-conformance within the step budget.
-    Pass,
-    /// A non-conformance, explained.
-    Fail(String),
-    /// Stopped without a verdict (solver unknown, unspecified behaviour).
-    Inconclusive(String),
-    /// The system could not be tested (not started, broken output, exit without evidence).
-    Error(String),
-}
-
 /// A gate value.
 pub type GateValue = (String, Vec<Value>);
 
 /// An online run.
 #[derive(Clone, Debug)]
 pub struct Run {
-    /// The verdict.
-    pub verdict: Verdict,
+    /// How it ended, as the engine says for every kind of run: the verdict; for a Fail the
+    /// failing observation (`coffee!(170)`, `δ`, `exit`, a malformed line), what the spec
+    /// allowed there (output switches with their guards and the candidate state, and `δ` when
+    /// quiescence was allowed) and why; for an Error or an Inconclusive why.
+    pub end: Ended,
     /// The observed trace, `water?(100)`, `coffee!(120)`, `δ`.
     pub trace: Vec<String>,
     /// The inputs given, with their values, in order (what a replay sends).
     pub inputs: Vec<GateValue>,
-    /// For a Fail: the failing observation (`coffee!(170)`, `δ`, `exit`, a malformed line).
-    pub observed: Option<String>,
-    /// For a Fail: what the spec allowed there (output switches with their guards and the
-    /// candidate state, and `δ` when quiescence was allowed).
-    pub allowed: Vec<String>,
     /// The switches of the spec taken by the run: of every move a given input or an allowed
     /// output enabled in a candidate state (with a nondeterministic spec, every switch that may
     /// have been taken; τ switches are not counted).
@@ -213,6 +118,28 @@ pub struct Run {
     /// When each step of `trace` was seen, in milliseconds since the run started (empty when
     /// not timed).
     pub step_ms: Vec<f32>,
+}
+
+impl Run {
+    /// The verdict.
+    pub fn verdict(&self) -> RunVerdict {
+        self.end.verdict
+    }
+
+    /// Why: a Fail's reason, an Error's or an Inconclusive's explanation (empty for a Pass).
+    pub fn why(&self) -> &str {
+        self.end.why()
+    }
+
+    /// For a Fail: the failing observation.
+    pub fn observed(&self) -> Option<&str> {
+        self.end.failure.as_ref().map(|f| f.observed.as_str())
+    }
+
+    /// For a Fail: what the specification allowed there.
+    pub fn allowed(&self) -> &[String] {
+        self.end.failure.as_ref().map_or(&[], |f| &f.allowed)
+    }
 }
 
 /// Online testing parameters.
@@ -636,27 +563,28 @@ impl<S: Clone> InProcessSut<S> {
     }
 }
 
-impl<S: Clone> DataSut for InProcessSut<S> {
+impl<S: Clone> Sut<GateValue> for InProcessSut<S> {
     fn reset(&mut self) -> Result<(), SutError> {
         self.state = self.init.clone();
         self.pending.clear();
         Ok(())
     }
 
-    fn send(&mut self, gate: &str, args: &[Value]) -> Result<Sent, SutError> {
+    fn send(&mut self, input: GateValue) -> Result<Sent<GateValue>, SutError> {
+        let (gate, args) = (input.0.as_str(), &input.1[..]);
         // an output the system has ready (queued or spontaneous) wins the race
         if let Some((g, v)) = self.next_output() {
-            return Ok(Sent::Raced(g, v));
+            return Ok(Sent::Raced((g, v)));
         }
         let outs = (self.input)(&mut self.state, gate, args);
         self.pending.extend(outs);
-        Ok(Sent::Sent)
+        Ok(Sent::Accepted)
     }
 
-    fn observe(&mut self) -> Result<Observed, SutError> {
+    fn observe(&mut self, _timeout: Option<Duration>) -> Result<Observation<GateValue>, SutError> {
         Ok(match self.next_output() {
-            Some((g, v)) => Observed::Output(g, v),
-            None => Observed::Quiescent,
+            Some((g, v)) => Observation::Output((g, v)),
+            None => Observation::Quiescent,
         })
     }
 }
@@ -683,14 +611,15 @@ impl SpecSut {
     }
 }
 
-impl DataSut for SpecSut {
+impl Sut<GateValue> for SpecSut {
     fn reset(&mut self) -> Result<(), SutError> {
         Ok(self.sim.reset()?)
     }
 
-    fn send(&mut self, gate: &str, args: &[Value]) -> Result<Sent, SutError> {
+    fn send(&mut self, input: GateValue) -> Result<Sent<GateValue>, SutError> {
+        let (gate, args) = (input.0.as_str(), &input.1[..]);
         match self.sim.after_input(gate, args) {
-            Step::Ok => Ok(Sent::Sent),
+            Step::Ok => Ok(Sent::Accepted),
             // an input the spec does not specify: the simulator ignores it (input-enabled
             // completion by a self-loop is not expressible here, so report it)
             other => Err(SutError::Broken(format!(
@@ -700,7 +629,7 @@ impl DataSut for SpecSut {
         }
     }
 
-    fn observe(&mut self) -> Result<Observed, SutError> {
+    fn observe(&mut self, _timeout: Option<Duration>) -> Result<Observation<GateValue>, SutError> {
         let states = self.sim.states().to_vec();
         let quiet_ok = states
             .iter()
@@ -708,13 +637,13 @@ impl DataSut for SpecSut {
         if !quiet_ok || self.rng.random_bool(self.eagerness) {
             if let Some((g, v)) = self.sim.choose_output(&mut self.rng) {
                 if self.sim.after_output(&g, &v) == Step::Ok {
-                    return Ok(Observed::Output(g, v));
+                    return Ok(Observation::Output((g, v)));
                 }
             }
         }
         if quiet_ok {
             self.sim.after_quiescence();
-            Ok(Observed::Quiescent)
+            Ok(Observation::Quiescent)
         } else {
             Err(SutError::Broken(
                 "the simulator found no output and is not provably quiescent".into(),

@@ -38,96 +38,23 @@
 use ioco_exec::data_session::{run_data_online, DataFactory, DataSessionOptions};
 use ioco_exec::{RunVerdict, Summary};
 use ioco_lang::ir::{Direction, Spec};
-use ioco_symbolic::online::{self, DataSut, Observed, Sent, SutError};
+use ioco_symbolic::online::{self, GateValue, Observation, Sent, Sut, SutError};
 use ioco_symbolic::SymbolicSpec;
 use std::collections::VecDeque;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 use std::time::Instant;
 
+pub use ioco_exec::adapter::inproc::{Action, Component};
 pub use ioco_exec::RunVerdict as Verdict;
 pub use ioco_lang::ir::Value;
 
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
 pub struct ReadmeDoctests;
-
-/// An input or an output: a gate and its argument values (none for a plain label).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Action {
-    /// The gate's name (without `?` or `!`); a multi-label of `@sync` (several gates in one
-    /// step) is its gates sorted and joined by `|` (`a|b`).
-    pub gate: String,
-    /// The values, one per gate parameter (of a multi-label: of each gate in turn).
-    pub args: Vec<Value>,
-}
-
-impl Action {
-    /// A gate with values.
-    pub fn new(gate: impl Into<String>, args: Vec<Value>) -> Action {
-        Action {
-            gate: gate.into(),
-            args,
-        }
-    }
-
-    /// A gate without values (a label).
-    pub fn label(gate: impl Into<String>) -> Action {
-        Action::new(gate, Vec::new())
-    }
-
-    /// Argument `i` as an integer.
-    pub fn int(&self, i: usize) -> Option<i64> {
-        self.args.get(i).and_then(Value::as_int)
-    }
-
-    /// Argument `i` as a boolean.
-    pub fn bool(&self, i: usize) -> Option<bool> {
-        self.args.get(i).and_then(Value::as_bool)
-    }
-
-    /// Argument `i` as a string.
-    pub fn str(&self, i: usize) -> Option<&str> {
-        self.args.get(i).and_then(Value::as_str)
-    }
-}
-
-impl fmt::Display for Action {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.gate)?;
-        if !self.args.is_empty() {
-            let a: Vec<String> = self
-                .args
-                .iter()
-                .map(|v| match v {
-                    Value::Int(i) => i.to_string(),
-                    Value::Bool(b) => b.to_string(),
-                    Value::Str(s) => ioco_lang::ir::quote(s),
-                    other => format!("{other:?}"),
-                })
-                .collect();
-            write!(f, "({})", a.join(","))?;
-        }
-        Ok(())
-    }
-}
-
-/// A Rust component under test (`Send + 'static` to be tested: the engine runs it on a
-/// worker thread of `ioco_exec::data_session`, the session runner of `ioco test`).
-///
-/// After [`Component::input`] returns, its outputs are observed one by one; when none is left
-/// the component is quiescent until the next input. A panic inside the component ends the run
-/// like a crashed program: Fail where the model requires an output or enables an input, else
-/// Error.
-pub trait Component {
-    /// Go back to the initial state; return the outputs produced on start (usually none).
-    fn reset(&mut self) -> Vec<Action>;
-
-    /// React to one input; return the outputs produced, in order (empty: quiescent).
-    fn input(&mut self, input: &Action) -> Vec<Action>;
-}
 
 /// An error: the model does not load, or the engine cannot test it.
 #[derive(Clone, PartialEq, Eq)]
@@ -271,7 +198,7 @@ impl Test {
                 .unwrap_or_else(|p| p.into_inner())
                 .take()
                 .ok_or("the component is tested by one worker")?;
-            Ok(Box::new(sut) as Box<dyn DataSut>)
+            Ok(Box::new(sut) as Box<dyn Sut<GateValue>>)
         });
         let opts = DataSessionOptions {
             runs: self.runs,
@@ -386,7 +313,9 @@ impl<C: Component> InProcess<C> {
     /// Calls the component, turning a panic into a crash.
     fn call(&mut self, f: impl FnOnce(&mut C) -> Vec<Action>) -> Result<(), SutError> {
         if let Some(why) = &self.crashed {
-            return Err(SutError::Exited(why.clone()));
+            return Err(SutError::Exited {
+                status: why.clone(),
+            });
         }
         match catch_unwind(AssertUnwindSafe(|| f(&mut self.component))) {
             Ok(outs) => {
@@ -401,7 +330,7 @@ impl<C: Component> InProcess<C> {
                     .unwrap_or_else(|| "a panic".into());
                 let why = format!("panicked: {msg}");
                 self.crashed = Some(why.clone());
-                Err(SutError::Exited(why))
+                Err(SutError::Exited { status: why })
             }
         }
     }
@@ -440,34 +369,37 @@ impl<C: Component> InProcess<C> {
     }
 }
 
-impl<C: Component> DataSut for InProcess<C> {
+impl<C: Component> Sut<GateValue> for InProcess<C> {
     fn reset(&mut self) -> Result<(), SutError> {
         self.pending.clear();
         self.crashed = None;
         self.call(|c| c.reset())
     }
 
-    fn send(&mut self, gate: &str, args: &[Value]) -> Result<Sent, SutError> {
+    fn send(&mut self, input: GateValue) -> Result<Sent<GateValue>, SutError> {
+        let (gate, args) = (input.0.as_str(), &input.1[..]);
         if let Some(o) = self.pending.pop_front() {
-            return Ok(match self.check(o) {
-                Ok((g, v)) => Sent::Raced(g, v),
-                Err(why) => Sent::RacedMalformed(why),
-            });
+            return self
+                .check(o)
+                .map(Sent::Raced)
+                .map_err(|line| SutError::UnknownOutput { line });
         }
         let input = Action::new(gate, args.to_vec());
         self.call(|c| c.input(&input))?;
-        Ok(Sent::Sent)
+        Ok(Sent::Accepted)
     }
 
-    fn observe(&mut self) -> Result<Observed, SutError> {
+    fn observe(&mut self, _timeout: Option<Duration>) -> Result<Observation<GateValue>, SutError> {
         match self.pending.pop_front() {
-            Some(o) => Ok(match self.check(o) {
-                Ok((g, v)) => Observed::Output(g, v),
-                Err(why) => Observed::Malformed(why),
-            }),
+            Some(o) => self
+                .check(o)
+                .map(Observation::Output)
+                .map_err(|line| SutError::UnknownOutput { line }),
             None => match &self.crashed {
-                Some(why) => Err(SutError::Exited(why.clone())),
-                None => Ok(Observed::Quiescent),
+                Some(why) => Err(SutError::Exited {
+                    status: why.clone(),
+                }),
+                None => Ok(Observation::Quiescent),
             },
         }
     }

@@ -8,9 +8,10 @@
 
 use super::sut::{parse_duration_arg, seed_or_clock, SutArgs};
 use super::Outcome;
-use ioco_exec::AdapterError;
+use ioco_exec::SutError;
 use ioco_formats::{aut, dot, json, Model};
 use ioco_learn::adapter::{AdapterSul, Limits, MakeAdapter};
+use ioco_learn::moore::Moore;
 use ioco_learn::{lts, Budget, Event, Learned, MealySul, Method, Options, Oracle, Sul};
 use ioco_model::{Alphabet, LtsBuilder};
 use miette::{miette, Result};
@@ -60,9 +61,16 @@ pub struct Args {
     /// The suite finds every system with up to this many states more than the hypothesis.
     #[arg(long, value_name = "K", default_value_t = 1)]
     pub extra_states: usize,
-    /// Random words tried before the suite, per equivalence query.
-    #[arg(long, value_name = "N", default_value_t = 100)]
-    pub random_words: usize,
+    /// Random words tried before the suite, per equivalence query (default: 100 for
+    /// hypotheses of 11 states or more, none for smaller ones, which get the words of
+    /// --random-after instead; given, for every hypothesis).
+    #[arg(long, value_name = "N")]
+    pub random_words: Option<usize>,
+    /// After the suite passed, random words until they cost this percentage of the symbols
+    /// spent so far (they find what a suite for few extra states cannot, at a cost in
+    /// proportion to the learning; 0: none).
+    #[arg(long, value_name = "PERCENT", default_value_t = ioco_learn::equivalence::DEFAULT_AFTER_PERCENT)]
+    pub random_after: u64,
     /// The seed of the random words (default: from the clock; printed).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -76,6 +84,15 @@ pub struct Args {
     /// Run each new word this many times; different outputs are reported as nondeterminism.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub repetitions: usize,
+    /// The system is a Moore machine (outputs on states): its start-up output is the initial
+    /// state's, each input's reaction the output of the state it reaches. `-o M.dot` writes a
+    /// Moore machine in AALpy's dialect (`s0 [label="s0|output"]`, edges labelled by inputs).
+    #[arg(long)]
+    pub moore: bool,
+    /// Keep every answer of the system in FILE (JSON lines, appended as the runs end) and start
+    /// from the answers it holds: an interrupted learning resumes without running a word again.
+    #[arg(long, value_name = "FILE")]
+    pub cache: Option<PathBuf>,
     /// Write the learning log (hypotheses, counterexamples, costs) as JSON lines to FILE.
     #[arg(long, value_name = "FILE")]
     pub json_log: Option<PathBuf>,
@@ -154,15 +171,16 @@ fn system(args: &Args, inputs: &[String], outputs: &[String]) -> Result<Box<dyn 
     let probe = one_state(&Alphabet::new())?;
     let _checked = sut.factory(&probe)?;
     let make: MakeAdapter = Box::new(move |alphabet: &Alphabet| {
-        let lts = one_state(alphabet).map_err(|e| AdapterError::Start(e.to_string()))?;
+        let lts = one_state(alphabet).map_err(|e| SutError::Start(e.to_string()))?;
         let factory = sut
             .factory(&lts)
-            .map_err(|e| AdapterError::Start(e.to_string()))?;
+            .map_err(|e| SutError::Start(e.to_string()))?;
         factory(0)
     });
     let limits = Limits {
         timeout: Duration::from_millis(args.sut.timeout_ms()),
         mealy: args.sut.mealy,
+        reset_drains: args.sut.reset_line.is_some(),
         ..Limits::default()
     };
     Ok(Box::new(
@@ -196,12 +214,25 @@ fn write_model(
     learned: &Learned,
     startup: &[String],
     note: &str,
+    moore: Option<&Moore>,
 ) -> Result<&'static str> {
     let m = &learned.machine;
     let ext = path
         .extension()
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase);
+    if let Some(moore) = moore {
+        if let Some(why) = moore.dot_problem() {
+            return Err(miette!(
+                help =
+                    "leave out --moore and write .aut, .json or .ioco: an LTS holds any reaction",
+                "cannot write the Moore machine: {why}"
+            ));
+        }
+        let text = format!("// {note}\n{}", moore.to_dot());
+        std::fs::write(path, text).map_err(|e| miette!("cannot write {}: {e}", path.display()))?;
+        return Ok("Moore machine");
+    }
     let as_lts = || lts::to_lts(m, startup).map_err(|e| miette!("cannot build the LTS: {e}"));
     let (text, kind) = match ext.as_deref() {
         Some("dot") | Some("gv") if lts::is_plain(m, startup) => (
@@ -240,6 +271,26 @@ pub fn run(args: Args) -> Result<Outcome> {
         ));
     }
     let outputs = split_list(&args.outputs);
+    if args.moore {
+        if args.sut.sim.is_some() {
+            return Err(miette!(
+                help = "learn a program that prints its state's output at start-up with --sut",
+                "--moore needs the system's start-up output; --sim plays a Mealy machine, which has none"
+            ));
+        }
+        let ext = args.output.extension().and_then(|e| e.to_str());
+        if !matches!(
+            ext.map(str::to_ascii_lowercase).as_deref(),
+            Some("dot" | "gv")
+        ) {
+            return Err(miette!(
+                help =
+                    "write -o MODEL.dot, or leave out --moore for an LTS in .aut, .json or .ioco",
+                "--moore writes a Moore machine in DOT; {} is not a .dot file",
+                args.output.display()
+            ));
+        }
+    }
     let seed = seed_or_clock(args.seed);
     let method = match args.oracle {
         OracleArg::Hads => Some(Method::Hads),
@@ -249,11 +300,19 @@ pub fn run(args: Args) -> Result<Outcome> {
         OracleArg::W => Some(Method::W),
         OracleArg::Random => None,
     };
+    let random_words = args.random_words.unwrap_or(100);
+    let random_before_min_states = match args.random_words {
+        Some(_) => 0,
+        None if method.is_none() => 0,
+        None => ioco_learn::equivalence::DEFAULT_BEFORE_MIN_STATES,
+    };
     let opts = Options {
         oracle: Oracle {
             method,
             extra_states: args.extra_states,
-            random_words: args.random_words,
+            random_words,
+            random_after_percent: args.random_after,
+            random_before_min_states,
             seed,
         },
         budget: Budget {
@@ -261,15 +320,18 @@ pub fn run(args: Args) -> Result<Outcome> {
             max_time: Some(args.time),
         },
         repetitions: args.repetitions,
+        cache_file: args.cache.clone(),
     };
     let oracle_text = match method {
         Some(m) => format!("{m}, k={}", args.extra_states),
         None => "random words only".to_string(),
     };
     errln!(
-        "ioco: learning {} input(s) with L#, oracle: {oracle_text} + {} random words, seed {seed}",
+        "ioco: learning {} input(s) with L#, oracle: {oracle_text}, {random_words} random words \
+         before it (hypotheses of {random_before_min_states}+ states), else random words for {}% \
+         of the symbols after it, seed {seed}",
         inputs.len(),
-        args.random_words
+        args.random_after
     );
     let mut log = match &args.json_log {
         Some(p) => Some(std::io::BufWriter::new(
@@ -285,7 +347,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     };
     log_line(
         serde_json::json!({"event": "start", "inputs": inputs, "oracle": oracle_text,
-        "random_words": args.random_words, "seed": seed}),
+        "random_words": random_words, "random_after_percent": args.random_after, "seed": seed}),
     );
     let sul = system(&args, &inputs, &outputs)?;
     let result = ioco_learn::learn_with(sul, inputs.clone(), &opts, &mut |e| {
@@ -332,7 +394,23 @@ pub fn run(args: Args) -> Result<Outcome> {
         ),
         Some(why) => format!("UNVERIFIED model of ioco learn (L#): {why}; seed {seed}"),
     };
-    let kind = write_model(&args.output, &learned, &startup, &note)?;
+    let moore = match args.moore {
+        false => None,
+        true if startup.len() != 1 => {
+            return Err(miette!(
+                help = "a Moore system prints its initial state's output at start-up (and after \
+                        a reset); leave out --moore to learn it as a Mealy machine",
+                "--moore: the system wrote {} at start-up, not one output",
+                if startup.is_empty() {
+                    "nothing".to_string()
+                } else {
+                    format!("`{}`", startup.join(" · "))
+                }
+            ))
+        }
+        true => Some(Moore::from_mealy(&learned.machine, &startup[0])),
+    };
+    let kind = write_model(&args.output, &learned, &startup, &note, moore.as_ref())?;
     log_line(
         serde_json::json!({"event": "done", "verified": learned.verified,
         "unverified_because": learned.unverified_because, "states": learned.machine.num_states(),
@@ -342,10 +420,17 @@ pub fn run(args: Args) -> Result<Outcome> {
         w.flush()
             .map_err(|e| miette!("cannot write the JSON log: {e}"))?;
     }
+    let states = match &moore {
+        Some(m) => format!(
+            "{} states (Moore; {} as a Mealy machine)",
+            m.num_states(),
+            learned.machine.num_states()
+        ),
+        None => format!("{} states", learned.machine.num_states()),
+    };
     outln!(
-        "{}: {} states, {} inputs, {} outputs; {} queries ({} from the cache), {} resets, {} symbols ({} in oracle tests), {} hypotheses, {} ms, seed {seed}",
+        "{}: {states}, {} inputs, {} outputs; {} queries ({} from the cache), {} resets, {} symbols ({} in oracle tests), {} hypotheses, {} ms, seed {seed}",
         if learned.verified { "LEARNED" } else { "UNVERIFIED" },
-        learned.machine.num_states(),
         inputs.len(),
         learned.machine.outputs.len(),
         s.queries,

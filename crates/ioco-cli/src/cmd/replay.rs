@@ -235,7 +235,7 @@ fn run_data(args: Args, spec: Arc<Spec>) -> Result<Outcome> {
         &mut rng,
     );
     let mut r = test_data::to_result(&run, recorded.run, recorded.seed);
-    if args.report.html.is_none() {
+    if !args.report.step_times() {
         r.step_ms.clear();
     }
     if matches!(r.verdict, RunVerdict::Fail | RunVerdict::Error) {

@@ -9,11 +9,11 @@
 
 use super::args::RunArgs as Args;
 use super::gen_sts::{from_json, model_hash, StsSuite, FORMAT};
-use super::test_data::{data_factory, one_line};
+use super::test_data::data_factory;
 use super::Outcome;
 use crate::load::load_spec;
-use ioco_exec::coverage::{run_purpose, PurposeVerdict};
-use ioco_exec::{Failure, RunResult, RunVerdict, Summary};
+use ioco_exec::coverage::{run_purpose, PurposeRun};
+use ioco_exec::{RunResult, RunVerdict, Summary};
 use ioco_symbolic::seg::Purpose;
 use miette::{miette, Result};
 use rand::SeedableRng;
@@ -64,43 +64,18 @@ pub fn dispatch(args: &Args) -> Result<Option<Outcome>> {
     }
 }
 
-fn verdict_result(
-    index: usize,
-    seed: u64,
-    name: String,
-    trace: Vec<String>,
-    allowed: Vec<String>,
-    v: &PurposeVerdict,
-) -> RunResult {
-    let mut r = RunResult::new(index, seed);
+/// The record of a purpose run: the engine's, with the purpose's name, and a note when it
+/// passed with the reached state uncertain.
+fn verdict_result(index: usize, seed: u64, name: String, run: &PurposeRun) -> RunResult {
+    let mut r = ioco_exec::data_run::result_of(index, seed, &run.trace, &run.end);
     r.test = Some(name);
-    r.steps = trace.len();
-    match v {
-        PurposeVerdict::Pass { candidates } => {
-            if *candidates != 1 {
-                r.note = Some(format!(
-                    "passed with {candidates} candidate states at the end (not counted in the conservative a posteriori coverage)"
-                ));
-            }
-        }
-        PurposeVerdict::Fail(why) => {
-            r.verdict = RunVerdict::Fail;
-            r.failure = Some(Failure {
-                observed: trace.last().cloned().unwrap_or_default(),
-                allowed,
-                reason: one_line(why),
-            });
-        }
-        PurposeVerdict::Inconclusive(why) => {
-            r.verdict = RunVerdict::Inconclusive;
-            r.note = Some(one_line(why));
-        }
-        PurposeVerdict::Error(why) => {
-            r.verdict = RunVerdict::Error;
-            r.error = Some(one_line(why));
-        }
+    if r.verdict == RunVerdict::Pass && run.candidates != 1 {
+        r.note = Some(format!(
+            "passed with {} candidate states at the end (not counted in the conservative a \
+             posteriori coverage)",
+            run.candidates
+        ));
     }
-    r.trace = trace.into_iter().collect();
     r
 }
 
@@ -173,23 +148,16 @@ fn run(args: &Args, model: Option<PathBuf>, suite_path: &Path, suite: StsSuite) 
                     .map(String::as_str)
                     .unwrap_or("?")
             );
-            let mut r = verdict_result(
-                results.len(),
-                seed,
-                name,
-                run.trace,
-                run.allowed,
-                &run.verdict,
-            );
+            let mut r = verdict_result(results.len(), seed, name, &run);
             if round > 0 {
                 r.note = Some(match r.note.take() {
                     Some(n) => format!("round {}; {n}", round + 1),
                     None => format!("round {}", round + 1),
                 });
             }
-            if let PurposeVerdict::Pass { candidates } = run.verdict {
+            if run.end.verdict == RunVerdict::Pass {
                 covered_liberal.extend(p.switches());
-                if candidates == 1 {
+                if run.passed_certain() {
                     covered.extend(p.switches());
                 }
             }

@@ -10,8 +10,8 @@ use ioco_exec::adapter::process::{ProcessAdapter, ProcessConfig, ResetMode};
 use ioco_exec::adapter::sim::{SimOptions, Simulator};
 use ioco_exec::adapter::tcp::{ServerConfig, TcpAdapter, TcpConfig, TcpMode, PORT_PLACEHOLDER};
 use ioco_exec::adapter::wire::{Format, Mapping, WireConfig};
-use ioco_exec::adapter::Adapter;
-use ioco_exec::{AdapterError, OnlineOptions, RunVerdict, Summary};
+use ioco_exec::adapter::Sut;
+use ioco_exec::{OnlineOptions, RunVerdict, Summary, SutError};
 use ioco_model::Lts;
 use miette::{miette, IntoDiagnostic, Result};
 use std::path::PathBuf;
@@ -60,6 +60,10 @@ pub struct SutArgs {
     /// CLIENTSOCK one that fits the model).
     #[arg(long, value_name = "NAME")]
     pub cnect: Option<String>,
+    /// The CNECTDEF the SUT is reached through (set by [`SutArgs::txs_connection`]), for the
+    /// report.
+    #[arg(skip)]
+    pub cnect_used: std::sync::OnceLock<String>,
     /// With a TorXakis model's CNECTDEF: use other ports than the file's, `TXSPORT=PORT,...`
     /// (e.g. `7890=41234`).
     #[arg(long, value_name = "MAP")]
@@ -251,7 +255,7 @@ pub enum InconclusiveArg {
 }
 
 /// A factory of adapters, one per worker.
-pub type Factory = Box<dyn Fn(usize) -> Result<Box<dyn Adapter + Send>, AdapterError> + Sync>;
+pub type Factory = Box<dyn Fn(usize) -> Result<Box<dyn Sut + Send>, SutError> + Sync>;
 
 impl SutArgs {
     pub(crate) fn wire(&self) -> Result<WireConfig> {
@@ -316,16 +320,32 @@ impl SutArgs {
         let Some(path) = self.model.get() else {
             return Ok(None);
         };
-        if self.tcp.is_some() || self.cmd.is_some() || self.listen.is_some() || self.sim.is_some() {
+        if self.tcp.is_some() || self.listen.is_some() || self.sim.is_some() {
             return Ok(None);
         }
+        // `--sut CMD` with a port placeholder (or with --cnect): TorXakis's way, the command
+        // started for each run and reached through the CNECTDEF; without, a program on
+        // standard input and output
+        let server = match &self.cmd {
+            Some(cmd) if cmd.contains("{port") || self.cnect.is_some() => Some(cmd),
+            Some(_) => return Ok(None),
+            None => None,
+        };
         if !crate::load::is_txs(path) {
+            if let Some(c) = &self.cnect {
+                return Err(miette!(
+                    help =
+                        "leave out --cnect, or give the TorXakis model (.txs) the CNECTDEF is in",
+                    "--cnect {c} names a CNECTDEF of a TorXakis model, but {} is not a .txs file",
+                    path.display()
+                ));
+            }
             return Ok(None);
         }
-        let m = crate::load::parse_txs(path)?;
-        let spec = crate::load::entry(&m.model, path)?;
+        let (m, spec) = crate::load::txs_entry(path)?;
         let c = ioco_load::cnect::pick(&m.lowered, &spec, self.cnect.as_deref())
             .map_err(|e| miette!("{}: {e}", path.display()))?;
+        let _ = self.cnect_used.set(c.name.name.clone());
         let mut cfg = ioco_load::cnect::config(c, &m.lowered, &spec)
             .map_err(|e| miette!("{}: {e}", path.display()))?;
         if let Some(map) = &self.txs_ports {
@@ -333,6 +353,15 @@ impl SutArgs {
         }
         cfg.connect_timeout = self.connect_timeout;
         cfg.io_time = self.io_time;
+        if let Some(cmd) = server {
+            let argv = ProcessConfig::from_command_line(cmd)
+                .map_err(|e| miette!("{e}"))?
+                .argv;
+            cfg.server = Some(ServerConfig {
+                argv,
+                startup_timeout: self.startup_timeout,
+            });
+        }
         Ok(Some((spec, cfg)))
     }
 
@@ -393,6 +422,10 @@ impl SutArgs {
         cfg.settle = settle;
         cfg.connect_timeout = self.connect_timeout;
         cfg.io_time = self.io_time;
+        cfg.process_quiescence = matches!(
+            self.quiescence,
+            QuiescenceArg::Auto | QuiescenceArg::Process
+        );
         if let (Some(cmd), Some(_)) = (&self.cmd, &self.tcp) {
             let argv = ProcessConfig::from_command_line(cmd)
                 .map_err(|e| miette!("{e}"))?
@@ -453,7 +486,12 @@ impl SutArgs {
     }
 
     fn describe_sut(&self) -> String {
-        if let (Some(c), Some(a)) = (&self.cmd, &self.tcp) {
+        if let (Some(c), Some(n), Some(m)) = (&self.cmd, self.cnect_used.get(), self.model.get()) {
+            format!(
+                "the CNECTDEF {n} of {}, SUT started per run: {c}",
+                m.display()
+            )
+        } else if let (Some(c), Some(a)) = (&self.cmd, &self.tcp) {
             format!("tcp client of {a}, server started per run: {c}")
         } else if let Some(c) = &self.cmd {
             format!("process: {c}")
@@ -466,7 +504,10 @@ impl SutArgs {
         } else if let Some(m) = &self.sim {
             format!("simulated model {}", m.display())
         } else if let Some(m) = self.model.get().filter(|m| crate::load::is_txs(m)) {
-            format!("the CNECTDEF of {}", m.display())
+            match self.cnect_used.get() {
+                Some(c) => format!("the CNECTDEF {c} of {}", m.display()),
+                None => format!("the CNECTDEF of {}", m.display()),
+            }
         } else {
             "none".into()
         }
@@ -491,7 +532,8 @@ impl SutArgs {
         match self.quiescence {
             QuiescenceArg::Auto => Ok(()),
             QuiescenceArg::Marker if !marker => Err(miette!(
-                help = "give the line the system prints when it waits for input, e.g.                         --quiescence-marker '#quiet'",
+                help = "give the line the system prints when it waits for input, e.g. \
+                        --quiescence-marker '#quiet'",
                 "--quiescence marker needs --quiescence-marker LINE"
             )),
             QuiescenceArg::Marker => Ok(()),
@@ -503,12 +545,12 @@ impl SutArgs {
             QuiescenceArg::Timeout => Ok(()),
             QuiescenceArg::Process
                 if self.cmd.is_none()
-                    || self.tcp.is_some()
                     || !cfg!(all(target_os = "linux", target_arch = "x86_64")) =>
             {
                 Err(miette!(
                     help = "use --quiescence timeout (or auto) for this system",
-                    "--quiescence process observes a program that ioco starts and talks to over                      its standard input and output (--sut CMD, without --tcp), on Linux x86_64"
+                    "--quiescence process observes a program that ioco starts (--sut CMD, over \
+                     its standard input and output or, with --tcp, as a server), on Linux x86_64"
                 ))
             }
             QuiescenceArg::Process => Ok(()),
@@ -532,15 +574,35 @@ impl SutArgs {
         if let Some((data, make)) = self.http_service()? {
             return Ok(Box::new(move |_| {
                 let a = Labels::with_spec(make(), data.clone(), &alphabet);
-                Ok(Box::new(a) as Box<dyn Adapter + Send>)
+                Ok(Box::new(a) as Box<dyn Sut + Send>)
             }));
         }
         let wire = self.wire()?;
         let settle = Duration::from_millis(self.timeout_ms());
+        // a .txs model's CNECTDEF (with --sut "CMD {port}": the SUT started for each run)
+        if let Some((tspec, cfg)) = self.txs_connection()? {
+            let timeout = settle;
+            // check the configuration against the model now, for a clear error
+            let first = ioco_exec::adapter::txs::TxsAdapter::new(tspec.clone(), cfg.clone())
+                .map_err(|e| miette!("{e}"))?;
+            let first = std::sync::Mutex::new(Some(first));
+            return Ok(Box::new(move |_| {
+                let mut a = match first.lock().unwrap_or_else(|p| p.into_inner()).take() {
+                    Some(a) => a,
+                    None => ioco_exec::adapter::txs::TxsAdapter::new(tspec.clone(), cfg.clone())
+                        .map_err(SutError::Start)?,
+                };
+                a.timeout = timeout;
+                Ok(
+                    Box::new(ioco_exec::adapter::txs::TxsLabels::new(a, &alphabet))
+                        as Box<dyn Sut + Send>,
+                )
+            }));
+        }
         if let Some(addr) = &self.tcp {
             let cfg = self.tcp_config(TcpMode::Connect(addr.clone()), wire, settle)?;
             return Ok(Box::new(move |_| {
-                Ok(Box::new(TcpAdapter::new(&alphabet, cfg.clone())?) as Box<dyn Adapter + Send>)
+                Ok(Box::new(TcpAdapter::new(&alphabet, cfg.clone())?) as Box<dyn Sut + Send>)
             }));
         }
         if let Some(cmd) = &self.cmd {
@@ -552,8 +614,7 @@ impl SutArgs {
             // Check the mapping against the model now, for a clear error.
             ProcessAdapter::new(&alphabet, cfg.clone()).map_err(|e| miette!("{e}"))?;
             return Ok(Box::new(move |_| {
-                Ok(Box::new(ProcessAdapter::new(&alphabet, cfg.clone())?)
-                    as Box<dyn Adapter + Send>)
+                Ok(Box::new(ProcessAdapter::new(&alphabet, cfg.clone())?) as Box<dyn Sut + Send>)
             }));
         }
         if let Some(port) = &self.listen {
@@ -571,9 +632,9 @@ impl SutArgs {
                     .unwrap_or_else(|p| p.into_inner())
                     .take()
                     .ok_or_else(|| {
-                        AdapterError::Start("--listen serves one SUT: use --jobs 1".into())
+                        SutError::Start("--listen serves one SUT: use --jobs 1".into())
                     })?;
-                Ok(Box::new(a) as Box<dyn Adapter + Send>)
+                Ok(Box::new(a) as Box<dyn Sut + Send>)
             }));
         }
         if let Some(path) = &self.sim {
@@ -585,26 +646,7 @@ impl SutArgs {
             };
             return Ok(Box::new(move |_| {
                 Ok(Box::new(Simulator::new(Arc::clone(&imp), &alphabet, opts))
-                    as Box<dyn Adapter + Send>)
-            }));
-        }
-        if let Some((tspec, cfg)) = self.txs_connection()? {
-            let timeout = settle;
-            // check the configuration against the model now, for a clear error
-            let first = ioco_exec::adapter::txs::TxsAdapter::new(tspec.clone(), cfg.clone())
-                .map_err(|e| miette!("{e}"))?;
-            let first = std::sync::Mutex::new(Some(first));
-            return Ok(Box::new(move |_| {
-                let mut a = match first.lock().unwrap_or_else(|p| p.into_inner()).take() {
-                    Some(a) => a,
-                    None => ioco_exec::adapter::txs::TxsAdapter::new(tspec.clone(), cfg.clone())
-                        .map_err(AdapterError::Start)?,
-                };
-                a.timeout = timeout;
-                Ok(
-                    Box::new(ioco_exec::adapter::txs::TxsLabels::new(a, &alphabet))
-                        as Box<dyn Adapter + Send>,
-                )
+                    as Box<dyn Sut + Send>)
             }));
         }
         Err(miette!(
@@ -644,8 +686,25 @@ impl ReportArgs {
         }
     }
 
+    /// Whether the runs keep when each step was seen: for the HTML report, and for the JSON
+    /// results, which `ioco report` later turns into one (merged shards, `--keep-going`
+    /// sessions).
+    pub fn step_times(&self) -> bool {
+        self.html.is_some() || self.json.is_some()
+    }
+
     /// Print the text summary and write the report files; the outcome of the verdict.
     pub fn finish(&self, summary: &Summary) -> Result<Outcome> {
+        // the options a replay of a run needs, for the reports' replay command
+        let recorded;
+        let summary = if summary.replay_options.is_empty() {
+            let mut s = summary.clone();
+            s.replay_options = super::picture::replay_options();
+            recorded = s;
+            &recorded
+        } else {
+            summary
+        };
         let files = self.files(Some(summary));
         let to_stdout = files.stdout()?;
         let empty = summary.runs.is_empty();

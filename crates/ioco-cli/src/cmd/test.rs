@@ -111,7 +111,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         shrinking: args.shrinking.options(false),
         relation: args.relation.into(),
         observe: super::observe(args.observe)?,
-        step_times: args.report.html.is_some(),
+        step_times: args.report.step_times(),
         shard: args.shard,
         ..base_options(&args.sut, seed)
     };

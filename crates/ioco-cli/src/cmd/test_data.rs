@@ -24,7 +24,7 @@ use ioco_exec::data::{DataAdapter, DataTarget};
 use ioco_exec::data_session::{run_data_online, DataSession, DataSessionOptions};
 use ioco_exec::Summary;
 use ioco_lang::ir::Spec;
-use ioco_symbolic::online::{self, DataSut, SpecSut};
+use ioco_symbolic::online::{self, GateValue, SpecSut, Sut};
 use ioco_symbolic::SymbolicSpec;
 use miette::{miette, Result};
 use rand::SeedableRng;
@@ -53,11 +53,28 @@ pub use ioco_exec::data_session::DataFactory;
 /// The systems under test of the SUT options, for `spec`.
 pub fn data_factory(sut: &super::sut::SutArgs, spec: &Arc<Spec>) -> Result<DataFactory> {
     if let Some((_, make)) = sut.http_service()? {
-        return Ok(Box::new(move |_| Ok(Box::new(make()) as Box<dyn DataSut>)));
+        return Ok(Box::new(move |_| {
+            Ok(Box::new(make()) as Box<dyn Sut<GateValue>>)
+        }));
     }
     let wire = sut.wire()?;
     let settle = Duration::from_millis(sut.timeout_ms());
     let timeout = Duration::from_millis(sut.timeout_ms());
+    // a .txs model's CNECTDEF (with --sut "CMD {port}": the SUT started for each run)
+    if let Some((_, cfg)) = sut.txs_connection()? {
+        // check the configuration against the model now, for a clear error
+        let first = TxsAdapter::new(spec.clone(), cfg.clone()).map_err(|e| miette!("{e}"))?;
+        let first = Mutex::new(Some(first));
+        let spec = spec.clone();
+        return Ok(Box::new(move |_| {
+            let mut a = match first.lock().unwrap_or_else(|p| p.into_inner()).take() {
+                Some(a) => a,
+                None => TxsAdapter::new(spec.clone(), cfg.clone())?,
+            };
+            a.timeout = timeout;
+            Ok(Box::new(a) as Box<dyn Sut<GateValue>>)
+        }));
+    }
     let target = if let Some(addr) = &sut.tcp {
         Some(DataTarget::Tcp(sut.tcp_config(
             TcpMode::Connect(addr.clone()),
@@ -81,7 +98,7 @@ pub fn data_factory(sut: &super::sut::SutArgs, spec: &Arc<Spec>) -> Result<DataF
         return Ok(Box::new(move |_| {
             let mut a = DataAdapter::new(spec.clone(), target.clone())?;
             a.timeout = timeout;
-            Ok(Box::new(a) as Box<dyn DataSut>)
+            Ok(Box::new(a) as Box<dyn Sut<GateValue>>)
         }));
     }
     if let Some(port) = &sut.listen {
@@ -101,7 +118,7 @@ pub fn data_factory(sut: &super::sut::SutArgs, spec: &Arc<Spec>) -> Result<DataF
                 .unwrap_or_else(|p| p.into_inner())
                 .take()
                 .ok_or("--listen serves one SUT: use --jobs 1")?;
-            Ok(Box::new(a) as Box<dyn DataSut>)
+            Ok(Box::new(a) as Box<dyn Sut<GateValue>>)
         }));
     }
     if let Some(path) = &sut.sim {
@@ -112,22 +129,8 @@ pub fn data_factory(sut: &super::sut::SutArgs, spec: &Arc<Spec>) -> Result<DataF
             let sim = SymbolicSpec::with_z3(imp.clone())?;
             Ok(
                 Box::new(SpecSut::new(sim, ChaCha8Rng::seed_from_u64(seed ^ 0x5eed)))
-                    as Box<dyn DataSut>,
+                    as Box<dyn Sut<GateValue>>,
             )
-        }));
-    }
-    if let Some((_, cfg)) = sut.txs_connection()? {
-        // check the configuration against the model now, for a clear error
-        let first = TxsAdapter::new(spec.clone(), cfg.clone()).map_err(|e| miette!("{e}"))?;
-        let first = Mutex::new(Some(first));
-        let spec = spec.clone();
-        return Ok(Box::new(move |_| {
-            let mut a = match first.lock().unwrap_or_else(|p| p.into_inner()).take() {
-                Some(a) => a,
-                None => TxsAdapter::new(spec.clone(), cfg.clone())?,
-            };
-            a.timeout = timeout;
-            Ok(Box::new(a) as Box<dyn DataSut>)
         }));
     }
     Err(miette!(
@@ -194,7 +197,7 @@ pub fn timeouts(spec: &Spec, sut: &super::sut::SutArgs) -> Result<online::Timeou
     Ok(t)
 }
 
-pub use ioco_exec::data_run::{one_line, to_result};
+pub use ioco_exec::data_run::to_result;
 
 /// Run `ioco test` on a model with data.
 pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
@@ -245,8 +248,8 @@ pub fn run(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
     let session = run_data_online(&spec, picking, &factory, &opts);
     bar.finish_and_clear();
     let DataSession { mut runs, switches } = session.map_err(|e| miette!("{e}"))?;
-    if args.report.html.is_none() {
-        // step times are for the HTML report's chart only
+    if !args.report.step_times() {
+        // step times are for the HTML report's chart (now or from the JSON) only
         runs.iter_mut().for_each(|r| r.step_ms.clear());
     }
     let mut summary = Summary::new("online", seed, runs);

@@ -4,7 +4,7 @@
 
 use clap::Parser;
 use ioco_exec::adapter::sim::{SimOptions, Simulator};
-use ioco_exec::adapter::{Adapter, Observation};
+use ioco_exec::adapter::{Observation, Sut};
 use ioco_model::LabelKind;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -63,7 +63,7 @@ fn main() {
     let mut out = stdout.lock();
     let mut react = |sim: &mut Simulator, out: &mut std::io::StdoutLock<'_>| -> bool {
         loop {
-            match sim.observe(Duration::ZERO) {
+            match sim.observe(Some(Duration::ZERO)) {
                 Ok(Observation::Output(x)) => {
                     std::thread::sleep(Duration::from_millis(rng.random_range(lo..=hi)));
                     if writeln!(out, "{}", alphabet.name(x))

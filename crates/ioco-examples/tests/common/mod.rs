@@ -6,9 +6,7 @@
 
 use ioco_examples::CoffeeMode;
 use ioco_exec::adapter::process::{ProcessAdapter, ProcessConfig, ResetMode};
-use ioco_exec::{
-    Adapter, AdapterError, Observation, OnlineOptions, RunResult, RunVerdict, Sent, Summary,
-};
+use ioco_exec::{Observation, OnlineOptions, RunResult, RunVerdict, Sent, Summary, Sut, SutError};
 use ioco_model::compare::is_suspension_trace;
 use ioco_model::{Label, LabelKind, Lts, QuiescencePolicy};
 use std::path::PathBuf;
@@ -90,23 +88,23 @@ impl Recording {
     }
 }
 
-impl Adapter for Recording {
-    fn reset(&mut self) -> Result<(), AdapterError> {
+impl Sut for Recording {
+    fn reset(&mut self) -> Result<(), SutError> {
         let r = self.inner.reset();
         self.note();
         r
     }
-    fn send(&mut self, input: Label) -> Result<Sent, AdapterError> {
+    fn send(&mut self, input: Label) -> Result<Sent, SutError> {
         let r = self.inner.send(input);
         self.note();
         r
     }
-    fn observe(&mut self, timeout: Duration) -> Result<Observation, AdapterError> {
+    fn observe(&mut self, timeout: Option<Duration>) -> Result<Observation, SutError> {
         let r = self.inner.observe(timeout);
         self.note();
         r
     }
-    fn close(&mut self) -> Result<(), AdapterError> {
+    fn close(&mut self) -> Result<(), SutError> {
         self.inner.close()
     }
     fn stderr_tail(&mut self) -> Option<String> {
@@ -190,7 +188,7 @@ pub fn session_with(spec: &Lts, argv: &[&str], opts: &OnlineOptions, reset: Rese
         Ok(Box::new(Recording {
             inner: ProcessAdapter::new(spec.alphabet(), cfg.clone())?,
             pids: Arc::clone(&pids),
-        }) as Box<dyn Adapter + Send>)
+        }) as Box<dyn Sut + Send>)
     })
     .unwrap();
     let elapsed = t0.elapsed();

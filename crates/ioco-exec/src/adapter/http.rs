@@ -38,7 +38,7 @@
 //!   (`--timeout`), is an Error, never a Fail.
 
 use ioco_lang::ir::{Defs, Direction, Spec, Type, Value};
-use ioco_symbolic::online::{DataSut, Observed, Sent, SutError};
+use ioco_symbolic::online::{GateValue, Observation, Sent, Sut, SutError};
 use ioco_symbolic::term::value_in_type;
 use serde::Deserialize;
 use serde_json::Value as Json;
@@ -150,7 +150,8 @@ pub struct HttpSut {
     spec: Arc<Spec>,
     timeout: Duration,
     agent: ureq::Agent,
-    pending: VecDeque<Observed>,
+    /// Responses not yet observed: an output, or why the response is none (a Fail).
+    pending: VecDeque<Result<GateValue, String>>,
     quiet: u32,
 }
 
@@ -380,7 +381,17 @@ fn path_text(j: &Json) -> String {
     out
 }
 
-impl DataSut for HttpSut {
+impl HttpSut {
+    fn set_timeout(&mut self, timeout: Duration) {
+        // the time-out of a request: at least the quiescence time-out of the state
+        if timeout > self.timeout {
+            self.timeout = timeout;
+            self.agent = agent(timeout);
+        }
+    }
+}
+
+impl Sut<GateValue> for HttpSut {
     fn reset(&mut self) -> Result<(), SutError> {
         self.pending.clear();
         if let Some(r) = self.map.reset.clone() {
@@ -395,14 +406,13 @@ impl DataSut for HttpSut {
         Ok(())
     }
 
-    fn send(&mut self, gate: &str, args: &[Value]) -> Result<Sent, SutError> {
+    fn send(&mut self, input: GateValue) -> Result<Sent<GateValue>, SutError> {
+        let (gate, args) = (input.0.as_str(), &input.1[..]);
         // an output not yet observed comes first (tutorial §2.4's race)
         if let Some(o) = self.pending.pop_front() {
-            return Ok(match o {
-                Observed::Output(g, v) => Sent::Raced(g, v),
-                Observed::Malformed(m) => Sent::RacedMalformed(m),
-                Observed::Quiescent => return self.send(gate, args),
-            });
+            return o
+                .map(Sent::Raced)
+                .map_err(|line| SutError::UnknownOutput { line });
         }
         let decl = self
             .spec
@@ -426,26 +436,26 @@ impl DataSut for HttpSut {
             .then(|| Json::Object(values.into_iter().collect()));
         let (status, text) = self.request(Some(&req), gate, body)?;
         match self.output(status, &text) {
-            Ok(Some((g, v))) => self.pending.push_back(Observed::Output(g, v)),
+            Ok(Some(x)) => self.pending.push_back(Ok(x)),
             Ok(None) => {}
-            Err(why) => self.pending.push_back(Observed::Malformed(why)),
+            Err(why) => self.pending.push_back(Err(why)),
         }
-        Ok(Sent::Sent)
+        Ok(Sent::Accepted)
     }
 
-    fn observe(&mut self) -> Result<Observed, SutError> {
-        Ok(self.pending.pop_front().unwrap_or_else(|| {
-            // the response is in: nothing can come without a new request
-            self.quiet += 1;
-            Observed::Quiescent
-        }))
-    }
-
-    fn set_timeout(&mut self, timeout: Duration) {
-        // the time-out of a request: at least the quiescence time-out of the state
-        if timeout > self.timeout {
-            self.timeout = timeout;
-            self.agent = agent(timeout);
+    fn observe(&mut self, timeout: Option<Duration>) -> Result<Observation<GateValue>, SutError> {
+        if let Some(t) = timeout {
+            self.set_timeout(t);
+        }
+        match self.pending.pop_front() {
+            Some(o) => o
+                .map(Observation::Output)
+                .map_err(|line| SutError::UnknownOutput { line }),
+            None => {
+                // the response is in: nothing can come without a new request
+                self.quiet += 1;
+                Ok(Observation::Quiescent)
+            }
         }
     }
 

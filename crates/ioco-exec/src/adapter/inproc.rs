@@ -1,16 +1,17 @@
 //! Testing a Rust component in-process, from `cargo test`.
 //!
 //! Implement [`Component`] for your type: `reset` brings it to its initial state, `input`
-//! gives it one input (the label name, without `?`) and returns the outputs it produces in
-//! reaction, in order (names without `!`); after them the component is quiescent until the next
-//! input. [`InProcess`] turns it into an [`Adapter`]; [`crate::online::test_component`] runs
+//! gives it one input (an [`Action`]: for a label, its name without `?` and no values) and
+//! returns the outputs it produces in reaction, in order ([`Action::label`]: names without
+//! `!`); after them the component is quiescent until the next input. The same trait serves
+//! models with data (the `ioco` crate: actions with typed values). [`InProcess`] turns it into a [`Sut`]; [`crate::online::test_component`] runs
 //! online ioco testing against a specification and returns the [`crate::Summary`].
 //!
 //! Outputs not yet observed are *pending*: giving an input while one is pending returns it as
 //! [`Sent::Raced`] (the component was faster), exactly as for a real process.
 //!
 //! ```
-//! use ioco_exec::adapter::inproc::Component;
+//! use ioco_exec::adapter::inproc::{Action, Component};
 //! use ioco_exec::online::{test_component, OnlineOptions};
 //! use ioco_exec::RunVerdict;
 //! use ioco_model::{Alphabet, LabelKind::{Input, Output}, LtsBuilder};
@@ -27,10 +28,10 @@
 //! // The component: always coffee, and it ignores coins while brewing (none here).
 //! struct Machine { coins: u32 }
 //! impl Component for Machine {
-//!     fn reset(&mut self) -> Vec<String> { self.coins = 0; vec![] }
-//!     fn input(&mut self, input: &str) -> Vec<String> {
-//!         match input {
-//!             "coin" => { self.coins += 1; vec!["coffee".into()] }
+//!     fn reset(&mut self) -> Vec<Action> { self.coins = 0; vec![] }
+//!     fn input(&mut self, input: &Action) -> Vec<Action> {
+//!         match input.gate.as_str() {
+//!             "coin" => { self.coins += 1; vec![Action::label("coffee")] }
 //!             _ => vec![],
 //!         }
 //!     }
@@ -43,10 +44,11 @@
 //! // A faulty machine that sometimes gives two drinks for one coin is caught.
 //! struct Greedy { n: u32 }
 //! impl Component for Greedy {
-//!     fn reset(&mut self) -> Vec<String> { self.n = 0; vec![] }
-//!     fn input(&mut self, _: &str) -> Vec<String> {
+//!     fn reset(&mut self) -> Vec<Action> { self.n = 0; vec![] }
+//!     fn input(&mut self, _: &Action) -> Vec<Action> {
 //!         self.n += 1;
-//!         if self.n % 3 == 0 { vec!["coffee".into(), "tea".into()] } else { vec!["tea".into()] }
+//!         let (coffee, tea) = (Action::label("coffee"), Action::label("tea"));
+//!         if self.n % 3 == 0 { vec![coffee, tea] } else { vec![tea] }
 //!     }
 //! }
 //! let summary = test_component(&spec, Greedy { n: 0 }, &opts).unwrap();
@@ -55,34 +57,114 @@
 //! assert_eq!(failure.observed, "tea!");
 //! ```
 
-use super::{Adapter, AdapterError, Observation, Sent};
+use super::{Observation, Sent, Sut, SutError};
+use ioco_lang::ir::Value;
 use ioco_model::{Alphabet, Label};
 use std::collections::VecDeque;
+use std::fmt;
 use std::time::Duration;
 
-/// A Rust component under test.
-pub trait Component {
-    /// Go back to the initial state; return the outputs produced on start (usually none).
-    fn reset(&mut self) -> Vec<String>;
-
-    /// React to one input (its name, without `?`); return the outputs produced, in order
-    /// (names, without `!`). An empty vector means "quiescent".
-    fn input(&mut self, input: &str) -> Vec<String>;
+/// An input or an output: a gate and its argument values (none for a plain label).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Action {
+    /// The gate's name (without `?` or `!`); a multi-label of `@sync` (several gates in one
+    /// step) is its gates sorted and joined by `|` (`a|b`).
+    pub gate: String,
+    /// The values, one per gate parameter (of a multi-label: of each gate in turn).
+    pub args: Vec<Value>,
 }
 
-/// A [`Component`] as an [`Adapter`].
+impl Action {
+    /// A gate with values.
+    pub fn new(gate: impl Into<String>, args: Vec<Value>) -> Action {
+        Action {
+            gate: gate.into(),
+            args,
+        }
+    }
+
+    /// A gate without values (a label).
+    pub fn label(gate: impl Into<String>) -> Action {
+        Action::new(gate, Vec::new())
+    }
+
+    /// Argument `i` as an integer.
+    pub fn int(&self, i: usize) -> Option<i64> {
+        self.args.get(i).and_then(Value::as_int)
+    }
+
+    /// Argument `i` as a boolean.
+    pub fn bool(&self, i: usize) -> Option<bool> {
+        self.args.get(i).and_then(Value::as_bool)
+    }
+
+    /// Argument `i` as a string.
+    pub fn str(&self, i: usize) -> Option<&str> {
+        self.args.get(i).and_then(Value::as_str)
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.gate)?;
+        if !self.args.is_empty() {
+            let a: Vec<String> = self
+                .args
+                .iter()
+                .map(|v| match v {
+                    Value::Int(i) => i.to_string(),
+                    Value::Bool(b) => b.to_string(),
+                    Value::Str(s) => ioco_lang::ir::quote(s),
+                    other => format!("{other:?}"),
+                })
+                .collect();
+            write!(f, "({})", a.join(","))?;
+        }
+        Ok(())
+    }
+}
+
+/// A Rust component under test: the one in-process interface, for models without data (its
+/// actions are labels: gates without values, [`Action::label`]) and with data (the `ioco`
+/// crate's `Test`, which runs it on a worker thread of `ioco_exec::data_session`, so there it
+/// must be `Send + 'static`).
+///
+/// After [`Component::input`] returns, its outputs are observed one by one; when none is left
+/// the component is quiescent until the next input. (With the `ioco` crate, a panic inside the
+/// component ends the run like a crashed program: Fail where the model requires an output or
+/// enables an input, else Error.)
+pub trait Component {
+    /// Go back to the initial state; return the outputs produced on start (usually none).
+    fn reset(&mut self) -> Vec<Action>;
+
+    /// React to one input; return the outputs produced, in order (empty: quiescent).
+    fn input(&mut self, input: &Action) -> Vec<Action>;
+}
+
+/// A [`Component`] as a [`Sut`].
 pub struct InProcess<C> {
     component: C,
     alphabet: Alphabet,
-    pending: VecDeque<String>,
+    /// The action of each input label (made once: giving an input allocates nothing).
+    inputs: Vec<Option<Action>>,
+    pending: VecDeque<Action>,
 }
 
 impl<C: Component> InProcess<C> {
     /// Wrap `component`, speaking the labels of `alphabet`.
     pub fn new(alphabet: &Alphabet, component: C) -> Self {
+        let inputs = (0..alphabet.len())
+            .map(|l| {
+                let l = Label(l as u32);
+                alphabet
+                    .is_input(l)
+                    .then(|| Action::label(alphabet.name(l)))
+            })
+            .collect();
         InProcess {
             component,
             alphabet: alphabet.clone(),
+            inputs,
             pending: VecDeque::new(),
         }
     }
@@ -92,34 +174,35 @@ impl<C: Component> InProcess<C> {
         &mut self.component
     }
 
-    fn label(&self, out: &str) -> Result<Label, AdapterError> {
-        let bare = out.strip_suffix('!').unwrap_or(out);
+    fn label(&self, out: &Action) -> Result<Label, SutError> {
+        let bare = out.gate.strip_suffix('!').unwrap_or(&out.gate);
         match self
             .alphabet
             .lookup_kind(bare, ioco_model::LabelKind::Output)
+            .filter(|_| out.args.is_empty())
         {
             Some(l) => Ok(l),
-            _ => Err(AdapterError::UnknownOutput {
+            _ => Err(SutError::UnknownOutput {
                 line: out.to_string(),
             }),
         }
     }
 }
 
-impl<C: Component> Adapter for InProcess<C> {
-    fn reset(&mut self) -> Result<(), AdapterError> {
+impl<C: Component> Sut for InProcess<C> {
+    fn reset(&mut self) -> Result<(), SutError> {
         self.pending = self.component.reset().into();
         Ok(())
     }
 
-    fn send(&mut self, input: Label) -> Result<Sent, AdapterError> {
+    fn send(&mut self, input: Label) -> Result<Sent, SutError> {
         if let Some(o) = self.pending.pop_front() {
             return Ok(Sent::Raced(self.label(&o)?));
         }
-        if !self.alphabet.is_input(input) {
-            return Err(AdapterError::UnknownInput(self.alphabet.display(input)));
-        }
-        let outs = self.component.input(self.alphabet.name(input));
+        let Some(Some(action)) = self.inputs.get(input.0 as usize) else {
+            return Err(SutError::UnknownInput(self.alphabet.display(input)));
+        };
+        let outs = self.component.input(action);
         self.pending.extend(outs);
         Ok(Sent::Accepted)
     }
@@ -128,14 +211,14 @@ impl<C: Component> Adapter for InProcess<C> {
         false
     }
 
-    fn observe(&mut self, _timeout: Duration) -> Result<Observation, AdapterError> {
+    fn observe(&mut self, _timeout: Option<Duration>) -> Result<Observation, SutError> {
         match self.pending.pop_front() {
             Some(o) => Ok(Observation::Output(self.label(&o)?)),
             None => Ok(Observation::Quiescent),
         }
     }
 
-    fn close(&mut self) -> Result<(), AdapterError> {
+    fn close(&mut self) -> Result<(), SutError> {
         Ok(())
     }
 }

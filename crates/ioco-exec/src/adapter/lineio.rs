@@ -3,7 +3,7 @@
 //! blocks the SUT, not our memory); the quiescence marker settles quiescence immediately.
 
 use super::wire::{shorten, Codec, Decoded};
-use super::{AdapterError, Observation, Sent};
+use super::{Observation, Sent, SutError};
 use ioco_model::Label;
 use std::io::{ErrorKind, Read, Write};
 use std::os::unix::io::AsRawFd;
@@ -327,11 +327,11 @@ pub(crate) enum Stop {
     /// The stream ended (the SUT exited or closed the connection); the owner knows the status.
     Eof,
     /// Any other error.
-    Err(AdapterError),
+    Err(SutError),
 }
 
-impl From<AdapterError> for Stop {
-    fn from(e: AdapterError) -> Self {
+impl From<SutError> for Stop {
+    fn from(e: SutError) -> Self {
         Stop::Err(e)
     }
 }
@@ -352,7 +352,7 @@ pub(crate) fn write_bounded(
             Err(e) if e.kind() == ErrorKind::Interrupted => {}
             Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
                 if start.elapsed() > timeout {
-                    return Err(Stop::Err(AdapterError::Stuck(format!(
+                    return Err(Stop::Err(SutError::Stuck(format!(
                         "it did not read its input for {} s",
                         timeout.as_secs()
                     ))));
@@ -370,7 +370,7 @@ pub(crate) fn write_bounded(
             {
                 return Err(Stop::Eof)
             }
-            Err(e) => return Err(Stop::Err(AdapterError::Io(e.to_string()))),
+            Err(e) => return Err(Stop::Err(SutError::Io(e.to_string()))),
         }
     }
     let _ = writer.flush();
@@ -400,13 +400,13 @@ pub(crate) struct LineIo {
     /// How long to wait before an input for the system to settle (its marker, or, without
     /// one, this long without output) when it has not settled since the last input or output:
     /// the quiescence time-out of the specification's current state, as the tester last said
-    /// ([`crate::adapter::Adapter::settle_timeout`]); `None`: [`LineIo::settle`].
+    /// ([`crate::adapter::Sut::settle_timeout`]); `None`: [`LineIo::settle`].
     pub settle_hint: Option<Duration>,
     /// Without a marker, where outputs are allowed: how long to wait for an output still in
     /// flight before giving an input (`--io-time`), so that an answer to the previous input is
     /// not recorded after the next.
     pub io_time: Duration,
-    /// The specification allows only quiescence now (`Adapter::expect_quiet`): before an
+    /// The specification allows only quiescence now (`Sut::expect_quiet`): before an
     /// input the system must have settled (kept until the tester says otherwise before an
     /// input; a new conversation starts without it).
     pub quiet_expected: bool,
@@ -513,7 +513,7 @@ impl LineIo {
                     }
                     Decoded::Marker => {
                         if self.owed == 0 {
-                            return Err(Stop::Err(AdapterError::Malformed(
+                            return Err(Stop::Err(SutError::Malformed(
                                 "the quiescence marker came twice for one reaction (one is owed \
                                  at start-up and one after each input): a protocol error of the \
                                  system or its adapter, not an observation"
@@ -525,22 +525,22 @@ impl LineIo {
                         self.how = 0;
                         Ok(Some(Observation::Quiescent))
                     }
-                    Decoded::Unknown(line) => Err(Stop::Err(AdapterError::UnknownOutput {
+                    Decoded::Unknown(line) => Err(Stop::Err(SutError::UnknownOutput {
                         line: shorten(&line),
                     })),
-                    Decoded::Malformed(m) => Err(Stop::Err(AdapterError::Malformed(m))),
+                    Decoded::Malformed(m) => Err(Stop::Err(SutError::Malformed(m))),
                 }
             }
             Event::Partial => {
                 self.partial = true;
                 Ok(None)
             }
-            Event::TooLong(n) => Err(Stop::Err(AdapterError::Malformed(format!(
+            Event::TooLong(n) => Err(Stop::Err(SutError::Malformed(format!(
                 "a line longer than {} bytes (at least {n} bytes without a newline)",
                 self.codec.max_line
             )))),
             Event::Eof => Err(Stop::Eof),
-            Event::Failed(m) => Err(Stop::Err(AdapterError::Io(m))),
+            Event::Failed(m) => Err(Stop::Err(SutError::Io(m))),
         }
     }
 
@@ -647,7 +647,7 @@ impl LineIo {
                 }
                 Err(RecvTimeoutError::Timeout) => {
                     if self.partial {
-                        return Err(Stop::Err(AdapterError::Malformed(format!(
+                        return Err(Stop::Err(SutError::Malformed(format!(
                             "an unterminated line (no newline) followed by {} ms of silence",
                             timeout.as_millis()
                         ))));
@@ -685,7 +685,7 @@ impl LineIo {
         Ok(self
             .codec
             .encode(input, &[])
-            .map_err(AdapterError::UnknownInput)?)
+            .map_err(SutError::UnknownInput)?)
     }
 
     /// [`LineIo::send_with`] for an input already encoded as a line (`\n` included), e.g. with
@@ -841,21 +841,26 @@ impl LineIo {
 
     /// After a reset line: drop pending events and, with a marker, wait up to `timeout` until
     /// every marker the SUT owes has arrived (the reset line's own included), so the next run
-    /// starts aligned with the SUT.
+    /// starts aligned with the SUT. The reset line's own reaction (the lines before its marker)
+    /// is a start-up reaction: its outputs of the model are observed again, as at a fresh start
+    /// (a system that greets after each reset, as it does at start-up, passes the model of its
+    /// greeting; issue #33); its other lines (an acknowledgement) are dropped.
     pub(crate) fn drain(&mut self, timeout: Duration) -> Result<(), Stop> {
         self.settled = false;
         if self.codec.has_marker() {
             self.owed += 1;
             let deadline = Instant::now() + timeout;
+            let mut reaction = Vec::new();
             while self.owed > 0 {
                 let left = deadline.saturating_duration_since(Instant::now());
                 match self.rx.recv_timeout(left) {
                     Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => return Err(Stop::Eof),
-                    Ok(Event::Line(bytes)) => {
-                        if self.codec.decode(&bytes) == Decoded::Marker {
-                            self.owed -= 1;
-                        }
-                    }
+                    Ok(Event::Line(bytes)) => match self.codec.decode(&bytes) {
+                        Decoded::Marker => self.owed -= 1,
+                        // the reset line's own reaction: every earlier marker has come
+                        Decoded::Output(_) if self.owed == 1 => reaction.push(Event::Line(bytes)),
+                        _ => {}
+                    },
                     Ok(_) => {}
                     Err(RecvTimeoutError::Timeout) => break,
                 }
@@ -863,6 +868,15 @@ impl LineIo {
             // Aligned, or given up after `timeout` (a SUT that does not print its markers).
             self.settled = self.owed == 0;
             self.owed = 0;
+            if self.settled && !reaction.is_empty() {
+                // as at start-up: the outputs, then the marker that ended them, read again
+                self.settled = false;
+                self.rx.early.extend(reaction);
+                self.owed += 1;
+                self.rx
+                    .early
+                    .push_back(Event::Line(self.codec.marker_line()));
+            }
         } else {
             // Bounded: a SUT that floods must not keep a reset busy forever.
             for _ in 0..10_000 {

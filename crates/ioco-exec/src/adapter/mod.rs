@@ -1,10 +1,10 @@
-//! Adapters: how the tester talks to a system under test (SUT).
-//!
-//! An [`Adapter`] speaks in the *specification's* labels ([`Label`]): it gives inputs
-//! ([`Adapter::send`]) and observes outputs or quiescence ([`Adapter::observe`]). The input/output
-//! race of tutorial Alg. 2 (P1:L521) is part of the contract: when an output is already pending
-//! as the tester wants to give an input, `send` does not give the input and returns
-//! [`Sent::Raced`] with that output, so it is recorded in the order in which it happened.
+//! Adapters: how the tester talks to a system under test (SUT), each a [`Sut`] (the one
+//! interface of `ioco-engine`) over the *specification's* labels ([`Label`]) or, for models
+//! with data, over gate values (a gate with its values): it gives inputs ([`Sut::send`]) and
+//! observes outputs or quiescence ([`Sut::observe`]). The input/output race of tutorial
+//! Alg. 2 (P1:L521) is part of the contract: when an output is already pending as the tester
+//! wants to give an input, `send` does not give the input and returns [`Sent::Raced`] with
+//! that output, so it is recorded in the order in which it happened.
 //!
 //! Implementations:
 //! * [`process::ProcessAdapter`]: a child process over stdin/stdout (the wire format of
@@ -13,16 +13,19 @@
 //! * [`txs::TxsAdapter`]: TorXakis's sockets (a `CNECTDEF`: several sockets, TorXakis's value
 //!   text), with data ([`txs::TxsLabels`] over labels);
 //! * [`sim::Simulator`]: any [`ioco_model::Lts`] as the SUT, with seeded choices;
-//! * [`inproc::InProcess`]: a Rust component implementing [`inproc::Component`].
+//! * [`http::HttpSut`]: a service over HTTP with JSON bodies, as a mapping file says;
+//! * [`inproc::InProcess`]: a Rust component implementing [`inproc::Component`];
+//! * [`labels::Labels`]: any of them over gate values, seen through the labels of a model
+//!   (for the explicit engine).
 //!
 //! ## What a misbehaving SUT leads to
-//! Errors are [`AdapterError`]s; the runners turn them into verdicts:
-//! * a line that is text but not an output of the model ([`AdapterError::UnknownOutput`]) is an
+//! Errors are [`SutError`]s; the runners turn them into verdicts:
+//! * a line that is text but not an output of the model ([`SutError::UnknownOutput`]) is an
 //!   output not allowed anywhere: **Fail**, naming the line;
 //! * bytes that are not a line of text (invalid UTF-8, a line over the length cap, a JSON-lines
 //!   record that is not JSON, an unterminated line followed by silence) are
-//!   [`AdapterError::Malformed`]: **Error**;
-//! * a SUT that exits or closes the connection ([`AdapterError::Exited`]): see
+//!   [`SutError::Malformed`]: **Error**;
+//! * a SUT that exits or closes the connection ([`SutError::Exited`]): see
 //!   [`crate::online`] for the verdict rule (Fail when the specification still requires
 //!   something there, Error otherwise).
 
@@ -37,4 +40,4 @@ pub mod tcp;
 pub mod txs;
 pub mod wire;
 
-pub use ioco_engine::adapter::{prefetch, Adapter, AdapterError, Observation, Sent};
+pub use ioco_engine::{sut::prefetch, Observation, Sent, Sut, SutError};

@@ -3,7 +3,7 @@
 //! * The command line is split with shell-words rules (`"./sut --mode faulty"`); no shell runs
 //!   unless you write `sh -c '...'`.
 //! * The child runs in its own process group; the whole group is killed with SIGKILL on
-//!   [`Adapter::reset`] (unless a reset line is configured), [`Adapter::close`], on errors and on
+//!   [`Sut::reset`] (unless a reset line is configured), [`Sut::close`], on errors and on
 //!   drop, and reaped, so no process is ever left behind (grandchildren that stay in the group
 //!   included).
 //! * Its standard error is captured; the last [`ProcessConfig::stderr_limit`] bytes go into the
@@ -11,8 +11,8 @@
 //! * Standard output is read by a reader thread into a bounded channel: a flooding SUT blocks on
 //!   its pipe instead of growing our memory; a line over the cap is an error.
 //! * Writes to stdin are non-blocking with a deadline: a SUT that stops reading its input is an
-//!   error ([`AdapterError::Stuck`]), not a hang.
-//! * When stdout ends, the exit status is collected: [`AdapterError::Exited`] says
+//!   error ([`SutError::Stuck`]), not a hang.
+//! * When stdout ends, the exit status is collected: [`SutError::Exited`] says
 //!   "exited with status 3" or "was killed by signal 11 (SIGSEGV)".
 //! * The process groups of all running SUTs are listed in one process-wide registry, so that a
 //!   tester that is interrupted (Ctrl-C goes to the terminal's foreground group, not to the
@@ -27,7 +27,7 @@
 
 use super::lineio::{spawn_tail, FdLines, LineIo, NotReady, Stop, Tail};
 use super::wire::{Codec, WireConfig};
-use super::{Adapter, AdapterError, Observation, Sent};
+use super::{Observation, Sent, Sut, SutError};
 use ioco_model::{Alphabet, Label};
 use std::os::unix::io::AsRawFd;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -148,7 +148,7 @@ pub struct ProcessConfig {
     pub reset: ResetMode,
     /// How long `send` waits for the system to settle before giving an input (its marker, or
     /// without one a time-out without output) where the tester has said no time-out of its own
-    /// ([`Adapter::settle_timeout`]), and how long a reset waits for the marker.
+    /// ([`Sut::settle_timeout`]), and how long a reset waits for the marker.
     pub settle: Duration,
     /// Bytes of standard error kept.
     pub stderr_limit: usize,
@@ -176,14 +176,14 @@ pub struct ProcessConfig {
 
 impl ProcessConfig {
     /// A configuration for a command line split with shell-words rules.
-    pub fn from_command_line(cmd: &str) -> Result<ProcessConfig, AdapterError> {
+    pub fn from_command_line(cmd: &str) -> Result<ProcessConfig, SutError> {
         let argv = shell_words::split(cmd).map_err(|e| {
-            AdapterError::Start(format!(
+            SutError::Start(format!(
                 "cannot split the command line `{cmd}`: {e} (hint: check the quotes)"
             ))
         })?;
         if argv.is_empty() {
-            return Err(AdapterError::Start(
+            return Err(SutError::Start(
                 "the command line is empty (hint: give the program to test)".into(),
             ));
         }
@@ -366,7 +366,7 @@ pub struct ProcessAdapter {
     learned: Option<(Duration, Duration, bool)>,
     /// The stderr tail of the last process, kept after it ended.
     dead_stderr: Option<String>,
-    /// The tester's last [`Adapter::settle_timeout`], for the next process too.
+    /// The tester's last [`Sut::settle_timeout`], for the next process too.
     settle_hint: Option<Duration>,
     /// Starts in a row that were not ready in time, and how long they waited in all.
     not_ready: (usize, Duration),
@@ -374,9 +374,9 @@ pub struct ProcessAdapter {
 
 impl ProcessAdapter {
     /// An adapter for `cfg` speaking the labels of `alphabet`. The process starts at the first
-    /// [`Adapter::reset`].
-    pub fn new(alphabet: &Alphabet, cfg: ProcessConfig) -> Result<ProcessAdapter, AdapterError> {
-        let codec = Codec::new(alphabet, &cfg.wire).map_err(AdapterError::Start)?;
+    /// [`Sut::reset`].
+    pub fn new(alphabet: &Alphabet, cfg: ProcessConfig) -> Result<ProcessAdapter, SutError> {
+        let codec = Codec::new(alphabet, &cfg.wire).map_err(SutError::Start)?;
         Ok(ProcessAdapter {
             cfg,
             codec: Arc::new(codec),
@@ -394,7 +394,7 @@ impl ProcessAdapter {
         self.running.as_ref().map(Running::pid)
     }
 
-    fn spawn(&mut self) -> Result<(), AdapterError> {
+    fn spawn(&mut self) -> Result<(), SutError> {
         if let Some(r) = &self.running {
             self.learned = Some(r.io.learned());
         }
@@ -405,7 +405,7 @@ impl ProcessAdapter {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         let mut proc = Marked::spawn(&mut cmd).map_err(|e| {
-            AdapterError::Start(format!(
+            SutError::Start(format!(
                 "`{}`: {e} (hint: give a path to an executable, e.g. ./sut, or use sh -c '...')",
                 self.cfg.argv[0]
             ))
@@ -451,7 +451,7 @@ impl ProcessAdapter {
 
     /// Never give the first input before the system is ready (see
     /// [`ProcessConfig::startup_timeout`]).
-    fn wait_ready(&mut self) -> Result<(), AdapterError> {
+    fn wait_ready(&mut self) -> Result<(), SutError> {
         let timeout = self.cfg.startup_timeout;
         let ready = self.cfg.ready_line.clone();
         let marker = self.codec.has_marker();
@@ -501,7 +501,7 @@ impl ProcessAdapter {
                     ),
                     NotReady::ReadyLine => "check the --ready-line, ".into(),
                 };
-                let e = AdapterError::Start(format!(
+                let e = SutError::Start(format!(
                     "the system was not ready after {} s{starts}: its {} did not come (hint: \
                      {hint}or raise --startup-timeout; --retries sets how often it is started)",
                     seconds(timeout),
@@ -521,7 +521,7 @@ impl ProcessAdapter {
         Ok(())
     }
 
-    fn running(&mut self) -> Result<&mut Running, AdapterError> {
+    fn running(&mut self) -> Result<&mut Running, SutError> {
         if self.running.is_none() {
             self.spawn()?;
         }
@@ -530,11 +530,11 @@ impl ProcessAdapter {
 
     /// Turn a line-level stop into an error; on end of stream, collect the exit status. The
     /// process is gone afterwards either way (errors kill it).
-    fn stopped(&mut self, s: Stop) -> AdapterError {
+    fn stopped(&mut self, s: Stop) -> SutError {
         let err = match s {
             Stop::Eof => {
                 let r = self.running.as_mut().expect("running");
-                AdapterError::Exited {
+                SutError::Exited {
                     status: r.status(Duration::from_secs(1)),
                 }
             }
@@ -561,7 +561,7 @@ fn seconds(d: Duration) -> String {
 
 /// Time-out mode (no marker, no ready line), Linux: wait until a process of the system's group
 /// has a thread asleep reading its standard input (our pipe: `read`, `poll`, `select` or
-/// `epoll`), polling `/proc` every 2 ms, at most `grace`. Returns whether it saw one; returns
+/// `epoll`), polling `/proc` (every 50 µs at first, then up to every 2 ms), at most `grace`. Returns whether it saw one; returns
 /// at once where `/proc` cannot tell. A system that is still starting
 /// (`sh -c 'sleep 1; exec sut'`) would otherwise get its first input, and give its first
 /// answer, late: a false δ.
@@ -589,7 +589,20 @@ fn blocked_reading(pid: u32, grace: Duration) -> bool {
                     .any(|w| wchan.contains(w))
                 && reads_the_pipe(p, t, &pipe)
         };
+        let reads = |p: u32| {
+            read_dir(format!("/proc/{p}/task")).is_ok_and(|tasks| {
+                tasks
+                    .flatten()
+                    .any(|t| waiting(p, &t.file_name().to_string_lossy()))
+            })
+        };
+        let mut pause = Duration::from_micros(50);
         loop {
+            // the system itself first (most systems read their input in the process ioco
+            // started): no look at every process of the machine
+            if reads(pid) {
+                return true;
+            }
             // the processes of the system's group (it leads its own process group)
             let mut procs = vec![pid];
             if let Ok(dir) = read_dir("/proc") {
@@ -611,19 +624,16 @@ fn blocked_reading(pid: u32, grace: Duration) -> bool {
                 if fd0 != pipe {
                     continue;
                 }
-                let Ok(tasks) = read_dir(format!("/proc/{p}/task")) else {
-                    continue;
-                };
-                for t in tasks.flatten() {
-                    if waiting(p, &t.file_name().to_string_lossy()) {
-                        return true;
-                    }
+                if p != pid && reads(p) {
+                    return true;
                 }
             }
             if !alive || Instant::now() >= deadline {
                 return false; // gone, or /proc cannot tell
             }
-            std::thread::sleep(Duration::from_millis(2));
+            // a system starts in about a millisecond: look often at first, then every 2 ms
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(Duration::from_millis(2));
         }
     }
     #[cfg(not(target_os = "linux"))]
@@ -663,8 +673,8 @@ fn reads_the_pipe(p: u32, t: &str, pipe: &std::path::Path) -> bool {
 
 impl ProcessAdapter {
     /// Give an input already encoded as a wire line (`\n` included; data arguments), with the
-    /// race contract of [`Adapter::send`] (for [`crate::data`]).
-    pub(crate) fn send_line(&mut self, line: &[u8]) -> Result<Sent, AdapterError> {
+    /// race contract of [`Sut::send`] (for [`crate::data`]).
+    pub(crate) fn send_line(&mut self, line: &[u8]) -> Result<Sent, SutError> {
         let r = self.running()?;
         // A background child of the SUT may keep its pipes open after it exited: the line I/O
         // asks `gone` before it writes, unless the system's marker just said it waits for
@@ -689,8 +699,8 @@ impl ProcessAdapter {
     }
 }
 
-impl Adapter for ProcessAdapter {
-    fn reset(&mut self) -> Result<(), AdapterError> {
+impl Sut for ProcessAdapter {
+    fn reset(&mut self) -> Result<(), SutError> {
         self.dead_stderr = None;
         match (&self.cfg.reset, self.running.is_some()) {
             (ResetMode::Line(line), true) => {
@@ -722,14 +732,15 @@ impl Adapter for ProcessAdapter {
         }
     }
 
-    fn send(&mut self, input: Label) -> Result<Sent, AdapterError> {
+    fn send(&mut self, input: Label) -> Result<Sent, SutError> {
         match self.running()?.io.encode(input) {
             Ok(line) => self.send_line(&line),
             Err(s) => Err(self.stopped(s)),
         }
     }
 
-    fn observe(&mut self, timeout: Duration) -> Result<Observation, AdapterError> {
+    fn observe(&mut self, timeout: Option<Duration>) -> Result<Observation, SutError> {
+        let timeout = timeout.unwrap_or(ioco_engine::sut::DEFAULT_OBSERVE);
         let r = self.running()?;
         let child = &mut r.proc.child;
         let res =
@@ -744,7 +755,7 @@ impl Adapter for ProcessAdapter {
         }
     }
 
-    fn close(&mut self) -> Result<(), AdapterError> {
+    fn close(&mut self) -> Result<(), SutError> {
         if let Some(mut r) = self.running.take() {
             r.kill();
             self.dead_stderr = r.stderr.render(Some(Duration::from_millis(200)));

@@ -31,6 +31,16 @@
 //! input. An output written before the first sample is in the pipe by the check (writes to a
 //! pipe are synchronous), one written after it means a thread ran.
 //!
+//! ## A TCP server ioco starts
+//! For a one-shot server (`--sut CMD --tcp 127.0.0.1:{port}`, [`ProcessProbe::tcp`]) the
+//! system's end of the channel is its socket of our connection, found in `/proc/net/tcp{,6}`
+//! as the row whose addresses are ours swapped. The waits of 1. are on that socket (`read`,
+//! `recvfrom`, `recvmsg`, `poll`, `select`, `epoll`), and 2. becomes: our receive queue is
+//! empty (`FIONREAD`), and in `/proc/net/tcp` both ends' send queues (bytes not yet
+//! acknowledged: an input acknowledged is in the system's receive queue and has woken its
+//! reader; an output the system wrote but the kernel holds back, by Nagle's algorithm or
+//! `TCP_CORK`, is still there) and the system's receive queue are empty.
+//!
 //! ## What falls back to the time-out
 //! Anything that cannot be proved this way is not quiescence *yet*: the caller keeps waiting,
 //! and the time-out decides as before. A timed wait (`nanosleep`, a `futex` or `poll` with a
@@ -58,18 +68,50 @@ pub enum Established {
 /// One thread in a sample: (pid, tid, run count, run time in ns).
 type Seen = (u32, u32, u64, u64);
 
+/// The `/proc` files of one thread, kept open between samples and re-read from the start
+/// (`pread`), so a sample costs one read per file instead of an open, a read and a close.
+/// A file of a thread that has exited reads as an error (`ESRCH`), never as another thread.
+struct Task {
+    tid: u32,
+    stat: std::fs::File,
+    schedstat: std::fs::File,
+    syscall: std::fs::File,
+    children: std::fs::File,
+}
+
+/// The threads of one process of the tree, as last listed.
+struct Proc {
+    pid: u32,
+    tasks: Vec<Task>,
+}
+
+/// What sampling one process found.
+enum Sampled {
+    /// Every thread asleep (in a wait only our input can end, when asked).
+    Asleep,
+    /// A thread that is not.
+    Awake,
+    /// The threads listed before are not the threads now: list them again.
+    Stale,
+}
+
 /// Proves quiescence of a process tree (see the module documentation).
 pub struct ProcessProbe {
     root: u32,
-    /// Our write end of the system's standard input, our read end of its standard output.
-    stdin_fd: RawFd,
-    stdout_fd: RawFd,
-    /// The link of the system's standard input, `pipe:[INODE]`.
-    pipe: std::path::PathBuf,
+    /// How we talk to the system.
+    channel: Channel,
+    /// The link of the system's end of the channel (`pipe:[INODE]` of its standard input,
+    /// `socket:[INODE]` of its end of our connection).
+    input: std::path::PathBuf,
+    /// Over TCP: our local and remote address as `/proc/net/tcp` writes them.
+    addresses: Option<(String, String)>,
     first: Vec<Seen>,
     second: Vec<Seen>,
+    /// The processes of the tree with their open `/proc` files.
+    procs: Vec<Proc>,
     /// Scratch text of the last `/proc` file read.
     text: String,
+    buf: Vec<u8>,
 }
 
 impl ProcessProbe {
@@ -84,29 +126,156 @@ impl ProcessProbe {
         if !pipe.to_string_lossy().starts_with("pipe:") {
             return None;
         }
-        Some(ProcessProbe {
+        Some(ProcessProbe::with(
             root,
-            stdin_fd,
-            stdout_fd,
+            Channel::Pipes {
+                stdin_fd,
+                stdout_fd,
+            },
             pipe,
+            None,
+        ))
+    }
+
+    /// A probe of the process tree under `root` (a server ioco started), which we talk to over
+    /// the TCP connection `ours` (on loopback); `None` where `/proc` cannot tell, or the
+    /// system's end of the connection is not found (not on this machine).
+    pub fn tcp(root: u32, ours: RawFd) -> Option<ProcessProbe> {
+        if !cfg!(all(target_os = "linux", target_arch = "x86_64")) {
+            return None;
+        }
+        let link = std::fs::read_link(format!("/proc/self/fd/{ours}")).ok()?;
+        let our_inode = socket_inode(&link.to_string_lossy())?;
+        let (table, local, remote) =
+            ["/proc/net/tcp", "/proc/net/tcp6"]
+                .into_iter()
+                .find_map(|t| {
+                    let text = std::fs::read_to_string(t).ok()?;
+                    let me = text
+                        .lines()
+                        .skip(1)
+                        .filter_map(TcpRow::parse)
+                        .find(|r| r.inode == our_inode)?;
+                    Some((t, me.local.to_string(), me.remote.to_string()))
+                })?;
+        // the system's end is found once the server has accepted the connection (before, it
+        // has no socket of its own: inode 0)
+        Some(ProcessProbe::with(
+            root,
+            Channel::Tcp {
+                ours,
+                our_inode,
+                their_inode: 0,
+                table,
+            },
+            std::path::PathBuf::new(),
+            Some((local, remote)),
+        ))
+    }
+
+    /// The system's end of a TCP connection, once it has accepted it: the row of the table
+    /// whose addresses are ours swapped, with an inode.
+    fn their_end(&mut self) -> bool {
+        let Channel::Tcp {
+            ref mut their_inode,
+            table,
+            ..
+        } = self.channel
+        else {
+            return true;
+        };
+        if *their_inode != 0 {
+            return true;
+        }
+        let Some((local, remote)) = self.addresses.as_ref() else {
+            return false;
+        };
+        let Ok(text) = std::fs::read_to_string(table) else {
+            return false;
+        };
+        let Some(them) = text
+            .lines()
+            .skip(1)
+            .filter_map(TcpRow::parse)
+            .find(|r| r.local == remote.as_str() && r.remote == local.as_str() && r.inode != 0)
+        else {
+            return false;
+        };
+        *their_inode = them.inode;
+        self.input = format!("socket:[{}]", them.inode).into();
+        true
+    }
+
+    fn with(
+        root: u32,
+        channel: Channel,
+        input: std::path::PathBuf,
+        addresses: Option<(String, String)>,
+    ) -> ProcessProbe {
+        ProcessProbe {
+            root,
+            channel,
+            input,
+            addresses,
             first: Vec::new(),
             second: Vec::new(),
+            procs: Vec::new(),
             text: String::new(),
-        })
+            buf: vec![0; 4096],
+        }
+    }
+
+    /// Whether nothing is on its way between us and the system: it has received every input
+    /// we wrote, and we have received everything it wrote (what is in our own buffer is the
+    /// caller's to check).
+    fn drained(&mut self) -> bool {
+        match self.channel {
+            Channel::Pipes {
+                stdin_fd,
+                stdout_fd,
+            } => pending(stdin_fd) == Some(0) && pending(stdout_fd) == Some(0),
+            Channel::Tcp {
+                ours,
+                our_inode,
+                their_inode,
+                table,
+            } => {
+                // our receive queue is empty; in the table, every byte either end sent is
+                // acknowledged (so in the other's receive queue: an input acknowledged has
+                // woken the system's reader) and the system's receive queue is empty
+                if pending(ours) != Some(0) || !self.read(table) {
+                    return false;
+                }
+                let mut seen = 0;
+                for r in self.text.lines().skip(1).filter_map(TcpRow::parse) {
+                    if r.inode == our_inode || r.inode == their_inode {
+                        if r.tx_queue != 0 || r.rx_queue != 0 {
+                            return false;
+                        }
+                        seen += 1;
+                    }
+                }
+                seen == 2
+            }
+        }
     }
 
     /// Whether the system provably cannot write without new input now (see the module
     /// documentation). The caller has no unread line of the system in its own buffer.
     pub fn quiet(&mut self) -> bool {
+        if !self.their_end() {
+            return false;
+        }
         let mut first = std::mem::take(&mut self.first);
         first.clear();
-        let ok = self.sample(&mut first, true)
-            && pending(self.stdin_fd) == Some(0)
-            && pending(self.stdout_fd) == Some(0);
+        let ok = self.sample(&mut first, true) && self.drained();
+        self.first = first;
+        if !ok {
+            return false;
+        }
         let mut second = std::mem::take(&mut self.second);
         second.clear();
-        let same = ok && self.sample(&mut second, false) && first == second;
-        self.first = first;
+        let same = self.sample(&mut second, false) && self.first == second;
         self.second = second;
         same
     }
@@ -114,93 +283,164 @@ impl ProcessProbe {
     /// Every thread of the tree, asleep (in a wait only our input or the tree can end, when
     /// `check_waits`), into `out`; false as soon as one is not.
     fn sample(&mut self, out: &mut Vec<Seen>, check_waits: bool) -> bool {
-        let mut procs = vec![self.root];
+        let mut pids = if check_waits {
+            vec![self.root]
+        } else {
+            // the processes of the first sample, in its order
+            let mut pids: Vec<u32> = self.first.iter().map(|s| s.0).collect();
+            pids.dedup();
+            pids
+        };
         let mut i = 0;
-        while i < procs.len() {
-            let p = procs[i];
+        let mut seen = true;
+        while i < pids.len() {
+            let p = pids[i];
             i += 1;
-            let Ok(tasks) = std::fs::read_dir(format!("/proc/{p}/task")) else {
-                return false;
+            let (len_out, len_pids) = (out.len(), pids.len());
+            let mut tries = 0;
+            let asleep = loop {
+                match self.sample_proc(p, out, &mut pids, check_waits) {
+                    Sampled::Asleep => break true,
+                    Sampled::Awake => break false,
+                    Sampled::Stale if tries == 0 => {
+                        // list the threads again, once
+                        tries += 1;
+                        self.procs.retain(|q| q.pid != p);
+                        out.truncate(len_out);
+                        pids.truncate(len_pids);
+                    }
+                    Sampled::Stale => break false,
+                }
             };
-            let mut tids: Vec<u32> = tasks
-                .flatten()
-                .filter_map(|e| e.file_name().to_str().and_then(|n| n.parse().ok()))
-                .collect();
-            if tids.is_empty() {
-                return false;
-            }
-            tids.sort_unstable();
-            for t in tids {
-                let base = format!("/proc/{p}/task/{t}");
-                let Some(state) = self.state(&base) else {
-                    return false;
-                };
-                if matches!(state, 'Z' | 'X') {
-                    continue; // a zombie writes nothing
-                }
-                if state != 'S' || (check_waits && !self.waits_for_input(p, &base)) {
-                    return false;
-                }
-                let Some((runs, ns)) = self.schedstat(&base) else {
-                    return false;
-                };
-                out.push((p, t, runs, ns));
-                if !self.read(&format!("{base}/children")) {
-                    return false;
-                }
-                procs.extend(
-                    self.text
-                        .split_ascii_whitespace()
-                        .filter_map(|c| c.parse::<u32>().ok()),
-                );
+            if !asleep {
+                seen = false;
+                break;
             }
         }
-        true
+        // forget the processes that have left the tree (their files read as errors anyway)
+        if seen {
+            self.procs.retain(|q| pids.contains(&q.pid));
+        }
+        seen
+    }
+
+    /// The threads of process `p` (see [`ProcessProbe::sample`]); its children into `pids`.
+    fn sample_proc(
+        &mut self,
+        p: u32,
+        out: &mut Vec<Seen>,
+        pids: &mut Vec<u32>,
+        check_waits: bool,
+    ) -> Sampled {
+        let at = match self.procs.iter().position(|q| q.pid == p) {
+            Some(at) => at,
+            None => match list(p) {
+                Some(tasks) => {
+                    self.procs.push(Proc { pid: p, tasks });
+                    self.procs.len() - 1
+                }
+                None => return Sampled::Awake,
+            },
+        };
+        let n = self.procs[at].tasks.len();
+        for k in 0..n {
+            let tid = self.procs[at].tasks[k].tid;
+            if !read_at(
+                &self.procs[at].tasks[k].stat,
+                &mut self.buf,
+                &mut self.text,
+                true,
+            ) {
+                return Sampled::Stale;
+            }
+            // pid (comm) S ...: the comm may hold blanks and parentheses
+            let Some((_, rest)) = self.text.rsplit_once(") ") else {
+                return Sampled::Awake;
+            };
+            let mut fields = rest.split_ascii_whitespace();
+            let Some(state) = fields.next().and_then(|f| f.chars().next()) else {
+                return Sampled::Awake;
+            };
+            // field 20 of stat, the process's number of threads: a thread created since
+            // the listing makes the listing stale
+            match fields.nth(16).and_then(|f| f.parse::<usize>().ok()) {
+                Some(threads) if threads == n => {}
+                _ => return Sampled::Stale,
+            }
+            if matches!(state, 'Z' | 'X') {
+                continue; // a zombie writes nothing
+            }
+            if state != 'S' {
+                return Sampled::Awake;
+            }
+            if check_waits {
+                if !read_at(
+                    &self.procs[at].tasks[k].syscall,
+                    &mut self.buf,
+                    &mut self.text,
+                    true,
+                ) {
+                    return Sampled::Stale;
+                }
+                if !self.waits_for_input(p) {
+                    return Sampled::Awake;
+                }
+            }
+            if !read_at(
+                &self.procs[at].tasks[k].schedstat,
+                &mut self.buf,
+                &mut self.text,
+                true,
+            ) {
+                return Sampled::Stale;
+            }
+            let mut f = self.text.split_ascii_whitespace();
+            let ns = f.next().and_then(|x| x.parse().ok());
+            let runs = f.nth(1).and_then(|x| x.parse().ok());
+            let (Some(ns), Some(runs)) = (ns, runs) else {
+                return Sampled::Awake;
+            };
+            out.push((p, tid, runs, ns));
+            if !check_waits {
+                // the second sample: a process created since the first was forked by a
+                // thread that ran, whose run count differs; the first sample's tree stands
+                continue;
+            }
+            if !read_at(
+                &self.procs[at].tasks[k].children,
+                &mut self.buf,
+                &mut self.text,
+                false,
+            ) {
+                return Sampled::Stale;
+            }
+            pids.extend(
+                self.text
+                    .split_ascii_whitespace()
+                    .filter_map(|c| c.parse::<u32>().ok()),
+            );
+        }
+        Sampled::Asleep
     }
 
     /// Read a small file into `self.text`.
     fn read(&mut self, path: &str) -> bool {
-        use std::io::Read;
-        self.text.clear();
         match std::fs::File::open(path) {
-            Ok(mut f) => f.read_to_string(&mut self.text).is_ok(),
+            Ok(f) => read_at(&f, &mut self.buf, &mut self.text, false),
             Err(_) => false,
         }
     }
 
-    /// The state letter of a thread (`S`, `R`, `Z`, ...).
-    fn state(&mut self, base: &str) -> Option<char> {
-        if !self.read(&format!("{base}/stat")) {
-            return None;
-        }
-        // pid (comm) S ...: the comm may hold blanks and parentheses
-        let (_, rest) = self.text.rsplit_once(") ")?;
-        rest.chars().next()
-    }
-
-    /// Run count and run time of a thread.
-    fn schedstat(&mut self, base: &str) -> Option<(u64, u64)> {
-        if !self.read(&format!("{base}/schedstat")) {
-            return None;
-        }
-        let mut f = self.text.split_ascii_whitespace();
-        let ns = f.next()?.parse().ok()?;
-        let _wait = f.next()?;
-        let runs = f.next()?.parse().ok()?;
-        Some((runs, ns))
-    }
-
-    /// Whether descriptor `fd` of process `p` is the system's standard input.
+    /// Whether descriptor `fd` of process `p` is the system's end of the channel (its standard
+    /// input, or its end of our connection).
     fn is_stdin(&self, p: u32, fd: u64) -> bool {
-        std::fs::read_link(format!("/proc/{p}/fd/{fd}")).is_ok_and(|l| l == self.pipe)
+        std::fs::read_link(format!("/proc/{p}/fd/{fd}")).is_ok_and(|l| l == self.input)
     }
 
     /// Whether the thread at `base` (of process `p`) waits in a call that only our input or
     /// the system itself can end (see the module documentation).
-    fn waits_for_input(&mut self, p: u32, base: &str) -> bool {
-        if !self.read(&format!("{base}/syscall")) {
-            return false;
-        }
+    /// The thread's `syscall` file is in `self.text`.
+    fn waits_for_input(&mut self, p: u32) -> bool {
         let mut f = self.text.split_ascii_whitespace();
         let Some(nr) = f.next().and_then(|n| n.parse::<i64>().ok()) else {
             return false; // "running"
@@ -214,8 +454,8 @@ impl ProcessProbe {
         }
         const POLLIN_LIKE: i16 = 0x001 | 0x002 | 0x040 | 0x080; // POLLIN, PRI, RDNORM, RDBAND
         match nr {
-            // read, pread64, readv
-            0 | 17 | 19 => self.is_stdin(p, args[0]),
+            // read, pread64, readv; recvfrom, recvmsg (a socket)
+            0 | 17 | 19 | 45 | 47 => self.is_stdin(p, args[0]),
             // futex: FUTEX_WAIT (0) or FUTEX_WAIT_BITSET (9), private or not, no time-out
             202 => matches!(args[1] & 0x7f, 0 | 9) && args[3] == 0,
             // wait4, waitid: a child, itself part of the system
@@ -269,7 +509,107 @@ impl ProcessProbe {
     }
 }
 
-/// Bytes waiting in a pipe (`FIONREAD`); `None` if it cannot be asked.
+/// The threads of process `p`, with their `/proc` files open; `None` if it has none or they
+/// cannot be opened.
+fn list(p: u32) -> Option<Vec<Task>> {
+    let mut tids: Vec<u32> = std::fs::read_dir(format!("/proc/{p}/task"))
+        .ok()?
+        .flatten()
+        .filter_map(|e| e.file_name().to_str().and_then(|n| n.parse().ok()))
+        .collect();
+    if tids.is_empty() {
+        return None;
+    }
+    tids.sort_unstable();
+    tids.into_iter()
+        .map(|tid| {
+            let open = |f: &str| std::fs::File::open(format!("/proc/{p}/task/{tid}/{f}")).ok();
+            Some(Task {
+                tid,
+                stat: open("stat")?,
+                schedstat: open("schedstat")?,
+                syscall: open("syscall")?,
+                children: open("children")?,
+            })
+        })
+        .collect()
+}
+
+/// Read a small `/proc` file from its start into `text` (through `buf`); false on an error
+/// (a thread that has exited). A file shown in one piece (`stat`, `schedstat`, `syscall`:
+/// `single` is true) is whole after a read that did not fill the buffer; the others are read
+/// until the end.
+fn read_at(f: &std::fs::File, buf: &mut Vec<u8>, text: &mut String, single: bool) -> bool {
+    use std::os::unix::fs::FileExt;
+    let mut len = 0;
+    loop {
+        match f.read_at(&mut buf[len..], len as u64) {
+            Ok(0) => break,
+            Ok(n) => {
+                len += n;
+                if len == buf.len() {
+                    buf.resize(buf.len() * 2, 0);
+                } else if single {
+                    break;
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return false,
+        }
+    }
+    text.clear();
+    text.push_str(&String::from_utf8_lossy(&buf[..len]));
+    true
+}
+
+/// How ioco talks to the system.
+#[derive(Clone, Copy)]
+enum Channel {
+    /// Its standard input and output: our write end and our read end.
+    Pipes { stdin_fd: RawFd, stdout_fd: RawFd },
+    /// A TCP connection on this machine: our socket, the inodes of both ends, and the table
+    /// of `/proc/net` they are in.
+    Tcp {
+        ours: RawFd,
+        our_inode: u64,
+        their_inode: u64,
+        table: &'static str,
+    },
+}
+
+/// A row of `/proc/net/tcp{,6}`: addresses as written there, queues, inode.
+struct TcpRow<'a> {
+    local: &'a str,
+    remote: &'a str,
+    tx_queue: u64,
+    rx_queue: u64,
+    inode: u64,
+}
+
+impl<'a> TcpRow<'a> {
+    /// `sl local rem st tx_queue:rx_queue tr:when retrnsmt uid timeout inode ...`
+    fn parse(line: &'a str) -> Option<TcpRow<'a>> {
+        let f: Vec<&str> = line.split_ascii_whitespace().take(10).collect();
+        let (tx, rx) = f.get(4)?.split_once(':')?;
+        Some(TcpRow {
+            local: f.get(1)?,
+            remote: f.get(2)?,
+            tx_queue: u64::from_str_radix(tx, 16).ok()?,
+            rx_queue: u64::from_str_radix(rx, 16).ok()?,
+            inode: f.get(9)?.parse().ok()?,
+        })
+    }
+}
+
+/// The inode of a `socket:[INODE]` link.
+fn socket_inode(link: &str) -> Option<u64> {
+    link.strip_prefix("socket:[")?
+        .strip_suffix(']')?
+        .parse()
+        .ok()
+}
+
+/// Bytes waiting in a pipe or socket (`FIONREAD`); `None` if it cannot be asked.
 fn pending(fd: RawFd) -> Option<i32> {
     let mut n: libc::c_int = 0;
     // SAFETY: FIONREAD writes one int through a valid pointer; `fd` is a descriptor we own.
@@ -329,6 +669,35 @@ mod tests {
         let mut got = [0u8; 4];
         c.stdout.as_mut().unwrap().read_exact(&mut got).unwrap();
         assert!(becomes_quiet(&mut p));
+        let _ = c.kill();
+        let _ = c.wait();
+
+        // a thread created after a quiet probe (the probe keeps its files open): the new
+        // thread, in a timed wait, is seen, never taken for the old listing
+        let mut c = spawn(
+            "exec python3 -c 'import sys, threading, time\n\
+             sys.stdin.readline()\n\
+             threading.Thread(target=lambda: time.sleep(30), daemon=True).start()\n\
+             sys.stdin.readline()'",
+        );
+        let (i, o) = (c.stdin.as_ref().unwrap(), c.stdout.as_ref().unwrap());
+        let mut p = ProcessProbe::new(c.id(), i.as_raw_fd(), o.as_raw_fd()).unwrap();
+        assert!(becomes_quiet(&mut p));
+        c.stdin.as_mut().unwrap().write_all(b"go\n").unwrap();
+        // until the thread is there the probe may say anything; once it is, never quiet
+        let end = Instant::now() + Duration::from_secs(20);
+        while std::fs::read_dir(format!("/proc/{}/task", c.id()))
+            .unwrap()
+            .count()
+            < 2
+        {
+            assert!(Instant::now() < end, "the thread did not start");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+        for _ in 0..20 {
+            assert!(!p.quiet());
+        }
         let _ = c.kill();
         let _ = c.wait();
 

@@ -2,26 +2,26 @@
 //! experiments, mutants and the soundness property test.
 //!
 //! The simulator is in one concrete state at a time (not a set). Its behaviour:
-//! * [`Adapter::observe`]: it takes random spontaneous moves: τ (then continues), an output
+//! * [`Sut::observe`]: it takes random spontaneous moves: τ (then continues), an output
 //!   (returned), or δ when the state is quiescent under the [`QuiescencePolicy`] (or has an
 //!   explicit δ transition, which it follows). A state with τ moves and no output is quiescent
 //!   only under [`QuiescencePolicy::NoOutput`]; under `Stable` the simulator moves on by τ. After
 //!   [`SimOptions::max_tau`] τ-steps in a row it reports quiescence (a divergence ended by a
 //!   time-out, tutorial P1:L295).
-//! * [`Adapter::send`]: if the state enables an output, with probability
+//! * [`Sut::send`]: if the state enables an output, with probability
 //!   [`SimOptions::race`] the output "was faster" and is returned as [`Sent::Raced`]; otherwise
 //!   the input is taken (a random target among several). Before it, the simulator may take
 //!   τ-steps (with probability 1/2 where the input is enabled already, always where it is
 //!   enabled only after τ-steps): a simulated implementation can take any of its moves. An
 //!   input that no τ-path enables is ignored (angelic completion, tutorial Lemma A.1: how a
 //!   program that discards unexpected input behaves).
-//! * [`Adapter::reset`]: a random initial state.
+//! * [`Sut::reset`]: a random initial state.
 //!
 //! Labels are matched by name with the specification's alphabet; an output of the
 //! implementation model that the specification does not know is reported as
-//! [`AdapterError::UnknownOutput`].
+//! [`SutError::UnknownOutput`].
 
-use super::{Adapter, AdapterError, Observation, Sent};
+use super::{Observation, Sent, Sut, SutError};
 use ioco_model::{Alphabet, Label, LabelKind, Lts, QuiescencePolicy, State};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -214,7 +214,7 @@ impl Simulator {
     }
 
     #[inline]
-    fn output(&self, l: Label) -> Result<Label, AdapterError> {
+    fn output(&self, l: Label) -> Result<Label, SutError> {
         match self.to_spec[l.index()] {
             Some(x) => Ok(x),
             None => Err(self.unknown(l)),
@@ -223,21 +223,21 @@ impl Simulator {
 
     #[cold]
     #[inline(never)]
-    fn unknown(&self, l: Label) -> AdapterError {
-        AdapterError::UnknownOutput {
+    fn unknown(&self, l: Label) -> SutError {
+        SutError::UnknownOutput {
             line: self.imp.alphabet().name(l).to_string(),
         }
     }
 }
 
-impl Adapter for Simulator {
-    fn reset(&mut self) -> Result<(), AdapterError> {
+impl Sut for Simulator {
+    fn reset(&mut self) -> Result<(), SutError> {
         let init = self.imp.initial();
         self.at = self.record[init[self.rng.random_range(0..init.len())] as usize];
         Ok(())
     }
 
-    fn send(&mut self, input: Label) -> Result<Sent, AdapterError> {
+    fn send(&mut self, input: Label) -> Result<Sent, SutError> {
         let at = self.at as usize;
         let n_out = self.moves[at + 1] as usize;
         if n_out > 0 && self.rng.random_bool(self.opts.race.clamp(0.0, 1.0)) {
@@ -278,7 +278,7 @@ impl Adapter for Simulator {
         false
     }
 
-    fn observe(&mut self, _timeout: Duration) -> Result<Observation, AdapterError> {
+    fn observe(&mut self, _timeout: Option<Duration>) -> Result<Observation, SutError> {
         for _ in 0..=self.opts.max_tau {
             let n_spont = self.moves[self.at as usize + 2] as usize;
             let (l, t) = match n_spont {
@@ -301,7 +301,7 @@ impl Adapter for Simulator {
         Ok(Observation::Quiescent)
     }
 
-    fn close(&mut self) -> Result<(), AdapterError> {
+    fn close(&mut self) -> Result<(), SutError> {
         Ok(())
     }
 
@@ -316,10 +316,10 @@ pub fn factory(
     imp: impl Into<Arc<Lts>>,
     spec_alphabet: &Alphabet,
     opts: SimOptions,
-) -> impl Fn(usize) -> Result<Box<dyn Adapter + Send>, AdapterError> + Sync {
+) -> impl Fn(usize) -> Result<Box<dyn Sut + Send>, SutError> + Sync {
     let imp = imp.into();
     let alpha = spec_alphabet.clone();
-    move |_| Ok(Box::new(Simulator::new(Arc::clone(&imp), &alpha, opts)) as Box<dyn Adapter + Send>)
+    move |_| Ok(Box::new(Simulator::new(Arc::clone(&imp), &alpha, opts)) as Box<dyn Sut + Send>)
 }
 
 #[cfg(test)]
@@ -353,7 +353,7 @@ mod tests {
         for _ in 0..5 {
             sim.reset().unwrap();
             assert_eq!(sim.send(a).unwrap(), Sent::Accepted);
-            let seen = sim.observe(Duration::from_millis(1)).unwrap();
+            let seen = sim.observe(Some(Duration::from_millis(1))).unwrap();
             assert_eq!(seen, Observation::Output(done));
         }
     }

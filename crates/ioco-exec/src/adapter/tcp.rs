@@ -4,7 +4,7 @@
 //!
 //! Reset between runs: reconnect (client) or accept the next connection (server), or write a
 //! reset line and keep the connection ([`super::process::ResetMode::Line`]). A closed connection
-//! is [`AdapterError::Exited`] with status "closed the connection".
+//! is [`SutError::Exited`] with status "closed the connection".
 //!
 //! One-shot servers (`--sut CMD --tcp HOST:PORT`, like TorXakis's `systart`): with
 //! [`TcpConfig::server`], each reset (re)starts the server program in its own process group
@@ -17,7 +17,7 @@
 use super::lineio::{spawn_tail, FdLines, LineIo, Stop, Tail};
 use super::process::{describe_status, Marked, ResetMode};
 use super::wire::{Codec, WireConfig};
-use super::{Adapter, AdapterError, Observation, Sent};
+use super::{Observation, Sent, Sut, SutError};
 use ioco_model::{Alphabet, Label};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::process::{Command, Stdio};
@@ -51,6 +51,10 @@ pub struct TcpConfig {
     pub io_time: Duration,
     /// A server program to start per run (client mode only).
     pub server: Option<ServerConfig>,
+    /// With a server program and no marker: establish quiescence by observing the server's
+    /// processes and the connection ([`super::quiescence::ProcessProbe::tcp`]) as well as by
+    /// the time-out.
+    pub process_quiescence: bool,
 }
 
 /// A server program started for each run, before connecting to it (see the module
@@ -67,23 +71,51 @@ pub struct ServerConfig {
 pub const PORT_PLACEHOLDER: &str = "{port}";
 
 /// A port that was free a moment ago on the loopback interface.
-fn free_port() -> Result<u16, AdapterError> {
+pub(crate) fn free_port() -> Result<u16, SutError> {
     TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
-        .map_err(|e| AdapterError::Start(format!("cannot find a free port: {e}")))
+        .map_err(|e| SutError::Start(format!("cannot find a free port: {e}")))
 }
 
-/// A running server with its output tails (standard output, standard error).
-struct Server {
+/// A running server with its output tails (standard output, standard error), in its own
+/// process group, killed with it when dropped.
+pub(crate) struct Server {
     proc: Marked,
     out: Arc<Tail>,
     err: Arc<Tail>,
 }
 
 impl Server {
+    /// Start `argv` (its standard input closed, its output kept for messages).
+    pub(crate) fn start(argv: &[String]) -> Result<Server, SutError> {
+        let mut cmd = Command::new(&argv[0]);
+        cmd.args(&argv[1..])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut proc = Marked::spawn(&mut cmd).map_err(|e| {
+            SutError::Start(format!(
+                "cannot start the server `{}`: {e} (hint: give a path to an executable, e.g. \
+                 ./server, or use sh -c '...')",
+                argv[0]
+            ))
+        })?;
+        let out = spawn_tail(proc.child.stdout.take().expect("piped"), 4096);
+        let err = spawn_tail(proc.child.stderr.take().expect("piped"), 4096);
+        Ok(Server { proc, out, err })
+    }
+
+    /// How it ended, with its last output, if it has.
+    pub(crate) fn ended(&mut self) -> Option<String> {
+        match self.proc.child.try_wait() {
+            Ok(Some(st)) => Some(format!("{}; {}", describe_status(st), self.output())),
+            _ => None,
+        }
+    }
+
     /// Its last output, for an error message.
-    fn output(&self) -> String {
+    pub(crate) fn output(&self) -> String {
         let wait = Some(Duration::from_millis(200));
         let parts: Vec<String> = [self.err.render(wait), self.out.render(wait)]
             .into_iter()
@@ -111,6 +143,7 @@ impl TcpConfig {
             connect_timeout: Duration::from_secs(10),
             io_time: Duration::from_millis(50),
             server: None,
+            process_quiescence: false,
         }
     }
 }
@@ -122,7 +155,7 @@ pub struct TcpAdapter {
     listener: Option<TcpListener>,
     conn: Option<(TcpStream, LineIo)>,
     server: Option<Server>,
-    /// The tester's last [`Adapter::settle_timeout`], for the next connection too.
+    /// The tester's last [`Sut::settle_timeout`], for the next connection too.
     settle_hint: Option<Duration>,
 }
 
@@ -137,15 +170,15 @@ fn listen_addr(s: &str) -> String {
 impl TcpAdapter {
     /// An adapter for `cfg`. In server mode the port is bound now (so the SUT can be started
     /// after this returns); the connection is made at the first reset.
-    pub fn new(alphabet: &Alphabet, cfg: TcpConfig) -> Result<TcpAdapter, AdapterError> {
-        let codec = Codec::new(alphabet, &cfg.wire).map_err(AdapterError::Start)?;
+    pub fn new(alphabet: &Alphabet, cfg: TcpConfig) -> Result<TcpAdapter, SutError> {
+        let codec = Codec::new(alphabet, &cfg.wire).map_err(SutError::Start)?;
         let listener = match &cfg.mode {
             TcpMode::Listen(a) => {
                 let addr = listen_addr(a);
                 let l = TcpListener::bind(&addr)
-                    .map_err(|e| AdapterError::Start(format!("cannot listen on {addr}: {e}")))?;
+                    .map_err(|e| SutError::Start(format!("cannot listen on {addr}: {e}")))?;
                 l.set_nonblocking(true)
-                    .map_err(|e| AdapterError::Io(e.to_string()))?;
+                    .map_err(|e| SutError::Io(e.to_string()))?;
                 Some(l)
             }
             TcpMode::Connect(_) => None,
@@ -167,7 +200,7 @@ impl TcpAdapter {
 
     /// Start the server program (a previous one is killed first) and connect to it once its
     /// port accepts; returns the connection.
-    fn start_server(&mut self, template: &str) -> Result<TcpStream, AdapterError> {
+    fn start_server(&mut self, template: &str) -> Result<TcpStream, SutError> {
         self.server = None; // kills the previous one
         let cfg = self.cfg.server.clone().expect("a server is configured");
         let uses_port = template.contains(PORT_PLACEHOLDER)
@@ -180,24 +213,10 @@ impl TcpAdapter {
         let fill = |s: &str| s.replace(PORT_PLACEHOLDER, &port);
         let addr = fill(template);
         let argv: Vec<String> = cfg.argv.iter().map(|a| fill(a)).collect();
-        let mut cmd = Command::new(&argv[0]);
-        cmd.args(&argv[1..])
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let mut proc = Marked::spawn(&mut cmd).map_err(|e| {
-            AdapterError::Start(format!(
-                "cannot start the server `{}`: {e} (hint: give a path to an executable, e.g. \
-                 ./server, or use sh -c '...')",
-                argv[0]
-            ))
-        })?;
-        let out = spawn_tail(proc.child.stdout.take().expect("piped"), 4096);
-        let err = spawn_tail(proc.child.stderr.take().expect("piped"), 4096);
-        let mut server = Server { proc, out, err };
+        let mut server = Server::start(&argv)?;
         let addrs: Vec<SocketAddr> = addr
             .to_socket_addrs()
-            .map_err(|e| AdapterError::Start(format!("bad address `{addr}`: {e}")))?
+            .map_err(|e| SutError::Start(format!("bad address `{addr}`: {e}")))?
             .collect();
         let deadline = Instant::now() + cfg.startup_timeout;
         loop {
@@ -208,7 +227,7 @@ impl TcpAdapter {
                 }
             }
             if let Ok(Some(st)) = server.proc.child.try_wait() {
-                return Err(AdapterError::Start(format!(
+                return Err(SutError::Start(format!(
                     "the server `{}` {} before accepting a connection on {addr}; {}",
                     argv.join(" "),
                     describe_status(st),
@@ -218,7 +237,7 @@ impl TcpAdapter {
             if Instant::now() >= deadline {
                 let output = server.output();
                 server.proc.kill();
-                return Err(AdapterError::Start(format!(
+                return Err(SutError::Start(format!(
                     "the server `{}` did not accept a connection on {addr} within {:?} \
                      (hint: check the port, or wait longer with --startup-timeout); {output}",
                     argv.join(" "),
@@ -229,7 +248,7 @@ impl TcpAdapter {
         }
     }
 
-    fn connect(&mut self) -> Result<(), AdapterError> {
+    fn connect(&mut self) -> Result<(), SutError> {
         self.drop_conn();
         let stream = match &self.cfg.mode {
             TcpMode::Connect(a) if self.cfg.server.is_some() => {
@@ -239,7 +258,7 @@ impl TcpAdapter {
             TcpMode::Connect(a) => {
                 let addrs: Vec<SocketAddr> = a
                     .to_socket_addrs()
-                    .map_err(|e| AdapterError::Start(format!("bad address `{a}`: {e}")))?
+                    .map_err(|e| SutError::Start(format!("bad address `{a}`: {e}")))?
                     .collect();
                 let mut last = None;
                 let mut got = None;
@@ -253,7 +272,7 @@ impl TcpAdapter {
                     }
                 }
                 got.ok_or_else(|| {
-                    AdapterError::Start(format!(
+                    SutError::Start(format!(
                         "cannot connect to {a}: {} (hint: is the SUT listening?)",
                         last.map(|e| e.to_string()).unwrap_or_default()
                     ))
@@ -271,7 +290,7 @@ impl TcpAdapter {
                                     .local_addr()
                                     .map(|x| x.to_string())
                                     .unwrap_or_else(|_| listen_addr(a));
-                                return Err(AdapterError::Start(format!(
+                                return Err(SutError::Start(format!(
                                     "no SUT connected to {at} within {:?} (hint: start the \
                                      SUT so that it connects there, or wait longer with \
                                      --connect-timeout)",
@@ -280,12 +299,12 @@ impl TcpAdapter {
                             }
                             std::thread::sleep(Duration::from_millis(5));
                         }
-                        Err(e) => return Err(AdapterError::Start(format!("accept: {e}"))),
+                        Err(e) => return Err(SutError::Start(format!("accept: {e}"))),
                     }
                 }
             }
         };
-        let io_err = |e: std::io::Error| AdapterError::Io(e.to_string());
+        let io_err = |e: std::io::Error| SutError::Io(e.to_string());
         stream.set_nonblocking(false).map_err(io_err)?;
         stream.set_nodelay(true).map_err(io_err)?;
         stream
@@ -302,6 +321,15 @@ impl TcpAdapter {
         );
         io.settle_hint = self.settle_hint;
         io.io_time = self.cfg.io_time;
+        if let Some(server) = self.server.as_ref() {
+            if self.cfg.process_quiescence && !self.codec.has_marker() {
+                use std::os::unix::io::AsRawFd;
+                io.probe = super::quiescence::ProcessProbe::tcp(
+                    server.proc.child.id(),
+                    stream.as_raw_fd(),
+                );
+            }
+        }
         self.conn = Some((stream, io));
         Ok(())
     }
@@ -312,17 +340,17 @@ impl TcpAdapter {
         }
     }
 
-    fn stopped(&mut self, s: Stop) -> AdapterError {
+    fn stopped(&mut self, s: Stop) -> SutError {
         self.drop_conn();
         match s {
-            Stop::Eof => AdapterError::Exited {
+            Stop::Eof => SutError::Exited {
                 status: "closed the connection".into(),
             },
             Stop::Err(e) => e,
         }
     }
 
-    fn io(&mut self) -> Result<&mut LineIo, AdapterError> {
+    fn io(&mut self) -> Result<&mut LineIo, SutError> {
         if self.conn.is_none() {
             self.connect()?;
         }
@@ -332,8 +360,8 @@ impl TcpAdapter {
 
 impl TcpAdapter {
     /// Give an input already encoded as a wire line (`\n` included; data arguments), with the
-    /// race contract of [`Adapter::send`] (for [`crate::data`]).
-    pub(crate) fn send_line(&mut self, line: &[u8]) -> Result<Sent, AdapterError> {
+    /// race contract of [`Sut::send`] (for [`crate::data`]).
+    pub(crate) fn send_line(&mut self, line: &[u8]) -> Result<Sent, SutError> {
         match self.io()?.send_line_with(line, &mut || false) {
             Ok(s) => Ok(s),
             Err(s) => Err(self.stopped(s)),
@@ -349,8 +377,8 @@ impl TcpAdapter {
     }
 }
 
-impl Adapter for TcpAdapter {
-    fn reset(&mut self) -> Result<(), AdapterError> {
+impl Sut for TcpAdapter {
+    fn reset(&mut self) -> Result<(), SutError> {
         if let (ResetMode::Line(line), Some((_, io))) = (&self.cfg.reset, self.conn.as_mut()) {
             let mut bytes = line.clone().into_bytes();
             bytes.push(b'\n');
@@ -362,7 +390,7 @@ impl Adapter for TcpAdapter {
         self.connect()
     }
 
-    fn send(&mut self, input: Label) -> Result<Sent, AdapterError> {
+    fn send(&mut self, input: Label) -> Result<Sent, SutError> {
         match self.io()?.send(input) {
             Ok(s) => Ok(s),
             Err(s) => Err(self.stopped(s)),
@@ -388,14 +416,15 @@ impl Adapter for TcpAdapter {
         }
     }
 
-    fn observe(&mut self, timeout: Duration) -> Result<Observation, AdapterError> {
+    fn observe(&mut self, timeout: Option<Duration>) -> Result<Observation, SutError> {
+        let timeout = timeout.unwrap_or(ioco_engine::sut::DEFAULT_OBSERVE);
         match self.io()?.observe(timeout) {
             Ok(o) => Ok(o),
             Err(s) => Err(self.stopped(s)),
         }
     }
 
-    fn close(&mut self) -> Result<(), AdapterError> {
+    fn close(&mut self) -> Result<(), SutError> {
         self.drop_conn();
         self.server = None;
         Ok(())

@@ -72,18 +72,18 @@
 //! * Before an input, the adapter waits [`TxsSocketConfig::io_time`] for an output in flight,
 //!   as TorXakis's `putSocket` waits its `ioTime`: an output that comes first is recorded
 //!   first and the input is not given ([`Sent::Raced`]). Where only quiescence is allowed
-//!   ([`DataSut::expect_quiet`]) any output is a Fail, so unless quiescence is established
+//!   ([`Sut::expect_quiet`]) any output is a Fail, so unless quiescence is established
 //!   since the last input or output it waits the whole quiescence time-out of the
-//!   specification's state ([`DataSut::settle_timeout`]) instead: an output later than the
+//!   specification's state ([`Sut::settle_timeout`]) instead: an output later than the
 //!   `ioTime` is judged where it belongs, not after the next input. An input on another
 //!   socket than the previous input is always at least `io_time` after it: a SUT reading its
 //!   sockets in parallel would otherwise see the two in either order (MovingArm's `Stop` then
 //!   `Up` on two ports).
-//! * Quiescence is a time-out ([`DataSut::set_timeout`]); TorXakis has no marker.
+//! * Quiescence is a time-out (the one [`Sut::observe`] is given); TorXakis has no marker.
 //! * Reset between runs: close every connection, then connect (accept) again. A connection
 //!   closed by the SUT is [`SutError::Exited`] ("closed the connection on host:port").
 //! * A line that does not decode to a value of the gate's sort is an output the model does
-//!   not allow ([`Observed::Malformed`], a Fail), except an integer beyond 64 bits, which ioco
+//!   not allow ([`SutError::UnknownOutput`], a Fail), except an integer beyond 64 bits, which ioco
 //!   cannot judge (an error); bytes that are not a line of UTF-8 text are an error.
 //!
 //! Ports: [`TxsSocketConfig::ports`] maps a `.txs` port to the port really used
@@ -96,7 +96,7 @@ use ioco_lang::ir::{Defs, Direction, Gate, Spec, Value};
 
 use ioco_lang::{txs_text, txs_xml};
 use ioco_model::Alphabet;
-use ioco_symbolic::online::{DataSut, Observed, Sent, SutError};
+use ioco_symbolic::online::{GateValue, Observation, Sent, Sut, SutError};
 use std::collections::{BTreeMap, HashMap};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::sync::mpsc::RecvTimeoutError;
@@ -271,6 +271,10 @@ pub struct TxsSocketConfig {
     /// Constructors whose name on the wire is not their model name (TorXakis overloads
     /// constructors, `.ioco` renames them): model name → name written and read.
     pub wire_ctors: BTreeMap<String, String>,
+    /// The SUT's command, started for each run before connecting (TorXakis's one-shot SUTs
+    /// serve one connection): `{port}` in it is replaced by a free port chosen per start for
+    /// the CNECTDEF's one `PORT`, `{port:N}` by one for its `PORT N`.
+    pub server: Option<super::tcp::ServerConfig>,
 }
 
 impl TxsSocketConfig {
@@ -286,6 +290,7 @@ impl TxsSocketConfig {
             write_timeout: Duration::from_secs(5),
             max_line: 64 * 1024,
             wire_ctors: BTreeMap::new(),
+            server: None,
         }
     }
 
@@ -310,6 +315,32 @@ impl TxsSocketConfig {
     pub fn port(&self, port: u16) -> u16 {
         self.ports.get(&port).copied().unwrap_or(port)
     }
+}
+
+/// The port placeholders of a command-line word: `{port}` (None) and `{port:N}` (N).
+fn placeholders(word: &str) -> Result<Vec<Option<u16>>, String> {
+    let mut found = Vec::new();
+    let mut rest = word;
+    while let Some(at) = rest.find("{port") {
+        rest = &rest[at + 5..];
+        if let Some(r) = rest.strip_prefix('}') {
+            found.push(None);
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix(':') {
+            let end = r
+                .find('}')
+                .ok_or_else(|| format!("an unclosed {{port:...}} in `{word}`"))?;
+            let n = r[..end].parse::<u16>().map_err(|_| {
+                format!(
+                    "{{port:{}}} in `{word}`: write {{port:N}} with a PORT N of the CNECTDEF",
+                    &r[..end]
+                )
+            })?;
+            found.push(Some(n));
+            rest = &r[end + 1..];
+        }
+    }
+    Ok(found)
 }
 
 /// `7890=41234,7891=41235` (commas or blanks between entries) → the port map of
@@ -351,8 +382,8 @@ fn resolve(host: &str, port: u16) -> Result<Vec<SocketAddr>, String> {
     Ok(addrs)
 }
 
-/// A system under test over TorXakis's sockets, as a [`DataSut`] (see the module
-/// documentation). [`TxsLabels`] puts it under the label-level [`Adapter`].
+/// A system under test over TorXakis's sockets, as a [`Sut`] over gate values (see the module
+/// documentation). [`TxsLabels`] puts it as a [`Sut`] over labels.
 pub struct TxsAdapter {
     spec: Arc<Spec>,
     /// The spec's types with the constructors' names on the wire (`wire_ctors`).
@@ -375,14 +406,22 @@ pub struct TxsAdapter {
     /// output): only then is an input given without waiting first.
     settled: bool,
     /// The quiescence time-out of the specification's current state, as the tester last said
-    /// ([`DataSut::settle_timeout`]); `None`: [`TxsAdapter::timeout`].
+    /// ([`Sut::settle_timeout`]); `None`: [`TxsAdapter::timeout`].
     settle_hint: Option<Duration>,
-    /// δ established by a whole time-out since last asked ([`DataSut::established`]).
+    /// δ established by a whole time-out since last asked ([`Sut::established`]).
     timeouts: u32,
-    /// The specification allows only quiescence now ([`DataSut::expect_quiet`]).
+    /// The specification allows only quiescence now ([`Sut::expect_quiet`]).
     quiet_expected: bool,
     /// The socket and time of the last input written.
     last_input: Option<(usize, Instant)>,
+    /// The SUT's process, when ioco starts it ([`TxsSocketConfig::server`]).
+    server: Option<super::tcp::Server>,
+    /// The ports chosen for this start: the CNECTDEF's port → the port used.
+    started: BTreeMap<u16, u16>,
+    /// Connections made so far, and whether a line went either way on the current one: a SUT
+    /// that refuses or drops a later run's connection before any line is one-shot.
+    connections: u32,
+    exchanged: bool,
 }
 
 impl TxsAdapter {
@@ -462,6 +501,30 @@ impl TxsAdapter {
                 "the port map names port {p}, which is no PORT of the CNECTDEF"
             ));
         }
+        if let Some(server) = &cfg.server {
+            let ports: std::collections::BTreeSet<u16> =
+                cfg.sockets.iter().map(|s| s.port).collect();
+            for a in &server.argv {
+                for n in placeholders(a)? {
+                    match n {
+                        None if ports.len() != 1 => {
+                            let list: Vec<String> = ports.iter().map(u16::to_string).collect();
+                            return Err(format!(
+                                "the CNECTDEF has the ports {}: write {{port:N}} in the SUT's \
+                                 command for each PORT N it serves, not {{port}}",
+                                list.join(", ")
+                            ));
+                        }
+                        Some(n) if !ports.contains(&n) => {
+                            return Err(format!(
+                                "{{port:{n}}} in the SUT's command names no PORT of the CNECTDEF"
+                            ));
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
         let mut listeners = Vec::new();
         if cfg.side == TxsSide::Server {
             for s in &cfg.sockets {
@@ -499,7 +562,77 @@ impl TxsAdapter {
             timeouts: 0,
             quiet_expected: false,
             last_input: None,
+            server: None,
+            started: BTreeMap::new(),
+            connections: 0,
+            exchanged: false,
         })
+    }
+
+    /// The port used for the CNECTDEF's `port`: the one chosen for this start of the SUT, else
+    /// the port map's.
+    fn port(&self, port: u16) -> u16 {
+        self.started
+            .get(&port)
+            .copied()
+            .unwrap_or_else(|| self.cfg.port(port))
+    }
+
+    /// Start the SUT's command (the previous one is killed first), with fresh ports for its
+    /// placeholders (client side) or our listening ports (server side).
+    fn start_server(&mut self) -> Result<(), SutError> {
+        self.server = None;
+        self.started.clear();
+        let Some(cfg) = self.cfg.server.clone() else {
+            return Ok(());
+        };
+        let mut chosen: BTreeMap<u16, u16> = BTreeMap::new();
+        for s in &self.cfg.sockets {
+            let used = match self.cfg.side {
+                TxsSide::Client => super::tcp::free_port()?,
+                TxsSide::Server => self
+                    .local_addrs()
+                    .get(
+                        self.cfg
+                            .sockets
+                            .iter()
+                            .position(|x| x.port == s.port)
+                            .unwrap_or(0),
+                    )
+                    .map(|a| a.port())
+                    .unwrap_or(s.port),
+            };
+            chosen.entry(s.port).or_insert(used);
+        }
+        let argv: Vec<String> = cfg
+            .argv
+            .iter()
+            .map(|a| {
+                let mut a = a.clone();
+                for (file, used) in &chosen {
+                    a = a.replace(&format!("{{port:{file}}}"), &used.to_string());
+                }
+                if let Some(used) = chosen.values().next().filter(|_| chosen.len() == 1) {
+                    a = a.replace("{port}", &used.to_string());
+                }
+                a
+            })
+            .collect();
+        // client side: only the ports the command was told are moved; the others stay as in
+        // the file (or the port map)
+        if self.cfg.side == TxsSide::Client {
+            for (file, used) in chosen {
+                let named = cfg.argv.iter().any(|a| {
+                    a.contains(&format!("{{port:{file}}}"))
+                        || (a.contains("{port}") && self.cfg.sockets.len() == 1)
+                });
+                if named {
+                    self.started.insert(file, used);
+                }
+            }
+        }
+        self.server = Some(super::tcp::Server::start(&argv)?);
+        Ok(())
     }
 
     /// The local addresses listened on (server side), one per socket, e.g. to learn
@@ -514,7 +647,7 @@ impl TxsAdapter {
     /// `host:port` of socket `i` as used (after the port map), for messages.
     fn addr(&self, i: usize) -> String {
         let s = &self.cfg.sockets[i];
-        let port = self.cfg.port(s.port);
+        let port = self.port(s.port);
         if port == s.port {
             format!("{}:{}", s.host, port)
         } else {
@@ -534,7 +667,12 @@ impl TxsAdapter {
     /// Connect (client side) or accept (server side) every socket.
     fn connect(&mut self) -> Result<(), SutError> {
         self.disconnect();
-        let deadline = Instant::now() + self.cfg.connect_timeout;
+        let mut wait = self.cfg.connect_timeout;
+        if let Some(server) = &self.cfg.server {
+            wait = wait.max(server.startup_timeout);
+            self.start_server()?;
+        }
+        let deadline = Instant::now() + wait;
         let streams = match self.cfg.side {
             TxsSide::Client => {
                 let mut v = Vec::new();
@@ -561,12 +699,31 @@ impl TxsAdapter {
         }
         self.settled = false;
         self.last_input = None;
+        self.connections += 1;
+        self.exchanged = false;
         Ok(())
     }
 
-    fn connect_one(&self, i: usize, deadline: Instant) -> Result<TcpStream, SutError> {
+    /// A start error if the SUT ioco started has exited.
+    fn server_ended(&mut self, waiting_for: &str) -> Result<(), SutError> {
+        let Some(server) = self.server.as_mut() else {
+            return Ok(());
+        };
+        match server.ended() {
+            Some(how) => {
+                let argv = self.cfg.server.as_ref().map(|c| c.argv.join(" "));
+                Err(SutError::Start(format!(
+                    "the SUT `{}` {how}, before {waiting_for}",
+                    argv.unwrap_or_default()
+                )))
+            }
+            None => Ok(()),
+        }
+    }
+
+    fn connect_one(&mut self, i: usize, deadline: Instant) -> Result<TcpStream, SutError> {
         let s = &self.cfg.sockets[i];
-        let port = self.cfg.port(s.port);
+        let port = self.port(s.port);
         let addrs = resolve(&s.host, port).map_err(SutError::Broken)?;
         let mut last = String::from("no address");
         loop {
@@ -578,20 +735,41 @@ impl TxsAdapter {
                     Err(e) => last = e.to_string(),
                 }
             }
+            self.server_ended(&format!("accepting a connection on {}", self.addr(i)))?;
             if Instant::now() >= deadline {
+                let hint = if self.cfg.server.is_some() {
+                    "the SUT was started but does not listen there: check the port in its \
+                     command ({port} or {port:N} for the CNECTDEF's PORT N), or wait longer \
+                     with --startup-timeout"
+                        .to_string()
+                } else if self.connections > 0 {
+                    "the SUT accepted the connection of an earlier run and refuses this one: \
+                     TorXakis's SUTs serve one connection; give its command with --sut \
+                     \"CMD {port}\" to start it for each run, or test with --runs 1"
+                        .to_string()
+                } else {
+                    "the CNECTDEF is CLIENTSOCK, so the SUT must listen there; is it running? \
+                     (--sut \"CMD {port}\" starts it for each run)"
+                        .to_string()
+                };
                 return Err(SutError::Broken(format!(
                     "could not start the SUT: cannot connect to {} within {} s: {last} \
-                     (hint: the CNECTDEF is CLIENTSOCK, so the SUT must listen there; is it \
-                     running?)",
+                     (hint: {hint})",
                     self.addr(i),
-                    self.cfg.connect_timeout.as_secs_f64()
+                    self.cfg
+                        .server
+                        .as_ref()
+                        .map_or(self.cfg.connect_timeout, |s| s
+                            .startup_timeout
+                            .max(self.cfg.connect_timeout))
+                        .as_secs_f64()
                 )));
             }
             std::thread::sleep(Duration::from_millis(20));
         }
     }
 
-    fn accept_all(&self, deadline: Instant) -> Result<Vec<TcpStream>, SutError> {
+    fn accept_all(&mut self, deadline: Instant) -> Result<Vec<TcpStream>, SutError> {
         let mut got: Vec<Option<TcpStream>> = (0..self.listeners.len()).map(|_| None).collect();
         loop {
             for (i, l) in self.listeners.iter().enumerate() {
@@ -611,6 +789,7 @@ impl TxsAdapter {
             if got.iter().all(Option::is_some) {
                 return Ok(got.into_iter().flatten().collect());
             }
+            self.server_ended("connecting to ioco")?;
             if Instant::now() >= deadline {
                 let missing: Vec<String> = got
                     .iter()
@@ -639,8 +818,30 @@ impl TxsAdapter {
         Ok(())
     }
 
+    /// The quiescence time-out of an observation that is given none (`Sut::observe(None)`).
+    pub fn set_timeout(&mut self, timeout: Duration) {
+        self.timeout = timeout;
+    }
+
+    /// After a later run's connection is dropped before any line: why, and what to do.
+    fn one_shot_hint(&self) -> &'static str {
+        if self.connections > 1 && !self.exchanged && self.cfg.server.is_none() {
+            " (hint: the SUT served the connection of an earlier run and drops this one: \
+             TorXakis's SUTs serve one connection; give its command with --sut \"CMD {port}\" \
+             to start it for each run, or test with --runs 1)"
+        } else {
+            ""
+        }
+    }
+
     fn closed(&mut self, socket: usize) -> SutError {
-        let e = SutError::Exited(format!("closed the connection on {}", self.addr(socket)));
+        let e = SutError::Exited {
+            status: format!(
+                "closed the connection on {}{}",
+                self.addr(socket),
+                self.one_shot_hint()
+            ),
+        };
         self.disconnect();
         e
     }
@@ -656,6 +857,7 @@ impl TxsAdapter {
                     match ev {
                         Event::Line(bytes) => {
                             self.partial[r] = false;
+                            self.exchanged = true;
                             return Ok(Some((socket, bytes)));
                         }
                         Event::Partial => self.partial[r] = true,
@@ -672,8 +874,9 @@ impl TxsAdapter {
                         Event::Eof => return Err(self.closed(socket)),
                         Event::Failed(m) => {
                             let e = SutError::Broken(format!(
-                                "I/O error on {}: {m}",
-                                self.addr(socket)
+                                "I/O error on {}: {m}{}",
+                                self.addr(socket),
+                                self.one_shot_hint()
                             ));
                             self.disconnect();
                             return Err(e);
@@ -748,7 +951,11 @@ impl TxsAdapter {
     }
 
     /// The output a line read on `socket` is.
-    pub fn decode_line(&self, socket: usize, bytes: &[u8]) -> Result<Observed, SutError> {
+    pub fn decode_line(
+        &self,
+        socket: usize,
+        bytes: &[u8],
+    ) -> Result<Observation<GateValue>, SutError> {
         let Ok(text) = std::str::from_utf8(bytes) else {
             return Err(SutError::Broken(format!(
                 "the SUT wrote malformed output on {}: a line that is not UTF-8 text",
@@ -757,7 +964,7 @@ impl TxsAdapter {
         };
         let text = text.strip_suffix('\r').unwrap_or(text);
         let Some(d) = &self.cfg.sockets[socket].decode else {
-            return Ok(Observed::Malformed(format!(
+            return Err(no_output(format!(
                 "`{text}` on {}, where no output is read",
                 self.addr(socket)
             )));
@@ -768,10 +975,7 @@ impl TxsAdapter {
             .iter()
             .find(|g| g.name == d.gate && g.dir == Direction::Output)
         else {
-            return Ok(Observed::Malformed(format!(
-                "`{text}`: no gate `{}`",
-                d.gate
-            )));
+            return Err(no_output(format!("`{text}`: no gate `{}`", d.gate)));
         };
         let n = g.params.len();
         let mut pieces = Vec::with_capacity(n);
@@ -812,20 +1016,21 @@ impl TxsAdapter {
                             i64::MAX
                         )));
                     }
-                    return Ok(Observed::Malformed(msg));
+                    return Err(no_output(msg));
                 }
             }
         }
-        Ok(Observed::Output(g.name.clone(), values))
+        Ok(Observation::Output((g.name.clone(), values)))
     }
 }
 
-impl DataSut for TxsAdapter {
+impl Sut<GateValue> for TxsAdapter {
     fn reset(&mut self) -> Result<(), SutError> {
         self.connect()
     }
 
-    fn send(&mut self, gate: &str, args: &[Value]) -> Result<Sent, SutError> {
+    fn send(&mut self, input: GateValue) -> Result<Sent<GateValue>, SutError> {
+        let (gate, args) = (input.0.as_str(), &input.1[..]);
         self.ensure_connected()?;
         let (socket, line) = self.encode_line(gate, args).map_err(SutError::Broken)?;
         // an output already there, or still on its way, comes first: unless quiescence is
@@ -847,18 +1052,17 @@ impl DataSut for TxsAdapter {
         }
         if let Some((s, bytes)) = self.next_line(wait)? {
             self.settled = false;
-            return Ok(match self.decode_line(s, &bytes)? {
-                Observed::Output(g, v) => Sent::Raced(g, v),
-                Observed::Malformed(m) => Sent::RacedMalformed(m),
-                Observed::Quiescent => unreachable!("a line is no quiescence"),
-            });
+            return match self.decode_line(s, &bytes)? {
+                Observation::Output(x) => Ok(Sent::Raced(x)),
+                Observation::Quiescent => unreachable!("a line is no quiescence"),
+            };
         }
         let timeout = self.cfg.write_timeout;
         match write_bounded(&mut self.conns[socket], &line, timeout) {
             Ok(()) => {
                 self.last_input = Some((socket, Instant::now()));
                 self.settled = false;
-                Ok(Sent::Sent)
+                Ok(Sent::Accepted)
             }
             Err(Stop::Eof) => Err(self.closed(socket)),
             Err(Stop::Err(e)) => {
@@ -868,7 +1072,10 @@ impl DataSut for TxsAdapter {
         }
     }
 
-    fn observe(&mut self) -> Result<Observed, SutError> {
+    fn observe(&mut self, timeout: Option<Duration>) -> Result<Observation<GateValue>, SutError> {
+        if let Some(t) = timeout {
+            self.timeout = t;
+        }
         self.ensure_connected()?;
         match self.next_line(self.timeout)? {
             Some((s, bytes)) => {
@@ -878,13 +1085,9 @@ impl DataSut for TxsAdapter {
             None => {
                 self.settled = true;
                 self.timeouts += 1;
-                Ok(Observed::Quiescent)
+                Ok(Observation::Quiescent)
             }
         }
-    }
-
-    fn set_timeout(&mut self, timeout: Duration) {
-        self.timeout = timeout;
     }
 
     fn settle_timeout(&mut self, timeout: Duration) {
@@ -899,9 +1102,15 @@ impl DataSut for TxsAdapter {
         [0, 0, std::mem::take(&mut self.timeouts), 0]
     }
 
-    fn close(&mut self) {
+    fn close(&mut self) -> Result<(), SutError> {
         self.disconnect();
+        Ok(())
     }
+}
+
+/// A line that is no output of the specification, and why (a Fail).
+fn no_output(why: String) -> SutError {
+    SutError::UnknownOutput { line: why }
 }
 
 impl Drop for TxsAdapter {
@@ -910,7 +1119,7 @@ impl Drop for TxsAdapter {
     }
 }
 
-/// A [`TxsAdapter`] under the label-level [`Adapter`], for models whose values are enumerated
+/// A [`TxsAdapter`] as a [`Sut`] over labels, for models whose values are enumerated
 /// into labels (`Action(Plus(1,2))`).
 pub type TxsLabels = super::labels::Labels<TxsAdapter>;
 
@@ -986,28 +1195,32 @@ model M {
         assert_eq!(a.encode_line("Two", &two).unwrap(), (0, b"4,-5\n".to_vec()));
         assert_eq!(a.encode_line("Go", &[]).unwrap(), (1, b"go\n".to_vec()));
         let out = |x, y, z| {
-            Observed::Output(
+            Observation::Output((
                 "Out".into(),
                 vec![Value::Int(x), Value::Bool(y), Value::Int(z)],
-            )
+            ))
         };
         // takeWhileNot / dropWhile (dropWhileNot ...): runs of separators, either character
         assert_eq!(a.decode_line(0, b"1@True@-3"), Ok(out(1, true, -3)));
         assert_eq!(a.decode_line(0, b"1@@#false#(-3)\r"), Ok(out(1, false, -3)));
         // the last value is the whole rest
-        match a.decode_line(0, b"1@True@-3@4").unwrap() {
-            Observed::Malformed(m) => assert!(m.contains("value 3 of 3: `-3@4`"), "{m}"),
+        match a.decode_line(0, b"1@True@-3@4") {
+            Err(SutError::UnknownOutput { line: m }) => {
+                assert!(m.contains("value 3 of 3: `-3@4`"), "{m}")
+            }
             other => panic!("{other:?}"),
         }
-        match a.decode_line(0, b"1@True").unwrap() {
-            Observed::Malformed(m) => assert!(m.contains("the end of the line"), "{m}"),
+        match a.decode_line(0, b"1@True") {
+            Err(SutError::UnknownOutput { line: m }) => {
+                assert!(m.contains("the end of the line"), "{m}")
+            }
             other => panic!("{other:?}"),
         }
         // a gate without values: any line
         for line in [&b"stopped"[..], b"", b"anything at all"] {
             assert_eq!(
                 a.decode_line(1, line),
-                Ok(Observed::Output("Done".into(), vec![]))
+                Ok(Observation::Output(("Done".into(), vec![])))
             );
         }
     }
@@ -1070,16 +1283,13 @@ model M {
         let line = format!("{}@{}@{}", m("1"), m("false"), m("-3"));
         assert_eq!(
             a.decode_line(0, line.as_bytes()),
-            Ok(Observed::Output(
+            Ok(Observation::Output((
                 "Out".into(),
                 vec![Value::Int(1), Value::Bool(false), Value::Int(-3)]
-            ))
+            )))
         );
-        match a
-            .decode_line(0, b"<TorXakisMsg>1</TorXakisMsg>@1@2")
-            .unwrap()
-        {
-            Observed::Malformed(m) => assert!(m.contains("value 2 of 3"), "{m}"),
+        match a.decode_line(0, b"<TorXakisMsg>1</TorXakisMsg>@1@2") {
+            Err(SutError::UnknownOutput { line: m }) => assert!(m.contains("value 2 of 3"), "{m}"),
             other => panic!("{other:?}"),
         }
     }
@@ -1111,12 +1321,12 @@ model M {
         );
         assert_eq!(
             a.decode_line(0, b"Cons(True,Nil)"),
-            Ok(Observed::Output("Out".into(), vec![one.clone()]))
+            Ok(Observation::Output(("Out".into(), vec![one.clone()])))
         );
         // the model's own name is not a wire name
         assert!(matches!(
             a.decode_line(0, b"Cons_B(True,Nil_B)"),
-            Ok(Observed::Malformed(_))
+            Err(SutError::UnknownOutput { .. })
         ));
         // labels keep the model's names
         assert_eq!(

@@ -1,6 +1,6 @@
 //! The one tester of [`ioco_engine`] (tutorial Alg. 2), its seams and its explicit engine,
 //! re-exported, with the symbolic engine of `ioco-symbolic` ([`symbolic`]: an STS with data,
-//! [`Data`]: a system under test with data as a [`Sut`]) and its switch-coverage purposes
+//! over the one [`Sut`] interface, with gate values) and its switch-coverage purposes
 //! ([`purpose_seg`]). The purposes' steering over an LTS and over a symbolic test graph live in
 //! their theory crates (`ioco_games::steered`, `ioco_stg::steered`).
 
@@ -8,8 +8,7 @@ pub use ioco_engine::Timed;
 pub use ioco_engine::{alg2, explicit, replay};
 pub use ioco_engine::{run, Ended};
 pub use ioco_engine::{Choice, Event, Selection, Stop};
-pub use ioco_engine::{Obs, Sent, Sut, SutError};
+pub use ioco_engine::{Observation, Sent, Sut, SutError};
 pub use ioco_engine::{Quiet, Refusal, Specification};
-pub use ioco_symbolic::data_sut::Data;
 pub use ioco_symbolic::engine as symbolic;
 pub use ioco_symbolic::purpose_seg;

@@ -90,7 +90,7 @@ pub fn online(
     seed: u64,
     steps: usize,
 ) -> ioco_symbolic::tracker::Step {
-    use ioco_symbolic::online::{DataSut, Observed, Sent, SpecSut};
+    use ioco_symbolic::online::{Observation, Sent, SpecSut, Sut};
     use ioco_symbolic::tracker::Step;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
@@ -104,16 +104,14 @@ pub fn online(
             None
         };
         let r = if let Some((g, w)) = input {
-            match sut.send(&g, &w).unwrap() {
-                Sent::Sent => t.after_input(&g, &w),
-                Sent::Raced(g, w) => t.after_output(&g, &w),
-                Sent::RacedMalformed(m) => panic!("{m}"),
+            match sut.send((g.clone(), w.clone())).unwrap() {
+                Sent::Accepted => t.after_input(&g, &w),
+                Sent::Raced((g, w)) => t.after_output(&g, &w),
             }
         } else {
-            match sut.observe().unwrap() {
-                Observed::Output(g, w) => t.after_output(&g, &w),
-                Observed::Quiescent => t.after_quiescence(),
-                Observed::Malformed(m) => panic!("{m}"),
+            match sut.observe(None).unwrap() {
+                Observation::Output((g, w)) => t.after_output(&g, &w),
+                Observation::Quiescent => t.after_quiescence(),
             }
         };
         if r != Step::Ok {
