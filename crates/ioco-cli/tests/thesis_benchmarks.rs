@@ -111,6 +111,23 @@ fn le_3center_meets_table_3_1_and_the_compatible_pairs_of_table_3_2() {
         t31,
         (284, 448, 7, 164, 164, "1.20", "3.67"),
     );
+    // Alg. 5 as printed (the first Table 3.2 of docs/experiments.md): it applies inputs some
+    // current state lacks, so no pair shares an observation but 142 / 116 are separated only
+    // by such an input.
+    check(
+        LE,
+        Some("LE3Center"),
+        &["--alg5-as-printed"],
+        t31,
+        (284, 166, 8, 0, 142, "1.02", "1.06"),
+    );
+    check(
+        LE,
+        Some("LE3Center"),
+        &["--alg5-as-printed", "--non-enabling", "every-child"],
+        t31,
+        (284, 448, 7, 0, 116, "1.06", "1.15"),
+    );
 }
 
 #[test]
@@ -284,6 +301,8 @@ fn tcp_meets_table_3_1s_states_and_labels_not_its_transitions() {
     let tcp = "examples/thesis/tcp.aut";
     check(tcp, None, &[], t31, (58, 27, 3, 12, 12, "1.89", "2.60"));
     check(tcp, None, EVERY, t31, (58, 25, 3, 12, 12, "1.89", "2.60"));
+    let printed = &["--alg5-as-printed"];
+    check(tcp, None, printed, t31, (58, 27, 4, 10, 10, "1.58", "1.88"));
 }
 
 /// Table 6.1 of the thesis on the ch. 6 form of a TCP automaton of ch. 3 (tcp.aut's state k

@@ -12,10 +12,17 @@
 //! observation ends there with `P`'s incompatible pairs undistinguished; any LCA found is an
 //! internal node, whose witness is valid (Def. 3.22) whether the graph is complete or not.
 //!
+//! By default ([`AdgOptions::valid_inputs`]) only an LCA whose witness is a test case for
+//! every state of `P` is taken (thesis Def. 3.15: every input it applies is enabled wherever
+//! it is applied); without one the observation ends with `P`'s incompatible pairs
+//! undistinguished. Alg. 5 as printed takes any LCA, and its ADG may apply an input a state
+//! of `P` lacks ([`check_def_3_15`] finds such a place).
+//!
 //! Besides Table 3.2's count of incompatible pairs sharing an observation, the metrics count
-//! the pairs not separated by an output ([`AdgMetrics::unseparated_pairs`]): the ADG applies
-//! one input to all of `P`, and a state not enabling it stops there, separated from the others
-//! in Table 3.2's sense only.
+//! the pairs not separated by an output ([`AdgMetrics::unseparated_pairs`]): as printed, the
+//! ADG may apply one input to all of `P`, and a state not enabling it stops there, separated
+//! from the others in Table 3.2's sense only. For a valid ADG both counts are equal (a pair
+//! not separated by an output reaches a common leaf).
 //!
 //! Identifiers (the notes' recommended design, still harmonised): the ADG for every state,
 //! then, for the incompatible pairs the ADG leaves ([`Pairwise`]: by default those it does
