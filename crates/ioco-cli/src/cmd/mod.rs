@@ -18,7 +18,6 @@ pub mod schema;
 pub mod show;
 pub mod sut;
 pub mod test;
-pub mod test_data;
 pub mod translate;
 
 use ioco_model::QuiescencePolicy;

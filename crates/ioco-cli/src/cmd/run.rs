@@ -17,7 +17,6 @@
 
 pub use super::args::RunArgs as Args;
 use super::sut::{base_options, load_timed, seed_or_clock};
-use super::test_data::data_factory;
 use super::Outcome;
 use crate::load::load_spec;
 use ioco_exec::sts_suite::{execute, from_json, model_hash, ExecOptions, StsSuite};
@@ -213,7 +212,7 @@ fn run_sts(
     }
     let spec = load_spec(&model)?;
     let mut tracker =
-        super::test_data::tracker(&spec).map_err(|e| miette!("{}: {e}", model.display()))?;
+        ioco_exec::data_session::tracker(&spec).map_err(|e| miette!("{}: {e}", model.display()))?;
     let sys = &tracker.sys;
     let purposes: Vec<Purpose> = suite
         .purposes
@@ -229,7 +228,7 @@ fn run_sts(
             u.reason
         );
     }
-    let factory = data_factory(&args.sut, &spec)?;
+    let factory = args.sut.data_factory(&spec)?;
     // as `ioco test` and the explicit `ioco run`: from the clock unless --seed, printed
     let seed = super::sut::seed_or_clock(args.seed);
     errln!(
@@ -241,7 +240,7 @@ fn run_sts(
     let mut sut = factory(seed).map_err(|e| miette!("{e}"))?;
     // the quiescence time-out of the state the specification is in (sound: a late allowed
     // output is never read as δ)
-    let timeouts = super::test_data::timeouts(&spec, &args.sut)?;
+    let timeouts = args.sut.data_timeouts(&spec)?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let (progress, bar) = super::progress(purposes.len() * args.repetitions.unwrap_or(1).max(1));
     super::partial_reports(&args.report, "suite", seed, &model);
