@@ -3,7 +3,6 @@
 pub mod analyze;
 pub mod args;
 pub mod check;
-pub mod check_data;
 pub mod compare;
 pub mod explore;
 pub mod fmt;
