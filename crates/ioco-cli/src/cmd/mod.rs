@@ -3,24 +3,20 @@
 pub mod analyze;
 pub mod args;
 pub mod check;
-pub mod check_data;
 pub mod compare;
 pub mod explore;
 pub mod fmt;
 pub mod gen;
-pub mod gen_sts;
 pub mod learn;
 pub mod picture;
 pub mod purpose;
 pub mod replay;
 pub mod report;
 pub mod run;
-pub mod run_sts;
 pub mod schema;
 pub mod show;
 pub mod sut;
 pub mod test;
-pub mod test_data;
 pub mod translate;
 
 use ioco_model::QuiescencePolicy;

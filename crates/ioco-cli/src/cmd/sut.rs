@@ -9,13 +9,22 @@ use ioco_exec::adapter::labels::Labels;
 use ioco_exec::adapter::process::{ProcessAdapter, ProcessConfig, ResetMode};
 use ioco_exec::adapter::sim::{SimOptions, Simulator};
 use ioco_exec::adapter::tcp::{ServerConfig, TcpAdapter, TcpConfig, TcpMode, PORT_PLACEHOLDER};
+use ioco_exec::adapter::txs::TxsAdapter;
 use ioco_exec::adapter::wire::{Format, Mapping, WireConfig};
 use ioco_exec::adapter::Sut;
+use ioco_exec::data::{DataAdapter, DataTarget};
+use ioco_exec::data_session::DataFactory;
 use ioco_exec::{OnlineOptions, RunVerdict, Summary, SutError};
+use ioco_lang::ir::Spec;
 use ioco_model::Lts;
+use ioco_symbolic::online::{GateValue, SpecSut, Sut as DataSut, Timeouts as DataTimeouts};
+use ioco_symbolic::SymbolicSpec;
 use miette::{miette, IntoDiagnostic, Result};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::Mutex;
 use std::time::Duration;
 
 /// How to reach the system under test (shared by `test`, `run`, `replay`).
@@ -567,6 +576,141 @@ impl SutArgs {
         cfg.ready_line = self.ready_line.clone();
         cfg.startup_grace = self.startup_grace;
         cfg.start_tries = self.retries + 1;
+    }
+
+    /// The systems under test of the SUT options, for `spec` (the symbolic engine's: gate
+    /// values).
+    pub fn data_factory(&self, spec: &Arc<Spec>) -> Result<DataFactory> {
+        let sut = self;
+        if let Some((_, make)) = sut.http_service()? {
+            return Ok(Box::new(move |_| {
+                Ok(Box::new(make()) as Box<dyn DataSut<GateValue>>)
+            }));
+        }
+        let wire = sut.wire()?;
+        let settle = Duration::from_millis(sut.timeout_ms());
+        let timeout = Duration::from_millis(sut.timeout_ms());
+        // a .txs model's CNECTDEF (with --sut "CMD {port}": the SUT started for each run)
+        if let Some((_, cfg)) = sut.txs_connection()? {
+            // check the configuration against the model now, for a clear error
+            let first = TxsAdapter::new(spec.clone(), cfg.clone()).map_err(|e| miette!("{e}"))?;
+            let first = Mutex::new(Some(first));
+            let spec = spec.clone();
+            return Ok(Box::new(move |_| {
+                let mut a = match first.lock().unwrap_or_else(|p| p.into_inner()).take() {
+                    Some(a) => a,
+                    None => TxsAdapter::new(spec.clone(), cfg.clone())?,
+                };
+                a.timeout = timeout;
+                Ok(Box::new(a) as Box<dyn DataSut<GateValue>>)
+            }));
+        }
+        let target = if let Some(addr) = &sut.tcp {
+            Some(DataTarget::Tcp(sut.tcp_config(
+                TcpMode::Connect(addr.clone()),
+                wire.clone(),
+                settle,
+            )?))
+        } else if let Some(cmd) = &sut.cmd {
+            let mut cfg = ProcessConfig::from_command_line(cmd).map_err(|e| miette!("{e}"))?;
+            cfg.wire = wire.clone();
+            cfg.reset = sut.reset();
+            cfg.settle = settle;
+            sut.startup(&mut cfg);
+            Some(DataTarget::Process(cfg))
+        } else {
+            None
+        };
+        if let Some(target) = target {
+            // check the mapping against the gates now, for a clear error
+            DataAdapter::new(spec.clone(), target.clone()).map_err(|e| miette!("{e}"))?;
+            let spec = spec.clone();
+            return Ok(Box::new(move |_| {
+                let mut a = DataAdapter::new(spec.clone(), target.clone())?;
+                a.timeout = timeout;
+                Ok(Box::new(a) as Box<dyn DataSut<GateValue>>)
+            }));
+        }
+        if let Some(port) = &sut.listen {
+            let cfg = sut.tcp_config(TcpMode::Listen(port.clone()), wire, settle)?;
+            let mut a =
+                DataAdapter::new(spec.clone(), DataTarget::Tcp(cfg)).map_err(|e| miette!("{e}"))?;
+            a.timeout = timeout;
+            if let Some(addr) = a.local_addr() {
+                // where the SUT must connect (the port, when `--listen 0` picked a free one)
+                errln!("ioco: listening on {addr}");
+                let _ = sut.bound.set(addr.to_string());
+            }
+            let cell = Mutex::new(Some(a));
+            return Ok(Box::new(move |_| {
+                let a = cell
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .take()
+                    .ok_or("--listen serves one SUT: use --jobs 1")?;
+                Ok(Box::new(a) as Box<dyn DataSut<GateValue>>)
+            }));
+        }
+        if let Some(path) = &sut.sim {
+            let imp = crate::load::load_spec(path)?;
+            // fail early on a model the engine cannot handle
+            SymbolicSpec::with_z3(imp.clone()).map_err(|e| miette!("{}: {e}", path.display()))?;
+            return Ok(Box::new(move |seed| {
+                let sim = SymbolicSpec::with_z3(imp.clone())?;
+                Ok(
+                    Box::new(SpecSut::new(sim, ChaCha8Rng::seed_from_u64(seed ^ 0x5eed)))
+                        as Box<dyn DataSut<GateValue>>,
+                )
+            }));
+        }
+        Err(miette!(
+            help = "e.g. --sut \"./my-sut --ack\" --quiescence-marker '#quiet'",
+            "no system under test: give --sut, --tcp, --listen, --http or --sim"
+        ))
+    }
+
+    /// The quiescence time-outs of a session with data: the model's `@timeout`s (model, gates,
+    /// locations), `--timeout` overriding the model's, overridden by `--timeout-gate NAME=MS`
+    /// and `--timeout-location [MODEL.]LOCATION=MS`; combined by the rule of
+    /// `ioco_symbolic::online::Timeouts` (the maximum over what applies).
+    pub fn data_timeouts(&self, spec: &Spec) -> Result<DataTimeouts> {
+        let sut = self;
+        let mut t = DataTimeouts::of_spec(spec, Duration::from_millis(sut.timeout_ms()));
+        if let Some(ms) = sut.timeout {
+            // An explicit `--timeout` overrides the model's own `@timeout`.
+            t.default = Duration::from_millis(ms);
+        }
+        let split = |opt: &str, g: &str| -> Result<(String, Duration)> {
+            let (name, v) = g
+                .rsplit_once('=')
+                .ok_or_else(|| miette!(help = format!("write {opt} NAME=MS"), "bad {opt} `{g}`"))?;
+            let d = parse_ms(v).ok_or_else(|| {
+                miette!(
+                    help = "milliseconds (2000) or 2s, 500ms",
+                    "bad {opt} `{g}`: `{v}` is not a duration"
+                )
+            })?;
+            Ok((name.trim().trim_end_matches(['?', '!']).to_string(), d))
+        };
+        for g in &sut.timeout_gate {
+            let (name, d) = split("--timeout-gate", g)?;
+            t.set_gate(spec, &name, d).map_err(|gates| {
+                miette!(
+                    help = gates,
+                    "--timeout-gate `{g}`: the model has no gate `{name}`"
+                )
+            })?;
+        }
+        for l in &sut.timeout_location {
+            let (name, d) = split("--timeout-location", l)?;
+            if !t.set_location(spec, &name, d) {
+                return Err(miette!(
+                    help = "name a location as LOCATION or MODEL.LOCATION",
+                    "--timeout-location `{l}`: the model has no location `{name}`"
+                ));
+            }
+        }
+        Ok(t)
     }
 
     pub fn factory(&self, spec: &Lts) -> Result<Factory> {
