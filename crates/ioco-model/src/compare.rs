@@ -269,7 +269,7 @@ pub fn compare(
                 }
                 if let Some(limit) = opts.max_memory {
                     // checked every 4096 pairs: a few MB of growth at most between checks
-                    if n % 4096 == 0 {
+                    if n.is_multiple_of(4096) {
                         let held = si.heap_bytes()
                             + ss.heap_bytes()
                             // the map of seen pairs: a power-of-two table, 7/8 full at most
