@@ -33,6 +33,9 @@ pub enum Outcome {
     /// (a purpose never reached, a test the implementation never followed, a failure that did
     /// not reproduce): exit 3.
     Inconclusive,
+    /// Interrupted (SIGINT, SIGTERM, SIGHUP) after the command saved what it had (an
+    /// interrupted `learn` writes its hypothesis so far): exit 130, as the signal handler's.
+    Interrupted,
 }
 
 impl Outcome {
@@ -42,6 +45,7 @@ impl Outcome {
             Outcome::Ok => ExitCode::SUCCESS,
             Outcome::Fail => ExitCode::from(1),
             Outcome::Inconclusive => ExitCode::from(3),
+            Outcome::Interrupted => ExitCode::from(130),
         }
     }
 }
