@@ -3,10 +3,12 @@
 //! `cargo bench -p ioco-exec --bench online` measures:
 //! 1. in-process: online testing (uniform strategy) of a 10,000-state deterministic model
 //!    against the simulator of the same model, in steps/s, versus a bare loop that walks the same
-//!    transition table with the same random generator (target: at least 1/3 of it);
+//!    transition table with the same random generator (target, issue #30: at least 1/2 of it);
 //! 2. over stdin/stdout: online testing of a child process with the quiescence marker, in
 //!    round trips/s (coin? then coffee!), versus a raw pipe ping-pong with the same child
-//!    (target: at least 50% of it). The child is this binary run with `--child`.
+//!    (target, issue #30: at least 80% of it), and the CPU time of the tester's thread per round
+//!    trip for both (less dependent on the load than the wall clock). The child is this binary
+//!    run with `--child`.
 
 use ioco_exec::adapter::process::{ProcessAdapter, ProcessConfig};
 use ioco_exec::adapter::sim::{SimOptions, Simulator};
@@ -142,7 +144,7 @@ fn in_process() {
         "in-process, {n}-state model (median of 3, CPU time; {} runs × {} steps, coverage {}/{} \
          transitions): bare walk of the same table {:.2} M steps/s; online testing with every \
          trace kept (traces: All, the default) {:.2} M steps/s, ratio {:.2}; keeping only \
-         failing traces (traces: Failures) {:.2} M steps/s, ratio {:.2} (target ≥ 0.33)",
+         failing traces (traces: Failures) {:.2} M steps/s, ratio {:.2} (target ≥ 0.5)",
         s.runs.len(),
         depth,
         s.coverage.transitions_visited,
