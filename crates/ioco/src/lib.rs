@@ -1,39 +1,99 @@
-//! # ioco: test a Rust component against a model, from `#[test]`
+//! # ioco: test a Rust component or a program against a model, from `#[test]`
 //!
-//! The small public API of the ioco tool (in the style of proptest-state-machine): the
-//! specification is a `.ioco` model ([`Model`], from a file or a string), the system under test
-//! is your type implementing [`Component`] (inputs in, outputs out, with typed values; a label
-//! is a gate with no arguments), and [`Test::assert_conforms`] runs online ioco testing
-//! (tutorial Alg. 2) against it and panics with the readable report when it does not conform:
-//! the trace, the observed output, the outputs the model allowed, the seed, and the shrunk
-//! inputs that still make it fail.
+//! The public Rust API of the ioco tool (in the style of proptest-state-machine): the
+//! specification is a `.ioco` model ([`Model`], from a file or a string); the system under
+//! test is your type implementing [`Component`] (inputs in, outputs out, with typed values; a
+//! label is a gate with no arguments) or a real [`Program`] spoken to over its standard input
+//! and output; [`Test::assert_conforms`] (and [`Test::assert_program_conforms`]) runs online
+//! ioco testing (tutorial Alg. 2) against it and panics with the readable report when it does
+//! not conform: the trace, the observed output, the outputs the model allowed, the seed, and
+//! the shrunk inputs that still make it fail. [`Test::report_on_failure`] also writes the HTML
+//! and JSON reports of `ioco test --html/--json` and names them in the panic.
 //!
-//! The engine is the symbolic one of `ioco-symbolic` (Z3 chooses input values inside the
-//! guards; outputs are judged against the guards; a solver `unknown` never gives a Fail), so a
-//! model may have unbounded data (`int`, recursive types). Same seed, same runs.
+//! The options are those of `ioco test`, with the same meaning and defaults where they apply:
+//! [`Test::runs`], [`Test::steps`], [`Test::seed`] (same seed, same runs), [`Test::jobs`],
+//! [`Test::shrink`], [`Test::keep_going`], the quiescence time-outs [`Test::timeout`],
+//! [`Test::timeout_gate`], [`Test::timeout_location`] (besides the model's `@timeout`s),
+//! [`Test::engine`] and, for the symbolic engine, [`Test::values`]. A [`Report`] is the
+//! CLI's result: [`Report::to_json`], [`Report::write_html`].
+//!
+//! The engine is chosen as `ioco test` chooses it ([`Model::engine`]): a model whose values
+//! reached are finitely many (every model without data) runs on the explicit engine (its
+//! suspension automaton, no solver); a model with infinite data (`int`, strings, recursive
+//! types) on the symbolic engine (Z3 chooses input values inside the guards; outputs are
+//! judged against the guards; a solver `unknown` never gives a Fail).
+//!
+//! ## Cargo features
+//!
+//! - `symbolic` (on by default): the symbolic engine, which needs Z3 (`libz3`). With
+//!   `default-features = false` nothing of Z3 is built or linked; models without data are
+//!   tested as before, and testing a model that needs the symbolic engine is an [`Error`]
+//!   that names this feature.
+//!
+//! ## Example
+//!
+//! A model as a string, and a component that conforms to it:
 //!
 //! ```
-//! use ioco::{Action, Component, Model, Value};
+//! use ioco::{Action, Component, Model, Verdict};
 //!
-//! // A model as a string: after `ping?(x)`, `pong!(x + 1)`.
+//! // after coin?, coffee! or tea!; a coin while brewing is not specified
 //! let model = Model::parse(
-//!     "model Inc { input ping(x: int) output pong(y: int) var v: int = 0 init idle \
-//!      idle -- ping?(x) { v = x } --> busy  busy -- pong!(=v + 1) --> idle }",
+//!     "model Vending { input coin output coffee, tea init idle \
+//!      idle -- coin? --> busy  busy -- coffee! --> idle  busy -- tea! --> idle }",
 //! )
 //! .unwrap();
 //!
-//! struct Inc;
-//! impl Component for Inc {
+//! struct Machine;
+//! impl Component for Machine {
 //!     fn reset(&mut self) -> Vec<Action> { vec![] }
-//!     fn input(&mut self, input: &Action) -> Vec<Action> {
-//!         vec![Action::new("pong", vec![Value::Int(input.int(0).unwrap() + 1)])]
+//!     fn input(&mut self, _coin: &Action) -> Vec<Action> { vec![Action::label("coffee")] }
+//! }
+//! model.test().runs(5).steps(20).seed(1).assert_conforms(Machine);
+//!
+//! // one that gives two drinks for a coin does not conform: the report says why
+//! struct Greedy;
+//! impl Component for Greedy {
+//!     fn reset(&mut self) -> Vec<Action> { vec![] }
+//!     fn input(&mut self, _coin: &Action) -> Vec<Action> {
+//!         vec![Action::label("coffee"), Action::label("tea")]
 //!     }
 //! }
-//! model.test().runs(5).steps(20).assert_conforms(Inc);
+//! let report = model.test().runs(5).steps(20).seed(1).run(Greedy).unwrap();
+//! assert_eq!(report.verdict(), Verdict::Fail);
+//! assert!(report.text().contains("observed  tea!"), "{report}");
+//! assert!(report.to_json().contains("\"verdict\": \"fail\""));
+//! assert!(report.to_html().contains("<svg"));
 //! ```
 //!
-//! The README's example (a FIFO queue against `examples/queue/queue.ioco`, and a faulty one
-//! whose test panics with the report) is compiled and run as a doctest of this crate.
+//! A real program, with options and the reports on failure (`tests/program.rs` runs it on
+//! the bundled coffee machine):
+//!
+//! ```no_run
+//! use ioco::{Model, Program};
+//! use std::time::Duration;
+//!
+//! #[test]
+//! fn the_coffee_machine_conforms() {
+//!     let model = Model::from_file("examples/coffee/coffee.ioco").unwrap();
+//!     let machine = Program::new(env!("CARGO_BIN_EXE_coffee-sut"))
+//!         .arg("--ack")
+//!         .quiescence_marker("#quiet");
+//!     model
+//!         .test()
+//!         .runs(20)
+//!         .steps(40)
+//!         .seed(7)
+//!         .jobs(2)
+//!         .timeout(Duration::from_secs(5))
+//!         .report_on_failure("target/ioco-reports")
+//!         .assert_program_conforms(&machine);
+//! }
+//! ```
+//!
+//! The README's examples (a FIFO queue with data against `examples/queue/queue.ioco`, and a
+//! faulty one whose test panics with the report) are compiled and run as doctests of this
+//! crate (with the feature `symbolic`).
 
 use ioco_exec::adapter::labels::Labels;
 use ioco_exec::adapter::process::{ProcessAdapter, ProcessConfig, ResetMode};
@@ -57,7 +117,7 @@ pub use ioco_lang::ir::Value;
 #[cfg(feature = "symbolic")]
 pub use ioco_symbolic::pick::Strategy as Values;
 
-#[cfg(doctest)]
+#[cfg(all(doctest, feature = "symbolic"))]
 #[doc = include_str!("../../../README.md")]
 pub struct ReadmeDoctests;
 
@@ -450,9 +510,6 @@ impl Test {
             }
             .into(),
         );
-        p.insert("runs".into(), self.runs.into());
-        p.insert("steps".into(), self.steps.into());
-        p.insert("jobs".into(), self.jobs.into());
         report.text = ioco_report::text::render(&report.summary, &Default::default());
         Ok(report)
     }
@@ -660,6 +717,9 @@ impl Test {
         p.insert("engine".into(), "symbolic".into());
         p.insert("values".into(), values.name().into());
         p.insert("timeout_ms".into(), (default.as_millis() as u64).into());
+        p.insert("runs".into(), self.runs.into());
+        p.insert("steps".into(), self.steps.into());
+        p.insert("jobs".into(), self.jobs.into());
         Ok(Report {
             summary,
             text: String::new(),
