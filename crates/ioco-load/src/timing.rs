@@ -21,6 +21,9 @@ pub struct Waits {
     pub timeouts: Option<Arc<Timeouts>>,
 }
 
+/// The user's time-outs by name.
+pub type ByName = HashMap<String, Duration>;
+
 /// Which overrides there are; `resolve(what, known)` turns the user's overrides of `what`
 /// (`"gate"` or `"location"`) into durations by name, checking each name against `known` (the
 /// names the model has: for a location `loc` and `Model.loc`; for models without `.ioco`
@@ -30,7 +33,7 @@ pub fn explicit<E>(
     model: Option<&Timing>,
     default: Option<Duration>,
     fallback: Duration,
-    resolve: &mut dyn FnMut(&str, &[String]) -> Result<HashMap<String, Duration>, E>,
+    mut resolve: impl FnMut(&str, &[String]) -> Result<ByName, E>,
 ) -> Result<Waits, E> {
     let a = spec.alphabet();
     let n = spec.num_states();

@@ -273,9 +273,13 @@ pub struct Test {
 
 /// What a session runs against: a component (one per worker) or a program.
 enum Target<'a> {
-    Component(&'a (dyn Fn() -> Box<dyn Component + Send> + Send + Sync)),
+    Component(&'a (dyn Fn() -> Option<Box<dyn Component + Send>> + Send + Sync)),
     Program(&'a Program),
 }
+
+/// A maker of systems under test over labels, one per worker (the explicit engine's).
+type LabelFactory<'a> =
+    Box<dyn Fn(usize) -> Result<Box<dyn ioco_exec::Sut + Send>, SutError> + Sync + 'a>;
 
 /// A boxed component is a component (for one per worker).
 struct Boxed(Box<dyn Component + Send>);
@@ -390,11 +394,9 @@ impl Test {
             )));
         }
         let one = Mutex::new(Some(component));
-        let make = move || -> Box<dyn Component + Send> {
-            match one.lock().unwrap_or_else(|p| p.into_inner()).take() {
-                Some(c) => Box::new(c),
-                None => unreachable!("one worker takes the component once"),
-            }
+        let make = move || -> Option<Box<dyn Component + Send>> {
+            let c = one.lock().unwrap_or_else(|p| p.into_inner()).take()?;
+            Some(Box::new(c))
         };
         self.session(Target::Component(&make))
     }
@@ -405,7 +407,7 @@ impl Test {
         C: Component + Send + 'static,
         F: Fn() -> C + Send + Sync,
     {
-        let make = move || -> Box<dyn Component + Send> { Box::new(make()) };
+        let make = move || -> Option<Box<dyn Component + Send>> { Some(Box::new(make())) };
         self.session(Target::Component(&make))
     }
 
@@ -565,31 +567,32 @@ impl Test {
             Some(&timing),
             self.timeout,
             self.fallback(target),
-            &mut |what, known| self.overrides(what, known),
+            |what: &str, known: &[String]| self.overrides(what, known),
         )?;
         let alphabet = lts.alphabet().clone();
-        let factory: Box<dyn Fn(usize) -> Result<Box<dyn ioco_exec::Sut + Send>, SutError> + Sync> =
-            match target {
-                Target::Component(make) => {
-                    let spec = spec.clone();
-                    Box::new(move |_| {
-                        let c = InProcess::new(spec.clone(), Boxed(make()));
-                        Ok(Box::new(Labels::with_spec(c, spec.clone(), &alphabet))
-                            as Box<dyn ioco_exec::Sut + Send>)
-                    })
-                }
-                Target::Program(prog) => {
-                    let mut cfg = prog.config(waits.default);
-                    // a label of a model with data is its gate and values on the wire
-                    cfg.wire.gate_values = true;
-                    ProcessAdapter::new(&alphabet, cfg.clone())
-                        .map_err(|e| Error(e.to_string()))?;
-                    Box::new(move |_| {
-                        Ok(Box::new(ProcessAdapter::new(&alphabet, cfg.clone())?)
-                            as Box<dyn ioco_exec::Sut + Send>)
-                    })
-                }
-            };
+        let factory: LabelFactory<'_> = match target {
+            Target::Component(make) => {
+                let spec = spec.clone();
+                Box::new(move |_| {
+                    let c = make().ok_or_else(|| {
+                        SutError::Start("the component is tested by one worker".into())
+                    })?;
+                    let c = InProcess::new(spec.clone(), Boxed(c));
+                    Ok(Box::new(Labels::with_spec(c, spec.clone(), &alphabet))
+                        as Box<dyn ioco_exec::Sut + Send>)
+                })
+            }
+            Target::Program(prog) => {
+                let mut cfg = prog.config(waits.default);
+                // a label of a model with data is its gate and values on the wire
+                cfg.wire.gate_values = true;
+                ProcessAdapter::new(&alphabet, cfg.clone()).map_err(|e| Error(e.to_string()))?;
+                Box::new(move |_| {
+                    Ok(Box::new(ProcessAdapter::new(&alphabet, cfg.clone())?)
+                        as Box<dyn ioco_exec::Sut + Send>)
+                })
+            }
+        };
         let opts = OnlineOptions {
             runs: self.runs,
             depth: self.steps,
@@ -654,10 +657,10 @@ impl Test {
         let default = timeouts.default;
         let factory: DataFactory = match target {
             Target::Component(make) => {
-                // `DataFactory` is 'static: a component maker borrowed for the session is
-                // handed over through a channel of boxed components made here on demand
+                // `DataFactory` is 'static: the components of the workers are made here,
+                // and each worker takes one
                 let made: Vec<Mutex<Option<Box<dyn Component + Send>>>> =
-                    (0..self.jobs).map(|_| Mutex::new(Some(make()))).collect();
+                    (0..self.jobs).map(|_| Mutex::new(make())).collect();
                 let made = Arc::new(made);
                 let next = Arc::new(std::sync::atomic::AtomicUsize::new(0));
                 let spec = spec.clone();
