@@ -512,6 +512,35 @@ impl Test {
             }
             .into(),
         );
+        if let (Target::Program(prog), Some(_)) = (&target, &self.model.source) {
+            // what `ioco replay` needs to replay a run against the same program, for the
+            // reports' replay command (as `ioco test` records its own options)
+            let mut o = vec!["--sut".to_string(), prog.command()];
+            if let Some(m) = &prog.marker {
+                o.extend(["--quiescence-marker".into(), m.clone()]);
+            }
+            if let Some(l) = &prog.reset_line {
+                o.extend(["--reset-line".into(), l.clone()]);
+            }
+            if let Some(t) = self.timeout {
+                o.push(format!("--timeout={}", t.as_millis()));
+            }
+            for (g, t) in &self.timeout_gates {
+                o.push(format!("--timeout-gate={g}={}", t.as_millis()));
+            }
+            for (l, t) in &self.timeout_locations {
+                o.push(format!("--timeout-location={l}={}", t.as_millis()));
+            }
+            let engine = match engine {
+                Engine::Explicit => "explicit",
+                Engine::Symbolic => "symbolic",
+            };
+            o.push(format!("--engine={engine}"));
+            if self.model.model.entry().map(|e| e.name.as_str()) != Some(self.model.name()) {
+                o.push(format!("--entry={}", self.model.name()));
+            }
+            report.summary.replay_options = o;
+        }
         report.text = ioco_report::text::render(&report.summary, &Default::default());
         Ok(report)
     }
@@ -797,6 +826,11 @@ impl Program {
     }
 
     fn describe(&self) -> String {
+        format!("process: {}", self.command())
+    }
+
+    /// The command line, quoted for a shell.
+    fn command(&self) -> String {
         self.argv
             .iter()
             .map(|a| ioco_report::shell_word(a))

@@ -119,6 +119,18 @@ fn a_faulty_program_fails_and_writes_the_html_and_json_reports() {
     assert_eq!(saved.seed, 7);
     assert_eq!(saved.parameters["engine"], "explicit");
     assert!(saved.first_failure().unwrap().shrunk.is_some(), "shrunk");
+    // the replay command of the page names the program and its options, as `ioco test`'s
+    assert!(page.contains("ioco replay "), "no replay command");
+    assert!(
+        page.contains("--quiescence-marker"),
+        "no marker in the replay command"
+    );
+    assert!(
+        page.contains("--engine=explicit"),
+        "no engine in the replay command"
+    );
+    assert_eq!(saved.replay_options[0], "--sut");
+    assert!(saved.replay_options[1].ends_with("coffee-sut --ack --mode silent"));
 }
 
 #[test]
