@@ -1165,101 +1165,20 @@ fn timing_of(
     model: Option<&ioco_lang::translate::Timing>,
     sut: &SutArgs,
 ) -> Result<Timing> {
-    let a = spec.alphabet();
-    let n = spec.num_states();
-    // gates: (name, the model's timeout) per label
-    let label_gate: Vec<Option<(String, Option<Duration>)>> = a
-        .all()
-        .map(|l| {
-            if !(a.is_input(l) || a.is_output(l)) {
-                return None;
-            }
-            match model {
-                Some(m) => m
-                    .label_gates
-                    .get(l.index())
-                    .copied()
-                    .flatten()
-                    .map(|g| m.gates[g as usize].clone()),
-                None => Some((a.name(l).to_string(), None)),
-            }
-        })
-        .collect();
-    let mut gate_names: Vec<String> = match model {
-        Some(m) => m.gates.iter().map(|g| g.0.clone()).collect(),
-        None => a.visible().map(|l| a.name(l).to_string()).collect(),
+    let mut resolve = |what: &str, known: &[String]| match what {
+        "gate" => overrides("--timeout-gate", what, &sut.timeout_gate, known),
+        _ => overrides("--timeout-location", what, &sut.timeout_location, known),
     };
-    gate_names.sort();
-    gate_names.dedup();
-    let gates = overrides("--timeout-gate", "gate", &sut.timeout_gate, &gate_names)?;
-    let labels: Vec<Option<Duration>> = label_gate
-        .iter()
-        .map(|g| {
-            g.as_ref()
-                .and_then(|(name, t)| gates.get(name).copied().or(*t))
-        })
-        .collect();
-    let states: Vec<Option<Duration>> = match model {
-        Some(m) => {
-            let mut known: Vec<String> = Vec::new();
-            for (aut, loc, _) in &m.locations {
-                known.push(loc.clone());
-                known.push(format!("{aut}.{loc}"));
-            }
-            known.sort();
-            known.dedup();
-            let locs = overrides(
-                "--timeout-location",
-                "location",
-                &sut.timeout_location,
-                &known,
-            )?;
-            let per_loc: Vec<Option<Duration>> = m
-                .locations
-                .iter()
-                .map(|(aut, loc, t)| {
-                    locs.get(&format!("{aut}.{loc}"))
-                        .or_else(|| locs.get(loc))
-                        .copied()
-                        .or(*t)
-                })
-                .collect();
-            (0..n as u32)
-                .map(|s| {
-                    m.locations_of(s)
-                        .iter()
-                        .filter_map(|&i| per_loc[i as usize])
-                        .max()
-                })
-                .collect()
-        }
-        None => {
-            let names: Vec<String> = (0..n as u32).map(|s| spec.state_name(s)).collect();
-            let mut known = names.clone();
-            known.sort();
-            known.dedup();
-            let locs = overrides(
-                "--timeout-location",
-                "location",
-                &sut.timeout_location,
-                &known,
-            )?;
-            if locs.is_empty() {
-                Vec::new()
-            } else {
-                names.iter().map(|s| locs.get(s).copied()).collect()
-            }
-        }
-    };
-    let t = ioco_exec::Timeouts { states, labels };
+    let w = ioco_load::timing::explicit(
+        spec,
+        model,
+        sut.timeout.map(Duration::from_millis),
+        Duration::from_millis(sut.timeout_ms()),
+        &mut resolve,
+    )?;
     Ok(Timing {
-        default: match sut.timeout {
-            Some(ms) => Duration::from_millis(ms),
-            None => model
-                .and_then(|m| m.model)
-                .unwrap_or(Duration::from_millis(sut.timeout_ms())),
-        },
-        timeouts: (!t.is_empty()).then(|| Arc::new(t)),
+        default: w.default,
+        timeouts: w.timeouts,
     })
 }
 
