@@ -1,7 +1,8 @@
 //! The engine over an STS with data (TAP19; tutorial Alg. 2 over gate values, P1 §7.2): the
 //! [`Specification`] of the symbolic tracker of `ioco-symbolic` (solver-judged outputs and
 //! quiescence; *unknown* is Inconclusive, never Fail), the [`Selection`]s that choose inputs
-//! with the solver ([`Biased`]) or replay recorded ones ([`Replay`]), and the runs, replays and
+//! with the solver ([`Biased`]; [`Menu`], TorXakis's uniform choice among the enabled input
+//! gates and observing) or replay recorded ones ([`Replay`]), and the runs, replays and
 //! shrinking (Zeller's ddmin over the inputs) of `ioco test`/`ioco replay` with data.
 
 use crate::online::{

@@ -15,8 +15,8 @@ use ioco_examples::wire;
 #[derive(Parser, Debug)]
 #[command(name = "brp-sender-sut", version)]
 struct Args {
-    /// 0 = correct; 1..6 = the mutants of docs/brp.md.
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=6))]
+    /// 0 = correct; 1..7 = the mutants of docs/brp.md (1-6 for TAP19's, 7 an extra one).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=7))]
     mutant: u32,
     #[command(flatten)]
     wire: wire::WireArgs,
