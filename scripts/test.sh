@@ -13,6 +13,17 @@ mkdir -p "$(dirname "$skips")"
 cargo build --workspace --bins --quiet
 status=0
 cargo test --workspace --quiet --no-fail-fast "$@" || status=$?
+# the ioco library without its feature `symbolic` needs no Z3 (#32): nothing of Z3 in its
+# dependency tree, and it builds (its tests run with the workspace's, with the feature on)
+if ! tree=$(cargo tree -p ioco --no-default-features); then
+  echo "test.sh: cargo tree -p ioco --no-default-features failed" >&2
+  status=1
+elif grep -qi z3 <<<"$tree"; then
+  echo "test.sh: the ioco crate without the feature \`symbolic\` still depends on Z3:" >&2
+  cargo tree -p ioco --no-default-features -i z3 >&2 || true
+  status=1
+fi
+cargo build -p ioco --no-default-features --quiet || status=$?
 # the Python package (python/: its own cargo workspace, built by maturin) and its pytest tests
 bash scripts/test_python.sh || status=$?
 echo

@@ -96,3 +96,46 @@ fn a_marker_written_by_the_sut_is_named_as_the_problem() {
         .stdout(contains("the `!` is the problem"))
         .stdout(contains("(`coffee`)"));
 }
+
+/// The model `(a|b)* a (a|b)^k` followed by an output: its suspension automaton has 2^(k+1)
+/// sets of states (the last k+1 inputs are remembered).
+fn exploding(k: usize) -> String {
+    let mut t = vec![
+        "(0,\"a?\",0)".to_string(),
+        "(0,\"b?\",0)".into(),
+        "(0,\"a?\",1)".into(),
+    ];
+    for i in 1..=k {
+        t.push(format!("({i},\"a?\",{})", i + 1));
+        t.push(format!("({i},\"b?\",{})", i + 1));
+    }
+    t.push(format!("({},\"x!\",0)", k + 1));
+    t.push(format!("({},\"a?\",0)", k + 1));
+    t.push(format!("({},\"b?\",0)", k + 1));
+    format!("des (0,{},{})\n{}\n", t.len(), k + 2, t.join("\n"))
+}
+
+/// `compare` is bounded in memory, not only in pairs (#35 item 2): a model whose suspension
+/// automaton explodes ends with exit 2 at `--max-memory`, naming the bound and how to raise
+/// it, before the memory is spent; below the bound the same comparison conforms.
+#[test]
+fn compare_stops_at_its_memory_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "explode.aut", &exploding(14));
+    ioco()
+        .args(["compare", "--max-memory", "1"])
+        .arg(&f)
+        .arg(&f)
+        .assert()
+        .code(2)
+        .stderr(contains("gave up at the memory bound of 1 MiB"))
+        .stderr(contains("raise --max-memory"));
+    ioco()
+        .arg("compare")
+        .arg(&f)
+        .arg(&f)
+        .assert()
+        .code(0)
+        .stdout(contains("conforms"))
+        .stdout(contains("32768 state pairs"));
+}

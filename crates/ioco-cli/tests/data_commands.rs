@@ -1,7 +1,9 @@
 //! The symbolic engine from the command line, end to end with real programs with data:
 //! `ioco test` of the coffee machine with data (`examples/coffee/coffee-sts.ioco`) against
 //! `coffee-sts-sut` in every mode, and `ioco gen --method switch-coverage` + `ioco run` +
-//! `ioco test` on the BRP sender (`examples/brp/brp.ioco`) against `brp-sut` and its mutants;
+//! `ioco test` on the BRP sender (`examples/brp/brp.ioco`) against `brp-sut` and its mutants,
+//! and on the Automata Wiki's BRP sender of the TAP19 experiment (`examples/brp/brp-sender.ioco`)
+//! against `brp-sender-sut` and its mutants;
 //! the coffee machine over TCP both ways (`--tcp`: the SUT listens; `--listen`: ioco does).
 //!
 //! The example programs are binaries of `ioco-examples`; they are built on first use into the
@@ -14,6 +16,7 @@ use predicates::str::contains;
 
 const COFFEE: &str = "examples/coffee/coffee-sts.ioco";
 const BRP: &str = "examples/brp/brp.ioco";
+const BRP_SENDER: &str = "examples/brp/brp-sender.ioco";
 
 fn coffee(mode: &str) -> String {
     format!("{} --ack --mode {mode}", example_bin("coffee-sts-sut"))
@@ -323,6 +326,60 @@ fn brp_switch_coverage_gen_and_run_and_online_testing() {
         .assert()
         .code(2)
         .stderr(contains("no gate `nope`"));
+}
+
+/// The BRP experiment of TAP19 §6 from the command line (`docs/brp.md`): TAP19's six purposes of
+/// 47 inputs and outputs, the correct sender passes with 100% a posteriori coverage, every mutant
+/// fails; mutants 2-5 at the output TAP19's Table 1 puts them (the 16th, 8th, 6th, 18th I/O of
+/// the longest purpose).
+#[test]
+fn brp_sender_switch_coverage_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("brp-sender-suite.json");
+    ioco_data()
+        .args(["gen", BRP_SENDER, "--method", "switch-coverage", "-o"])
+        .arg(&suite)
+        .assert()
+        .code(0)
+        .stderr(contains("6 purposes (47 steps, longest 18)"))
+        .stderr(contains("a priori switch coverage 100.0% (14/14)"));
+    let sut = |m: u32| format!("{} --ack --mutant {m}", example_bin("brp-sender-sut"));
+    let run = |m: u32, rounds: &str| {
+        let mut c = ioco_data();
+        c.arg("run")
+            .arg(&suite)
+            .args(["--sut", &sut(m), "--quiescence-marker", "#quiet"])
+            .args(["--repetitions", rounds, "--seed", "1"]);
+        c
+    };
+    run(0, "3").assert().code(0).stdout(contains(
+        "a priori 100.0% (14 of 14 switches), a posteriori 100.0%",
+    ));
+    for (m, observed, steps) in [
+        (1, "OFRAME!(1,0,", 3),
+        (2, "OCONF!(2)", 15),
+        (3, "OFRAME!(0,1,1,", 7),
+        (4, "OFRAME!(0,0,", 5),
+        (5, "OCONF!(0)", 17),
+    ] {
+        let out = run(m, "1").assert().code(1).get_output().stdout.clone();
+        let out = String::from_utf8_lossy(&out).to_string();
+        assert!(
+            out.contains(&format!("observed  {observed}")),
+            "mutant {m}: {out}"
+        );
+        assert!(
+            out.contains(&format!("is not allowed after {steps} step(s)")),
+            "mutant {m}: {out}"
+        );
+    }
+    // mutant 6 shows only when m2 != m3: new values every round
+    run(6, "40")
+        .assert()
+        .code(1)
+        .stdout(contains("is not allowed after 5 step(s)"));
+    // mutant 7 (not TAP19's: the counter not reset after IACK) passes switch coverage
+    run(7, "3").assert().code(0);
 }
 
 #[test]

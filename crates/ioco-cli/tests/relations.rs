@@ -61,3 +61,29 @@ fn online_testing_and_suites_test_for_the_relation_asked() {
         .code(2)
         .stderr(contains("does not apply"));
 }
+
+/// uioco's divergent corner (`examples/models/uioco-divergent-spec.aut`): after `a?` the
+/// specification may be on the silent τ-cycle 2 ⇄ 4 (quiescent by divergence), where no
+/// state takes `b?`. That state refuses `b?` as a stable one would, so `a?·b?` is no Utrace:
+/// the implementation answering it with `y!` is uioco, not ioco, in `compare` and `test`.
+#[test]
+fn a_silently_divergent_state_refuses_inputs_no_tau_reachable_state_takes() {
+    let spec = "examples/models/uioco-divergent-spec.aut";
+    ioco()
+        .args(["compare", spec, IMPL])
+        .assert()
+        .code(1)
+        .stdout(contains("after σ = a? b?"));
+    ioco()
+        .args(["compare", spec, IMPL, "--relation", "uioco"])
+        .assert()
+        .code(0);
+    let sim = ["--sim", IMPL, "--seed", "1"];
+    for (relation, code) in [("ioco", 1), ("uioco", 0)] {
+        ioco()
+            .args(["test", spec, "--runs", "50", "--relation", relation])
+            .args(sim)
+            .assert()
+            .code(code);
+    }
+}

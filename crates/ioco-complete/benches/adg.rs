@@ -94,7 +94,8 @@ fn load(case: &str) -> Result<ioco_model::Lts, String> {
 /// `suite:<case>`: size of the `adg` suite (tests, tree nodes), streamed so that large suites
 /// are counted without being held. `IOCO_PAIRWISE=unseparated|undistinguished|auto` (default
 /// unseparated: the suite that separates every incompatible pair by an output),
-/// `IOCO_MAX_TESTS` (default 10^7), `IOCO_RESIDUAL=<rounds>` (0: pairwise graphs only).
+/// `IOCO_MAX_TESTS` (default 10^7), `IOCO_RESIDUAL=<rounds>` (0: pairwise graphs only),
+/// `IOCO_ALG5_AS_PRINTED=1` (the ADG by thesis Alg. 5 as printed, not valid by Def. 3.15).
 fn suite_case(case: &str) -> Result<String, String> {
     let lts = load(case)?;
     let mut opts = AdgOptions {
@@ -117,6 +118,7 @@ fn suite_case(case: &str) -> Result<String, String> {
         opts.max_tests = k;
     }
     residual_env(&mut opts)?;
+    opts.valid_inputs = std::env::var("IOCO_ALG5_AS_PRINTED").is_err();
     if std::env::var("IOCO_DIAG").is_ok() {
         // Per round: pairs left before it, pairs it separates, states running it.
         let sa = Sa::from_lts(&lts).map_err(|e| e.to_string())?;
@@ -216,8 +218,12 @@ fn run_case(case: &str) -> Result<String, String> {
     let c1 = cpu_secs();
     let c = Compat::compute(&sa);
     let c2 = cpu_secs();
-    // IOCO_SPLIT=every|own, IOCO_MAX_NODES=<nodes>, IOCO_MAX_BYTES=<bytes> override the defaults.
-    let mut opts = AdgOptions::default();
+    // IOCO_SPLIT=every|own, IOCO_MAX_NODES=<nodes>, IOCO_MAX_BYTES=<bytes> override the defaults;
+    // IOCO_ALG5_AS_PRINTED=1 extracts the ADG by Alg. 5 as printed (not valid by Def. 3.15).
+    let mut opts = AdgOptions {
+        valid_inputs: std::env::var("IOCO_ALG5_AS_PRINTED").is_err(),
+        ..AdgOptions::default()
+    };
     if let Ok(v) = std::env::var("IOCO_SPLIT") {
         opts.non_enabling = match v.as_str() {
             "every" => NonEnabling::EveryChild,

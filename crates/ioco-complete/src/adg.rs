@@ -12,10 +12,17 @@
 //! observation ends there with `P`'s incompatible pairs undistinguished; any LCA found is an
 //! internal node, whose witness is valid (Def. 3.22) whether the graph is complete or not.
 //!
+//! By default ([`AdgOptions::valid_inputs`]) only an LCA whose witness is a test case for
+//! every state of `P` is taken (thesis Def. 3.15: every input it applies is enabled wherever
+//! it is applied); without one the observation ends with `P`'s incompatible pairs
+//! undistinguished. Alg. 5 as printed takes any LCA, and its ADG may apply an input a state
+//! of `P` lacks ([`check_def_3_15`] finds such a place).
+//!
 //! Besides Table 3.2's count of incompatible pairs sharing an observation, the metrics count
-//! the pairs not separated by an output ([`AdgMetrics::unseparated_pairs`]): the ADG applies
-//! one input to all of `P`, and a state not enabling it stops there, separated from the others
-//! in Table 3.2's sense only.
+//! the pairs not separated by an output ([`AdgMetrics::unseparated_pairs`]): as printed, the
+//! ADG may apply one input to all of `P`, and a state not enabling it stops there, separated
+//! from the others in Table 3.2's sense only. For a valid ADG both counts are equal (a pair
+//! not separated by an output reaches a common leaf).
 //!
 //! Identifiers (the notes' recommended design, still harmonised): the ADG for every state,
 //! then, for the incompatible pairs the ADG leaves ([`Pairwise`]: by default those it does
@@ -68,6 +75,10 @@ pub struct AdgOptions {
     /// Rounds of residual experiments ([`crate::residual`]) for those pairs before pairwise
     /// graphs (0: pairwise graphs only).
     pub residual_rounds: usize,
+    /// Extract an ADG that is a test case for every state (thesis Def. 3.15: it applies an
+    /// input only where every state the run may be in enables it; the default). `false` is
+    /// Alg. 5 as printed, which may apply an input some current state lacks.
+    pub valid_inputs: bool,
 }
 
 /// The pairs the `adg` suite covers with pairwise distinguishing graphs.
@@ -97,6 +108,7 @@ impl Default for AdgOptions {
             max_observations: 10_000_000,
             pairwise: Pairwise::Auto,
             residual_rounds: 256,
+            valid_inputs: true,
         }
     }
 }
@@ -183,6 +195,40 @@ struct Extract<'a> {
     compat: &'a Compat,
     graph: &'a SplittingGraph,
     memo: FxHashMap<(Vec<u32>, TermId), TermId>,
+    /// Take only LCAs whose witness is a test case for `P` (Def. 3.15).
+    valid_inputs: bool,
+    valid_memo: FxHashMap<(Vec<u32>, TermId), bool>,
+}
+
+/// Whether every input of `f`, run from any state of `p`, is enabled where it is applied
+/// (Def. 3.15's input condition; the witnesses' output states offer every output of the
+/// node they split, so the output condition holds by construction).
+fn inputs_enabled(
+    sa: &Sa,
+    terms: &Terms,
+    p: &[u32],
+    f: TermId,
+    memo: &mut FxHashMap<(Vec<u32>, TermId), bool>,
+) -> bool {
+    if p.is_empty() || f == Terms::ZERO {
+        return true;
+    }
+    if let Some(&r) = memo.get(&(p.to_vec(), f)) {
+        return r;
+    }
+    let mut ok = true;
+    for &(mu, g) in terms.prefixes(f) {
+        if !sa.is_out(mu) && p.iter().any(|&q| sa.step(q, mu).is_none()) {
+            ok = false;
+            break;
+        }
+        if !inputs_enabled(sa, terms, &after(sa, p, mu), g, memo) {
+            ok = false;
+            break;
+        }
+    }
+    memo.insert((p.to_vec(), f), ok);
+    ok
 }
 
 impl Extract<'_> {
@@ -194,9 +240,20 @@ impl Extract<'_> {
             return r;
         }
         let r = if f == Terms::ZERO {
-            let cands = self.graph.lca(&p);
+            let mut cands = self.graph.lca(&p);
+            if self.valid_inputs {
+                // Def. 3.15: the witness must be a test case for every state of `P`. A
+                // witness followed to its end separates `P` (Def. 3.22), so the recursion
+                // still ends (Lemma 3.33); without a valid LCA the observation ends here.
+                let (sa, graph, memo) = (self.sa, self.graph, &mut self.valid_memo);
+                cands.retain(|&v| {
+                    let w = graph.nodes[v].witness.expect("LCA is internal");
+                    inputs_enabled(sa, terms, &p, w, memo)
+                });
+            }
             if cands.is_empty() {
-                // Only possible with an incomplete splitting graph: stop here.
+                // An incomplete splitting graph, or no LCA whose witness `P` can run
+                // (Def. 3.15): stop here.
                 return f;
             }
             let v = if cands.len() <= 1 || p.len() > 2000 {
@@ -247,6 +304,8 @@ pub fn build_adg(sa: &Sa, compat: &Compat, opts: &AdgOptions) -> Result<Adg, Com
         compat,
         graph: &graph,
         memo: FxHashMap::default(),
+        valid_inputs: opts.valid_inputs,
+        valid_memo: FxHashMap::default(),
     };
     let root = ex.comp(&mut terms, root_set, Terms::ZERO);
     Ok(Adg { terms, graph, root })
@@ -620,4 +679,59 @@ pub(crate) fn adg_suite_stream_sa(
         }
     }
     Ok(suite)
+}
+
+/// A place where an ADG is not a test case for a state (thesis Def. 3.15).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Def315Violation {
+    /// The state the ADG was started from.
+    pub start: u32,
+    /// The trace the ADG and the state performed together.
+    pub trace: Vec<u16>,
+    /// The state reached.
+    pub state: u32,
+    /// The input applied that the state does not enable, or the output the state enables
+    /// that the ADG does not handle.
+    pub label: u16,
+}
+
+/// Check thesis Def. 3.15 for the ADG `root` and every state of `sa`: along every run of the
+/// ADG with a state (the reachable states of `A ‖ S/q`), an input state of the ADG applies an
+/// input the state enables, and an output state handles every output the state enables.
+/// Returns the first violation found (depth first, states in order).
+pub fn check_def_3_15(sa: &Sa, terms: &Terms, root: TermId) -> Option<Def315Violation> {
+    let mut seen: FxHashSet<(u32, TermId)> = FxHashSet::default();
+    for start in 0..sa.n() as u32 {
+        let mut stack: Vec<(u32, TermId, Vec<u16>)> = vec![(start, root, Vec::new())];
+        while let Some((q, f, trace)) = stack.pop() {
+            if !seen.insert((q, f)) {
+                continue;
+            }
+            let ps = terms.prefixes(f);
+            if ps.is_empty() {
+                continue;
+            }
+            let bad = |label: u16| Def315Violation {
+                start,
+                trace: trace.clone(),
+                state: q,
+                label,
+            };
+            if let Some(&(a, _)) = ps.iter().find(|p| !sa.is_out(p.0)) {
+                if sa.step(q, a).is_none() {
+                    return Some(bad(a));
+                }
+            } else if let Some((x, _)) = sa.outs(q).find(|(x, _)| !ps.iter().any(|p| p.0 == *x)) {
+                return Some(bad(x));
+            }
+            for &(mu, g) in ps {
+                if let Some(t) = sa.step(q, mu) {
+                    let mut tr = trace.clone();
+                    tr.push(mu);
+                    stack.push((t, g, tr));
+                }
+            }
+        }
+    }
+    None
 }

@@ -5,7 +5,7 @@
 mod common;
 use common::*;
 use ioco_complete::access::{access_sequences, traces_upto};
-use ioco_complete::adg::{build_adg, metrics, AdgOptions};
+use ioco_complete::adg::{build_adg, check_def_3_15, metrics, AdgOptions};
 use ioco_complete::alg1::compat_fixpoint;
 use ioco_complete::ccs::Terms;
 use ioco_complete::compat::{Compat, Strategy};
@@ -369,8 +369,8 @@ fn f5_non_enabling_states() {
     );
     // The default construction (non-enabling states in a child of their own) also
     // terminates, but its witness for {1,2} separates them only by an input the run from 1
-    // does not specify (1 a z reaches 4, which has no a): the metrics count the pair as
-    // unseparated, and the `adg` suite adds the pairwise graph for it.
+    // does not specify (1 a z reaches 4, which has no a): the default (valid) ADG cannot use
+    // it, the pair shares an observation, and the `adg` suite adds the pairwise graph for it.
     let mut terms = Terms::new();
     let g = SplittingGraph::build(&sa, &c, &mut terms, &SplitOptions::default()).unwrap();
     assert!(g.complete);
@@ -383,13 +383,58 @@ fn f5_non_enabling_states() {
         let (a, b) = (st(&l, p), st(&l, q));
         (a.min(b), a.max(b))
     };
+    let sorted = |mut v: Vec<(u32, u32)>| {
+        v.sort_unstable();
+        v
+    };
+    // Compatibilities (by hand): 3 ⋈ 5 and 4 ⋈ 6 (below); every other pair is incompatible.
+    // 5/6 differ after `a` (7 -x->, 8 -y->), 4/5 and 3/6 reach 5/6 by `z`, 3/4 reach 4/5.
+    let z_pairs = || {
+        vec![
+            pair("3", "4"),
+            pair("3", "6"),
+            pair("4", "5"),
+            pair("5", "6"),
+        ]
+    };
+    // The default ADG (valid by Def. 3.15), derived by hand: the root splits on output
+    // (`x.0 + y.0 + z.0`, a test case for every state). After `x`, {1,2,8}'s LCA is the root
+    // again, after `x x` {1,2}'s only LCA is the node {1,2}, whose witness `a z a` is no test
+    // case for state 1 (1 a z reaches 4, which has no `a`): the observation ends with 1 and
+    // 2 together. After `z`, {3,4,5,6}'s only LCA is its own node, whose witness starts with
+    // `a`, which 3 and 4 lack: it ends there too. So 1/2 and the four incompatible pairs of
+    // {3,4,5,6} share an observation (5 pairs, 10 ordered), and a valid ADG separates
+    // exactly the pairs it distinguishes.
     let adg = build_adg(&sa, &c, &AdgOptions::default()).unwrap();
+    assert_eq!(
+        adg.terms.render(&sa, adg.root, 1000).unwrap(),
+        "x.(x.0 + y.0 + z.0) + y.0 + z.0"
+    );
+    assert_eq!(check_def_3_15(&sa, &adg.terms, adg.root), None);
+    let (m, left) = metrics(&sa, &c, &adg, &AdgOptions::default());
+    assert!(m.splitting_graph_complete);
+    let mut want = z_pairs();
+    want.push(pair("1", "2"));
+    assert_eq!(left.unseparated, sorted(want.clone()));
+    assert_eq!(
+        sorted(left.undistinguished.into_iter().collect()),
+        sorted(want)
+    );
+    assert_eq!(m.undistinguished_pairs, 10);
+    assert_eq!(m.unseparated_pairs, 10);
+    // Alg. 5 as printed takes those witnesses anyway: it shares no observation (Table 3.2's
+    // count), but separates 1/2, 3/4, 3/6 and 5/6 only by an input one state lacks.
+    let printed = AdgOptions {
+        valid_inputs: false,
+        ..AdgOptions::default()
+    };
+    let adg = build_adg(&sa, &c, &printed).unwrap();
     assert_eq!(
         adg.terms.render(&sa, adg.root, 1000).unwrap(),
         "x.(x.a.z.a.(x.0 + y.0 + z.0) + y.0 + z.0) + y.0 + z.a.(x.0 + y.0 + z.0)"
     );
-    let (m, left) = metrics(&sa, &c, &adg, &AdgOptions::default());
-    assert!(m.splitting_graph_complete);
+    assert!(check_def_3_15(&sa, &adg.terms, adg.root).is_some());
+    let (m, left) = metrics(&sa, &c, &adg, &printed);
     assert_eq!(
         m.undistinguished_pairs, 0,
         "no shared observation (Table 3.2)"
@@ -404,14 +449,30 @@ fn f5_non_enabling_states() {
         ]
     );
     assert_eq!(m.unseparated_pairs, 8);
-    // The thesis' graph separates 1 and 2 by an output after a z z a; 3/4, 3/6 and 5/6 are
-    // still only separated by an input one of them lacks (the ADG drops such states).
+    // The thesis' graph separates 1 and 2 by an output after a z z a, a test case for both
+    // (1 a z z reaches 5, 2 a z z reaches 6, both enable `a`): the valid ADG takes it. After
+    // `z` it stops as above, {3,4,5,6} sharing that observation.
     let adg = build_adg(&sa, &c, &thesis_adg()).unwrap();
+    assert_eq!(
+        adg.terms.render(&sa, adg.root, 1000).unwrap(),
+        "x.(x.a.z.z.a.(x.0 + y.0 + z.0) + y.0 + z.0) + y.0 + z.0"
+    );
+    assert_eq!(check_def_3_15(&sa, &adg.terms, adg.root), None);
+    let (m, left) = metrics(&sa, &c, &adg, &AdgOptions::default());
+    assert_eq!(m.undistinguished_pairs, 8);
+    assert_eq!(left.unseparated, sorted(z_pairs()));
+    // As printed, it applies `a` after `z`: 3/4, 3/6 and 5/6 are still only separated by an
+    // input one of them lacks (the metrics drop such states).
+    let printed = AdgOptions {
+        valid_inputs: false,
+        ..thesis_adg()
+    };
+    let adg = build_adg(&sa, &c, &printed).unwrap();
     assert_eq!(
         adg.terms.render(&sa, adg.root, 1000).unwrap(),
         "x.(x.a.z.z.a.(x.0 + y.0 + z.0) + y.0 + z.0) + y.0 + z.a.(x.0 + y.0 + z.0)"
     );
-    let (m, left) = metrics(&sa, &c, &adg, &AdgOptions::default());
+    let (m, left) = metrics(&sa, &c, &adg, &printed);
     assert_eq!(m.undistinguished_pairs, 0);
     assert_eq!(
         left.unseparated,

@@ -180,24 +180,28 @@ fn conforms(imp: &Lts, spec: &Lts) -> bool {
     compare(imp, spec, &o).unwrap().conforms()
 }
 
+/// The suite before residual experiments: a pairwise graph for every pair the ADG leaves.
+fn old_opts() -> AdgOptions {
+    AdgOptions {
+        pairwise: Pairwise::Unseparated,
+        residual_rounds: 0,
+        max_tests: 10_000_000,
+        ..Default::default()
+    }
+}
+
 fn old_suite(spec: &Lts) -> Suite {
-    adg_suite(
-        spec,
-        &AdgOptions {
-            pairwise: Pairwise::Unseparated,
-            residual_rounds: 0,
-            max_tests: 10_000_000,
-            ..Default::default()
-        },
-    )
-    .unwrap()
+    adg_suite(spec, &old_opts()).unwrap()
 }
 
 /// The problem in miniature: `s0` enables `a` and `b`, `s1` only `a`, `s2` only `b`; `a`
-/// separates `s0` from `s1`, `b` separates `s0` from `s2` (`s1 ⋈ s2`: no common input). The
-/// ADG applies `a` to `{s0, s1, s2}`, where `s2` stops: `s0` and `s2` are not separated by an
-/// output. One residual experiment (`b`, then observe) separates them instead of a pairwise
-/// graph.
+/// separates `s0` from `s1`, `b` separates `s0` from `s2` (`s1 ⋈ s2`: no common input). After
+/// δ the ADG is at `{s0, s1, s2}`, where neither input is a test case for every state (Def.
+/// 3.15): the default ADG stops there, leaving `s0`/`s1` and `s0`/`s2`; Alg. 5 as printed
+/// applies `a`, where `s2` stops: `s0` and `s2` are not separated by an output. Residual
+/// experiments separate what is left instead of pairwise graphs: by hand, two for the default
+/// (`a` separates `s0`/`s1` but loses `s0`/`s2`, `b` the reverse: one round each), one (`b`)
+/// for the printed algorithm.
 #[test]
 fn residual_experiment_separates_the_pair_the_adg_drops() {
     let spec = common::lts(
@@ -216,31 +220,51 @@ fn residual_experiment_separates_the_pair_the_adg_drops() {
         ],
         &["a", "b"],
     );
-    let (s0, s2) = (common::st(&spec, "s0"), common::st(&spec, "s2"));
-    let old = old_suite(&spec);
+    let (s0, s1, s2) = (
+        common::st(&spec, "s0"),
+        common::st(&spec, "s1"),
+        common::st(&spec, "s2"),
+    );
     let pairwise = |s: &Suite| {
         s.tests
             .iter()
             .filter(|t| t.purpose.as_deref().unwrap().contains(": distinguish "))
             .count()
     };
-    assert!(old.tests.iter().any(|t| t
-        .purpose
-        .as_deref()
-        .unwrap()
-        .ends_with("distinguish s2 from s0 (left by the ADG)")));
-    let new = adg_suite(&spec, &AdgOptions::default()).unwrap();
-    assert_eq!(new.parameters["residual_experiments"], 1);
-    assert_eq!(pairwise(&new), 0);
-    // One pair: the experiment costs what the pairwise graph did (it pays off with many).
-    assert_eq!(new.tests.len(), old.tests.len());
-    let (all, sep_old) = separated_pairs(&spec, &old);
-    let (_, sep_new) = separated_pairs(&spec, &new);
-    assert!(all.contains(&(s0.min(s2), s0.max(s2))));
-    assert_eq!(sep_old, all);
-    assert_eq!(sep_new, all);
-    let r = run_suite(&new, &spec, &spec);
-    assert!(!r.conformance_fail && !r.unsound_fail);
+    let left_by_adg = |s: &Suite, p: &str| {
+        s.tests.iter().any(|t| {
+            t.purpose
+                .as_deref()
+                .unwrap()
+                .ends_with(&format!("distinguish {p} from s0 (left by the ADG)"))
+        })
+    };
+    for (valid_inputs, experiments) in [(true, 2), (false, 1)] {
+        let old_opts = AdgOptions {
+            valid_inputs,
+            ..old_opts()
+        };
+        let old = adg_suite(&spec, &old_opts).unwrap();
+        assert!(left_by_adg(&old, "s2"));
+        assert_eq!(left_by_adg(&old, "s1"), valid_inputs);
+        let opts = AdgOptions {
+            valid_inputs,
+            ..AdgOptions::default()
+        };
+        let new = adg_suite(&spec, &opts).unwrap();
+        assert_eq!(new.parameters["residual_experiments"], experiments);
+        assert_eq!(pairwise(&new), 0);
+        // Each experiment costs what the pairwise graph did (it pays off with many pairs).
+        assert_eq!(new.tests.len(), old.tests.len());
+        let (all, sep_old) = separated_pairs(&spec, &old);
+        let (_, sep_new) = separated_pairs(&spec, &new);
+        assert!(all.contains(&(s0.min(s2), s0.max(s2))));
+        assert!(all.contains(&(s0.min(s1), s0.max(s1))));
+        assert_eq!(sep_old, all);
+        assert_eq!(sep_new, all);
+        let r = run_suite(&new, &spec, &spec);
+        assert!(!r.conformance_fail && !r.unsound_fail);
+    }
 }
 
 /// On a 60-state model with 55 % of the inputs enabled: every incompatible pair separated,
@@ -265,19 +289,26 @@ fn residual_experiments_replace_most_pairwise_graphs() {
     );
     let r = run_suite(&new, &spec, &spec);
     assert!(!r.conformance_fail && !r.unsound_fail);
-    // The check sees the problem: without residual experiments and with pairwise graphs
-    // only for the pairs sharing an ADG observation, pairs stay unseparated.
-    let weak = adg_suite(
-        &spec,
-        &AdgOptions {
-            pairwise: Pairwise::Undistinguished,
-            residual_rounds: 0,
-            ..Default::default()
-        },
-    )
-    .unwrap();
-    let (_, sep_weak) = separated_pairs(&spec, &weak);
+    // The check sees the problem of Alg. 5 as printed: without residual experiments and with
+    // pairwise graphs only for the pairs sharing an ADG observation, pairs stay unseparated.
+    let weak = |valid_inputs| {
+        adg_suite(
+            &spec,
+            &AdgOptions {
+                pairwise: Pairwise::Undistinguished,
+                residual_rounds: 0,
+                valid_inputs,
+                ..Default::default()
+            },
+        )
+        .unwrap()
+    };
+    let (_, sep_weak) = separated_pairs(&spec, &weak(false));
     assert!(sep_weak.len() < all.len());
+    // The default ADG is a test case for every state (Def. 3.15): a pair it does not separate
+    // by an output shares an observation, so the Table 3.2 pairs are all there is to cover.
+    let (_, sep_weak) = separated_pairs(&spec, &weak(true));
+    assert_eq!(sep_weak, all);
 }
 
 proptest! {

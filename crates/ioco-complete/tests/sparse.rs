@@ -1,8 +1,10 @@
 //! The ADG on random suspension automata with sparse inputs (stable states enable 55 % of the
 //! inputs: the benchmark's hard case, `benches/RESULTS.md`), at small sizes. For each
 //! construction (non-enabling states in every child as in thesis Alg. 4, or in a child of
-//! their own), complete or stopped at a budget: the splitting graph satisfies Def. 3.22, every
-//! ADG leaf is pairwise compatible or (incomplete graph only) has no LCA, and the metrics
+//! their own), complete or stopped at a budget: the splitting graph satisfies Def. 3.22, the
+//! default ADG is a test case for every state (Def. 3.15), every ADG leaf is pairwise
+//! compatible or has no LCA whose witness is a test case for it (Lemma 3.33 as weakened by
+//! Def. 3.15; with Alg. 5 as printed: or, incomplete graph only, has no LCA), and the metrics
 //! agree with an independent run of the ADG from every state and every pair of states.
 
 mod common;
@@ -63,6 +65,26 @@ fn separated(sa: &Sa, terms: &Terms, f: TermId, p: u32, q: u32) -> bool {
     true
 }
 
+/// Thesis Def. 3.15 for one state: along every run of the term `f` with `q`, an input state
+/// applies an input the state enables and an output state handles every output it enables.
+fn test_case_for(sa: &Sa, terms: &Terms, f: TermId, q: u32) -> bool {
+    let ps = terms.prefixes(f);
+    if ps.is_empty() {
+        return true;
+    }
+    if let Some(&(a, g)) = ps.iter().find(|x| !sa.is_out(x.0)) {
+        return ps.len() == 1
+            && sa
+                .step(q, a)
+                .is_some_and(|t| test_case_for(sa, terms, g, t));
+    }
+    sa.outs(q).all(|(x, t)| {
+        ps.iter()
+            .find(|y| y.0 == x)
+            .is_some_and(|&(_, g)| test_case_for(sa, terms, g, t))
+    })
+}
+
 /// The current states at every ADG leaf (`Q after σ` for each observation `σ`).
 fn leaf_sets(sa: &Sa, terms: &Terms, f: TermId, set: Vec<u32>, out: &mut Vec<Vec<u32>>) {
     if set.is_empty() {
@@ -91,7 +113,9 @@ fn check(sa: &Sa, c: &Compat, opts: &AdgOptions) -> (AdgMetrics, Leftover) {
     assert!(!m.truncated);
     assert_eq!(m.splitting_graph_complete, g.complete);
     assert_eq!(m.splitting_graph_nodes, g.len());
-    // Lemma 3.33, and its weakening for a graph stopped at the budget.
+    // Lemma 3.33, and its weakenings for a graph stopped at the budget and (default) for
+    // Def. 3.15: the ADG stops at an incompatible leaf only where no LCA's witness is a test
+    // case for every state there.
     let mut leaves = Vec::new();
     leaf_sets(
         sa,
@@ -104,13 +128,31 @@ fn check(sa: &Sa, c: &Compat, opts: &AdgOptions) -> (AdgMetrics, Leftover) {
     for l in &leaves {
         if !c.all_compatible(l) {
             incompatible_leaves += 1;
+            if opts.valid_inputs {
+                for v in g.lca(l) {
+                    let w = g.nodes[v].witness.unwrap();
+                    assert!(
+                        l.iter().any(|&q| !test_case_for(sa, &adg.terms, w, q)),
+                        "the ADG stopped at {l:?}, whose LCA {v} has a valid witness"
+                    );
+                }
+            } else {
+                assert!(
+                    !g.complete,
+                    "complete graph, ADG leaf {l:?} not pairwise compatible"
+                );
+                assert!(
+                    g.lca(l).is_empty(),
+                    "the ADG stopped at {l:?}, which has an LCA"
+                );
+            }
+        }
+    }
+    if opts.valid_inputs {
+        for q in 0..sa.n() as u32 {
             assert!(
-                !g.complete,
-                "complete graph, ADG leaf {l:?} not pairwise compatible"
-            );
-            assert!(
-                g.lca(l).is_empty(),
-                "the ADG stopped at {l:?}, which has an LCA"
+                test_case_for(sa, &adg.terms, adg.root, q),
+                "the ADG is no test case for state {q} (Def. 3.15)"
             );
         }
     }
@@ -154,6 +196,11 @@ fn check(sa: &Sa, c: &Compat, opts: &AdgOptions) -> (AdgMetrics, Leftover) {
     );
     assert_eq!(m.undistinguished_pairs, 2 * undist.len() as u64);
     assert_eq!(m.unseparated_pairs, 2 * unsep.len() as u64);
+    if opts.valid_inputs {
+        // A test case for every state applies only inputs both states of a pair enable and
+        // handles all their outputs: a pair not separated by an output reaches a common leaf.
+        assert_eq!(undist, unsep);
+    }
     let incompatible = (n as u64) * (n as u64 - 1) - 2 * c.compatible_pairs() as u64;
     assert_eq!(m.incompatible_pairs, incompatible);
     if incompatible_leaves > 0 {
@@ -221,32 +268,42 @@ fn budget_stopped_graphs_yield_valid_adgs_and_honest_metrics() {
 }
 
 /// Which pairs get pairwise graphs: `Auto` takes the unseparated ones while they fit the test
-/// budget, the Table 3.2 ones otherwise.
+/// budget, the Table 3.2 ones otherwise. The choice matters for Alg. 5 as printed, whose ADG
+/// leaves pairs separated only by an input one state lacks; the default ADG is a test case
+/// for every state (Def. 3.15), so both choices are the same pairs there.
 #[test]
 fn pairwise_fallback_choice() {
     let lts = random_sa(60, 7, 0.55);
-    let with = |pairwise, max_tests| {
+    let with = |pairwise, max_tests, valid_inputs| {
         adg_suite(
             &lts,
             &AdgOptions {
                 pairwise,
                 max_tests,
+                valid_inputs,
                 ..Default::default()
             },
         )
     };
-    let unsep = with(Pairwise::Unseparated, 200_000).unwrap();
-    let undist = with(Pairwise::Undistinguished, 200_000).unwrap();
+    let unsep = with(Pairwise::Unseparated, 200_000, true).unwrap();
+    let undist = with(Pairwise::Undistinguished, 200_000, true).unwrap();
+    for k in ["residual_experiments", "pairwise_pairs"] {
+        assert_eq!(unsep.parameters[k], undist.parameters[k], "{k}");
+    }
+    assert_eq!(unsep.tests.len(), undist.tests.len());
+    // Alg. 5 as printed.
+    let unsep = with(Pairwise::Unseparated, 200_000, false).unwrap();
+    let undist = with(Pairwise::Undistinguished, 200_000, false).unwrap();
     assert!(unsep.tests.len() > undist.tests.len());
     assert_eq!(undist.parameters["pairwise_fallback"], "undistinguished");
-    let auto = with(Pairwise::Auto, 200_000).unwrap();
+    let auto = with(Pairwise::Auto, 200_000, false).unwrap();
     assert_eq!(auto.tests.len(), unsep.tests.len());
     let small = undist.tests.len() as u64;
-    let auto = with(Pairwise::Auto, small).unwrap();
+    let auto = with(Pairwise::Auto, small, false).unwrap();
     assert_eq!(auto.parameters["pairwise_fallback"], "undistinguished");
     assert_eq!(auto.tests.len(), undist.tests.len());
     assert!(matches!(
-        with(Pairwise::Unseparated, small),
+        with(Pairwise::Unseparated, small, false),
         Err(CompleteError::TooLarge { .. })
     ));
 }
@@ -271,18 +328,20 @@ fn sparse_adg_suite_is_sound() {
 
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
-    /// Both rules, complete or stopped at a random budget, on random sparse models: valid
-    /// graphs, valid ADGs, exact metrics (`check`).
+    /// Both rules, complete or stopped at a random budget, ADGs valid (default) or as Alg. 5
+    /// prints them, on random sparse models: valid graphs, valid ADGs, exact metrics
+    /// (`check`).
     #[test]
-    fn random_sparse_models(seed in 0u64..1_000_000, n in 3usize..40, p in 0usize..3, budget in 1usize..200, every in proptest::bool::ANY) {
+    fn random_sparse_models(seed in 0u64..1_000_000, n in 3usize..40, p in 0usize..3, budget in 1usize..200, every in proptest::bool::ANY, printed in proptest::bool::ANY) {
         let p_in = [0.3, 0.55, 0.8][p];
         let lts = random_sa(n, seed, p_in);
         let sa = Sa::from_lts(&lts).unwrap();
         let c = Compat::compute(&sa);
         let ne = if every { NonEnabling::EveryChild } else { NonEnabling::OwnChild };
-        let (full, _) = check(&sa, &c, &opts(ne, usize::MAX));
+        let o = |max| AdgOptions { valid_inputs: !printed, ..opts(ne, max) };
+        let (full, _) = check(&sa, &c, &o(usize::MAX));
         proptest::prop_assert!(full.splitting_graph_complete);
-        let (cut, _) = check(&sa, &c, &opts(ne, budget));
+        let (cut, _) = check(&sa, &c, &o(budget));
         if cut.splitting_graph_complete {
             // Same construction, never stopped: the same graph.
             proptest::prop_assert_eq!(cut.splitting_graph_nodes, full.splitting_graph_nodes);

@@ -7,8 +7,9 @@ use crate::result::Failure;
 use crate::select::{Choice, Event, Selection, Stop};
 use crate::spec::{Quiet, Refusal, Specification};
 use crate::tester::Tester;
-use ioco_gen::strategy::{self, Situation, Strategy};
+use ioco_gen::strategy::{self, Situation, Strategy, Uniform};
 use ioco_model::Label;
+use rand::distr::Bernoulli;
 use rand_chacha::ChaCha8Rng;
 use std::time::Duration;
 
@@ -33,14 +34,14 @@ impl Specification for Explicit<'_, '_> {
         self.tester.inputs().contains(input)
     }
 
-    #[inline]
+    #[inline(always)]
     fn give(&mut self, input: &Label) -> Result<(), Refusal> {
         let ok = self.tester.input(*input);
         debug_assert!(ok, "selections propose enabled inputs only");
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn observe(&mut self, output: Option<&Label>) -> Result<(), Refusal> {
         self.tester
             .observe(output.copied().unwrap_or(Label::DELTA))
@@ -94,9 +95,16 @@ impl Specification for Explicit<'_, '_> {
 ///
 /// It never observes right after quiescence (tutorial Def. 6.4: δ after δ tells nothing and costs
 /// a time-out on a real system): then it gives an input, or stops when there is none.
+///
+/// The seam costs nothing where it need not: a uniform strategy needs only the enabled inputs
+/// ([`Uniform::pick`]), so for it (under ioco, where every enabled input may be given) no
+/// [`Situation`] is built and no call goes through `dyn Strategy`: the same draws, so the
+/// same runs.
 pub struct Strategic<'s> {
     strategy: &'s mut dyn Strategy,
     uses_coverage: bool,
+    /// The coin of a uniform strategy (see above).
+    uniform: Option<Bernoulli>,
     /// The last observation was δ.
     quiet: bool,
 }
@@ -105,10 +113,29 @@ impl<'s> Strategic<'s> {
     /// Select with `strategy`.
     pub fn new(strategy: &'s mut dyn Strategy) -> Strategic<'s> {
         let uses_coverage = strategy.uses_coverage();
+        let uniform = strategy.as_uniform().map(|u| u.coin());
         Strategic {
             strategy,
             uses_coverage,
+            uniform,
             quiet: false,
+        }
+    }
+
+    /// The choice of the tester from the strategy's: after δ, an input instead of observing
+    /// (or stop where there is none).
+    #[inline(always)]
+    fn answer(&self, c: strategy::Choice, inputs: &[Label], rng: &mut ChaCha8Rng) -> Choice<Label> {
+        match c {
+            strategy::Choice::Stop => Choice::Stop(Stop::Pass(None)),
+            strategy::Choice::Observe if self.quiet => match inputs.len() {
+                0 => Choice::Stop(Stop::Pass(Some(
+                    "quiescent, and the specification offers no input: nothing more to see".into(),
+                ))),
+                n => Choice::Give(inputs[rand::Rng::random_range(rng, 0..n)]),
+            },
+            strategy::Choice::Observe => Choice::Observe,
+            strategy::Choice::Stimulate(a) => Choice::Give(a),
         }
     }
 }
@@ -124,7 +151,7 @@ impl Selection<Explicit<'_, '_>> for Strategic<'_> {
         None
     }
 
-    #[inline]
+    #[inline(always)]
     fn choose(
         &mut self,
         spec: &mut Explicit<'_, '_>,
@@ -132,6 +159,12 @@ impl Selection<Explicit<'_, '_>> for Strategic<'_> {
         rng: &mut ChaCha8Rng,
     ) -> Choice<Label> {
         let t = &mut *spec.tester;
+        if let Some(coin) = &self.uniform {
+            if spec.opts.relation == ioco_model::Relation::Ioco {
+                let inputs = t.io_now().0;
+                return self.answer(Uniform::pick(coin, inputs, rng), inputs, rng);
+            }
+        }
         if self.uses_coverage {
             t.flush();
         }
@@ -157,17 +190,8 @@ impl Selection<Explicit<'_, '_>> for Strategic<'_> {
             depth: steps,
             coverage: &t.coverage,
         };
-        match self.strategy.choose(&situation, rng) {
-            strategy::Choice::Stop => Choice::Stop(Stop::Pass(None)),
-            strategy::Choice::Observe if self.quiet => match situation.inputs.len() {
-                0 => Choice::Stop(Stop::Pass(Some(
-                    "quiescent, and the specification offers no input: nothing more to see".into(),
-                ))),
-                n => Choice::Give(situation.inputs[rand::Rng::random_range(rng, 0..n)]),
-            },
-            strategy::Choice::Observe => Choice::Observe,
-            strategy::Choice::Stimulate(a) => Choice::Give(a),
-        }
+        let c = self.strategy.choose(&situation, rng);
+        self.answer(c, situation.inputs, rng)
     }
 }
 

@@ -290,7 +290,7 @@ impl<'a> Tester<'a> {
 
     /// Record an input given to the SUT. Returns false (and records nothing in the model) when
     /// the specification does not enable it: the trace then left the specification.
-    #[inline]
+    #[inline(always)]
     pub fn input(&mut self, a: Label) -> bool {
         self.steps += 1;
         self.trace.push(a.0);
@@ -299,7 +299,7 @@ impl<'a> Tester<'a> {
 
     /// Record an observation (an output or δ); a failure if the specification does not allow
     /// it (tutorial Def. 6.2: leaving the specification through an output or δ).
-    #[inline]
+    #[inline(always)]
     pub fn observe(&mut self, x: Label) -> Result<(), Failure> {
         self.steps += 1;
         self.trace.push(x.0);

@@ -8,13 +8,16 @@
 //! With data ([`data`]: `gate arg1 arg2` lines or JSON lines): the coffee machine of
 //! `examples/coffee/coffee-sts.ioco` ([`coffee_sts`], binary `coffee-sts-sut`) and the
 //! Bounded Retransmission Protocol sender of `examples/brp/brp.ioco` ([`brp`], binary
-//! `brp-sut`), for the symbolic engine.
+//! `brp-sut`), and the BRP sender as the Automata Wiki describes it, the model of the TAP19
+//! experiment (`examples/brp/brp-sender.ioco`, [`brp_sender`], binary `brp-sender-sut`), for
+//! the symbolic engine.
 //!
 //! TorXakis's examples over their `.txs` socket protocols ([`txs`], binary `txs-sut`), and
 //! TorXakis's ControlLoop, a system with outputs only ([`control_loop`], binary
 //! `control-loop-sut`).
 
 pub mod brp;
+pub mod brp_sender;
 pub mod coffee;
 pub mod coffee_sts;
 pub mod control_loop;

@@ -17,6 +17,23 @@ use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+/// The solver of a session: Z3, or with `IOCO_SOLVER=unknown` in the environment a solver
+/// that answers `unknown` to everything (a soundness check: the tester must then never give
+/// Fail because of the solver, only Pass or Inconclusive).
+pub fn solver(spec: &Spec) -> Box<dyn ioco_symbolic::Solver> {
+    if std::env::var("IOCO_SOLVER").is_ok_and(|v| v == "unknown") {
+        Box::new(ioco_symbolic::UnknownSolver)
+    } else {
+        Box::new(ioco_symbolic::Z3Solver::new(spec.defs.clone()))
+    }
+}
+
+/// The online tracker of a spec with [`solver`]; an error says why the symbolic engine does
+/// not take the spec.
+pub fn tracker(spec: &Arc<Spec>) -> Result<SymbolicSpec, String> {
+    SymbolicSpec::new(spec.clone(), solver(spec))
+}
+
 /// A worker of a session: its tracker, its system under test, the switches its runs took.
 type Worker = (SymbolicSpec, Box<dyn Sut<GateValue>>, BTreeSet<(u32, u32)>);
 
@@ -56,6 +73,23 @@ pub struct DataSession {
     pub runs: Vec<RunResult>,
     /// The switches of the spec taken by some run.
     pub switches: BTreeSet<(u32, u32)>,
+}
+
+impl DataSession {
+    /// The switch coverage of the session: (switches of a gate taken, switches of a gate in
+    /// `spec`); a τ switch is never seen on the wire, so it is not counted as to do.
+    pub fn switch_coverage(&self, spec: &Arc<Spec>) -> (usize, usize) {
+        let visible = |&(a, s): &(u32, u32)| {
+            spec.automata[a as usize].switches[s as usize]
+                .gate
+                .is_some()
+        };
+        let total = ioco_symbolic::System::new(spec.clone())
+            .map(|s| s.switches().iter().filter(|w| visible(w)).count())
+            .unwrap_or(0);
+        let covered = self.switches.iter().filter(|w| visible(w)).count();
+        (covered, total)
+    }
 }
 
 /// Runs a session: `tracker` makes each worker's tracker of `spec`, `factory` its system under

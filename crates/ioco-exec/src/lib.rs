@@ -46,6 +46,7 @@ pub mod online;
 pub mod purpose;
 pub mod replay;
 pub mod session;
+pub mod sts_suite;
 pub mod suite;
 
 pub use adapter::{Observation, Sent, Sut, SutError};

@@ -25,6 +25,16 @@ pub enum Engine {
     Symbolic,
 }
 
+impl Engine {
+    /// `explicit` or `symbolic`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Symbolic => "symbolic",
+            Engine::Explicit => "explicit",
+        }
+    }
+}
+
 /// What runs a model, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Choice {
@@ -37,6 +47,44 @@ pub struct Choice {
     pub explicit_states: Option<usize>,
     /// Why the symbolic engine does not take the model, if it does not.
     pub symbolic_refuses: Option<String>,
+}
+
+impl Choice {
+    /// Which engine tests the model and whether the other applies, in words (`ioco check`);
+    /// `explicit`: the model has an explicit LTS within the translation's bounds.
+    pub fn describe(&self, explicit: bool) -> String {
+        let symbolic = "symbolic (Z3 chooses input values and judges outputs against the guards)";
+        match (
+            &self.infinite,
+            &self.symbolic_refuses,
+            self.engine,
+            explicit,
+        ) {
+            (Some(_), None, Engine::Symbolic, false) => {
+                format!("{symbolic}; the explicit engine needs finite data")
+            }
+            (Some(_), None, Engine::Symbolic, true) => format!(
+                "{symbolic}; `--engine explicit` also applies (the values reached are finitely \
+                 many, but more than the default choice explores)"
+            ),
+            (Some(_), None, Engine::Explicit, _) => format!(
+                "explicit: the types have infinitely many values, but the values reached are \
+                 finitely many ({} states); `--engine symbolic` also applies",
+                self.explicit_states.unwrap_or_default()
+            ),
+            (Some(_), Some(_), _, true) => "explicit (the values reached are finitely many; \
+                                             the symbolic engine does not apply: see above)"
+                .into(),
+            (Some(_), Some(_), _, false) => {
+                "none: the data is infinite and the symbolic engine does not apply (see above)"
+                    .into()
+            }
+            (None, None, _, _) => "explicit (`--engine symbolic` also applies)".into(),
+            (None, Some(_), _, _) => {
+                "explicit (the symbolic engine does not apply, see above)".into()
+            }
+        }
+    }
 }
 
 /// The bounds within which the LTS of a model with infinite types is looked for: a model that

@@ -40,6 +40,11 @@ pub struct CompareOptions {
     pub completion: InputCompletion,
     /// Stop with [`CompareError::TooLarge`] after this many product pairs (`None`: no limit).
     pub max_pairs: Option<usize>,
+    /// Stop with [`CompareError::TooMuchMemory`] when the exploration holds more than this many
+    /// bytes (both suspension automata and the product; checked as it grows, `None`: no
+    /// limit). Sets of specification states make a pair cost anything from ~40 bytes (a
+    /// deterministic model) to kilobytes, so a bound on pairs alone does not bound memory.
+    pub max_memory: Option<usize>,
     /// ioco, or uioco (only Utraces of the specification: [`crate::uioco`]).
     pub relation: crate::Relation,
 }
@@ -101,6 +106,15 @@ pub enum CompareError {
         /// The limit.
         limit: usize,
     },
+    /// More memory than the limit ([`CompareOptions::max_memory`]).
+    TooMuchMemory {
+        /// The limit, in bytes.
+        limit: usize,
+        /// Product pairs explored when it was reached.
+        pairs: usize,
+        /// Suspension states of the specification discovered by then.
+        spec_states: usize,
+    },
 }
 
 impl std::fmt::Display for CompareError {
@@ -121,6 +135,17 @@ impl std::fmt::Display for CompareError {
             CompareError::TooLarge { limit } => {
                 write!(f, "gave up after {limit} product states")
             }
+            CompareError::TooMuchMemory {
+                limit,
+                pairs,
+                spec_states,
+            } => write!(
+                f,
+                "gave up at the memory bound of {} MiB, after {pairs} product states \
+                 ({spec_states} sets of specification states): the suspension automaton \
+                 explodes",
+                limit >> 20
+            ),
         }
     }
 }
@@ -240,6 +265,26 @@ pub fn compare(
                 if let Some(limit) = opts.max_pairs {
                     if n as usize >= limit {
                         return Err(CompareError::TooLarge { limit });
+                    }
+                }
+                if let Some(limit) = opts.max_memory {
+                    // checked every 4096 pairs: a few MB of growth at most between checks
+                    if n.is_multiple_of(4096) {
+                        let held = si.heap_bytes()
+                            + ss.heap_bytes()
+                            // the map of seen pairs: a power-of-two table, 7/8 full at most
+                            + (n as usize * 8 / 7 + 1).next_power_of_two()
+                                * (std::mem::size_of::<((SaState, SaState), u32)>() + 1)
+                            + pairs.capacity() * std::mem::size_of::<(SaState, SaState)>()
+                            + parent.capacity() * std::mem::size_of::<(u32, Label)>()
+                            + queue.capacity() * std::mem::size_of::<u32>();
+                        if held > limit {
+                            return Err(CompareError::TooMuchMemory {
+                                limit,
+                                pairs: n as usize,
+                                spec_states: ss.num_discovered(),
+                            });
+                        }
                     }
                 }
                 slot.insert(n);

@@ -164,8 +164,10 @@ impl Lts {
     }
 
     /// True when `s` enables τ.
+    #[inline]
     pub fn has_tau(&self, s: State) -> bool {
-        self.enables(s, Label::TAU)
+        // τ is label 0 and edges are sorted by label: the first edge says it
+        self.edges(s).first().is_some_and(|e| e.label == Label::TAU)
     }
 
     /// Quiescence of a single state under `policy` (tutorial Def. 4.7; Tretmans' stable form,

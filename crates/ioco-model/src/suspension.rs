@@ -36,6 +36,10 @@ pub struct Suspension<'a> {
     set_data: Vec<State>,
     set_off: Vec<u32>,
     table: HashTable<SaState>,
+    // The deterministic fast path: the suspension state of the singleton {s}, per LTS state
+    // (UNEXPANDED: not yet seen). Singletons are never hashed nor compared; in a deterministic
+    // LTS without τ every suspension state is one.
+    single: Vec<SaState>,
     // Successors, in an arena: (start, len) per state, start == UNEXPANDED if not expanded yet.
     succ_span: Vec<(u32, u32)>,
     succ_data: Vec<(Label, SaState)>,
@@ -66,6 +70,7 @@ impl<'a> Suspension<'a> {
             set_data: Vec::new(),
             set_off: vec![0],
             table: HashTable::new(),
+            single: vec![UNEXPANDED; lts.num_states()],
             succ_span: Vec::new(),
             succ_data: Vec::new(),
             mark: vec![0; lts.num_states()],
@@ -106,6 +111,19 @@ impl<'a> Suspension<'a> {
     /// The number of suspension states discovered so far.
     pub fn num_discovered(&self) -> usize {
         self.set_off.len() - 1
+    }
+
+    /// The bytes this automaton holds on the heap (capacities, so growth by doubling counts):
+    /// what a memory bound checks ([`crate::compare`]).
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.set_data.capacity() * size_of::<State>()
+            + self.set_off.capacity() * size_of::<u32>()
+            + self.table.capacity() * (size_of::<SaState>() + 1)
+            + self.single.capacity() * size_of::<SaState>()
+            + self.succ_span.capacity() * size_of::<(u32, u32)>()
+            + self.succ_data.capacity() * size_of::<(Label, SaState)>()
+            + self.mark.capacity() * size_of::<u32>()
     }
 
     /// The τ-closed set of LTS states that `q` stands for.
@@ -174,6 +192,10 @@ impl<'a> Suspension<'a> {
     /// τ-closure of `self.buf` (consumed), then intern.
     fn close_and_intern(&mut self, seed: &[State]) -> SaState {
         if let [s] = seed {
+            let q = self.single[*s as usize];
+            if q != UNEXPANDED {
+                return q; // {s} is τ-closed: it was interned as a singleton
+            }
             if !self.lts.has_tau(*s) {
                 self.buf.clear();
                 self.buf.push(*s);
@@ -209,6 +231,15 @@ impl<'a> Suspension<'a> {
     }
 
     fn intern_buf(&mut self) -> SaState {
+        if let [s] = self.buf[..] {
+            let q = self.single[s as usize];
+            if q != UNEXPANDED {
+                return q;
+            }
+            let q = self.push_set();
+            self.single[s as usize] = q;
+            return q;
+        }
         let h = hash_set(&self.buf);
         let (set_data, set_off) = (&self.set_data, &self.set_off);
         let get = |q: &SaState| {
@@ -219,16 +250,22 @@ impl<'a> Suspension<'a> {
         if let Some(&q) = self.table.find(h, |q| get(q) == &self.buf[..]) {
             return q;
         }
-        let q = (self.set_off.len() - 1) as SaState;
-        self.set_data.extend_from_slice(&self.buf);
-        self.set_off.push(self.set_data.len() as u32);
-        self.succ_span.push((UNEXPANDED, 0));
+        let q = self.push_set();
         let (set_data, set_off) = (&self.set_data, &self.set_off);
         self.table.insert_unique(h, q, |q| {
             let a = set_off[*q as usize] as usize;
             let b = set_off[*q as usize + 1] as usize;
             hash_set(&set_data[a..b])
         });
+        q
+    }
+
+    /// Appends `self.buf` as a new suspension state; its number.
+    fn push_set(&mut self) -> SaState {
+        let q = (self.set_off.len() - 1) as SaState;
+        self.set_data.extend_from_slice(&self.buf);
+        self.set_off.push(self.set_data.len() as u32);
+        self.succ_span.push((UNEXPANDED, 0));
         q
     }
 
@@ -243,13 +280,26 @@ impl<'a> Suspension<'a> {
         succ.clear();
         {
             let set = self.set(q);
+            let alphabet = self.lts.alphabet();
             for &s in set {
+                // quiescence of s (Lts::is_quiescent) from the edges scanned anyway
+                let (mut tau, mut output) = (false, false);
                 for e in self.lts.edges(s) {
-                    if !e.label.is_tau() {
+                    if e.label.is_tau() {
+                        tau = true;
+                    } else {
+                        output |= alphabet.kind(e.label) == LabelKind::Output;
                         pairs.push((e.label, e.target));
                     }
                 }
-                if !explicit_delta && self.quiescent_state(s) {
+                let quiet = match self.policy {
+                    QuiescencePolicy::Stable => {
+                        !output && (!tau || self.lts.is_silently_divergent(s))
+                    }
+                    QuiescencePolicy::NoOutput => !output,
+                };
+                debug_assert!(explicit_delta || quiet == self.quiescent_state(s));
+                if !explicit_delta && quiet {
                     quiescent.push(s);
                 }
             }

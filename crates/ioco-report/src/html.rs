@@ -60,7 +60,7 @@ pre{background:#f6f8fa;padding:8px 10px;border-radius:6px;white-space:pre-wrap;w
 table{border-collapse:collapse}td,th{border-bottom:1px solid #eaeef2;padding:3px 10px;text-align:left;vertical-align:top}
 th{background:#f6f8fa}
 .v-pass{color:#1a7f37;font-weight:600}.v-fail{color:#cf222e;font-weight:600}.v-error{color:#6e4a00;font-weight:600}.v-inconclusive{color:#9a6700;font-weight:600}
-.legend span{margin-right:16px}.in{color:#0969da}.out{color:#1a7f37}.delta{color:#6e7781}.bad{color:#cf222e}
+.legend span{margin-right:16px}.in{color:#0969da}.out{color:#1a7f37}.delta{color:#6e7781}.bad{color:#cf222e}.start{color:#24292f}
 svg text{font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 svg.graph .node{cursor:default}svg.graph .node.current ellipse,svg.graph .node.current rect{stroke:#bf8700;stroke-width:4;fill:#fff8c5}
 svg.graph .edge text{paint-order:stroke;stroke:#fff;stroke-width:3px}
@@ -297,7 +297,7 @@ fn model(o: &mut String, summary: &Summary, cx: &Context) {
             let shrunk = summary.runs.iter().any(|r| r.shrunk.is_some());
             let _ = writeln!(
                 o,
-                r#"<p class="legend">{} by {}{}. <span class="in">── input ?</span><span class="out">╌╌ output !</span><span class="delta">·· δ</span><span class="bad">╌╌ failing observation</span> ×N: how often; faint: never.</p>"#,
+                r#"<p class="legend">{} by {}{}. <span class="in">── input ?</span><span class="out">╌╌ output !</span><span class="delta">·· δ</span><span class="bad">╌╌ failing observation</span><span class="start">→ initial state</span> ×N: how often; faint: never.</p>"#,
                 esc(&line.join(", ")),
                 esc(&counts(summary)),
                 if shrunk {

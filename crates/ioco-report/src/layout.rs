@@ -9,6 +9,11 @@
 //! 3. **coordinates**: nodes left to right with their widths and a gap, each layer centred
 //!    on the widest one; layers top to bottom.
 //!
+//! Edge labels are part of the layout (as Graphviz's `dot` makes room for them): a node
+//! with loops is as wide as its loops and their labels reach to its right, and the gap
+//! between two layers grows with the area of the labels of the edges between them, so that
+//! [`crate::labels`] finds free places for them next to their edges.
+//!
 //! Edges are routed by [`crate::svg`]: straight between adjacent layers, curved otherwise,
 //! loops beside their node. Time and memory are linear in the graph per sweep.
 
@@ -25,6 +30,8 @@ pub struct Input<'a> {
     pub edges: &'a [(usize, usize)],
     /// Nodes the layers start from (none: node 0).
     pub roots: &'a [usize],
+    /// Width and height of each edge's label (empty: no labels).
+    pub labels: &'a [(f64, f64)],
 }
 
 /// Where the nodes are.
@@ -45,6 +52,53 @@ pub const GAP_Y: f64 = 90.0;
 /// Margin around the drawing.
 pub const MARGIN: f64 = 40.0;
 const SWEEPS: usize = 6;
+/// The largest gap between two layers, however many labels are between them.
+const MAX_GAP_Y: f64 = 480.0;
+
+/// Where the first loop of a node starts beside it, and how far each further loop reaches.
+pub const LOOP_R: f64 = 28.0;
+/// How much further each further loop of a node reaches.
+pub const LOOP_STEP: f64 = 18.0;
+
+/// The room right of each node that its loops and their labels take.
+fn loop_room(input: &Input<'_>) -> Vec<f64> {
+    let mut room = vec![0.0f64; input.widths.len()];
+    let mut k = vec![0usize; input.widths.len()];
+    for (i, &(a, b)) in input.edges.iter().enumerate() {
+        if a == b && a < room.len() {
+            let r = LOOP_R + LOOP_STEP * k[a] as f64;
+            k[a] += 1;
+            let w = input.labels.get(i).map_or(0.0, |l| l.0);
+            room[a] = room[a].max(0.75 * r + 8.0 + w);
+        }
+    }
+    room
+}
+
+/// The vertical centre of each layer: the gap below a layer grows with the area of the labels
+/// of the edges down to the next one.
+fn layer_ys(input: &Input<'_>, layer: &[usize], depth: usize, widest: f64) -> Vec<f64> {
+    let mut area = vec![0.0f64; depth];
+    let mut widest_label = 0.0f64;
+    for (i, &(a, b)) in input.edges.iter().enumerate() {
+        let Some(&(w, h)) = input.labels.get(i) else {
+            break;
+        };
+        if a < layer.len() && b < layer.len() && layer[b] == layer[a] + 1 {
+            area[layer[a]] += (w + 8.0) * (h + 4.0);
+            widest_label = widest_label.max(w);
+        }
+    }
+    // about half of a band is free for labels: the rest is edges and their surroundings
+    let usable = 0.5 * widest.max(2.0 * widest_label).max(1.0);
+    let mut ys = Vec::with_capacity(depth);
+    let mut y = MARGIN + input.height / 2.0;
+    for a in area {
+        ys.push(y);
+        y += (input.height + (a / usable).max(GAP_Y - input.height)).min(MAX_GAP_Y);
+    }
+    ys
+}
 
 /// Lay the graph out.
 pub fn layout(input: &Input<'_>) -> Layout {
@@ -147,18 +201,19 @@ pub fn layout(input: &Input<'_>) -> Layout {
         }
     }
     // 3. coordinates
+    let room = loop_room(input);
     let row_width = |row: &Vec<usize>| -> f64 {
-        row.iter().map(|&x| input.widths[x]).sum::<f64>()
+        row.iter().map(|&x| input.widths[x] + room[x]).sum::<f64>()
             + GAP_X * row.len().saturating_sub(1) as f64
     };
     let widest = rows.iter().map(row_width).fold(0.0, f64::max);
+    let ys = layer_ys(input, &layer, depth, widest);
     let mut pos = vec![(0.0, 0.0); n];
     for (l, row) in rows.iter().enumerate() {
         let mut x = MARGIN + (widest - row_width(row)) / 2.0;
-        let y = MARGIN + input.height / 2.0 + l as f64 * GAP_Y;
         for &v in row {
-            pos[v] = (x + input.widths[v] / 2.0, y);
-            x += input.widths[v] + GAP_X;
+            pos[v] = (x + input.widths[v] / 2.0, ys[l]);
+            x += input.widths[v] + room[v] + GAP_X;
         }
     }
     Layout {
@@ -166,7 +221,7 @@ pub fn layout(input: &Input<'_>) -> Layout {
         layer,
         size: (
             widest + 2.0 * MARGIN,
-            (depth - 1) as f64 * GAP_Y + input.height + 2.0 * MARGIN,
+            ys[depth - 1] + input.height / 2.0 + MARGIN,
         ),
     }
 }
@@ -212,6 +267,7 @@ fn tree(input: &Input<'_>, succ: &[Vec<usize>], roots: &[usize]) -> Layout {
         }
     }
     let depth = layer.iter().max().copied().unwrap_or(0) + 1;
+    let room = loop_room(input);
     let mut x = vec![0.0f64; n];
     let mut cursor = MARGIN;
     // iterative post-order: (node, children done)
@@ -242,26 +298,22 @@ fn tree(input: &Input<'_>, succ: &[Vec<usize>], roots: &[usize]) -> Layout {
             _ => cursor + w / 2.0,
         };
         if below.is_empty() {
-            cursor = x[v] + w / 2.0 + GAP_X;
+            cursor = x[v] + w / 2.0 + room[v] + GAP_X;
         } else {
-            cursor = cursor.max(x[v] + w / 2.0 + GAP_X);
+            cursor = cursor.max(x[v] + w / 2.0 + room[v] + GAP_X);
         }
         placed[v] = true;
     }
-    let pos: Vec<(f64, f64)> = (0..n)
-        .map(|v| (x[v], MARGIN + input.height / 2.0 + layer[v] as f64 * GAP_Y))
-        .collect();
     let width = (0..n)
-        .map(|v| x[v] + input.widths[v] / 2.0)
+        .map(|v| x[v] + input.widths[v] / 2.0 + room[v])
         .fold(0.0, f64::max)
         + MARGIN;
+    let ys = layer_ys(input, &layer, depth, width - 2.0 * MARGIN);
+    let pos: Vec<(f64, f64)> = (0..n).map(|v| (x[v], ys[layer[v]])).collect();
     Layout {
         pos,
         layer,
-        size: (
-            width,
-            (depth - 1) as f64 * GAP_Y + input.height + 2.0 * MARGIN,
-        ),
+        size: (width, ys[depth - 1] + input.height / 2.0 + MARGIN),
     }
 }
 
@@ -279,6 +331,7 @@ mod tests {
             height: 30.0,
             edges: &edges,
             roots: &[0],
+            labels: &[],
         });
         assert_eq!(l.layer, vec![0, 1, 2, 1, 0]);
         for a in 0..5 {
@@ -304,6 +357,7 @@ mod tests {
             height: 30.0,
             edges: &edges,
             roots: &[0],
+            labels: &[],
         });
         assert!(l.pos[3].0 < l.pos[4].0 && l.pos[4].0 < l.pos[2].0);
         assert!((l.pos[1].0 - (l.pos[3].0 + l.pos[4].0) / 2.0).abs() < 1e-9);
@@ -323,6 +377,7 @@ mod tests {
             height: 30.0,
             edges: &edges,
             roots: &[0],
+            labels: &[],
         });
         // children are in the order of their parents: no crossing
         assert_eq!(l.pos[1].0 < l.pos[2].0, l.pos[4].0 < l.pos[3].0);

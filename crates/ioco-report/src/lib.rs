@@ -26,6 +26,7 @@
 pub mod graph;
 pub mod html;
 pub mod junit;
+pub mod labels;
 pub mod layout;
 pub mod markdown;
 pub mod merge;

@@ -1,7 +1,8 @@
 //! The engine over an STS with data (TAP19; tutorial Alg. 2 over gate values, P1 §7.2): the
 //! [`Specification`] of the symbolic tracker of `ioco-symbolic` (solver-judged outputs and
 //! quiescence; *unknown* is Inconclusive, never Fail), the [`Selection`]s that choose inputs
-//! with the solver ([`Biased`]) or replay recorded ones ([`Replay`]), and the runs, replays and
+//! with the solver ([`Biased`]; [`Menu`], TorXakis's uniform choice among the enabled input
+//! gates and observing) or replay recorded ones ([`Replay`]), and the runs, replays and
 //! shrinking (Zeller's ddmin over the inputs) of `ioco test`/`ioco replay` with data.
 
 use crate::online::{
@@ -237,6 +238,88 @@ impl Selection<Symbolic<'_>> for Biased {
         self.quiet = matches!(event, Event::Quiescence);
         None
     }
+}
+
+/// TorXakis's random walk (its `test` command: a random choice in the menu of what the
+/// specification offers, TAP19 §6 L386 "random testing on gate actions and data values"): at each
+/// step one of the input gates enabled at a current location, or observing when an output is
+/// possible there, uniformly; the input's values from the picker. Used for the random-walk column
+/// of the BRP experiment (`docs/brp.md`).
+///
+/// After δ it gives an input, or stops when none can be given, as [`Biased`] does.
+#[derive(Clone, Debug, Default)]
+pub struct Menu {
+    /// The last observation was δ.
+    pub quiet: bool,
+}
+
+impl Selection<Symbolic<'_>> for Menu {
+    fn choose(
+        &mut self,
+        spec: &mut Symbolic<'_>,
+        _: usize,
+        rng: &mut ChaCha8Rng,
+    ) -> Choice<GateValue> {
+        use ioco_lang::ir::Direction;
+        let t = &*spec.spec;
+        let mut inputs: BTreeSet<String> = BTreeSet::new();
+        let mut outputs = false;
+        for q in t.states() {
+            for m in t.sys.moves(&q.locs).iter() {
+                match t.sys.direction(m) {
+                    Some(Direction::Input) => {
+                        inputs.insert(t.sys.move_gate_name(m).to_string());
+                    }
+                    Some(Direction::Output) => outputs = true,
+                    _ => {}
+                }
+            }
+        }
+        let mut menu: Vec<Option<String>> = inputs.into_iter().map(Some).collect();
+        if outputs && !self.quiet {
+            menu.push(None);
+        }
+        while !menu.is_empty() {
+            let k = rng.random_range(0..menu.len());
+            match menu.swap_remove(k) {
+                None => return Choice::Observe,
+                Some(g) => {
+                    if let Some(i) = spec.spec.choose_input_on(Some(&g), rng) {
+                        return Choice::Give(i);
+                    }
+                }
+            }
+        }
+        if self.quiet {
+            return Choice::Stop(Stop::Pass(Some(
+                "quiescent, and no input can be given: nothing more to see".into(),
+            )));
+        }
+        Choice::Observe
+    }
+
+    fn start(&mut self) {
+        self.quiet = false;
+    }
+
+    fn after(&mut self, _: &mut Symbolic<'_>, event: Event<'_, GateValue>) -> Option<Stop> {
+        self.quiet = matches!(event, Event::Quiescence);
+        None
+    }
+}
+
+/// Runs one online test with data choosing by [`Menu`] (TorXakis's random walk), at most
+/// `steps` steps (resets both sides first).
+pub fn run_online_menu(
+    spec: &mut SymbolicSpec,
+    sut: &mut dyn Sut<GateValue>,
+    steps: usize,
+    timeouts: Option<&Timeouts>,
+    rng: &mut ChaCha8Rng,
+) -> Run {
+    let mut s = Symbolic::new(spec, timeouts);
+    let end = run_with(&mut s, &mut Menu::default(), sut, steps, rng);
+    s.into_run(end)
 }
 
 /// Runs one online test with data (resets both sides first).

@@ -11,7 +11,8 @@
 //!   [`solver::Checker`]);
 //! - [`sample`]: values for guards outside that fragment by sampling, repair and evaluation
 //!   (the fast path of value choice; a value found is a witness of satisfiability);
-//! - [`z3solver`]: the Z3 back end (system libz3 via the `z3` crate);
+//! - [`z3solver`]: the Z3 back end (system libz3 via the `z3` crate; cargo feature `z3`, on by
+//!   default: without it the crate has no solver of its own and needs no Z3);
 //! - [`system`]: the flattened switches of a composition, concrete and symbolic steps;
 //! - [`pick`]: value selection that finds bugs (random, boundary, growing, model);
 //! - [`tracker`]: the online tracker [`SymbolicSpec`] (candidate states, input choice,
@@ -73,9 +74,11 @@ pub mod solver;
 pub mod system;
 pub mod term;
 pub mod tracker;
+#[cfg(feature = "z3")]
 pub mod z3solver;
 
 pub use solver::{Checker, SatResult, Solver, SolverStats, UnknownSolver};
 pub use system::{Move, State, SymState, System};
 pub use tracker::{Quiescence, Step, SymbolicSpec};
+#[cfg(feature = "z3")]
 pub use z3solver::Z3Solver;

@@ -68,6 +68,42 @@ impl Timeouts {
         }
     }
 
+    /// Gives gate `name` (of `spec`, a trailing `?`/`!` ignored) the time-out `d`; an error
+    /// names the gates there are.
+    pub fn set_gate(
+        &mut self,
+        spec: &ioco_lang::ir::Spec,
+        name: &str,
+        d: Duration,
+    ) -> Result<(), String> {
+        let name = name.trim().trim_end_matches(['?', '!']);
+        match spec.gates.iter().position(|x| x.name == name) {
+            Some(i) => {
+                self.gates[i] = Some(d);
+                Ok(())
+            }
+            None => {
+                let all: Vec<&str> = spec.gates.iter().map(|x| x.name.as_str()).collect();
+                Err(format!("the model's gates: {}", all.join(", ")))
+            }
+        }
+    }
+
+    /// Gives the locations named `name` (`LOCATION` in any automaton, or `MODEL.LOCATION`)
+    /// the time-out `d`; false when `spec` has none of that name.
+    pub fn set_location(&mut self, spec: &ioco_lang::ir::Spec, name: &str, d: Duration) -> bool {
+        let mut found = false;
+        for (ai, a) in spec.automata.iter().enumerate() {
+            for (li, loc) in a.locations.iter().enumerate() {
+                if name == loc.name || name == format!("{}.{}", a.name, loc.name) {
+                    self.locations[ai][li] = Some(d);
+                    found = true;
+                }
+            }
+        }
+        found
+    }
+
     /// The wait before concluding quiescence in the tracker's current states, right after the
     /// input `last_input` (if the last step was one).
     pub fn wait(&self, spec: &SymbolicSpec, last_input: Option<&str>) -> Duration {

@@ -139,6 +139,7 @@ impl SymbolicSpec {
 
     /// A tracker with the Z3 back end. `Err` when Z3 cannot be set up for the spec's data
     /// types (see [`crate::z3solver::Z3Solver::try_new`]).
+    #[cfg(feature = "z3")]
     pub fn with_z3(spec: Arc<Spec>) -> Result<SymbolicSpec, String> {
         let defs = spec.defs.clone();
         let solver = crate::z3solver::Z3Solver::try_new(defs)?;

@@ -1,62 +1,128 @@
-//! # ioco: test a Rust component against a model, from `#[test]`
+//! # ioco: test a Rust component or a program against a model, from `#[test]`
 //!
-//! The small public API of the ioco tool (in the style of proptest-state-machine): the
-//! specification is a `.ioco` model ([`Model`], from a file or a string), the system under test
-//! is your type implementing [`Component`] (inputs in, outputs out, with typed values; a label
-//! is a gate with no arguments), and [`Test::assert_conforms`] runs online ioco testing
-//! (tutorial Alg. 2) against it and panics with the readable report when it does not conform:
-//! the trace, the observed output, the outputs the model allowed, the seed, and the shrunk
-//! inputs that still make it fail.
+//! The public Rust API of the ioco tool (in the style of proptest-state-machine): the
+//! specification is a `.ioco` model ([`Model`], from a file or a string); the system under
+//! test is your type implementing [`Component`] (inputs in, outputs out, with typed values; a
+//! label is a gate with no arguments) or a real [`Program`] spoken to over its standard input
+//! and output; [`Test::assert_conforms`] (and [`Test::assert_program_conforms`]) runs online
+//! ioco testing (tutorial Alg. 2) against it and panics with the readable report when it does
+//! not conform: the trace, the observed output, the outputs the model allowed, the seed, and
+//! the shrunk inputs that still make it fail. [`Test::report_on_failure`] also writes the HTML
+//! and JSON reports of `ioco test --html/--json` and names them in the panic.
 //!
-//! The engine is the symbolic one of `ioco-symbolic` (Z3 chooses input values inside the
-//! guards; outputs are judged against the guards; a solver `unknown` never gives a Fail), so a
-//! model may have unbounded data (`int`, recursive types). Same seed, same runs.
+//! The options are those of `ioco test`, with the same meaning and defaults where they apply:
+//! [`Test::runs`], [`Test::steps`], [`Test::seed`] (same seed, same runs), [`Test::jobs`],
+//! [`Test::shrink`], [`Test::keep_going`], the quiescence time-outs [`Test::timeout`],
+//! [`Test::timeout_gate`], [`Test::timeout_location`] (besides the model's `@timeout`s),
+//! [`Test::engine`] and, for the symbolic engine, [`Test::values`]. A [`Report`] is the
+//! CLI's result: [`Report::to_json`], [`Report::write_html`].
+//!
+//! The engine is chosen as `ioco test` chooses it ([`Model::engine`]): a model whose values
+//! reached are finitely many (every model without data) runs on the explicit engine (its
+//! suspension automaton, no solver); a model with infinite data (`int`, strings, recursive
+//! types) on the symbolic engine (Z3 chooses input values inside the guards; outputs are
+//! judged against the guards; a solver `unknown` never gives a Fail).
+//!
+//! ## Cargo features
+//!
+//! - `symbolic` (on by default): the symbolic engine, which needs Z3 (`libz3`). With
+//!   `default-features = false` nothing of Z3 is built or linked; models without data are
+//!   tested as before, and testing a model that needs the symbolic engine is an [`Error`]
+//!   that names this feature.
+//!
+//! ## Example
+//!
+//! A model as a string, and a component that conforms to it:
 //!
 //! ```
-//! use ioco::{Action, Component, Model, Value};
+//! use ioco::{Action, Component, Model, Verdict};
 //!
-//! // A model as a string: after `ping?(x)`, `pong!(x + 1)`.
+//! // after coin?, coffee! or tea!; a coin while brewing is not specified
 //! let model = Model::parse(
-//!     "model Inc { input ping(x: int) output pong(y: int) var v: int = 0 init idle \
-//!      idle -- ping?(x) { v = x } --> busy  busy -- pong!(=v + 1) --> idle }",
+//!     "model Vending { input coin output coffee, tea init idle \
+//!      idle -- coin? --> busy  busy -- coffee! --> idle  busy -- tea! --> idle }",
 //! )
 //! .unwrap();
 //!
-//! struct Inc;
-//! impl Component for Inc {
+//! struct Machine;
+//! impl Component for Machine {
 //!     fn reset(&mut self) -> Vec<Action> { vec![] }
-//!     fn input(&mut self, input: &Action) -> Vec<Action> {
-//!         vec![Action::new("pong", vec![Value::Int(input.int(0).unwrap() + 1)])]
+//!     fn input(&mut self, _coin: &Action) -> Vec<Action> { vec![Action::label("coffee")] }
+//! }
+//! model.test().runs(5).steps(20).seed(1).assert_conforms(Machine);
+//!
+//! // one that gives two drinks for a coin does not conform: the report says why
+//! struct Greedy;
+//! impl Component for Greedy {
+//!     fn reset(&mut self) -> Vec<Action> { vec![] }
+//!     fn input(&mut self, _coin: &Action) -> Vec<Action> {
+//!         vec![Action::label("coffee"), Action::label("tea")]
 //!     }
 //! }
-//! model.test().runs(5).steps(20).assert_conforms(Inc);
+//! let report = model.test().runs(5).steps(20).seed(1).run(Greedy).unwrap();
+//! assert_eq!(report.verdict(), Verdict::Fail);
+//! assert!(report.text().contains("observed  tea!"), "{report}");
+//! assert!(report.to_json().contains("\"verdict\": \"fail\""));
+//! assert!(report.to_html().contains("<svg"));
 //! ```
 //!
-//! The README's example (a FIFO queue against `examples/queue/queue.ioco`, and a faulty one
-//! whose test panics with the report) is compiled and run as a doctest of this crate.
+//! A real program, with options and the reports on failure (`tests/program.rs` runs it on
+//! the bundled coffee machine):
+//!
+//! ```no_run
+//! use ioco::{Model, Program};
+//! use std::time::Duration;
+//!
+//! #[test]
+//! fn the_coffee_machine_conforms() {
+//!     let model = Model::from_file("examples/coffee/coffee.ioco").unwrap();
+//!     let machine = Program::new(env!("CARGO_BIN_EXE_coffee-sut"))
+//!         .arg("--ack")
+//!         .quiescence_marker("#quiet");
+//!     model
+//!         .test()
+//!         .runs(20)
+//!         .steps(40)
+//!         .seed(7)
+//!         .jobs(2)
+//!         .timeout(Duration::from_secs(5))
+//!         .report_on_failure("target/ioco-reports")
+//!         .assert_program_conforms(&machine);
+//! }
+//! ```
+//!
+//! The README's examples (a FIFO queue with data against `examples/queue/queue.ioco`, and a
+//! faulty one whose test panics with the report) are compiled and run as doctests of this
+//! crate (with the feature `symbolic`).
 
-use ioco_exec::data_session::{run_data_online, DataFactory, DataSessionOptions};
-use ioco_exec::{RunVerdict, Summary};
+use ioco_exec::adapter::labels::Labels;
+use ioco_exec::adapter::process::{ProcessAdapter, ProcessConfig, ResetMode};
+use ioco_exec::{OnlineOptions, RunVerdict, Summary};
 use ioco_lang::ir::{Direction, Spec};
+use ioco_report::graph::{self, Graph};
+use ioco_report::walk::{self, Visits};
 use ioco_symbolic::online::{self, GateValue, Observation, Sent, Sut, SutError};
-use ioco_symbolic::SymbolicSpec;
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 pub use ioco_exec::adapter::inproc::{Action, Component};
 pub use ioco_exec::RunVerdict as Verdict;
 pub use ioco_lang::ir::Value;
+/// How the symbolic engine chooses every field of every input value (the CLI's `--values`):
+/// `Mixed` (the default), `Random`, `Small`, `Partition`, `Boundary`, `Growing`, `Model`.
+#[cfg(feature = "symbolic")]
+pub use ioco_symbolic::pick::Strategy as Values;
 
-#[cfg(doctest)]
+#[cfg(all(doctest, feature = "symbolic"))]
 #[doc = include_str!("../../../README.md")]
 pub struct ReadmeDoctests;
 
-/// An error: the model does not load, or the engine cannot test it.
+/// An error: the model does not load, the engine cannot test it, the system under test does
+/// not start, or a report cannot be written.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Error(String);
 
@@ -74,15 +140,27 @@ impl fmt::Debug for Error {
 
 impl std::error::Error for Error {}
 
+/// The engine that tests a model (the CLI's `--engine`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// The model's LTS and its suspension automaton (needs finitely many values reached; no
+    /// Z3).
+    Explicit,
+    /// The model with its data, symbolically: input values chosen by the solver, outputs
+    /// judged against the guards (Z3; the cargo feature `symbolic`).
+    Symbolic,
+}
+
 /// A specification: the entry point of a `.ioco` model (or a named model or system of it).
 #[derive(Clone)]
 pub struct Model {
     model: Arc<ioco_lang::Model>,
     spec: Arc<Spec>,
+    source: Option<PathBuf>,
 }
 
 impl Model {
-    fn of(model: ioco_lang::Model, name: &str) -> Result<Model, Error> {
+    fn of(model: ioco_lang::Model, name: &str, source: Option<PathBuf>) -> Result<Model, Error> {
         let spec = model.entry().cloned().ok_or_else(|| {
             Error(format!(
                 "{name} has no model to test: add a `model` without parameters or a `system`, \
@@ -92,6 +170,7 @@ impl Model {
         Ok(Model {
             model: Arc::new(model),
             spec: Arc::new(spec),
+            source,
         })
     }
 
@@ -100,14 +179,14 @@ impl Model {
     pub fn from_file(path: impl AsRef<Path>) -> Result<Model, Error> {
         let path = path.as_ref();
         let model = ioco_lang::parse_file(path).map_err(|d| Error(ioco_lang::render_plain(&d)))?;
-        Model::of(model, &path.display().to_string())
+        Model::of(model, &path.display().to_string(), Some(path.to_path_buf()))
     }
 
     /// Parses a model from its text.
     pub fn parse(src: &str) -> Result<Model, Error> {
         let model = ioco_lang::parse_str("model.ioco", src)
             .map_err(|d| Error(ioco_lang::render_plain(&d)))?;
-        Model::of(model, "the model")
+        Model::of(model, "the model", None)
     }
 
     /// The model or system called `name` of the same file (instead of the entry point).
@@ -119,6 +198,7 @@ impl Model {
         Ok(Model {
             model: self.model.clone(),
             spec: Arc::new(spec.clone()),
+            source: self.source.clone(),
         })
     }
 
@@ -137,15 +217,37 @@ impl Model {
             .collect()
     }
 
-    /// A test of this model with the default settings (20 runs of 50 steps, seed 0, failing
-    /// runs shrunk).
+    /// The engine that tests this model by default, chosen as `ioco test` chooses it
+    /// (`ioco_load::engine::choose`): explicit wherever the values reached are finitely many,
+    /// symbolic where they are not; and why.
+    pub fn engine(&self) -> (Engine, Option<String>) {
+        let c = ioco_load::engine::choose(&self.spec);
+        match c.engine {
+            ioco_load::engine::Engine::Explicit => (Engine::Explicit, c.infinite),
+            ioco_load::engine::Engine::Symbolic => (Engine::Symbolic, c.infinite),
+        }
+    }
+
+    /// A test of this model with the default settings (20 runs of 50 steps, seed 0, one job,
+    /// failing runs shrunk, the engine chosen by [`Model::engine`], the model's `@timeout`s
+    /// and otherwise a quiescence time-out of 1 s, or 2 s for a program with a quiescence
+    /// marker, as `ioco test`).
     pub fn test(&self) -> Test {
         Test {
-            spec: self.spec.clone(),
+            model: self.clone(),
             runs: 20,
             steps: 50,
             seed: 0,
             shrink: true,
+            jobs: 1,
+            keep_going: false,
+            engine: None,
+            #[cfg(feature = "symbolic")]
+            values: None,
+            timeout: None,
+            timeout_gates: Vec::new(),
+            timeout_locations: Vec::new(),
+            report_dir: None,
         }
     }
 }
@@ -153,27 +255,59 @@ impl Model {
 /// Settings of an online test (build with [`Model::test`]).
 #[derive(Clone)]
 pub struct Test {
-    spec: Arc<Spec>,
+    model: Model,
     runs: usize,
     steps: usize,
     seed: u64,
     shrink: bool,
+    jobs: usize,
+    keep_going: bool,
+    engine: Option<Engine>,
+    #[cfg(feature = "symbolic")]
+    values: Option<Values>,
+    timeout: Option<Duration>,
+    timeout_gates: Vec<(String, Duration)>,
+    timeout_locations: Vec<(String, Duration)>,
+    report_dir: Option<PathBuf>,
+}
+
+/// What a session runs against: a component (one per worker) or a program.
+enum Target<'a> {
+    Component(&'a (dyn Fn() -> Option<Box<dyn Component + Send>> + Send + Sync)),
+    Program(&'a Program),
+}
+
+/// A maker of systems under test over labels, one per worker (the explicit engine's).
+type LabelFactory<'a> =
+    Box<dyn Fn(usize) -> Result<Box<dyn ioco_exec::Sut + Send>, SutError> + Sync + 'a>;
+
+/// A boxed component is a component (for one per worker).
+struct Boxed(Box<dyn Component + Send>);
+
+impl Component for Boxed {
+    fn reset(&mut self) -> Vec<Action> {
+        self.0.reset()
+    }
+    fn input(&mut self, input: &Action) -> Vec<Action> {
+        self.0.input(input)
+    }
 }
 
 impl Test {
-    /// Number of runs (each from the initial state, after a reset).
+    /// Number of runs (each from the initial state, after a reset). At least 1.
     pub fn runs(mut self, n: usize) -> Test {
         self.runs = n;
         self
     }
 
-    /// Steps per run: inputs given and outputs or quiescence observed.
+    /// Steps per run: inputs given and outputs or quiescence observed. At least 1.
     pub fn steps(mut self, n: usize) -> Test {
         self.steps = n;
         self
     }
 
-    /// The master seed (run `k` uses a seed derived from it; printed in the report).
+    /// The master seed (run `k` uses a seed derived from it; printed in the report). Same
+    /// seed, same runs.
     pub fn seed(mut self, seed: u64) -> Test {
         self.seed = seed;
         self
@@ -185,85 +319,561 @@ impl Test {
         self
     }
 
-    /// Tests `component`; stops at the first failing run. The report's verdict is Fail when
-    /// the component does not conform.
+    /// Runs at once, each worker with its own system under test (`ioco test --jobs`): a
+    /// program started per worker, or a component made per worker by [`Test::run_with`].
+    /// Which runs a worker takes does not depend on timing, so the verdicts are the same
+    /// for any number of jobs.
+    pub fn jobs(mut self, n: usize) -> Test {
+        self.jobs = n.max(1);
+        self
+    }
+
+    /// Go on after a failing run (`--keep-going`): every run is made and reported.
+    pub fn keep_going(mut self, on: bool) -> Test {
+        self.keep_going = on;
+        self
+    }
+
+    /// The engine (`--engine`), instead of the one [`Model::engine`] chooses.
+    pub fn engine(mut self, engine: Engine) -> Test {
+        self.engine = Some(engine);
+        self
+    }
+
+    /// How the symbolic engine chooses input values (`--values`); asks for the symbolic
+    /// engine.
+    #[cfg(feature = "symbolic")]
+    pub fn values(mut self, values: Values) -> Test {
+        self.values = Some(values);
+        self
+    }
+
+    /// How long to wait for an output before concluding quiescence (`--timeout`), where the
+    /// model's `@timeout` and [`Test::timeout_gate`]/[`Test::timeout_location`] say nothing;
+    /// overrides the model's own `@timeout`. A program with a quiescence marker ends the wait
+    /// early, so a long time-out costs nothing there. (A component answers at once: it has no
+    /// time-out.)
+    pub fn timeout(mut self, timeout: Duration) -> Test {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// The quiescence time-out after an input or output of `gate` (`--timeout-gate`),
+    /// overriding the model's `@timeout` on it.
+    pub fn timeout_gate(mut self, gate: &str, timeout: Duration) -> Test {
+        let g = gate.trim().trim_end_matches(['?', '!']).to_string();
+        self.timeout_gates.push((g, timeout));
+        self
+    }
+
+    /// The quiescence time-out in a location (`Model.location` or `location`;
+    /// `--timeout-location`), overriding the model's `@timeout` on it.
+    pub fn timeout_location(mut self, location: &str, timeout: Duration) -> Test {
+        self.timeout_locations
+            .push((location.trim().to_string(), timeout));
+        self
+    }
+
+    /// Where [`Test::assert_conforms`] and its siblings write the HTML and JSON reports of
+    /// a test that does not conform (the panic message names the files; see
+    /// [`Report::report_on_failure`]).
+    pub fn report_on_failure(mut self, dir: impl AsRef<Path>) -> Test {
+        self.report_dir = Some(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// Tests `component` with one worker ([`Test::run_with`] makes one per job); stops at the
+    /// first failing run unless [`Test::keep_going`]. The report's verdict is Fail when the
+    /// component does not conform.
     pub fn run<C: Component + Send + 'static>(&self, component: C) -> Result<Report, Error> {
-        // the engine refuses some models (multi-actions): say so before running
-        SymbolicSpec::with_z3(self.spec.clone())
-            .map_err(|e| Error(format!("{}: {e}", self.spec.name)))?;
-        let sut = Mutex::new(Some(InProcess::new(self.spec.clone(), component)));
-        let factory: DataFactory = Box::new(move |_| {
-            let sut = sut
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .take()
-                .ok_or("the component is tested by one worker")?;
-            Ok(Box::new(sut) as Box<dyn Sut<GateValue>>)
-        });
-        let opts = DataSessionOptions {
-            runs: self.runs,
-            jobs: 1,
-            seed: self.seed,
-            shrink: self.shrink,
-            // in process, a replay costs microseconds: the bounds are generous, and two tries
-            // per candidate as for any system with data
-            shrinking: ioco_exec::shrinking::ShrinkOptions {
-                tries: 2,
-                ..Default::default()
-            },
-            keep_going: false,
-            budget: None,
-            online: online::OnlineOptions {
-                steps: self.steps,
-                input_bias: 0.5,
-                timeouts: None,
-            },
-            progress: Default::default(),
-            shard: None,
+        if self.jobs > 1 {
+            return Err(Error(format!(
+                "jobs({}) needs a component per worker: give `run_with(|| ...)` a function that \
+                 makes one, or leave out jobs",
+                self.jobs
+            )));
+        }
+        let one = Mutex::new(Some(component));
+        let make = move || -> Option<Box<dyn Component + Send>> {
+            let c = one.lock().unwrap_or_else(|p| p.into_inner()).take()?;
+            Some(Box::new(c))
         };
-        let t0 = Instant::now();
-        let session = run_data_online(
-            &self.spec,
-            |spec| SymbolicSpec::with_z3(spec.clone()),
-            &factory,
-            &opts,
-        )
-        .map_err(|e| Error(format!("{}: {e}", self.spec.name)))?;
-        let runs = session.runs;
-        let mut summary = Summary::new("online", self.seed, runs);
-        summary.duration_ms = t0.elapsed().as_secs_f64() * 1e3;
-        let p = &mut summary.parameters;
-        p.insert("model".into(), self.spec.name.clone().into());
-        p.insert("sut".into(), "in-process component".into());
-        p.insert("engine".into(), "symbolic".into());
-        p.insert("runs".into(), self.runs.into());
-        p.insert("steps".into(), self.steps.into());
-        let text = ioco_report::text::render(&summary, &Default::default());
-        Ok(Report { summary, text })
+        self.session(Target::Component(&make))
+    }
+
+    /// Tests the components `make` makes, one per worker (see [`Test::jobs`]).
+    pub fn run_with<C, F>(&self, make: F) -> Result<Report, Error>
+    where
+        C: Component + Send + 'static,
+        F: Fn() -> C + Send + Sync,
+    {
+        let make = move || -> Option<Box<dyn Component + Send>> { Some(Box::new(make())) };
+        self.session(Target::Component(&make))
+    }
+
+    /// Tests a real program (see [`Program`]), started anew for every run.
+    pub fn run_program(&self, program: &Program) -> Result<Report, Error> {
+        self.session(Target::Program(program))
     }
 
     /// Tests `component` and panics with the report unless it conforms (verdict Pass, or
     /// Inconclusive where the model leaves the behaviour open). Also panics when the model
-    /// cannot be tested, with the reason.
+    /// cannot be tested, with the reason. With [`Test::report_on_failure`], the panic names
+    /// the HTML and JSON reports it wrote.
     #[track_caller]
     pub fn assert_conforms<C: Component + Send + 'static>(&self, component: C) {
-        match self.run(component) {
-            Err(e) => panic!("ioco: cannot test {}: {e}", self.spec.name),
-            Ok(r) if r.is_failure() => panic!(
-                "ioco: the component does not conform to {}\n{}",
-                self.spec.name, r.text
-            ),
-            Ok(_) => {}
+        self.assert(self.run(component));
+    }
+
+    /// [`Test::assert_conforms`] for a program.
+    #[track_caller]
+    pub fn assert_program_conforms(&self, program: &Program) {
+        self.assert(self.run_program(program));
+    }
+
+    #[track_caller]
+    fn assert(&self, r: Result<Report, Error>) {
+        match r {
+            Err(e) => panic!("ioco: cannot test {}: {e}", self.model.name()),
+            Ok(r) => match &self.report_dir {
+                Some(dir) => {
+                    r.report_on_failure(dir);
+                }
+                None if r.is_failure() => panic!(
+                    "ioco: the system under test does not conform to {}\n{}",
+                    self.model.name(),
+                    r.text
+                ),
+                None => {}
+            },
         }
+    }
+
+    /// The engine that runs, and why.
+    fn pick(&self) -> Result<(Engine, Option<String>), Error> {
+        let (chosen, why) = self.model.engine();
+        #[cfg(feature = "symbolic")]
+        let asked = self
+            .engine
+            .or(self.values.map(|_| Engine::Symbolic))
+            .unwrap_or(chosen);
+        #[cfg(not(feature = "symbolic"))]
+        let asked = self.engine.unwrap_or(chosen);
+        #[cfg(feature = "symbolic")]
+        if asked == Engine::Explicit && self.values.is_some() {
+            return Err(Error(
+                "values(..) chooses values for the symbolic engine, which is not the engine \
+                 asked for: leave out engine(Engine::Explicit) or values(..)"
+                    .into(),
+            ));
+        }
+        Ok((asked, why))
+    }
+
+    fn session(&self, target: Target<'_>) -> Result<Report, Error> {
+        let name = self.model.name().to_string();
+        if self.runs == 0 || self.steps == 0 {
+            return Err(Error(format!(
+                "runs({}) and steps({}) must be at least 1: a session of no run or step tests \
+                 nothing",
+                self.runs, self.steps
+            )));
+        }
+        let (engine, why) = self.pick()?;
+        let t0 = Instant::now();
+        let mut report = match engine {
+            Engine::Explicit => self.explicit(&target, why.as_deref())?,
+            #[cfg(feature = "symbolic")]
+            Engine::Symbolic => self.symbolic(&target)?,
+            #[cfg(not(feature = "symbolic"))]
+            Engine::Symbolic => {
+                return Err(Error(format!(
+                    "{name} needs the symbolic engine ({}), which this build of the `ioco` crate \
+                     leaves out: turn on its cargo feature `symbolic` (on by default; it needs \
+                     Z3), or bound the model's data types so that the explicit engine takes it",
+                    why.unwrap_or_else(|| "engine(Engine::Symbolic)".into())
+                )))
+            }
+        };
+        let s = &mut report.summary;
+        s.duration_ms = t0.elapsed().as_secs_f64() * 1e3;
+        let p = &mut s.parameters;
+        let model = match &self.model.source {
+            Some(path) => path.display().to_string(),
+            None => name.clone(),
+        };
+        p.insert("model".into(), model.into());
+        p.insert("entry".into(), name.into());
+        p.insert(
+            "sut".into(),
+            match &target {
+                Target::Component(_) => "in-process component".to_string(),
+                Target::Program(prog) => prog.describe(),
+            }
+            .into(),
+        );
+        if let (Target::Program(prog), Some(_)) = (&target, &self.model.source) {
+            // what `ioco replay` needs to replay a run against the same program, for the
+            // reports' replay command (as `ioco test` records its own options)
+            let mut o = vec!["--sut".to_string(), prog.command()];
+            if let Some(m) = &prog.marker {
+                o.extend(["--quiescence-marker".into(), m.clone()]);
+            }
+            if let Some(l) = &prog.reset_line {
+                o.extend(["--reset-line".into(), l.clone()]);
+            }
+            if let Some(t) = self.timeout {
+                o.push(format!("--timeout={}", t.as_millis()));
+            }
+            for (g, t) in &self.timeout_gates {
+                o.push(format!("--timeout-gate={g}={}", t.as_millis()));
+            }
+            for (l, t) in &self.timeout_locations {
+                o.push(format!("--timeout-location={l}={}", t.as_millis()));
+            }
+            let engine = match engine {
+                Engine::Explicit => "explicit",
+                Engine::Symbolic => "symbolic",
+            };
+            o.push(format!("--engine={engine}"));
+            if self.model.model.entry().map(|e| e.name.as_str()) != Some(self.model.name()) {
+                o.push(format!("--entry={}", self.model.name()));
+            }
+            report.summary.replay_options = o;
+        }
+        report.text = ioco_report::text::render(&report.summary, &Default::default());
+        Ok(report)
+    }
+
+    /// The default quiescence time-out where nothing else says one (as `ioco test`).
+    fn fallback(&self, target: &Target<'_>) -> Duration {
+        match target {
+            Target::Program(p) if p.marker.is_some() => Duration::from_millis(2000),
+            _ => Duration::from_millis(1000),
+        }
+    }
+
+    /// The user's time-outs of `what` ("gate" or "location"), checked against `known`.
+    fn overrides(&self, what: &str, known: &[String]) -> Result<HashMap<String, Duration>, Error> {
+        let (given, method) = match what {
+            "gate" => (&self.timeout_gates, "timeout_gate"),
+            _ => (&self.timeout_locations, "timeout_location"),
+        };
+        let mut out = HashMap::new();
+        for (name, d) in given {
+            if !known.iter().any(|k| k == name) {
+                let mut all: Vec<&str> = known.iter().map(String::as_str).collect();
+                all.truncate(20);
+                return Err(Error(format!(
+                    "{method}(\"{name}\", ..): the model has no {what} `{name}` (its {what}s: {})",
+                    all.join(", ")
+                )));
+            }
+            out.insert(name.clone(), *d);
+        }
+        Ok(out)
+    }
+
+    fn explicit(&self, target: &Target<'_>, why: Option<&str>) -> Result<Report, Error> {
+        let spec = &self.model.spec;
+        let (lts, timing) =
+            ioco_lang::translate::to_lts_timed(spec, &ioco_lang::translate::Options::default())
+                .map_err(|e| {
+                    let mut d = e.into_diagnostic();
+                    d.attach(&self.model.model.sources);
+                    let text = ioco_lang::render_plain(std::slice::from_ref(&d));
+                    Error(match why {
+                        Some(why) => format!(
+                            "the explicit engine needs the values reached to be finitely many, \
+                             but {} has infinite data ({why}): {text}",
+                            spec.name
+                        ),
+                        None => text,
+                    })
+                })?;
+        let waits = ioco_load::timing::explicit(
+            &lts,
+            Some(&timing),
+            self.timeout,
+            self.fallback(target),
+            |what: &str, known: &[String]| self.overrides(what, known),
+        )?;
+        let alphabet = lts.alphabet().clone();
+        let factory: LabelFactory<'_> = match target {
+            Target::Component(make) => {
+                let spec = spec.clone();
+                Box::new(move |_| {
+                    let c = make().ok_or_else(|| {
+                        SutError::Start("the component is tested by one worker".into())
+                    })?;
+                    let c = InProcess::new(spec.clone(), Boxed(c));
+                    Ok(Box::new(Labels::with_spec(c, spec.clone(), &alphabet))
+                        as Box<dyn ioco_exec::Sut + Send>)
+                })
+            }
+            Target::Program(prog) => {
+                let mut cfg = prog.config(waits.default);
+                // a label of a model with data is its gate and values on the wire
+                cfg.wire.gate_values = true;
+                ProcessAdapter::new(&alphabet, cfg.clone()).map_err(|e| Error(e.to_string()))?;
+                Box::new(move |_| {
+                    Ok(Box::new(ProcessAdapter::new(&alphabet, cfg.clone())?)
+                        as Box<dyn ioco_exec::Sut + Send>)
+                })
+            }
+        };
+        let opts = OnlineOptions {
+            runs: self.runs,
+            depth: self.steps,
+            jobs: self.jobs,
+            seed: self.seed,
+            stop_on_failure: !self.keep_going,
+            shrink: self.shrink,
+            quiescence_timeout: waits.default,
+            timeouts: waits.timeouts.clone(),
+            ..OnlineOptions::default()
+        };
+        let summary = ioco_exec::run_online(&lts, &opts, factory)
+            .map_err(|e| Error(format!("{}: {e}", spec.name)))?;
+        let mut summary = summary;
+        let p = &mut summary.parameters;
+        p.insert("engine".into(), "explicit".into());
+        p.insert(
+            "timeout_ms".into(),
+            (waits.default.as_millis() as u64).into(),
+        );
+        Ok(Report {
+            summary,
+            text: String::new(),
+            picture: Picture::Explicit(Arc::new(lts)),
+        })
+    }
+
+    #[cfg(feature = "symbolic")]
+    fn symbolic(&self, target: &Target<'_>) -> Result<Report, Error> {
+        use ioco_exec::data::{DataAdapter, DataTarget};
+        use ioco_exec::data_session::{run_data_online, DataFactory, DataSessionOptions};
+        use ioco_symbolic::SymbolicSpec;
+        let spec = self.model.spec.clone();
+        // the engine refuses some models (multi-actions): say so before running
+        SymbolicSpec::with_z3(spec.clone()).map_err(|e| Error(format!("{}: {e}", spec.name)))?;
+        let mut timeouts = online::Timeouts::of_spec(&spec, self.fallback(target));
+        if let Some(t) = self.timeout {
+            timeouts.default = t;
+        }
+        let gates: Vec<String> = spec.gates.iter().map(|g| g.name.clone()).collect();
+        for (name, d) in self.overrides("gate", &gates)? {
+            if let Some(i) = spec.gates.iter().position(|g| g.name == name) {
+                timeouts.gates[i] = Some(d);
+            }
+        }
+        let mut locations = Vec::new();
+        for a in &spec.automata {
+            for l in &a.locations {
+                locations.push(l.name.clone());
+                locations.push(format!("{}.{}", a.name, l.name));
+            }
+        }
+        for (name, d) in self.overrides("location", &locations)? {
+            for (ai, a) in spec.automata.iter().enumerate() {
+                for (li, l) in a.locations.iter().enumerate() {
+                    if name == l.name || name == format!("{}.{}", a.name, l.name) {
+                        timeouts.locations[ai][li] = Some(d);
+                    }
+                }
+            }
+        }
+        let default = timeouts.default;
+        let factory: DataFactory = match target {
+            Target::Component(make) => {
+                // `DataFactory` is 'static: the components of the workers are made here,
+                // and each worker takes one
+                let made: Vec<Mutex<Option<Box<dyn Component + Send>>>> =
+                    (0..self.jobs).map(|_| Mutex::new(make())).collect();
+                let made = Arc::new(made);
+                let next = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+                let spec = spec.clone();
+                Box::new(move |_| {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let c = made
+                        .get(i)
+                        .and_then(|m| m.lock().unwrap_or_else(|p| p.into_inner()).take())
+                        .ok_or("a component per worker")?;
+                    Ok(Box::new(InProcess::new(spec.clone(), Boxed(c))) as Box<dyn Sut<GateValue>>)
+                })
+            }
+            Target::Program(prog) => {
+                let target = DataTarget::Process(prog.config(default));
+                DataAdapter::new(spec.clone(), target.clone()).map_err(Error)?;
+                let spec = spec.clone();
+                Box::new(move |_| {
+                    let mut a = DataAdapter::new(spec.clone(), target.clone())?;
+                    a.timeout = default;
+                    Ok(Box::new(a) as Box<dyn Sut<GateValue>>)
+                })
+            }
+        };
+        let in_process = matches!(target, Target::Component(_));
+        let opts = DataSessionOptions {
+            runs: self.runs,
+            jobs: self.jobs,
+            seed: self.seed,
+            shrink: self.shrink,
+            // in process, a replay costs microseconds; two tries per candidate as for any
+            // system with data
+            shrinking: ioco_exec::shrinking::ShrinkOptions {
+                tries: 2,
+                ..Default::default()
+            },
+            keep_going: self.keep_going,
+            budget: None,
+            online: online::OnlineOptions {
+                steps: self.steps,
+                input_bias: 0.5,
+                timeouts: (!in_process).then_some(timeouts),
+            },
+            progress: Default::default(),
+            shard: None,
+        };
+        let values = self.values.unwrap_or_default();
+        let picking = move |s: &Arc<Spec>| {
+            SymbolicSpec::with_z3(s.clone()).map(|mut t| {
+                t.picker = ioco_symbolic::pick::Picker::new(values);
+                t
+            })
+        };
+        let session = run_data_online(&spec, picking, &factory, &opts)
+            .map_err(|e| Error(format!("{}: {e}", spec.name)))?;
+        let mut summary = Summary::new("online", self.seed, session.runs);
+        let p = &mut summary.parameters;
+        p.insert("engine".into(), "symbolic".into());
+        p.insert("values".into(), values.name().into());
+        p.insert("timeout_ms".into(), (default.as_millis() as u64).into());
+        p.insert("runs".into(), self.runs.into());
+        p.insert("steps".into(), self.steps.into());
+        p.insert("jobs".into(), self.jobs.into());
+        Ok(Report {
+            summary,
+            text: String::new(),
+            picture: Picture::Symbolic(spec),
+        })
     }
 }
 
-/// The outcome of a test: the verdict, every run, and the readable text.
+/// A real program as the system under test: started anew for every run (in its own process
+/// group, killed at the end of the run), spoken to over its standard input and output in the
+/// wire format of `ioco test --sut` (one input per line, `gate value ...` for gates with
+/// values; each output a line), see `ioco_exec::adapter::wire`.
 #[derive(Clone, Debug)]
+pub struct Program {
+    argv: Vec<String>,
+    marker: Option<String>,
+    reset_line: Option<String>,
+    retries: usize,
+}
+
+impl Program {
+    /// The program at `path` (e.g. `env!("CARGO_BIN_EXE_my-sut")` in a test of its package).
+    pub fn new(path: impl AsRef<Path>) -> Program {
+        Program {
+            argv: vec![path.as_ref().display().to_string()],
+            marker: None,
+            reset_line: None,
+            retries: 2,
+        }
+    }
+
+    /// A command line, split as a shell splits it (`"./sut --mode silent"`).
+    pub fn command_line(line: &str) -> Result<Program, Error> {
+        let cfg = ProcessConfig::from_command_line(line).map_err(|e| Error(e.to_string()))?;
+        let mut p = Program::new(&cfg.argv[0]);
+        p.argv = cfg.argv;
+        Ok(p)
+    }
+
+    /// One more argument.
+    pub fn arg(mut self, arg: impl Into<String>) -> Program {
+        self.argv.push(arg.into());
+        self
+    }
+
+    /// More arguments.
+    pub fn args<I: IntoIterator<Item = S>, S: Into<String>>(mut self, args: I) -> Program {
+        self.argv.extend(args.into_iter().map(Into::into));
+        self
+    }
+
+    /// The line the program prints when it has finished reacting and waits for input
+    /// (`--quiescence-marker`, e.g. `#quiet`): quiescence is then observed at once, without
+    /// waiting for the time-out.
+    pub fn quiescence_marker(mut self, marker: impl Into<String>) -> Program {
+        self.marker = Some(marker.into());
+        self
+    }
+
+    /// A line that puts the program back into its initial state (`--reset-line`), instead of
+    /// starting it anew for every run.
+    pub fn reset_line(mut self, line: impl Into<String>) -> Program {
+        self.reset_line = Some(line.into());
+        self
+    }
+
+    /// How often a start that fails is tried again before the run is an Error (`--retries`,
+    /// default 2).
+    pub fn retries(mut self, n: usize) -> Program {
+        self.retries = n;
+        self
+    }
+
+    fn describe(&self) -> String {
+        format!("process: {}", self.command())
+    }
+
+    /// The command line, quoted for a shell.
+    fn command(&self) -> String {
+        self.argv
+            .iter()
+            .map(|a| ioco_report::shell_word(a))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    fn config(&self, timeout: Duration) -> ProcessConfig {
+        let mut cfg = ProcessConfig::from_command_line("x").expect("a command line");
+        cfg.argv = self.argv.clone();
+        cfg.wire.marker = self.marker.clone();
+        cfg.reset = match &self.reset_line {
+            Some(l) => ResetMode::Line(l.clone()),
+            None => ResetMode::Restart,
+        };
+        cfg.settle = timeout;
+        cfg.start_tries = self.retries + 1;
+        cfg
+    }
+}
+
+/// What the report's picture is drawn from.
+#[derive(Clone)]
+enum Picture {
+    Explicit(Arc<ioco_model::Lts>),
+    #[cfg_attr(not(feature = "symbolic"), allow(dead_code))]
+    Symbolic(Arc<Spec>),
+}
+
+/// The outcome of a test: the verdict, every run, and the readable text; the same JSON and
+/// HTML reports as `ioco test --json/--html`.
+#[derive(Clone)]
 pub struct Report {
     /// The summary (what `ioco test --json` writes).
     pub summary: Summary,
     text: String,
+    picture: Picture,
+}
+
+impl fmt::Debug for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
 }
 
 impl Report {
@@ -272,7 +882,7 @@ impl Report {
         self.summary.verdict
     }
 
-    /// Fail (the component does not conform) or Error (it could not be tested).
+    /// Fail (the system does not conform) or Error (it could not be tested).
     pub fn is_failure(&self) -> bool {
         matches!(self.summary.verdict, RunVerdict::Fail | RunVerdict::Error)
     }
@@ -280,6 +890,131 @@ impl Report {
     /// The readable report (as `ioco test` prints it).
     pub fn text(&self) -> &str {
         &self.text
+    }
+
+    /// The results as JSON, as `ioco test --json` writes them (`ioco report` and
+    /// `ioco replay` read them).
+    pub fn to_json(&self) -> String {
+        ioco_report::to_json(&self.summary)
+    }
+
+    /// Writes [`Report::to_json`] to `path`.
+    pub fn write_json(&self, path: impl AsRef<Path>) -> Result<(), Error> {
+        let files = ioco_report::ReportFiles {
+            json: Some(path.as_ref().to_path_buf()),
+            ..Default::default()
+        };
+        ioco_report::write_reports(&self.summary, &files).map_err(|e| Error(e.to_string()))
+    }
+
+    /// The self-contained HTML report, as `ioco test --html` writes it: the verdict, the
+    /// model as a picture with the coverage of the runs and the failing observation, a
+    /// sequence chart of every failing run, the shrunk trace and the runs.
+    pub fn to_html(&self) -> String {
+        ioco_report::html::render(&self.summary, &self.context(None))
+    }
+
+    /// Writes [`Report::to_html`] to `path`.
+    pub fn write_html(&self, path: impl AsRef<Path>) -> Result<(), Error> {
+        ioco_report::write_html(&self.summary, &self.context(None), path.as_ref())
+            .map_err(|e| Error(e.to_string()))
+    }
+
+    /// Unless the test passed (Pass or Inconclusive), writes the HTML and JSON reports into
+    /// `dir` (made if missing; named after the model and the seed) and panics with the
+    /// readable report and the paths of both files. Returns the report otherwise.
+    #[track_caller]
+    pub fn report_on_failure(&self, dir: impl AsRef<Path>) -> &Report {
+        if !self.is_failure() {
+            return self;
+        }
+        let model = self.param("entry").unwrap_or_else(|| "model".into());
+        let stem: String = model
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let dir = dir.as_ref();
+        let base = dir.join(format!("{stem}-seed{}", self.summary.seed));
+        let (html, json) = (base.with_extension("html"), base.with_extension("json"));
+        let written = std::fs::create_dir_all(dir)
+            .map_err(|e| Error(format!("cannot make {}: {e}", dir.display())))
+            .and_then(|()| self.write_json(&json))
+            .and_then(|()| {
+                ioco_report::write_html(&self.summary, &self.context(Some(&json)), &html)
+                    .map_err(|e| Error(e.to_string()))
+            });
+        match written {
+            Ok(()) => panic!(
+                "ioco: the system under test does not conform to {model}\n{}\nHTML report: {}\n\
+                 JSON results: {}",
+                self.text,
+                html.display(),
+                json.display()
+            ),
+            Err(e) => panic!(
+                "ioco: the system under test does not conform to {model}\n{}\n(no report: {e})",
+                self.text
+            ),
+        }
+    }
+
+    fn param(&self, key: &str) -> Option<String> {
+        self.summary
+            .parameters
+            .get(key)
+            .and_then(|v| v.as_str())
+            .map(String::from)
+    }
+
+    /// The context of the HTML report: the model with the coverage of the runs, walked
+    /// through the specification that judged them (as `ioco test --html`).
+    fn context(&self, result_file: Option<&Path>) -> ioco_report::html::Context {
+        let (mut g, visits): (Graph, Option<Visits>) = match &self.picture {
+            Picture::Explicit(lts) => {
+                let v = walk::explicit(lts, Default::default(), &self.summary.runs);
+                let title = self.param("entry").unwrap_or_default();
+                (graph::from_lts(lts, &title, Some(&v)), Some(v))
+            }
+            #[cfg(feature = "symbolic")]
+            Picture::Symbolic(spec) => match ioco_symbolic::SymbolicSpec::with_z3(spec.clone()) {
+                Ok(mut t) => {
+                    let v = walk::symbolic(&mut t, &self.summary.runs);
+                    (graph::from_sts(spec, Some(&v)), Some(v))
+                }
+                Err(_) => (graph::from_sts(spec, None), None),
+            },
+            #[cfg(not(feature = "symbolic"))]
+            Picture::Symbolic(spec) => (graph::from_sts(spec, None), None),
+        };
+        let mut cx = ioco_report::html::Context {
+            command: Some(format!(
+                "cargo test (the ioco crate: {})",
+                self.param("sut").unwrap_or_default()
+            )),
+            result_file: result_file.map(|p| p.display().to_string()),
+            ..Default::default()
+        };
+        if let Some(v) = visits {
+            let failed = v
+                .focus
+                .as_ref()
+                .and_then(|f| self.summary.runs.get(f.index))
+                .and_then(|r| r.failure.as_ref());
+            if let Some(f) = failed {
+                g.mark_failure(&v, &f.observed);
+            }
+            cx.focus = v.focus;
+            cx.diverged = v.diverged;
+            cx.unwalked = v.unwalked;
+        }
+        cx.graph = Some(g);
+        cx
     }
 }
 
@@ -370,6 +1105,11 @@ impl<C: Component> InProcess<C> {
 }
 
 impl<C: Component> Sut<GateValue> for InProcess<C> {
+    fn timed(&self) -> bool {
+        // answers at once: quiescence is no pending output, never a time-out
+        false
+    }
+
     fn reset(&mut self) -> Result<(), SutError> {
         self.pending.clear();
         self.crashed = None;

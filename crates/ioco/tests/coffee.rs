@@ -1,6 +1,8 @@
 //! The public API on the bundled coffee machine with data (examples/coffee/coffee-sts.ioco): a
 //! correct component passes; faulty ones fail with the report (wrong value, unknown output,
 //! a panic inside the component); a model that does not load is an error with file:line:col.
+//! Models with data: the symbolic engine (the feature `symbolic`).
+#![cfg(feature = "symbolic")]
 
 use ioco::{Action, Component, Model, Value, Verdict};
 

@@ -1,5 +1,7 @@
 //! A component whose model has multi-labels (`@sync`): an input `a|b` arrives as one action
 //! with the values of both gates in gate order, an output `c|d` is answered as one action.
+//! Models with data: the symbolic engine (the feature `symbolic`).
+#![cfg(feature = "symbolic")]
 
 use ioco::{Action, Component, Model, Value, Verdict};
 

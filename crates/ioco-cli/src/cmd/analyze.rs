@@ -33,6 +33,11 @@ pub struct Args {
     /// line 17, as the thesis's Table 3.2 was computed).
     #[arg(long, value_enum, default_value_t = NonEnablingArg::OwnChild)]
     pub non_enabling: NonEnablingArg,
+    /// Extract the ADG by thesis Alg. 5 as printed, which may apply an input that a state the
+    /// run may be in does not enable (then the ADG is not a test case for that state, Def.
+    /// 3.15). By default only witnesses every current state can run are taken.
+    #[arg(long)]
+    pub alg5_as_printed: bool,
     #[command(flatten)]
     pub budgets: super::Budgets,
 }
@@ -57,6 +62,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             NonEnablingArg::OwnChild => ioco_complete::splitting::NonEnabling::OwnChild,
             NonEnablingArg::EveryChild => ioco_complete::splitting::NonEnabling::EveryChild,
         },
+        valid_inputs: !args.alg5_as_printed,
         ..ioco_complete::AdgOptions::default()
     };
     let a = ioco_complete::analysis::analyze_with(&sa, &opts).map_err(|e| miette!("{e}"))?;

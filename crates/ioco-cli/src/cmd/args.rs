@@ -1,7 +1,6 @@
 //! The arguments of the commands that have an engine for models with data besides the
-//! explicit one (`test`, `gen`, `run`): both engines' modules read them, so they live apart
-//! from either (`test.rs` dispatches to `test_data.rs` and `purpose.rs`, `gen.rs` to
-//! `gen_sts.rs`, `run.rs` to `run_sts.rs`).
+//! explicit one (`test`, `gen`, `run`): one file per command reads them for both engines, and
+//! `purpose.rs` for test purposes.
 
 use super::sut::{ReportArgs, SutArgs};
 use super::PolicyArg;

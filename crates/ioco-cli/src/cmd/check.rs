@@ -5,14 +5,22 @@
 //! P1:L151), divergent states (states on a τ-cycle, tutorial §1.6: a warning, since their
 //! quiescence depends on the policy) and unreachable states (a warning). Exit 0 when the model
 //! is well-formed, 2 when it cannot be read.
+//!
+//! A `.ioco` model is also summarised as a data model (STS, thesis Def. 4.3): the gates with
+//! their types, locations, switches, variables ([`ioco_symbolic::draw::summary`]), whether the
+//! data is finite, and which engine `ioco test` uses (`ioco_load::engine::choose`). A model
+//! with infinite data has no explicit LTS: that summary is all there is; a finite one gets it
+//! after the LTS summary.
 
 use super::{Outcome, PolicyArg};
 use crate::load::{infinite_data, load_model};
 use ioco_formats::Model;
+use ioco_lang::ir::Spec;
 use ioco_model::{Label, Lts, QuiescencePolicy, State};
 use miette::Result;
-use serde_json::json;
-use std::path::PathBuf;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Arguments of `ioco check`.
 #[derive(clap::Args)]
@@ -53,7 +61,7 @@ fn names(lts: &Lts, states: &[State], max: usize) -> String {
 
 /// Run `ioco check`.
 pub fn run(args: Args) -> Result<Outcome> {
-    // A .ioco model is also a data model (summarised by `check_data`); with infinite data it
+    // A .ioco model is also a data model (summarised by `print_sts`); with infinite data it
     // has no explicit LTS, and that summary is all there is.
     let data = match crate::load::is_lang(&args.model) {
         true => Some(crate::load::load_spec(&args.model)?),
@@ -62,7 +70,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let model = match load_model(&args.model) {
         Ok(m) => m,
         Err(e) => match data.as_ref().filter(|s| infinite_data(s).is_some()) {
-            Some(spec) => return super::check_data::sts_only(&args.model, args.json, spec),
+            Some(spec) => return sts_only(&args.model, args.json, spec),
             None => return Err(e),
         },
     };
@@ -126,7 +134,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             "silently_divergent_states": silent.iter().map(|&s| lts.state_name(s)).collect::<Vec<_>>(),
             "unreachable_states": unreachable.iter().map(|&s| lts.state_name(s)).collect::<Vec<_>>(),
             "ill_formed_delta": bad_delta.iter().map(|&(s, t)| [lts.state_name(s), lts.state_name(t)]).collect::<Vec<_>>(),
-            "sts": data.as_ref().map(|s| super::check_data::json(s, true)),
+            "sts": data.as_ref().map(|s| sts_json(s, true)),
         });
         outln!("{}", serde_json::to_string_pretty(&v).expect("json"));
         return Ok(Outcome::Ok);
@@ -187,7 +195,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     outln!("  unreachable:       {}", unreachable.len());
     if let Some(spec) = &data {
         outln!("  as a data model (STS):");
-        super::check_data::print(spec, true);
+        print_sts(spec, true);
     }
     if !divergent.is_empty() {
         errln!(
@@ -219,6 +227,113 @@ pub fn run(args: Args) -> Result<Outcome> {
             unreachable.len(),
             names(&lts, &unreachable, 10)
         );
+    }
+    Ok(Outcome::Ok)
+}
+
+fn list(items: &[String], max: usize, sep: &str) -> String {
+    let mut v: Vec<String> = items.iter().take(max).cloned().collect();
+    if items.len() > max {
+        v.push(format!("… ({} more)", items.len() - max));
+    }
+    v.join(sep)
+}
+
+/// Print the data-model lines of the summary (after a header that the caller printed);
+/// `explicit`: the model has an explicit LTS.
+fn print_sts(spec: &Arc<Spec>, explicit: bool) {
+    let s = ioco_symbolic::draw::summary(spec);
+    let choice = ioco_load::engine::choose(spec);
+    outln!("  specification:     {}", s.name);
+    if let Some(c) = &s.composition {
+        outln!("  composition:       {c}");
+    }
+    outln!(
+        "  gates ({}):{:w$}{}",
+        s.gates.len(),
+        "",
+        list(&s.gates, 20, " "),
+        w = pad(s.gates.len(), 10)
+    );
+    outln!(
+        "  locations ({}):{:w$}{}",
+        s.locations.len(),
+        "",
+        list(&s.locations, 20, ", "),
+        w = pad(s.locations.len(), 6)
+    );
+    outln!("  initial:           {}", s.initial.join(", "));
+    outln!(
+        "  switches:          {} ({} τ, {} multi-actions)",
+        s.switches,
+        s.tau_switches,
+        s.multi_actions
+    );
+    outln!(
+        "  variables ({}):{:w$}{}",
+        s.variables.len(),
+        "",
+        if s.variables.is_empty() {
+            "none".to_string()
+        } else {
+            list(&s.variables, 20, ", ")
+        },
+        w = pad(s.variables.len(), 6)
+    );
+    match &choice.infinite {
+        None => outln!("  finite data:       yes"),
+        Some(why) => outln!("  finite data:       no ({why})"),
+    }
+    if let Some(why) = &choice.symbolic_refuses {
+        outln!("  symbolic engine:   does not apply: {why}");
+    }
+    outln!("  test engine:       {}", choice.describe(explicit));
+}
+
+/// Spaces after `label (n):` so that the values line up with the other lines.
+fn pad(n: usize, base: usize) -> usize {
+    base.saturating_sub(n.to_string().len()).max(1)
+}
+
+/// The data-model part of `ioco check --json`; `explicit`: the model has an explicit LTS.
+fn sts_json(spec: &Arc<Spec>, explicit: bool) -> Value {
+    let s = ioco_symbolic::draw::summary(spec);
+    let choice = ioco_load::engine::choose(spec);
+    json!({
+        "specification": s.name,
+        "composition": s.composition,
+        "gates": s.gates,
+        "automata": s.automata,
+        "locations": s.locations,
+        "initial": s.initial,
+        "switches": s.switches,
+        "tau_switches": s.tau_switches,
+        "multi_actions": s.multi_actions,
+        "variables": s.variables,
+        "finite": choice.infinite.is_none(),
+        "infinite_data": choice.infinite,
+        "symbolic_refuses": choice.symbolic_refuses,
+        "explicit": explicit,
+        "engine": choice.engine.name(),
+    })
+}
+
+/// `ioco check` of a `.ioco` model that has no explicit LTS (infinite data): the data-model
+/// summary is all there is.
+fn sts_only(model: &Path, as_json: bool, spec: &Arc<Spec>) -> Result<Outcome> {
+    if as_json {
+        let v = json!({
+            "model": model.display().to_string(),
+            "kind": "STS",
+            "sts": sts_json(spec, false),
+        });
+        outln!("{}", serde_json::to_string_pretty(&v).expect("json"));
+    } else {
+        outln!(
+            "{}: STS (a .ioco model with infinite data: no explicit LTS)",
+            model.display()
+        );
+        print_sts(spec, false);
     }
     Ok(Outcome::Ok)
 }

@@ -30,6 +30,12 @@ pub struct Args {
     /// pair is a set of specification states, so memory grows with both).
     #[arg(long, value_name = "N", default_value_t = 20_000_000)]
     pub max_pairs: usize,
+    /// Give up when the exploration holds more than this many MiB (both suspension automata
+    /// and the product, counted as they grow; the process's peak stays within about twice
+    /// this). Checked before the memory is spent, so an exploding suspension automaton (a
+    /// nondeterministic model whose sets of states multiply) ends in a clear error, not an abort.
+    #[arg(long, value_name = "MIB", default_value_t = 1024)]
+    pub max_memory: usize,
     /// The relation: ioco, or uioco (only the Utraces of the specification).
     #[arg(long, value_enum, default_value_t = super::RelationArg::Ioco)]
     pub relation: super::RelationArg,
@@ -50,6 +56,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             InputCompletion::Angelic
         },
         max_pairs: Some(args.max_pairs),
+        max_memory: Some(args.max_memory.saturating_mul(1 << 20)),
         relation: args.relation.into(),
     };
     let r = compare(&imp, &spec, &opts).map_err(|e| match e {
@@ -61,6 +68,12 @@ pub fn run(args: Args) -> Result<Outcome> {
         CompareError::TooLarge { .. } => {
             miette!(help = "raise --max-pairs", "{e}")
         }
+        CompareError::TooMuchMemory { .. } => miette!(
+            help = "raise --max-memory (MiB) if the machine has it, or compare smaller models: \
+                    a nondeterministic specification whose sets of states multiply is better \
+                    tested online (`ioco test`), which determinises only the states a run visits",
+            "{e}"
+        ),
         CompareError::KindMismatch { .. } => miette!(
             help = "a label must have the same direction in both models",
             "{e}"

@@ -446,9 +446,9 @@ pub fn run(args: Args) -> Result<Outcome> {
         None => Ok(Outcome::Ok),
         Some(_) if ioco_learn::stop::stopped() => {
             errln!(
-                "ioco: interrupted: the model is the hypothesis so far and is NOT verified (exit 3)"
+                "ioco: interrupted: the model is the hypothesis so far and is NOT verified (exit 130)"
             );
-            Ok(Outcome::Inconclusive)
+            Ok(Outcome::Interrupted)
         }
         Some(why) if method.is_none() => {
             errln!(

@@ -3,24 +3,20 @@
 pub mod analyze;
 pub mod args;
 pub mod check;
-pub mod check_data;
 pub mod compare;
 pub mod explore;
 pub mod fmt;
 pub mod gen;
-pub mod gen_sts;
 pub mod learn;
 pub mod picture;
 pub mod purpose;
 pub mod replay;
 pub mod report;
 pub mod run;
-pub mod run_sts;
 pub mod schema;
 pub mod show;
 pub mod sut;
 pub mod test;
-pub mod test_data;
 pub mod translate;
 
 use ioco_model::QuiescencePolicy;
@@ -37,6 +33,9 @@ pub enum Outcome {
     /// (a purpose never reached, a test the implementation never followed, a failure that did
     /// not reproduce): exit 3.
     Inconclusive,
+    /// Interrupted (SIGINT, SIGTERM, SIGHUP) after the command saved what it had (an
+    /// interrupted `learn` writes its hypothesis so far): exit 130, as the signal handler's.
+    Interrupted,
 }
 
 impl Outcome {
@@ -46,6 +45,7 @@ impl Outcome {
             Outcome::Ok => ExitCode::SUCCESS,
             Outcome::Fail => ExitCode::from(1),
             Outcome::Inconclusive => ExitCode::from(3),
+            Outcome::Interrupted => ExitCode::from(130),
         }
     }
 }

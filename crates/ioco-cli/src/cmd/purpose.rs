@@ -15,7 +15,7 @@
 //!   where the specification requires an output or still offers inputs (the rule of
 //!   `ioco_exec::tester`).
 //!
-//! A specification **with data** (what `cmd::test_data` sends to the symbolic engine: `int`
+//! A specification **with data** (what `cmd::test` sends to the symbolic engine: `int`
 //! parameters or variables) goes to the symbolic purpose engine `ioco-stg` (seed 004 Table 3):
 //! the product of the two models, coreach(accept) over-approximated in the domain of
 //! `--domain` (intervals, octagons by default, or convex polyhedra; `--forward-reach` adds the
@@ -261,7 +261,7 @@ fn run_symbolic_in<D: ioco_stg::Domain>(
 ) -> Result<Outcome> {
     let (sm, pm, g) = symbolic_graph::<D>(&args.model, purpose_path, args.stg)?;
     let analysis = analysis_name::<D>(args.stg);
-    let factory = super::test_data::data_factory(&args.sut, &spec)?;
+    let factory = args.sut.data_factory(&spec)?;
     let seed = seed_or_clock(args.seed);
     errln!(
         "ioco test: seed {seed}; symbolic purpose {} ({} product locations, {analysis} analysis)",
@@ -288,7 +288,7 @@ fn run_symbolic_in<D: ioco_stg::Domain>(
             vec![r]
         }
         Ok(mut sut) => {
-            let oracle = || super::test_data::tracker(&spec);
+            let oracle = || ioco_exec::data_session::tracker(&spec);
             let steer = || {
                 ioco_stg::online::Steering::new(&g, &sm, &pm)
                     .map(ioco_stg::steered::SteeredData::new)

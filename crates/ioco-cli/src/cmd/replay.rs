@@ -4,14 +4,13 @@
 //! `--run K` picks another. Exit 0 when the replay passes, 1 when it fails, 2 on an error, 3 when a recorded
 //! failure is not reproduced (the replay passed).
 //!
-//! A model **with data** (the dispatch rule of `ioco test`, `cmd::test_data::data_spec`) is
+//! A model **with data** (the dispatch rule of `ioco test`, `ioco_load::engine::choose`) is
 //! replayed by the symbolic engine: the recorded inputs with their values (`water?(100)`) are
 //! sent again with `ioco_exec::engine::symbolic::replay_inputs` (observing until quiescence before
 //! each), the outputs judged against the guards; `--shrink` minimises them with
 //! `ioco_exec::engine::symbolic::shrink` (ddmin).
 
 use super::sut::{base_options, ReportArgs, SutArgs};
-use super::test_data;
 use super::Outcome;
 use ioco_exec::{RunResult, RunVerdict, Summary, Tester};
 use ioco_lang::ir::Spec;
@@ -212,10 +211,10 @@ fn run_data(args: Args, spec: Arc<Spec>) -> Result<Outcome> {
                 recorded.run
             )
         })?;
-    let mut tracker =
-        test_data::tracker(&spec).map_err(|e| miette!("{}: {e}", args.model.display()))?;
-    let factory = test_data::data_factory(&args.sut, &spec)?;
-    let timeouts = test_data::timeouts(&spec, &args.sut)?;
+    let mut tracker = ioco_exec::data_session::tracker(&spec)
+        .map_err(|e| miette!("{}: {e}", args.model.display()))?;
+    let factory = args.sut.data_factory(&spec)?;
+    let timeouts = args.sut.data_timeouts(&spec)?;
     let mut sut = factory(recorded.seed).map_err(|e| miette!("{e}"))?;
     errln!(
         "ioco replay: run {} (seed {}), {} inputs with data (symbolic engine)",
@@ -234,7 +233,7 @@ fn run_data(args: Args, spec: Arc<Spec>) -> Result<Outcome> {
         Some(&timeouts),
         &mut rng,
     );
-    let mut r = test_data::to_result(&run, recorded.run, recorded.seed);
+    let mut r = ioco_exec::data_run::to_result(&run, recorded.run, recorded.seed);
     if !args.report.step_times() {
         r.step_ms.clear();
     }

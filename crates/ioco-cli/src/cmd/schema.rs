@@ -30,7 +30,7 @@ pub fn schema(format: Format) -> String {
     let s = match format {
         Format::Result => schemars::schema_for!(ioco_exec::Summary),
         Format::Suite => schemars::schema_for!(ioco_gen::Suite),
-        Format::StsSuite => schemars::schema_for!(super::gen_sts::StsSuite),
+        Format::StsSuite => schemars::schema_for!(ioco_exec::sts_suite::StsSuite),
     };
     serde_json::to_string_pretty(&s).unwrap_or_default() + "\n"
 }

@@ -9,13 +9,22 @@ use ioco_exec::adapter::labels::Labels;
 use ioco_exec::adapter::process::{ProcessAdapter, ProcessConfig, ResetMode};
 use ioco_exec::adapter::sim::{SimOptions, Simulator};
 use ioco_exec::adapter::tcp::{ServerConfig, TcpAdapter, TcpConfig, TcpMode, PORT_PLACEHOLDER};
+use ioco_exec::adapter::txs::TxsAdapter;
 use ioco_exec::adapter::wire::{Format, Mapping, WireConfig};
 use ioco_exec::adapter::Sut;
+use ioco_exec::data::{DataAdapter, DataTarget};
+use ioco_exec::data_session::DataFactory;
 use ioco_exec::{OnlineOptions, RunVerdict, Summary, SutError};
+use ioco_lang::ir::Spec;
 use ioco_model::Lts;
+use ioco_symbolic::online::{GateValue, SpecSut, Sut as DataSut, Timeouts as DataTimeouts};
+use ioco_symbolic::SymbolicSpec;
 use miette::{miette, IntoDiagnostic, Result};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::Mutex;
 use std::time::Duration;
 
 /// How to reach the system under test (shared by `test`, `run`, `replay`).
@@ -569,6 +578,141 @@ impl SutArgs {
         cfg.start_tries = self.retries + 1;
     }
 
+    /// The systems under test of the SUT options, for `spec` (the symbolic engine's: gate
+    /// values).
+    pub fn data_factory(&self, spec: &Arc<Spec>) -> Result<DataFactory> {
+        let sut = self;
+        if let Some((_, make)) = sut.http_service()? {
+            return Ok(Box::new(move |_| {
+                Ok(Box::new(make()) as Box<dyn DataSut<GateValue>>)
+            }));
+        }
+        let wire = sut.wire()?;
+        let settle = Duration::from_millis(sut.timeout_ms());
+        let timeout = Duration::from_millis(sut.timeout_ms());
+        // a .txs model's CNECTDEF (with --sut "CMD {port}": the SUT started for each run)
+        if let Some((_, cfg)) = sut.txs_connection()? {
+            // check the configuration against the model now, for a clear error
+            let first = TxsAdapter::new(spec.clone(), cfg.clone()).map_err(|e| miette!("{e}"))?;
+            let first = Mutex::new(Some(first));
+            let spec = spec.clone();
+            return Ok(Box::new(move |_| {
+                let mut a = match first.lock().unwrap_or_else(|p| p.into_inner()).take() {
+                    Some(a) => a,
+                    None => TxsAdapter::new(spec.clone(), cfg.clone())?,
+                };
+                a.timeout = timeout;
+                Ok(Box::new(a) as Box<dyn DataSut<GateValue>>)
+            }));
+        }
+        let target = if let Some(addr) = &sut.tcp {
+            Some(DataTarget::Tcp(sut.tcp_config(
+                TcpMode::Connect(addr.clone()),
+                wire.clone(),
+                settle,
+            )?))
+        } else if let Some(cmd) = &sut.cmd {
+            let mut cfg = ProcessConfig::from_command_line(cmd).map_err(|e| miette!("{e}"))?;
+            cfg.wire = wire.clone();
+            cfg.reset = sut.reset();
+            cfg.settle = settle;
+            sut.startup(&mut cfg);
+            Some(DataTarget::Process(cfg))
+        } else {
+            None
+        };
+        if let Some(target) = target {
+            // check the mapping against the gates now, for a clear error
+            DataAdapter::new(spec.clone(), target.clone()).map_err(|e| miette!("{e}"))?;
+            let spec = spec.clone();
+            return Ok(Box::new(move |_| {
+                let mut a = DataAdapter::new(spec.clone(), target.clone())?;
+                a.timeout = timeout;
+                Ok(Box::new(a) as Box<dyn DataSut<GateValue>>)
+            }));
+        }
+        if let Some(port) = &sut.listen {
+            let cfg = sut.tcp_config(TcpMode::Listen(port.clone()), wire, settle)?;
+            let mut a =
+                DataAdapter::new(spec.clone(), DataTarget::Tcp(cfg)).map_err(|e| miette!("{e}"))?;
+            a.timeout = timeout;
+            if let Some(addr) = a.local_addr() {
+                // where the SUT must connect (the port, when `--listen 0` picked a free one)
+                errln!("ioco: listening on {addr}");
+                let _ = sut.bound.set(addr.to_string());
+            }
+            let cell = Mutex::new(Some(a));
+            return Ok(Box::new(move |_| {
+                let a = cell
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .take()
+                    .ok_or("--listen serves one SUT: use --jobs 1")?;
+                Ok(Box::new(a) as Box<dyn DataSut<GateValue>>)
+            }));
+        }
+        if let Some(path) = &sut.sim {
+            let imp = crate::load::load_spec(path)?;
+            // fail early on a model the engine cannot handle
+            SymbolicSpec::with_z3(imp.clone()).map_err(|e| miette!("{}: {e}", path.display()))?;
+            return Ok(Box::new(move |seed| {
+                let sim = SymbolicSpec::with_z3(imp.clone())?;
+                Ok(
+                    Box::new(SpecSut::new(sim, ChaCha8Rng::seed_from_u64(seed ^ 0x5eed)))
+                        as Box<dyn DataSut<GateValue>>,
+                )
+            }));
+        }
+        Err(miette!(
+            help = "e.g. --sut \"./my-sut --ack\" --quiescence-marker '#quiet'",
+            "no system under test: give --sut, --tcp, --listen, --http or --sim"
+        ))
+    }
+
+    /// The quiescence time-outs of a session with data: the model's `@timeout`s (model, gates,
+    /// locations), `--timeout` overriding the model's, overridden by `--timeout-gate NAME=MS`
+    /// and `--timeout-location [MODEL.]LOCATION=MS`; combined by the rule of
+    /// `ioco_symbolic::online::Timeouts` (the maximum over what applies).
+    pub fn data_timeouts(&self, spec: &Spec) -> Result<DataTimeouts> {
+        let sut = self;
+        let mut t = DataTimeouts::of_spec(spec, Duration::from_millis(sut.timeout_ms()));
+        if let Some(ms) = sut.timeout {
+            // An explicit `--timeout` overrides the model's own `@timeout`.
+            t.default = Duration::from_millis(ms);
+        }
+        let split = |opt: &str, g: &str| -> Result<(String, Duration)> {
+            let (name, v) = g
+                .rsplit_once('=')
+                .ok_or_else(|| miette!(help = format!("write {opt} NAME=MS"), "bad {opt} `{g}`"))?;
+            let d = parse_ms(v).ok_or_else(|| {
+                miette!(
+                    help = "milliseconds (2000) or 2s, 500ms",
+                    "bad {opt} `{g}`: `{v}` is not a duration"
+                )
+            })?;
+            Ok((name.trim().trim_end_matches(['?', '!']).to_string(), d))
+        };
+        for g in &sut.timeout_gate {
+            let (name, d) = split("--timeout-gate", g)?;
+            t.set_gate(spec, &name, d).map_err(|gates| {
+                miette!(
+                    help = gates,
+                    "--timeout-gate `{g}`: the model has no gate `{name}`"
+                )
+            })?;
+        }
+        for l in &sut.timeout_location {
+            let (name, d) = split("--timeout-location", l)?;
+            if !t.set_location(spec, &name, d) {
+                return Err(miette!(
+                    help = "name a location as LOCATION or MODEL.LOCATION",
+                    "--timeout-location `{l}`: the model has no location `{name}`"
+                ));
+            }
+        }
+        Ok(t)
+    }
+
     pub fn factory(&self, spec: &Lts) -> Result<Factory> {
         let alphabet = spec.alphabet().clone();
         if let Some((data, make)) = self.http_service()? {
@@ -1021,101 +1165,20 @@ fn timing_of(
     model: Option<&ioco_lang::translate::Timing>,
     sut: &SutArgs,
 ) -> Result<Timing> {
-    let a = spec.alphabet();
-    let n = spec.num_states();
-    // gates: (name, the model's timeout) per label
-    let label_gate: Vec<Option<(String, Option<Duration>)>> = a
-        .all()
-        .map(|l| {
-            if !(a.is_input(l) || a.is_output(l)) {
-                return None;
-            }
-            match model {
-                Some(m) => m
-                    .label_gates
-                    .get(l.index())
-                    .copied()
-                    .flatten()
-                    .map(|g| m.gates[g as usize].clone()),
-                None => Some((a.name(l).to_string(), None)),
-            }
-        })
-        .collect();
-    let mut gate_names: Vec<String> = match model {
-        Some(m) => m.gates.iter().map(|g| g.0.clone()).collect(),
-        None => a.visible().map(|l| a.name(l).to_string()).collect(),
+    let mut resolve = |what: &str, known: &[String]| match what {
+        "gate" => overrides("--timeout-gate", what, &sut.timeout_gate, known),
+        _ => overrides("--timeout-location", what, &sut.timeout_location, known),
     };
-    gate_names.sort();
-    gate_names.dedup();
-    let gates = overrides("--timeout-gate", "gate", &sut.timeout_gate, &gate_names)?;
-    let labels: Vec<Option<Duration>> = label_gate
-        .iter()
-        .map(|g| {
-            g.as_ref()
-                .and_then(|(name, t)| gates.get(name).copied().or(*t))
-        })
-        .collect();
-    let states: Vec<Option<Duration>> = match model {
-        Some(m) => {
-            let mut known: Vec<String> = Vec::new();
-            for (aut, loc, _) in &m.locations {
-                known.push(loc.clone());
-                known.push(format!("{aut}.{loc}"));
-            }
-            known.sort();
-            known.dedup();
-            let locs = overrides(
-                "--timeout-location",
-                "location",
-                &sut.timeout_location,
-                &known,
-            )?;
-            let per_loc: Vec<Option<Duration>> = m
-                .locations
-                .iter()
-                .map(|(aut, loc, t)| {
-                    locs.get(&format!("{aut}.{loc}"))
-                        .or_else(|| locs.get(loc))
-                        .copied()
-                        .or(*t)
-                })
-                .collect();
-            (0..n as u32)
-                .map(|s| {
-                    m.locations_of(s)
-                        .iter()
-                        .filter_map(|&i| per_loc[i as usize])
-                        .max()
-                })
-                .collect()
-        }
-        None => {
-            let names: Vec<String> = (0..n as u32).map(|s| spec.state_name(s)).collect();
-            let mut known = names.clone();
-            known.sort();
-            known.dedup();
-            let locs = overrides(
-                "--timeout-location",
-                "location",
-                &sut.timeout_location,
-                &known,
-            )?;
-            if locs.is_empty() {
-                Vec::new()
-            } else {
-                names.iter().map(|s| locs.get(s).copied()).collect()
-            }
-        }
-    };
-    let t = ioco_exec::Timeouts { states, labels };
+    let w = ioco_load::timing::explicit(
+        spec,
+        model,
+        sut.timeout.map(Duration::from_millis),
+        Duration::from_millis(sut.timeout_ms()),
+        &mut resolve,
+    )?;
     Ok(Timing {
-        default: match sut.timeout {
-            Some(ms) => Duration::from_millis(ms),
-            None => model
-                .and_then(|m| m.model)
-                .unwrap_or(Duration::from_millis(sut.timeout_ms())),
-        },
-        timeouts: (!t.is_empty()).then(|| Arc::new(t)),
+        default: w.default,
+        timeouts: w.timeouts,
     })
 }
 

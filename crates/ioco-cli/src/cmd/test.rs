@@ -5,15 +5,30 @@
 //! The SUT is one of: a child process (`--sut`, spoken to over stdin/stdout), a TCP server
 //! (`--tcp HOST:PORT`), a TCP client that connects to us (`--listen PORT`), or a model run by the
 //! simulator (`--sim IMPL_MODEL`). The wire format is documented in `ioco_exec::adapter::wire`.
+//!
+//! A model **with data** that the loader gives to the symbolic engine
+//! (`ioco_load::engine::choose`: gate parameters or variables of infinite types whose values
+//! reached are not finitely many, or `--engine symbolic`) is tested over an STS with
+//! `ioco_exec::data_session::run_data_online` (inputs with values chosen by the Z3 solver and
+//! the value picker, outputs and their values judged against the guards, STS quiescence; a
+//! solver `unknown` never gives Fail). Its runs are `ioco_exec::RunResult`s with traces like
+//! `water?(100) coffee!(120) δ`, so the text summary, `--json/--junit/--markdown` and the exit
+//! codes are the same for both engines; the report adds the switch coverage of the session.
+//!
 //! Exit 0 when every run passes, 1 when a run fails, 2 on an error.
 
 pub use super::args::{StrategyArg, TestArgs as Args};
 use super::sut::{base_options, load_timed, seed_or_clock};
 use super::Outcome;
-use ioco_exec::OnlineOptions;
+use ioco_exec::data_session::{self, run_data_online, DataSessionOptions};
+use ioco_exec::{OnlineOptions, Summary};
 use ioco_gen::StrategySpec;
+use ioco_lang::ir::Spec;
+use ioco_symbolic::online;
 use miette::{miette, Result};
+use std::sync::Arc;
 use std::time::Duration;
+use std::time::Instant;
 
 fn parse_weights(ws: &[String]) -> Result<Vec<(String, f64)>> {
     ws.iter()
@@ -75,7 +90,7 @@ pub fn run(args: Args) -> Result<Outcome> {
                 args.model.display()
             ));
         }
-        return super::test_data::run(args, spec, why);
+        return run_symbolic(args, spec, why);
     }
     if let Some(values) = args.values {
         // the explicit engine gives the values of the model's labels as they are
@@ -131,5 +146,90 @@ pub fn run(args: Args) -> Result<Outcome> {
             .parameters
             .insert("shard".into(), s.to_string().into());
     }
+    args.report.finish(&summary)
+}
+
+/// Run `ioco test` on a model with data.
+fn run_symbolic(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
+    args.sut.check_jobs(args.jobs.min(args.runs))?;
+    if !args.weight.is_empty() || args.strategy != super::args::StrategyArg::Uniform {
+        return Err(miette!(
+            help = "the symbolic engine chooses inputs and values itself",
+            "--weight/--strategy apply to models without data only"
+        ));
+    }
+    // the model must be usable by the engine (a `@sync` set mixing inputs and outputs is not:
+    // say so now)
+    data_session::tracker(&spec).map_err(|e| miette!("{}: {e}", args.model.display()))?;
+    let factory = args.sut.data_factory(&spec)?;
+    let seed = seed_or_clock(args.seed);
+    errln!(
+        "ioco test: seed {seed} (symbolic engine, Z3 {}: {why})",
+        ioco_symbolic::z3solver::z3_version()
+    );
+    let (progress, bar) = super::progress(args.runs);
+    super::partial_reports(&args.report, "online", seed, &args.model);
+    let jobs = args.jobs.max(1).min(args.runs.max(1));
+    let t0 = Instant::now();
+    let timeouts = args.sut.data_timeouts(&spec)?;
+    let opts = DataSessionOptions {
+        runs: args.runs,
+        jobs,
+        seed,
+        shrink: args.shrinking.shrink,
+        shrinking: args.shrinking.options(true),
+        keep_going: args.keep_going,
+        budget: args.time_budget.map(Duration::from_secs_f64),
+        online: online::OnlineOptions {
+            steps: args.depth,
+            input_bias: 1.0 - super::observe(args.observe)?,
+            timeouts: Some(timeouts),
+        },
+        progress,
+        shard: args.shard,
+    };
+    let values = args.values.unwrap_or_default();
+    let picking = move |s: &Arc<Spec>| {
+        data_session::tracker(s).map(|mut t| {
+            t.picker = ioco_symbolic::pick::Picker::new(values);
+            t
+        })
+    };
+    let session = run_data_online(&spec, picking, &factory, &opts);
+    bar.finish_and_clear();
+    let session = session.map_err(|e| miette!("{e}"))?;
+    let (covered, total) = session.switch_coverage(&spec);
+    let mut runs = session.runs;
+    if !args.report.step_times() {
+        // step times are for the HTML report's chart (now or from the JSON) only
+        runs.iter_mut().for_each(|r| r.step_ms.clear());
+    }
+    let mut summary = Summary::new("online", seed, runs);
+    summary.duration_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let p = &mut summary.parameters;
+    p.insert("model".into(), args.model.display().to_string().into());
+    p.insert("sut".into(), args.sut.describe().into());
+    p.insert("engine".into(), "symbolic".into());
+    p.insert(
+        "values".into(),
+        args.values.unwrap_or_default().name().into(),
+    );
+    p.insert("runs".into(), args.runs.into());
+    p.insert("steps".into(), args.depth.into());
+    p.insert("jobs".into(), jobs.into());
+    p.insert("timeout_ms".into(), args.sut.timeout_ms().into());
+    let ratio = if total == 0 {
+        1.0
+    } else {
+        covered as f64 / total as f64
+    };
+    p.insert("switch_coverage".into(), ratio.into());
+    if let Some(s) = args.shard {
+        p.insert("shard".into(), s.to_string().into());
+    }
+    args.report.say(&format!(
+        "switch coverage: {covered} of {total} switches taken ({:.1}%)",
+        100.0 * ratio
+    ));
     args.report.finish(&summary)
 }

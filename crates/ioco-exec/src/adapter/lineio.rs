@@ -138,7 +138,8 @@ impl FdLines {
         if let Some(ev) = self.early.pop_front() {
             return Ok(ev);
         }
-        let deadline = Instant::now() + timeout;
+        // the clock is read only when a wait is needed (not for a line already here)
+        let mut deadline = None;
         loop {
             if self.finished {
                 return Err(RecvTimeoutError::Disconnected);
@@ -171,7 +172,10 @@ impl FdLines {
                     return Ok(Event::Failed(m));
                 }
             }
-            let left = deadline.saturating_duration_since(Instant::now());
+            let now = Instant::now();
+            let left = deadline
+                .get_or_insert(now + timeout)
+                .saturating_duration_since(now);
             if left.is_zero() || !self.poll(left) {
                 // One last non-blocking look, then time out.
                 match self.read_some() {
@@ -604,6 +608,16 @@ impl LineIo {
                 }
             }
         }
+        // what came with the last read (the marker after an output): no clock, no system call
+        while let Some(ev) = self.rx.try_buffered() {
+            if let Some(o) = self.event(ev)? {
+                if matches!(o, Observation::Output(_)) {
+                    self.answered();
+                    self.responded(timeout, learn);
+                }
+                return Ok(o);
+            }
+        }
         let start = Instant::now();
         let deadline = start + timeout;
         let mut next_gone = start + Duration::from_millis(50);
@@ -749,7 +763,10 @@ impl LineIo {
             return Err(Stop::Eof);
         }
         self.write_line(line)?;
-        self.sent_at = Some(Instant::now());
+        // response times are learned without a marker only (`responded`)
+        if !self.codec.has_marker() {
+            self.sent_at = Some(Instant::now());
+        }
         self.settled = false;
         if self.codec.has_marker() {
             self.owed += 1;

@@ -126,8 +126,8 @@ pub struct Codec {
     marker: Option<String>,
     /// Wire string of each input label (by label index).
     inputs: Vec<Option<String>>,
-    /// Output label of each wire string.
-    outputs: HashMap<String, Label>,
+    /// Output label of each wire string (hashed with FxHash: one look-up per output line).
+    outputs: rustc_hash::FxHashMap<String, Label>,
     /// Longest accepted line.
     pub max_line: usize,
     /// See [`WireConfig::values`].
@@ -234,7 +234,7 @@ impl Codec {
             }
         }
         let mut inputs = vec![None; alphabet.len()];
-        let mut outputs = HashMap::new();
+        let mut outputs = rustc_hash::FxHashMap::default();
         let mut gate_outputs = cfg.gate_values.then(HashMap::new);
         let mut multi = false;
         // with gate values, the mapping renames gates
@@ -380,7 +380,8 @@ impl Codec {
             .ok_or_else(|| format!("label #{} is not an input", l.0))?;
         let mut s = match self.format {
             Format::Lines => {
-                let mut s = name.to_string();
+                let mut s = String::with_capacity(name.len() + 1);
+                s.push_str(name);
                 for a in args {
                     s.push(' ');
                     s.push_str(a);

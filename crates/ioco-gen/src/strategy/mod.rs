@@ -69,6 +69,12 @@ pub trait Strategy: Send {
     fn uses_coverage(&self) -> bool {
         false
     }
+
+    /// This strategy, if it is [`Uniform`]: its choice needs only the enabled inputs
+    /// ([`Uniform::pick`]), so a tester may skip building the [`Situation`].
+    fn as_uniform(&self) -> Option<Uniform> {
+        None
+    }
 }
 
 /// Strategies by name, as the CLI writes them.

@@ -2,6 +2,8 @@
 //! fixed probability, else one of the enabled inputs, each with the same probability.
 
 use super::{Choice, Situation, Strategy};
+use ioco_model::Label;
+use rand::distr::Bernoulli;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
@@ -21,13 +23,33 @@ impl Default for Uniform {
     }
 }
 
-impl Strategy for Uniform {
-    fn choose(&mut self, s: &Situation<'_>, rng: &mut ChaCha8Rng) -> Choice {
-        if s.inputs.is_empty() || rng.random_bool(self.observe.clamp(0.0, 1.0)) {
+impl Uniform {
+    /// The coin that decides to observe (probability [`Uniform::observe`], clamped to [0, 1]):
+    /// made once, it draws what `rng.random_bool(observe)` draws.
+    pub fn coin(&self) -> Bernoulli {
+        Bernoulli::new(self.observe.clamp(0.0, 1.0)).expect("a probability in [0, 1]")
+    }
+
+    /// The choice of [`Uniform`] where `inputs` are enabled, with its `coin`: all it looks at
+    /// of a [`Situation`], so a tester that knows its strategy is uniform can choose without
+    /// building one (the same draws, so the same runs).
+    #[inline(always)]
+    pub fn pick(coin: &Bernoulli, inputs: &[Label], rng: &mut ChaCha8Rng) -> Choice {
+        if inputs.is_empty() || rng.sample(coin) {
             Choice::Observe
         } else {
-            Choice::Stimulate(s.inputs[rng.random_range(0..s.inputs.len())])
+            Choice::Stimulate(inputs[rng.random_range(0..inputs.len())])
         }
+    }
+}
+
+impl Strategy for Uniform {
+    fn choose(&mut self, s: &Situation<'_>, rng: &mut ChaCha8Rng) -> Choice {
+        Uniform::pick(&self.coin(), s.inputs, rng)
+    }
+
+    fn as_uniform(&self) -> Option<Uniform> {
+        Some(*self)
     }
 
     fn name(&self) -> &'static str {

@@ -1,4 +1,5 @@
 #![allow(dead_code)]
+pub mod brp_sender_sut;
 pub mod brp_sut;
 use ioco_lang::ir::{Spec, Value};
 use std::path::PathBuf;

@@ -1,11 +1,10 @@
-//! `ioco gen MODEL.ioco --method switch-coverage -o suite.json`: switch-coverage test purposes
-//! of a model with data (TAP19 §4, thesis Def. 4.16; `ioco_symbolic::seg::select_purposes`):
-//! one purpose per switch by breadth-first search over the symbolic execution graph up to
-//! `--depth`; switches that are not covered are reported by name, with the reason (guard
-//! unsatisfiable, or not reached within the bound); the a priori switch coverage is printed.
-//! `ioco run suite.json --sut ...` executes the purposes (`cmd::run_sts`).
+//! The switch-coverage suite format `ioco-sts-suite/1` (written by `ioco gen --method
+//! switch-coverage`, executed by `ioco run`): the purposes of thesis Def. 4.16
+//! ([`ioco_symbolic::seg::select_purposes`]) as JSON, and their execution through the one
+//! tester ([`crate::coverage::run_purpose`], thesis Alg. 6 = TAP19 Alg. 1) with the a priori and
+//! a posteriori switch coverage of the run.
 //!
-//! ## Suite format `ioco-sts-suite/1`
+//! ## Format
 //! ```json
 //! { "format": "ioco-sts-suite/1",
 //!   "model": "examples/brp/brp.ioco", "model_hash": "fnv1a64:9c1e…", "spec": "BRP",
@@ -25,14 +24,17 @@
 //! error). The `model` path is relative to the current directory at generation time, or
 //! absolute.
 
-use super::args::GenArgs as Args;
-use super::{emit, Outcome};
-use crate::load::load_spec;
+use crate::coverage::{run_purpose, PurposeRun};
+use crate::{Progress, RunResult, RunVerdict};
+use ioco_symbolic::online::{GateValue, Sut, Timeouts};
 use ioco_symbolic::seg::{select_purposes, Purpose, Selection, Uncovered};
-use ioco_symbolic::{Checker, Move, System, Z3Solver};
-use miette::{miette, Result};
+use ioco_symbolic::system::SwitchId;
+use ioco_symbolic::{Checker, Move, SymbolicSpec, System};
+use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
 use std::path::Path;
+use std::time::Instant;
 
 /// The format tag.
 pub const FORMAT: &str = "ioco-sts-suite/1";
@@ -212,40 +214,158 @@ pub fn from_json(sys: &System, p: &PurposeJson) -> std::result::Result<Purpose, 
     })
 }
 
-/// Run `ioco gen --method switch-coverage`.
-pub fn run(args: &Args) -> Result<Outcome> {
-    let spec = load_spec(&args.model)?;
-    let bytes = std::fs::read(&args.model)
-        .map_err(|e| miette!("cannot read {}: {e}", args.model.display()))?;
-    let sys = System::new(spec.clone()).map_err(|e| miette!("{}: {e}", args.model.display()))?;
-    let mut ck = Checker::new(Box::new(Z3Solver::new(spec.defs.clone())));
-    let sel = select_purposes(&sys, &mut ck, args.depth, 200_000);
-    for (_, name, why) in &sel.uncovered {
-        let why = match why {
-            Uncovered::Unsatisfiable => "its guard is unsatisfiable".to_string(),
-            Uncovered::Unreached => format!(
-                "not reached within depth {} (hint: raise --depth)",
-                args.depth
-            ),
-        };
-        errln!("WARNING: switch not covered: {name} ({why})");
+/// The node budget of the symbolic execution graph when a suite is generated.
+pub const MAX_NODES: usize = 200_000;
+
+/// Selects the switch-coverage purposes of `sys` within `depth` (thesis Def. 4.16, at most
+/// [`MAX_NODES`] SEG states) and writes them as the suite of the model file `model` whose bytes
+/// are `bytes`; `seed` is the suite's default seed. Also returns the selection (the uncovered
+/// switches with their reasons, the number of SEG states).
+pub fn generate(
+    sys: &System,
+    checker: &mut Checker,
+    model: &Path,
+    bytes: &[u8],
+    depth: usize,
+    seed: u64,
+) -> (StsSuite, Selection) {
+    let sel = select_purposes(sys, checker, depth, MAX_NODES);
+    let suite = to_suite(sys, &sel, model, model_hash(bytes), seed);
+    (suite, sel)
+}
+
+/// Reads `path` as a switch-coverage suite: `Ok(None)` when it is not one (it cannot be read,
+/// or it is JSON of another format; only its `format` field is looked at first, other suites
+/// can be large), an error (with its line and column) when it says it is one but is not.
+pub fn read(path: &Path) -> Result<Option<StsSuite>, serde_json::Error> {
+    let Ok(file) = std::fs::File::open(path) else {
+        return Ok(None);
+    };
+    if ioco_gen::stream::format_of(file).as_deref() != Some(FORMAT) {
+        return Ok(None);
     }
-    let suite = to_suite(&sys, &sel, &args.model, model_hash(&bytes), args.seed);
-    let ios: usize = suite.purposes.iter().map(|p| p.path.len()).sum();
-    let covered = (sel.apriori() * sel.total as f64).round() as usize;
-    errln!(
-        "switch coverage of {}: {} purposes ({} steps, longest {}), {} SEG states within depth {}; a priori switch coverage {:.1}% ({}/{})",
-        spec.name,
-        suite.purposes.len(),
-        ios,
-        suite.purposes.iter().map(|p| p.path.len()).max().unwrap_or(0),
-        sel.seg_nodes,
-        args.depth,
-        100.0 * sel.apriori(),
-        covered,
-        sel.total
-    );
-    let text = serde_json::to_string_pretty(&suite).map_err(|e| miette!("{e}"))? + "\n";
-    emit(&text, args.output.as_deref())?;
-    Ok(Outcome::Ok)
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Ok(None);
+    };
+    serde_json::from_str(&text).map(Some)
+}
+
+impl StsSuite {
+    /// `n` switches as a share of the suite's switches (1 when it has none).
+    pub fn share(&self, n: usize) -> f64 {
+        if self.switches.is_empty() {
+            1.0
+        } else {
+            n as f64 / self.switches.len() as f64
+        }
+    }
+
+    /// The name of purpose `i` in reports: its name, labels and target switch.
+    pub fn purpose_title(&self, i: usize) -> String {
+        let p = &self.purposes[i];
+        format!(
+            "{} ({}: {})",
+            p.name,
+            p.labels.join(" "),
+            self.switches
+                .get(p.target)
+                .map(String::as_str)
+                .unwrap_or("?")
+        )
+    }
+}
+
+/// How a suite is executed.
+pub struct ExecOptions<'a> {
+    /// How many times the whole purpose list is run (new input values each round).
+    pub rounds: usize,
+    /// Go on after a Fail.
+    pub keep_going: bool,
+    /// The seed of the session (recorded in every result).
+    pub seed: u64,
+    /// The quiescence time-outs of the specification's states.
+    pub timeouts: &'a Timeouts,
+    /// Called with every result as it is made.
+    pub progress: &'a Progress,
+}
+
+/// An executed suite.
+pub struct Execution {
+    /// One result per purpose run, in order.
+    pub results: Vec<RunResult>,
+    /// Switches of the purposes that passed with a single candidate state at the end
+    /// (conservative a posteriori coverage, thesis L7422).
+    pub covered: usize,
+    /// Switches of every passed purpose (liberal a posteriori coverage).
+    pub covered_liberal: usize,
+}
+
+/// The record of a purpose run: the engine's, with the purpose's name, and a note when it
+/// passed with the reached state uncertain.
+fn verdict_result(index: usize, seed: u64, name: String, run: &PurposeRun) -> RunResult {
+    let mut r = crate::data_run::result_of(index, seed, &run.trace, &run.end);
+    r.test = Some(name);
+    if r.verdict == RunVerdict::Pass && run.candidates != 1 {
+        r.note = Some(format!(
+            "passed with {} candidate states at the end (not counted in the conservative a \
+             posteriori coverage)",
+            run.candidates
+        ));
+    }
+    r
+}
+
+/// Executes the `purposes` of `suite` (rebuilt against the model by [`from_json`], in the
+/// suite's order) against `sut`, `opts.rounds` times, until a Fail unless `opts.keep_going`:
+/// Pass, Fail or Inconclusive per purpose (Inconclusive when the system legally leaves the
+/// purpose), with the a posteriori switch coverage.
+pub fn execute(
+    suite: &StsSuite,
+    purposes: &[Purpose],
+    tracker: &mut SymbolicSpec,
+    sut: &mut dyn Sut<GateValue>,
+    rng: &mut ChaCha8Rng,
+    opts: &ExecOptions,
+) -> Execution {
+    let mut results = Vec::new();
+    let mut covered: BTreeSet<SwitchId> = BTreeSet::new();
+    let mut covered_liberal: BTreeSet<SwitchId> = BTreeSet::new();
+    'rounds: for round in 0..opts.rounds.max(1) {
+        for (i, p) in purposes.iter().enumerate() {
+            let start = Instant::now();
+            let run = run_purpose(tracker, p, sut, Some(opts.timeouts), rng);
+            let name = suite.purpose_title(i);
+            let mut r = verdict_result(results.len(), opts.seed, name, &run);
+            if round > 0 {
+                r.note = Some(match r.note.take() {
+                    Some(n) => format!("round {}; {n}", round + 1),
+                    None => format!("round {}", round + 1),
+                });
+            }
+            if run.end.verdict == RunVerdict::Pass {
+                covered_liberal.extend(p.switches());
+                if run.passed_certain() {
+                    covered.extend(p.switches());
+                }
+            }
+            if matches!(r.verdict, RunVerdict::Fail | RunVerdict::Error) {
+                r.quiescence = crate::Established::from_counts(sut.established());
+                r.stderr = sut.stderr_tail();
+            }
+            r.duration_ms = start.elapsed().as_secs_f64() * 1e3;
+            if let Some(cb) = &opts.progress.0 {
+                cb(&r);
+            }
+            let stop = r.verdict == RunVerdict::Fail && !opts.keep_going;
+            results.push(r);
+            if stop {
+                break 'rounds;
+            }
+        }
+    }
+    Execution {
+        results,
+        covered: covered.len(),
+        covered_liberal: covered_liberal.len(),
+    }
 }
