@@ -20,18 +20,28 @@ use std::time::{Duration, Instant};
 /// The solver of a session: Z3, or with `IOCO_SOLVER=unknown` in the environment a solver
 /// that answers `unknown` to everything (a soundness check: the tester must then never give
 /// Fail because of the solver, only Pass or Inconclusive).
-pub fn solver(spec: &Spec) -> Box<dyn ioco_symbolic::Solver> {
+///
+/// Without this crate's `z3` feature (on by default) only the `unknown` solver exists, and a
+/// session without `IOCO_SOLVER=unknown` is an error naming the feature.
+pub fn solver(spec: &Spec) -> Result<Box<dyn ioco_symbolic::Solver>, String> {
     if std::env::var("IOCO_SOLVER").is_ok_and(|v| v == "unknown") {
-        Box::new(ioco_symbolic::UnknownSolver)
-    } else {
-        Box::new(ioco_symbolic::Z3Solver::new(spec.defs.clone()))
+        return Ok(Box::new(ioco_symbolic::UnknownSolver));
+    }
+    #[cfg(feature = "z3")]
+    {
+        Ok(Box::new(ioco_symbolic::Z3Solver::new(spec.defs.clone())))
+    }
+    #[cfg(not(feature = "z3"))]
+    {
+        let _ = spec;
+        Err("the symbolic engine needs Z3: build ioco-exec with its `z3` feature".into())
     }
 }
 
 /// The online tracker of a spec with [`solver`]; an error says why the symbolic engine does
 /// not take the spec.
 pub fn tracker(spec: &Arc<Spec>) -> Result<SymbolicSpec, String> {
-    SymbolicSpec::new(spec.clone(), solver(spec))
+    SymbolicSpec::new(spec.clone(), solver(spec)?)
 }
 
 /// A worker of a session: its tracker, its system under test, the switches its runs took.
