@@ -277,36 +277,59 @@ fn test_tcp(sut: &str, extra: &[&str], dir: &Path) -> (Option<i32>, [u64; 3], St
     (out.status.code(), n, stdout)
 }
 
-/// A one-shot TCP server that ioco starts is observed as a process on pipes is: its thread
-/// asleep reading our connection, both ends' queues empty (`/proc/net/tcp`): every δ by the
-/// process, none after a (long) time-out.
+/// A one-shot TCP server that ioco starts: its δ are established by the time-out, not by
+/// observing the process (the probe of its connection took a held answer for quiescence, see
+/// `an_answer_held_in_the_servers_send_queue_is_waited_for`); `--quiescence process` over TCP is
+/// refused with the reason.
 #[test]
-fn a_one_shot_tcp_server_is_quiescent_by_its_process() {
+fn a_one_shot_tcp_server_is_quiescent_by_the_time_out() {
     let dir = tempfile::tempdir().unwrap();
     let sut = echo_server(dir.path(), "f.write('Out %s\\n' % w[1]); f.flush()");
     let (code, n, out) = test_tcp(
         &sut,
         &[
             "--runs",
-            "3",
+            "1",
             "--steps",
-            "20",
+            "8",
             "--seed",
             "4",
             "--timeout",
-            "5000",
+            "1000",
         ],
         dir.path(),
     );
     assert_eq!(code, Some(0), "{out}");
-    assert!(n[1] > 0 && n[2] == 0, "{n:?}\n{out}");
+    assert!(n[1] == 0 && n[2] > 0, "{n:?}\n{out}");
+    let refused = ioco()
+        .args([
+            "test",
+            "examples/torxakis/echo.ioco",
+            "--entry",
+            "EchoDigits",
+        ])
+        .args([
+            "--sut",
+            &sut,
+            "--tcp",
+            "127.0.0.1:{port}",
+            "--quiescence",
+            "process",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("not available for a server over TCP"),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
 }
 
-/// A TCP server that answers every input twice is caught on every seed with process
-/// quiescence: a second answer 0.3 s later (its thread sleeps: a timed wait, no proof), and
-/// a second answer written at once in a second write.
+/// A TCP server that answers every input twice is caught on every seed: a second answer 0.3 s
+/// later, and a second answer written at once in a second write.
 #[test]
-fn a_tcp_server_answering_twice_fails_with_process_quiescence() {
+fn a_tcp_server_answering_twice_fails() {
     let dir = tempfile::tempdir().unwrap();
     for answer in [
         "f.write('Out %s\\n' % w[1]); f.flush(); time.sleep(0.3); f.write('Out %s\\n' % w[1]); f.flush()",
@@ -326,9 +349,9 @@ fn a_tcp_server_answering_twice_fails_with_process_quiescence() {
 
 /// A server whose answers wait in its own send queue (`TCP_CORK`: the kernel sends a corked
 /// partial segment after 0.2 s, with the server's thread already back reading): no thread of
-/// the system runs, yet an output is on its way. The queue is seen, the answer waited for: a
-/// Pass, where taking the sleeping thread for quiescence would record δ and then fail on the
-/// answer.
+/// the system runs, yet an output is on its way. It is waited for: a Pass on every run. (With
+/// the connection probe this gave a false Fail in about one run in ten: the reason process
+/// quiescence is off over TCP.)
 #[test]
 fn an_answer_held_in_the_servers_send_queue_is_waited_for() {
     let dir = tempfile::tempdir().unwrap();
@@ -337,20 +360,22 @@ fn an_answer_held_in_the_servers_send_queue_is_waited_for() {
         "conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_CORK, 1); \
          f.write('Out %s\\n' % w[1]); f.flush()",
     );
-    let (code, n, out) = test_tcp(
-        &sut,
-        &[
-            "--runs",
-            "2",
-            "--steps",
-            "8",
-            "--seed",
-            "6",
-            "--timeout",
-            "5000",
-        ],
-        dir.path(),
-    );
-    assert_eq!(code, Some(0), "{out}");
-    assert!(n[1] > 0, "{n:?}\n{out}");
+    for seed in ["6", "7", "8"] {
+        let (code, n, out) = test_tcp(
+            &sut,
+            &[
+                "--runs",
+                "1",
+                "--steps",
+                "6",
+                "--seed",
+                seed,
+                "--timeout",
+                "1500",
+            ],
+            dir.path(),
+        );
+        assert_eq!(code, Some(0), "seed {seed}:\n{out}");
+        assert!(n[1] == 0, "{n:?}\n{out}");
+    }
 }
