@@ -376,7 +376,7 @@ class Learned:
 def learn(
     sul: Any,
     alphabet: Sequence[Hashable],
-    oracle: Optional[str] = "hads",
+    oracle: Optional[str] = "auto",
     extra_states: int = 1,
     *,
     random_words: Optional[int] = None,
@@ -388,8 +388,9 @@ def learn(
     """Learn the Mealy machine of ``sul`` over ``alphabet`` with L#, in process, as
     ``ioco learn`` does: equivalence queries are answered by random words (``random_words``
     per query, the learner's default when ``None``) and then the complete suite ``oracle``
-    (``w``, ``wp``, ``hsi``, ``h``, ``hads``; ``None``: random words only, unverified) for
-    ``extra_states`` extra states. For a system with at most ``n + extra_states`` states, the
+    (``w``, ``wp``, ``hsi``, ``h``, ``hads``; ``auto``, the default: per hypothesis whichever
+    of ``hads``, ``wp`` and ``hsi`` sends the fewest symbols; ``None``: random words only,
+    unverified) for ``extra_states`` extra states. For a system with at most ``n + extra_states`` states, the
     learned machine (``n`` states) is equivalent to it.
 
     ``sul`` is an AALpy ``SUL`` (``pre()``, ``step(input)``, ``post()``) or any object with
@@ -397,8 +398,10 @@ def learn(
     strings). A budget (``max_resets``, ``max_seconds``) that runs out gives the hypothesis so
     far with ``verified`` false. A system that answers one word two ways raises
     :class:`LearnError`; an exception of ``sul`` propagates."""
-    if oracle is not None and oracle not in METHODS:
-        raise SuiteError(f"unknown method `{oracle}`; expected one of w, wp, hsi, h, hads")
+    if oracle is not None and oracle != "auto" and oracle not in METHODS:
+        raise SuiteError(
+            f"unknown method `{oracle}`; expected one of auto, w, wp, hsi, h, hads"
+        )
     s = _Sul(sul, alphabet)
     try:
         machine, verified, why, stats = _ioco.learn(

@@ -537,7 +537,11 @@ fn learn(
     let default = Oracle::default();
     let opts = ioco_learn::Options {
         oracle: Oracle {
-            method: method.as_deref().map(method_of).transpose()?,
+            method: match method.as_deref() {
+                Some("auto") => default.method,
+                m => m.map(method_of).transpose()?,
+            },
+            cheapest: method.as_deref() == Some("auto"),
             extra_states,
             random_words: random_words.unwrap_or(default.random_words),
             seed,

@@ -36,6 +36,18 @@ def test_learning_an_aalpy_sul_gives_an_equivalent_machine(corpus, name):
     assert ioco.from_aalpy(a).equivalent(m)
 
 
+def test_the_default_oracle_chooses_the_cheapest_suite(corpus):
+    """oracle="auto" (the default): per hypothesis the cheapest of hads, wp and hsi; on RSA
+    BSAFE fewer symbols than hads alone and than AALpy's best Wp run (4148), same guarantee."""
+    m, sul = sul_of(corpus, "TLS/RSA_BSAFE_C_4.0.4_server_regular.dot")
+    auto = ioco.learn(sul, m.inputs, seed=1)
+    assert auto.verified and auto.machine.equivalent(m)
+    m, sul = sul_of(corpus, "TLS/RSA_BSAFE_C_4.0.4_server_regular.dot")
+    hads = ioco.learn(sul, m.inputs, oracle="hads", seed=1)
+    assert hads.verified and hads.machine.equivalent(m)
+    assert auto.stats["symbols"] < min(hads.stats["symbols"], 4148), (auto.stats, hads.stats)
+
+
 def test_same_seed_same_run(corpus):
     m, _ = sul_of(corpus, "Angluin_Mealy.dot")
     runs = []

@@ -1,5 +1,5 @@
 //! Learn a DOT Mealy machine in process and print the costs (for benchmarks):
-//! `cargo run --release -p ioco-learn --example learn_dot -- FILE.dot [hads|h|wp|w|hsi|none] [k] [random words] [seed] [after %] [least states for the words before]`.
+//! `cargo run --release -p ioco-learn --example learn_dot -- FILE.dot [auto|hads|h|wp|w|hsi|none] [k] [random words] [seed] [after %] [least states for the words before]`.
 
 use ioco_learn::{compare, learn_with, MealySul, Options, Oracle};
 
@@ -10,8 +10,10 @@ fn main() {
         ioco_formats::Model::Mealy(m) => m,
         _ => panic!("not a Mealy machine"),
     };
-    let method = match args.get(1).map(String::as_str).unwrap_or("hads") {
+    let name = args.get(1).map(String::as_str).unwrap_or("auto");
+    let method = match name {
         "none" => None,
+        "auto" => Oracle::default().method,
         s => Some(s.parse().expect("a method")),
     };
     let k = args.get(2).map_or(1, |s| s.parse().expect("k"));
@@ -37,6 +39,7 @@ fn main() {
                         .expect("least states for the words before the suite")
                 },
             ),
+            cheapest: name == "auto",
         },
         ..Options::default()
     };

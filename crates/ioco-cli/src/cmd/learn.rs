@@ -22,6 +22,10 @@ use std::time::Duration;
 /// The equivalence oracle.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum OracleArg {
+    /// Per hypothesis, whichever of hads, wp and hsi sends the fewest symbols to the system
+    /// (words the learner has already seen are free); all three are complete for the same
+    /// extra states.
+    Auto,
     /// Hybrid adaptive distinguishing sequences.
     Hads,
     /// The H-method.
@@ -56,7 +60,7 @@ pub struct Args {
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: PathBuf,
     /// The equivalence oracle: a complete suite for the hypothesis.
-    #[arg(long, value_enum, default_value_t = OracleArg::Hads)]
+    #[arg(long, value_enum, default_value_t = OracleArg::Auto)]
     pub oracle: OracleArg,
     /// The suite finds every system with up to this many states more than the hypothesis.
     #[arg(long, value_name = "K", default_value_t = 1)]
@@ -293,7 +297,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     }
     let seed = seed_or_clock(args.seed);
     let method = match args.oracle {
-        OracleArg::Hads => Some(Method::Hads),
+        OracleArg::Hads | OracleArg::Auto => Some(Method::Hads),
         OracleArg::H => Some(Method::H),
         OracleArg::Wp => Some(Method::Wp),
         OracleArg::Hsi => Some(Method::Hsi),
@@ -314,6 +318,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             random_after_percent: args.random_after,
             random_before_min_states,
             seed,
+            cheapest: args.oracle == OracleArg::Auto,
         },
         budget: Budget {
             max_resets: Some(args.max_queries),
@@ -323,6 +328,10 @@ pub fn run(args: Args) -> Result<Outcome> {
         cache_file: args.cache.clone(),
     };
     let oracle_text = match method {
+        Some(_) if args.oracle == OracleArg::Auto => format!(
+            "auto (the cheapest of hads, wp, hsi per hypothesis), k={}",
+            args.extra_states
+        ),
         Some(m) => format!("{m}, k={}", args.extra_states),
         None => "random words only".to_string(),
     };
