@@ -33,6 +33,7 @@
 //! assert_eq!(r.moves, 2); // coin?, then wait for coffee!
 //! ```
 
+pub mod admissible;
 pub mod arena;
 pub mod attractor;
 pub mod exec;
@@ -45,6 +46,9 @@ pub mod short;
 pub mod steered;
 pub mod strategy;
 
+pub use admissible::{
+    admissible, sa_admissibility, Admissible, AdmissibleError, AdmissibleOptions,
+};
 pub use arena::{Arena, ArenaBuilder, Assumption, Move};
 pub use attractor::{attractor, Solution};
 pub use exec::{explore, Run};
