@@ -472,6 +472,9 @@ fn estimate(red: &Reduced) -> u64 {
         .fold(1u64, |acc, s| acc.saturating_mul(s.len().max(1) as u64))
 }
 
+/// A tester strategy on an SA where it matters: (state, `None` = θ or `Some(input)`).
+pub type SaMoves = Vec<(State, Option<Label>)>;
+
 /// The standing of a joker strategy of a suspension automaton under Def. 6.36.
 #[derive(Clone, Debug)]
 pub struct SaAdmissibility {
@@ -485,7 +488,7 @@ pub struct SaAdmissibility {
     pub count: (usize, usize),
     /// If dominated: an admissible strategy that dominates it, as (SA state, action) where it
     /// matters (`None` = θ, wait), with the pairs it wins against.
-    pub dominator: Option<(Vec<(State, Option<Label>)>, u64)>,
+    pub dominator: Option<(SaMoves, u64)>,
 }
 
 /// Decide whether the memoryless tester strategy `choose` (the move per SA state: `None`
