@@ -173,3 +173,144 @@ fn a_game_beyond_the_bound_is_a_clear_error() {
     .unwrap();
     assert!(adm.wins > 0 && adm.wins <= adm.pairs, "{adm:?}");
 }
+
+/// A tiny seeded generator (no dependency needed for this cross-check).
+struct Lcg(u64);
+impl Lcg {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+}
+
+#[test]
+fn admissible_agrees_with_the_definition_on_random_small_games() {
+    // Def. 6.36 by brute force: every positional tester strategy against every positional
+    // pair (Player 2's action and Player 3's pick for every action), Win sets compared by
+    // inclusion. Strategies that do not play the attractor strategy in the winning region are
+    // left out of the comparison (the reduction counts that region as won; such strategies are
+    // dominated, see the module doc).
+    let mut rng = Lcg(7);
+    let mut decided = 0;
+    for _ in 0..300 {
+        let n = 3 + rng.below(3) as usize; // positions 0..n, 0 the goal
+        let mut c = Concurrent::new(n);
+        let mut moves: Vec<Vec<Vec<Vec<u32>>>> = vec![Vec::new(); n];
+        c.shape(0, 1, 1);
+        c.moves(0, 0, 0, &[0]);
+        moves[0] = vec![vec![vec![0]]];
+        for (p, mv) in moves.iter_mut().enumerate().skip(1) {
+            let (na, nx) = (1 + rng.below(2) as u32, 1 + rng.below(2) as u32);
+            c.shape(p as u32, na, nx);
+            *mv = vec![vec![Vec::new(); nx as usize]; na as usize];
+            for a in 0..na {
+                for x in 0..nx {
+                    let mut ts = vec![rng.below(n as u64) as u32];
+                    if rng.below(3) == 0 {
+                        let t = rng.below(n as u64) as u32;
+                        if !ts.contains(&t) {
+                            ts.push(t);
+                        }
+                    }
+                    c.moves(p as u32, a, x, &ts);
+                    mv[a as usize][x as usize] = ts;
+                }
+            }
+        }
+        let goal: Vec<bool> = (0..n).map(|p| p == 0).collect();
+        let Ok(r) = admissible(&c, &goal, 1, &AdmissibleOptions::default()) else {
+            continue;
+        };
+        // Local choices per position: (a ↦ target) over all x and picks.
+        let local: Vec<Vec<Vec<u32>>> = moves
+            .iter()
+            .map(|per_a| {
+                let mut out = Vec::new();
+                for x in 0..per_a[0].len() {
+                    let mut partial: Vec<Vec<u32>> = vec![Vec::new()];
+                    for ts in per_a.iter().map(|v| &v[x]) {
+                        partial = partial
+                            .iter()
+                            .flat_map(|pre| {
+                                ts.iter().map(move |&t| {
+                                    let mut c = pre.clone();
+                                    c.push(t);
+                                    c
+                                })
+                            })
+                            .collect();
+                    }
+                    out.extend(partial);
+                }
+                out
+            })
+            .collect();
+        let strategies: Vec<Vec<u32>> = {
+            let mut all = vec![Vec::new()];
+            for per_a in &moves {
+                all = all
+                    .iter()
+                    .flat_map(|pre: &Vec<u32>| {
+                        (0..per_a.len() as u32).map(move |a| {
+                            let mut s = pre.clone();
+                            s.push(a);
+                            s
+                        })
+                    })
+                    .collect();
+            }
+            all
+        };
+        let pairs: Vec<Vec<usize>> = {
+            let mut all = vec![Vec::new()];
+            for l in &local {
+                all = all
+                    .iter()
+                    .flat_map(|pre: &Vec<usize>| {
+                        (0..l.len()).map(move |i| {
+                            let mut s = pre.clone();
+                            s.push(i);
+                            s
+                        })
+                    })
+                    .collect();
+            }
+            all
+        };
+        let win = |s: &[u32], o: &[usize]| {
+            let mut seen = vec![false; n];
+            let mut q = 1usize;
+            loop {
+                if q == 0 {
+                    return true;
+                }
+                if seen[q] {
+                    return false;
+                }
+                seen[q] = true;
+                q = local[q][o[q]][s[q] as usize] as usize;
+            }
+        };
+        let sets: Vec<Vec<bool>> = strategies
+            .iter()
+            .map(|s| pairs.iter().map(|o| win(s, o)).collect())
+            .collect();
+        let strictly_below = |i: usize, j: usize| {
+            sets[i].iter().zip(&sets[j]).all(|(a, b)| !a || *b) && sets[i] != sets[j]
+        };
+        for (i, s) in strategies.iter().enumerate() {
+            let plays_winning = (0..n).all(|p| r.winning[p].is_none_or(|a| a == s[p]));
+            if !plays_winning {
+                continue;
+            }
+            let bf = !(0..strategies.len()).any(|j| strictly_below(i, j));
+            let k = r.find(|p| Some(s[p as usize])).unwrap();
+            assert_eq!(r.dominated_by[k].is_none(), bf, "{moves:?} σ = {s:?}");
+            decided += 1;
+        }
+    }
+    assert!(decided > 100, "{decided}");
+}

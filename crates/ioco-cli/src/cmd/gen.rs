@@ -400,17 +400,6 @@ fn plain_count(x: f64) -> String {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn counts_are_plain_integers_below_a_billion() {
-        assert_eq!(super::plain_count(4240.0), "4240");
-        assert_eq!(super::plain_count(-0.0), "0");
-        assert_eq!(super::plain_count(999_999_999.0), "999999999");
-        assert_eq!(super::plain_count(1.5e12), "1.500e12");
-    }
-}
-
 /// `--admissible`: decide Def. 6.36 for the joker strategy and say so (the algorithm is
 /// `ioco_games::admissible`).
 fn admissibility(
@@ -458,4 +447,15 @@ fn admissibility(
         );
     }
     Ok(a.admissible)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn counts_are_plain_integers_below_a_billion() {
+        assert_eq!(super::plain_count(4240.0), "4240");
+        assert_eq!(super::plain_count(-0.0), "0");
+        assert_eq!(super::plain_count(999_999_999.0), "999999999");
+        assert_eq!(super::plain_count(1.5e12), "1.500e12");
+    }
 }
