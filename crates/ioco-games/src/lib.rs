@@ -13,6 +13,9 @@
 //!   nested construction [`joker_game`] minimises moves only inside each joker level and is
 //!   kept as [`GameOptions::per_level_moves`]); with [`GameOptions::prices`] the help of the
 //!   system is priced by who gives it ([`priced_joker_game`]).
+//! * [`admissible()`]: thesis Def. 6.36 decided exactly (positional players, as Ex. 6.37):
+//!   which tester strategies no other strategy dominates, on games small enough to enumerate;
+//!   [`sa_admissibility`] for a joker strategy of a suspension automaton.
 //! * [`purpose_test`]: a test purpose automaton with `accept*`/`refuse*` states, its product
 //!   with the specification, coreachability of accept, and a Pass/Inconclusive/Fail test case;
 //!   [`PurposeProduct`] also steers online.
@@ -33,6 +36,7 @@
 //! assert_eq!(r.moves, 2); // coin?, then wait for coffee!
 //! ```
 
+pub mod admissible;
 pub mod arena;
 pub mod attractor;
 pub mod exec;
@@ -45,6 +49,9 @@ pub mod short;
 pub mod steered;
 pub mod strategy;
 
+pub use admissible::{
+    admissible, sa_admissibility, Admissible, AdmissibleError, AdmissibleOptions,
+};
 pub use arena::{Arena, ArenaBuilder, Assumption, Move};
 pub use attractor::{attractor, Solution};
 pub use exec::{explore, Run};

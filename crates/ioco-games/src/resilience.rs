@@ -25,6 +25,9 @@ pub struct Concurrent {
     triples: Vec<(u32, u32, u32, Vec<u32>)>,
     /// Number of Player-2 actions per position.
     outs: Vec<u32>,
+    /// Per position, the Player-1 actions' labels when built from an SA ([`Concurrent::of_sa`]):
+    /// `None` for θ (wait), else the input; empty for hand-made games.
+    labels: Vec<Vec<Option<Label>>>,
 }
 
 impl Concurrent {
@@ -34,7 +37,34 @@ impl Concurrent {
             actions: vec![0; n],
             triples: Vec::new(),
             outs: vec![0; n],
+            labels: Vec::new(),
         }
+    }
+
+    /// The number of positions.
+    pub fn num_positions(&self) -> usize {
+        self.actions.len()
+    }
+
+    /// The number of Player-1 and Player-2 actions at `p`.
+    pub fn shape_of(&self, p: u32) -> (u32, u32) {
+        (self.actions[p as usize], self.outs[p as usize])
+    }
+
+    /// Every (position, Player-1 action, Player-2 action, Moves) declared.
+    pub fn all_moves(&self) -> impl Iterator<Item = (u32, u32, u32, &[u32])> + '_ {
+        self.triples
+            .iter()
+            .map(|(p, a, x, ts)| (*p, *a, *x, ts.as_slice()))
+    }
+
+    /// The label of Player-1 action `a` at `p` in a game of an SA: `Some(None)` for θ,
+    /// `Some(Some(input))` for an input; `None` for a hand-made game.
+    pub fn action_label(&self, p: u32, a: u32) -> Option<Option<Label>> {
+        self.labels
+            .get(p as usize)
+            .and_then(|l| l.get(a as usize))
+            .copied()
     }
 
     /// Declare that `p` has `actions` Player-1 and `outputs` Player-2 actions.
@@ -55,6 +85,7 @@ impl Concurrent {
         let win = n as u32;
         let alpha = sa.alphabet();
         let mut g = Concurrent::new(n + 1);
+        g.labels = vec![Vec::new(); n + 1];
         let tgt = |l: Label, t: State| if goal.has_label(l) { win } else { t };
         for q in 0..n as State {
             if goal.has_state(q) {
@@ -73,6 +104,7 @@ impl Concurrent {
                 for (xi, &(_, t)) in outs.iter().enumerate() {
                     g.moves(q, a, xi as u32, &[t]);
                 }
+                g.labels[q as usize].push(None);
                 a += 1;
             }
             for e in sa.edges(q).iter().filter(|e| alpha.is_input(e.label)) {
@@ -93,6 +125,7 @@ impl Concurrent {
                     };
                     g.moves(q, a, xi as u32, &m);
                 }
+                g.labels[q as usize].push(Some(e.label));
                 a += 1;
             }
             g.shape(q, a, outs.len() as u32);

@@ -36,6 +36,7 @@
 //! assert!(g.kept[t].iter().all(|k| k.bounds(&LinExpr::var(g.product.param_dim(0))).0 == Some(6)));
 //! ```
 
+pub mod choice;
 pub mod coreach;
 pub mod domain;
 pub mod interval;
@@ -48,6 +49,7 @@ pub mod reach;
 pub mod select;
 pub mod steered;
 
+pub use choice::{auto, DomainChoice};
 pub use coreach::{Coreach, Options};
 pub use domain::Domain;
 pub use interval::Interval;

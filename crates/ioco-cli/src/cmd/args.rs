@@ -97,6 +97,10 @@ pub struct TestArgs {
 /// The abstract domain of the symbolic purpose analysis (seed 004 §4).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum DomainArg {
+    /// Polyhedra with --forward-reach when the product is small (at most
+    /// `ioco_stg::choice::AUTO_MAX_DIMS` dimensions and `AUTO_MAX_TRANSITIONS` transitions:
+    /// 004 Figs. 4–5 as the paper computes them), octagons beyond.
+    Auto,
     /// Boxes: one interval per variable (004 Fig. 6).
     Interval,
     /// Octagons: `±x ± y ≤ c` (keeps `p = x + 2` of the running example).
@@ -109,8 +113,8 @@ pub enum DomainArg {
 #[derive(clap::Args, Debug, Clone, Copy)]
 pub struct StgArgs {
     /// With --purpose on a model with data: the abstract domain of the coreachability
-    /// analysis (seed 004 §4).
-    #[arg(long, value_enum, value_name = "DOMAIN", default_value_t = DomainArg::Octagon)]
+    /// analysis (seed 004 §4); `auto` chooses by the product's size.
+    #[arg(long, value_enum, value_name = "DOMAIN", default_value_t = DomainArg::Auto)]
     pub domain: DomainArg,
     /// With --purpose on a model with data: simplify the test graph with a forward
     /// reachability analysis (seed 004 Fig. 4): transitions that never fire are deleted.
@@ -194,6 +198,11 @@ pub struct GenArgs {
     /// outputs; the joker count printed is then the least total price.
     #[arg(long, value_name = "OUTPUT,SUCCESSOR", value_parser = parse_prices)]
     pub joker_prices: Option<(u32, u32)>,
+    /// Joker: decide whether the joker strategy is admissible (thesis Def. 6.36: no strategy
+    /// wins against strictly more positional system strategies), exactly, for games small
+    /// enough to enumerate; a dominated strategy is reported with one that dominates it.
+    #[arg(long)]
+    pub admissible: bool,
     /// The test purpose: an LTS whose states named `accept…`/`refuse…` mark accepting and
     /// refusing states (purpose).
     #[arg(long, value_name = "FILE")]

@@ -209,6 +209,11 @@ pub fn run(args: Args) -> Result<Outcome> {
                 };
                 let r = ioco_games::joker_with(&sa, &goal, assume, &opts)
                     .map_err(|e| miette!("{e}"))?;
+                let admissible = if args.admissible {
+                    Some(spinner.suspend(|| admissibility(&sa, &goal, assume, &r.strategy))?)
+                } else {
+                    None
+                };
                 spinner.suspend(|| match args.joker_prices {
                     Some((o, s)) => errln!(
                         "goal {goal_text}: help priced {} (output {o}, successor {s}), at most {} \
@@ -222,7 +227,11 @@ pub fn run(args: Args) -> Result<Outcome> {
                         r.moves
                     ),
                 });
-                r.into_suite()
+                let mut suite = r.into_suite();
+                if let Some(a) = admissible {
+                    suite.parameters.insert("admissible".into(), a.into());
+                }
+                suite
             }
         }
         MethodArg::SwitchCoverage => return switch_coverage(&args),
@@ -389,6 +398,55 @@ fn plain_count(x: f64) -> String {
     } else {
         format!("{x:.3e}")
     }
+}
+
+/// `--admissible`: decide Def. 6.36 for the joker strategy and say so (the algorithm is
+/// `ioco_games::admissible`).
+fn admissibility(
+    sa: &ioco_model::Lts,
+    goal: &ioco_games::Goal,
+    assume: ioco_games::Assumption,
+    strategy: &ioco_games::Strategy,
+) -> Result<bool> {
+    let choose = |q: u32| match strategy.moves[q as usize] {
+        Some(ioco_games::Move::Input(a)) => Some(Some(a)),
+        Some(ioco_games::Move::Wait) => Some(None),
+        None => None,
+    };
+    let a = match ioco_games::sa_admissibility(sa, goal, assume, choose, &Default::default()) {
+        Ok(a) => a,
+        Err(ioco_games::AdmissibleError::Winnable) => {
+            errln!(
+                "the joker strategy is admissible (thesis Def. 6.36): it is winning (no joker), \
+                 and a winning strategy wins against every system strategy"
+            );
+            return Ok(true);
+        }
+        Err(e) => return Err(miette!("--admissible: {e}")),
+    };
+    let (adm, all) = a.count;
+    errln!(
+        "the joker strategy is {}admissible (thesis Def. 6.36, positional strategies): it wins \
+         against {} of {} system strategies; {adm} of {all} tester strategies are admissible",
+        if a.admissible { "" } else { "not " },
+        a.wins,
+        a.pairs
+    );
+    if let Some((moves, wins)) = &a.dominator {
+        let alpha = sa.alphabet();
+        let shown: Vec<String> = moves
+            .iter()
+            .map(|(q, l)| {
+                let what = l.map_or("θ".to_string(), |l| alpha.display(l));
+                format!("{} ↦ {what}", sa.state_name(*q))
+            })
+            .collect();
+        errln!(
+            "it is dominated by: {} (wins against {wins})",
+            shown.join(", ")
+        );
+    }
+    Ok(a.admissible)
 }
 
 #[cfg(test)]

@@ -186,8 +186,32 @@ macro_rules! in_domain {
             super::args::DomainArg::Interval => $f::<ioco_stg::Interval>($($a),*),
             super::args::DomainArg::Octagon => $f::<ioco_stg::Octagon>($($a),*),
             super::args::DomainArg::Polyhedra => $f::<ioco_stg::Polyhedra>($($a),*),
+            super::args::DomainArg::Auto => unreachable!("resolved by `resolve_domain`"),
         }
     };
+}
+
+/// `--domain auto`: the domain and forward simplification `ioco_stg::auto` chooses for the
+/// product (octagons if the product cannot be built: `symbolic_graph` then says why).
+fn resolve_domain(mut stg: StgArgs, model: &Path, purpose_path: &Path) -> StgArgs {
+    if stg.domain != super::args::DomainArg::Auto {
+        return stg;
+    }
+    let product = crate::load::parse_ioco(model).ok().and_then(|sm| {
+        let pm = crate::load::parse_purpose(purpose_path).ok()?;
+        let steer = crate::load::is_txs(purpose_path);
+        ioco_stg::Product::new_steering(&sm, &pm, steer).ok()
+    });
+    let (domain, forward) = product.map_or((ioco_stg::DomainChoice::Octagon, false), |p| {
+        ioco_stg::auto(&p)
+    });
+    stg.domain = match domain {
+        ioco_stg::DomainChoice::Interval => super::args::DomainArg::Interval,
+        ioco_stg::DomainChoice::Octagon => super::args::DomainArg::Octagon,
+        ioco_stg::DomainChoice::Polyhedra => super::args::DomainArg::Polyhedra,
+    };
+    stg.forward_reach |= forward;
+    stg
 }
 
 /// The analysis options of `--forward-reach`.
@@ -249,7 +273,8 @@ fn run_symbolic(
     purpose_path: &Path,
     spec: Arc<ioco_lang::ir::Spec>,
 ) -> Result<Outcome> {
-    let stg = args.stg;
+    let stg = resolve_domain(args.stg, &args.model, purpose_path);
+    let args = Args { stg, ..args };
     in_domain!(stg, run_symbolic_in(args, purpose_path, spec))
 }
 
@@ -330,6 +355,7 @@ pub fn gen_symbolic(
     output: Option<&Path>,
     stg: StgArgs,
 ) -> Result<Outcome> {
+    let stg = resolve_domain(stg, model, purpose_path);
     in_domain!(stg, gen_symbolic_in(model, purpose_path, output, stg))
 }
 
