@@ -512,8 +512,8 @@ pub(crate) fn adg_suite_stream_sa(
 ) -> Result<Suite, CompleteError> {
     let lv = Level::prepare(sa, false);
     let sa = &lv.sa;
-    let adg = build_adg(sa, &lv.compat, opts)?;
-    let (m, left) = metrics(sa, &lv.compat, &adg, opts);
+    let adg = build_adg(sa, lv.compat(), opts)?;
+    let (m, left) = metrics(sa, lv.compat(), &adg, opts);
     let per_state = |pairs: &mut dyn Iterator<Item = (u32, u32)>| {
         let mut leftover: Vec<Vec<u32>> = vec![Vec::new(); sa.n()];
         for (p, q) in pairs {
@@ -567,7 +567,7 @@ pub(crate) fn adg_suite_stream_sa(
         let pairs: Vec<(u32, u32)> = pairs
             .filter(|&(p, q)| tested[p as usize] && tested[q as usize])
             .collect();
-        let res = residual_experiments(sa, &lv.compat, &mut terms, &pairs, opts.residual_rounds);
+        let res = residual_experiments(sa, lv.compat(), &mut terms, &pairs, opts.residual_rounds);
         let mut runs: Vec<Vec<usize>> = vec![Vec::new(); sa.n()];
         for (i, (_, runners)) in res.experiments.iter().enumerate() {
             for &q in runners {
@@ -675,7 +675,7 @@ pub(crate) fn adg_suite_stream_sa(
                 "distinguish {} from {} (left by the ADG)",
                 sa.state_names[q as usize], sa.state_names[q2 as usize]
             );
-            emit(w, purpose, &mut |tq| dg_tree(&ctx, &lv.compat, q, q2, tq));
+            emit(w, purpose, &mut |tq| dg_tree(&ctx, lv.compat(), q, q2, tq));
         }
     }
     Ok(suite)

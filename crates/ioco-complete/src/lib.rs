@@ -46,6 +46,7 @@ pub mod analysis;
 pub mod budget;
 pub mod ccs;
 pub mod compat;
+pub mod compat_local;
 pub mod distgraph;
 pub mod equiv;
 pub mod exact;

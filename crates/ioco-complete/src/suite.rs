@@ -35,10 +35,11 @@
 //! "distinguished" as a pass.
 
 use crate::compat::Compat;
+use crate::compat_local::LocalCompat;
 use crate::distgraph::dg_tree;
 use crate::equiv::{quotient, Equiv};
 use crate::merge::merge;
-use crate::sa::Sa;
+use crate::sa::{tri_len, Sa};
 use crate::tree::{follow, pass, Ctx};
 use crate::unconditional::bounded_words;
 use crate::CompleteError;
@@ -86,11 +87,12 @@ pub struct SizeEstimate {
     pub n: usize,
     /// Access sequences `|P⁺(S, n)|` of the outer suite.
     pub access_sequences: f64,
-    /// Test cases of the outer suite (distinguishing graphs).
+    /// Test cases of the outer suite (distinguishing graphs); infinite past
+    /// [`NCompleteOptions::max_tests`] (sizing stops there).
     pub outer_tests: f64,
-    /// Test cases in all nested suites.
+    /// Test cases in all nested suites; infinite when the total is.
     pub nested_tests: f64,
-    /// Total number of test cases.
+    /// Total number of test cases; infinite past [`NCompleteOptions::max_tests`].
     pub total_tests: f64,
     /// Distinct nested merge suites (per merge and depth) that use `U(q ∧ q', n)`: past the
     /// depth guard, or because it is smaller than `T(q ∧ q', n)`.
@@ -100,13 +102,18 @@ pub struct SizeEstimate {
     pub lower_bound: bool,
 }
 
-/// A prepared automaton: the specification or a merge.
-/// A prepared automaton (internal; public only for the benchmark).
+/// A prepared automaton: the specification or a merge (internal; public only for the
+/// benchmark). The rows `dg`, `nested` and `observe` of a state are filled when the estimate
+/// reaches that state ([`Level::ensure_rows`], deciding only the pairs it needs with
+/// [`LocalCompat`]) or, for generation and the `adg` suite, all at once with the whole
+/// relation ([`Level::complete`]); both give the same rows.
 #[doc(hidden)]
 #[allow(dead_code)]
 pub struct Level {
     pub sa: Sa,
-    pub compat: Compat,
+    /// The whole relation with strategies: computed for generation (distinguishing graphs
+    /// follow strategies to any pair), not for the estimate.
+    pub compat: Option<Compat>,
     pub equiv: Equiv,
     /// Reachable, non-chaotic states.
     pub states: Vec<u32>,
@@ -117,11 +124,28 @@ pub struct Level {
     /// experiment "observe one output" so that every output after every access sequence is
     /// checked (with no incompatible partner, Def. 2.37 alone would give no test at all).
     pub observe: Vec<bool>,
+    /// The rows of `dg`, `nested` and `observe` that are filled.
+    ready: Vec<bool>,
+    /// The pairs decided so far for [`Level::ensure_rows`].
+    local: LocalCompat,
 }
 
+/// Rows [`Generator::t_size`] fills at a time: a suite past the test limit is usually found
+/// after a few rows, and the pairs explored for one row serve the next.
+const ROWS_AT_A_TIME: usize = 16;
+
 impl Level {
-    /// Prepare an automaton; a merge (`minimise`) is first reduced to its `≈`-quotient.
+    /// Prepare an automaton with its whole compatibility relation; a merge (`minimise`) is
+    /// first reduced to its `≈`-quotient.
     pub fn prepare(sa: Sa, minimise: bool) -> Level {
+        let mut level = Level::prepare_rows(sa, minimise);
+        level.complete();
+        level
+    }
+
+    /// Prepare an automaton without relating its states ([`Level::ensure_rows`] does that
+    /// for the rows asked for).
+    fn prepare_rows(sa: Sa, minimise: bool) -> Level {
         let mut sa = sa;
         let mut equiv = Equiv::compute(&sa);
         if minimise {
@@ -135,36 +159,118 @@ impl Level {
         let states: Vec<u32> = (0..sa.n() as u32)
             .filter(|&q| reach[q as usize] && !sa.chaos[q as usize])
             .collect();
-        let compat = Compat::compute(&sa);
-        let mut dg = vec![Vec::new(); sa.n()];
-        let mut nested = vec![Vec::new(); sa.n()];
-        for &q in &states {
-            for &q2 in &states {
+        let n = sa.n();
+        Level {
+            sa,
+            compat: None,
+            equiv,
+            states,
+            dg: vec![Vec::new(); n],
+            nested: vec![Vec::new(); n],
+            observe: vec![true; n],
+            ready: vec![false; n],
+            local: LocalCompat::default(),
+        }
+    }
+
+    /// The whole relation ([`Level::complete`] was called).
+    pub fn compat(&self) -> &Compat {
+        self.compat
+            .as_ref()
+            .expect("the level was completed before its relation is used")
+    }
+
+    /// Relate all states (thesis Alg. 2 on `S‖S`) and fill every row from the relation.
+    pub fn complete(&mut self) {
+        if self.compat.is_some() {
+            return;
+        }
+        // what the rows explored is not needed any more
+        self.local = LocalCompat::default();
+        let compat = Compat::compute(&self.sa);
+        let n = self.sa.n();
+        let mut dg = vec![Vec::new(); n];
+        let mut nested = vec![Vec::new(); n];
+        for &q in &self.states {
+            for &q2 in &self.states {
                 if q == q2 {
                     continue;
                 }
                 if !compat.compatible(q, q2) {
                     dg[q as usize].push(q2);
-                } else if !equiv.equivalent(q, q2) {
+                } else if !self.equiv.equivalent(q, q2) {
                     nested[q as usize].push(q2);
                 }
             }
         }
-        let observe = (0..sa.n())
+        self.observe = (0..n)
             .map(|q| {
                 !dg[q]
                     .iter()
                     .any(|&q2| compat.strategy(q as u32, q2) == Some(crate::compat::Strategy::Wait))
             })
             .collect();
-        Level {
-            sa,
-            compat,
-            equiv,
-            states,
-            dg,
-            nested,
-            observe,
+        self.dg = dg;
+        self.nested = nested;
+        self.ready = vec![true; n];
+        self.compat = Some(compat);
+    }
+
+    /// Fill the rows of `rows` (reachable, non-chaotic states), deciding only the pairs they
+    /// need ([`LocalCompat`], bounded by an eighth of all pairs); past that bound, or when a
+    /// row's `observe` depends on a strategy this does not compute (no partner without a
+    /// common output, but some partner incompatible), the whole relation
+    /// ([`Level::complete`]).
+    pub fn ensure_rows(&mut self, rows: &[u32]) {
+        if self.compat.is_some() {
+            return;
+        }
+        let todo: Vec<u32> = rows
+            .iter()
+            .copied()
+            .filter(|&q| !self.ready[q as usize])
+            .collect();
+        if todo.is_empty() {
+            return;
+        }
+        let limit = (tri_len(self.sa.n()) / 8).max(1 << 16);
+        let queries: Vec<(u32, u32)> = todo
+            .iter()
+            .flat_map(|&q| {
+                self.states
+                    .iter()
+                    .filter(move |&&q2| q2 != q)
+                    .map(move |&q2| (q, q2))
+            })
+            .collect();
+        if self.local.pairs() + queries.len() > limit
+            || self.local.decide(&self.sa, &queries, limit).is_err()
+        {
+            return self.complete();
+        }
+        for &q in &todo {
+            let (mut dg, mut nested) = (Vec::new(), Vec::new());
+            let mut waits = false;
+            for &q2 in &self.states {
+                if q2 == q {
+                    continue;
+                }
+                if !self.local.compatible(q, q2) {
+                    dg.push(q2);
+                    waits |= self.local.no_common_output(q, q2);
+                } else if !self.equiv.equivalent(q, q2) {
+                    nested.push(q2);
+                }
+            }
+            if !dg.is_empty() && !waits {
+                // whether some partner's strategy is "wait" takes the ranks of the whole
+                // relation (thesis Lemma 3.7)
+                return self.complete();
+            }
+            self.observe[q as usize] = dg.is_empty();
+            self.dg[q as usize] = dg;
+            self.nested[q as usize] = nested;
+            self.ready[q as usize] = true;
         }
     }
 
@@ -223,7 +329,7 @@ pub struct Generator<'a> {
 impl<'a> Generator<'a> {
     pub fn new(sa: Sa, n: usize, opts: &'a NCompleteOptions) -> Self {
         Generator {
-            levels: vec![Level::prepare(sa, false)],
+            levels: vec![Level::prepare_rows(sa, false)],
             merges: FxHashMap::default(),
             opts,
             n,
@@ -257,7 +363,7 @@ impl<'a> Generator<'a> {
         }
         self.pairs_used += pairs;
         let id = self.levels.len();
-        self.levels.push(Level::prepare(m, true));
+        self.levels.push(Level::prepare_rows(m, true));
         self.merges.insert((level, q, q2), id);
         Some(id)
     }
@@ -305,11 +411,18 @@ impl<'a> Generator<'a> {
         }
         let counts = self.levels[level].trace_counts(self.n);
         let mut total = 0.0;
-        let states = self.levels[level].states.clone();
-        for q in states {
+        // the states some access sequence reaches: only their rows are needed
+        let states: Vec<u32> = self.levels[level]
+            .states
+            .iter()
+            .copied()
+            .filter(|&q| counts[q as usize] != 0.0)
+            .collect();
+        for (i, &q) in states.iter().enumerate() {
             let c = counts[q as usize];
-            if c == 0.0 {
-                continue;
+            let lv = &mut self.levels[level];
+            if !lv.ready[q as usize] {
+                lv.ensure_rows(&states[i..(i + ROWS_AT_A_TIME).min(states.len())]);
             }
             let mut per = self.levels[level].dg[q as usize].len() as f64
                 + self.levels[level].observe[q as usize] as u8 as f64;
@@ -359,22 +472,39 @@ impl<'a> Generator<'a> {
         self.u_sizes.clear();
         self.use_u.clear();
         let total = self.t_size(0, 0);
-        let lv = &self.levels[0];
+        let limit = self.opts.max_tests as f64;
+        let lv = &mut self.levels[0];
         let counts = lv.trace_counts(self.n);
         let access: f64 = lv.states.iter().map(|&q| counts[q as usize]).sum();
-        let outer: f64 = lv
+        let reached: Vec<u32> = lv
             .states
             .iter()
-            .map(|&q| {
-                counts[q as usize]
-                    * (lv.dg[q as usize].len() as f64 + lv.observe[q as usize] as u8 as f64)
-            })
-            .sum();
+            .copied()
+            .filter(|&q| counts[q as usize] != 0.0)
+            .collect();
+        // the outer tests, sized up to the test limit like the total (sizing may have stopped
+        // before every row was filled)
+        let mut outer = 0.0;
+        for (i, &q) in reached.iter().enumerate() {
+            if !lv.ready[q as usize] {
+                lv.ensure_rows(&reached[i..(i + ROWS_AT_A_TIME).min(reached.len())]);
+            }
+            outer += counts[q as usize]
+                * (lv.dg[q as usize].len() as f64 + lv.observe[q as usize] as u8 as f64);
+            if outer > limit {
+                outer = f64::INFINITY;
+                break;
+            }
+        }
         SizeEstimate {
             n: self.n,
             access_sequences: access,
             outer_tests: outer,
-            nested_tests: total - outer,
+            nested_tests: if total.is_finite() {
+                total - outer
+            } else {
+                f64::INFINITY
+            },
             total_tests: total,
             fallbacks: self.plan_fallbacks(),
             lower_bound: self.over_budget.is_some(),
@@ -413,6 +543,8 @@ impl<'a> Generator<'a> {
 
     /// Generate the tests of `level`'s suite after `prefix` into `suite`.
     fn gen(&mut self, level: usize, prefix: &[u16], depth: usize, sink: &mut dyn FnMut(Event)) {
+        // distinguishing graphs follow strategies to any pair: the whole relation
+        self.levels[level].complete();
         let start = self.levels[level].sa.initial;
         let mut word = Vec::new();
         self.walk(level, start, prefix, &mut word, depth, sink);
@@ -495,7 +627,7 @@ impl<'a> Generator<'a> {
                 flatten,
             };
             let test = follow(top, &full, Some(top.initial), &mut |tq| {
-                dg_tree(&ctx, &lv.compat, q, q2, tq)
+                dg_tree(&ctx, lv.compat(), q, q2, tq)
             });
             let purpose = format!(
                 "after {}: distinguish {} from {}",

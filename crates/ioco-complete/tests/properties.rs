@@ -1,4 +1,4 @@
-//! Property tests: Alg. 1 = Alg. 2; `≈ ⊆ ⋈`; soundness and exhaustiveness of `T(S, n)` for
+//! Property tests: Alg. 1 = Alg. 2; `≈ ⊆ ⋈`; the size estimate; soundness and exhaustiveness of `T(S, n)` for
 //! random small specifications and implementations with at most `n` states; soundness of
 //! the `adg` suite. Random models come from a seeded ChaCha8 generator (seed printed by
 //! proptest on failure).
@@ -236,6 +236,25 @@ proptest! {
                 prop_assert!(r.conformance_fail || r.monitor, "non-conforming implementation with ≤ n states passed");
             }
         }
+    }
+
+    /// The size estimate, which relates only the states its access sequences reach
+    /// (`compat_local`), counts exactly the tests that generation, with the whole relation,
+    /// writes: in all and in the outer suite (#35: `--estimate` without the whole relation).
+    #[test]
+    fn the_estimate_is_the_size_of_the_suite(seed in any::<u64>(), size in 2usize..12, n in 0usize..4, ni in 1usize..3) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let l = labels(ni);
+        let spec = build(&l, size, &random_sa(&mut rng, &l, size, false));
+        let est = ioco_complete::estimate(&spec, n).unwrap();
+        if est.total_tests > 5_000.0 {
+            // generating it would take long; its outer part is sized exactly or past the limit
+            prop_assert!(est.outer_tests <= est.total_tests);
+            return Ok(());
+        }
+        let suite = n_complete(&spec, n, &Default::default()).unwrap();
+        prop_assert_eq!(suite.num_tests() as f64, est.total_tests);
+        prop_assert_eq!(suite.tests.len() as f64, est.outer_tests);
     }
 
     /// The `adg` suite never fails a conforming implementation, and fails every fault its
