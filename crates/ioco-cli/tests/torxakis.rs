@@ -351,6 +351,8 @@ fn test_through_cnectdef(
         .args(args)
         .args(["--txs-ports", &map.join(",")])
         .args(["--steps", "25", "--runs", "6", "--seed", "3"])
+        // our SUTs answer at once: ioco's 1000 ms rather than TorXakis's 2000 ms default
+        .args(["--timeout", "1000"])
         .timeout(std::time::Duration::from_secs(300))
         .output()
         .unwrap();
