@@ -57,8 +57,10 @@ fn a_torxakis_model_checks_and_names_its_entry() {
         ])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("named `Nope`"))
-        .stderr(predicate::str::contains("Lossy"));
+        .stderr(predicate::str::contains("`Nope` (--entry)"))
+        .stderr(predicate::str::contains(
+            "the MODELDEFs of these files: Lossy, Queue",
+        ));
 }
 
 #[test]
