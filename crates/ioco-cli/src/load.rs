@@ -68,12 +68,16 @@ pub fn parse_txs(path: &Path) -> Result<ioco_txs::TxsModel> {
     parse_txs_with(path, None)
 }
 
-/// [`parse_txs`], with `extra` read too; a file named twice is read once (TorXakis reads all
+/// [`parse_txs`] of a purpose file, read after the specification `spec`; a file named twice is read once (TorXakis reads all
 /// the files it is given into one namespace).
-fn parse_txs_with(path: &Path, extra: Option<PathBuf>) -> Result<ioco_txs::TxsModel> {
-    let mut paths = vec![path.to_path_buf()];
-    paths.extend(with_files());
-    paths.extend(extra);
+fn parse_txs_with(path: &Path, spec: Option<PathBuf>) -> Result<ioco_txs::TxsModel> {
+    // a purpose file comes after the specification's files, so that the purpose declares the
+    // specification's types and functions first, in its order, and then its own
+    let paths: Vec<PathBuf> = match spec {
+        Some(spec) => [vec![spec], with_files(), vec![path.to_path_buf()]].concat(),
+        None => [vec![path.to_path_buf()], with_files()].concat(),
+    };
+    let mut paths = paths;
     let mut seen = std::collections::HashSet::new();
     paths.retain(|p| seen.insert(std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())));
     let refs: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
@@ -110,6 +114,7 @@ fn parse_as(path: &Path, role: Role) -> Result<ioco_lang::Model> {
     refuse_special(path)?;
     let file = path.display().to_string();
     let mut by_cnect = None;
+    let mut modeldefs = None;
     let (model, goals) = if is_txs(path) {
         // a TorXakis purpose file is read with the model's files, as TorXakis reads them
         let spec_file = match role {
@@ -122,6 +127,7 @@ fn parse_as(path: &Path, role: Role) -> Result<ioco_lang::Model> {
         let t = parse_txs_with(path, spec_file)?;
         if role == Role::Spec {
             by_cnect = cnect_entry(&t.lowered, path)?;
+            modeldefs = Some(modeldef_names(&t.lowered));
         }
         (t.model, t.lowered.goals)
     } else {
@@ -135,13 +141,19 @@ fn parse_as(path: &Path, role: Role) -> Result<ioco_lang::Model> {
     };
     let model = match role {
         Role::Spec => match lock(&ENTRY) {
-            Some(e) => select_entry(model, path, Some(e), "--entry")?,
-            None => select_entry(model, path, by_cnect, "--cnect")?,
+            Some(e) => select_entry(model, path, Some(e), "--entry", modeldefs)?,
+            None => select_entry(model, path, by_cnect, "--cnect", modeldefs)?,
         },
-        Role::Purpose => {
-            let wanted = purpose_entry(&goals, path)?;
-            select_entry(model, path, wanted, "--goal")?
-        }
+        Role::Purpose => match purpose_entry(&goals, path, is_txs(path)) {
+            Ok(wanted) => select_entry(model, path, wanted, "--goal", None)?,
+            Err(e) => {
+                // a PURPDEF left out says why before the goal is missed
+                for w in model.warnings() {
+                    errln!("{:?}", Report::new(w.clone()));
+                }
+                return Err(e);
+            }
+        },
     };
     let warnings = model.warnings();
     if warnings.is_empty() {
@@ -181,11 +193,16 @@ fn parse_as(path: &Path, role: Role) -> Result<ioco_lang::Model> {
 }
 
 /// The purpose model `--goal` names among a `.txs` file's `goals` (purpose, goal, model): a
-/// goal by its own name (`Purp.goal`, or `goal` when only one purpose has it) or any model by
-/// its name; without `--goal`, the file's only goal, or none (the file's entry) when it has no
+/// goal by its own name (`Purp.goal`, or `goal` when only one purpose has it), a `PURPDEF`
+/// of one goal by its name (as TorXakis's `tester M Purp Sut`), or a goal's model by its
+/// name; anything else is an error in TorXakis's terms (PURPDEF, GOAL); without `--goal`, the file's only goal, or none (the file's entry) when it has no
 /// goals. Several goals and no `--goal`, or a goal name two purposes share, is an error that
 /// lists the candidates.
-fn purpose_entry(goals: &[(String, String, String)], path: &Path) -> Result<Option<String>> {
+fn purpose_entry(
+    goals: &[(String, String, String)],
+    path: &Path,
+    txs: bool,
+) -> Result<Option<String>> {
     let qualified = |gs: &[&(String, String, String)]| -> String {
         gs.iter()
             .map(|(p, g, _)| format!("{p}.{g}"))
@@ -210,7 +227,44 @@ fn purpose_entry(goals: &[(String, String, String)], path: &Path) -> Result<Opti
         .filter(|(p, gl, _)| g == *gl || g == format!("{p}.{gl}"))
         .collect();
     match hits.as_slice() {
-        [] => Ok(Some(g)),
+        // a goal model's own name (`Purp1_m1`) is taken as is
+        [] if !txs || all.iter().any(|(_, _, m)| *m == g) => Ok(Some(g)),
+        [] if all.is_empty() => Err(miette!(
+            help = "a PURPDEF left out is named in a warning above; else give the file that \
+                    has the PURPDEF with --purpose",
+            "{}: no PURPDEF of these files has a GOAL `{g}` (--goal): they have no PURPDEF \
+             that loads",
+            path.display()
+        )),
+        // a TorXakis purpose file: say it in its terms, with the PURPDEF's goals
+        [] => {
+            let of_purpose: Vec<&(String, String, String)> =
+                all.iter().copied().filter(|(p, _, _)| *p == g).collect();
+            if let [(_, _, m)] = of_purpose.as_slice() {
+                // a PURPDEF of one GOAL, named as TorXakis's `tester` names it
+                Ok(Some(m.clone()))
+            } else if of_purpose.is_empty() {
+                Err(miette!(
+                    help = format!(
+                        "the GOALs of the PURPDEFs (PURPDEF.GOAL): {}",
+                        qualified(&all)
+                    ),
+                    "{}: no PURPDEF has a GOAL `{g}` (--goal)",
+                    path.display()
+                ))
+            } else {
+                Err(miette!(
+                    help = format!(
+                        "TorXakis's `tester MODEL {g} SUT` tests its goals together; ioco \
+                         tests one GOAL per session: --goal {}",
+                        qualified(&of_purpose).replace(", ", " or --goal ")
+                    ),
+                    "{}: `{g}` is a PURPDEF of {} GOALs; --goal names one of them",
+                    path.display(),
+                    of_purpose.len()
+                ))
+            }
+        }
         [(_, _, m)] => Ok(Some(m.clone())),
         _ => Err(miette!(
             help = format!("name it with its purpose: {}", qualified(&hits)),
@@ -261,7 +315,8 @@ pub fn txs_entry(path: &Path) -> Result<(ioco_txs::TxsModel, Arc<Spec>)> {
         Some(e) => Some(e),
         None => cnect_entry(&t.lowered, path)?,
     };
-    t.model = select_entry(t.model, path, wanted, "--entry")?;
+    let modeldefs = Some(modeldef_names(&t.lowered));
+    t.model = select_entry(t.model, path, wanted, "--entry", modeldefs)?;
     let spec = entry(&t.model, path)?;
     Ok((t, spec))
 }
@@ -287,12 +342,22 @@ pub fn set_goal(name: Option<String>) {
     put(&GOAL, name);
 }
 
-/// Makes the model or system `wanted` (given with `flag`) the program's entry point.
+/// The TorXakis names of the `MODELDEF`s of lowered `.txs` files, sorted.
+fn modeldef_names(lowered: &ioco_txs::lower::Lowered) -> Vec<String> {
+    let mut names: Vec<String> = lowered.models.iter().map(|m| m.txs_name.clone()).collect();
+    names.sort();
+    names
+}
+
+/// Makes the model or system `wanted` (given with `flag`) the program's entry point; for a
+/// `.txs` specification `modeldefs` are its `MODELDEF`s, named in the error instead of the
+/// lowered models.
 fn select_entry(
     mut model: ioco_lang::Model,
     path: &Path,
     wanted: Option<String>,
     flag: &str,
+    modeldefs: Option<Vec<String>>,
 ) -> Result<ioco_lang::Model> {
     let Some(name) = wanted else {
         return Ok(model);
@@ -301,6 +366,21 @@ fn select_entry(
         Some(i) => {
             model.program.entry = Some(i);
             Ok(model)
+        }
+        None if modeldefs.is_some() => {
+            let names = modeldefs.unwrap_or_default();
+            Err(miette!(
+                help = if names.is_empty() {
+                    "these files have no MODELDEF: add one, or give the file that has it \
+                     first and this one with --with"
+                        .to_string()
+                } else {
+                    format!("the MODELDEFs of these files: {}", names.join(", "))
+                },
+                "{} has no MODELDEF named `{}` ({flag})",
+                path.display(),
+                name
+            ))
         }
         None => {
             let mut names: Vec<&str> = model
@@ -324,11 +404,22 @@ fn select_entry(
 /// The entry point of a parsed `.ioco` model.
 pub fn entry(model: &ioco_lang::Model, path: &Path) -> Result<Arc<Spec>> {
     let spec = model.entry().ok_or_else(|| {
-        miette!(
-            help = "add a `model` without parameters or a `system`, or mark one with `@main`",
-            "{} has no model to test",
-            path.display()
-        )
+        if is_txs(path) {
+            // in TorXakis's terms: what is tested is a MODELDEF
+            miette!(
+                help = "add a `MODELDEF M ::= CHAN IN … CHAN OUT … BEHAVIOUR … ENDDEF` \
+                        (its BEHAVIOUR may call a PROCDEF), or give the file that has one \
+                        first and this one with --with",
+                "{} has no MODELDEF to test",
+                path.display()
+            )
+        } else {
+            miette!(
+                help = "add a `model` without parameters or a `system`, or mark one with `@main`",
+                "{} has no model to test",
+                path.display()
+            )
+        }
     })?;
     Ok(Arc::new(spec.clone()))
 }

@@ -313,6 +313,15 @@ fn main() -> ExitCode {
     let top = &cli.model;
     let mut with = top.with.clone();
     with.extend(model.with.iter().cloned());
+    // TorXakis reads a purpose file into the model's namespace (`torxakis M.txs P.txs`): the
+    // specification tested with a `.txs` purpose is read with it (the same declarations)
+    if let Command::Test { args, .. } = &cli.command {
+        if let Some(p) = args.purpose.as_ref().filter(|p| load::is_txs(p)) {
+            if load::is_txs(&args.model) {
+                with.push(p.clone());
+            }
+        }
+    }
     load::configure(name, top.deny_warnings || model.deny_warnings);
     load::set_with_files(with);
     load::set_entry(model.entry.clone().or_else(|| top.entry.clone()));

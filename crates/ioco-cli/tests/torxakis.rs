@@ -57,8 +57,10 @@ fn a_torxakis_model_checks_and_names_its_entry() {
         ])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("named `Nope`"))
-        .stderr(predicate::str::contains("Lossy"));
+        .stderr(predicate::str::contains("`Nope` (--entry)"))
+        .stderr(predicate::str::contains(
+            "the MODELDEFs of these files: Lossy, Queue",
+        ));
 }
 
 #[test]
@@ -351,6 +353,8 @@ fn test_through_cnectdef(
         .args(args)
         .args(["--txs-ports", &map.join(",")])
         .args(["--steps", "25", "--runs", "6", "--seed", "3"])
+        // our SUTs answer at once: ioco's 1000 ms rather than TorXakis's 2000 ms default
+        .args(["--timeout", "1000"])
         .timeout(std::time::Duration::from_secs(300))
         .output()
         .unwrap();

@@ -393,3 +393,130 @@ fn read_write_advanced_is_refused_with_what_to_write_instead() {
         "{out}"
     );
 }
+
+/// The words of a report, without its line breaks and frames.
+fn words(out: &str) -> String {
+    out.replace(['│', '×', '⚠'], " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// With a `.txs` model the messages a TorXakis user reads are in TorXakis's terms (MODELDEF,
+/// PURPDEF, GOAL, HIT), not in those of the lowered `.ioco` model: a file without MODELDEF
+/// (ReplayProc.txs, an empty file), a wrong `--entry`, a `--goal` that names a PURPDEF of
+/// several GOALs or no GOAL, a PURPDEF that could not be imported; a PURPDEF of one GOAL is
+/// named as TorXakis's `tester` names it.
+#[test]
+fn messages_about_txs_models_are_in_torxakis_terms() {
+    let (Some(adder), Some(replay), Some(purposes), Some(arms), Some(single)) = (
+        corpus("examps/Adder/Adder.txs"),
+        corpus("examps/Adder/ReplayProc.txs"),
+        corpus("examps/Adder/AdderPurposes.txs"),
+        corpus("examps/MovingArms/MovingArms.txs"),
+        corpus("examps/MovingArms/SingleAxisPurpose.txs"),
+    ) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.txs");
+    std::fs::write(&empty, "").unwrap();
+    for file in [replay.clone(), empty.display().to_string()] {
+        let (code, out) = outcome(ioco().args(["check", &file]));
+        let w = words(&out);
+        assert_eq!(code, 2, "{out}");
+        assert!(
+            w.contains("has no MODELDEF to test") && w.contains("MODELDEF M ::= CHAN IN"),
+            "{out}"
+        );
+        assert!(!w.contains("@main") && !w.contains("`model`"), "{out}");
+    }
+    let (code, out) = outcome(ioco().args(["check", &adder, "--entry", "Nope"]));
+    let w = words(&out);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        w.contains("has no MODELDEF named `Nope` (--entry)")
+            && w.contains("the MODELDEFs of these files: Adder, Adder3"),
+        "{out}"
+    );
+    assert!(!w.contains("adder_2"), "lowered names leak: {out}");
+
+    let purpose_test = |goal: &str| {
+        outcome(
+            ioco()
+                .args(["test", &adder, "--purpose", &purposes, "--goal", goal])
+                .args([
+                    "--sim", &adder, "--runs", "1", "--steps", "20", "--seed", "1",
+                ]),
+        )
+    };
+    let (code, out) = purpose_test("Purp1");
+    let w = words(&out);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        w.contains("`Purp1` is a PURPDEF of 6 GOALs")
+            && w.contains("tester MODEL Purp1 SUT")
+            && w.contains("--goal Purp1.m1"),
+        "{out}"
+    );
+    let (code, out) = purpose_test("nosuch");
+    let w = words(&out);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        w.contains("no PURPDEF has a GOAL `nosuch` (--goal)") && w.contains("Purp4.m6"),
+        "{out}"
+    );
+    // a PURPDEF of one GOAL, by its name
+    let (code, out) = purpose_test("Purp2");
+    assert_eq!(code, 0, "{out}");
+    // a PURPDEF that could not be imported: the warning says why, the error in GOAL terms
+    let (code, out) = outcome(
+        ioco()
+            .args(["test", &arms, "--purpose", &single, "--goal", "singleAxis"])
+            .args(["--sim", &arms, "--runs", "1", "--steps", "5"]),
+    );
+    let w = words(&out);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        w.contains("PURPDEF SingleAxisTestPurpose is left out")
+            && out.contains("SingleAxisPurpose.txs:13:13")
+            && w.contains("no PURPDEF of these files has a GOAL `singleAxis`"),
+        "{out}"
+    );
+}
+
+/// TorXakis's default `Sut_deltaTime`, 2000 ms, is the quiescence time-out of a `.txs` model
+/// without `--timeout` (the session's parameters say so); `--timeout` overrides it; a `.ioco`
+/// model keeps ioco's 1000 ms.
+#[test]
+fn a_txs_model_waits_torxakis_default_for_quiescence() {
+    let Some(adder) = corpus("examps/Adder/Adder.txs") else {
+        return;
+    };
+    let (_sut, map) = txs_sut("adder", "correct", &[7890]);
+    let run = |extra: &[&str]| {
+        outcome(
+            ioco()
+                .args(["test", &adder, "--txs-ports", &map])
+                .args(["--runs", "1", "--steps", "2", "--seed", "1"])
+                .args(extra),
+        )
+    };
+    let (code, out) = run(&[]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("timeout_ms=2000"), "{out}");
+    let (code, out) = run(&["--timeout", "700"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("timeout_ms=700"), "{out}");
+    let ioco_model = common::root().join("examples/torxakis/adder.ioco");
+    let (code, out) = outcome(
+        ioco()
+            .arg("test")
+            .arg(&ioco_model)
+            .arg("--sim")
+            .arg(&ioco_model)
+            .args(["--runs", "1", "--steps", "2"]),
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("timeout_ms=1000"), "{out}");
+}

@@ -25,7 +25,8 @@
 //! Where the numbers come from (the CLI, `ioco test`, `ioco run`, `ioco replay`): a state's
 //! timeout is the largest `@timeout` of the `location`s it is in (a composition is in one
 //! location per model); a label's is the `@timeout` of its gate; the default is `--timeout MS`
-//! if given, else the model's `@timeout`, else 200 ms (2000 ms with a quiescence marker).
+//! if given, else the model's `@timeout`, else 1000 ms (2000 ms with a quiescence marker or a
+//! TorXakis `.txs` model, TorXakis's default `Sut_deltaTime`).
 //! `--timeout-location NAME=MS` and `--timeout-gate NAME=MS` override the model's value for
 //! that location or gate (for `.aut`, DOT and JSON models a location is a state name and a
 //! gate a label name).

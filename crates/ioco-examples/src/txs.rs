@@ -252,7 +252,10 @@ pub const EXAMPLES: &[(&str, &[&str])] = &[
     ("adder", &["correct", "wrong", "missing", "extra"]),
     ("adder3", &["correct", "wrong", "missing", "extra"]),
     ("queue", &["correct", "wrong", "missing", "extra"]),
-    ("stimulus-response", &["correct", "missing", "extra"]),
+    (
+        "stimulus-response",
+        &["correct", "missing", "extra", "once"],
+    ),
     ("point", &["correct", "wrong", "missing", "extra"]),
     ("lucky-people", &["correct", "wrong", "missing"]),
     ("lucky-people-xml", &["correct", "wrong", "missing"]),
@@ -279,6 +282,9 @@ pub enum Mode {
     Missing,
     /// An output the model does not allow after another.
     Extra,
+    /// Answers the first input of a session only (`stimulus-response`: TorXakis's
+    /// `StimulusResponse` SUT, against the model of a loop).
+    Once,
 }
 
 /// The example `name` in `mode`.
@@ -300,6 +306,7 @@ pub fn example(name: &str, mode: &str, travel: Duration) -> Result<Box<dyn Examp
         "correct" => Mode::Correct,
         "wrong" => Mode::Wrong,
         "missing" => Mode::Missing,
+        "once" => Mode::Once,
         _ => Mode::Extra,
     };
     Ok(match name {
@@ -320,7 +327,10 @@ pub fn example(name: &str, mode: &str, travel: Duration) -> Result<Box<dyn Examp
             items: Vec::new(),
             enqueued: 0,
         }),
-        "stimulus-response" => Box::new(StimulusResponse { mode: m }),
+        "stimulus-response" => Box::new(StimulusResponse {
+            mode: m,
+            answered: false,
+        }),
         "point" => Box::new(Point { mode: m, count: 0 }),
         "lucky-people" => Box::new(LuckyPeople::new(m, false)),
         "lucky-people-xml" => Box::new(LuckyPeople::new(m, true)),
@@ -482,16 +492,23 @@ impl Example for Queue {
 /// StimulusResponse (`StimulusResponse.txs` and `StimulusResponseLoop.txs`, port 7890).
 struct StimulusResponse {
     mode: Mode,
+    /// A stimulus was answered in this session.
+    answered: bool,
 }
 
 impl Example for StimulusResponse {
     fn ports(&self) -> Vec<u16> {
         vec![7890]
     }
-    fn reset(&mut self) {}
+    fn reset(&mut self) {
+        self.answered = false;
+    }
     fn input(&mut self, _: usize, _line: &str, out: &mut Out) {
+        let first = !self.answered;
+        self.answered = true;
         match self.mode {
             Mode::Missing => {}
+            Mode::Once if !first => {}
             Mode::Extra => {
                 out.line(0, "response");
                 out.line(0, "response");

@@ -40,12 +40,24 @@ use std::time::{Duration, Instant};
 pub fn load_purpose(path: &Path) -> Result<Purpose> {
     let lts = crate::load::purpose_lts(path)?;
     Purpose::from_lts(lts).map_err(|e| {
-        miette!(
-            help = "name the accepting states (locations) `accept…` and the refusing ones \
-                    `refuse…`; labels a state does not mention leave it where it is",
-            "{}: {e}",
-            path.display()
-        )
+        if crate::load::is_txs(path) {
+            // in TorXakis's terms: a GOAL is met at its HIT
+            miette!(
+                help = "a GOAL is met where it reaches `HIT`: give it a `>-> HIT` there; a \
+                        GOAL without HIT only steers, which the symbolic engine tests \
+                        (--engine symbolic) when the MODELDEF and the GOAL are each one \
+                        sequential process",
+                "{}: the GOAL has no HIT: {e}",
+                path.display()
+            )
+        } else {
+            miette!(
+                help = "name the accepting states (locations) `accept…` and the refusing ones \
+                        `refuse…`; labels a state does not mention leave it where it is",
+                "{}: {e}",
+                path.display()
+            )
+        }
     })
 }
 
@@ -240,12 +252,17 @@ pub fn symbolic_graph<D: ioco_stg::Domain>(
     // a TorXakis GOAL without HIT only steers (`test N` passes after N steps inside it)
     let steer = crate::load::is_txs(purpose_path);
     let product = ioco_stg::Product::new_steering(&sm, &pm, steer).map_err(|e| {
-        miette!(
-            help = e.hint.clone(),
-            "{}: {}",
-            purpose_path.display(),
-            e.message
-        )
+        let hint =
+            if steer && e.message.contains("specification") && e.message.contains("composition") {
+                // in TorXakis's terms: the MODELDEF's BEHAVIOUR composes processes
+                "a test purpose over data needs the MODELDEF's BEHAVIOUR as one sequential process \
+             (a PROCDEF with `>->`, `##`, guards and recursion); with `|||`, `|[...]|` or \
+             `HIDE` there, test the MODELDEF without the purpose"
+                    .to_string()
+            } else {
+                e.hint.clone()
+            };
+        miette!(help = hint, "{}: {}", purpose_path.display(), e.message)
     })?;
     let g = ioco_stg::TestGraph::new(product, &stg_options(stg)).map_err(|e| {
         miette!(

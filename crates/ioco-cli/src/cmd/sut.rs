@@ -99,7 +99,8 @@ pub struct SutArgs {
     /// Milliseconds without output after which the SUT counts as quiescent (overrides the
     /// model's own `@timeout`). Default: the model's `@timeout`, else 1000 ms, or 2000 ms with a
     /// `--quiescence-marker` (a SUT that prints its marker ends the wait early, so a long wait
-    /// costs nothing and guards against a slow or loaded machine).
+    /// costs nothing and guards against a slow or loaded machine) or a TorXakis model (`.txs`:
+    /// TorXakis's `Sut_deltaTime`).
     #[arg(long, value_name = "MS")]
     pub timeout: Option<u64>,
     /// Quiescence timeout of a gate (a label name for .aut/DOT/JSON models), overriding the
@@ -523,12 +524,16 @@ impl SutArgs {
         }
     }
 
-    /// The default quiescence timeout in ms: `--timeout`, else 2000 with a quiescence marker,
-    /// else 1000 (a model's `@timeout` comes between the first and the others: [`Timing`]).
-    /// Ordinary programs answer within it (a cold JVM needs up to half a second); an
-    /// answer that comes late makes later observations wait longer, with a warning.
+    /// The default quiescence timeout in ms: `--timeout`, else 2000 with a quiescence marker
+    /// or a TorXakis model (`.txs`: TorXakis's default `Sut_deltaTime`), else 1000 (a model's
+    /// `@timeout` comes between the first and the others: [`Timing`]). Ordinary programs
+    /// answer within it (a cold JVM needs up to half a second); an answer that comes late
+    /// makes later observations wait longer, with a warning.
     pub fn timeout_ms(&self) -> u64 {
-        self.timeout.unwrap_or(if self.quiescence_marker.is_some() {
+        let txs = self.model.get().is_some_and(|m| crate::load::is_txs(m));
+        self.timeout.unwrap_or(if txs {
+            TXS_DELTA_TIME_MS
+        } else if self.quiescence_marker.is_some() {
             2000
         } else {
             1000
@@ -1189,6 +1194,10 @@ fn timing_of(
         timeouts: w.timeouts,
     })
 }
+
+/// TorXakis's default `Sut_deltaTime` (ms): how long TorXakis waits for an output before it
+/// concludes quiescence; ioco's default for a `.txs` model (docs/torxakis.md §3).
+pub const TXS_DELTA_TIME_MS: u64 = 2000;
 
 /// `--quiescence`: how δ is established.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]

@@ -35,7 +35,8 @@
 //!   `Deq` on the empty queue answers `0`.
 //! * `stimulus-response` (`examps/StimulusResponse/*.txs`, port 7890): `Stimulus` arrives as
 //!   an empty line (`ENCODE Stimulus -> ! ""`); any line back is `Response` (the SUT writes
-//!   `response`). missing: no response; extra: two responses.
+//!   `response`). missing: no response; extra: two responses; once: only the first stimulus
+//!   of a session is answered (TorXakis's `StimulusResponse` SUT, which the loop model fails).
 //! * `point` (`examps/Point/Point.txs`, port 9999): `In ? p` arrives as `Point(3,-4)`; the
 //!   answer `Out ? p2` must be a valid point (no zero coordinate) on the same row or column:
 //!   the SUT answers `Point(x,-y)`. wrong: `Point(x+1,y+1)` (neither row nor column); missing:
