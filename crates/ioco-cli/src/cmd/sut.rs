@@ -432,11 +432,10 @@ impl SutArgs {
         cfg.settle = settle;
         cfg.connect_timeout = self.connect_timeout;
         cfg.io_time = self.io_time;
-        // Not over TCP: the probe of a server's connection (#30 item 2) gave δ while an answer
-        // held in the server's send queue (TCP_CORK) was on its way in about one run in ten
-        // (`process_quiescence.rs`), a false Fail; until that race is understood, a server's
-        // δ is established by the time-out (or its marker), which is sound.
-        cfg.process_quiescence = false;
+        cfg.process_quiescence = matches!(
+            self.quiescence,
+            QuiescenceArg::Auto | QuiescenceArg::Process
+        );
         if let (Some(cmd), Some(_)) = (&self.cmd, &self.tcp) {
             let argv = ProcessConfig::from_command_line(cmd)
                 .map_err(|e| miette!("{e}"))?
@@ -558,13 +557,6 @@ impl SutArgs {
                 self.quiescence.name()
             )),
             QuiescenceArg::Timeout => Ok(()),
-            QuiescenceArg::Process if self.cmd.is_some() && self.tcp.is_some() => Err(miette!(
-                help = "use --quiescence timeout (or auto, which takes the time-out for a \
-                        server), or have the server print a quiescence marker",
-                "--quiescence process is not available for a server over TCP: observing its \
-                 connection was found to take an answer held in the server's send queue for \
-                 quiescence"
-            )),
             QuiescenceArg::Process
                 if self.cmd.is_none()
                     || !cfg!(all(target_os = "linux", target_arch = "x86_64")) =>

@@ -35,17 +35,41 @@
 //! For a one-shot server (`--sut CMD --tcp 127.0.0.1:{port}`, [`ProcessProbe::tcp`]) the
 //! system's end of the channel is its socket of our connection, found in `/proc/net/tcp{,6}`
 //! as the row whose addresses are ours swapped. The waits of 1. are on that socket (`read`,
-//! `recvfrom`, `recvmsg`, `poll`, `select`, `epoll`), and 2. becomes: our receive queue is
-//! empty (`FIONREAD`), and in `/proc/net/tcp` both ends' send queues (bytes not yet
-//! acknowledged: an input acknowledged is in the system's receive queue and has woken its
-//! reader; an output the system wrote but the kernel holds back, by Nagle's algorithm or
-//! `TCP_CORK`, is still there) and the system's receive queue are empty.
+//! `recvfrom`, `recvmsg`, `poll`, `select`, `epoll`), and 2. becomes, **in this order**:
+//! 1. a whole read of the table in which both ends' send queues are empty (`tx_queue`: bytes
+//!    written and not yet acknowledged by the other end; a byte the system wrote but the
+//!    kernel holds back, by Nagle's algorithm or `TCP_CORK`, is counted there);
+//! 2. after it, our receive queue empty (`FIONREAD`), and a second whole read of the table
+//!    in which both ends' receive queues (`rx_queue`) are empty too.
 //!
-//! **Not used by the CLI** (2026-11-29): with a server that corks its answers this probe gave δ
-//! while the answer was on its way in about one run in ten (`ioco-cli/tests/process_quiescence.rs`,
-//! `an_answer_held_in_the_servers_send_queue_is_waited_for`), a false Fail; the race is not
-//! understood yet, so `--quiescence auto` takes the time-out for a TCP server and `process`
-//! is refused there. The probe stays for the investigation (issue #30).
+//! Why the order: a byte the system wrote is in its send queue until we acknowledge it, and
+//! we acknowledge it only once it is in our receive queue; so at every moment it is in one of
+//! the two. Seen gone from the sender's queue at a moment t₁, it was in our receive queue at
+//! t₁ (or read by us before); seen gone from our receive queue at a later t₂, we have read it.
+//! Our input the other way round: acknowledged by t₁, so in the system's receive queue, and
+//! gone from there by t₂, so read by a thread (which then ran, or ran before the first
+//! sample). A write after the first sample needs a thread that runs, which 3. sees. Sockets
+//! of the system other than our connection do not matter: no thread waits on them (1.), so
+//! what arrives there, even a segment the kernel sends with no thread running, wakes nobody.
+//!
+//! **The false δ this order fixes** (issue #30, 2026-11-29): the probe read both queues of
+//! both ends from one pass over the table. The table is no snapshot: its rows are printed one
+//! after the other while the kernel moves bytes on. A server that corks its answer
+//! (`TCP_CORK`) goes back to reading with the answer in its send queue; the kernel sends it
+//! about 0.2 s later from a timer (the zero-window probe timer, `tr` 4 in the table), with no
+//! thread of the server running, and on loopback the segment is in our receive queue and
+//! acknowledged within microseconds. When our row is listed before the server's (the table is
+//! in hash-bucket order: about every other connection) and the answer is sent between the two
+//! rows, our row shows an empty receive queue (before) and the server's an empty send queue
+//! (after): δ with the answer in our socket, a false Fail. The stress harness
+//! (`tests/tcp_probe_stress.rs`: a corked Python server, 3 inputs per run, the probe asked as
+//! `LineIo` asks it, its trace printed at each false δ) showed it in 6 of 150 runs before the
+//! fix, every one at 0.2–0.23 s after the input, every one in a run whose our end was listed
+//! first (75 runs), none in the 75 runs with the server's end first, each with both rows empty
+//! in the probe's read and 6 bytes in our receive queue right after; after the fix, none in
+//! 300 runs (BENCHMARKS.md, issue #30). A row listed twice or not at all (the table changing
+//! while it is read across several `read`s) is also handled: every row of each end must be
+//! empty, and each end must be seen.
 //!
 //! ## What falls back to the time-out
 //! Anything that cannot be proved this way is not quiescence *yet*: the caller keeps waiting,
@@ -118,9 +142,31 @@ pub struct ProcessProbe {
     /// Scratch text of the last `/proc` file read.
     text: String,
     buf: Vec<u8>,
+    /// What the last [`ProcessProbe::quiet`] saw, when asked ([`ProcessProbe::trace`]).
+    trace: Option<String>,
 }
 
 impl ProcessProbe {
+    /// Record what each [`ProcessProbe::quiet`] sees (for investigations: the stress harness
+    /// of `tests/tcp_probe_stress.rs`); read it with [`ProcessProbe::last_trace`].
+    #[doc(hidden)]
+    pub fn trace(&mut self, on: bool) {
+        self.trace = on.then(String::new);
+    }
+
+    /// What the last [`ProcessProbe::quiet`] saw, if tracing.
+    #[doc(hidden)]
+    pub fn last_trace(&self) -> &str {
+        self.trace.as_deref().unwrap_or("")
+    }
+
+    fn note(&mut self, what: std::fmt::Arguments) {
+        if let Some(t) = self.trace.as_mut() {
+            use std::fmt::Write;
+            let _ = writeln!(t, "{what}");
+        }
+    }
+
     /// A probe of the process tree under `root`, whose standard input we write through
     /// `stdin_fd` and whose standard output we read through `stdout_fd`; `None` where `/proc`
     /// cannot tell (not Linux on x86_64, or no `/proc`).
@@ -228,6 +274,7 @@ impl ProcessProbe {
             procs: Vec::new(),
             text: String::new(),
             buf: vec![0; 4096],
+            trace: None,
         }
     }
 
@@ -246,30 +293,73 @@ impl ProcessProbe {
                 their_inode,
                 table,
             } => {
-                // our receive queue is empty; in the table, every byte either end sent is
-                // acknowledged (so in the other's receive queue: an input acknowledged has
-                // woken the system's reader) and the system's receive queue is empty
-                if pending(ours) != Some(0) || !self.read(table) {
+                // The table is no snapshot: its rows are read one after the other while the
+                // kernel moves bytes on (a held segment is sent by a timer, with no thread of
+                // the system running). A byte the system wrote is counted in its send queue
+                // until we acknowledge it, and we acknowledge it once it is in our receive
+                // queue; so look at the senders' queues first, in a whole read of the table,
+                // and at the receivers' queues after it, in a second read and `FIONREAD`
+                // (the same for our input, the other way round). Read in one pass, our row
+                // (empty) can come before the system's row (empty by then): the held answer
+                // sent in between is in neither (the false δ of issue #30).
+                if !self.read(table) || !self.ends_empty(our_inode, their_inode, "senders") {
                     return false;
                 }
-                let mut seen = 0;
-                for r in self.text.lines().skip(1).filter_map(TcpRow::parse) {
-                    if r.inode == our_inode || r.inode == their_inode {
-                        if r.tx_queue != 0 || r.rx_queue != 0 {
-                            return false;
-                        }
-                        seen += 1;
-                    }
+                let ours_pending = pending(ours);
+                if ours_pending != Some(0) {
+                    self.note(format_args!("drained: ours pending {ours_pending:?}"));
+                    return false;
                 }
-                seen == 2
+                self.read(table) && self.ends_empty(our_inode, their_inode, "receivers")
             }
         }
+    }
+
+    /// Whether both ends of our connection are listed in the table in `self.text`, every row
+    /// of them with empty queues (a row may be listed twice, or not at all, when the table
+    /// changes while it is read: each row read is the state of its socket at some moment of
+    /// the read).
+    fn ends_empty(&mut self, our_inode: u64, their_inode: u64, what: &str) -> bool {
+        let mut seen = [false; 2];
+        let mut busy = false;
+        for r in self.text.lines().skip(1).filter_map(TcpRow::parse) {
+            let end = if r.inode == our_inode {
+                0
+            } else if r.inode == their_inode {
+                1
+            } else {
+                continue;
+            };
+            seen[end] = true;
+            busy |= r.tx_queue != 0 || r.rx_queue != 0;
+        }
+        if self.trace.is_some() {
+            let rows: Vec<String> = self
+                .text
+                .lines()
+                .filter(|l| {
+                    TcpRow::parse(l).is_some_and(|r| r.inode == our_inode || r.inode == their_inode)
+                })
+                .map(|l| l.to_string())
+                .collect();
+            let n = self.text.lines().count();
+            self.note(format_args!(
+                "{what}: table {n} lines {} bytes, seen {seen:?}, busy {busy}, rows:\n{}",
+                self.text.len(),
+                rows.join("\n")
+            ));
+        }
+        !busy && seen == [true, true]
     }
 
     /// Whether the system provably cannot write without new input now (see the module
     /// documentation). The caller has no unread line of the system in its own buffer.
     pub fn quiet(&mut self) -> bool {
+        if let Some(t) = self.trace.as_mut() {
+            t.clear();
+        }
         if !self.their_end() {
+            self.note(format_args!("their end not found"));
             return false;
         }
         let mut first = std::mem::take(&mut self.first);
@@ -282,6 +372,7 @@ impl ProcessProbe {
         let mut second = std::mem::take(&mut self.second);
         second.clear();
         let same = self.sample(&mut second, false) && self.first == second;
+        self.note(format_args!("same {same}"));
         self.second = second;
         same
     }
@@ -377,6 +468,7 @@ impl ProcessProbe {
                 continue; // a zombie writes nothing
             }
             if state != 'S' {
+                self.note(format_args!("{p}/{tid} state {state}"));
                 return Sampled::Awake;
             }
             if check_waits {
@@ -389,6 +481,8 @@ impl ProcessProbe {
                     return Sampled::Stale;
                 }
                 if !self.waits_for_input(p) {
+                    let sys = self.text.trim_end().to_string();
+                    self.note(format_args!("{p}/{tid} waits in {sys}"));
                     return Sampled::Awake;
                 }
             }
@@ -407,6 +501,23 @@ impl ProcessProbe {
                 return Sampled::Awake;
             };
             out.push((p, tid, runs, ns));
+            if self.trace.is_some() {
+                let sys = if check_waits {
+                    read_at(
+                        &self.procs[at].tasks[k].syscall,
+                        &mut self.buf,
+                        &mut self.text,
+                        true,
+                    );
+                    self.text.trim_end().to_string()
+                } else {
+                    String::new()
+                };
+                self.note(format_args!(
+                    "{} {p}/{tid} {state} runs {runs} ns {ns} {sys}",
+                    if check_waits { "first" } else { "second" }
+                ));
+            }
             if !check_waits {
                 // the second sample: a process created since the first was forked by a
                 // thread that ran, whose run count differs; the first sample's tree stands
