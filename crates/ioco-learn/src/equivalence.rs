@@ -10,7 +10,6 @@
 //! run stops at the first output that differs from the hypothesis, which is the counterexample.
 
 use crate::cache::Cache;
-use crate::sul::Sul;
 use crate::{Event, LearnError};
 use ioco_fsm::{Method, Plan};
 use ioco_model::Mealy;
@@ -119,15 +118,15 @@ impl Oracle {
     /// difference at its last input), or `None` when every test word passed. `round` numbers
     /// the equivalence query (for the random words' seed); `on` hears [`Event::Testing`] every
     /// [`PROGRESS_EVERY`] test words.
-    pub fn find<S: Sul>(
+    pub fn find(
         &self,
-        cache: &mut Cache<S>,
+        cache: &mut Cache<'_>,
         h: &Mealy,
         round: u64,
         on: &mut dyn FnMut(Event),
     ) -> Result<Option<(Vec<u32>, Source)>, LearnError> {
         let mut words = 0u64;
-        let mut progress = |cache: &mut Cache<S>| {
+        let mut progress = |cache: &mut Cache<'_>| {
             words += 1;
             if words.is_multiple_of(PROGRESS_EVERY) {
                 on(Event::Testing {
