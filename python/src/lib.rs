@@ -1,7 +1,7 @@
 //! `ioco._ioco`: the native half of the `ioco` Python package (PyO3). It holds no algorithm:
 //! models are read and written by `ioco-formats`, `ioco-lang` and `ioco-txs`, suites come from
-//! `ioco-fsm`, learning is `ioco-learn`'s L# over a [`PySul`] (a Python object called back in
-//! process), testing is `ioco-exec`'s online tester (tutorial Alg. 2) over a [`PySystem`] (an
+//! `ioco-fsm`, learning is `ioco-learn`'s L# over a [`PySul`] (an `ioco_engine::Sut` whose
+//! system is a Python object with `reset` and `step`), testing is `ioco-exec`'s online tester (tutorial Alg. 2) over a [`PySystem`] (an
 //! `ioco_engine::Sut` whose system is a Python object). The Python half (`ioco/__init__.py`)
 //! converts to and from AALpy and makes AALpy's equivalence oracle.
 //!
@@ -11,12 +11,14 @@
 
 use ioco_engine::{Observation, Sent, Sut, SutError};
 use ioco_fsm::{Method, Plan};
-use ioco_learn::{LearnError as LError, Oracle, Sul, SulError};
+use ioco_learn::{LearnError as LError, Limits, Names, Oracle, System};
 use ioco_model::{Label, LabelKind, Lts as RLts, Mealy as RMealy};
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 use std::time::Duration;
 
 create_exception!(
@@ -466,44 +468,56 @@ fn suite(machine: &PyMealy, method: &str, extra_states: usize) -> PyResult<Vec<V
 // Learning
 
 /// A system under learning played by a Python object with ``reset()`` and ``step(input: str)
-/// -> str`` (the package wraps AALpy's ``SUL`` into one). The first exception it raises ends
-/// learning and is raised again to the caller as it was.
+/// -> str`` (the package wraps AALpy's ``SUL`` into one), as an `ioco_engine::Sut`: ``step``'s
+/// answer is the input's one output (``""``: none, quiescence), named through the learner's
+/// [`Names`]. It answers at once (no time-outs). The first exception it raises ends learning
+/// and is raised again to the caller as it was (kept in `err`, which the caller holds too).
 struct PySul<'py> {
     obj: Bound<'py, PyAny>,
-    err: Option<PyErr>,
+    names: Names,
+    answer: Option<Label>,
+    err: Rc<RefCell<Option<PyErr>>>,
 }
 
 impl PySul<'_> {
-    fn fail(&mut self, e: PyErr) -> SulError {
-        let msg = format!("the system raised {e}");
-        self.err.get_or_insert(e);
-        SulError(msg)
+    fn call<T>(&mut self, r: PyResult<T>) -> Result<T, SutError> {
+        if self.err.borrow().is_some() {
+            return Err(SutError::Io("the system raised an exception before".into()));
+        }
+        r.map_err(|e| {
+            let msg = format!("the system raised {e}");
+            *self.err.borrow_mut() = Some(e);
+            SutError::Io(msg)
+        })
     }
 }
 
-impl Sul for PySul<'_> {
-    fn reset(&mut self) -> Result<(), SulError> {
-        if self.err.is_some() {
-            return Err(SulError("the system raised an exception before".into()));
-        }
-        match self.obj.call_method0("reset") {
-            Ok(_) => Ok(()),
-            Err(e) => Err(self.fail(e)),
-        }
+impl Sut for PySul<'_> {
+    fn reset(&mut self) -> Result<(), SutError> {
+        self.answer = None;
+        let r = self.obj.call_method0("reset");
+        self.call(r).map(|_| ())
     }
 
-    fn step(&mut self, input: &str) -> Result<String, SulError> {
-        if self.err.is_some() {
-            return Err(SulError("the system raised an exception before".into()));
-        }
-        match self
+    fn send(&mut self, input: Label) -> Result<Sent, SutError> {
+        let r = self
             .obj
-            .call_method1("step", (input,))
-            .and_then(|o| o.extract::<String>())
-        {
-            Ok(o) => Ok(o),
-            Err(e) => Err(self.fail(e)),
-        }
+            .call_method1("step", (self.names.name(input),))
+            .and_then(|o| o.extract::<String>());
+        let out = self.call(r)?;
+        self.answer = (!out.is_empty()).then(|| self.names.output(&out));
+        Ok(Sent::Accepted)
+    }
+
+    fn observe(&mut self, _timeout: Option<Duration>) -> Result<Observation, SutError> {
+        Ok(self
+            .answer
+            .take()
+            .map_or(Observation::Quiescent, Observation::Output))
+    }
+
+    fn timed(&self) -> bool {
+        false
     }
 }
 
@@ -555,12 +569,17 @@ fn learn(
         },
         ..ioco_learn::Options::default()
     };
-    let mut py_sul = PySul {
-        obj: sul,
-        err: None,
-    };
-    let result = ioco_learn::learn_with(&mut py_sul, inputs, &opts, &mut |_| {}).map(|(l, _)| l);
-    if let Some(e) = py_sul.err.take() {
+    let err = Rc::new(RefCell::new(None));
+    let system = System::in_process(&inputs, Limits::default(), |names| {
+        Box::new(PySul {
+            obj: sul,
+            names,
+            answer: None,
+            err: err.clone(),
+        })
+    });
+    let result = ioco_learn::learn(system, &opts);
+    if let Some(e) = err.borrow_mut().take() {
         return Err(e);
     }
     let learned = result.map_err(|e| match e {

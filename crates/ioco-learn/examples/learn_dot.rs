@@ -1,7 +1,7 @@
 //! Learn a DOT Mealy machine in process and print the costs (for benchmarks):
 //! `cargo run --release -p ioco-learn --example learn_dot -- FILE.dot [auto|hads|h|wp|w|hsi|none] [k] [random words] [seed] [after %] [least states for the words before]`.
 
-use ioco_learn::{compare, learn_with, MealySul, Options, Oracle};
+use ioco_learn::{compare, learn_with, Options, Oracle, System};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -44,16 +44,12 @@ fn main() {
         ..Options::default()
     };
     let t = std::time::Instant::now();
-    let (l, _) = learn_with(
-        MealySul::new(m.clone()),
-        m.inputs.clone(),
-        &opts,
-        &mut |e| {
-            if std::env::var_os("LEARN_LOG").is_some() {
-                eprintln!("{e:?}");
-            }
-        },
-    )
+    let system = System::mealy(m.clone(), &m.inputs).expect("the machine's inputs");
+    let (l, _) = learn_with(system, &opts, &mut |e| {
+        if std::env::var_os("LEARN_LOG").is_some() {
+            eprintln!("{e:?}");
+        }
+    })
     .expect("learned");
     let ok = compare::difference(&m, &l.machine).is_none();
     println!(

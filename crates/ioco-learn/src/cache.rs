@@ -17,8 +17,7 @@
 //! the adaptive distinguishing sequences of L# with ADS (§4, "Adaptive distinguishing
 //! sequences"), computed greedily from the tree.
 
-use crate::adapter::late;
-use crate::sul::{show_output, Sul};
+use crate::system::{late, show_output, System};
 use crate::tree::{Node, ObservationTree};
 use crate::LearnError;
 use serde::Serialize;
@@ -30,11 +29,11 @@ fn interrupted() -> LearnError {
 }
 
 /// A failing system, unless the session was stopped (which kills the system).
-fn failed(e: crate::SulError) -> LearnError {
+fn failed(e: ioco_engine::SutError) -> LearnError {
     if crate::stop::stopped() {
         interrupted()
     } else {
-        LearnError::Sul(e)
+        LearnError::System(e)
     }
 }
 
@@ -69,8 +68,8 @@ pub struct Budget {
 }
 
 /// The system, the tree and the counters.
-pub struct Cache<S: Sul> {
-    sul: S,
+pub struct Cache<'a> {
+    system: System<'a>,
     /// The observation tree.
     pub tree: ObservationTree,
     inputs: Vec<String>,
@@ -102,11 +101,12 @@ struct Record {
     outputs: Vec<String>,
 }
 
-impl<S: Sul> Cache<S> {
-    /// A cache over `sul` for `inputs`.
-    pub fn new(sul: S, inputs: Vec<String>, budget: Budget, repetitions: usize) -> Self {
+impl<'a> Cache<'a> {
+    /// A cache over `system` for its inputs.
+    pub fn new(system: System<'a>, budget: Budget, repetitions: usize) -> Self {
+        let inputs = system.inputs().to_vec();
         Cache {
-            sul,
+            system,
             tree: ObservationTree::new(inputs.len()),
             inputs,
             outputs: Vec::new(),
@@ -256,8 +256,8 @@ impl<S: Sul> Cache<S> {
     }
 
     /// The system (e.g. to close it).
-    pub fn into_sul(self) -> S {
-        self.sul
+    pub fn into_system(self) -> System<'a> {
+        self.system
     }
 
     fn intern(&mut self, o: String) -> u32 {
@@ -303,14 +303,14 @@ impl<S: Sul> Cache<S> {
         self.flush_run()?;
         self.check_budget()?;
         self.stats.resets += 1;
-        self.sul.reset().map_err(failed)
+        self.system.reset().map_err(failed)
     }
 
     /// One step from `node` (reached by `done`, the inputs given since the reset): give
     /// `input`, check the output against the tree, record it; the child.
     fn step(&mut self, node: Node, done: &[u32], input: u32) -> Result<(Node, u32), LearnError> {
         let name = &self.inputs[input as usize];
-        let o = self.sul.step(name).map_err(failed)?;
+        let o = self.system.step(name).map_err(failed)?;
         self.stats.symbols += 1;
         let oid = self.intern(o);
         if let Some(prev) = self.tree.output(node, input) {
@@ -327,7 +327,7 @@ impl<S: Sul> Cache<S> {
                 };
                 let (first, second) = (show(&before), show(&now));
                 let (a, b) = (&self.outputs[prev as usize], &self.outputs[oid as usize]);
-                if let Some(timeout) = self.sul.quiescence_timeout().filter(|_| late(a, b)) {
+                if let Some(timeout) = self.system.quiescence_timeout().filter(|_| late(a, b)) {
                     return Err(LearnError::Late {
                         inputs: self.names(&word),
                         first,

@@ -10,7 +10,6 @@
 //! run stops at the first output that differs from the hypothesis, which is the counterexample.
 
 use crate::cache::Cache;
-use crate::sul::Sul;
 use crate::tree::ObservationTree;
 use crate::{Event, LearnError};
 use ioco_fsm::{Method, Plan};
@@ -176,15 +175,15 @@ impl Oracle {
     /// difference at its last input), or `None` when every test word passed. `round` numbers
     /// the equivalence query (for the random words' seed); `on` hears [`Event::Testing`] every
     /// [`PROGRESS_EVERY`] test words.
-    pub fn find<S: Sul>(
+    pub fn find(
         &self,
-        cache: &mut Cache<S>,
+        cache: &mut Cache<'_>,
         h: &Mealy,
         round: u64,
         on: &mut dyn FnMut(Event),
     ) -> Result<Option<(Vec<u32>, Source)>, LearnError> {
         let mut words = 0u64;
-        let mut progress = |cache: &mut Cache<S>| {
+        let mut progress = |cache: &mut Cache<'_>| {
             words += 1;
             if words.is_multiple_of(PROGRESS_EVERY) {
                 on(Event::Testing {
@@ -266,7 +265,7 @@ impl Oracle {
 mod tests {
     use super::*;
     use crate::cache::Budget;
-    use crate::sul::MealySul;
+    use crate::system::System;
 
     /// A counter modulo 3 over `inc` and `look` (`look` says `zero` only at 0).
     fn counter() -> Mealy {
@@ -301,12 +300,8 @@ mod tests {
                 }
             }
         }
-        let mut cache = Cache::new(
-            MealySul::new(m.clone()),
-            m.inputs.clone(),
-            Budget::default(),
-            1,
-        );
+        let system = System::mealy(m.clone(), &m.inputs).unwrap();
+        let mut cache = Cache::new(system, Budget::default(), 1);
         assert_eq!(suite_cost(&plan, &cache.tree, u64::MAX), Some(expected));
         assert_eq!(suite_cost(&plan, &cache.tree, expected - 1), None);
         for w in &words {

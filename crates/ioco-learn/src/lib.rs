@@ -9,41 +9,59 @@
 //! One algorithm per file: [`tree`] (observation tree, apartness), [`cache`] (output queries
 //! through the tree: cache, counting, budget, nondeterminism, adaptive queries), [`lsharp`]
 //! (the L# rules, hypotheses, counterexample processing), [`equivalence`] (the oracle),
-//! [`sul`] (the system-under-learning trait and a Mealy machine played in process),
-//! [`adapter`] (a system reached through `ioco-exec`'s adapters: processes, TCP, with outputs
-//! until quiescence as one output), [`lts`] (a learned machine with quiescence as an LTS, an
-//! ioco specification), [`moore`] (the Moore machine of a learned machine of a Moore system:
-//! outputs on states), [`compare`] (equivalence of two machines by input and output names),
-//! [`stop`] (ending a session from outside, e.g. on Ctrl-C, with the hypothesis so far).
+//! [`system`] (the system under learning: any [`ioco_engine::Sut`] over labels, with outputs
+//! until quiescence as one output; a Mealy machine played in process), [`lts`] (a learned
+//! machine with quiescence as an LTS, an ioco specification), [`moore`] (the Moore machine of a
+//! learned machine of a Moore system: outputs on states), [`compare`] (equivalence of two
+//! machines by input and output names), [`stop`] (ending a session from outside, e.g. on
+//! Ctrl-C, with the hypothesis so far).
 //!
 //! ```
-//! use ioco_learn::{learn, Options, Sul, SulError};
+//! use ioco_engine::{Observation, Sent, Sut, SutError};
+//! use ioco_learn::{learn, Limits, Names, Options, System};
+//! use ioco_model::Label;
+//! use std::time::Duration;
 //!
 //! /// A component to learn: a turnstile that counts coins modulo 3.
-//! struct Counter(u32);
-//! impl Sul for Counter {
-//!     fn reset(&mut self) -> Result<(), SulError> {
-//!         self.0 = 0;
+//! struct Counter {
+//!     coins: u32,
+//!     names: Names,
+//!     answer: Option<Label>,
+//! }
+//! impl Sut for Counter {
+//!     fn reset(&mut self) -> Result<(), SutError> {
+//!         self.coins = 0;
 //!         Ok(())
 //!     }
-//!     fn step(&mut self, input: &str) -> Result<String, SulError> {
-//!         Ok(match input {
+//!     fn send(&mut self, input: Label) -> Result<Sent, SutError> {
+//!         let answer = match self.names.name(input).as_str() {
 //!             "coin" => {
-//!                 self.0 = (self.0 + 1) % 3;
-//!                 if self.0 == 0 { "open".into() } else { "wait".into() }
+//!                 self.coins = (self.coins + 1) % 3;
+//!                 if self.coins == 0 { "open".into() } else { "wait".into() }
 //!             }
-//!             _ => format!("count {}", self.0),
-//!         })
+//!             _ => format!("count {}", self.coins),
+//!         };
+//!         self.answer = Some(self.names.output(&answer));
+//!         Ok(Sent::Accepted)
+//!     }
+//!     fn observe(&mut self, _: Option<Duration>) -> Result<Observation, SutError> {
+//!         Ok(self.answer.take().map_or(Observation::Quiescent, Observation::Output))
+//!     }
+//!     fn timed(&self) -> bool {
+//!         false // answers at once: quiescence is exact
 //!     }
 //! }
 //!
-//! let learned = learn(Counter(0), &["coin", "show"], &Options::default()).unwrap();
+//! let inputs = ["coin".to_string(), "show".to_string()];
+//! let system = System::in_process(&inputs, Limits::default(), |names| {
+//!     Box::new(Counter { coins: 0, names, answer: None })
+//! });
+//! let learned = learn(system, &Options::default()).unwrap();
 //! assert!(learned.verified);
 //! assert_eq!(learned.machine.num_states(), 3);
 //! assert!(learned.stats.symbols > 0);
 //! ```
 
-pub mod adapter;
 pub mod cache;
 pub mod compare;
 pub mod equivalence;
@@ -51,13 +69,13 @@ pub mod lsharp;
 pub mod lts;
 pub mod moore;
 pub mod stop;
-pub mod sul;
+pub mod system;
 pub mod tree;
 
 pub use cache::{Budget, Stats};
 pub use equivalence::Oracle;
 pub use ioco_fsm::Method;
-pub use sul::{MealySul, Sul, SulError, QUIESCENCE};
+pub use system::{Limits, MakeAdapter, Names, System, QUIESCENCE};
 
 use ioco_model::Mealy;
 use serde::Serialize;
@@ -67,7 +85,7 @@ use std::fmt;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LearnError {
     /// The system failed.
-    Sul(SulError),
+    System(ioco_engine::SutError),
     /// The same input word gave two different output words.
     Nondeterministic {
         /// The inputs.
@@ -102,7 +120,7 @@ pub enum LearnError {
 impl fmt::Display for LearnError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            LearnError::Sul(e) => write!(f, "{e}"),
+            LearnError::System(e) => write!(f, "{e}"),
             LearnError::Nondeterministic {
                 inputs,
                 first,
@@ -127,7 +145,7 @@ impl fmt::Display for LearnError {
                 inputs.join(" "),
                 first.join(" "),
                 second.join(" "),
-                adapter::late_hint(*timeout)
+                system::late_hint(*timeout)
             ),
             LearnError::Oracle(e) => write!(f, "the equivalence oracle's suite: {e}"),
             LearnError::Cache(m) => write!(f, "the cache file: {m}"),
@@ -199,7 +217,8 @@ impl Default for Options {
 /// A learned machine.
 #[derive(Clone, Debug)]
 pub struct Learned {
-    /// The machine: its outputs are the system's (with quiescence `""`, see [`sul`]).
+    /// The machine: its outputs are the system's reactions (with quiescence `""`, see
+    /// [`system`]).
     pub machine: Mealy,
     /// True when the equivalence oracle passed it; false when a budget ran out first (then the
     /// machine is the hypothesis so far, possibly partial).
@@ -210,26 +229,25 @@ pub struct Learned {
     pub stats: Stats,
 }
 
-/// Learn `sul` over `inputs` (see [`learn_with`]).
-pub fn learn<S: Sul>(sul: S, inputs: &[&str], opts: &Options) -> Result<Learned, LearnError> {
-    let inputs: Vec<String> = inputs.iter().map(|s| s.to_string()).collect();
-    learn_with(sul, inputs, opts, &mut |_| {}).map(|(l, _)| l)
+/// Learn `system` over its inputs (see [`learn_with`]).
+pub fn learn(system: System<'_>, opts: &Options) -> Result<Learned, LearnError> {
+    learn_with(system, opts, &mut |_| {}).map(|(l, _)| l)
 }
 
-/// Learn `sul` over `inputs` with L#, telling `on` of every hypothesis and counterexample; the
-/// learned machine and the system back. A budget that runs out gives the hypothesis so far,
-/// with [`Learned::verified`] false; a failing or nondeterministic system is an error.
-pub fn learn_with<S: Sul>(
-    sul: S,
-    inputs: Vec<String>,
+/// Learn `system` over its inputs ([`System::inputs`], in that order) with L#, telling `on` of
+/// every hypothesis and counterexample; the learned machine and the system back. A budget that
+/// runs out gives the hypothesis so far, with [`Learned::verified`] false; a failing or
+/// nondeterministic system is an error.
+pub fn learn_with<'a>(
+    system: System<'a>,
     opts: &Options,
     on: &mut dyn FnMut(Event),
-) -> Result<(Learned, S), LearnError> {
-    if inputs.is_empty() {
+) -> Result<(Learned, System<'a>), LearnError> {
+    if system.inputs().is_empty() {
         return Err(LearnError::NoInputs);
     }
     let _active = stop::Active::new();
-    let mut cache = cache::Cache::new(sul, inputs, opts.budget, opts.repetitions);
+    let mut cache = cache::Cache::new(system, opts.budget, opts.repetitions);
     if let Some(path) = &opts.cache_file {
         cache.open_file(path)?;
     }
@@ -253,6 +271,6 @@ pub fn learn_with<S: Sul>(
             unverified_because: why,
             stats,
         },
-        l.cache.into_sul(),
+        l.cache.into_system(),
     ))
 }

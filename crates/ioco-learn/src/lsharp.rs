@@ -20,7 +20,6 @@
 
 use crate::cache::Cache;
 use crate::equivalence::{Oracle, Source};
-use crate::sul::Sul;
 use crate::tree::Node;
 use crate::{Event, LearnError};
 use ioco_model::Mealy;
@@ -33,17 +32,17 @@ struct Frontier {
 }
 
 /// The state of L#.
-pub struct LSharp<S: Sul> {
+pub struct LSharp<'a> {
     /// The system and the observation tree.
-    pub cache: Cache<S>,
+    pub cache: Cache<'a>,
     basis: Vec<Node>,
     basis_index: HashMap<Node, u32>,
     frontier: BTreeMap<Node, Frontier>,
 }
 
-impl<S: Sul> LSharp<S> {
+impl<'a> LSharp<'a> {
     /// A learner with the root as its only basis node.
-    pub fn new(cache: Cache<S>) -> Self {
+    pub fn new(cache: Cache<'a>) -> Self {
         let root = cache.tree.root();
         LSharp {
             cache,
@@ -322,7 +321,7 @@ impl<S: Sul> LSharp<S> {
 mod tests {
     use super::*;
     use crate::cache::Budget;
-    use crate::sul::MealySul;
+    use crate::system::System;
 
     /// A counter modulo `n` over inputs `inc` and `look`: `look` says `zero` only at 0, so
     /// telling the states apart needs words up to length n.
@@ -346,12 +345,8 @@ mod tests {
     fn the_basis_stays_pairwise_apart_and_the_hypothesis_is_the_counter() {
         for n in [1, 2, 5, 9] {
             let m = counter(n);
-            let cache = Cache::new(
-                MealySul::new(m.clone()),
-                m.inputs.clone(),
-                Budget::default(),
-                1,
-            );
+            let system = System::mealy(m.clone(), &m.inputs).unwrap();
+            let cache = Cache::new(system, Budget::default(), 1);
             let mut l = LSharp::new(cache);
             let mut events = 0;
             let oracle = Oracle {

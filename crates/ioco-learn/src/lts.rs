@@ -1,4 +1,4 @@
-//! A learned machine over reactions (outputs until quiescence, [`crate::sul`]) as an
+//! A learned machine over reactions (outputs until quiescence, [`crate::system`]) as an
 //! input/output LTS, usable as an ioco specification: `s -i?-> m₁ -o₁!-> … -oₙ!-> t` for a
 //! transition whose reaction is `o₁ … oₙ`, and `s -i?-> t` for quiescence (δ). The Mealy states
 //! are exactly the states without outputs, so they are the quiescent ones (δ is implicit, as in
@@ -10,7 +10,7 @@
 //! ([`is_plain`]), written in the corpus's DOT dialect. [`to_ioco`] writes the LTS in the
 //! `.ioco` language (when its labels are names of the language).
 
-use crate::sul::QUIESCENCE;
+use crate::system::QUIESCENCE;
 use ioco_model::{Alphabet, LabelKind, Lts, LtsBuilder, Mealy};
 
 /// True when every output is one output line (no quiescence, no sequence) and there is no

@@ -12,7 +12,7 @@
 //! [`Moore::to_dot`] writes AALpy's Moore dialect (`s0 [label="s0|out"]`, edges labelled
 //! with the input only), which `ioco-formats` reads back as the Mealy machine above.
 
-use crate::sul::QUIESCENCE;
+use crate::system::QUIESCENCE;
 use ioco_model::Mealy;
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -78,7 +78,7 @@ impl Moore {
         {
             return Some(format!(
                 "a state's output is `{}`: a Moore machine in DOT has one output line per state",
-                crate::sul::show_output(o)
+                crate::system::show_output(o)
             ));
         }
         if let Some(i) = self

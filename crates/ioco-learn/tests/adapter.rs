@@ -6,8 +6,9 @@ use ioco_exec::adapter::inproc::{Action, Component, InProcess};
 use ioco_exec::adapter::Sut;
 use ioco_exec::online::{test_component, OnlineOptions};
 use ioco_exec::RunVerdict;
-use ioco_learn::adapter::{AdapterSul, Limits, MakeAdapter};
-use ioco_learn::{learn_with, lts, Budget, LearnError, MealySul, Options, QUIESCENCE};
+use ioco_learn::{
+    learn_with, lts, Budget, LearnError, Limits, MakeAdapter, Options, System, QUIESCENCE,
+};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
@@ -46,10 +47,13 @@ impl Component for Vending {
     }
 }
 
-fn maker<C: Component + Clone + Send + 'static>(c: C, made: Arc<AtomicU32>) -> MakeAdapter {
+fn maker<C: Component + Clone + Send + 'static>(
+    c: C,
+    made: Arc<AtomicU32>,
+) -> MakeAdapter<'static> {
     Box::new(move |alphabet| {
         made.fetch_add(1, Ordering::SeqCst);
-        Ok(Box::new(InProcess::new(alphabet, c.clone())) as Box<dyn Sut + Send>)
+        Ok(Box::new(InProcess::new(alphabet, c.clone())) as Box<dyn Sut>)
     })
 }
 
@@ -65,20 +69,13 @@ fn outputs_are_found_and_the_learned_lts_is_a_spec_the_component_passes_and_a_bu
         cups: 0,
         bug: false,
     };
-    let sul = AdapterSul::new(
+    let sul = System::new(
         &inputs(&["coin", "button"]),
         &[],
         maker(v.clone(), made.clone()),
         Limits::default(),
-    )
-    .unwrap();
-    let (learned, sul) = learn_with(
-        sul,
-        inputs(&["coin", "button"]),
-        &Options::default(),
-        &mut |_| {},
-    )
-    .unwrap();
+    );
+    let (learned, sul) = learn_with(sul, &Options::default(), &mut |_| {}).unwrap();
     assert!(learned.verified);
     assert_eq!(learned.machine.num_states(), 2);
     let mut outs = learned.machine.outputs.clone();
@@ -125,7 +122,7 @@ impl Component for Flip {
 
 #[test]
 fn a_nondeterministic_component_is_an_error_naming_the_word() {
-    let sul = AdapterSul::new(
+    let sul = System::new(
         &inputs(&["a"]),
         &["even".to_string(), "odd".to_string()],
         maker(
@@ -133,13 +130,12 @@ fn a_nondeterministic_component_is_an_error_naming_the_word() {
             Arc::new(AtomicU32::new(0)),
         ),
         Limits::default(),
-    )
-    .unwrap();
+    );
     let opts = Options {
         repetitions: 2,
         ..Options::default()
     };
-    match learn_with(sul, inputs(&["a"]), &opts, &mut |_| {}) {
+    match learn_with(sul, &opts, &mut |_| {}) {
         Err(LearnError::Nondeterministic {
             inputs,
             first,
@@ -170,13 +166,8 @@ fn a_spent_budget_gives_the_hypothesis_so_far_unverified() {
         },
         ..Options::default()
     };
-    let (l, _) = learn_with(
-        MealySul::new(m.clone()),
-        m.inputs.clone(),
-        &opts,
-        &mut |_| {},
-    )
-    .unwrap();
+    let system = || System::mealy(m.clone(), &m.inputs).unwrap();
+    let (l, _) = learn_with(system(), &opts, &mut |_| {}).unwrap();
     assert!(!l.verified);
     assert_eq!(l.stats.resets, 50);
     assert!(l
@@ -185,13 +176,7 @@ fn a_spent_budget_gives_the_hypothesis_so_far_unverified() {
         .contains("query budget of 50 runs"));
     assert!(l.machine.num_states() >= 1 && l.machine.num_states() <= 15);
     // the same seed gives the same run
-    let (again, _) = learn_with(
-        MealySul::new(m.clone()),
-        m.inputs.clone(),
-        &opts,
-        &mut |_| {},
-    )
-    .unwrap();
+    let (again, _) = learn_with(system(), &opts, &mut |_| {}).unwrap();
     assert_eq!(again.machine, l.machine);
     assert_eq!(again.stats.symbols, l.stats.symbols);
 }

@@ -2,7 +2,7 @@
 //! process yields a machine equivalent to it (checked with `ioco-fsm`'s equivalence, outputs
 //! matched by name), with the suites of each method as the oracle.
 
-use ioco_learn::{compare, learn_with, MealySul, Method, Options, Oracle};
+use ioco_learn::{compare, learn_with, Method, Options, Oracle, System};
 use ioco_model::Mealy;
 use std::path::{Path, PathBuf};
 
@@ -51,13 +51,9 @@ fn learn_all(method: Method, k: usize, random_words: usize) {
             },
             ..Options::default()
         };
-        let (learned, _) = learn_with(
-            MealySul::new(m.clone()),
-            m.inputs.clone(),
-            &opts,
-            &mut |_| {},
-        )
-        .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let system = System::mealy(m.clone(), &m.inputs).unwrap();
+        let (learned, _) = learn_with(system, &opts, &mut |_| {})
+            .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         assert!(learned.verified, "{}", file.display());
         assert_eq!(
             compare::difference(&m, &learned.machine),
@@ -100,13 +96,8 @@ fn the_default_oracle_learns_every_corpus_machine_and_beats_aalpy_on_rsa_bsafe()
             oracle,
             ..Options::default()
         };
-        let (learned, _) = learn_with(
-            MealySul::new(m.clone()),
-            m.inputs.clone(),
-            &opts,
-            &mut |_| {},
-        )
-        .unwrap();
+        let system = System::mealy(m.clone(), &m.inputs).expect("the machine's inputs");
+        let (learned, _) = learn_with(system, &opts, &mut |_| {}).unwrap();
         assert!(learned.verified);
         assert_eq!(compare::difference(m, &learned.machine), None);
         learned.stats.symbols

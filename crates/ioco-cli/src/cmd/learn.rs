@@ -10,9 +10,10 @@ use super::sut::{parse_duration_arg, seed_or_clock, SutArgs};
 use super::Outcome;
 use ioco_exec::SutError;
 use ioco_formats::{aut, dot, json, Model};
-use ioco_learn::adapter::{AdapterSul, Limits, MakeAdapter};
 use ioco_learn::moore::Moore;
-use ioco_learn::{lts, Budget, Event, Learned, MealySul, Method, Options, Oracle, Sul};
+use ioco_learn::{
+    lts, Budget, Event, Learned, Limits, MakeAdapter, Method, Options, Oracle, System,
+};
 use ioco_model::{Alphabet, LtsBuilder};
 use miette::{miette, Result};
 use std::io::Write;
@@ -143,14 +144,14 @@ fn inputs_of(path: &Path) -> Result<Vec<String>> {
 
 /// The system: a Mealy machine in process (`--sim`), or an adapter made anew for each new
 /// output.
-fn system(args: &Args, inputs: &[String], outputs: &[String]) -> Result<Box<dyn SulBox>> {
+fn system(args: &Args, inputs: &[String], outputs: &[String]) -> Result<System<'static>> {
     if let Some(path) = &args.sut.sim {
         return match ioco_formats::load(path)? {
             Model::Mealy(m) => {
                 if let Some(i) = inputs.iter().find(|i| m.input_index(i).is_none()) {
                     return Err(miette!("`{i}` is not an input of {}", path.display()));
                 }
-                Ok(Box::new(MealySul::new(m)))
+                System::mealy(m, inputs).map_err(|e| miette!("{e}"))
             }
             Model::Lts(_) => Err(miette!(
                 help = "simulate a Mealy machine (DOT, `in/out` labels), or learn a program with --sut",
@@ -179,7 +180,7 @@ fn system(args: &Args, inputs: &[String], outputs: &[String]) -> Result<Box<dyn 
         let factory = sut
             .factory(&lts)
             .map_err(|e| SutError::Start(e.to_string()))?;
-        factory(0)
+        Ok(factory(0)? as Box<dyn ioco_exec::adapter::Sut>)
     });
     let limits = Limits {
         timeout: Duration::from_millis(args.sut.timeout_ms()),
@@ -187,22 +188,7 @@ fn system(args: &Args, inputs: &[String], outputs: &[String]) -> Result<Box<dyn 
         reset_drains: args.sut.reset_line.is_some(),
         ..Limits::default()
     };
-    Ok(Box::new(
-        AdapterSul::new(inputs, outputs, make, limits).map_err(|e| miette!("{e}"))?,
-    ))
-}
-
-/// A system under learning that may have start-up outputs.
-trait SulBox: Sul {
-    fn startup(&self) -> Vec<String> {
-        Vec::new()
-    }
-}
-impl SulBox for MealySul {}
-impl SulBox for AdapterSul {
-    fn startup(&self) -> Vec<String> {
-        AdapterSul::startup(self)
-    }
+    Ok(System::new(inputs, outputs, make, limits))
 }
 
 fn one_state(alphabet: &Alphabet) -> Result<ioco_model::Lts> {
@@ -359,7 +345,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         "random_words": random_words, "random_after_percent": args.random_after, "seed": seed}),
     );
     let sul = system(&args, &inputs, &outputs)?;
-    let result = ioco_learn::learn_with(sul, inputs.clone(), &opts, &mut |e| {
+    let result = ioco_learn::learn_with(sul, &opts, &mut |e| {
         match &e {
             Event::Hypothesis {
                 round,
