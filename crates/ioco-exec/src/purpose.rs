@@ -130,11 +130,9 @@ where
                 engine::run(&mut s, &mut sel, &mut data, opts.depth, None, &mut rng)
             }
         };
-        let mut r = RunResult::new(k, run_seed);
+        let mut r = s.result(end);
+        (r.run, r.seed) = (k, run_seed);
         r.test = Some("purpose".into());
-        r.trace = s.trace.iter().collect();
-        r.steps = s.trace.len();
-        end.write(&mut r);
         r.quiescence = crate::result::Established::from_counts(sut.established());
         r.stderr = sut.stderr_tail();
         r.duration_ms = t0.elapsed().as_secs_f64() * 1e3;
