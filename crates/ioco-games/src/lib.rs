@@ -47,7 +47,7 @@ pub mod strategy;
 
 pub use arena::{Arena, ArenaBuilder, Assumption, Move};
 pub use attractor::{attractor, Solution};
-pub use exec::{explore, Run};
+pub use exec::{explore, TestRun};
 pub use goal::{Goal, GoalError};
 pub use joker::{joker_game, reachable_goal};
 pub use purpose::{purpose_test, Purpose, PurposeError, PurposeOptions, PurposeProduct};
