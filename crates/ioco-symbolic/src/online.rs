@@ -11,7 +11,8 @@
 //! simulates the spec itself (a conforming SUT by construction, used in property tests). Real
 //! programs (child processes, TCP peers) are driven by `ioco_exec::data`.
 //!
-//! Also here: [`quiescence_wait`] (the time-out rule), [`allowed_outputs`] (what a Fail
+//! Also here: [`SpecTimeouts`] (the engine's one [`Timeouts`] over the locations and gates of
+//! an STS, read by the time-out rule [`quiescence_wait`]), [`allowed_outputs`] (what a Fail
 //! reports), [`never_started`] (status 127/126), [`ddmin`] (delta debugging), [`parse_value`]
 //! (the value syntax of the wire).
 
