@@ -28,7 +28,11 @@ impl std::fmt::Debug for Progress {
     }
 }
 
-/// Options of online testing (also used by `ioco_exec::suite` and `ioco_exec::replay`).
+/// Options of online testing, the one set for every session: explicit (`ioco_exec::online`,
+/// `ioco_exec::suite`, `ioco_exec::replay`) and with data (`ioco_exec::data_session`, the
+/// symbolic engine's runs, replays and shrinking in `ioco_symbolic::engine`, switch coverage).
+/// Each engine reads the fields that concern it; the strategy, the relation, fairness, retries,
+/// `traces` and `step_times` are the explicit engine's.
 #[derive(Clone, Debug)]
 pub struct OnlineOptions {
     /// Quiescence policy of the specification.

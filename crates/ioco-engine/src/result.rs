@@ -154,6 +154,12 @@ pub struct RunResult {
     pub quiescence: Established,
     /// Wall-clock time of the run, in milliseconds.
     pub duration_ms: f64,
+    /// The number of states the specification may be in at the end of the run, where the
+    /// session needs it (a purpose run with data: 1 means the state reached is certain, which
+    /// the conservative a posteriori switch coverage counts, thesis L7422). Not written: the
+    /// reports say it in `note`.
+    #[serde(skip)]
+    pub candidates: Option<usize>,
 }
 
 /// How many δ were established by each means (`crate::timeouts`: δ is recorded only when
@@ -238,7 +244,29 @@ impl RunResult {
             step_ms: Vec::new(),
             quiescence: Established::default(),
             duration_ms: 0.0,
+            candidates: None,
         }
+    }
+
+    /// Why: a Fail's reason, an Error's or an Inconclusive's explanation; empty for a Pass
+    /// (as [`crate::Ended::why`]).
+    pub fn why(&self) -> &str {
+        match self.verdict {
+            RunVerdict::Pass => "",
+            RunVerdict::Fail => self.failure.as_ref().map_or("", |f| f.reason.as_str()),
+            RunVerdict::Error => self.error.as_deref().unwrap_or(""),
+            RunVerdict::Inconclusive => self.note.as_deref().unwrap_or(""),
+        }
+    }
+
+    /// For a Fail: the failing observation (`coffee!(170)`, `δ`, `exit`, a malformed line).
+    pub fn observed(&self) -> Option<&str> {
+        self.failure.as_ref().map(|f| f.observed.as_str())
+    }
+
+    /// For a Fail: what the specification allowed there.
+    pub fn allowed(&self) -> &[String] {
+        self.failure.as_ref().map_or(&[], |f| &f.allowed)
     }
 
     /// The inputs of the trace, in order (`coin?`, ...): what a replay sends.

@@ -52,14 +52,16 @@ use ioco_model::{Label, State};
 use std::time::Duration;
 
 /// Per-state and per-label quiescence timeouts of a specification (see the module
-/// documentation for how they combine).
+/// documentation for how they combine): the one set of time-outs of every session, explicit or
+/// with data (the default is [`crate::OnlineOptions::quiescence_timeout`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Timeouts {
-    /// Per state of the specification LTS (by index): its own timeout, if any. States beyond
-    /// the end have none.
+    /// Per state of the specification (by index): its own timeout, if any. States beyond the
+    /// end have none. Over an LTS a state of it; over an STS (`ioco_symbolic::online::
+    /// SpecTimeouts`) a location, numbered over the automata in order.
     pub states: Vec<Option<Duration>>,
     /// Per label of the specification's alphabet (by index): its own timeout, if any. Labels
-    /// beyond the end have none.
+    /// beyond the end have none. Over an STS a gate, numbered as its system numbers them.
     pub labels: Vec<Option<Duration>>,
 }
 
@@ -90,7 +92,7 @@ impl Timeouts {
     }
 }
 
-/// The quiescence-timeout rule, written once for both testers (with data: `ioco_symbolic::online::Timeouts::wait`;
+/// The quiescence-timeout rule, written once for both testers (with data: `ioco_symbolic::online::SpecTimeouts::wait`;
 /// over labels: [`Timeouts::for_observation`], whose module documents where the
 /// numbers come from): an observation waits the **maximum** of the timeouts of their own of
 /// the states the specification may be in (`states`), of the outputs allowed there

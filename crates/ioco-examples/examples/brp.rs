@@ -15,10 +15,10 @@
 mod brp_sender_sut;
 use brp_sender_sut::brp_sender_sut;
 use ioco_examples::brp_sender::MUTANTS;
-use ioco_exec::coverage::run_purpose;
+use ioco_exec::coverage::{passed_certain, run_purpose};
 use ioco_exec::engine::symbolic::run_online_menu;
+use ioco_exec::RunVerdict;
 use ioco_lang::ir::Direction;
-use ioco_symbolic::online::RunVerdict;
 use ioco_symbolic::pick::Strategy;
 use ioco_symbolic::seg::select_purposes;
 use ioco_symbolic::SymbolicSpec;
@@ -138,13 +138,13 @@ fn main() {
                 for p in &sel.purposes {
                     let run = run_purpose(&mut cov, p, &mut sut, None, &mut rng);
                     steps += run.trace.len();
-                    match run.end.verdict {
+                    match run.verdict {
                         RunVerdict::Fail if m == 0 => panic!("false Fail: {:?}", run.trace),
                         RunVerdict::Fail => {
                             c.kills.push(steps);
                             break 'rounds;
                         }
-                        _ => certain &= run.passed_certain(),
+                        _ => certain &= passed_certain(&run),
                     }
                 }
                 if m == 0 {
@@ -156,7 +156,7 @@ fn main() {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             let bound = if m == 0 { CORRECT_WALK } else { walk_bound };
             let run = run_online_menu(&mut walk, &mut brp_sender_sut(m), bound, None, &mut rng);
-            match run.verdict() {
+            match run.verdict {
                 RunVerdict::Fail if m == 0 => {
                     panic!("false Fail on the correct sender: {}", run.why())
                 }

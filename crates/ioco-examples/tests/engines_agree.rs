@@ -11,7 +11,7 @@ use ioco_exec::adapter::sim::SimOptions;
 use ioco_exec::adapter::Sut;
 use ioco_exec::{run_online, OnlineOptions, RunVerdict, SutError};
 use ioco_model::{compare, CompareOptions, Lts};
-use ioco_symbolic::online::{self, SpecSut};
+use ioco_symbolic::online::SpecSut;
 use ioco_symbolic::tracker::SymbolicSpec;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -144,12 +144,11 @@ fn both_engines_agree_on_random_finite_data_models() {
             let sim = SymbolicSpec::with_z3(imp.clone()).unwrap();
             let mut sut = SpecSut::new(sim, ChaCha8Rng::seed_from_u64(case * 1000 + run));
             let mut r = ChaCha8Rng::seed_from_u64(case * 7919 + run);
-            let o = online::OnlineOptions {
-                steps: 12,
-                input_bias: 0.5,
-                timeouts: None,
+            let o = OnlineOptions {
+                depth: 12,
+                ..OnlineOptions::default()
             };
-            match ioco_exec::engine::symbolic::run_online(&mut t, &mut sut, &o, &mut r).verdict() {
+            match ioco_exec::engine::symbolic::run_online(&mut t, &mut sut, &o, &mut r).verdict {
                 RunVerdict::Fail => {
                     s = RunVerdict::Fail;
                     break;

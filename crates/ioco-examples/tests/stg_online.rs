@@ -4,13 +4,12 @@
 
 use ioco_exec::engine;
 use ioco_exec::engine::symbolic::Symbolic;
+use ioco_exec::{RunResult, RunVerdict};
 use ioco_lang::ir::Value;
 use ioco_stg::online::Steering;
 use ioco_stg::steered::SteeredData;
 use ioco_stg::{analyse, Octagon, TestGraph};
-use ioco_symbolic::online::{
-    GateValue, Observation, Run, RunVerdict, Sent, SpecSut, Sut, SutError,
-};
+use ioco_symbolic::online::{GateValue, Observation, Sent, SpecSut, Sut, SutError};
 use ioco_symbolic::SymbolicSpec;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -29,14 +28,14 @@ fn oracle(m: &ioco_lang::Model) -> SymbolicSpec {
     SymbolicSpec::with_z3(Arc::new(m.entry().unwrap().clone())).unwrap()
 }
 
-/// One run of the engine steered by the purpose (at most 50 steps).
+/// One run of the engine steered by the purpose (at most 50 steps), with the inputs it gave.
 fn run(
     g: &TestGraph<Octagon>,
     spec: &ioco_lang::Model,
     purpose: &ioco_lang::Model,
     sut: &mut dyn Sut<GateValue>,
     oracle: &mut SymbolicSpec,
-) -> Run {
+) -> (RunResult, Vec<GateValue>) {
     let mut sel = SteeredData::new(Steering::new(g, spec, purpose).unwrap());
     let mut s = Symbolic::new(oracle, None);
     let mut data = sut;
@@ -45,7 +44,7 @@ fn run(
         Err(e) => e,
         Ok(()) => engine::run(&mut s, &mut sel, &mut data, 50, None, &mut rng),
     };
-    s.into_run(end)
+    (s.result(end), std::mem::take(&mut s.inputs))
 }
 
 #[test]
@@ -57,18 +56,17 @@ fn the_simulated_specification_is_steered_to_accept() {
         let sim = oracle(&spec);
         let mut sut = SpecSut::new(sim, ChaCha8Rng::seed_from_u64(seed));
         let mut o = oracle(&spec);
-        let r = run(&g, &spec, &purpose, &mut sut, &mut o);
+        let (r, inputs) = run(&g, &spec, &purpose, &mut sut, &mut o);
         assert!(
-            !matches!(r.verdict(), RunVerdict::Fail | RunVerdict::Error),
+            !matches!(r.verdict, RunVerdict::Fail | RunVerdict::Error),
             "seed {seed}: {:?} {:?}",
-            r.verdict(),
+            r.verdict,
             r.trace
         );
-        if r.verdict() == RunVerdict::Pass {
+        if r.verdict == RunVerdict::Pass {
             passes += 1;
             // Start, a(p1) with p1 ≥ 6, a(p1 + 2), then OK(2).
-            let vals: Vec<i64> = r
-                .inputs
+            let vals: Vec<i64> = inputs
                 .iter()
                 .filter(|(g, _)| g == "a")
                 .map(|(_, v)| v[0].as_int().unwrap())
@@ -134,19 +132,19 @@ fn a_correct_program_passes_and_a_faulty_one_fails() {
         x: 0,
         out: None,
     };
-    let r = run(&g, &spec, &purpose, &mut ok, &mut oracle(&spec));
-    assert_eq!(r.verdict(), RunVerdict::Pass, "{:?}", r.trace);
+    let (r, _) = run(&g, &spec, &purpose, &mut ok, &mut oracle(&spec));
+    assert_eq!(r.verdict, RunVerdict::Pass, "{:?}", r.trace);
     let mut bad = Comparator {
         off: 1,
         st: 0,
         x: 0,
         out: None,
     };
-    let r = run(&g, &spec, &purpose, &mut bad, &mut oracle(&spec));
+    let (r, _) = run(&g, &spec, &purpose, &mut bad, &mut oracle(&spec));
     assert!(
-        r.verdict() == RunVerdict::Fail,
+        r.verdict == RunVerdict::Fail,
         "{:?} {:?}",
-        r.verdict(),
+        r.verdict,
         r.trace
     );
     assert_eq!(r.observed(), Some("OK!(3)"));

@@ -6,8 +6,9 @@ mod common;
 use common::brp_sender_sut::brp_sender_sut;
 use common::brp_sut::brp_sut;
 use common::{load, tap19_sut, Tap19Mode};
-use ioco_exec::coverage::{run_purpose, run_switch_coverage, CoverageOptions, PurposeRun};
+use ioco_exec::coverage::{passed_certain, run_purpose, run_switch_coverage, CoverageOptions};
 use ioco_exec::engine::symbolic::run_online_menu;
+use ioco_exec::RunResult;
 use ioco_exec::RunVerdict;
 use ioco_lang::ir::Value;
 use ioco_symbolic::online::InProcessSut;
@@ -25,13 +26,13 @@ fn tap19() -> SymbolicSpec {
     SymbolicSpec::with_z3(load(TAP19, None)).unwrap()
 }
 
-fn run_tap19(mode: Tap19Mode, seed: u64) -> (PurposeRun, Vec<String>) {
+fn run_tap19(mode: Tap19Mode, seed: u64) -> (RunResult, Vec<String>) {
     let mut spec = tap19();
     let sel = select_purposes(&spec.sys, &mut spec.checker, 8, 10_000);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut sut = tap19_sut(mode);
     let run = run_purpose(&mut spec, &sel.purposes[0], &mut sut, None, &mut rng);
-    let trace = run.trace.clone();
+    let trace = run.trace.to_strings();
     (run, trace)
 }
 
@@ -39,7 +40,7 @@ fn run_tap19(mode: Tap19Mode, seed: u64) -> (PurposeRun, Vec<String>) {
 fn ex18_execution_of_tp_a() {
     for seed in 0..8 {
         let (v, trace) = run_tap19(Tap19Mode::Correct, seed);
-        assert!(v.passed_certain(), "{:?} {:?}", v.end, trace);
+        assert!(passed_certain(&v), "{:?} {:?}", v, trace);
         assert_eq!(trace.len(), 5);
         // the first input lies in [6, 10]; with 6 the second is forced to 10
         let first: i64 = trace[0]
@@ -61,20 +62,20 @@ fn fixtures_3_8_mutants() {
     for seed in 0..4 {
         // echo x+1: Fail at iteration 1 (Ex. 18 case 2)
         let (v, trace) = run_tap19(Tap19Mode::EchoPlusOne, seed);
-        assert_eq!(v.end.verdict, RunVerdict::Fail, "{:?}", v.end);
+        assert_eq!(v.verdict, RunVerdict::Fail, "{:?}", v);
         assert_eq!(trace.len(), 2);
         // x := p: outX!(p2) where the sum was expected, Fail at iteration 3
         let (v, trace) = run_tap19(Tap19Mode::StoreNotAdd, seed);
-        assert_eq!(v.end.verdict, RunVerdict::Fail, "{:?}", v.end);
+        assert_eq!(v.verdict, RunVerdict::Fail, "{:?}", v);
         assert_eq!(trace.len(), 4, "{:?}", trace);
         // done! at x > 5 preempts the second input: Fail
         let (v, trace) = run_tap19(Tap19Mode::DoneEarly, seed);
-        assert_eq!(v.end.verdict, RunVerdict::Fail, "{:?}", v.end);
-        assert!(v.end.why().contains("x > 15"), "{}", v.end.why());
+        assert_eq!(v.verdict, RunVerdict::Fail, "{:?}", v);
+        assert!(v.why().contains("x > 15"), "{}", v.why());
         assert_eq!(trace[2], "done!");
         // never done!: quiescence at (l0, 16) is a Fail
         let (v, trace) = run_tap19(Tap19Mode::NeverDone, seed);
-        assert_eq!(v.end.verdict, RunVerdict::Fail, "{:?}", v.end);
+        assert_eq!(v.verdict, RunVerdict::Fail, "{:?}", v);
         assert_eq!(trace.last().unwrap(), "δ");
     }
 }
@@ -147,7 +148,7 @@ fn ex17_18_tp_b_with_an_unknown_solver_is_inconclusive() {
     let mut sut = tap19_sut(Tap19Mode::Correct);
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     let run = run_purpose(&mut spec, p, &mut sut, None, &mut rng);
-    assert!(run.end.verdict == RunVerdict::Inconclusive, "{:?}", run.end);
+    assert!(run.verdict == RunVerdict::Inconclusive, "{:?}", run);
     assert!(run.trace.is_empty());
     // and the whole coverage run: never Fail, even for a faulty system
     let mut bad = tap19_sut(Tap19Mode::EchoPlusOne);
@@ -324,20 +325,20 @@ fn brp_sender_random_walk() {
     spec.picker.strategy = ioco_symbolic::pick::Strategy::Small;
     let mut rng = ChaCha8Rng::seed_from_u64(0);
     let run = run_online_menu(&mut spec, &mut brp_sender_sut(0), 400, None, &mut rng);
-    assert_eq!(run.verdict(), RunVerdict::Pass, "{}", run.why());
+    assert_eq!(run.verdict, RunVerdict::Pass, "{}", run.why());
     assert_eq!(run.trace.len(), 400);
     // every input is answered by one output: inputs and outputs alternate
     for (k, l) in run.trace.iter().enumerate() {
-        assert_eq!(l.contains('?'), k % 2 == 0, "{:?}", &run.trace[..=k]);
+        assert_eq!(
+            l.contains('?'),
+            k % 2 == 0,
+            "{:?}",
+            &run.trace.to_strings()[..=k]
+        );
     }
     for m in [1, 3, 4, 7] {
         let mut rng = ChaCha8Rng::seed_from_u64(0);
         let run = run_online_menu(&mut spec, &mut brp_sender_sut(m), 2_000, None, &mut rng);
-        assert_eq!(
-            run.verdict(),
-            RunVerdict::Fail,
-            "mutant {m}: {:?}",
-            run.trace
-        );
+        assert_eq!(run.verdict, RunVerdict::Fail, "mutant {m}: {:?}", run.trace);
     }
 }

@@ -4,14 +4,15 @@
 mod common;
 use common::{load, tap19_sut, Tap19Mode};
 use ioco_exec::engine::symbolic::run_online;
-use ioco_symbolic::online::{Ended, OnlineOptions, RunVerdict, SpecSut};
+use ioco_exec::{OnlineOptions, RunResult, RunVerdict};
+use ioco_symbolic::online::SpecSut;
 use ioco_symbolic::tracker::SymbolicSpec;
 use ioco_symbolic::UnknownSolver;
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-fn verdict(mode: Tap19Mode, seed: u64, steps: usize) -> (Ended, Vec<String>) {
+fn verdict(mode: Tap19Mode, seed: u64, steps: usize) -> (RunResult, Vec<String>) {
     let mut t =
         SymbolicSpec::with_z3(load("../ioco-symbolic/tests/models/tap19.ioco", None)).unwrap();
     let mut sut = tap19_sut(mode);
@@ -20,13 +21,13 @@ fn verdict(mode: Tap19Mode, seed: u64, steps: usize) -> (Ended, Vec<String>) {
         &mut t,
         &mut sut,
         &OnlineOptions {
-            steps,
-            input_bias: 0.5,
-            timeouts: None,
+            depth: steps,
+            ..OnlineOptions::default()
         },
         &mut rng,
     );
-    (run.end, run.trace)
+    let trace = run.trace.to_strings();
+    (run, trace)
 }
 
 #[test]
@@ -94,7 +95,7 @@ fn unknown_solver_gives_inconclusive_not_fail() {
             let mut sut = tap19_sut(mode);
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             let run = run_online(&mut t, &mut sut, &OnlineOptions::default(), &mut rng);
-            assert!(run.verdict() != RunVerdict::Fail, "{:?}", run);
+            assert!(run.verdict != RunVerdict::Fail, "{:?}", run);
         }
     }
 }
@@ -109,13 +110,12 @@ fn simulate(file: &str, name: Option<&str>, seed: u64, steps: usize) -> RunVerdi
         &mut t,
         &mut sut,
         &OnlineOptions {
-            steps,
-            input_bias: 0.5,
-            timeouts: None,
+            depth: steps,
+            ..OnlineOptions::default()
         },
         &mut rng,
     )
-    .verdict()
+    .verdict
 }
 
 proptest! {
@@ -179,27 +179,32 @@ fn failing_runs_record_what_was_allowed_and_shrink_to_a_failing_replay() {
     let mut t = SymbolicSpec::with_z3(spec).unwrap();
     let mut sut = tap19_sut(Tap19Mode::EchoPlusOne);
     let mut rng = ChaCha8Rng::seed_from_u64(2);
-    let run = run_online(&mut t, &mut sut, &OnlineOptions::default(), &mut rng);
-    assert!(run.verdict() == RunVerdict::Fail, "{:?}", run);
+    let opts = OnlineOptions::default();
+    let mut s = ioco_exec::engine::symbolic::Symbolic::new(&mut t, Some(&opts));
+    let mut sel = ioco_exec::engine::symbolic::Biased::of(&opts);
+    let run = s.run(&mut sel, &mut sut, opts.depth, &mut rng);
+    assert!(run.verdict == RunVerdict::Fail, "{:?}", run);
     assert!(run.observed().unwrap().starts_with("outX!("));
     assert!(
         run.allowed().iter().any(|a| a.starts_with("outX!(")),
         "{:?}",
         run.allowed()
     );
-    assert!(!run.switches.is_empty());
+    assert!(!s.switches.is_empty());
+    let inputs = std::mem::take(&mut s.inputs);
     let sh = shrink(
         &mut t,
         &mut sut,
         &run,
+        &inputs,
         0,
         &Default::default(),
         None,
         &mut rng,
     )
     .expect("the failure replays");
-    assert!(sh.run.verdict() == RunVerdict::Fail, "{:?}", sh.run);
-    assert!(!sh.inputs.is_empty() && sh.inputs.len() <= run.inputs.len());
+    assert!(sh.failure.is_some(), "{:?}", sh);
+    assert!(!sh.inputs.is_empty() && sh.inputs.len() <= inputs.len());
     // one input suffices: the very first echo is off by one
     assert_eq!(sh.inputs.len(), 1, "{:?}", sh.inputs);
 }
@@ -219,17 +224,18 @@ fn ddmin_finds_a_one_minimal_subsequence() {
 
 #[test]
 fn quiescence_timeouts_follow_the_models_annotations() {
-    use ioco_symbolic::online::Timeouts;
+    use ioco_symbolic::online::{model_timeout, SpecTimeouts, Timeouts};
     use std::time::Duration;
     let spec = load(
         "../../examples/coffee/coffee-sts.ioco",
         Some("CoffeeMachine"),
     );
-    let t = Timeouts::of_spec(&spec, Duration::from_millis(200));
+    let t = Timeouts::of_spec(&spec);
     // @timeout(500ms) on the model is the default
-    assert_eq!(t.default, Duration::from_millis(500));
+    let default = model_timeout(&spec).unwrap();
+    assert_eq!(default, Duration::from_millis(500));
     let mut s = SymbolicSpec::with_z3(spec).unwrap();
-    assert_eq!(t.wait(&s, None), Duration::from_millis(500));
+    assert_eq!(t.wait(&s, None, default), Duration::from_millis(500));
     for (g, v) in [
         ("water", vec![common::int(200)]),
         ("pad", vec![]),
@@ -238,5 +244,5 @@ fn quiescence_timeouts_follow_the_models_annotations() {
         assert_eq!(s.after_input(g, &v), ioco_symbolic::Step::Ok);
     }
     // @timeout(2s) on `brewing`
-    assert_eq!(t.wait(&s, Some("button")), Duration::from_secs(2));
+    assert_eq!(t.wait(&s, Some("button"), default), Duration::from_secs(2));
 }

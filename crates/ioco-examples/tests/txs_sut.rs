@@ -10,9 +10,10 @@ use ioco_exec::adapter::txs::{
 use ioco_exec::adapter::Sut as _;
 use ioco_exec::data::gate_alphabet;
 use ioco_exec::engine::symbolic::run_online;
+use ioco_exec::{OnlineOptions, RunVerdict};
 use ioco_lang::ir::{Spec, Value};
 use ioco_symbolic::online::{
-    GateValue, Observation, OnlineOptions, RunVerdict, Sent, SutError, Timeouts,
+    model_timeout, GateValue, Observation, Sent, SpecTimeouts, SutError, Timeouts,
 };
 use ioco_symbolic::SymbolicSpec;
 use rand::SeedableRng;
@@ -166,17 +167,19 @@ fn online(spec: &Arc<Spec>, sut: &mut TxsAdapter, seed: u64, steps: usize) -> Ru
     let mut t = SymbolicSpec::with_z3(Arc::clone(spec)).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let opts = OnlineOptions {
-        steps,
-        input_bias: 0.6,
+        depth: steps,
+        observe: 0.4,
         // generous: a slow machine must not turn a late answer into quiescence; where only
         // quiescence is allowed the tester only looks (10 ms)
-        timeouts: Some(Timeouts::of_spec(spec, Duration::from_secs(1))),
+        quiescence_timeout: model_timeout(spec).unwrap_or(Duration::from_secs(1)),
+        timeouts: Some(Arc::new(Timeouts::of_spec(spec))),
+        ..OnlineOptions::default()
     };
     sut.reset().unwrap();
     let run = run_online(&mut t, sut, &opts, &mut rng);
     // the tester sets the time-out per observation; keep it generous for the next run
     sut.set_timeout(Duration::from_secs(1));
-    run.verdict()
+    run.verdict
 }
 
 #[test]

@@ -7,11 +7,11 @@
 //! candidate state of the specification (conservative, thesis L7422) and, liberally, of every
 //! Pass.
 
-use crate::engine::alg2::{self, Ended};
 use crate::engine::purpose_seg::SwitchPath;
 use crate::engine::symbolic::Symbolic;
-use crate::result::RunVerdict;
-use ioco_symbolic::online::{GateValue, Sut, Timeouts};
+use crate::result::{RunResult, RunVerdict};
+use crate::OnlineOptions;
+use ioco_symbolic::online::{GateValue, Sut};
 use ioco_symbolic::seg::{select_purposes, Purpose, Selection, Uncovered};
 use ioco_symbolic::system::SwitchId;
 use ioco_symbolic::SymbolicSpec;
@@ -19,49 +19,34 @@ use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeSet;
 use std::fmt;
 
-/// One execution of a purpose.
-#[derive(Clone, Debug)]
-pub struct PurposeRun {
-    /// How it ended, as the engine says for every kind of run (Pass: the purpose was
-    /// completed).
-    pub end: Ended,
-    /// The number of states the specification may be in at the end (`|C|`; 1: the reached
-    /// state is certain).
-    pub candidates: usize,
-    /// Labels exchanged (`inX?(6)`, `outX!(6)`, `δ`).
-    pub trace: Vec<String>,
-}
-
-impl PurposeRun {
-    /// Passed with the reached state certain (`|C| = 1`): counted in the conservative a
-    /// posteriori coverage.
-    pub fn passed_certain(&self) -> bool {
-        self.end.verdict == RunVerdict::Pass && self.candidates == 1
-    }
+/// Passed with the reached state certain (`|C| = 1`, [`RunResult::candidates`]): counted in
+/// the conservative a posteriori coverage.
+pub fn passed_certain(r: &RunResult) -> bool {
+    r.verdict == RunVerdict::Pass && r.candidates == Some(1)
 }
 
 /// Executes `purpose` against `sut` from the initial states of both (thesis Alg. 6 over the one
-/// tester), waiting for quiescence as `timeouts` say (`None`: the system's own time-out).
+/// tester), waiting for quiescence as `waits` say (`None`: the system's own time-out). The
+/// record's [`RunResult::candidates`] is the number of states the specification may be in at
+/// the end (`|C|`; 1: the reached state is certain); Pass: the purpose was completed.
 pub fn run_purpose(
     spec: &mut SymbolicSpec,
     purpose: &Purpose,
     sut: &mut dyn Sut<GateValue>,
-    timeouts: Option<&Timeouts>,
+    waits: Option<&OnlineOptions>,
     rng: &mut ChaCha8Rng,
-) -> PurposeRun {
-    let mut s = Symbolic::new(spec, timeouts);
+) -> RunResult {
+    let mut s = Symbolic::new(spec, waits);
     let mut sel = SwitchPath::new(purpose);
     // every move of the path, one final observation, and room for nothing else
     let depth = purpose.path.len() + 2;
-    let end = match alg2::start(&mut s, sut, 0, 0) {
+    let end = match crate::engine::alg2::start(&mut s, sut, 0, 0) {
         Err(e) => e,
-        Ok(()) => alg2::run(&mut s, &mut sel, sut, depth, None, rng),
+        Ok(()) => crate::engine::alg2::run(&mut s, &mut sel, sut, depth, None, rng),
     };
-    PurposeRun {
-        candidates: s.spec.states().len(),
-        end,
-        trace: s.trace,
-    }
+    let mut r = s.result(end);
+    r.candidates = Some(s.spec.states().len());
+    r
 }
 
 /// Options of a switch-coverage run.
@@ -91,7 +76,7 @@ pub struct CoverageReport {
     /// The selection (purposes, uncovered switches).
     pub selection: Selection,
     /// Per purpose execution: (index into the purposes, run).
-    pub runs: Vec<(usize, PurposeRun)>,
+    pub runs: Vec<(usize, RunResult)>,
     /// The first Fail, if any: (purpose index, explanation).
     pub fail: Option<(usize, String)>,
     /// Inputs, outputs and quiescence observations exchanged until the end (or the Fail).
@@ -104,7 +89,7 @@ impl CoverageReport {
     fn covered(&self, liberal: bool) -> usize {
         let mut s: BTreeSet<SwitchId> = BTreeSet::new();
         for (i, r) in &self.runs {
-            if r.end.verdict == RunVerdict::Pass && (liberal || r.candidates == 1) {
+            if r.verdict == RunVerdict::Pass && (liberal || r.candidates == Some(1)) {
                 s.extend(self.selection.purposes[*i].switches());
             }
         }
@@ -154,7 +139,7 @@ pub fn run_switch_coverage(
     spec: &mut SymbolicSpec,
     sut: &mut dyn Sut<GateValue>,
     opts: &CoverageOptions,
-    timeouts: Option<&Timeouts>,
+    waits: Option<&OnlineOptions>,
     rng: &mut ChaCha8Rng,
 ) -> CoverageReport {
     let selection = select_purposes(&spec.sys, &mut spec.checker, opts.depth, opts.max_nodes);
@@ -172,9 +157,9 @@ pub fn run_switch_coverage(
     };
     'rounds: for _ in 0..opts.rounds.max(1) {
         for i in 0..report.selection.purposes.len() {
-            let run = run_purpose(spec, &report.selection.purposes[i], sut, timeouts, rng);
+            let run = run_purpose(spec, &report.selection.purposes[i], sut, waits, rng);
             report.steps += run.trace.len();
-            let fail = (run.end.verdict == RunVerdict::Fail).then(|| run.end.why().to_string());
+            let fail = (run.verdict == RunVerdict::Fail).then(|| run.why().to_string());
             report.runs.push((i, run));
             if let Some(why) = fail {
                 report.fail = Some((i, why));

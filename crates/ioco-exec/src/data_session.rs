@@ -1,21 +1,22 @@
 //! Online testing with data over many runs (tutorial Alg. 2 over an STS, one
-//! `engine::symbolic::run_online` per run), through the one session driver
+//! `engine::symbolic` run per run, with the engine's one [`OnlineOptions`]), through the one
+//! session driver
 //! ([`crate::session::drive`]): the runs are spread over `jobs` workers, each with its own
 //! tracker and system under test; run `k` uses the seed `derive_seed(seed, k)`; a failing run
 //! is shrunk (ddmin over its inputs) when asked; the session stops after a Fail or an Error
 //! unless `keep_going`, and at the time budget. Same seed, same runs.
 
-use crate::data_run::to_result;
+use crate::engine::symbolic::{Biased, Symbolic};
 use crate::session::{drive, Plan, SetupFailed};
-use crate::{Progress, RunResult, RunVerdict};
+use crate::{OnlineOptions, RunResult, RunVerdict};
 use ioco_lang::ir::Spec;
-use ioco_symbolic::online::{self, GateValue, Sut};
+use ioco_symbolic::online::{GateValue, Sut};
 use ioco_symbolic::SymbolicSpec;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The solver of a session: Z3, or with `IOCO_SOLVER=unknown` in the environment a solver
 /// that answers `unknown` to everything (a soundness check: the tester must then never give
@@ -51,31 +52,6 @@ type Worker = (SymbolicSpec, Box<dyn Sut<GateValue>>, BTreeSet<(u32, u32)>);
 pub type DataFactory =
     Box<dyn Fn(u64) -> std::result::Result<Box<dyn Sut<GateValue>>, String> + Sync + Send>;
 
-/// The settings of a session.
-#[derive(Clone, Debug)]
-pub struct DataSessionOptions {
-    /// Number of runs.
-    pub runs: usize,
-    /// Workers (each with its own system under test).
-    pub jobs: usize,
-    /// The master seed.
-    pub seed: u64,
-    /// Shrink failing runs.
-    pub shrink: bool,
-    /// The bounds and the progress of shrinking.
-    pub shrinking: crate::shrinking::ShrinkOptions,
-    /// Go on after a Fail or an Error.
-    pub keep_going: bool,
-    /// Start no run after this much time.
-    pub budget: Option<Duration>,
-    /// The options of each run.
-    pub online: online::OnlineOptions,
-    /// Called after every run.
-    pub progress: Progress,
-    /// Run only this shard's runs ([`crate::shard`]).
-    pub shard: Option<crate::shard::Shard>,
-}
-
 /// What a session did.
 #[derive(Clone, Debug)]
 pub struct DataSession {
@@ -104,11 +80,17 @@ impl DataSession {
 
 /// Runs a session: `tracker` makes each worker's tracker of `spec`, `factory` its system under
 /// test. An error is a worker that could not be set up (tracker or system under test).
+///
+/// Of `opts` it reads `runs`, `jobs`, `seed`, `depth` (steps per run), `observe` (an input
+/// with probability `1 − observe` where one can be given), `quiescence_timeout` and
+/// `timeouts` (over STS states, `ioco_symbolic::online::SpecTimeouts`), `time_budget`,
+/// `stop_on_failure`, `shrink`, `shrinking`, `progress` and `shard`; the strategy, the
+/// relation, fairness, retries, `traces` and `step_times` are the explicit engine's.
 pub fn run_data_online<T>(
     spec: &Arc<Spec>,
     tracker: T,
     factory: &DataFactory,
-    opts: &DataSessionOptions,
+    opts: &OnlineOptions,
 ) -> Result<DataSession, String>
 where
     T: Fn(&Arc<Spec>) -> Result<SymbolicSpec, String> + Sync,
@@ -118,11 +100,10 @@ where
         .jobs
         .clamp(1, crate::shard::indices(opts.shard, opts.runs).len().max(1));
     let seed = opts.seed;
-    let (shrink, shrinking, online) = (opts.shrink, &opts.shrinking, &opts.online);
     let plan = Plan {
         jobs,
-        stop_on_failure: !opts.keep_going,
-        deadline: opts.budget.map(|b| Instant::now() + b),
+        stop_on_failure: opts.stop_on_failure,
+        deadline: opts.time_budget.map(|b| Instant::now() + b),
         progress: &opts.progress,
     };
     let switches: Mutex<BTreeSet<(u32, u32)>> = Mutex::new(BTreeSet::new());
@@ -137,26 +118,27 @@ where
         let run_seed = ioco_gen::derive_seed(seed, k as u64);
         let start = Instant::now();
         let mut rng = ChaCha8Rng::seed_from_u64(run_seed);
-        let run = crate::engine::symbolic::run_online(tracker, sut.as_mut(), online, &mut rng);
-        taken.extend(run.switches.iter().copied());
-        let mut r = to_result(&run, k, run_seed);
+        let mut s = Symbolic::new(tracker, Some(opts));
+        let mut r = s.run(&mut Biased::of(opts), sut.as_mut(), opts.depth, &mut rng);
+        taken.extend(s.switches.iter().copied());
+        let inputs = std::mem::take(&mut s.inputs);
+        (r.run, r.seed) = (k, run_seed);
         if matches!(r.verdict, RunVerdict::Fail | RunVerdict::Error) {
             r.quiescence = crate::result::Established::from_counts(sut.established());
             r.stderr = sut.stderr_tail();
         }
-        if r.verdict == RunVerdict::Fail && shrink {
+        if r.verdict == RunVerdict::Fail && opts.shrink {
             let mut rng = ChaCha8Rng::seed_from_u64(run_seed ^ 0x5421);
-            if let Some(sh) = crate::engine::symbolic::shrink(
+            r.shrunk = crate::engine::symbolic::shrink(
                 tracker,
                 sut.as_mut(),
-                &run,
+                &r,
+                &inputs,
                 k,
-                shrinking,
-                online.timeouts.as_ref(),
+                &opts.shrinking,
+                Some(opts),
                 &mut rng,
-            ) {
-                r.shrunk = Some(crate::data_run::shrunk_result(spec, &sh, k, run_seed));
-            }
+            );
         }
         r.duration_ms = start.elapsed().as_secs_f64() * 1e3;
         r

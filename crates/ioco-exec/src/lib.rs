@@ -37,7 +37,6 @@
 pub mod adapter;
 pub mod coverage;
 pub mod data;
-pub mod data_run;
 pub mod data_session;
 pub mod engine;
 pub use ioco_engine::{fairness, options, result, shard, shrinking, tester, timeouts, trace};

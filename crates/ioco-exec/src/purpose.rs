@@ -19,28 +19,13 @@ use crate::{OnlineOptions, RunResult, RunVerdict, Tester};
 use ioco_model::{Lts, QuiescencePolicy};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use std::time::{Duration, Instant};
-
-/// The settings of a purpose session (`timeout` and `retries` concern the label-level
-/// adapter; with data the system under test has its own).
-#[derive(Clone, Debug)]
-pub struct PurposeRunOptions {
-    /// Number of runs.
-    pub runs: usize,
-    /// Steps per run before Inconclusive.
-    pub depth: usize,
-    /// Quiescence time-out of an observation.
-    pub timeout: Duration,
-    /// Attempts to reset the SUT before a run is an Error.
-    pub retries: usize,
-    /// Go on after a Fail or an Error.
-    pub keep_going: bool,
-    /// Start no run after this instant.
-    pub deadline: Option<Instant>,
-}
+use std::time::Instant;
 
 /// The runs of a purpose session against one adapter: run `k` uses the seed
-/// `derive_seed(seed, k)`; stops after a Fail or Error unless `keep_going`, and at the deadline.
+/// `derive_seed(seed, k)`; `opts.runs` runs of at most `opts.depth` steps, each waiting
+/// `opts.quiescence_timeout` (and `opts.timeouts`) for quiescence and trying `opts.retries`
+/// times to reset the SUT; stops after a Fail or Error if `opts.stop_on_failure`, and when
+/// `opts.time_budget` is used up.
 /// `spec` (under `policy`) judges every observation; the selection `steer()` makes for each
 /// run (the solved product of `spec` with the purpose: `ioco_games::steered::Steered`) steers.
 pub fn run_purpose<L>(
@@ -49,20 +34,16 @@ pub fn run_purpose<L>(
     steer: impl Fn() -> L,
     adapter: &mut dyn Sut,
     seed: u64,
-    opts: &PurposeRunOptions,
+    opts: &OnlineOptions,
 ) -> Vec<RunResult>
 where
     L: for<'t, 'o> Selection<Explicit<'t, 'o>>,
 {
     let mut tester = Tester::new(spec, policy);
-    let online = OnlineOptions {
-        quiescence_timeout: opts.timeout,
-        retries: opts.retries,
-        ..OnlineOptions::default()
-    };
+    let deadline = opts.time_budget.map(|b| Instant::now() + b);
     let mut runs = Vec::new();
     for k in 0..opts.runs {
-        if opts.deadline.is_some_and(|d| Instant::now() >= d) {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
         let run_seed = ioco_gen::strategy::derive_seed(seed, k as u64);
@@ -71,7 +52,7 @@ where
         r.test = Some("purpose".into());
         let mut spec = Explicit {
             tester: &mut tester,
-            opts: &online,
+            opts,
         };
         let end = match engine::alg2::start(&mut spec, adapter, run_seed, opts.retries) {
             Err(e) => e,
@@ -87,7 +68,8 @@ where
         r.quiescence = crate::result::Established::from_counts(adapter.established());
         r.stderr = adapter.stderr_tail();
         r.duration_ms = t0.elapsed().as_secs_f64() * 1e3;
-        let stop = matches!(r.verdict, RunVerdict::Fail | RunVerdict::Error) && !opts.keep_going;
+        let stop =
+            matches!(r.verdict, RunVerdict::Fail | RunVerdict::Error) && opts.stop_on_failure;
         runs.push(r);
         if stop {
             break;
@@ -99,22 +81,24 @@ where
 /// The runs of a purpose session with data against one system under test: run `k` follows the
 /// selection `steer()` makes for it (the symbolic test graph of the specification × the
 /// purpose: `ioco_stg::steered::SteeredData`), judged by a fresh
-/// `oracle()`; it is recorded with the seed `derive_seed(seed, k)`; stops after a Fail or
-/// Error unless `keep_going`, and at the deadline. An error is an oracle that cannot be made
-/// or a purpose the steering cannot follow.
+/// `oracle()`; it is recorded with the seed `derive_seed(seed, k)`; `opts.runs` runs of at most
+/// `opts.depth` steps, stops after a Fail or Error if `opts.stop_on_failure`, and when
+/// `opts.time_budget` is used up (the system under test waits its own time-outs). An error is
+/// an oracle that cannot be made or a purpose the steering cannot follow.
 pub fn run_purpose_data<L>(
     steer: impl Fn() -> Result<L, String>,
     sut: &mut dyn ioco_symbolic::online::Sut<ioco_symbolic::online::GateValue>,
     oracle: impl Fn() -> Result<ioco_symbolic::SymbolicSpec, String>,
     seed: u64,
-    opts: &PurposeRunOptions,
+    opts: &OnlineOptions,
 ) -> Result<Vec<RunResult>, String>
 where
     L: for<'o> Selection<Symbolic<'o>>,
 {
+    let deadline = opts.time_budget.map(|b| Instant::now() + b);
     let mut runs = Vec::new();
     for k in 0..opts.runs {
-        if opts.deadline.is_some_and(|d| Instant::now() >= d) {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
         let run_seed = ioco_gen::strategy::derive_seed(seed, k as u64);
@@ -130,15 +114,14 @@ where
                 engine::run(&mut s, &mut sel, &mut data, opts.depth, None, &mut rng)
             }
         };
-        let mut r = RunResult::new(k, run_seed);
+        let mut r = s.result(end);
+        (r.run, r.seed) = (k, run_seed);
         r.test = Some("purpose".into());
-        r.trace = s.trace.iter().collect();
-        r.steps = s.trace.len();
-        end.write(&mut r);
         r.quiescence = crate::result::Established::from_counts(sut.established());
         r.stderr = sut.stderr_tail();
         r.duration_ms = t0.elapsed().as_secs_f64() * 1e3;
-        let stop = matches!(r.verdict, RunVerdict::Fail | RunVerdict::Error) && !opts.keep_going;
+        let stop =
+            matches!(r.verdict, RunVerdict::Fail | RunVerdict::Error) && opts.stop_on_failure;
         runs.push(r);
         if stop {
             break;

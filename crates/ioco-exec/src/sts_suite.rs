@@ -24,9 +24,9 @@
 //! error). The `model` path is relative to the current directory at generation time, or
 //! absolute.
 
-use crate::coverage::{run_purpose, PurposeRun};
+use crate::coverage::{passed_certain, run_purpose};
 use crate::{Progress, RunResult, RunVerdict};
-use ioco_symbolic::online::{GateValue, Sut, Timeouts};
+use ioco_symbolic::online::{GateValue, Sut};
 use ioco_symbolic::seg::{select_purposes, Purpose, Selection, Uncovered};
 use ioco_symbolic::system::SwitchId;
 use ioco_symbolic::{Checker, Move, SymbolicSpec, System};
@@ -283,8 +283,9 @@ pub struct ExecOptions<'a> {
     pub keep_going: bool,
     /// The seed of the session (recorded in every result).
     pub seed: u64,
-    /// The quiescence time-outs of the specification's states.
-    pub timeouts: &'a Timeouts,
+    /// The options whose quiescence time-outs apply (`quiescence_timeout`, and `timeouts` over
+    /// the specification's locations and gates).
+    pub waits: &'a crate::OnlineOptions,
     /// Called with every result as it is made.
     pub progress: &'a Progress,
 }
@@ -302,15 +303,17 @@ pub struct Execution {
 
 /// The record of a purpose run: the engine's, with the purpose's name, and a note when it
 /// passed with the reached state uncertain.
-fn verdict_result(index: usize, seed: u64, name: String, run: &PurposeRun) -> RunResult {
-    let mut r = crate::data_run::result_of(index, seed, &run.trace, &run.end);
+fn verdict_result(index: usize, seed: u64, name: String, mut r: RunResult) -> RunResult {
+    (r.run, r.seed) = (index, seed);
     r.test = Some(name);
-    if r.verdict == RunVerdict::Pass && run.candidates != 1 {
-        r.note = Some(format!(
-            "passed with {} candidate states at the end (not counted in the conservative a \
-             posteriori coverage)",
-            run.candidates
-        ));
+    match r.candidates {
+        Some(n) if r.verdict == RunVerdict::Pass && n != 1 => {
+            r.note = Some(format!(
+                "passed with {n} candidate states at the end (not counted in the conservative \
+                 a posteriori coverage)"
+            ))
+        }
+        _ => {}
     }
     r
 }
@@ -333,18 +336,19 @@ pub fn execute(
     'rounds: for round in 0..opts.rounds.max(1) {
         for (i, p) in purposes.iter().enumerate() {
             let start = Instant::now();
-            let run = run_purpose(tracker, p, sut, Some(opts.timeouts), rng);
+            let run = run_purpose(tracker, p, sut, Some(opts.waits), rng);
             let name = suite.purpose_title(i);
-            let mut r = verdict_result(results.len(), opts.seed, name, &run);
+            let certain = passed_certain(&run);
+            let mut r = verdict_result(results.len(), opts.seed, name, run);
             if round > 0 {
                 r.note = Some(match r.note.take() {
                     Some(n) => format!("round {}; {n}", round + 1),
                     None => format!("round {}", round + 1),
                 });
             }
-            if run.end.verdict == RunVerdict::Pass {
+            if r.verdict == RunVerdict::Pass {
                 covered_liberal.extend(p.switches());
-                if run.passed_certain() {
+                if certain {
                     covered.extend(p.switches());
                 }
             }

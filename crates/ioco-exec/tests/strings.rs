@@ -3,8 +3,9 @@
 //! passes, and one that gets the name rule wrong fails on a person whose initials decide it.
 
 use ioco_exec::engine::symbolic::run_online;
+use ioco_exec::{OnlineOptions, RunVerdict};
 use ioco_lang::ir::Value;
-use ioco_symbolic::online::{InProcessSut, OnlineOptions, RunVerdict, SpecSut};
+use ioco_symbolic::online::{InProcessSut, SpecSut};
 use ioco_symbolic::SymbolicSpec;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -64,9 +65,9 @@ fn spec() -> Arc<ioco_lang::ir::Spec> {
 #[test]
 fn lucky_people_online() {
     let opts = OnlineOptions {
-        steps: 40,
-        input_bias: 0.7,
-        timeouts: None,
+        depth: 40,
+        observe: 0.3,
+        ..OnlineOptions::default()
     };
     let name = ioco_lang::regex::Regex::parse(
         r#"In\?\(Person\((Male|Female),"[A-Z][a-z]*","[A-Z][a-z]*",.*"#,
@@ -80,8 +81,8 @@ fn lucky_people_online() {
             &opts,
             &mut ChaCha8Rng::seed_from_u64(seed),
         );
-        assert_eq!(r.verdict(), RunVerdict::Pass, "{:?}", r.trace);
-        let ins: Vec<&String> = r.trace.iter().filter(|l| l.starts_with("In?")).collect();
+        assert_eq!(r.verdict, RunVerdict::Pass, "{:?}", r.trace);
+        let ins: Vec<&str> = r.trace.iter().filter(|l| l.starts_with("In?")).collect();
         assert!(ins.len() >= 5, "{:?}", r.trace);
         for l in ins {
             assert!(name.is_match(l), "{l}");
@@ -97,7 +98,7 @@ fn lucky_people_online() {
             &opts,
             &mut ChaCha8Rng::seed_from_u64(seed),
         );
-        if r.verdict() == RunVerdict::Fail {
+        if r.verdict == RunVerdict::Fail {
             assert!(r.observed().unwrap().starts_with("Out!("), "{r:?}");
             failed = true;
             break;
@@ -115,9 +116,8 @@ fn dispatch_process_with_job_descriptions() {
     let spec = Arc::new(ioco_lang::parse_file(p).unwrap().entry().unwrap().clone());
     assert_eq!(spec.name, "DisPro10Open");
     let opts = OnlineOptions {
-        steps: 16,
-        input_bias: 0.5,
-        timeouts: None,
+        depth: 16,
+        ..OnlineOptions::default()
     };
     let job = ioco_lang::regex::Regex::parse(
         r#"Job\?\(JobData\([0-9]*[02468],"[A-Z]{2}[0-9][a-z]*",[1-9][0-9]*,[1-9][0-9]*\)\)"#,
@@ -134,7 +134,7 @@ fn dispatch_process_with_job_descriptions() {
             &opts,
             &mut ChaCha8Rng::seed_from_u64(seed),
         );
-        assert_eq!(r.verdict(), RunVerdict::Pass, "{:?}", r.trace);
+        assert_eq!(r.verdict, RunVerdict::Pass, "{:?}", r.trace);
         for l in r.trace.iter().filter(|l| l.starts_with("Job?")) {
             assert!(job.is_match(l), "{l}");
             jobs += 1;

@@ -18,9 +18,14 @@ use crate::arena::Assumption;
 use ioco_gen::{TestCase, Verdict, DELTA};
 use ioco_model::{Label, Lts, QuiescencePolicy, State};
 
-/// One complete run of a test case.
+/// One complete test run (tutorial Def. 5.4): the trace of the test case against the
+/// implementation LTS and the verdict of the leaf it reached. This is an evaluation inside the
+/// theory (every choice of an implementation LTS, no system under test, no time, no seed), not a
+/// run record: sessions against systems record their runs as `ioco_engine::RunResult`, whose
+/// verdict is `ioco_engine::RunVerdict`; here the verdict is the test case's leaf
+/// ([`Verdict`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Run {
+pub struct TestRun {
     /// The labels observed or executed, as users write them.
     pub trace: Vec<String>,
     /// The verdict.
@@ -53,13 +58,13 @@ struct Explorer<'a> {
     imp: &'a Lts,
     policy: QuiescencePolicy,
     resolve: Assumption,
-    runs: Vec<Run>,
+    runs: Vec<TestRun>,
     max_runs: usize,
 }
 
 impl Explorer<'_> {
     fn finish(&mut self, trace: &[String], verdict: Verdict, reason: Option<String>) {
-        let run = Run {
+        let run = TestRun {
             trace: trace.to_vec(),
             verdict,
             reason,
@@ -159,7 +164,7 @@ pub fn explore(
     policy: QuiescencePolicy,
     resolve: Assumption,
     max_runs: usize,
-) -> Vec<Run> {
+) -> Vec<TestRun> {
     let mut ex = Explorer {
         imp,
         policy,

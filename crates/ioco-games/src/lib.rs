@@ -54,7 +54,7 @@ pub use admissible::{
 };
 pub use arena::{Arena, ArenaBuilder, Assumption, Move};
 pub use attractor::{attractor, Solution};
-pub use exec::{explore, Run};
+pub use exec::{explore, TestRun};
 pub use goal::{Goal, GoalError};
 pub use joker::{joker_game, reachable_goal};
 pub use purpose::{purpose_test, Purpose, PurposeError, PurposeOptions, PurposeProduct};

@@ -20,11 +20,11 @@
 
 use ioco_exec::adapter::sim::{SimOptions, Simulator};
 use ioco_exec::adapter::Sut;
-use ioco_exec::data_session::{run_data_online, DataFactory, DataSessionOptions};
+use ioco_exec::data_session::{run_data_online, DataFactory};
 use ioco_exec::{OnlineOptions, RunVerdict};
 use ioco_lang::ir::Spec;
 use ioco_lang::translate::{to_lts_timed, Options};
-use ioco_symbolic::online::{self, GateValue, SpecSut};
+use ioco_symbolic::online::{GateValue, SpecSut};
 use ioco_symbolic::SymbolicSpec;
 use ioco_txs::corpus::{txs_files, with_companions};
 use rand_chacha::rand_core::SeedableRng;
@@ -188,20 +188,12 @@ fn symbolic(spec: &Arc<Spec>, steps: usize) -> Result<Session, String> {
                 as Box<dyn Sut<GateValue>>,
         )
     });
-    let opts = DataSessionOptions {
+    let opts = OnlineOptions {
         runs: 1,
         jobs: 1,
         seed: SEED,
-        shrink: false,
-        shrinking: Default::default(),
-        keep_going: false,
-        budget: None,
-        online: online::OnlineOptions {
-            steps,
-            ..Default::default()
-        },
-        progress: Default::default(),
-        shard: None,
+        depth: steps,
+        ..OnlineOptions::default()
     };
     let session = run_data_online(spec, |s| SymbolicSpec::with_z3(s.clone()), &factory, &opts)?;
     let run = ms(t);

@@ -6,15 +6,14 @@
 //! shrinking (Zeller's ddmin over the inputs) of `ioco test`/`ioco replay` with data.
 
 use crate::online::{
-    allowed_outputs, ddmin, fired, input_enabled, label, GateValue, OnlineOptions, Run, Shrunk,
-    Timeouts,
+    allowed_outputs, ddmin, fired, input_enabled, label, GateValue, OnlineOptions, SpecTimeouts,
 };
 use crate::system::SwitchId;
 use crate::tracker::Quiescence;
 use crate::{Step, SymbolicSpec};
 use ioco_engine::alg2::{self, Ended};
 use ioco_engine::replay::Replay;
-use ioco_engine::result::{Failure, RunVerdict};
+use ioco_engine::result::{Failure, RunResult, RunVerdict, Shrunk};
 use ioco_engine::select::{Choice, Event, Selection, Stop};
 use ioco_engine::shrinking::{Budget, ShrinkOptions};
 use ioco_engine::spec::{Quiet, Refusal, Specification};
@@ -26,28 +25,34 @@ use std::collections::BTreeSet;
 use std::time::Duration;
 
 /// An STS specification as the tester tracks it: the symbolic tracker, the trace (`water?(100)`,
-/// `coffee!(120)`, `δ`), the inputs given (what a replay sends) and the switches taken.
+/// `coffee!(120)`, `δ`), the inputs given (what a replay sends) and the switches taken. What a
+/// run leaves here beyond its record ([`Symbolic::result`]) is for the session: the inputs with
+/// their values (for shrinking) and the switches (for switch coverage).
 pub struct Symbolic<'s> {
     /// The tracker.
     pub spec: &'s mut SymbolicSpec,
-    /// Quiescence time-outs; `None`: the system's own.
-    pub timeouts: Option<&'s Timeouts>,
+    /// The options whose quiescence time-outs apply
+    /// ([`OnlineOptions::quiescence_timeout`], [`OnlineOptions::timeouts`] over STS states as
+    /// [`SpecTimeouts`] reads them); `None`: the system's own time-out.
+    pub waits: Option<&'s OnlineOptions>,
     /// The trace as written.
     pub trace: Vec<String>,
-    /// The inputs given, with their values.
+    /// The inputs given, with their values, in order (what a replay sends).
     pub inputs: Vec<GateValue>,
-    /// The switches of the spec taken (see [`Run::switches`]).
+    /// The switches of the spec taken by the run: of every move a given input or an allowed
+    /// output enabled in a candidate state (with a nondeterministic spec, every switch that may
+    /// have been taken; τ switches are not counted).
     pub switches: BTreeSet<SwitchId>,
-    /// When each step was seen (see [`Run::step_ms`]).
+    /// When each step was seen, in milliseconds since the run started (empty when not timed).
     pub step_ms: Vec<f32>,
 }
 
 impl<'s> Symbolic<'s> {
-    /// Track `spec`, waiting for quiescence as `timeouts` say.
-    pub fn new(spec: &'s mut SymbolicSpec, timeouts: Option<&'s Timeouts>) -> Symbolic<'s> {
+    /// Track `spec`, waiting for quiescence as `waits` say (`None`: the system's own time-out).
+    pub fn new(spec: &'s mut SymbolicSpec, waits: Option<&'s OnlineOptions>) -> Symbolic<'s> {
         Symbolic {
             spec,
-            timeouts,
+            waits,
             trace: Vec::new(),
             inputs: Vec::new(),
             switches: BTreeSet::new(),
@@ -59,15 +64,31 @@ impl<'s> Symbolic<'s> {
         label(&self.spec.sys.spec, g, v, mark)
     }
 
-    /// The run so far, ended by `end`, as `ioco-symbolic`'s [`Run`].
-    pub fn into_run(self, end: Ended) -> Run {
-        Run {
-            end,
-            trace: self.trace,
-            inputs: self.inputs,
-            switches: self.switches,
-            step_ms: self.step_ms,
+    /// The record of the run so far, ended by `end`: its trace, steps, step times and how it
+    /// ended (`run` and `seed` are 0, for the session to set).
+    pub fn result(&self, end: Ended) -> RunResult {
+        let mut r = RunResult::new(0, 0);
+        r.trace = self.trace.iter().collect();
+        r.steps = self.trace.len();
+        if self.step_ms.len() == self.trace.len() {
+            r.step_ms.clone_from(&self.step_ms);
         }
+        end.write(&mut r);
+        r
+    }
+
+    /// Runs one test (resets both sides first) with the selection `sel`, at most `steps`
+    /// steps, and returns its record ([`Symbolic::result`]); the inputs given and the
+    /// switches taken stay here.
+    pub fn run<L: Selection<Symbolic<'s>>>(
+        &mut self,
+        sel: &mut L,
+        sut: &mut dyn Sut<GateValue>,
+        steps: usize,
+        rng: &mut ChaCha8Rng,
+    ) -> RunResult {
+        let end = run_with(self, sel, sut, steps, rng);
+        self.result(end)
     }
 
     fn refused(&mut self, step: Step, observed: String) -> Result<(), Refusal> {
@@ -91,6 +112,7 @@ impl Specification for Symbolic<'_> {
         self.trace.clear();
         self.inputs.clear();
         self.switches.clear();
+        self.step_ms.clear();
         self.spec.reset()
     }
 
@@ -170,13 +192,16 @@ impl Specification for Symbolic<'_> {
     }
 
     fn timeout(&mut self) -> Option<Duration> {
-        let t = self.timeouts?;
+        let o = self.waits?;
+        let Some(t) = o.timeouts.as_deref() else {
+            return Some(o.quiescence_timeout);
+        };
         let last_input = self
             .trace
             .last()
             .filter(|l| l.contains('?'))
             .map(|l| gate_of(l));
-        Some(t.wait(self.spec, last_input.as_deref()))
+        Some(t.wait(self.spec, last_input.as_deref(), o.quiescence_timeout))
     }
 
     fn only_quiescence(&mut self) -> bool {
@@ -199,7 +224,8 @@ fn gate_of(label: &str) -> String {
 }
 
 /// The random selection with data: an input with probability `input_bias` when the tracker
-/// finds one (values chosen by the solver), else an observation.
+/// finds one (values chosen by the solver), else an observation (`input_bias` is
+/// `1 − OnlineOptions::observe`).
 ///
 /// Right after quiescence it gives an input, or stops when none can be given (never δ after δ).
 pub struct Biased {
@@ -309,33 +335,37 @@ impl Selection<Symbolic<'_>> for Menu {
 }
 
 /// Runs one online test with data choosing by [`Menu`] (TorXakis's random walk), at most
-/// `steps` steps (resets both sides first).
+/// `steps` steps (resets both sides first), waiting as `waits` say (`None`: the system's own
+/// time-out).
 pub fn run_online_menu(
     spec: &mut SymbolicSpec,
     sut: &mut dyn Sut<GateValue>,
     steps: usize,
-    timeouts: Option<&Timeouts>,
+    waits: Option<&OnlineOptions>,
     rng: &mut ChaCha8Rng,
-) -> Run {
-    let mut s = Symbolic::new(spec, timeouts);
-    let end = run_with(&mut s, &mut Menu::default(), sut, steps, rng);
-    s.into_run(end)
+) -> RunResult {
+    Symbolic::new(spec, waits).run(&mut Menu::default(), sut, steps, rng)
 }
 
-/// Runs one online test with data (resets both sides first).
+/// Runs one online test with data (resets both sides first): at most `opts.depth` steps, an
+/// input with probability `1 − opts.observe` where one can be given, waiting as `opts` say.
 pub fn run_online(
     spec: &mut SymbolicSpec,
     sut: &mut dyn Sut<GateValue>,
     opts: &OnlineOptions,
     rng: &mut ChaCha8Rng,
-) -> Run {
-    let mut s = Symbolic::new(spec, opts.timeouts.as_ref());
-    let mut sel = Biased {
-        input_bias: opts.input_bias,
-        quiet: false,
-    };
-    let end = run_with(&mut s, &mut sel, sut, opts.steps, rng);
-    s.into_run(end)
+) -> RunResult {
+    Symbolic::new(spec, Some(opts)).run(&mut Biased::of(opts), sut, opts.depth, rng)
+}
+
+impl Biased {
+    /// The selection of `opts`: an input with probability `1 − opts.observe`.
+    pub fn of(opts: &OnlineOptions) -> Biased {
+        Biased {
+            input_bias: 1.0 - opts.observe,
+            quiet: false,
+        }
+    }
 }
 
 fn run_with<'s, L: Selection<Symbolic<'s>>>(
@@ -357,48 +387,49 @@ fn run_with<'s, L: Selection<Symbolic<'s>>>(
     end
 }
 
-/// Replays recorded inputs ([`Replay`]), at most `max_steps` labels in all.
+/// Replays recorded inputs ([`Replay`]), at most `max_steps` labels in all, waiting as `waits`
+/// say (`None`: the system's own time-out).
 pub fn replay_inputs(
     spec: &mut SymbolicSpec,
     sut: &mut dyn Sut<GateValue>,
     inputs: &[GateValue],
     max_steps: usize,
-    timeouts: Option<&Timeouts>,
+    waits: Option<&OnlineOptions>,
     rng: &mut ChaCha8Rng,
-) -> Run {
-    let mut s = Symbolic::new(spec, timeouts);
-    let end = run_with(&mut s, &mut Replay::new(inputs), sut, max_steps, rng);
-    s.into_run(end)
+) -> RunResult {
+    Symbolic::new(spec, waits).run(&mut Replay::new(inputs), sut, max_steps, rng)
 }
 
-/// Shrinks failing run number `run` by [`ddmin`] over its recorded inputs (each candidate
-/// replayed with [`replay_inputs`] up to `shrinking.tries` times, for nondeterministic
-/// systems), then its values, within the bounds of `shrinking` ([`ioco_engine::shrinking`]; when one
-/// stops it, the shortest failing inputs so far are returned, [`Shrunk::stopped`] says why).
-/// `None` when even the full input sequence does not fail again.
+/// Shrinks failing run number `run` (its record `failed`, the inputs it gave with their values
+/// `inputs`) by [`ddmin`] over those inputs (each candidate replayed with [`replay_inputs`] up
+/// to `shrinking.tries` times, for nondeterministic systems), then its values, within the
+/// bounds of `shrinking` ([`ioco_engine::shrinking`]; when one stops it, the shortest failing
+/// inputs so far are returned, [`Shrunk::stopped`] says why). `None` when even the full input
+/// sequence does not fail again.
 #[allow(clippy::too_many_arguments)]
 pub fn shrink(
     spec: &mut SymbolicSpec,
     sut: &mut dyn Sut<GateValue>,
-    failed: &Run,
+    failed: &RunResult,
+    inputs: &[GateValue],
     run: usize,
     shrinking: &ShrinkOptions,
-    timeouts: Option<&Timeouts>,
+    waits: Option<&OnlineOptions>,
     rng: &mut ChaCha8Rng,
 ) -> Option<Shrunk> {
     let max_steps = failed.trace.len().max(8) * 2 + 16;
-    let mut budget = Budget::new(shrinking, run, failed.trace.len(), failed.inputs.len());
-    let mut best: Option<(Vec<GateValue>, Run)> = None;
+    let mut budget = Budget::new(shrinking, run, failed.trace.len(), inputs.len());
+    let mut best: Option<(Vec<GateValue>, RunResult)> = None;
     // the same failure: a Fail on an output of the same gate (or δ), not another fault
-    let gate = |r: &Run| r.trace.last().map(|l| gate_of(l));
+    let gate = |r: &RunResult| r.trace.last().map(gate_of);
     let failing_gate = gate(failed);
     let mut test = |cand: &[GateValue]| -> bool {
         for _ in 0..budget.tries() {
             if !budget.take() {
                 return false;
             }
-            let r = replay_inputs(spec, sut, cand, max_steps, timeouts, rng);
-            if r.verdict() == RunVerdict::Fail && gate(&r) == failing_gate {
+            let r = replay_inputs(spec, sut, cand, max_steps, waits, rng);
+            if r.verdict == RunVerdict::Fail && gate(&r) == failing_gate {
                 budget.replayed(Some(cand.len()));
                 let better = best.as_ref().is_none_or(|(b, _)| cand.len() <= b.len());
                 if better {
@@ -410,10 +441,10 @@ pub fn shrink(
         }
         false
     };
-    if !test(&failed.inputs) {
+    if !test(inputs) {
         return None;
     }
-    let mut cur = ddmin(failed.inputs.clone(), usize::MAX, &mut test);
+    let mut cur = ddmin(inputs.to_vec(), usize::MAX, &mut test);
     // Then the values: two neighbouring inputs of one gate with one integer each become one
     // input with their sum (`water?(4) water?(146)` → `water?(150)`), and every integer goes
     // towards 0 (bisection; a value the guards refuse is skipped by the replay, so the failure
@@ -467,8 +498,12 @@ pub fn shrink(
     let _ = cur;
     let (inputs, run) = best?;
     Some(Shrunk {
-        inputs,
-        run,
+        inputs: inputs
+            .iter()
+            .map(|(g, v)| label(&spec.sys.spec, g, v, "?"))
+            .collect(),
+        trace: run.trace,
+        failure: run.failure,
         replays: budget.replays,
         stopped: budget.stopped.clone(),
     })

@@ -11,7 +11,8 @@
 //! simulates the spec itself (a conforming SUT by construction, used in property tests). Real
 //! programs (child processes, TCP peers) are driven by `ioco_exec::data`.
 //!
-//! Also here: [`quiescence_wait`] (the time-out rule), [`allowed_outputs`] (what a Fail
+//! Also here: [`SpecTimeouts`] (the engine's one [`Timeouts`] over the locations and gates of
+//! an STS, read by the time-out rule [`quiescence_wait`]), [`allowed_outputs`] (what a Fail
 //! reports), [`never_started`] (status 127/126), [`ddmin`] (delta debugging), [`parse_value`]
 //! (the value syntax of the wire).
 
@@ -21,46 +22,67 @@ use crate::tracker::{Quiescence, Step, SymbolicSpec};
 use ioco_lang::ir::{Defs, Direction, Spec, Type, Value};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::VecDeque;
 use std::time::Duration;
 
 pub use ioco_engine::alg2::never_started;
 pub use ioco_engine::timeouts::quiescence_wait;
 
-pub use ioco_engine::{Ended, Observation, RunVerdict, Sent, Sut, SutError};
+pub use ioco_engine::{
+    Ended, Observation, OnlineOptions, RunResult, RunVerdict, Sent, Sut, SutError, Timeouts,
+};
 
-/// Quiescence time-outs of a spec with data: the rule of [`quiescence_wait`] over STS states.
-/// An observation waits the **maximum** of the `@timeout`s of the candidate states'
-/// locations, of the output gates possible there, and of the input gate it directly follows,
-/// over those that have one; else [`Timeouts::default`] (the model's `@timeout`, else the
-/// command line's).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Timeouts {
-    /// When nothing relevant has a time-out of its own.
-    pub default: Duration,
-    /// Per automaton, per location.
-    pub locations: Vec<Vec<Option<Duration>>>,
-    /// Per gate of the spec (root gate index).
-    pub gates: Vec<Option<Duration>>,
+/// The quiescence time-outs of a spec with data in the engine's one [`Timeouts`], read by the
+/// rule of [`quiescence_wait`] over STS states: [`Timeouts::states`] holds one entry per
+/// location, numbered over the automata in order (the first automaton's locations first, see
+/// [`location_index`]), [`Timeouts::labels`] one per gate as `System::gates` numbers them (the
+/// composite gates of `@sync` after the declared ones). An observation waits the **maximum** of
+/// the `@timeout`s of the candidate states' locations, of the output gates possible there, and
+/// of the input gate it directly follows, over those that have one; else the default
+/// ([`OnlineOptions::quiescence_timeout`](ioco_engine::OnlineOptions::quiescence_timeout): the
+/// model's `@timeout` ([`model_timeout`]), else the command line's).
+pub trait SpecTimeouts {
+    /// The spec's `@timeout`s of locations and gates (the model's own default is
+    /// [`model_timeout`]).
+    fn of_spec(spec: &Spec) -> Self;
+
+    /// Gives gate `name` (of `spec`, a trailing `?`/`!` ignored) the time-out `d`; an error
+    /// names the gates there are.
+    fn set_gate(&mut self, spec: &Spec, name: &str, d: Duration) -> Result<(), String>;
+
+    /// Gives the locations named `name` (`LOCATION` in any automaton, or `MODEL.LOCATION`)
+    /// the time-out `d`; false when `spec` has none of that name.
+    fn set_location(&mut self, spec: &Spec, name: &str, d: Duration) -> bool;
+
+    /// The wait before concluding quiescence in the tracker's current states, right after the
+    /// input `last_input` (if the last step was one); `default` where nothing has its own.
+    fn wait(&self, spec: &SymbolicSpec, last_input: Option<&str>, default: Duration) -> Duration;
 }
 
-impl Timeouts {
-    /// The spec's `@timeout`s; `default` where the model has none of its own.
-    pub fn of_spec(spec: &ioco_lang::ir::Spec, default: Duration) -> Timeouts {
+/// The model's own default time-out: the largest `@timeout` of its models, if any.
+pub fn model_timeout(spec: &Spec) -> Option<Duration> {
+    spec.automata.iter().filter_map(|a| a.timeout).max()
+}
+
+/// The index in [`Timeouts::states`] of location `loc` of automaton `aut` of `spec`.
+pub fn location_index(spec: &Spec, aut: usize, loc: usize) -> usize {
+    spec.automata[..aut]
+        .iter()
+        .map(|a| a.locations.len())
+        .sum::<usize>()
+        + loc
+}
+
+impl SpecTimeouts for Timeouts {
+    fn of_spec(spec: &Spec) -> Timeouts {
         Timeouts {
-            default: spec
+            states: spec
                 .automata
                 .iter()
-                .filter_map(|a| a.timeout)
-                .max()
-                .unwrap_or(default),
-            locations: spec
-                .automata
-                .iter()
-                .map(|a| a.locations.iter().map(|l| l.timeout).collect())
+                .flat_map(|a| a.locations.iter().map(|l| l.timeout))
                 .collect(),
             // the composite gates of `@sync` too, numbered as `System::gates`
-            gates: crate::system::visible_gates(spec)
+            labels: crate::system::visible_gates(spec)
                 .unwrap_or_else(|_| spec.gates.clone())
                 .iter()
                 .map(|g| g.timeout)
@@ -68,18 +90,11 @@ impl Timeouts {
         }
     }
 
-    /// Gives gate `name` (of `spec`, a trailing `?`/`!` ignored) the time-out `d`; an error
-    /// names the gates there are.
-    pub fn set_gate(
-        &mut self,
-        spec: &ioco_lang::ir::Spec,
-        name: &str,
-        d: Duration,
-    ) -> Result<(), String> {
+    fn set_gate(&mut self, spec: &Spec, name: &str, d: Duration) -> Result<(), String> {
         let name = name.trim().trim_end_matches(['?', '!']);
         match spec.gates.iter().position(|x| x.name == name) {
             Some(i) => {
-                self.gates[i] = Some(d);
+                self.labels[i] = Some(d);
                 Ok(())
             }
             None => {
@@ -89,14 +104,12 @@ impl Timeouts {
         }
     }
 
-    /// Gives the locations named `name` (`LOCATION` in any automaton, or `MODEL.LOCATION`)
-    /// the time-out `d`; false when `spec` has none of that name.
-    pub fn set_location(&mut self, spec: &ioco_lang::ir::Spec, name: &str, d: Duration) -> bool {
+    fn set_location(&mut self, spec: &Spec, name: &str, d: Duration) -> bool {
         let mut found = false;
         for (ai, a) in spec.automata.iter().enumerate() {
             for (li, loc) in a.locations.iter().enumerate() {
                 if name == loc.name || name == format!("{}.{}", a.name, loc.name) {
-                    self.locations[ai][li] = Some(d);
+                    self.states[location_index(spec, ai, li)] = Some(d);
                     found = true;
                 }
             }
@@ -104,16 +117,21 @@ impl Timeouts {
         found
     }
 
-    /// The wait before concluding quiescence in the tracker's current states, right after the
-    /// input `last_input` (if the last step was one).
-    pub fn wait(&self, spec: &SymbolicSpec, last_input: Option<&str>) -> Duration {
-        let gate = |g: u32| self.gates.get(g as usize).copied().flatten();
+    fn wait(&self, spec: &SymbolicSpec, last_input: Option<&str>, default: Duration) -> Duration {
+        let gate = |g: u32| self.labels.get(g as usize).copied().flatten();
+        // where each automaton's locations start in `states`
+        let mut offsets = Vec::with_capacity(spec.sys.spec.automata.len());
+        let mut at = 0;
+        for a in &spec.sys.spec.automata {
+            offsets.push(at);
+            at += a.locations.len();
+        }
         // a state is in one location per automaton: each may have a timeout of its own
         let states = spec.states().iter().flat_map(|q| {
             q.locs.iter().enumerate().map(|(i, &l)| {
-                self.locations
+                offsets
                     .get(i)
-                    .and_then(|ls| ls.get(l as usize))
+                    .and_then(|o| self.states.get(o + l as usize))
                     .copied()
                     .flatten()
             })
@@ -128,76 +146,12 @@ impl Timeouts {
                 .collect::<Vec<_>>()
         });
         let last_input = last_input.and_then(|g| spec.sys.gate(g)).and_then(gate);
-        quiescence_wait(states, outputs, last_input, self.default)
+        quiescence_wait(states, outputs, last_input, default)
     }
 }
 
 /// A gate value.
 pub type GateValue = (String, Vec<Value>);
-
-/// An online run.
-#[derive(Clone, Debug)]
-pub struct Run {
-    /// How it ended, as the engine says for every kind of run: the verdict; for a Fail the
-    /// failing observation (`coffee!(170)`, `δ`, `exit`, a malformed line), what the spec
-    /// allowed there (output switches with their guards and the candidate state, and `δ` when
-    /// quiescence was allowed) and why; for an Error or an Inconclusive why.
-    pub end: Ended,
-    /// The observed trace, `water?(100)`, `coffee!(120)`, `δ`.
-    pub trace: Vec<String>,
-    /// The inputs given, with their values, in order (what a replay sends).
-    pub inputs: Vec<GateValue>,
-    /// The switches of the spec taken by the run: of every move a given input or an allowed
-    /// output enabled in a candidate state (with a nondeterministic spec, every switch that may
-    /// have been taken; τ switches are not counted).
-    pub switches: BTreeSet<SwitchId>,
-    /// When each step of `trace` was seen, in milliseconds since the run started (empty when
-    /// not timed).
-    pub step_ms: Vec<f32>,
-}
-
-impl Run {
-    /// The verdict.
-    pub fn verdict(&self) -> RunVerdict {
-        self.end.verdict
-    }
-
-    /// Why: a Fail's reason, an Error's or an Inconclusive's explanation (empty for a Pass).
-    pub fn why(&self) -> &str {
-        self.end.why()
-    }
-
-    /// For a Fail: the failing observation.
-    pub fn observed(&self) -> Option<&str> {
-        self.end.failure.as_ref().map(|f| f.observed.as_str())
-    }
-
-    /// For a Fail: what the specification allowed there.
-    pub fn allowed(&self) -> &[String] {
-        self.end.failure.as_ref().map_or(&[], |f| &f.allowed)
-    }
-}
-
-/// Online testing parameters.
-#[derive(Clone, Debug)]
-pub struct OnlineOptions {
-    /// Number of inputs, outputs and quiescence observations.
-    pub steps: usize,
-    /// Probability of trying an input when one is possible.
-    pub input_bias: f64,
-    /// Quiescence time-outs; `None`: the system's own.
-    pub timeouts: Option<Timeouts>,
-}
-
-impl Default for OnlineOptions {
-    fn default() -> Self {
-        OnlineOptions {
-            steps: 100,
-            input_bias: 0.5,
-            timeouts: None,
-        }
-    }
-}
 
 /// A gate value as a label: `water?(100)`, `coffee!(120)`, `pad?`; a multi-label (a composite
 /// gate of `@sync`, [`crate::system::gate_label`]) as its parts joined by `|`:
@@ -469,19 +423,6 @@ pub fn ddmin<T: Clone>(
         cur.clear();
     }
     cur
-}
-
-/// The result of shrinking a failing run.
-#[derive(Clone, Debug)]
-pub struct Shrunk {
-    /// The inputs that still make the system fail.
-    pub inputs: Vec<GateValue>,
-    /// The failing replay of those inputs.
-    pub run: Run,
-    /// Replays used.
-    pub replays: usize,
-    /// Why shrinking stopped before it was done, if it did.
-    pub stopped: Option<String>,
 }
 
 /// Parses a value of a type as written by [`Value::display`] (`42`, `-1`, `true`, `Red`,

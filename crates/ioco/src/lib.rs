@@ -652,19 +652,20 @@ impl Test {
     #[cfg(feature = "symbolic")]
     fn symbolic(&self, target: &Target<'_>) -> Result<Report, Error> {
         use ioco_exec::data::{DataAdapter, DataTarget};
-        use ioco_exec::data_session::{run_data_online, DataFactory, DataSessionOptions};
+        use ioco_exec::data_session::{run_data_online, DataFactory};
+        use ioco_symbolic::online::SpecTimeouts;
         use ioco_symbolic::SymbolicSpec;
         let spec = self.model.spec.clone();
         // the engine refuses some models (multi-actions): say so before running
         SymbolicSpec::with_z3(spec.clone()).map_err(|e| Error(format!("{}: {e}", spec.name)))?;
-        let mut timeouts = online::Timeouts::of_spec(&spec, self.fallback(target));
-        if let Some(t) = self.timeout {
-            timeouts.default = t;
-        }
+        let mut timeouts = ioco_exec::Timeouts::of_spec(&spec);
+        let default = self.timeout.unwrap_or_else(|| {
+            online::model_timeout(&spec).unwrap_or_else(|| self.fallback(target))
+        });
         let gates: Vec<String> = spec.gates.iter().map(|g| g.name.clone()).collect();
         for (name, d) in self.overrides("gate", &gates)? {
             if let Some(i) = spec.gates.iter().position(|g| g.name == name) {
-                timeouts.gates[i] = Some(d);
+                timeouts.labels[i] = Some(d);
             }
         }
         let mut locations = Vec::new();
@@ -675,15 +676,8 @@ impl Test {
             }
         }
         for (name, d) in self.overrides("location", &locations)? {
-            for (ai, a) in spec.automata.iter().enumerate() {
-                for (li, l) in a.locations.iter().enumerate() {
-                    if name == l.name || name == format!("{}.{}", a.name, l.name) {
-                        timeouts.locations[ai][li] = Some(d);
-                    }
-                }
-            }
+            timeouts.set_location(&spec, &name, d);
         }
-        let default = timeouts.default;
         let factory: DataFactory = match target {
             Target::Component(make) => {
                 // `DataFactory` is 'static: the components of the workers are made here,
@@ -713,8 +707,7 @@ impl Test {
                 })
             }
         };
-        let in_process = matches!(target, Target::Component(_));
-        let opts = DataSessionOptions {
+        let opts = ioco_exec::OnlineOptions {
             runs: self.runs,
             jobs: self.jobs,
             seed: self.seed,
@@ -725,15 +718,12 @@ impl Test {
                 tries: 2,
                 ..Default::default()
             },
-            keep_going: self.keep_going,
-            budget: None,
-            online: online::OnlineOptions {
-                steps: self.steps,
-                input_bias: 0.5,
-                timeouts: (!in_process).then_some(timeouts),
-            },
-            progress: Default::default(),
-            shard: None,
+            stop_on_failure: !self.keep_going,
+            depth: self.steps,
+            quiescence_timeout: default,
+            // (a component in process answers at once: it takes no time-outs)
+            timeouts: Some(Arc::new(timeouts)),
+            ..ioco_exec::OnlineOptions::default()
         };
         let values = self.values.unwrap_or_default();
         let picking = move |s: &Arc<Spec>| {

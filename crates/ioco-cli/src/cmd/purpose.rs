@@ -99,16 +99,14 @@ pub fn run_test(args: Args, purpose_path: &Path) -> Result<Outcome> {
     );
     let timeout = Duration::from_millis(args.sut.timeout_ms());
     let t0 = Instant::now();
-    let deadline = args
-        .time_budget
-        .map(|b| Instant::now() + Duration::from_secs_f64(b));
-    let opts = ioco_exec::purpose::PurposeRunOptions {
+    let opts = ioco_exec::OnlineOptions {
         runs: args.runs,
         depth: args.depth,
-        timeout,
+        quiescence_timeout: timeout,
         retries: args.sut.retries,
-        keep_going: args.keep_going,
-        deadline,
+        stop_on_failure: !args.keep_going,
+        time_budget: args.time_budget.map(Duration::from_secs_f64),
+        ..ioco_exec::OnlineOptions::default()
     };
     let runs = match factory(0) {
         Err(e) => {
@@ -311,16 +309,14 @@ fn run_symbolic_in<D: ioco_stg::Domain>(
         g.product.locations.len()
     );
     let t0 = Instant::now();
-    let deadline = args
-        .time_budget
-        .map(|b| Instant::now() + Duration::from_secs_f64(b));
-    let opts = ioco_exec::purpose::PurposeRunOptions {
+    let opts = ioco_exec::OnlineOptions {
         runs: args.runs,
         depth: args.depth,
-        timeout: Duration::from_millis(args.sut.timeout_ms()),
+        quiescence_timeout: Duration::from_millis(args.sut.timeout_ms()),
         retries: args.sut.retries,
-        keep_going: args.keep_going,
-        deadline,
+        stop_on_failure: !args.keep_going,
+        time_budget: args.time_budget.map(Duration::from_secs_f64),
+        ..ioco_exec::OnlineOptions::default()
     };
     let runs = match factory(seed) {
         Err(e) => {

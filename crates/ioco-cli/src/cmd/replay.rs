@@ -214,7 +214,8 @@ fn run_data(args: Args, spec: Arc<Spec>) -> Result<Outcome> {
     let mut tracker = ioco_exec::data_session::tracker(&spec)
         .map_err(|e| miette!("{}: {e}", args.model.display()))?;
     let factory = args.sut.data_factory(&spec)?;
-    let timeouts = args.sut.data_timeouts(&spec)?;
+    let mut waits = ioco_exec::OnlineOptions::default();
+    args.sut.data_timeouts(&spec)?.apply(&mut waits);
     let mut sut = factory(recorded.seed).map_err(|e| miette!("{e}"))?;
     errln!(
         "ioco replay: run {} (seed {}), {} inputs with data (symbolic engine)",
@@ -225,15 +226,15 @@ fn run_data(args: Args, spec: Arc<Spec>) -> Result<Outcome> {
     let t0 = Instant::now();
     let max_steps = recorded.trace.len().max(8) * 2 + 16;
     let mut rng = ChaCha8Rng::seed_from_u64(recorded.seed);
-    let run = ioco_exec::engine::symbolic::replay_inputs(
+    let mut r = ioco_exec::engine::symbolic::replay_inputs(
         &mut tracker,
         sut.as_mut(),
         &inputs,
         max_steps,
-        Some(&timeouts),
+        Some(&waits),
         &mut rng,
     );
-    let mut r = ioco_exec::data_run::to_result(&run, recorded.run, recorded.seed);
+    (r.run, r.seed) = (recorded.run, recorded.seed);
     if !args.report.step_times() {
         r.step_ms.clear();
     }
@@ -243,22 +244,16 @@ fn run_data(args: Args, spec: Arc<Spec>) -> Result<Outcome> {
     }
     if args.shrinking.shrink && r.verdict == RunVerdict::Fail {
         let mut rng = ChaCha8Rng::seed_from_u64(recorded.seed ^ 0x5421);
-        if let Some(sh) = ioco_exec::engine::symbolic::shrink(
+        r.shrunk = ioco_exec::engine::symbolic::shrink(
             &mut tracker,
             sut.as_mut(),
-            &run,
+            &r,
+            &inputs,
             recorded.run,
             &args.shrinking.options(true),
-            Some(&timeouts),
+            Some(&waits),
             &mut rng,
-        ) {
-            r.shrunk = Some(ioco_exec::data_run::shrunk_result(
-                &spec,
-                &sh,
-                recorded.run,
-                recorded.seed,
-            ));
-        }
+        );
     }
     r.duration_ms = t0.elapsed().as_secs_f64() * 1e3;
     not_reproduced(&recorded, &mut r);

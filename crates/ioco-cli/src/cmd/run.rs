@@ -240,7 +240,8 @@ fn run_sts(
     let mut sut = factory(seed).map_err(|e| miette!("{e}"))?;
     // the quiescence time-out of the state the specification is in (sound: a late allowed
     // output is never read as δ)
-    let timeouts = args.sut.data_timeouts(&spec)?;
+    let mut waits = ioco_exec::OnlineOptions::default();
+    args.sut.data_timeouts(&spec)?.apply(&mut waits);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let (progress, bar) = super::progress(purposes.len() * args.repetitions.unwrap_or(1).max(1));
     super::partial_reports(&args.report, "suite", seed, &model);
@@ -249,7 +250,7 @@ fn run_sts(
         rounds: args.repetitions.unwrap_or(1).max(1),
         keep_going: args.keep_going,
         seed,
-        timeouts: &timeouts,
+        waits: &waits,
         progress: &progress,
     };
     let done = execute(

@@ -17,7 +17,7 @@ use ioco_exec::data_session::DataFactory;
 use ioco_exec::{OnlineOptions, RunVerdict, Summary, SutError};
 use ioco_lang::ir::Spec;
 use ioco_model::Lts;
-use ioco_symbolic::online::{GateValue, SpecSut, Sut as DataSut, Timeouts as DataTimeouts};
+use ioco_symbolic::online::{GateValue, SpecSut, SpecTimeouts, Sut as DataSut};
 use ioco_symbolic::SymbolicSpec;
 use miette::{miette, IntoDiagnostic, Result};
 use rand::SeedableRng;
@@ -677,14 +677,16 @@ impl SutArgs {
     /// The quiescence time-outs of a session with data: the model's `@timeout`s (model, gates,
     /// locations), `--timeout` overriding the model's, overridden by `--timeout-gate NAME=MS`
     /// and `--timeout-location [MODEL.]LOCATION=MS`; combined by the rule of
-    /// `ioco_symbolic::online::Timeouts` (the maximum over what applies).
-    pub fn data_timeouts(&self, spec: &Spec) -> Result<DataTimeouts> {
+    /// `ioco_symbolic::online::SpecTimeouts` (the maximum over what applies).
+    pub fn data_timeouts(&self, spec: &Spec) -> Result<Timing> {
         let sut = self;
-        let mut t = DataTimeouts::of_spec(spec, Duration::from_millis(sut.timeout_ms()));
-        if let Some(ms) = sut.timeout {
-            // An explicit `--timeout` overrides the model's own `@timeout`.
-            t.default = Duration::from_millis(ms);
-        }
+        let mut t = ioco_exec::Timeouts::of_spec(spec);
+        // An explicit `--timeout` overrides the model's own `@timeout`.
+        let default = match sut.timeout {
+            Some(ms) => Duration::from_millis(ms),
+            None => ioco_symbolic::online::model_timeout(spec)
+                .unwrap_or(Duration::from_millis(sut.timeout_ms())),
+        };
         let split = |opt: &str, g: &str| -> Result<(String, Duration)> {
             let (name, v) = g
                 .rsplit_once('=')
@@ -715,7 +717,10 @@ impl SutArgs {
                 ));
             }
         }
-        Ok(t)
+        Ok(Timing {
+            default,
+            timeouts: Some(Arc::new(t)),
+        })
     }
 
     pub fn factory(&self, spec: &Lts) -> Result<Factory> {

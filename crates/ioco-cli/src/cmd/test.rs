@@ -20,11 +20,10 @@
 pub use super::args::{StrategyArg, TestArgs as Args};
 use super::sut::{base_options, load_timed, seed_or_clock};
 use super::Outcome;
-use ioco_exec::data_session::{self, run_data_online, DataSessionOptions};
+use ioco_exec::data_session::{self, run_data_online};
 use ioco_exec::{OnlineOptions, Summary};
 use ioco_gen::StrategySpec;
 use ioco_lang::ir::Spec;
-use ioco_symbolic::online;
 use miette::{miette, Result};
 use std::sync::Arc;
 use std::time::Duration;
@@ -171,23 +170,21 @@ fn run_symbolic(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
     super::partial_reports(&args.report, "online", seed, &args.model);
     let jobs = args.jobs.max(1).min(args.runs.max(1));
     let t0 = Instant::now();
-    let timeouts = args.sut.data_timeouts(&spec)?;
-    let opts = DataSessionOptions {
+    let mut opts = OnlineOptions {
         runs: args.runs,
         jobs,
         seed,
         shrink: args.shrinking.shrink,
         shrinking: args.shrinking.options(true),
-        keep_going: args.keep_going,
-        budget: args.time_budget.map(Duration::from_secs_f64),
-        online: online::OnlineOptions {
-            steps: args.depth,
-            input_bias: 1.0 - super::observe(args.observe)?,
-            timeouts: Some(timeouts),
-        },
+        stop_on_failure: !args.keep_going,
+        time_budget: args.time_budget.map(Duration::from_secs_f64),
+        depth: args.depth,
+        observe: super::observe(args.observe)?,
         progress,
         shard: args.shard,
+        ..OnlineOptions::default()
     };
+    args.sut.data_timeouts(&spec)?.apply(&mut opts);
     let values = args.values.unwrap_or_default();
     let picking = move |s: &Arc<Spec>| {
         data_session::tracker(s).map(|mut t| {
