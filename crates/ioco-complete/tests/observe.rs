@@ -68,8 +68,11 @@ fn random(
 /// (thesis Def. 2.17 equivalence). Every suspension automaton of an LTS has this (after δ the
 /// state is quiescent with a δ self-loop, tutorial Def. 4.8); the thesis' SA domain does not
 /// require it (thesis L1841–1862). n-complete access sequences never contain δδ (#13 item 8),
-/// so a suite is n-complete for the implementations and specifications that have it, not for
-/// the thesis' whole domain (see `a_second_quiescence_that_changes_state_is_outside_the_domain`).
+/// so a suite is n-complete for the implementations that have it, not for the thesis' whole
+/// domain (see `a_second_quiescence_that_changes_state_is_outside_the_domain`). Specifications
+/// need not have it: the random ones here often do not, and 6 000 cases with
+/// `PROPTEST_CASES=6000` found no miss (the nested suites of their compatible δ states test
+/// what a δδ would reach).
 fn delta_stable(l: &Lts) -> bool {
     let sa = Sa::from_lts(l).unwrap();
     let Some(d) = sa.local(Label::DELTA) else {
@@ -98,7 +101,9 @@ proptest! {
     /// input-enabled implementations of at most `n` states whose outputs include one the
     /// specification never names: the suite is empty only if every such implementation
     /// conforms (never, here: the suite observes after ε), it fails every non-conforming
-    /// implementation, and it never fails a conforming one.
+    /// implementation in which δ after δ changes nothing (`delta_stable`, the domain of
+    /// δδ-free access sequences), and it never fails a conforming one (nor any other with a
+    /// fail leaf that is no counterexample).
     #[test]
     fn n_complete_observes_where_only_quiescence_is_allowed(
         seed in any::<u64>(), n in 1usize..4, ni in 1usize..3, outs in 0usize..2, p_impl_out in 0.05f64..0.5,
@@ -127,8 +132,9 @@ proptest! {
         }
         let imp = build(&ia, m, &imp_t);
         let ok = conforms(&imp, &spec);
-        // the domain the suite is complete for: δδ behaves as δ in both (see `delta_stable`)
-        let in_domain = delta_stable(&imp) && delta_stable(&spec);
+        // the domain the suite is complete for: δδ behaves as δ in the implementation (see
+        // `delta_stable`; at least three quarters of the non-conforming implementations here)
+        let in_domain = delta_stable(&imp);
         for flatten in [false, true] {
             let opts = NCompleteOptions { max_tests: 5_000, flatten_nested: flatten, ..Default::default() };
             let suite = match n_complete(&spec, n, &opts) {
