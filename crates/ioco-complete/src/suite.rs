@@ -11,6 +11,11 @@
 //!   `T(q ∧ q', n)`, run after `σ`, whose `fail` means "distinguished"
 //!   ([`SuiteRole::Distinguishing`]; thesis Ex. 2.39).
 //!
+//! Access sequences never contain δδ (#13 item 8), so the suite is n-complete for
+//! implementations in which δ right after δ changes nothing (every suspension automaton of an
+//! LTS), not for the thesis' whole SA domain, where a second δ may reach a state with an output
+//! (`tests/observe.rs::a_second_quiescence_that_changes_state_is_outside_the_domain`).
+//!
 //! The recursion through merges is not known to terminate (thesis L3368–3408): below
 //! [`NCompleteOptions::max_depth`] nested levels the nested suite is `U(q ∧ q', n)` instead,
 //! which is n-complete too (thesis Cor. 2.44); above it, each nested suite is whichever of
