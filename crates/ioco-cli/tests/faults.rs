@@ -85,6 +85,32 @@ fn a_sut_that_closes_its_standard_output_is_judged() {
 }
 
 #[test]
+fn a_sut_that_closes_its_standard_input_is_said_to_have_closed_its_input() {
+    // Closes stdin at once and keeps running with its stdout open: the first input cannot be
+    // written, a Fail (it stops accepting inputs: input-enabledness), and the reason names the
+    // stream that was closed (#35: it was called its output).
+    let sut = "sh -c 'exec <&-; sleep 600'";
+    let (code, text, took) = test(
+        sut,
+        &[
+            "--runs",
+            "1",
+            "--steps",
+            "5",
+            "--timeout",
+            "300",
+            "--quiescence",
+            "timeout",
+        ],
+    );
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("closed its standard input"), "{text}");
+    assert!(text.contains("input-enabledness"), "{text}");
+    assert!(!text.contains("closed its standard output"), "{text}");
+    assert!(took < BOUND);
+}
+
+#[test]
 fn a_sut_that_ignores_sigterm_is_still_stopped() {
     // Traps SIGTERM and SIGHUP, answers like a correct machine: the run passes, and every
     // restart kills it (SIGKILL cannot be trapped).

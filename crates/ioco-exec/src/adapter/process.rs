@@ -302,6 +302,18 @@ impl Marked {
         }
     }
 
+    /// Which of its standard streams a process that is still running closed, as far as
+    /// `/proc/PID/fd` says: its standard input (our write to it failed), else its standard
+    /// output (our read of it ended).
+    fn closed_stream(&self) -> &'static str {
+        let fd0 = format!("/proc/{}/fd/0", self.child.id());
+        if cfg!(target_os = "linux") && std::fs::read_link(fd0).is_err() {
+            "standard input"
+        } else {
+            "standard output"
+        }
+    }
+
     /// The exit status, waiting up to `wait` for the process to end; kills it if it does not.
     pub(crate) fn status(&mut self, wait: Duration) -> String {
         let deadline = Instant::now() + wait;
@@ -319,8 +331,9 @@ impl Marked {
                     std::thread::sleep(Duration::from_millis(2))
                 }
                 _ => {
+                    let closed = self.closed_stream();
                     self.kill();
-                    return "closed its standard output (and was killed)".into();
+                    return format!("closed its {closed} (and was killed)");
                 }
             }
         }
