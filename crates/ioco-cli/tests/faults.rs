@@ -88,8 +88,9 @@ fn a_sut_that_closes_its_standard_output_is_judged() {
 fn a_sut_that_closes_its_standard_input_is_said_to_have_closed_its_input() {
     // Closes stdin at once and keeps running with its stdout open: the first input cannot be
     // written, a Fail (it stops accepting inputs: input-enabledness), and the reason names the
-    // stream that was closed (#35: it was called its output). 20 steps: should the shell still be starting when the
-    // first input is written (a loaded machine), a later input meets the closed pipe.
+    // stream that was closed (#35: it was called its output). 20 steps: should the shell
+    // still be starting when the first input is written (a loaded machine), a later input
+    // meets the closed pipe.
     let sut = "sh -c 'exec <&-; sleep 600'";
     let (code, text, took) = test(
         sut,
