@@ -853,7 +853,7 @@ impl ReportArgs {
         let recorded;
         let summary = if summary.replay_options.is_empty() {
             let mut s = summary.clone();
-            s.replay_options = super::picture::replay_options();
+            s.replay_options = replay_options();
             recorded = s;
             &recorded
         } else {
@@ -1218,5 +1218,124 @@ impl QuiescenceArg {
             QuiescenceArg::Timeout => "timeout",
             QuiescenceArg::Marker => "marker",
         }
+    }
+}
+
+/// The options of this process's command line that `ioco replay` needs to replay one of its
+/// runs against the same system, as given and in their order: every option of
+/// [`SutArgs`] (the system under test and how to talk to it: `--sut`, `--tcp`,
+/// `--quiescence-marker`, time-outs, `--mealy`, `--map`, `--json-lines`, `--cnect`, ...),
+/// `--engine`/`--symbolic` and the model's `--entry`/`--with`. Recorded in the results
+/// (`Summary::replay_options`) for the replay command of the reports.
+pub fn replay_options() -> Vec<String> {
+    replay_options_of(std::env::args().skip(1))
+}
+
+fn replay_options_of(argv: impl Iterator<Item = String>) -> Vec<String> {
+    use clap::Args as _;
+    let sut = SutArgs::augment_args(clap::Command::new("sut"));
+    // (long names with their aliases, short, takes a value)
+    let mut kept: Vec<(Vec<String>, Option<char>, bool)> = sut
+        .get_arguments()
+        .filter(|a| !a.is_positional())
+        .map(|a| {
+            let mut longs: Vec<String> = a.get_long().into_iter().map(String::from).collect();
+            longs.extend(
+                a.get_all_aliases()
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(String::from),
+            );
+            (longs, a.get_short(), a.get_action().takes_values())
+        })
+        .collect();
+    for (long, value) in [
+        ("engine", true),
+        ("symbolic", false),
+        ("entry", true),
+        ("with", true),
+    ] {
+        kept.push((vec![long.to_string()], None, value));
+    }
+    let argv: Vec<String> = argv.collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < argv.len() {
+        let a = &argv[i];
+        i += 1;
+        if a == "--" {
+            break;
+        }
+        let found = if let Some(long) = a.strip_prefix("--") {
+            let name = long.split('=').next().unwrap_or_default();
+            kept.iter()
+                .find(|(longs, _, _)| longs.iter().any(|l| l == name))
+                .map(|k| (k, long.contains('=')))
+        } else if let Some(short) = a.strip_prefix('-').filter(|s| s.chars().count() >= 1) {
+            let c = short.chars().next();
+            kept.iter()
+                .find(|(_, s, _)| s.is_some() && *s == c)
+                .map(|k| (k, short.chars().count() > 1))
+        } else {
+            None
+        };
+        // an option the replay does not need is left out (with its value, when it is the
+        // next argument: values are never taken for options)
+        if let Some(((_, _, takes_value), inline)) = found {
+            out.push(a.clone());
+            if *takes_value && !inline && i < argv.len() {
+                out.push(argv[i].clone());
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn replay_options_keep_what_a_replay_needs() {
+        let argv = [
+            "test",
+            "--entry",
+            "Main",
+            "m.ioco",
+            "--sut",
+            "./sut --ack",
+            "--runs",
+            "5",
+            "--quiescence-marker",
+            "#quiet",
+            "--timeout=300",
+            "--html",
+            "r.html",
+            "--mealy",
+            "--engine",
+            "explicit",
+            "--seed",
+            "7",
+            "--shrink",
+            "--timeout-gate",
+            "water=20",
+        ]
+        .map(String::from);
+        assert_eq!(
+            super::replay_options_of(argv.into_iter()),
+            [
+                "--entry",
+                "Main",
+                "--sut",
+                "./sut --ack",
+                "--quiescence-marker",
+                "#quiet",
+                "--timeout=300",
+                "--mealy",
+                "--engine",
+                "explicit",
+                "--timeout-gate",
+                "water=20"
+            ]
+        );
     }
 }
