@@ -448,6 +448,14 @@ fn tcp_derived_from_rfc_793_rows() {
         t31,
         (70, 27, 6, 2, 18, "1.42", "1.33"),
     );
+    let printed = &["--alg5-as-printed", "--non-enabling", "every-child"];
+    check(
+        TCP_RFC,
+        None,
+        printed,
+        t31,
+        (70, 45, 5, 2, 20, "1.33", "1.29"),
+    );
 }
 
 #[test]
@@ -467,6 +475,21 @@ fn le_derived_rows() {
         EVERY,
         t31,
         (600, 201, 7, 140, 140, "1.56", "3.83"),
+    );
+    // Alg. 5 as printed (the first Table 3.2 of docs/experiments.md), both rules.
+    check(
+        LE_DERIVED,
+        Some("LE3Center"),
+        &["--alg5-as-printed"],
+        t31,
+        (600, 149, 7, 0, 170, "1.34", "1.60"),
+    );
+    check(
+        LE_DERIVED,
+        Some("LE3Center"),
+        &["--alg5-as-printed", "--non-enabling", "every-child"],
+        t31,
+        (600, 201, 7, 0, 120, "1.39", "1.67"),
     );
     // Thesis LE-3Side: 147, 8, 10, 364, 96, 268; 946, 8443, 9, 202, 1.04, 1.06.
     let t31 = (192, 8, 10, 545, 166, 379);
@@ -489,6 +512,13 @@ fn le_4_derived_row() {
         &[],
         t31,
         (21380, 1561, 11, 8000, 8000, "1.74", "11.32"),
+    );
+    check(
+        LE_DERIVED,
+        Some("LE4"),
+        &["--alg5-as-printed"],
+        t31,
+        (21380, 1561, 11, 0, 7460, "1.34", "1.68"),
     );
 }
 
@@ -514,7 +544,7 @@ fn le_derived_is_the_fitted_model_with_both_open_choices_the_other_way() {
 }
 
 #[test]
-#[ignore = "slow in a debug build: cargo test --release -p ioco-cli --test thesis_benchmarks -- --ignored"]
+#[ignore = "6 s with the test profile, minutes in a debug build: cargo test --release -p ioco-cli --test thesis_benchmarks -- --ignored"]
 fn le_4_derived_with_the_thesis_splitting_rule() {
     let t31 = (1736, 9, 11, 7428, 3024, 4404);
     check(
@@ -523,5 +553,12 @@ fn le_4_derived_with_the_thesis_splitting_rule() {
         EVERY,
         t31,
         (21380, 31025, 11, 6300, 6300, "1.62", "10.43"),
+    );
+    check(
+        LE_DERIVED,
+        Some("LE4"),
+        &["--alg5-as-printed", "--non-enabling", "every-child"],
+        t31,
+        (21380, 31025, 11, 0, 5660, "1.44", "1.81"),
     );
 }
