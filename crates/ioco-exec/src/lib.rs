@@ -34,9 +34,10 @@
 //! std::process::exit(summary.verdict.exit_code());
 //! ```
 
-pub mod adapter;
+/// The systems under test, in their own crate (`ioco-sut`); kept here under their old path.
+pub use ioco_sut as adapter;
 pub mod coverage;
-pub mod data;
+pub use ioco_sut::data;
 pub mod data_session;
 pub mod engine;
 pub use ioco_engine::{fairness, options, result, shard, shrinking, tester, timeouts, trace};
