@@ -5,22 +5,23 @@
 //! * [`result`]: what runs produce ([`RunResult`], [`Summary`]), serde-serialisable;
 //! * [`trace`]: the trace of a run ([`Trace`]), labels as written, stored as indices into a
 //!   table of texts shared by the runs of a tester;
-//! * [`adapter`]: the [`Sut`] trait and its implementations: child process
-//!   ([`adapter::process`]), TCP ([`adapter::tcp`]), model simulator ([`adapter::sim`]),
-//!   in-process Rust components ([`adapter::inproc`]); the wire format ([`adapter::wire`]);
+//! * [`adapter`]: the crate `ioco-sut` under its old path: the [`Sut`] trait and its
+//!   implementations: child process ([`adapter::process`]), TCP ([`adapter::tcp`]), model
+//!   simulator ([`adapter::sim`]), in-process Rust components ([`adapter::inproc`]); the wire
+//!   format ([`adapter::wire`]);
 //! * [`online`]: on-the-fly testing, tutorial Alg. 2 ([`run_online`], [`test_component`]);
 //! * [`suite`]: running stored test suites (note §2.4) ([`run_suite`]);
 //! * [`replay`]: replaying recorded traces and shrinking failures by delta debugging;
-//! * [`data`]: processes and TCP peers as systems under test with data (gate values), for
-//!   the symbolic engine of `ioco-symbolic`;
+//! * [`data`] (`ioco_sut::data`): processes and TCP peers as systems under test with data
+//!   (gate values), for the symbolic engine of `ioco-symbolic`;
 //! * [`timeouts`]: how long to wait before concluding quiescence (per state and label);
 //! * [`tester`]: the shared bookkeeping of a run and the verdict rules for misbehaving SUTs.
 //!
 //! Typical use (the CLI does the same):
 //!
 //! ```no_run
-//! use ioco_exec::adapter::process::{ProcessAdapter, ProcessConfig};
-//! use ioco_exec::adapter::Sut;
+//! use ioco_sut::process::{ProcessAdapter, ProcessConfig};
+//! use ioco_sut::Sut;
 //! use ioco_exec::online::{run_online, OnlineOptions};
 //! # let spec: ioco_model::Lts = unimplemented!();
 //! let mut cfg = ProcessConfig::from_command_line("./coffee-machine --faulty").unwrap();
