@@ -253,7 +253,7 @@ fn main() -> ExitCode {
                      again quits at once)"
                 );
                 ioco_learn::stop::stop();
-                ioco_exec::adapter::process::stop_all();
+                ioco_sut::process::stop_all();
                 return;
             }
             // The first Ctrl-C while a failing run is being shrunk stops the shrinking only: the
@@ -268,11 +268,11 @@ fn main() -> ExitCode {
                      (Ctrl-C again quits at once)"
                 );
                 ioco_exec::shrinking::interrupt();
-                ioco_exec::adapter::process::stop_all();
+                ioco_sut::process::stop_all();
                 return;
             }
             INTERRUPTING.store(true, std::sync::atomic::Ordering::SeqCst);
-            let n = ioco_exec::adapter::process::stop_all();
+            let n = ioco_sut::process::stop_all();
             errln!("ioco: interrupted; stopped {n} system(s) under test");
             if let Some(runs) = cmd::write_partial_reports() {
                 errln!("ioco: wrote the reports of the {runs} run(s) finished, marked interrupted");
@@ -356,8 +356,8 @@ fn main() -> ExitCode {
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     // Descendants of SUTs that left their process group and escaped a sweep while in the
-    // middle of an exec (see `ioco_exec::adapter::process`).
-    ioco_exec::adapter::process::sweep_all();
+    // middle of an exec (see `ioco_sut::process`).
+    ioco_sut::process::sweep_all();
     match result {
         Ok(outcome) => outcome.exit_code(),
         Err(report) => {

@@ -1,6 +1,6 @@
 //! No process outlives `ioco`: not a SUT's daemonised grandchild (`setsid`, which leaves the
 //! SUT's process group), and not the SUT of a tester killed with SIGKILL (which can run no
-//! clean-up). Linux guarantees; see `ioco_exec::adapter::process`.
+//! clean-up). Linux guarantees; see `ioco_sut::process`.
 
 #![cfg(target_os = "linux")]
 

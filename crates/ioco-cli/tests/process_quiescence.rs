@@ -340,7 +340,7 @@ fn a_tcp_server_answering_twice_fails() {
 /// the δ after each answer established by the process. (The probe once read both ends' rows
 /// of `/proc/net/tcp` in one pass and took the answer, sent by the kernel's timer between
 /// the two rows, for δ in about one run in ten: a false Fail. See `ProcessProbe::tcp` and the
-/// stress harness `ioco-exec/tests/tcp_probe_stress.rs`.)
+/// stress harness `ioco-sut/tests/tcp_probe_stress.rs`.)
 #[test]
 fn an_answer_held_in_the_servers_send_queue_is_waited_for() {
     let dir = tempfile::tempdir().unwrap();

@@ -10,7 +10,7 @@
 //! happened. A line that is no output of the model is [`SutError::UnknownOutput`] (a Fail, by
 //! the verdict policy of [`crate::rules`]).
 //!
-//! Implementations live in `ioco-exec` (`ioco_exec::adapter`: processes, TCP, TorXakis sockets,
+//! Implementations live in `ioco-sut` (`ioco_sut`: processes, TCP, TorXakis sockets,
 //! HTTP, the simulator, in-process components, and `Labels`: any system over gate values seen
 //! through the labels of a model), `ioco-symbolic` (the in-process and simulated systems with
 //! data of its tests) and `ioco` (typed in-process components).
@@ -155,7 +155,7 @@ pub trait Sut<A = Label> {
     }
 
     /// How many δ were established since this was last asked: by the system's quiescence
-    /// marker, by observing the process (`ioco_exec::adapter::quiescence`), by a whole
+    /// marker, by observing the process (`ioco_sut::quiescence`), by a whole
     /// time-out, by the Mealy hypothesis. Default: none counted.
     fn established(&mut self) -> [u32; 4] {
         [0; 4]

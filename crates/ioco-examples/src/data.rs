@@ -1,4 +1,4 @@
-//! Example systems under test **with data**, over the wire format of `ioco_exec::data`:
+//! Example systems under test **with data**, over the wire format of `ioco_sut::data`:
 //! `gate arg1 arg2` per line (`water 120` in, `coffee 100` out), or with `--json-lines`
 //! `{"label":"water","args":[120]}`. Integers and booleans only (what the examples need).
 //!

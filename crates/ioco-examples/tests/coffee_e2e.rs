@@ -7,8 +7,8 @@ mod common;
 
 use common::*;
 use ioco_examples::{explore, Coffee, CoffeeMode};
-use ioco_exec::adapter::process::ResetMode;
 use ioco_exec::RunVerdict;
+use ioco_sut::process::ResetMode;
 use std::time::Duration;
 
 const BIN: &str = env!("CARGO_BIN_EXE_coffee-sut");

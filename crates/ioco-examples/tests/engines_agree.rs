@@ -7,10 +7,10 @@
 //! ones (each within its runs; over the cases, at most one miss per engine is allowed, since a
 //! random walk may not reach a fault). Fixed seeds: same run every time.
 
-use ioco_exec::adapter::sim::SimOptions;
-use ioco_exec::adapter::Sut;
 use ioco_exec::{run_online, OnlineOptions, RunVerdict, SutError};
 use ioco_model::{compare, CompareOptions, Lts};
+use ioco_sut::sim::SimOptions;
+use ioco_sut::Sut;
 use ioco_symbolic::online::SpecSut;
 use ioco_symbolic::tracker::SymbolicSpec;
 use rand::{Rng, SeedableRng};
@@ -96,7 +96,7 @@ fn sim_factory(
     imp: Lts,
     spec: &Lts,
 ) -> impl Fn(usize) -> Result<Box<dyn Sut + Send>, SutError> + Sync {
-    ioco_exec::adapter::sim::factory(
+    ioco_sut::sim::factory(
         imp,
         spec.alphabet(),
         SimOptions {

@@ -5,8 +5,8 @@ mod common;
 
 use common::*;
 use ioco_examples::{explore, Coffee, CoffeeMode};
-use ioco_exec::adapter::process::ResetMode;
 use ioco_exec::RunVerdict;
+use ioco_sut::process::ResetMode;
 use std::time::Duration;
 
 const SPEC: &str = "examples/coffee/coffee.aut";

@@ -8,14 +8,14 @@
 //! own fixed seed (same seeds, same runs: no flaky outcome), over 160 cases.
 
 use ioco_complete::{n_complete, CompleteError, NCompleteOptions};
-use ioco_exec::adapter::sim::SimOptions;
-use ioco_exec::adapter::Sut;
 use ioco_exec::fairness::Fairness;
 use ioco_exec::{run_suite, OnlineOptions, RunVerdict, SutError};
 use ioco_model::{
     compare, Alphabet, CompareOptions, InputCompletion, Label, Lts, LtsBuilder, QuiescencePolicy,
     SuspensionAutomaton,
 };
+use ioco_sut::sim::SimOptions;
+use ioco_sut::Sut;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -105,7 +105,7 @@ fn sim_factory(
     imp: Lts,
     spec: &Lts,
 ) -> impl Fn(usize) -> Result<Box<dyn Sut + Send>, SutError> + Sync {
-    ioco_exec::adapter::sim::factory(
+    ioco_sut::sim::factory(
         imp,
         spec.alphabet(),
         SimOptions {

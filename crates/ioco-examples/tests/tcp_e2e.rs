@@ -5,9 +5,9 @@ mod common;
 
 use common::*;
 use ioco_examples::{explore, Coffee, CoffeeMode};
-use ioco_exec::adapter::tcp::{TcpAdapter, TcpConfig, TcpMode};
 use ioco_exec::{OnlineOptions, RunVerdict, Summary, Sut};
 use ioco_model::Lts;
+use ioco_sut::tcp::{TcpAdapter, TcpConfig, TcpMode};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;

@@ -1,17 +1,17 @@
-//! TorXakis's sockets (`ioco_exec::adapter::txs`) against `txs-sut` on ephemeral ports: the
+//! TorXakis's sockets (`ioco_sut::txs`) against `txs-sut` on ephemeral ports: the
 //! right answers come back as gate values (and labels), a faulty mode's wrong answer comes
 //! back, the symbolic tester passes the correct SUTs and finds the faults, and a SUT that is
 //! not there is a clear start error. Time-outs are generous (the answers come at once; a
 //! time-out only ends a wait for quiescence), and no timing is asserted.
 
-use ioco_exec::adapter::txs::{
-    parse_port_map, TxsAdapter, TxsDecode, TxsEncode, TxsLabels, TxsSide, TxsSocketConfig,
-};
-use ioco_exec::adapter::Sut as _;
-use ioco_exec::data::gate_alphabet;
 use ioco_exec::engine::symbolic::run_online;
 use ioco_exec::{OnlineOptions, RunVerdict};
 use ioco_lang::ir::{Spec, Value};
+use ioco_sut::data::gate_alphabet;
+use ioco_sut::txs::{
+    parse_port_map, TxsAdapter, TxsDecode, TxsEncode, TxsLabels, TxsSide, TxsSocketConfig,
+};
+use ioco_sut::Sut as _;
 use ioco_symbolic::online::{
     model_timeout, GateValue, Observation, Sent, SpecTimeouts, SutError, Timeouts,
 };
@@ -124,10 +124,10 @@ trait Calls {
 
 impl Calls for TxsAdapter {
     fn give(&mut self, gate: &str, args: &[Value]) -> Result<Sent<GateValue>, SutError> {
-        ioco_exec::adapter::Sut::send(self, (gate.to_string(), args.to_vec()))
+        ioco_sut::Sut::send(self, (gate.to_string(), args.to_vec()))
     }
     fn look(&mut self) -> Result<Observation<GateValue>, SutError> {
-        ioco_exec::adapter::Sut::observe(self, None)
+        ioco_sut::Sut::observe(self, None)
     }
 }
 

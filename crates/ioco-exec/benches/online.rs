@@ -10,11 +10,11 @@
 //!    trip for both (less dependent on the load than the wall clock). The child is this binary
 //!    run with `--child`.
 
-use ioco_exec::adapter::process::{ProcessAdapter, ProcessConfig};
-use ioco_exec::adapter::sim::{SimOptions, Simulator};
 use ioco_exec::{run_online_with, OnlineOptions, RunVerdict, Traces};
 use ioco_gen::StrategySpec;
 use ioco_model::{Alphabet, Lts, LtsBuilder, State};
+use ioco_sut::process::{ProcessAdapter, ProcessConfig};
+use ioco_sut::sim::{SimOptions, Simulator};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::io::{BufRead, BufReader, BufWriter, Write};

@@ -5,14 +5,15 @@
 //! * [`result`]: what runs produce ([`RunResult`], [`Summary`]), serde-serialisable;
 //! * [`trace`]: the trace of a run ([`Trace`]), labels as written, stored as indices into a
 //!   table of texts shared by the runs of a tester;
-//! * [`adapter`]: the [`Sut`] trait and its implementations: child process
-//!   ([`adapter::process`]), TCP ([`adapter::tcp`]), model simulator ([`adapter::sim`]),
-//!   in-process Rust components ([`adapter::inproc`]); the wire format ([`adapter::wire`]);
+//! * [`adapter`]: the crate `ioco-sut` under its old path: the [`Sut`] trait and its
+//!   implementations: child process ([`adapter::process`]), TCP ([`adapter::tcp`]), model
+//!   simulator ([`adapter::sim`]), in-process Rust components ([`adapter::inproc`]); the wire
+//!   format ([`adapter::wire`]);
 //! * [`online`]: on-the-fly testing, tutorial Alg. 2 ([`run_online`], [`test_component`]);
 //! * [`suite`]: running stored test suites (note §2.4) ([`run_suite`]);
 //! * [`replay`]: replaying recorded traces and shrinking failures by delta debugging;
-//! * [`data`]: processes and TCP peers as systems under test with data (gate values), for
-//!   the symbolic engine of `ioco-symbolic`;
+//! * [`data`] (`ioco_sut::data`): processes and TCP peers as systems under test with data
+//!   (gate values), for the symbolic engine of `ioco-symbolic`;
 //! * [`timeouts`]: how long to wait before concluding quiescence (per state and label);
 //! * [`tester`]: the shared bookkeeping of a run over an LTS; the tester's rules for each step
 //!   against a SUT, and for misbehaving SUTs, are the engine's ([`engine::rules`]), followed by
@@ -21,8 +22,8 @@
 //! Typical use (the CLI does the same):
 //!
 //! ```no_run
-//! use ioco_exec::adapter::process::{ProcessAdapter, ProcessConfig};
-//! use ioco_exec::adapter::Sut;
+//! use ioco_sut::process::{ProcessAdapter, ProcessConfig};
+//! use ioco_sut::Sut;
 //! use ioco_exec::online::{run_online, OnlineOptions};
 //! # let spec: ioco_model::Lts = unimplemented!();
 //! let mut cfg = ProcessConfig::from_command_line("./coffee-machine --faulty").unwrap();
@@ -36,9 +37,10 @@
 //! std::process::exit(summary.verdict.exit_code());
 //! ```
 
-pub mod adapter;
+/// The systems under test, in their own crate (`ioco-sut`); kept here under their old path.
+pub use ioco_sut as adapter;
 pub mod coverage;
-pub mod data;
+pub use ioco_sut::data;
 pub mod data_session;
 pub mod engine;
 pub use ioco_engine::{fairness, options, result, shard, shrinking, tester, timeouts, trace};

@@ -290,6 +290,53 @@ pub fn run_online_with(
 }
 
 /// Online testing of a Rust [`Component`] in-process (see [`crate::adapter::inproc`]).
+///
+/// ```
+/// use ioco_exec::adapter::inproc::{Action, Component};
+/// use ioco_exec::online::{test_component, OnlineOptions};
+/// use ioco_exec::RunVerdict;
+/// use ioco_model::{Alphabet, LabelKind::{Input, Output}, LtsBuilder};
+///
+/// // The specification: after coin?, coffee! or tea!; then back.
+/// let mut b = LtsBuilder::new(Alphabet::new());
+/// b.add_states(2);
+/// b.add_initial(0);
+/// b.add(0, "coin", Input, 1).unwrap();
+/// b.add(1, "coffee", Output, 0).unwrap();
+/// b.add(1, "tea", Output, 0).unwrap();
+/// let spec = b.build().unwrap();
+///
+/// // The component: always coffee, and it ignores coins while brewing (none here).
+/// struct Machine { coins: u32 }
+/// impl Component for Machine {
+///     fn reset(&mut self) -> Vec<Action> { self.coins = 0; vec![] }
+///     fn input(&mut self, input: &Action) -> Vec<Action> {
+///         match input.gate.as_str() {
+///             "coin" => { self.coins += 1; vec![Action::label("coffee")] }
+///             _ => vec![],
+///         }
+///     }
+/// }
+///
+/// let opts = OnlineOptions { runs: 50, depth: 20, seed: 7, ..OnlineOptions::default() };
+/// let summary = test_component(&spec, Machine { coins: 0 }, &opts).unwrap();
+/// assert_eq!(summary.verdict, RunVerdict::Pass);
+///
+/// // A faulty machine that sometimes gives two drinks for one coin is caught.
+/// struct Greedy { n: u32 }
+/// impl Component for Greedy {
+///     fn reset(&mut self) -> Vec<Action> { self.n = 0; vec![] }
+///     fn input(&mut self, _: &Action) -> Vec<Action> {
+///         self.n += 1;
+///         let (coffee, tea) = (Action::label("coffee"), Action::label("tea"));
+///         if self.n % 3 == 0 { vec![coffee, tea] } else { vec![tea] }
+///     }
+/// }
+/// let summary = test_component(&spec, Greedy { n: 0 }, &opts).unwrap();
+/// assert_eq!(summary.verdict, RunVerdict::Fail);
+/// let failure = summary.first_failure().unwrap().failure.clone().unwrap();
+/// assert_eq!(failure.observed, "tea!");
+/// ```
 pub fn test_component<C: Component>(
     spec: &Lts,
     component: C,

@@ -2,12 +2,12 @@
 //! model simulator: online testing and stored suites never fail the conforming ones, and catch
 //! every non-conforming one.
 
-use ioco_exec::adapter::sim::{SimOptions, Simulator};
-use ioco_exec::adapter::Sut;
 use ioco_exec::{run_online, run_suite, OnlineOptions, RunVerdict, Traces};
 use ioco_gen::fixtures::music_player;
 use ioco_gen::{generate_random, StrategySpec};
 use ioco_model::{Lts, QuiescencePolicy};
+use ioco_sut::sim::{SimOptions, Simulator};
+use ioco_sut::Sut;
 use std::sync::Arc;
 
 fn sim_factory(

@@ -1,10 +1,10 @@
 //! Real child processes (`sh -c` scripts) as SUTs: conforming, crashing, hanging, garbage,
 //! partial lines, floods, exits. Each ends in a verdict or error, and no process is left.
 
-use ioco_exec::adapter::process::{ProcessAdapter, ProcessConfig, ResetMode};
-use ioco_exec::adapter::{Observation, Sent, Sut, SutError};
 use ioco_exec::{run_online_with, OnlineOptions, RunResult, RunVerdict, Summary};
 use ioco_model::{Alphabet, LabelKind::*, Lts, LtsBuilder};
+use ioco_sut::process::{ProcessAdapter, ProcessConfig, ResetMode};
+use ioco_sut::{Observation, Sent, Sut, SutError};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -423,7 +423,7 @@ fn parallel_jobs_run_separate_processes_and_leave_none() {
 
 #[test]
 fn json_lines_and_label_mapping() {
-    use ioco_exec::adapter::wire::{Format, Mapping};
+    use ioco_sut::wire::{Format, Mapping};
     let spec = spec();
     let pids = PidFile::new("json");
     // Speaks JSON lines; the model's coffee is COFFEE on the wire.

@@ -1,7 +1,5 @@
 //! Replay of recorded runs (from their JSON) and shrinking of failures by delta debugging.
 
-use ioco_exec::adapter::inproc::{Action, Component, InProcess};
-use ioco_exec::adapter::sim::{SimOptions, Simulator};
 use ioco_exec::shrinking::{ShrinkEvent, ShrinkOptions};
 use ioco_exec::{
     parse_trace, replay_inputs, replay_trace, run_online_with, shrink, OnlineOptions, RunResult,
@@ -9,6 +7,8 @@ use ioco_exec::{
 };
 use ioco_gen::fixtures::music_player;
 use ioco_model::{Alphabet, LabelKind::*, Lts, LtsBuilder, QuiescencePolicy};
+use ioco_sut::inproc::{Action, Component, InProcess};
+use ioco_sut::sim::{SimOptions, Simulator};
 use std::sync::{Arc, Mutex};
 
 /// a? or b?, each answered by ok!; `bad` is an output never allowed.

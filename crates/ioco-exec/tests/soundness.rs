@@ -9,14 +9,14 @@
 //! gives the same traces, and the non-conforming variants that do get a Fail are failed with an
 //! observation outside out(σ) of the specification (checked independently).
 
-use ioco_exec::adapter::sim::SimOptions;
-use ioco_exec::adapter::Sut;
 use ioco_exec::{parse_trace, run_online, OnlineOptions, RunVerdict, Summary, SutError};
 use ioco_gen::StrategySpec;
 use ioco_model::{
     compare, Alphabet, CompareOptions, Label, Lts, LtsBuilder, QuiescencePolicy, Suspension,
     SuspensionAutomaton,
 };
+use ioco_sut::sim::SimOptions;
+use ioco_sut::Sut;
 use proptest::prelude::*;
 
 /// (source, label index 0..=4 where 0 = τ, 1,2 inputs a,b, 3,4 outputs x,y, target)
@@ -60,7 +60,7 @@ fn sim_factory(
     imp: Lts,
     spec: &Lts,
 ) -> impl Fn(usize) -> Result<Box<dyn Sut + Send>, SutError> + Sync {
-    ioco_exec::adapter::sim::factory(
+    ioco_sut::sim::factory(
         imp,
         spec.alphabet(),
         SimOptions {

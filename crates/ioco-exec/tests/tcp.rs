@@ -1,8 +1,8 @@
 //! TCP adapters on loopback, as client (the SUT listens) and as server (the SUT connects).
 
-use ioco_exec::adapter::tcp::{TcpAdapter, TcpConfig, TcpMode};
 use ioco_exec::{run_online_with, OnlineOptions, RunVerdict};
 use ioco_model::{Alphabet, LabelKind::*, Lts, LtsBuilder};
+use ioco_sut::tcp::{TcpAdapter, TcpConfig, TcpMode};
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::time::Duration;

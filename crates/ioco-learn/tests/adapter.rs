@@ -2,13 +2,13 @@
 //! as a child process): outputs found as they come, reactions of several outputs, quiescence,
 //! start-up outputs; the learned model as an ioco specification; nondeterminism; budgets.
 
-use ioco_exec::adapter::inproc::{Action, Component, InProcess};
-use ioco_exec::adapter::Sut;
 use ioco_exec::online::{test_component, OnlineOptions};
 use ioco_exec::RunVerdict;
 use ioco_learn::{
     learn_with, lts, Budget, LearnError, Limits, MakeAdapter, Options, System, QUIESCENCE,
 };
+use ioco_sut::inproc::{Action, Component, InProcess};
+use ioco_sut::Sut;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 

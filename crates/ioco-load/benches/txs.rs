@@ -18,12 +18,12 @@
 //!
 //! Nothing here asserts a time; the numbers are recorded in `BENCHMARKS.md`.
 
-use ioco_exec::adapter::sim::{SimOptions, Simulator};
-use ioco_exec::adapter::Sut;
 use ioco_exec::data_session::{run_data_online, DataFactory};
 use ioco_exec::{OnlineOptions, RunVerdict};
 use ioco_lang::ir::Spec;
 use ioco_lang::translate::{to_lts_timed, Options};
+use ioco_sut::sim::{SimOptions, Simulator};
+use ioco_sut::Sut;
 use ioco_symbolic::online::{GateValue, SpecSut};
 use ioco_symbolic::SymbolicSpec;
 use ioco_txs::corpus::{txs_files, with_companions};

@@ -1,12 +1,12 @@
 //! A TorXakis `CNECTDEF` (as parsed by `ioco-txs`) as the configuration of the TorXakis socket
 //! adapter ([`TxsSocketConfig`]), so that `ioco test MODEL.txs` reaches the SUT as
-//! TorXakis does. The mapping is described in `ioco_exec::adapter::txs`'s module documentation; this file
+//! TorXakis does. The mapping is described in `ioco_sut::txs`'s module documentation; this file
 //! reads the `CNECTDEF`'s channels, `ENCODE`s and `DECODE`s into it (`toString`/`fromString`
 //! and `toXml`/`fromXml`), and says clearly what it cannot read (an `ENCODE` that computes
 //! more than concatenating values and constants).
 
-use ioco_exec::adapter::txs::{TxsDecode, TxsEncode, TxsPart, TxsSide, TxsSocketConfig};
 use ioco_lang::ir::{Direction, Spec, Type};
+use ioco_sut::txs::{TxsDecode, TxsEncode, TxsPart, TxsSide, TxsSocketConfig};
 use ioco_txs::ast::{CnectDef, CnectDir, CnectKind, OfferItem, VExpr, VKind};
 use ioco_txs::lower::{safe, Lowered};
 

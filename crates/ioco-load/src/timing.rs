@@ -1,10 +1,10 @@
 //! The quiescence time-outs of a session over an LTS (the explicit engine): the default and the
-//! per-state and per-label ones of `ioco_exec::timeouts`, from the model's `@timeout`s (model,
+//! per-state and per-label ones of `ioco_engine::timeouts`, from the model's `@timeout`s (model,
 //! gates, locations, through the translation's [`Timing`]) and the user's overrides (the
 //! command line's `--timeout`, `--timeout-gate`, `--timeout-location`; the `ioco` crate's
 //! `Test::timeout*`). Written once for both.
 
-use ioco_exec::Timeouts;
+use ioco_engine::Timeouts;
 use ioco_lang::translate::Timing;
 use ioco_model::Lts;
 use std::collections::HashMap;

@@ -19,7 +19,7 @@
 //!   output/quiescence verdicts; quiescence of STS states defined there);
 //! - [`online`]: the online test loop over the engine's `Sut` with gate values, replay and shrinking, the
 //!   value syntax of the line wire format ([`online::parse_value`]); real programs are driven
-//!   by `ioco_exec::data`;
+//!   by `ioco_sut::data`;
 //! - [`draw`]: a summary of an STS and its drawing as DOT or JSON (for `ioco check`/`show`);
 //! - [`seg`]: symbolic execution graph, switch-coverage test purposes and their execution
 //!   (TAP19 Alg. 1 = thesis Alg. 6), a priori and a posteriori coverage.

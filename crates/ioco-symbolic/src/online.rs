@@ -9,7 +9,7 @@
 //! [`Sent::Raced`] means the system produced an output before it took the input (the input
 //! was not delivered), as in the atomic try-send of the tutorial's §2.4. [`InProcessSut`] wraps a closure-based implementation; [`SpecSut`]
 //! simulates the spec itself (a conforming SUT by construction, used in property tests). Real
-//! programs (child processes, TCP peers) are driven by `ioco_exec::data`.
+//! programs (child processes, TCP peers) are driven by `ioco_sut::data`.
 //!
 //! Also here: [`SpecTimeouts`] (the engine's one [`Timeouts`] over the locations and gates of
 //! an STS, read by the time-out rule [`quiescence_wait`]), [`allowed_outputs`] (what a Fail

@@ -95,12 +95,12 @@
 //! faulty one whose test panics with the report) are compiled and run as doctests of this
 //! crate (with the feature `symbolic`).
 
-use ioco_exec::adapter::labels::Labels;
-use ioco_exec::adapter::process::{ProcessAdapter, ProcessConfig, ResetMode};
 use ioco_exec::{OnlineOptions, RunVerdict, Summary};
 use ioco_lang::ir::{Direction, Spec};
 use ioco_report::graph::{self, Graph};
 use ioco_report::walk::{self, Visits};
+use ioco_sut::labels::Labels;
+use ioco_sut::process::{ProcessAdapter, ProcessConfig, ResetMode};
 use ioco_symbolic::online::{self, GateValue, Observation, Sent, Sut, SutError};
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
@@ -109,9 +109,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-pub use ioco_exec::adapter::inproc::{Action, Component};
 pub use ioco_exec::RunVerdict as Verdict;
 pub use ioco_lang::ir::Value;
+pub use ioco_sut::inproc::{Action, Component};
 /// How the symbolic engine chooses every field of every input value (the CLI's `--values`):
 /// `Mixed` (the default), `Random`, `Small`, `Partition`, `Boundary`, `Growing`, `Model`.
 #[cfg(feature = "symbolic")]
@@ -651,8 +651,8 @@ impl Test {
 
     #[cfg(feature = "symbolic")]
     fn symbolic(&self, target: &Target<'_>) -> Result<Report, Error> {
-        use ioco_exec::data::{DataAdapter, DataTarget};
         use ioco_exec::data_session::{run_data_online, DataFactory};
+        use ioco_sut::data::{DataAdapter, DataTarget};
         use ioco_symbolic::online::SpecTimeouts;
         use ioco_symbolic::SymbolicSpec;
         let spec = self.model.spec.clone();
@@ -753,7 +753,7 @@ impl Test {
 /// A real program as the system under test: started anew for every run (in its own process
 /// group, killed at the end of the run), spoken to over its standard input and output in the
 /// wire format of `ioco test --sut` (one input per line, `gate value ...` for gates with
-/// values; each output a line), see `ioco_exec::adapter::wire`.
+/// values; each output a line), see `ioco_sut::wire`.
 #[derive(Clone, Debug)]
 pub struct Program {
     argv: Vec<String>,

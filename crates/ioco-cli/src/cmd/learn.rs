@@ -180,7 +180,7 @@ fn system(args: &Args, inputs: &[String], outputs: &[String]) -> Result<System<'
         let factory = sut
             .factory(&lts)
             .map_err(|e| SutError::Start(e.to_string()))?;
-        Ok(factory(0)? as Box<dyn ioco_exec::adapter::Sut>)
+        Ok(factory(0)? as Box<dyn ioco_sut::Sut>)
     });
     let limits = Limits {
         timeout: Duration::from_millis(args.sut.timeout_ms()),

@@ -4,19 +4,19 @@
 
 use super::{Outcome, PolicyArg};
 use crate::load::load_lts;
-use ioco_exec::adapter::http::{HttpMap, HttpSut};
-use ioco_exec::adapter::labels::Labels;
-use ioco_exec::adapter::process::{ProcessAdapter, ProcessConfig, ResetMode};
-use ioco_exec::adapter::sim::{SimOptions, Simulator};
-use ioco_exec::adapter::tcp::{ServerConfig, TcpAdapter, TcpConfig, TcpMode, PORT_PLACEHOLDER};
-use ioco_exec::adapter::txs::TxsAdapter;
-use ioco_exec::adapter::wire::{Format, Mapping, WireConfig};
-use ioco_exec::adapter::Sut;
-use ioco_exec::data::{DataAdapter, DataTarget};
 use ioco_exec::data_session::DataFactory;
 use ioco_exec::{OnlineOptions, RunVerdict, Summary, SutError};
 use ioco_lang::ir::Spec;
 use ioco_model::Lts;
+use ioco_sut::data::{DataAdapter, DataTarget};
+use ioco_sut::http::{HttpMap, HttpSut};
+use ioco_sut::labels::Labels;
+use ioco_sut::process::{ProcessAdapter, ProcessConfig, ResetMode};
+use ioco_sut::sim::{SimOptions, Simulator};
+use ioco_sut::tcp::{ServerConfig, TcpAdapter, TcpConfig, TcpMode, PORT_PLACEHOLDER};
+use ioco_sut::txs::TxsAdapter;
+use ioco_sut::wire::{Format, Mapping, WireConfig};
+use ioco_sut::Sut;
 use ioco_symbolic::online::{GateValue, SpecSut, SpecTimeouts, Sut as DataSut};
 use ioco_symbolic::SymbolicSpec;
 use miette::{miette, IntoDiagnostic, Result};
@@ -321,12 +321,7 @@ impl SutArgs {
     /// is a `.txs` file and no other SUT is given; with the entry spec it is for.
     pub(crate) fn txs_connection(
         &self,
-    ) -> Result<
-        Option<(
-            Arc<ioco_lang::ir::Spec>,
-            ioco_exec::adapter::txs::TxsSocketConfig,
-        )>,
-    > {
+    ) -> Result<Option<(Arc<ioco_lang::ir::Spec>, ioco_sut::txs::TxsSocketConfig)>> {
         let Some(path) = self.model.get() else {
             return Ok(None);
         };
@@ -359,7 +354,7 @@ impl SutArgs {
         let mut cfg = ioco_load::cnect::config(c, &m.lowered, &spec)
             .map_err(|e| miette!("{}: {e}", path.display()))?;
         if let Some(map) = &self.txs_ports {
-            cfg.ports = ioco_exec::adapter::txs::parse_port_map(map).map_err(|e| miette!("{e}"))?;
+            cfg.ports = ioco_sut::txs::parse_port_map(map).map_err(|e| miette!("{e}"))?;
         }
         cfg.connect_timeout = self.connect_timeout;
         cfg.io_time = self.io_time;
@@ -737,20 +732,17 @@ impl SutArgs {
         if let Some((tspec, cfg)) = self.txs_connection()? {
             let timeout = settle;
             // check the configuration against the model now, for a clear error
-            let first = ioco_exec::adapter::txs::TxsAdapter::new(tspec.clone(), cfg.clone())
+            let first = ioco_sut::txs::TxsAdapter::new(tspec.clone(), cfg.clone())
                 .map_err(|e| miette!("{e}"))?;
             let first = std::sync::Mutex::new(Some(first));
             return Ok(Box::new(move |_| {
                 let mut a = match first.lock().unwrap_or_else(|p| p.into_inner()).take() {
                     Some(a) => a,
-                    None => ioco_exec::adapter::txs::TxsAdapter::new(tspec.clone(), cfg.clone())
+                    None => ioco_sut::txs::TxsAdapter::new(tspec.clone(), cfg.clone())
                         .map_err(SutError::Start)?,
                 };
                 a.timeout = timeout;
-                Ok(
-                    Box::new(ioco_exec::adapter::txs::TxsLabels::new(a, &alphabet))
-                        as Box<dyn Sut + Send>,
-                )
+                Ok(Box::new(ioco_sut::txs::TxsLabels::new(a, &alphabet)) as Box<dyn Sut + Send>)
             }));
         }
         if let Some(addr) = &self.tcp {

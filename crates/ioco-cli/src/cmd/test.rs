@@ -4,7 +4,7 @@
 //!
 //! The SUT is one of: a child process (`--sut`, spoken to over stdin/stdout), a TCP server
 //! (`--tcp HOST:PORT`), a TCP client that connects to us (`--listen PORT`), or a model run by the
-//! simulator (`--sim IMPL_MODEL`). The wire format is documented in `ioco_exec::adapter::wire`.
+//! simulator (`--sim IMPL_MODEL`). The wire format is documented in `ioco_sut::wire`.
 //!
 //! A model **with data** that the loader gives to the symbolic engine
 //! (`ioco_load::engine::choose`: gate parameters or variables of infinite types whose values

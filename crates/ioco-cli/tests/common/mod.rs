@@ -190,7 +190,7 @@ pub fn gone(pid: &str) -> bool {
 }
 
 /// Live processes that carry the mark of a SUT of the `ioco` process `pid`
-/// (`IOCO_SUT_TOKEN=<pid>.<k>`, see `ioco_exec::adapter::process`; Linux).
+/// (`IOCO_SUT_TOKEN=<pid>.<k>`, see `ioco_sut::process`; Linux).
 pub fn marked_by(pid: u32) -> Vec<u32> {
     let needle = format!("IOCO_SUT_TOKEN={pid}.");
     let Ok(dir) = std::fs::read_dir("/proc") else {

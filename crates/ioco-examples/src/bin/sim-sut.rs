@@ -3,9 +3,9 @@
 //! nondeterminism and quiescence as `ioco test --sim` plays them, over a pipe).
 
 use clap::Parser;
-use ioco_exec::adapter::sim::{SimOptions, Simulator};
-use ioco_exec::adapter::{Observation, Sut};
 use ioco_model::LabelKind;
+use ioco_sut::sim::{SimOptions, Simulator};
+use ioco_sut::{Observation, Sut};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::io::{BufRead, Write};

@@ -5,10 +5,10 @@
 #![allow(dead_code)]
 
 use ioco_examples::CoffeeMode;
-use ioco_exec::adapter::process::{ProcessAdapter, ProcessConfig, ResetMode};
 use ioco_exec::{Observation, OnlineOptions, RunResult, RunVerdict, Sent, Summary, Sut, SutError};
 use ioco_model::compare::is_suspension_trace;
 use ioco_model::{Label, LabelKind, Lts, QuiescencePolicy};
+use ioco_sut::process::{ProcessAdapter, ProcessConfig, ResetMode};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};

@@ -4,58 +4,13 @@
 //! gives it one input (an [`Action`]: for a label, its name without `?` and no values) and
 //! returns the outputs it produces in reaction, in order ([`Action::label`]: names without
 //! `!`); after them the component is quiescent until the next input. The same trait serves
-//! models with data (the `ioco` crate: actions with typed values). [`InProcess`] turns it into a [`Sut`]; [`crate::online::test_component`] runs
-//! online ioco testing against a specification and returns the [`crate::Summary`].
+//! models with data (the `ioco` crate: actions with typed values). [`InProcess`] turns it into a [`Sut`]; `ioco_exec::online::test_component` runs
+//! online ioco testing against a specification and returns the `ioco_exec::Summary`.
 //!
 //! Outputs not yet observed are *pending*: giving an input while one is pending returns it as
 //! [`Sent::Raced`] (the component was faster), exactly as for a real process.
 //!
-//! ```
-//! use ioco_exec::adapter::inproc::{Action, Component};
-//! use ioco_exec::online::{test_component, OnlineOptions};
-//! use ioco_exec::RunVerdict;
-//! use ioco_model::{Alphabet, LabelKind::{Input, Output}, LtsBuilder};
-//!
-//! // The specification: after coin?, coffee! or tea!; then back.
-//! let mut b = LtsBuilder::new(Alphabet::new());
-//! b.add_states(2);
-//! b.add_initial(0);
-//! b.add(0, "coin", Input, 1).unwrap();
-//! b.add(1, "coffee", Output, 0).unwrap();
-//! b.add(1, "tea", Output, 0).unwrap();
-//! let spec = b.build().unwrap();
-//!
-//! // The component: always coffee, and it ignores coins while brewing (none here).
-//! struct Machine { coins: u32 }
-//! impl Component for Machine {
-//!     fn reset(&mut self) -> Vec<Action> { self.coins = 0; vec![] }
-//!     fn input(&mut self, input: &Action) -> Vec<Action> {
-//!         match input.gate.as_str() {
-//!             "coin" => { self.coins += 1; vec![Action::label("coffee")] }
-//!             _ => vec![],
-//!         }
-//!     }
-//! }
-//!
-//! let opts = OnlineOptions { runs: 50, depth: 20, seed: 7, ..OnlineOptions::default() };
-//! let summary = test_component(&spec, Machine { coins: 0 }, &opts).unwrap();
-//! assert_eq!(summary.verdict, RunVerdict::Pass);
-//!
-//! // A faulty machine that sometimes gives two drinks for one coin is caught.
-//! struct Greedy { n: u32 }
-//! impl Component for Greedy {
-//!     fn reset(&mut self) -> Vec<Action> { self.n = 0; vec![] }
-//!     fn input(&mut self, _: &Action) -> Vec<Action> {
-//!         self.n += 1;
-//!         let (coffee, tea) = (Action::label("coffee"), Action::label("tea"));
-//!         if self.n % 3 == 0 { vec![coffee, tea] } else { vec![tea] }
-//!     }
-//! }
-//! let summary = test_component(&spec, Greedy { n: 0 }, &opts).unwrap();
-//! assert_eq!(summary.verdict, RunVerdict::Fail);
-//! let failure = summary.first_failure().unwrap().failure.clone().unwrap();
-//! assert_eq!(failure.observed, "tea!");
-//! ```
+//! An example, with a faulty component caught: `ioco_exec::online::test_component`.
 
 use super::{Observation, Sent, Sut, SutError};
 use ioco_lang::ir::Value;

@@ -404,7 +404,7 @@ pub(crate) struct LineIo {
     /// How long to wait before an input for the system to settle (its marker, or, without
     /// one, this long without output) when it has not settled since the last input or output:
     /// the quiescence time-out of the specification's current state, as the tester last said
-    /// ([`crate::adapter::Sut::settle_timeout`]); `None`: [`LineIo::settle`].
+    /// ([`crate::Sut::settle_timeout`]); `None`: [`LineIo::settle`].
     pub settle_hint: Option<Duration>,
     /// Without a marker, where outputs are allowed: how long to wait for an output still in
     /// flight before giving an input (`--io-time`), so that an answer to the previous input is

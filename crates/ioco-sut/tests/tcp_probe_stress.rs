@@ -5,12 +5,12 @@
 //! server is quiescent until the answer is read. A "quiet" before the answer is a false δ:
 //! the harness prints what the probe saw then (its trace) and counts it.
 //!
-//! `IOCO_STRESS_RUNS=300 cargo test -p ioco-exec --test tcp_probe_stress -- --ignored
+//! `IOCO_STRESS_RUNS=300 cargo test -p ioco-sut --test tcp_probe_stress -- --ignored
 //! --nocapture` runs the long version (runs × 3 exchanges, a new server per run).
 
 #![cfg(all(target_os = "linux", target_arch = "x86_64"))]
 
-use ioco_exec::adapter::quiescence::ProcessProbe;
+use ioco_sut::quiescence::ProcessProbe;
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
 use std::os::unix::io::AsRawFd;

@@ -16,7 +16,8 @@
 //! * [`http::HttpSut`]: a service over HTTP with JSON bodies, as a mapping file says;
 //! * [`inproc::InProcess`]: a Rust component implementing [`inproc::Component`];
 //! * [`labels::Labels`]: any of them over gate values, seen through the labels of a model
-//!   (for the explicit engine).
+//!   (for the explicit engine);
+//! * [`data::DataAdapter`]: a process or TCP peer over gate values (for the symbolic engine).
 //!
 //! ## What a misbehaving SUT leads to
 //! Errors are [`SutError`]s; the runners turn them into verdicts:
@@ -26,9 +27,10 @@
 //!   record that is not JSON, an unterminated line followed by silence) are
 //!   [`SutError::Malformed`]: **Error**;
 //! * a SUT that exits or closes the connection ([`SutError::Exited`]): see
-//!   [`crate::online`] for the verdict rule (Fail when the specification still requires
+//!   `ioco_exec::online` for the verdict rule (Fail when the specification still requires
 //!   something there, Error otherwise).
 
+pub mod data;
 pub mod http;
 pub mod inproc;
 pub mod labels;

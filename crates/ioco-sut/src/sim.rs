@@ -311,7 +311,7 @@ impl Sut for Simulator {
 }
 
 /// A factory of simulators of `imp` (one per worker), speaking the labels of `spec_alphabet`:
-/// what [`crate::run_online`] and [`crate::run_suite`] take to test a model against a model.
+/// what `ioco_exec::run_online` and `ioco_exec::run_suite` take to test a model against a model.
 pub fn factory(
     imp: impl Into<Arc<Lts>>,
     spec_alphabet: &Alphabet,

@@ -2,7 +2,7 @@
 //! [`Sut`](ioco_engine::sut::Sut) over gate values, for the symbolic engine (`ioco test` on a `.ioco` model
 //! with infinite data, `ioco run` of a switch-coverage suite).
 //!
-//! [`DataAdapter`] reuses the label-level adapters of [`crate::adapter`] for everything that is
+//! [`DataAdapter`] reuses the label-level adapters of [`crate`] for everything that is
 //! not about values: process groups killed on reset, error and drop; line-length and flood
 //! caps; the quiescence marker (`--quiescence-marker`) and the time-out; stderr capture;
 //! TCP client and server; reset by restart, reconnection or a reset line. It adds the values.
@@ -22,19 +22,19 @@
 //!   joined by ` | `, each a gate and its values (`a 0 | b 3`; read in any order, blanks
 //!   around `|` optional); JSON lines one record whose label is the gates joined by `|` and
 //!   whose `args` are the values of all of them in order (`{"label":"a|b","args":[0,3]}`).
-//!   The explicit engine writes and reads the same ([`crate::adapter::wire`]).
+//!   The explicit engine writes and reads the same ([`crate::wire`]).
 //! * Quiescence, the marker line, reset lines and the race rule are those of
-//!   [`crate::adapter::wire`].
+//!   [`crate::wire`].
 //!
 //! An output line whose gate is not an output of the spec, or whose values do not parse or
 //! have the wrong number or sort, is an output the spec does not allow (Fail; it is reported
 //! as [`SutError::UnknownOutput`] with the line). Bytes that are not a line of text are an Error. A
 //! system that exits is judged by the exit rule of [`crate::engine::rules`].
 
-use crate::adapter::process::{ProcessAdapter, ProcessConfig};
-use crate::adapter::tcp::{TcpAdapter, TcpConfig};
-use crate::adapter::wire::{Format, WireConfig};
-use crate::adapter::{Observation, Sent, Sut, SutError};
+use crate::process::{ProcessAdapter, ProcessConfig};
+use crate::tcp::{TcpAdapter, TcpConfig};
+use crate::wire::{Format, WireConfig};
+use crate::{Observation, Sent, Sut, SutError};
 use ioco_lang::ir::{Direction, Gate, Spec, Type, Value};
 use ioco_model::{Alphabet, Label};
 use ioco_symbolic::online::{parse_value, GateValue};
@@ -266,7 +266,7 @@ impl DataAdapter {
     /// The words of an output line (its values, in the label syntax), or why there are none.
     fn words(&self, text: &str) -> Result<Vec<String>, String> {
         match self.format {
-            Format::Lines => Ok(crate::adapter::wire::split_words(text)
+            Format::Lines => Ok(crate::wire::split_words(text)
                 .into_iter()
                 .skip(1)
                 .map(String::from)
@@ -281,11 +281,11 @@ impl DataAdapter {
     fn gate_words(&self, l: Label, text: &str) -> Result<(String, Vec<String>), String> {
         // (only with `@sync`: without it a `|` may be part of a mapped gate's wire name)
         if self.format == Format::Lines && self.gates.len() > self.spec.gates.len() {
-            let parts = crate::adapter::wire::split_multi(text);
+            let parts = crate::wire::split_multi(text);
             if parts.len() > 1 {
                 let mut named: Vec<(String, Vec<String>)> = Vec::new();
                 for p in parts {
-                    let mut w = crate::adapter::wire::split_words(p).into_iter();
+                    let mut w = crate::wire::split_words(p).into_iter();
                     let wire = w.next().unwrap_or_default();
                     let Some(g) = self.gate_of_wire.get(wire) else {
                         return Err(format!("`{wire}` is not a gate of the spec"));
@@ -470,9 +470,9 @@ impl Drop for DataAdapter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::symbolic::run_online;
-    use crate::{OnlineOptions, RunResult, RunVerdict};
+    use ioco_engine::{OnlineOptions, RunResult, RunVerdict};
     use ioco_lang::regex::Regex;
+    use ioco_symbolic::engine::run_online;
     use ioco_symbolic::SymbolicSpec;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
