@@ -45,6 +45,9 @@ pub(crate) struct FdLines {
     finished: bool,
     /// Where `read(2)` puts bytes (made once, not zeroed per call).
     chunk: Box<[u8]>,
+    /// A line's storage handed back by the reader of the last one ([`FdLines::recycle`]): the
+    /// next line is copied into it, so reading a line allocates nothing.
+    spare: Vec<u8>,
 }
 
 impl FdLines {
@@ -67,6 +70,7 @@ impl FdLines {
             eof: false,
             finished: false,
             chunk: vec![0u8; 16 * 1024].into_boxed_slice(),
+            spare: Vec::new(),
         }
     }
 
@@ -78,7 +82,9 @@ impl FdLines {
                 self.finished = true;
                 return Some(Event::TooLong(i));
             }
-            let line = rest[..i].to_vec();
+            let mut line = std::mem::take(&mut self.spare);
+            line.clear();
+            line.extend_from_slice(&rest[..i]);
             self.start += i + 1;
             if self.start == self.buf.len() {
                 self.buf.clear();
@@ -92,6 +98,15 @@ impl FdLines {
             return Some(Event::TooLong(rest.len()));
         }
         None
+    }
+
+    /// Hand back the storage of a line read before, for the next one (see `spare`); a very
+    /// long one is let go.
+    #[inline]
+    pub(crate) fn recycle(&mut self, line: Vec<u8>) {
+        if line.capacity() <= 4096 {
+            self.spare = line;
+        }
     }
 
     /// Read what is available; false if nothing was (would block).
@@ -401,6 +416,8 @@ pub(crate) struct LineIo {
     pub write_timeout: Duration,
     /// The raw bytes of the last output line (for [`crate::data`], which reads its arguments).
     pub(crate) last_line: Vec<u8>,
+    /// Per input label, its wire line (`\n` included) once given: encoded once, not per input.
+    encoded: Vec<Option<Box<[u8]>>>,
     /// How long to wait before an input for the system to settle (its marker, or, without
     /// one, this long without output) when it has not settled since the last input or output:
     /// the quiescence time-out of the specification's current state, as the tester last said
@@ -451,6 +468,7 @@ impl LineIo {
             settle,
             write_timeout: Duration::from_secs(5),
             last_line: Vec::new(),
+            encoded: Vec::new(),
             settle_hint: None,
             io_time: Duration::from_millis(50),
             quiet_expected: false,
@@ -511,11 +529,14 @@ impl LineIo {
                 self.partial = false;
                 match self.codec.decode(&bytes) {
                     Decoded::Output(l) => {
-                        // kept for data-level adapters, which parse the arguments themselves
-                        self.last_line = bytes;
+                        // kept for data-level adapters, which parse the arguments themselves;
+                        // the line before it goes back to the reader for the next line
+                        let last = std::mem::replace(&mut self.last_line, bytes);
+                        self.rx.recycle(last);
                         Ok(Some(Observation::Output(l)))
                     }
                     Decoded::Marker => {
+                        self.rx.recycle(bytes);
                         if self.owed == 0 {
                             return Err(Stop::Err(SutError::Malformed(
                                 "the quiescence marker came twice for one reaction (one is owed \
@@ -690,8 +711,19 @@ impl LineIo {
         input: Label,
         gone: &mut dyn FnMut() -> bool,
     ) -> Result<Sent, Stop> {
-        let line = self.encode(input)?;
-        self.send_line_with(&line, gone)
+        // the line of this input, encoded the first time only (taken out of the table while
+        // it is written, put back after)
+        let i = input.index();
+        let line = match self.encoded.get_mut(i).and_then(Option::take) {
+            Some(line) => line,
+            None => self.encode(input)?.into_boxed_slice(),
+        };
+        let sent = self.send_line_with(&line, gone);
+        if self.encoded.len() <= i {
+            self.encoded.resize(i + 1, None);
+        }
+        self.encoded[i] = Some(line);
+        sent
     }
 
     /// The wire line of `input` (`\n` included).
