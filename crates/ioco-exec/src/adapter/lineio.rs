@@ -48,6 +48,13 @@ pub(crate) struct FdLines {
     /// A line's storage handed back by the reader of the last one ([`FdLines::recycle`]): the
     /// next line is copied into it, so reading a line allocates nothing.
     spare: Vec<u8>,
+    /// The last line had not arrived when it was first looked for (a `poll(2)` waited for
+    /// it): the next wait polls first, instead of a `read(2)` that would most likely fail
+    /// with `EAGAIN` first (two system calls per wait instead of three, as a system that
+    /// answers after the tester looks, the usual case over a pipe, needs).
+    poll_first: bool,
+    /// Waits in a row that polled first (see `poll_first`).
+    poll_skips: u8,
 }
 
 impl FdLines {
@@ -71,6 +78,8 @@ impl FdLines {
             finished: false,
             chunk: vec![0u8; 16 * 1024].into_boxed_slice(),
             spare: Vec::new(),
+            poll_first: false,
+            poll_skips: 0,
         }
     }
 
@@ -155,6 +164,8 @@ impl FdLines {
         }
         // the clock is read only when a wait is needed (not for a line already here)
         let mut deadline = None;
+        // whether this call waited in `poll(2)` (see `poll_first`)
+        let mut polled = false;
         loop {
             if self.finished {
                 return Err(RecvTimeoutError::Disconnected);
@@ -179,22 +190,39 @@ impl FdLines {
                 self.partial_sent = true;
                 return Ok(Event::Partial);
             }
-            match self.read_some() {
-                Ok(true) => continue,
-                Ok(false) => {}
-                Err(m) => {
-                    self.finished = true;
-                    return Ok(Event::Failed(m));
+            // a read first, unless the last line came only after a wait and this one may wait
+            // too (then the `poll(2)` below comes first, the read after it); every 16th wait
+            // reads first all the same, to see whether lines now come before they are looked for
+            if !polled && self.poll_first && !timeout.is_zero() && self.poll_skips < 15 {
+                self.poll_skips += 1;
+            } else {
+                if !polled {
+                    self.poll_skips = 0;
+                }
+                match self.read_some() {
+                    Ok(true) => {
+                        self.poll_first = polled;
+                        continue;
+                    }
+                    Ok(false) => {}
+                    Err(m) => {
+                        self.finished = true;
+                        return Ok(Event::Failed(m));
+                    }
                 }
             }
             let now = Instant::now();
             let left = deadline
                 .get_or_insert(now + timeout)
                 .saturating_duration_since(now);
+            polled = true;
             if left.is_zero() || !self.poll(left) {
                 // One last non-blocking look, then time out.
                 match self.read_some() {
-                    Ok(true) => continue,
+                    Ok(true) => {
+                        self.poll_first = true;
+                        continue;
+                    }
                     Ok(false) => return Err(RecvTimeoutError::Timeout),
                     Err(m) => {
                         self.finished = true;
