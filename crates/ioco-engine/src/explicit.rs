@@ -195,19 +195,6 @@ impl Selection<Explicit<'_, '_>> for Strategic<'_> {
     }
 }
 
-/// Turn an error of the system under test at the tester's current point into the end of the
-/// run, by the verdict policy of [`super::alg2`] over the explicit specification (for the
-/// suite runner, which walks test cases outside the loop).
-pub fn adapter_error(tester: &mut Tester<'_>, e: crate::SutError) -> crate::Ended {
-    let opts = OnlineOptions::default();
-    let mut spec = Explicit {
-        tester,
-        opts: &opts,
-    };
-    let mut rng = <ChaCha8Rng as rand::SeedableRng>::seed_from_u64(0);
-    crate::alg2::sut_error(&mut spec, e, &mut rng)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -22,7 +22,10 @@
 //! output the system produced first), observe an output or quiescence within a time-out, over
 //! labels (explicit models) or gate values (models with data).
 //!
-//! [`alg2::run`] is the loop, and the **verdict policy** is written there once: an output or
+//! [`alg2::run`] is the loop; each of its steps follows the **tester's rules** of [`rules`]
+//! ([`rules::Rules`]: δ after δ, time-outs, settling before an input and after the last step,
+//! the race, the exit rule), which the execution of stored test cases (`ioco_exec::suite`)
+//! follows too, and the **verdict policy** is written there once: an output or
 //! quiescence the specification refuses is Fail; a line that is no output of the model is Fail;
 //! a system that exits is judged by the exit rule (Fail where the specification requires an
 //! output or still offers an input, else Error; never started — status 127/126 without output —
@@ -30,7 +33,8 @@
 //! Fail comes only from the specification, never from the selection, so every selection is as
 //! sound as the specification (tutorial Thm. 8.1).
 //!
-//! Files: [`spec`], [`select`], [`sut`] (the seams), [`alg2`] (the loop),
+//! Files: [`spec`], [`select`], [`sut`] (the seams), [`rules`] (the tester's rules for one
+//! step, and how a run ends), [`alg2`] (the loop),
 //! [`timed`] (step times), [`explicit`] (the specification of an LTS and the strategies over
 //! it), [`tester`] (the lazy suspension automaton's state of one run), [`replay`] (replay as a
 //! selection), [`result`] and [`trace`] (the run record), [`options`], [`timeouts`],
@@ -42,6 +46,7 @@ pub mod fairness;
 pub mod options;
 pub mod replay;
 pub mod result;
+pub mod rules;
 pub mod select;
 pub mod shard;
 pub mod shrinking;
@@ -52,9 +57,10 @@ pub mod timed;
 pub mod timeouts;
 pub mod trace;
 
-pub use alg2::{run, Ended};
+pub use alg2::run;
 pub use options::{OnlineOptions, Progress, Traces};
 pub use result::{CoverageSummary, Established, Failure, RunResult, RunVerdict, Shrunk, Summary};
+pub use rules::{Ended, Rules, Seen};
 pub use select::{Choice, Event, Selection, Stop};
 pub use spec::{Quiet, Refusal, Specification};
 pub use sut::{Observation, Sent, Sut, SutError};

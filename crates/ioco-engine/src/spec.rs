@@ -24,6 +24,11 @@ pub enum Quiet {
     Refused,
     /// The specification cannot tell (why).
     Unknown(String),
+    /// The trace has left the specification, which says nothing here: a stored test case
+    /// goes on after an input the specification does not enable, or after an output it
+    /// refuses (the test case judges its own steps). Nothing is required or offered, and a
+    /// system's exit is no evidence either way (the exit rule of [`crate::rules`]: Error).
+    Outside,
 }
 
 /// A specification as the tester sees it: a set of states it may be in after the trace so far

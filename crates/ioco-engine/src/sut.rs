@@ -8,7 +8,7 @@
 //! is already pending as the tester wants to give an input, `send` does not give the input and
 //! returns [`Sent::Raced`] with that output, so it is recorded in the order in which it
 //! happened. A line that is no output of the model is [`SutError::UnknownOutput`] (a Fail, by
-//! the verdict policy of [`crate::alg2`]).
+//! the verdict policy of [`crate::rules`]).
 //!
 //! Implementations live in `ioco-exec` (`ioco_exec::adapter`: processes, TCP, TorXakis sockets,
 //! HTTP, the simulator, in-process components, and `Labels`: any system over gate values seen

@@ -1,8 +1,9 @@
-//! The tester's side of one run: the specification state (a state of the lazy suspension
-//! automaton, shared by all runs of a worker), the trace, coverage, and how observations and
-//! adapter errors become verdicts. Used by online testing, stored suites and replay.
+//! The tester's side of one run over an LTS: the specification state (a state of the lazy
+//! suspension automaton, shared by all runs of a worker), the trace, coverage, and the failure
+//! an observation outside the specification is. Used by online testing, stored suites and
+//! replay.
 //!
-//! Verdicts for a SUT that exits or crashes follow the exit rule of [`crate::alg2`],
+//! Verdicts for a SUT that exits or crashes follow the exit rule of [`crate::rules`],
 //! written once for every engine.
 
 use crate::result::Failure;
@@ -424,11 +425,18 @@ mod tests {
 
         t.start();
         assert!(t.input(coin));
-        let end = crate::explicit::adapter_error(
-            &mut t,
+        let opts = crate::OnlineOptions::default();
+        let mut spec = crate::explicit::Explicit {
+            tester: &mut t,
+            opts: &opts,
+        };
+        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(0);
+        let end = crate::rules::sut_error(
+            &mut spec,
             AdapterError::UnknownOutput {
                 line: "cofee please".into(),
             },
+            &mut rng,
         );
         assert_eq!(end.verdict, RunVerdict::Fail);
         assert_eq!(t.last_text(), "cofee please!");

@@ -1,7 +1,7 @@
 //! When each step of a run was seen: a [`Sut`] that notes the time of every input the system
 //! took and every observation it gave (an output, δ, a line that is no output), in
 //! milliseconds since the wrapper was made. These are exactly the steps the loop writes to
-//! the trace ([`super::alg2`]: δ after δ is answered without the system and written once),
+//! the trace ([`super::rules`]: δ after δ is answered without the system and written once),
 //! so the times line up with the trace one for one; a step that ends the run with an error
 //! writes no entry and notes no time.
 

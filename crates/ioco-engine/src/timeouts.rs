@@ -43,7 +43,7 @@
 //! system has settled since its last input or output (the wait happens before the input when
 //! no observation established it: `Sut::expect_quiet`, `Sut::settle_timeout`); an
 //! output that comes meanwhile races ahead of the input and is judged there, a Fail. A run
-//! that ends there after an input or an output takes one more look (`engine::alg2`). Where
+//! that ends there after an input or an output takes one more look (`rules::Rules::settle`). Where
 //! outputs are allowed, an input may be given while the system reacts (a test of its own: a
 //! `Stop` while an arm moves); without a marker the input waits `--io-time` for an answer in
 //! flight, with a marker until the marker.

@@ -29,7 +29,7 @@
 //! An output line whose gate is not an output of the spec, or whose values do not parse or
 //! have the wrong number or sort, is an output the spec does not allow (Fail; it is reported
 //! as [`SutError::UnknownOutput`] with the line). Bytes that are not a line of text are an Error. A
-//! system that exits is judged by the exit rule of [`ioco_symbolic::online`].
+//! system that exits is judged by the exit rule of [`crate::engine::rules`].
 
 use crate::adapter::process::{ProcessAdapter, ProcessConfig};
 use crate::adapter::tcp::{TcpAdapter, TcpConfig};

@@ -14,7 +14,9 @@
 //! * [`data`]: processes and TCP peers as systems under test with data (gate values), for
 //!   the symbolic engine of `ioco-symbolic`;
 //! * [`timeouts`]: how long to wait before concluding quiescence (per state and label);
-//! * [`tester`]: the shared bookkeeping of a run and the verdict rules for misbehaving SUTs.
+//! * [`tester`]: the shared bookkeeping of a run over an LTS; the tester's rules for each step
+//!   against a SUT, and for misbehaving SUTs, are the engine's ([`engine::rules`]), followed by
+//!   online runs and suites alike.
 //!
 //! Typical use (the CLI does the same):
 //!

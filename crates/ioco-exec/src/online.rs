@@ -7,7 +7,7 @@
 //! Fail, and a run that reaches its depth bound passes. The input/output race of Alg. 2 is the
 //! adapter's [`Sent::Raced`]: the pending output is processed instead of the input. Soundness
 //! (Thm. 8.1): a Fail is only given after a suspension trace of the specification followed by an
-//! observation outside out(σ), or under the exit rule of [`crate::tester`].
+//! observation outside out(σ), or under the exit rule of [`crate::engine::rules`].
 //!
 //! Runs are independent and reproducible: run k uses the seed
 //! [`ioco_gen::derive_seed`]`(seed, k)` for its choices (and for the simulator's). With
@@ -42,24 +42,6 @@ use std::time::{Duration, Instant};
 
 pub use crate::options::{OnlineOptions, Progress, RunCallback, Traces};
 use crate::session::{drive, Plan, SetupFailed};
-
-/// Reset the SUT, with retries. `Err` is the error of the last attempt.
-pub(crate) fn reset(adapter: &mut dyn Sut, seed: u64, retries: usize) -> Result<(), SutError> {
-    adapter.set_seed(seed);
-    let mut last = None;
-    for attempt in 0..=retries {
-        match adapter.reset() {
-            Ok(()) => return Ok(()),
-            Err(e) => {
-                last = Some(e);
-                if attempt < retries {
-                    std::thread::sleep(Duration::from_millis(10 << attempt.min(6)));
-                }
-            }
-        }
-    }
-    Err(last.expect("at least one attempt"))
-}
 
 /// One online run (Alg. 2, [`crate::engine::alg2`]) with `tester`'s specification against
 /// `adapter`, choices by `strategy`.

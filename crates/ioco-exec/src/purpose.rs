@@ -9,7 +9,7 @@
 //!   the step bound was used up before accept;
 //! * **Fail**: an output (or quiescence) the specification does not allow; a SUT that exits
 //!   where the specification requires an output or still offers inputs (the exit rule of
-//!   [`crate::engine::alg2`]).
+//!   [`crate::engine::rules`]).
 
 use crate::adapter::Sut;
 use crate::engine::explicit::Explicit;

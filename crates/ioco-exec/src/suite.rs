@@ -3,6 +3,11 @@
 //! the matching branch (or its `otherwise` verdict); a stimulate node gives its input unless an
 //! output races ahead (then that output's branch is followed).
 //!
+//! Every step goes through the tester's rules of [`ioco_engine::rules`], the ones Alg. 2 follows
+//! (δ after δ, time-outs, settling before an input where only δ is allowed, the race, the last
+//! look before a Pass, the exit rule): the test case only says what to do next and judges the
+//! steps it allows.
+//!
 //! * Nested suites with [`SuiteRole::Distinguishing`] (thesis Def. 2.37's merge suites): their
 //!   `fail` means "distinguished", and such a run is reported as Pass with the note
 //!   "distinguished" — unless the observed trace leaves the outer specification through an
@@ -13,20 +18,24 @@
 //!   (fairness, tutorial P1:L326-328), and a test whose access sequence the implementation never
 //!   follows counts as executed only once the branch it wants is absent with the confidence
 //!   asked for.
-//! * The specification is tracked along for coverage and for the exit rule of
-//!   [`crate::tester`].
+//! * The specification is tracked along ([`Along`]) for coverage and for the rules (time-outs,
+//!   where only δ is allowed, the exit rule).
 
-use crate::adapter::{Observation, Sent, Sut, SutError};
-use crate::engine::Ended;
+use crate::adapter::{Sut, SutError};
+use crate::engine::explicit::Explicit;
+use crate::engine::{Ended, Quiet, Refusal, Specification};
 use crate::fairness::{Branches, ChoicePoint, Tries};
-use crate::online::{pool_with, reset, summarise, OnlineOptions};
+use crate::online::{pool_with, summarise, OnlineOptions};
 use crate::result::{Failure, RunResult, RunVerdict, Summary};
 use crate::tester::Tester;
+use ioco_engine::rules::{self, Rules, Seen};
 use ioco_gen::stream::StreamedTest;
 use ioco_gen::{derive_seed, Suite, SuiteRole, TestCase, Verdict};
 use ioco_model::{Label, Lts};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 fn verdict(v: Verdict) -> RunVerdict {
     match v {
@@ -110,10 +119,15 @@ fn run_test_at(
 ) -> RunResult {
     let mut r = RunResult::new(run, seed);
     let t0 = Instant::now();
-    tester.start();
-    let end = match reset(adapter, seed, opts.retries) {
-        Err(e) => Ended::error(format!("could not reset the SUT: {e}")),
-        Ok(()) => exec(tester, adapter, opts, test, points),
+    let mut spec = Along {
+        spec: Explicit { tester, opts },
+        tracking: true,
+    };
+    // (only the exit rule draws from it, and over an LTS it does not)
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let end = match rules::start(&mut spec, adapter, seed, opts.retries) {
+        Err(e) => e,
+        Ok(()) => exec(&mut spec, adapter, test, points, &mut rng),
     };
     end.write(&mut r);
     r.trace = tester.take_trace_for(r.verdict, opts.traces);
@@ -124,43 +138,123 @@ fn run_test_at(
     r
 }
 
+/// The specification as a test case's execution tracks it: the explicit specification while
+/// the trace stays in it. The test case judges its own steps (its branches, `otherwise` and
+/// leaves), so a step the specification does not take ends the tracking, not the run; from
+/// there on the specification says nothing ([`Quiet::Outside`]), the default time-out
+/// applies and no input waits for the system to settle.
+struct Along<'t, 'a> {
+    spec: Explicit<'t, 'a>,
+    /// The trace is still one of the specification.
+    tracking: bool,
+}
+
+impl Along<'_, '_> {
+    /// A step outside the specification: written to the trace only.
+    fn outside(&mut self, l: Label) {
+        let t = &mut *self.spec.tester;
+        t.steps += 1;
+        t.trace.push(l.0);
+    }
+}
+
+impl Specification for Along<'_, '_> {
+    type Action = Label;
+
+    fn start(&mut self) -> Result<(), String> {
+        self.tracking = true;
+        self.spec.start()
+    }
+
+    fn enables(&mut self, input: &Label) -> bool {
+        self.tracking && self.spec.enables(input)
+    }
+
+    #[inline]
+    fn give(&mut self, input: &Label) -> Result<(), Refusal> {
+        if self.tracking {
+            self.tracking = self.spec.tester.input(*input);
+        } else {
+            self.outside(*input);
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn observe(&mut self, output: Option<&Label>) -> Result<(), Refusal> {
+        let x = output.copied().unwrap_or(Label::DELTA);
+        if self.tracking {
+            self.tracking = self.spec.tester.observe(x).is_ok();
+        } else {
+            self.outside(x);
+        }
+        Ok(())
+    }
+
+    fn garbage(&mut self, line: &str) -> Failure {
+        self.spec.garbage(line)
+    }
+
+    fn quiet(&mut self) -> Quiet {
+        if self.tracking {
+            self.spec.quiet()
+        } else {
+            Quiet::Outside
+        }
+    }
+
+    fn only_quiescence(&mut self) -> bool {
+        self.tracking && self.spec.only_quiescence()
+    }
+
+    fn an_input(&mut self, rng: &mut ChaCha8Rng) -> Option<String> {
+        self.spec.an_input(rng)
+    }
+
+    fn allowed(&mut self) -> Vec<String> {
+        self.spec.allowed()
+    }
+
+    fn wrote_output(&self) -> bool {
+        self.spec.wrote_output()
+    }
+
+    fn trace_text(&self) -> String {
+        self.spec.trace_text()
+    }
+
+    fn timeout(&mut self) -> Option<Duration> {
+        if self.tracking {
+            self.spec.timeout()
+        } else {
+            Some(self.spec.opts.quiescence_timeout)
+        }
+    }
+}
+
+/// Execute `test` from where both sides are, each step by the tester's [`Rules`].
 fn exec(
-    tester: &mut Tester<'_>,
-    adapter: &mut dyn Sut,
-    opts: &OnlineOptions,
+    spec: &mut Along<'_, '_>,
+    sut: &mut dyn Sut,
     test: &TestCase,
     points: &mut Vec<ChoicePoint>,
+    rng: &mut ChaCha8Rng,
 ) -> Ended {
-    let alphabet = tester.alphabet();
-    // Track the specification while the trace stays in it (for coverage and the exit rule).
-    let mut tracking = true;
-    let record = |tester: &mut Tester<'_>, l: Label, tracking: &mut bool| {
-        if *tracking {
-            let ok = if alphabet.is_input(l) {
-                tester.input(l)
-            } else {
-                tester.observe(l).is_ok()
-            };
-            *tracking = ok;
-        } else {
-            tester.steps += 1;
-            tester.trace.push(l.0);
-        }
-    };
-    let on_error = |tester: &mut Tester<'_>, e: SutError, tracking: bool| -> Ended {
-        match e {
-            SutError::UnknownOutput { .. } => crate::engine::explicit::adapter_error(tester, e),
-            SutError::Exited { .. } if tracking => {
-                crate::engine::explicit::adapter_error(tester, e)
-            }
-            other => Ended::error(format!("after trace {}: {other}", tester.trace_text())),
-        }
-    };
+    let alphabet = spec.spec.tester.alphabet();
+    let mut rules = Rules::new(sut);
     let mut node = test;
     loop {
         match node {
             TestCase::Leaf { verdict: v, reason } => {
+                if *v == Verdict::Pass && spec.tracking {
+                    // the specification judges the last look (a late output where only δ
+                    // is allowed is a Fail, as at the end of an Alg. 2 run)
+                    if let Some(end) = rules.settle(&mut spec.spec, sut, rng) {
+                        return end;
+                    }
+                }
                 let v = verdict(*v);
+                let tester = &*spec.spec.tester;
                 let failure = reason.as_ref().map(|why| Failure {
                     observed: tester.last_text(),
                     allowed: Vec::new(),
@@ -181,35 +275,21 @@ fn exec(
                 branches,
                 otherwise,
             } => {
-                let timeout = if tracking {
-                    tester.quiescence_timeout(opts)
-                } else {
-                    opts.quiescence_timeout
-                };
-                // δ right after δ: the system is still quiescent (tutorial Def. 6.4), so the
-                // observation is answered without waiting a time-out, and written once.
-                let again = tester.trace.last() == Some(&Label::DELTA.0);
-                let x = if again {
-                    Label::DELTA
-                } else {
-                    match adapter.observe(Some(timeout)) {
-                        Ok(Observation::Output(x)) => x,
-                        Ok(Observation::Quiescent) => Label::DELTA,
-                        Err(e) => return on_error(tester, e, tracking),
-                    }
+                let at = spec.spec.tester.trace.len();
+                let x = match rules.observe(spec, sut, rng) {
+                    Ok(Seen::Output(x)) => x,
+                    Ok(_) => Label::DELTA,
+                    Err(end) => return end,
                 };
                 choice(
                     alphabet,
-                    &tester.trace,
+                    &spec.spec.tester.trace[..at],
                     branches,
                     *otherwise,
                     None,
                     x,
                     points,
                 );
-                if !again {
-                    record(tester, x, &mut tracking);
-                }
                 match follow(node, &alphabet.display(x), *otherwise, branches) {
                     Ok(n) => node = n,
                     Err(end) => return end,
@@ -227,39 +307,27 @@ fn exec(
                         "the test gives `{input}`, which is not an input of the model"
                     ));
                 };
-                // where only δ is allowed, an output still on its way is read before the input
-                // (see crate::timeouts)
-                let quiet = tracking && tester.only_quiescence();
-                if quiet {
-                    adapter.settle_timeout(tester.quiescence_timeout(opts));
-                }
-                adapter.expect_quiet(quiet);
-                let sent = match adapter.send(a) {
-                    Ok(s) => s,
-                    Err(e) => return on_error(tester, e, tracking),
-                };
-                let taken = match sent {
-                    Sent::Accepted => a,
-                    Sent::Raced(x) => x,
+                let at = spec.spec.tester.trace.len();
+                let raced = match rules.give(spec, sut, &a, rng) {
+                    Ok(Seen::Output(x)) => Some(x),
+                    Ok(_) => None,
+                    Err(end) => return end,
                 };
                 choice(
                     alphabet,
-                    &tester.trace,
+                    &spec.spec.tester.trace[..at],
                     branches,
                     *otherwise,
                     Some(a),
-                    taken,
+                    raced.unwrap_or(a),
                     points,
                 );
-                record(tester, taken, &mut tracking);
-                match sent {
-                    Sent::Accepted => node = after,
-                    Sent::Raced(x) => {
-                        match follow(node, &alphabet.display(x), *otherwise, branches) {
-                            Ok(n) => node = n,
-                            Err(end) => return end,
-                        }
-                    }
+                match raced {
+                    None => node = after,
+                    Some(x) => match follow(node, &alphabet.display(x), *otherwise, branches) {
+                        Ok(n) => node = n,
+                        Err(end) => return end,
+                    },
                 }
             }
         }

@@ -5,7 +5,7 @@
 //! their theory crates (`ioco_games::steered`, `ioco_stg::steered`).
 
 pub use ioco_engine::Timed;
-pub use ioco_engine::{alg2, explicit, replay};
+pub use ioco_engine::{alg2, explicit, replay, rules};
 pub use ioco_engine::{run, Ended};
 pub use ioco_engine::{Choice, Event, Selection, Stop};
 pub use ioco_engine::{Observation, Sent, Sut, SutError};
