@@ -13,6 +13,9 @@ use ioco_model::{Alphabet, Label, Lts, SaState, Suspension};
 use std::sync::Arc;
 use std::time::Duration;
 
+/// The words before the labels in a record of [`Tester::nodes`]: `ni`, `no`.
+const HEAD: usize = 2;
+
 /// The tester's state for one worker: the lazy suspension automaton of the specification and
 /// the coverage, both kept across runs; plus the current run's position and trace.
 pub struct Tester<'a> {
@@ -28,14 +31,16 @@ pub struct Tester<'a> {
     pub steps: usize,
     /// Per suspension state, where its record starts in `nodes` (`u32::MAX`: not built yet).
     node_at: Vec<u32>,
-    /// The records of the suspension states visited, built on first use: `[ni, no, taken
-    /// (low, high), ni inputs, no outputs and δ, ni + no targets, ni + no target records]`,
-    /// labels sorted within each part, `targets[k]` the successor by the k-th label (a state
-    /// stored as `Label(q)`) and `target records[k]` where its record starts (`u32::MAX` until
-    /// it is known). `taken` are 64 bits, one per successor edge (first 64): the steps already
-    /// recorded in `pending` (so the per-step cost does not depend on the size of the sets).
-    /// One record per state, in one stretch of memory, found from its predecessor's: a step
-    /// reads one record, which is prefetched while the SUT takes its step.
+    /// The records of the suspension states visited, built on first use: `[ni, no, ni inputs,
+    /// no outputs and δ, ni + no targets, ni + no target records]`, labels sorted within each
+    /// part, `targets[k]` the successor by the k-th label (a state stored as `Label(q)`) and
+    /// `target records[k]` where its record starts, `u32::MAX` until the edge is first taken:
+    /// the first step by an edge goes into `pending` for the coverage and fills the slot, so a
+    /// step by an edge taken before reads one record and writes nothing but the position (the
+    /// per-step cost does not depend on the size of the sets). One record per state, in one
+    /// stretch of memory (two words per record and none per edge for "taken": a smaller
+    /// working set for the cache), found from its predecessor's: a step reads one record,
+    /// which is prefetched while the SUT takes its step.
     pub nodes: Vec<Label>,
     pending: Vec<(SaState, Label, SaState)>,
     /// Each label's text as written (`coin?`, `δ`), indexed by label, made once and shared by
@@ -132,8 +137,7 @@ impl<'a> Tester<'a> {
         let outs = succ.iter().filter(|p| !a.is_input(p.0));
         let (ni, no) = (ins.clone().count(), outs.clone().count());
         let start = self.nodes.len();
-        self.nodes
-            .extend([Label(ni as u32), Label(no as u32), Label(0), Label(0)]);
+        self.nodes.extend([Label(ni as u32), Label(no as u32)]);
         self.nodes
             .extend(ins.clone().chain(outs.clone()).map(|p| p.0));
         self.nodes.extend(ins.chain(outs).map(|p| Label(p.1)));
@@ -147,26 +151,24 @@ impl<'a> Tester<'a> {
     #[inline]
     pub fn io_at(&self, at: usize) -> (&[Label], &[Label]) {
         let (ni, no) = (self.nodes[at].0 as usize, self.nodes[at + 1].0 as usize);
-        let l = &self.nodes[at + 4..at + 4 + ni + no];
+        let l = &self.nodes[at + HEAD..at + HEAD + ni + no];
         (&l[..ni], &l[ni..])
     }
 
     /// Take the step by `l` from the current state, if the specification has it. The common
-    /// case (an edge taken before, its target's record known) reads one record and writes
-    /// nothing but the position; the rest is in [`Tester::step_first`].
+    /// case (an edge taken before) reads one record and writes nothing but the position; the
+    /// rest is in [`Tester::step_first`].
     #[inline(always)]
     fn step(&mut self, l: Label) -> Option<SaState> {
         let at = self.at;
         debug_assert_eq!(self.node_at[self.q as usize] as usize, at);
         let rec = &self.nodes[at..];
         let n = (rec[0].0 + rec[1].0) as usize;
-        let (head, rest) = rec[..4 + 3 * n].split_at(4);
-        let (labels, rest) = rest.split_at(n);
+        let (labels, rest) = rec[HEAD..HEAD + 3 * n].split_at(n);
         let (targets, records) = rest.split_at(n);
         let k = labels.iter().position(|&x| x == l)?;
         let (t, next) = (targets[k].0, records[k].0);
-        let taken = k < 64 && head[2 + k / 32].0 & (1 << (k % 32)) != 0;
-        if !taken || next == u32::MAX {
+        if next == u32::MAX {
             return Some(self.step_first(k, n, l, t));
         }
         self.q = t;
@@ -177,28 +179,15 @@ impl<'a> Tester<'a> {
     }
 
     /// [`Tester::step`] by the `k`-th of the `n` edges of the current record (label `l`, target
-    /// `t`) where that edge is not marked taken yet (it goes into `pending` for the coverage)
-    /// or its target's record is not known yet (found, or built).
+    /// `t`), taken for the first time: it goes into `pending` for the coverage, and its
+    /// target's record (found, or built) into the record's slot.
     #[cold]
     #[inline(never)]
     fn step_first(&mut self, k: usize, n: usize, l: Label, t: SaState) -> SaState {
         let at = self.at;
-        let (word, bit) = (at + 2 + usize::from(k >= 32), 1u32 << (k % 32));
-        if k >= 64 || self.nodes[word].0 & bit == 0 {
-            if k < 64 {
-                self.nodes[word].0 |= bit;
-            }
-            self.pending.push((self.q, l, t));
-        }
-        let slot = at + 4 + 2 * n + k;
-        let next = match self.nodes[slot].0 {
-            u32::MAX => {
-                let next = self.node(t);
-                self.nodes[slot] = Label(next as u32);
-                next
-            }
-            next => next as usize,
-        };
+        self.pending.push((self.q, l, t));
+        let next = self.node(t);
+        self.nodes[at + HEAD + 2 * n + k] = Label(next as u32);
         self.q = t;
         self.at = next;
         crate::sut::prefetch(&self.nodes[next]);
@@ -354,7 +343,7 @@ impl<'a> Tester<'a> {
         // the record's out-set (see `io_at`) is the one label δ
         let at = self.at;
         self.nodes[at + 1].0 == 1
-            && self.nodes.get(at + 4 + self.nodes[at].0 as usize) == Some(&Label::DELTA)
+            && self.nodes.get(at + HEAD + self.nodes[at].0 as usize) == Some(&Label::DELTA)
     }
 
     /// Record a line the SUT wrote that is not an output of the model, and the failure it is.

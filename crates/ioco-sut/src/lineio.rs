@@ -45,6 +45,16 @@ pub(crate) struct FdLines {
     finished: bool,
     /// Where `read(2)` puts bytes (made once, not zeroed per call).
     chunk: Box<[u8]>,
+    /// A line's storage handed back by the reader of the last one ([`FdLines::recycle`]): the
+    /// next line is copied into it, so reading a line allocates nothing.
+    spare: Vec<u8>,
+    /// The last line had not arrived when it was first looked for (a `poll(2)` waited for
+    /// it): the next wait polls first, instead of a `read(2)` that would most likely fail
+    /// with `EAGAIN` first (two system calls per wait instead of three, as a system that
+    /// answers after the tester looks, the usual case over a pipe, needs).
+    poll_first: bool,
+    /// Waits in a row that polled first (see `poll_first`).
+    poll_skips: u8,
 }
 
 impl FdLines {
@@ -67,6 +77,9 @@ impl FdLines {
             eof: false,
             finished: false,
             chunk: vec![0u8; 16 * 1024].into_boxed_slice(),
+            spare: Vec::new(),
+            poll_first: false,
+            poll_skips: 0,
         }
     }
 
@@ -78,7 +91,9 @@ impl FdLines {
                 self.finished = true;
                 return Some(Event::TooLong(i));
             }
-            let line = rest[..i].to_vec();
+            let mut line = std::mem::take(&mut self.spare);
+            line.clear();
+            line.extend_from_slice(&rest[..i]);
             self.start += i + 1;
             if self.start == self.buf.len() {
                 self.buf.clear();
@@ -92,6 +107,15 @@ impl FdLines {
             return Some(Event::TooLong(rest.len()));
         }
         None
+    }
+
+    /// Hand back the storage of a line read before, for the next one (see `spare`); a very
+    /// long one is let go.
+    #[inline]
+    pub(crate) fn recycle(&mut self, line: Vec<u8>) {
+        if line.capacity() <= 4096 {
+            self.spare = line;
+        }
     }
 
     /// Read what is available; false if nothing was (would block).
@@ -140,6 +164,8 @@ impl FdLines {
         }
         // the clock is read only when a wait is needed (not for a line already here)
         let mut deadline = None;
+        // whether this call waited in `poll(2)` (see `poll_first`)
+        let mut polled = false;
         loop {
             if self.finished {
                 return Err(RecvTimeoutError::Disconnected);
@@ -164,22 +190,39 @@ impl FdLines {
                 self.partial_sent = true;
                 return Ok(Event::Partial);
             }
-            match self.read_some() {
-                Ok(true) => continue,
-                Ok(false) => {}
-                Err(m) => {
-                    self.finished = true;
-                    return Ok(Event::Failed(m));
+            // a read first, unless the last line came only after a wait and this one may wait
+            // too (then the `poll(2)` below comes first, the read after it); every 16th wait
+            // reads first all the same, to see whether lines now come before they are looked for
+            if !polled && self.poll_first && !timeout.is_zero() && self.poll_skips < 15 {
+                self.poll_skips += 1;
+            } else {
+                if !polled {
+                    self.poll_skips = 0;
+                }
+                match self.read_some() {
+                    Ok(true) => {
+                        self.poll_first = polled;
+                        continue;
+                    }
+                    Ok(false) => {}
+                    Err(m) => {
+                        self.finished = true;
+                        return Ok(Event::Failed(m));
+                    }
                 }
             }
             let now = Instant::now();
             let left = deadline
                 .get_or_insert(now + timeout)
                 .saturating_duration_since(now);
+            polled = true;
             if left.is_zero() || !self.poll(left) {
                 // One last non-blocking look, then time out.
                 match self.read_some() {
-                    Ok(true) => continue,
+                    Ok(true) => {
+                        self.poll_first = true;
+                        continue;
+                    }
                     Ok(false) => return Err(RecvTimeoutError::Timeout),
                     Err(m) => {
                         self.finished = true;
@@ -401,6 +444,8 @@ pub(crate) struct LineIo {
     pub write_timeout: Duration,
     /// The raw bytes of the last output line (for [`crate::data`], which reads its arguments).
     pub(crate) last_line: Vec<u8>,
+    /// Per input label, its wire line (`\n` included) once given: encoded once, not per input.
+    encoded: Vec<Option<Box<[u8]>>>,
     /// How long to wait before an input for the system to settle (its marker, or, without
     /// one, this long without output) when it has not settled since the last input or output:
     /// the quiescence time-out of the specification's current state, as the tester last said
@@ -451,6 +496,7 @@ impl LineIo {
             settle,
             write_timeout: Duration::from_secs(5),
             last_line: Vec::new(),
+            encoded: Vec::new(),
             settle_hint: None,
             io_time: Duration::from_millis(50),
             quiet_expected: false,
@@ -511,11 +557,14 @@ impl LineIo {
                 self.partial = false;
                 match self.codec.decode(&bytes) {
                     Decoded::Output(l) => {
-                        // kept for data-level adapters, which parse the arguments themselves
-                        self.last_line = bytes;
+                        // kept for data-level adapters, which parse the arguments themselves;
+                        // the line before it goes back to the reader for the next line
+                        let last = std::mem::replace(&mut self.last_line, bytes);
+                        self.rx.recycle(last);
                         Ok(Some(Observation::Output(l)))
                     }
                     Decoded::Marker => {
+                        self.rx.recycle(bytes);
                         if self.owed == 0 {
                             return Err(Stop::Err(SutError::Malformed(
                                 "the quiescence marker came twice for one reaction (one is owed \
@@ -690,8 +739,19 @@ impl LineIo {
         input: Label,
         gone: &mut dyn FnMut() -> bool,
     ) -> Result<Sent, Stop> {
-        let line = self.encode(input)?;
-        self.send_line_with(&line, gone)
+        // the line of this input, encoded the first time only (taken out of the table while
+        // it is written, put back after)
+        let i = input.index();
+        let line = match self.encoded.get_mut(i).and_then(Option::take) {
+            Some(line) => line,
+            None => self.encode(input)?.into_boxed_slice(),
+        };
+        let sent = self.send_line_with(&line, gone);
+        if self.encoded.len() <= i {
+            self.encoded.resize(i + 1, None);
+        }
+        self.encoded[i] = Some(line);
+        sent
     }
 
     /// The wire line of `input` (`\n` included).

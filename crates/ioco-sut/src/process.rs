@@ -746,8 +746,14 @@ impl Sut for ProcessAdapter {
     }
 
     fn send(&mut self, input: Label) -> Result<Sent, SutError> {
-        match self.running()?.io.encode(input) {
-            Ok(line) => self.send_line(&line),
+        // as `send_line`, the line made once per input label (`LineIo::send_with`)
+        let r = self.running()?;
+        let child = &mut r.proc.child;
+        match r
+            .io
+            .send_with(input, &mut || matches!(child.try_wait(), Ok(Some(_))))
+        {
+            Ok(s) => Ok(s),
             Err(s) => Err(self.stopped(s)),
         }
     }

@@ -23,6 +23,7 @@
 
 use super::{Observation, Sent, Sut, SutError};
 use ioco_model::{Alphabet, Label, LabelKind, Lts, QuiescencePolicy, State};
+use rand::distr::Bernoulli;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
@@ -55,14 +56,18 @@ pub struct Simulator {
     opts: SimOptions,
     /// Specification label → implementation label (inputs).
     to_imp: Vec<Option<Label>>,
-    /// Implementation label → specification label (outputs).
-    to_spec: Vec<Option<Label>>,
     /// The current state, as the position of its record in `moves`.
     at: u32,
     rng: ChaCha8Rng,
-    /// Per state, one record: `[state, n_out, n_spont, n_in, (label, target record)...]` with
-    /// the outputs first, then τ and δ (the spontaneous moves), then the input edges, targets
-    /// given by the position of their record: a step reads one stretch of memory.
+    /// The coin of the input/output race ([`SimOptions::race`]), made once.
+    race: Bernoulli,
+    /// Per state, one record: `[n_out, n_spont, n_in | TAU_FLAG, (label, target
+    /// record)...]` with the outputs first, then τ and δ (the spontaneous moves), then the
+    /// input edges, targets given by the position of their record: a step reads one stretch of
+    /// memory. Labels are the *specification's* (translated once here, not per step): an
+    /// output the specification does not know is `UNKNOWN | implementation label`, an input
+    /// it does not know [`NO_INPUT`]. [`TAU_FLAG`]: the state has a τ-move (an input may
+    /// first need internal steps, [`Simulator::tau_before`]); without it an input is one look.
     moves: Vec<u32>,
     /// Per state, the position of its record.
     record: Vec<u32>,
@@ -72,6 +77,16 @@ pub struct Simulator {
 /// found (until then the search goes on: ignoring an input that internal steps lead to would be
 /// behaviour `compare` does not allow).
 const MAX_TAU_SEARCH: usize = 256;
+
+/// The words of a record of `moves` before its moves.
+const HEAD: usize = 3;
+/// In the record's third word: the state has a τ-move.
+const TAU_FLAG: u32 = 1 << 31;
+/// An output of the implementation the specification does not know: this bit and the
+/// implementation's label.
+const UNKNOWN: u32 = 1 << 31;
+/// An input of the implementation the specification does not know (never given).
+const NO_INPUT: u32 = u32::MAX;
 
 impl Simulator {
     /// Simulate `imp`, speaking the labels of `spec_alphabet`.
@@ -115,14 +130,28 @@ impl Simulator {
             );
             let n_in = m.len() - n_spont;
             record.push(len as u32);
-            len += 4 + 2 * m.len();
+            len += HEAD + 2 * m.len();
             lists.push((n_out, n_spont, n_in, m));
         }
+        // the specification's label of a move (see `moves`)
+        let spec_label = |k: usize, l: Label, n_out: usize, n_spont: usize| -> u32 {
+            if k >= n_out && k < n_spont {
+                return l.0; // τ or δ: the same in every alphabet
+            }
+            match to_spec[l.index()] {
+                Some(x) if k < n_out => x.0,
+                None if k < n_out => UNKNOWN | l.0,
+                Some(x) if to_imp.get(x.index()) == Some(&Some(l)) => x.0,
+                _ => NO_INPUT,
+            }
+        };
         let mut moves = Vec::with_capacity(len);
-        for (s, (n_out, n_spont, n_in, m)) in lists.into_iter().enumerate() {
-            moves.extend([s as u32, n_out as u32, n_spont as u32, n_in as u32]);
-            for (l, t) in m {
-                moves.extend([l.0, record[t as usize]]);
+        for (n_out, n_spont, n_in, m) in lists {
+            let tau = m[n_out..n_spont].iter().any(|(l, _)| l.is_tau());
+            let flags = if tau { TAU_FLAG } else { 0 };
+            moves.extend([n_out as u32, n_spont as u32, n_in as u32 | flags]);
+            for (k, (l, t)) in m.into_iter().enumerate() {
+                moves.extend([spec_label(k, l, n_out, n_spont), record[t as usize]]);
             }
         }
         let at = record[imp.initial()[0] as usize];
@@ -130,31 +159,38 @@ impl Simulator {
             imp,
             opts,
             to_imp,
-            to_spec,
             at,
             rng: ChaCha8Rng::seed_from_u64(0),
+            race: Bernoulli::new(opts.race.clamp(0.0, 1.0)).expect("a probability in [0, 1]"),
             moves,
             record,
         }
     }
 
-    /// The current state of the implementation model.
+    /// The current state of the implementation model (records are laid out in the order of
+    /// the states).
     pub fn state(&self) -> State {
-        self.moves[self.at as usize]
+        self.record.partition_point(|&r| r <= self.at) as State - 1
     }
 
     /// The `k`-th move of the current state: (label, target record).
     #[inline]
     fn move_at(&self, k: usize) -> (Label, u32) {
-        let i = self.at as usize + 4 + 2 * k;
+        let i = self.at as usize + HEAD + 2 * k;
         (Label(self.moves[i]), self.moves[i + 1])
     }
 
-    /// Whether the state whose record is at `r` enables input `a`.
+    /// The inputs of the state whose record is at `r`: how many.
+    #[inline(always)]
+    fn n_in(&self, r: usize) -> usize {
+        (self.moves[r + 2] & !TAU_FLAG) as usize
+    }
+
+    /// Whether the state whose record is at `r` enables input `a` (a specification label).
     fn enables(&self, r: u32, a: Label) -> bool {
         let r = r as usize;
-        let (n_spont, n_in) = (self.moves[r + 2] as usize, self.moves[r + 3] as usize);
-        self.moves[r + 4 + 2 * n_spont..r + 4 + 2 * (n_spont + n_in)]
+        let (n_spont, n_in) = (self.moves[r + 1] as usize, self.n_in(r));
+        self.moves[r + HEAD + 2 * n_spont..r + HEAD + 2 * (n_spont + n_in)]
             .chunks_exact(2)
             .any(|e| e[0] == a.0)
     }
@@ -164,16 +200,10 @@ impl Simulator {
     /// whole τ-closure if needed to find one); stay where `a` is enabled
     /// already with probability 1/2 (or when no τ-step leads elsewhere). A state from which no
     /// τ-path enables `a` stays (the input is then ignored: angelic completion).
+    #[cold]
+    #[inline(never)]
     fn tau_before(&mut self, a: Label) {
         let here = self.at;
-        let has_tau = |s: &Simulator, r: u32| {
-            let r = r as usize;
-            let (n_out, n_spont) = (s.moves[r + 1] as usize, s.moves[r + 2] as usize);
-            (n_out..n_spont).any(|k| Label(s.moves[r + 4 + 2 * k]).is_tau())
-        };
-        if !has_tau(self, here) {
-            return;
-        }
         if self.enables(here, a) && self.rng.random_bool(0.5) {
             return;
         }
@@ -186,11 +216,11 @@ impl Simulator {
             let r = seen[next] as usize;
             next += 1;
             found = found || self.enables(r as u32, a);
-            let (n_out, n_spont) = (self.moves[r + 1] as usize, self.moves[r + 2] as usize);
+            let (n_out, n_spont) = (self.moves[r] as usize, self.moves[r + 1] as usize);
             for k in n_out..n_spont {
                 let (l, t) = (
-                    Label(self.moves[r + 4 + 2 * k]),
-                    self.moves[r + 4 + 2 * k + 1],
+                    Label(self.moves[r + HEAD + 2 * k]),
+                    self.moves[r + HEAD + 2 * k + 1],
                 );
                 if !l.is_tau() {
                     continue;
@@ -213,14 +243,28 @@ impl Simulator {
         }
     }
 
-    #[inline]
+    /// The output of a move's label (see `moves`).
+    #[inline(always)]
     fn output(&self, l: Label) -> Result<Label, SutError> {
-        match self.to_spec[l.index()] {
-            Some(x) => Ok(x),
-            None => Err(self.unknown(l)),
+        if l.0 & UNKNOWN == 0 {
+            Ok(l)
+        } else {
+            Err(self.unknown(Label(l.0 & !UNKNOWN)))
         }
     }
 
+    /// [`Sut::send`] where an output of the `n_out` of this state is faster than the input
+    /// (the race coin came up): a random one of them.
+    #[inline(never)]
+    fn race_ahead(&mut self, n_out: usize) -> Result<Sent, SutError> {
+        let k = self.rng.random_range(0..n_out);
+        let (l, t) = self.move_at(k);
+        self.at = t;
+        super::prefetch(&self.moves[t as usize]);
+        Ok(Sent::Raced(self.output(l)?))
+    }
+
+    /// An output of the implementation (its label `l`) the specification does not know.
     #[cold]
     #[inline(never)]
     fn unknown(&self, l: Label) -> SutError {
@@ -228,59 +272,14 @@ impl Simulator {
             line: self.imp.alphabet().name(l).to_string(),
         }
     }
-}
 
-impl Sut for Simulator {
-    fn reset(&mut self) -> Result<(), SutError> {
-        let init = self.imp.initial();
-        self.at = self.record[init[self.rng.random_range(0..init.len())] as usize];
-        Ok(())
-    }
-
-    fn send(&mut self, input: Label) -> Result<Sent, SutError> {
-        let at = self.at as usize;
-        let n_out = self.moves[at + 1] as usize;
-        if n_out > 0 && self.rng.random_bool(self.opts.race.clamp(0.0, 1.0)) {
-            let k = self.rng.random_range(0..n_out);
-            let (l, t) = self.move_at(k);
-            self.at = t;
-            super::prefetch(&self.moves[t as usize]);
-            return Ok(Sent::Raced(self.output(l)?));
-        }
-        let Some(a) = self.to_imp.get(input.index()).copied().flatten() else {
-            return Ok(Sent::Accepted); // an input the implementation does not know: ignored
-        };
-        // τ before the input: the implementation may take internal steps first, and must
-        // where the input is enabled only after them.
-        self.tau_before(a);
-        let at = self.at as usize;
-        let n_spont = self.moves[at + 2] as usize;
-        let n_in = self.moves[at + 3] as usize;
-        // The input edges (label, target record), sorted by label: the ones labelled `a` are
-        // a run from `lo`.
-        let ins = &self.moves[at + 4 + 2 * n_spont..at + 4 + 2 * (n_spont + n_in)];
-        let mut edges = ins.chunks_exact(2);
-        let Some(lo) = edges.position(|e| e[0] == a.0) else {
-            return Ok(Sent::Accepted); // not enabled: ignored (angelic completion)
-        };
-        let n = 1 + edges.take_while(|e| e[0] == a.0).count();
-        let k = if n == 1 {
-            0
-        } else {
-            self.rng.random_range(0..n)
-        };
-        self.at = ins[2 * (lo + k) + 1];
-        super::prefetch(&self.moves[self.at as usize]);
-        Ok(Sent::Accepted)
-    }
-
-    fn timed(&self) -> bool {
-        false
-    }
-
-    fn observe(&mut self, _timeout: Option<Duration>) -> Result<Observation, SutError> {
-        for _ in 0..=self.opts.max_tau {
-            let n_spont = self.moves[self.at as usize + 2] as usize;
+    /// [`Sut::observe`] from the state's τ-move `l` on, already taken: more spontaneous moves
+    /// until an output or δ (at most [`SimOptions::max_tau`] τ-steps in all).
+    #[cold]
+    #[inline(never)]
+    fn observe_after_tau(&mut self) -> Result<Observation, SutError> {
+        for _ in 0..self.opts.max_tau {
+            let n_spont = self.moves[self.at as usize + 1] as usize;
             let (l, t) = match n_spont {
                 0 => return Ok(Observation::Quiescent),
                 1 => self.move_at(0),
@@ -299,6 +298,77 @@ impl Sut for Simulator {
             }
         }
         Ok(Observation::Quiescent)
+    }
+}
+
+impl Sut for Simulator {
+    fn reset(&mut self) -> Result<(), SutError> {
+        let init = self.imp.initial();
+        self.at = self.record[init[self.rng.random_range(0..init.len())] as usize];
+        Ok(())
+    }
+
+    fn send(&mut self, input: Label) -> Result<Sent, SutError> {
+        let at = self.at as usize;
+        let n_out = self.moves[at] as usize;
+        if n_out > 0 && self.rng.sample(self.race) {
+            return self.race_ahead(n_out);
+        }
+        if self.to_imp.get(input.index()).copied().flatten().is_none() {
+            return Ok(Sent::Accepted); // an input the implementation does not know: ignored
+        }
+        // τ before the input: the implementation may take internal steps first, and must
+        // where the input is enabled only after them.
+        if self.moves[at + 2] & TAU_FLAG != 0 {
+            self.tau_before(input);
+        }
+        let at = self.at as usize;
+        let n_spont = self.moves[at + 1] as usize;
+        let n_in = self.n_in(at);
+        // The input edges (label, target record), sorted by the implementation's label: the
+        // ones labelled `input` are a run from `lo`, `n` long.
+        let ins = &self.moves[at + HEAD + 2 * n_spont..at + HEAD + 2 * (n_spont + n_in)];
+        let mut edges = ins.chunks_exact(2);
+        let Some(lo) = edges.position(|e| e[0] == input.0) else {
+            return Ok(Sent::Accepted); // not enabled: ignored (angelic completion)
+        };
+        // most inputs have one edge: no count, no draw then
+        let k = match edges.next() {
+            Some(e) if e[0] == input.0 => {
+                let n = 2 + edges.take_while(|e| e[0] == input.0).count();
+                self.rng.random_range(0..n)
+            }
+            _ => 0,
+        };
+        self.at = ins[2 * (lo + k) + 1];
+        super::prefetch(&self.moves[self.at as usize]);
+        Ok(Sent::Accepted)
+    }
+
+    fn timed(&self) -> bool {
+        false
+    }
+
+    fn observe(&mut self, _timeout: Option<Duration>) -> Result<Observation, SutError> {
+        // the first spontaneous move here; more after a τ-move out of line (the same draws)
+        let n_spont = self.moves[self.at as usize + 1] as usize;
+        let (l, t) = match n_spont {
+            0 => return Ok(Observation::Quiescent),
+            1 => self.move_at(0),
+            n => {
+                let k = self.rng.random_range(0..n);
+                self.move_at(k)
+            }
+        };
+        self.at = t;
+        super::prefetch(&self.moves[t as usize]);
+        if l == Label::DELTA {
+            Ok(Observation::Quiescent)
+        } else if !l.is_tau() {
+            Ok(Observation::Output(self.output(l)?))
+        } else {
+            self.observe_after_tau()
+        }
     }
 
     fn close(&mut self) -> Result<(), SutError> {

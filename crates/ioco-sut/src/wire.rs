@@ -423,6 +423,10 @@ impl Codec {
     /// Decode one line (without its `\n`).
     pub fn decode(&self, line: &[u8]) -> Decoded {
         let line = line.strip_suffix(b"\r").unwrap_or(line);
+        // the marker first, by its bytes (the line after every reaction: no UTF-8 check)
+        if self.marker.as_deref().map(str::as_bytes) == Some(line) {
+            return Decoded::Marker;
+        }
         let text = match std::str::from_utf8(line) {
             Ok(t) => t,
             Err(e) => {
