@@ -346,34 +346,25 @@ impl<'a> Parser<'a> {
             });
         }
         self.eat(Tok::Pipe);
-        let mut ctors = Vec::new();
-        loop {
-            let cname = self.ident("a constructor name")?;
+        let ctors = self.sep_by1(Tok::Pipe, |p| {
+            let name = p.ident("a constructor name")?;
             let mut fields = Vec::new();
-            if self.eat(Tok::LBrace) {
-                if self.peek() != Tok::RBrace {
+            if p.eat(Tok::LBrace) {
+                if p.peek() != Tok::RBrace {
                     loop {
-                        fields.push(self.param()?);
-                        if !(self.eat(Tok::Comma) || self.eat(Tok::Semi))
-                            || self.peek() == Tok::RBrace
-                        {
+                        fields.push(p.param()?);
+                        if !(p.eat(Tok::Comma) || p.eat(Tok::Semi)) || p.peek() == Tok::RBrace {
                             break;
                         }
                     }
                 }
-                self.expect(
+                p.expect(
                     Tok::RBrace,
                     Some("fields are written `{ name: type, ... }`"),
                 )?;
             }
-            ctors.push(Ctor {
-                name: cname,
-                fields,
-            });
-            if !self.eat(Tok::Pipe) {
-                break;
-            }
-        }
+            Ok(Ctor { name, fields })
+        })?;
         Ok(TypeDef {
             name,
             body: TypeBody::Adt(ctors),

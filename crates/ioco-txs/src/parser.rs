@@ -344,14 +344,12 @@ impl<'s> Parser<'s> {
         item: fn(&mut Self, Span) -> PResult<T>,
         span_of: fn(&mut T) -> &mut Span,
     ) -> PResult<Vec<T>> {
-        let mut items = Vec::new();
-        loop {
-            let start = if items.is_empty() { kw } else { self.span() };
-            items.push(item(self, start)?);
-            if !self.eat(Tok::Semi) {
-                break;
-            }
-        }
+        let mut first = true;
+        let mut items = self.sep_by1(Tok::Semi, |p| {
+            let start = if first { kw } else { p.span() };
+            first = false;
+            item(p, start)
+        })?;
         let end = self.end_def(what)?;
         if let [one] = items.as_mut_slice() {
             *span_of(one) = kw.to(end);
@@ -387,24 +385,18 @@ impl<'s> Parser<'s> {
         self.expect(Tok::IsDef, None)?;
         let mut ctors = Vec::new();
         if matches!(self.peek(), Tok::CapId) {
-            loop {
-                let cname = self.id("a constructor name")?;
+            ctors = self.sep_by1(Tok::Bar, |p| {
+                let name = p.id("a constructor name")?;
                 let mut fields = Vec::new();
-                if self.eat(Tok::LBrace) && !self.eat(Tok::RBrace) {
-                    fields = self.var_decl_groups()?;
-                    self.expect(
+                if p.eat(Tok::LBrace) && !p.eat(Tok::RBrace) {
+                    fields = p.var_decl_groups()?;
+                    p.expect(
                         Tok::RBrace,
                         Some("fields are written `{ a, b :: Int; c :: Bool }`"),
                     )?;
                 }
-                ctors.push(CtorDecl {
-                    name: cname,
-                    fields,
-                });
-                if !self.eat(Tok::Bar) {
-                    break;
-                }
-            }
+                Ok(CtorDecl { name, fields })
+            })?;
         } else if !matches!(self.peek(), Tok::EndDef | Tok::Semi) {
             return self.expected("a constructor name", Some("constructors are capitalised"));
         }
