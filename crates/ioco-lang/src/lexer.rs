@@ -5,8 +5,10 @@
 //! resynchronise after an error.
 
 use crate::diag::Diagnostic;
+use crate::kit::{self, TokenStream};
 use crate::span::{FileId, Span};
 use logos::Logos;
+use std::borrow::Cow;
 
 /// Skips to the end of a block comment (to the end of the file when it is not closed).
 fn block_comment(lex: &mut logos::Lexer<Tok>) {
@@ -268,15 +270,14 @@ impl Tok {
     }
 }
 
-/// A token with its span.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Token {
-    /// The kind.
-    pub kind: Tok,
-    /// Where it is.
-    pub span: Span,
-    /// True if no other token precedes it on its line.
-    pub line_start: bool,
+/// A token with its span (the kit's, over [`Tok`]).
+pub type Token = kit::Token<Tok>;
+
+impl kit::TokenKind for Tok {
+    const EOF: Tok = Tok::Eof;
+    fn describe(self) -> Cow<'static, str> {
+        Tok::describe(self).into()
+    }
 }
 
 /// A comment, kept for the formatter.
@@ -291,19 +292,15 @@ pub struct Comment {
 /// Lexes a whole file. Unknown characters and unclosed strings or comments become diagnostics;
 /// the token stream always ends with [`Tok::Eof`].
 pub fn lex(file: FileId, src: &str) -> (Vec<Token>, Vec<Comment>, Vec<Diagnostic>) {
-    let mut toks = Vec::new();
+    let mut toks = TokenStream::new(file, src);
     let mut comments = Vec::new();
     let mut diags = Vec::new();
     let mut lexer = Tok::lexer(src);
-    let mut last_line_end = 0usize; // byte index after the last token/comment
     let mut in_string_range = false; // inside the `[..]` of `string[..]`
     while let Some(res) = lexer.next() {
         let r = lexer.span();
-        let span = Span::new(file, r.start, r.end);
-        let before = src.get(last_line_end..r.start).unwrap_or("");
-        let line_start = before.contains('\n')
-            || last_line_end == 0 && src.get(..r.start).is_some_and(|b| b.trim().is_empty());
-        last_line_end = r.end;
+        let span = toks.span(r.start, r.end);
+        let line_start = toks.read(r.start, r.end);
         let res = match res {
             Ok(Tok::BlockComment) if !(r.end - r.start >= 4 && src[..r.end].ends_with("*/")) => {
                 Ok(Tok::UnclosedComment)
@@ -339,11 +336,8 @@ pub fn lex(file: FileId, src: &str) -> (Vec<Token>, Vec<Comment>, Vec<Diagnostic
                 );
             }
             Ok(kind) => {
-                toks.push(Token {
-                    kind,
-                    span,
-                    line_start,
-                });
+                toks.push(kind, span, line_start);
+                let before = |n: usize| toks.tokens().iter().rev().nth(n).map(|t| t.kind);
                 // a regular expression may follow `matches`, `string` and `string[..]`
                 let text = src.get(r.start..r.end).unwrap_or("");
                 let check = match kind {
@@ -352,20 +346,20 @@ pub fn lex(file: FileId, src: &str) -> (Vec<Token>, Vec<Comment>, Vec<Diagnostic
                     // divides a variable called `matches`)
                     Tok::Ident => {
                         text == "matches"
-                            && toks.len() >= 2
                             && matches!(
-                                toks[toks.len() - 2].kind,
-                                Tok::Ident
-                                    | Tok::Number
-                                    | Tok::Str
-                                    | Tok::RParen
-                                    | Tok::True
-                                    | Tok::False
+                                before(1),
+                                Some(
+                                    Tok::Ident
+                                        | Tok::Number
+                                        | Tok::Str
+                                        | Tok::RParen
+                                        | Tok::True
+                                        | Tok::False
+                                )
                             )
                     }
                     Tok::LBracket => {
-                        in_string_range =
-                            toks.len() >= 2 && toks[toks.len() - 2].kind == Tok::StringTy;
+                        in_string_range = before(1) == Some(Tok::StringTy);
                         false
                     }
                     Tok::RBracket => std::mem::take(&mut in_string_range),
@@ -374,13 +368,9 @@ pub fn lex(file: FileId, src: &str) -> (Vec<Token>, Vec<Comment>, Vec<Diagnostic
                 if check {
                     if let Some((ws, len, closed)) = regex_literal(lexer.remainder()) {
                         let start = r.end + ws;
-                        let rspan = Span::new(file, start, start + len);
+                        let rspan = toks.span(start, start + len);
                         if closed {
-                            toks.push(Token {
-                                kind: Tok::Regex,
-                                span: rspan,
-                                line_start: false,
-                            });
+                            toks.push(Tok::Regex, rspan, false);
                         } else {
                             diags.push(
                                 Diagnostic::error(
@@ -393,7 +383,7 @@ pub fn lex(file: FileId, src: &str) -> (Vec<Token>, Vec<Comment>, Vec<Diagnostic
                             );
                         }
                         lexer.bump(ws + len);
-                        last_line_end = start + len;
+                        toks.read_to(start + len);
                     }
                 }
             }
@@ -417,13 +407,7 @@ pub fn lex(file: FileId, src: &str) -> (Vec<Token>, Vec<Comment>, Vec<Diagnostic
             }
         }
     }
-    let end = src.len();
-    toks.push(Token {
-        kind: Tok::Eof,
-        span: Span::new(file, end, end),
-        line_start: true,
-    });
-    (toks, comments, diags)
+    (toks.finish(), comments, diags)
 }
 
 /// A regular expression `/.../` at the start of `rest` (after spaces and tabs): the number of

@@ -11,7 +11,8 @@
 //! resolution, type checking, lowering) → [`ir`] (the symbolic transition system, the stable
 //! API shared with the symbolic engine) → [`semantics`] (concrete semantics of finitely typed
 //! models: on the fly, [`semantics::Semantics`]) → [`translate`] (explicit [`ioco_model::Lts`]).
-//! [`format()`] pretty-prints a file.
+//! [`format()`] pretty-prints a file. [`kit`] holds what the lexers and parsers of the two front
+//! ends (this one and the TorXakis one, `ioco-txs`) share.
 //!
 //! ```
 //! let src = "model M { input a  output b  init s  s -- a? --> t  t -- b! --> s }";
@@ -25,6 +26,7 @@ pub mod check;
 pub mod diag;
 pub mod fmt;
 pub mod ir;
+pub mod kit;
 pub mod lexer;
 pub mod parser;
 pub mod regex;

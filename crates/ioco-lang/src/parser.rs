@@ -32,53 +32,41 @@
 
 use crate::ast::*;
 use crate::diag::Diagnostic;
+use crate::kit::{Cursor, Failed, Grammar, PResult};
 use crate::lexer::{lex, Tok, Token};
-use crate::span::{FileId, Span};
-
-type PResult<T> = Result<T, ()>;
+use crate::span::FileId;
 
 /// Parses a file. Returns the tree (as complete as recovery allowed) and the diagnostics.
 pub fn parse(file: FileId, src: &str) -> (File, Vec<Diagnostic>) {
     let (toks, comments, diags) = lex(file, src);
     let mut p = Parser {
-        src,
-        toks,
-        pos: 0,
-        diags,
-        depth: 0,
+        c: Cursor::new(file, src, toks, diags),
         comp_ops: 0,
     };
     let items = p.file();
-    (File { items, comments }, p.diags)
+    (File { items, comments }, p.c.diags)
 }
 
 /// Parses a single expression (used by tests and tools).
 pub fn parse_expr(file: FileId, src: &str) -> Result<Expr, Vec<Diagnostic>> {
     let (toks, _, diags) = lex(file, src);
     let mut p = Parser {
-        src,
-        toks,
-        pos: 0,
-        diags,
-        depth: 0,
+        c: Cursor::new(file, src, toks, diags),
         comp_ops: 0,
     };
     let e = p.expr();
     if e.is_ok() && p.peek() != Tok::Eof {
-        let _: PResult<()> = p.unexpected("the end of the expression", None);
+        let _: PResult<()> = p.expected("the end of the expression", None);
     }
     match e {
         Ok(e) if p.diags.is_empty() => Ok(e),
-        _ => Err(p.diags),
+        _ => Err(p.c.diags),
     }
 }
 
 struct Parser<'a> {
-    src: &'a str,
-    toks: Vec<Token>,
-    pos: usize,
-    diags: Vec<Diagnostic>,
-    depth: usize,
+    /// The tokens, the diagnostics, the nesting depth.
+    c: Cursor<'a, Tok>,
     /// Composition operators (`|||`, `||`, `|[..]|`, `>>>`, renamings) in the current system.
     comp_ops: usize,
 }
@@ -97,43 +85,39 @@ const MAX_COMP_OPS: usize = 256;
 
 const MAX_DEPTH_ERRORS: usize = 200;
 
-impl<'a> Parser<'a> {
-    fn tok(&self) -> Token {
-        self.toks[self.pos]
-    }
-    fn peek(&self) -> Tok {
-        self.toks[self.pos].kind
-    }
-    fn peek_at(&self, n: usize) -> Tok {
-        self.toks[(self.pos + n).min(self.toks.len() - 1)].kind
-    }
-    fn text(&self, t: Token) -> &'a str {
-        &self.src[t.span.start as usize..t.span.end as usize]
-    }
-    fn bump(&mut self) -> Token {
-        let t = self.toks[self.pos];
-        if t.kind != Tok::Eof {
-            self.pos += 1;
-        }
-        t
-    }
-    fn prev_span(&self) -> Span {
-        if self.pos == 0 {
-            self.toks[0].span
-        } else {
-            self.toks[self.pos - 1].span
-        }
-    }
-    fn eat(&mut self, k: Tok) -> bool {
-        if self.peek() == k {
-            self.bump();
-            true
-        } else {
-            false
-        }
+crate::cursor_deref!(Parser, Tok);
+
+impl<'a> Grammar<'a, Tok> for Parser<'a> {
+    const EXPECTED: &'static str = "ioco::parse::expected";
+    const MAX_DEPTH: usize = MAX_NESTING;
+
+    fn found(&self, t: Token) -> Option<String> {
+        Some(match t.kind {
+            Tok::Ident | Tok::Number => format!("`{}`", self.text(t.span)),
+            k => k.describe().to_string(),
+        })
     }
 
-    fn error(&mut self, d: Diagnostic) {
+    fn hint(&self, _: &str, help: Option<&str>) -> Option<String> {
+        help.map(str::to_string).or_else(|| {
+            let t = self.tok();
+            if t.kind.is_keyword() {
+                return Some(format!(
+                    "{} is a keyword and cannot be used as a name",
+                    t.kind.describe()
+                ));
+            }
+            match (t.kind, self.text(t.span)) {
+                (Tok::Ident, "and") => Some("logical and is written `&&`".into()),
+                (Tok::Ident, "or") => Some("logical or is written `||`".into()),
+                (Tok::Ident, "not") => Some("negation is written `!`".into()),
+                (Tok::Eof, _) => Some("the file ends too early: is a `}` or `)` missing?".into()),
+                _ => None,
+            }
+        })
+    }
+
+    fn report(&mut self, d: Diagnostic) {
         // a bad character already reported on this line explains the parse error that follows
         let same_line = |a: u32, b: u32| {
             let (lo, hi) = (a.min(b) as usize, a.max(b) as usize);
@@ -150,64 +134,36 @@ impl<'a> Parser<'a> {
             return;
         }
         if self.diags.len() < MAX_DEPTH_ERRORS {
-            self.diags.push(d);
+            self.c.diags.push(d);
         }
     }
 
-    /// Reports "expected X, found Y" at the current token.
-    fn unexpected<T>(&mut self, what: &str, hint: Option<String>) -> PResult<T> {
+    fn too_deep(&mut self) -> Failed {
         let t = self.tok();
-        let found = match t.kind {
-            Tok::Ident => format!("`{}`", self.text(t)),
-            Tok::Number => format!("`{}`", self.text(t)),
-            k => k.describe().to_string(),
-        };
-        let hint = hint.or_else(|| self.generic_hint(t));
-        let d = Diagnostic::error(
-            "ioco::parse::expected",
-            format!("expected {}, found {}", what, found),
-            t.span,
-            format!("expected {} here", what),
-        )
-        .maybe_help(hint);
-        self.error(d);
-        Err(())
+        self.report(
+            Diagnostic::error(
+                "ioco::parse::nesting",
+                format!("nested more than {} levels deep", MAX_NESTING),
+                t.span,
+                "too deep",
+            )
+            .help("split the expression with a helper `fn`"),
+        );
+        Failed
     }
+}
 
-    fn generic_hint(&self, t: Token) -> Option<String> {
-        if t.kind.is_keyword() {
-            return Some(format!(
-                "{} is a keyword and cannot be used as a name",
-                t.kind.describe()
-            ));
-        }
-        match (t.kind, self.text(t)) {
-            (Tok::Ident, "and") => Some("logical and is written `&&`".into()),
-            (Tok::Ident, "or") => Some("logical or is written `||`".into()),
-            (Tok::Ident, "not") => Some("negation is written `!`".into()),
-            (Tok::Eof, _) => Some("the file ends too early: is a `}` or `)` missing?".into()),
-            _ => None,
-        }
-    }
-
-    fn expect(&mut self, k: Tok, hint: Option<&str>) -> PResult<Token> {
-        if self.peek() == k {
-            Ok(self.bump())
-        } else {
-            self.unexpected(k.describe(), hint.map(str::to_string))
-        }
-    }
-
+impl<'a> Parser<'a> {
     fn ident(&mut self, what: &str) -> PResult<Ident> {
         let t = self.tok();
         if t.kind == Tok::Ident {
             self.bump();
             Ok(Ident {
-                name: self.text(t).to_string(),
+                name: self.text(t.span).to_string(),
                 span: t.span,
             })
         } else {
-            self.unexpected(what, None)
+            self.expected(what, None)
         }
     }
 
@@ -215,41 +171,11 @@ impl<'a> Parser<'a> {
 
     /// Skips to the next token that starts a line and satisfies `stop`, or to an unbalanced `}`
     /// or the end of the file. Balanced braces are skipped whole.
-    fn recover(&mut self, stop: impl Fn(&Parser) -> bool) {
+    fn recover(&mut self, stop: fn(&Cursor<Tok>) -> bool) {
         let start = self.pos;
-        let mut depth = 0i32;
-        loop {
-            let t = self.tok();
-            match t.kind {
-                Tok::Eof => return,
-                Tok::RBrace if depth == 0 => return,
-                _ => {}
-            }
-            if self.pos > start && t.line_start && depth == 0 && stop(self) {
-                return;
-            }
-            match t.kind {
-                Tok::LBrace => depth += 1,
-                Tok::RBrace => depth -= 1,
-                _ => {}
-            }
-            self.bump();
-        }
-    }
-
-    fn at_item_start(&self) -> bool {
-        matches!(
-            self.peek(),
-            Tok::Model | Tok::System | Tok::Type | Tok::Fn | Tok::Import | Tok::At
-        )
-    }
-
-    fn at_member_start(&self) -> bool {
-        match self.peek() {
-            Tok::Input | Tok::Output | Tok::Var | Tok::Init | Tok::Location | Tok::At => true,
-            Tok::Ident => self.peek_at(1) == Tok::DashDash,
-            _ => false,
-        }
+        self.skip_until(Some((Tok::LBrace, Tok::RBrace)), |c| {
+            c.pos > start && c.tok().line_start && stop(c)
+        });
     }
 
     // ----- items -----
@@ -260,8 +186,8 @@ impl<'a> Parser<'a> {
             let before = self.pos;
             match self.item() {
                 Ok(it) => items.push(it),
-                Err(()) => {
-                    self.recover(|p| p.at_item_start());
+                Err(Failed) => {
+                    self.recover(at_item_start);
                     if self.peek() == Tok::RBrace {
                         self.bump();
                     }
@@ -281,15 +207,7 @@ impl<'a> Parser<'a> {
             let name = self.ident("an attribute name such as `timeout`")?;
             let mut args = Vec::new();
             if self.eat(Tok::LParen) {
-                if self.peek() != Tok::RParen {
-                    loop {
-                        args.push(self.attr_arg()?);
-                        if !self.eat(Tok::Comma) {
-                            break;
-                        }
-                    }
-                }
-                self.expect(Tok::RParen, None)?;
+                args = self.closed_list(Tok::RParen, Tok::Comma, None, Self::attr_arg)?;
             }
             out.push(Attr {
                 name,
@@ -310,7 +228,7 @@ impl<'a> Parser<'a> {
             }
             Tok::Duration => {
                 self.bump();
-                let text = self.text(t);
+                let text = self.text(t.span);
                 let digits: String = text.chars().take_while(|c| c.is_ascii_digit()).collect();
                 let unit = &text[digits.len()..];
                 let mult: u64 = match unit {
@@ -322,19 +240,19 @@ impl<'a> Parser<'a> {
                 match digits.parse::<u64>().ok().and_then(|v| v.checked_mul(mult)) {
                     Some(v) => Ok(AttrArg::Duration(v, t.span)),
                     None => {
-                        self.error(Diagnostic::error(
+                        self.report(Diagnostic::error(
                             "ioco::parse::number",
                             "duration too large",
                             t.span,
                             "does not fit in 64 bits of microseconds",
                         ));
-                        Err(())
+                        Err(Failed)
                     }
                 }
             }
             Tok::Str => {
                 self.bump();
-                Ok(AttrArg::Str(unescape(self.text(t)), t.span))
+                Ok(AttrArg::Str(unescape(self.text(t.span)), t.span))
             }
             Tok::Ident => {
                 let first = self.ident("a name")?;
@@ -348,18 +266,18 @@ impl<'a> Parser<'a> {
                 let span = names[0].span.to(self.prev_span());
                 Ok(AttrArg::Gates(names, span))
             }
-            _ => self.unexpected(
+            _ => self.expected(
                 "an attribute argument (number, duration, string or name)",
-                Some("for example `@timeout(500ms)`".into()),
+                Some("for example `@timeout(500ms)`"),
             ),
         }
     }
 
     fn number(&mut self, t: Token) -> PResult<i64> {
-        match self.text(t).parse::<i64>() {
+        match self.text(t.span).parse::<i64>() {
             Ok(v) => Ok(v),
             Err(_) => {
-                self.error(
+                self.report(
                     Diagnostic::error(
                         "ioco::parse::number",
                         "integer literal too large",
@@ -368,7 +286,7 @@ impl<'a> Parser<'a> {
                     )
                     .help("integer values range over -9223372036854775808..9223372036854775807"),
                 );
-                Err(())
+                Err(Failed)
             }
         }
     }
@@ -381,30 +299,28 @@ impl<'a> Parser<'a> {
                 self.bump();
                 let t = self.tok();
                 if t.kind != Tok::Str {
-                    return self.unexpected(
+                    return self.expected(
                         "a file name in double quotes",
-                        Some("write `import \"other.ioco\"`".into()),
+                        Some("write `import \"other.ioco\"`"),
                     );
                 }
                 self.bump();
-                ItemKind::Import(unescape(self.text(t)), t.span)
+                ItemKind::Import(unescape(self.text(t.span)), t.span)
             }
             Tok::Type => ItemKind::Type(self.typedef()?),
             Tok::Fn => ItemKind::Fn(self.fndef()?),
             Tok::Model => ItemKind::Model(self.model()?),
             Tok::System => ItemKind::System(self.system()?),
             Tok::Ident if self.peek_at(1) == Tok::DashDash => {
-                return self.unexpected(
+                return self.expected(
                     "`model`, `system`, `type`, `fn` or `import`",
-                    Some("switches belong inside a `model Name { ... }` block".into()),
+                    Some("switches belong inside a `model Name { ... }` block"),
                 )
             }
             _ => {
-                return self.unexpected(
+                return self.expected(
                     "`model`, `system`, `type`, `fn` or `import`",
-                    Some(
-                        "a file is a list of models, systems, types, functions and imports".into(),
-                    ),
+                    Some("a file is a list of models, systems, types, functions and imports"),
                 )
             }
         };
@@ -430,34 +346,25 @@ impl<'a> Parser<'a> {
             });
         }
         self.eat(Tok::Pipe);
-        let mut ctors = Vec::new();
-        loop {
-            let cname = self.ident("a constructor name")?;
+        let ctors = self.sep_by1(Tok::Pipe, |p| {
+            let name = p.ident("a constructor name")?;
             let mut fields = Vec::new();
-            if self.eat(Tok::LBrace) {
-                if self.peek() != Tok::RBrace {
+            if p.eat(Tok::LBrace) {
+                if p.peek() != Tok::RBrace {
                     loop {
-                        fields.push(self.param()?);
-                        if !(self.eat(Tok::Comma) || self.eat(Tok::Semi))
-                            || self.peek() == Tok::RBrace
-                        {
+                        fields.push(p.param()?);
+                        if !(p.eat(Tok::Comma) || p.eat(Tok::Semi)) || p.peek() == Tok::RBrace {
                             break;
                         }
                     }
                 }
-                self.expect(
+                p.expect(
                     Tok::RBrace,
                     Some("fields are written `{ name: type, ... }`"),
                 )?;
             }
-            ctors.push(Ctor {
-                name: cname,
-                fields,
-            });
-            if !self.eat(Tok::Pipe) {
-                break;
-            }
-        }
+            Ok(Ctor { name, fields })
+        })?;
         Ok(TypeDef {
             name,
             body: TypeBody::Adt(ctors),
@@ -518,10 +425,10 @@ impl<'a> Parser<'a> {
                     kind: TypeExprKind::Named(id),
                 })
             }
-            _ => self.unexpected(
+            _ => self.expected(
                 "a type",
                 Some(
-                    "types are `int`, `int[lo..hi]`, `bool`, `string`, `string[lo..hi]`, `string /re/` or a name declared with `type`".into(),
+                    "types are `int`, `int[lo..hi]`, `bool`, `string`, `string[lo..hi]`, `string /re/` or a name declared with `type`",
                 ),
             ),
         }
@@ -534,7 +441,7 @@ impl<'a> Parser<'a> {
             return None;
         }
         self.bump();
-        let text = self.text(t);
+        let text = self.text(t.span);
         Some(RegexLit {
             source: text[1..text.len() - 1].to_string(),
             span: t.span,
@@ -549,17 +456,7 @@ impl<'a> Parser<'a> {
     }
 
     fn params(&mut self) -> PResult<Vec<Param>> {
-        let mut ps = Vec::new();
-        if self.peek() == Tok::RParen {
-            return Ok(ps);
-        }
-        loop {
-            ps.push(self.param()?);
-            if !self.eat(Tok::Comma) {
-                break;
-            }
-        }
-        Ok(ps)
+        self.sep_by(Tok::RParen, Tok::Comma, Self::param)
     }
 
     fn fndef(&mut self) -> PResult<FnDef> {
@@ -608,15 +505,15 @@ impl<'a> Parser<'a> {
                     )
                     .label(name.span, "model starts here")
                     .help("add `}` after the last switch");
-                    self.error(d);
-                    return Err(());
+                    self.report(d);
+                    return Err(Failed);
                 }
                 _ => {}
             }
             let before = self.pos;
             match self.member() {
                 Ok(m) => members.push(m),
-                Err(()) => self.recover(|p| p.at_member_start()),
+                Err(Failed) => self.recover(at_member_start),
             }
             if self.pos == before {
                 self.bump();
@@ -641,47 +538,36 @@ impl<'a> Parser<'a> {
                 } else {
                     Dir::Output
                 };
-                let mut gates = Vec::new();
-                loop {
-                    let name = self.ident("a gate name")?;
+                let gates = self.sep_by1(Tok::Comma, |p| {
+                    let name = p.ident("a gate name")?;
                     let mut params = Vec::new();
-                    if self.eat(Tok::LParen) {
-                        params = self.params()?;
-                        self.expect(Tok::RParen, None)?;
+                    if p.eat(Tok::LParen) {
+                        params = p.params()?;
+                        p.expect(Tok::RParen, None)?;
                     }
-                    gates.push(GateDecl { name, params });
-                    if !self.eat(Tok::Comma) {
-                        break;
-                    }
-                }
+                    Ok(GateDecl { name, params })
+                })?;
                 MemberKind::Gates(dir, gates)
             }
             Tok::Var => {
                 self.bump();
-                let mut vars = Vec::new();
-                loop {
-                    let name = self.ident("a variable name")?;
-                    self.expect(
+                let vars = self.sep_by1(Tok::Comma, |p| {
+                    let name = p.ident("a variable name")?;
+                    p.expect(
                         Tok::Colon,
                         Some("variables are declared `var name: type = value`"),
                     )?;
-                    let ty = self.type_expr()?;
-                    if self.peek() == Tok::EqEq {
-                        return self.unexpected(
-                            "`=`",
-                            Some("the initial value follows a single `=`".into()),
-                        );
+                    let ty = p.type_expr()?;
+                    if p.peek() == Tok::EqEq {
+                        return p.expected("`=`", Some("the initial value follows a single `=`"));
                     }
-                    self.expect(
+                    p.expect(
                         Tok::Eq,
                         Some("every variable needs an initial value: `var name: type = value`"),
                     )?;
-                    let init = self.expr()?;
-                    vars.push(VarDecl { name, ty, init });
-                    if !self.eat(Tok::Comma) {
-                        break;
-                    }
-                }
+                    let init = p.expr()?;
+                    Ok(VarDecl { name, ty, init })
+                })?;
                 MemberKind::Vars(vars)
             }
             Tok::Init => {
@@ -690,17 +576,14 @@ impl<'a> Parser<'a> {
             }
             Tok::Location => {
                 self.bump();
-                let mut locs = vec![self.ident("a location name")?];
-                while self.eat(Tok::Comma) {
-                    locs.push(self.ident("a location name")?);
-                }
+                let locs = self.sep_by1(Tok::Comma, |p| p.ident("a location name"))?;
                 MemberKind::Locations(locs)
             }
             Tok::Ident => MemberKind::Switch(self.switch()?),
             _ => {
-                return self.unexpected(
+                return self.expected(
                     "a switch or a declaration (`input`, `output`, `var`, `init`, `location`)",
-                    Some("a switch is written `from -- gate?(x) [guard] { x = e } --> to`".into()),
+                    Some("a switch is written `from -- gate?(x) [guard] { x = e } --> to`"),
                 )
             }
         };
@@ -714,12 +597,9 @@ impl<'a> Parser<'a> {
     fn switch(&mut self) -> PResult<Switch> {
         let from = self.ident("the source location")?;
         if self.peek() == Tok::Arrow || self.peek() == Tok::Minus {
-            return self.unexpected(
+            return self.expected(
                 "`--`",
-                Some(
-                    "a switch is written `from -- gate? --> to` (two dashes before the action)"
-                        .into(),
-                ),
+                Some("a switch is written `from -- gate? --> to` (two dashes before the action)"),
             );
         }
         self.expect(
@@ -738,7 +618,7 @@ impl<'a> Parser<'a> {
                         (Action::Tau(_), _) | (_, Action::Tau(_)) => "`tau`",
                         _ => "`exit`",
                     };
-                    self.error(
+                    self.report(
                         Diagnostic::error(
                             "ioco::parse::multi_action",
                             format!("{} cannot be part of a multi-action", what),
@@ -747,7 +627,7 @@ impl<'a> Parser<'a> {
                         )
                         .help("a multi-action `a? | b!` combines gates only; write a separate switch for `tau` or `exit`"),
                     );
-                    return Err(());
+                    return Err(Failed);
                 }
             }
         }
@@ -755,7 +635,7 @@ impl<'a> Parser<'a> {
         if self.eat(Tok::LBracket) {
             guard = Some(self.expr()?);
             if self.peek() == Tok::Eq {
-                return self.unexpected("`]`", Some("equality is written `==`".into()));
+                return self.expected("`]`", Some("equality is written `==`"));
             }
             self.expect(Tok::RBracket, Some("the guard is closed by `]`"))?;
         }
@@ -764,10 +644,8 @@ impl<'a> Parser<'a> {
             while self.peek() != Tok::RBrace {
                 let var = self.ident("a variable to assign")?;
                 if self.peek() == Tok::Colon && self.peek_at(1) == Tok::Eq {
-                    return self.unexpected(
-                        "`=`",
-                        Some("assignments are written `x = e` (not `:=`)".into()),
-                    );
+                    return self
+                        .expected("`=`", Some("assignments are written `x = e` (not `:=`)"));
                 }
                 self.expect(Tok::Eq, Some("assignments are written `x = e`"))?;
                 let e = self.expr()?;
@@ -780,7 +658,7 @@ impl<'a> Parser<'a> {
         }
         if let Action::Exit(sp) = action {
             if let Some((v, _)) = updates.first() {
-                self.error(
+                self.report(
                     Diagnostic::error(
                         "ioco::parse::exit",
                         "`exit` cannot assign variables",
@@ -789,11 +667,11 @@ impl<'a> Parser<'a> {
                     )
                     .help("the process ends with `exit`: its variables are not read afterwards"),
                 );
-                return Err(());
+                return Err(Failed);
             }
             if self.peek() == Tok::LongArrow {
                 let t = self.bump().span;
-                self.error(
+                self.report(
                     Diagnostic::error(
                         "ioco::parse::exit",
                         "`exit` has no target location",
@@ -802,7 +680,7 @@ impl<'a> Parser<'a> {
                     )
                     .help("`from -- exit` ends the process (TorXakis `EXIT`); what follows is given by `>>>` in a system"),
                 );
-                return Err(());
+                return Err(Failed);
             }
             return Ok(Switch {
                 from,
@@ -817,10 +695,7 @@ impl<'a> Parser<'a> {
             });
         }
         if self.peek() == Tok::Arrow {
-            return self.unexpected(
-                "`-->`",
-                Some("the target follows a long arrow `-->`".into()),
-            );
+            return self.expected("`-->`", Some("the target follows a long arrow `-->`"));
         }
         self.expect(Tok::LongArrow, Some("a switch ends with `--> target`"))?;
         let to = self.ident("the target location")?;
@@ -840,7 +715,7 @@ impl<'a> Parser<'a> {
             return Ok(Action::Tau(self.bump().span));
         }
         if self.peek() == Tok::Ident
-            && self.text(self.tok()) == "exit"
+            && self.text(self.span()) == "exit"
             && !matches!(self.peek_at(1), Tok::Question | Tok::Bang | Tok::NotEq)
         {
             return Ok(Action::Exit(self.bump().span));
@@ -850,17 +725,16 @@ impl<'a> Parser<'a> {
             match self.peek() {
                 Tok::Question => (Dir::Input, self.bump().span),
                 Tok::Bang => (Dir::Output, self.bump().span),
-                Tok::NotEq => return self.unexpected(
+                Tok::NotEq => return self.expected(
                     "`?` or `!`",
                     Some(
-                        "`!=` was read as one token: write `gate! [` with a space, or `gate!(=e)`"
-                            .into(),
+                        "`!=` was read as one token: write `gate! [` with a space, or `gate!(=e)`",
                     ),
                 ),
                 _ => {
-                    return self.unexpected(
+                    return self.expected(
                         "`?` or `!` after the gate name",
-                        Some(format!(
+                        Some(&format!(
                             "write `{0}?` if `{0}` is an input, `{0}!` if it is an output",
                             name.name
                         )),
@@ -869,35 +743,28 @@ impl<'a> Parser<'a> {
             };
         let mut args = Vec::new();
         if self.eat(Tok::LParen) {
-            if self.peek() != Tok::RParen {
-                loop {
-                    if self.eat(Tok::Eq) {
-                        args.push(Arg::Value(self.expr()?));
-                    } else if self.peek() == Tok::Ident
-                        && matches!(self.peek_at(1), Tok::Comma | Tok::RParen)
-                    {
-                        args.push(Arg::Bind(self.ident("a parameter name")?));
-                    } else {
-                        let t = self.tok();
-                        return self.unexpected(
-                            "a fresh name or `=expr`",
-                            Some(format!(
-                                "to require a value write `=` before it, as in `{}(={})`",
-                                name.name,
-                                if t.kind == Tok::Eof {
-                                    "0"
-                                } else {
-                                    self.text(t)
-                                }
-                            )),
-                        );
-                    }
-                    if !self.eat(Tok::Comma) {
-                        break;
-                    }
+            args = self.closed_list(Tok::RParen, Tok::Comma, None, |p| {
+                if p.eat(Tok::Eq) {
+                    Ok(Arg::Value(p.expr()?))
+                } else if p.peek() == Tok::Ident && matches!(p.peek_at(1), Tok::Comma | Tok::RParen)
+                {
+                    Ok(Arg::Bind(p.ident("a parameter name")?))
+                } else {
+                    let t = p.tok();
+                    p.expected(
+                        "a fresh name or `=expr`",
+                        Some(&format!(
+                            "to require a value write `=` before it, as in `{}(={})`",
+                            name.name,
+                            if t.kind == Tok::Eof {
+                                "0"
+                            } else {
+                                p.text(t.span)
+                            }
+                        )),
+                    )
                 }
-            }
-            self.expect(Tok::RParen, None)?;
+            })?;
         }
         Ok(Action::Gate {
             name,
@@ -934,7 +801,7 @@ impl<'a> Parser<'a> {
             return Ok(());
         }
         let t = self.tok();
-        self.error(
+        self.report(
             Diagnostic::error(
                 "ioco::parse::too_long",
                 format!("composition too large: more than {MAX_COMP_OPS} operators in one system"),
@@ -943,23 +810,17 @@ impl<'a> Parser<'a> {
             )
             .help("compose fewer processes, or give the repeated part a data parameter"),
         );
-        Err(())
+        Err(Failed)
     }
 
     fn comp(&mut self) -> PResult<Comp> {
-        self.enter()?;
-        let r = self.comp_inner();
-        self.depth -= 1;
-        r
+        self.nested(Self::comp_inner)
     }
 
     fn comp_inner(&mut self) -> PResult<Comp> {
         if self.peek() == Tok::Hide {
             let start = self.bump().span;
-            let mut gates = vec![self.ident("a gate to hide")?];
-            while self.eat(Tok::Comma) {
-                gates.push(self.ident("a gate to hide")?);
-            }
+            let gates = self.sep_by1(Tok::Comma, |p| p.ident("a gate to hide"))?;
             self.expect(Tok::In, Some("write `hide a, b in P`"))?;
             let body = self.comp()?;
             return Ok(Comp {
@@ -1002,14 +863,8 @@ impl<'a> Parser<'a> {
                         Tok::LBracket,
                         Some("synchronisation on gates is written `|[a, b]|`"),
                     )?;
-                    let mut gates = Vec::new();
-                    if self.peek() != Tok::RBracket {
-                        gates.push(self.ident("a gate name")?);
-                        while self.eat(Tok::Comma) {
-                            gates.push(self.ident("a gate name")?);
-                        }
-                    }
-                    self.expect(Tok::RBracket, None)?;
+                    let gates = self
+                        .closed_list(Tok::RBracket, Tok::Comma, None, |p| p.ident("a gate name"))?;
                     self.expect(Tok::Pipe, Some("close the gate list with `]|`"))?;
                     ParOp::Gates(gates)
                 }
@@ -1034,16 +889,12 @@ impl<'a> Parser<'a> {
         while self.peek() == Tok::LBracket {
             self.comp_op()?;
             self.bump();
-            let mut map = Vec::new();
-            loop {
-                let a = self.ident("a gate to rename")?;
-                self.expect(Tok::Arrow, Some("renaming is written `P[old -> new]`"))?;
-                let b = self.ident("the new gate name")?;
-                map.push((a, b));
-                if !self.eat(Tok::Comma) {
-                    break;
-                }
-            }
+            let map = self.sep_by1(Tok::Comma, |p| {
+                let a = p.ident("a gate to rename")?;
+                p.expect(Tok::Arrow, Some("renaming is written `P[old -> new]`"))?;
+                let b = p.ident("the new gate name")?;
+                Ok((a, b))
+            })?;
             self.expect(Tok::RBracket, None)?;
             c = Comp {
                 span: c.span.to(self.prev_span()),
@@ -1068,26 +919,17 @@ impl<'a> Parser<'a> {
                 let name = self.ident("a model name")?;
                 let mut args = Vec::new();
                 if self.eat(Tok::LParen) {
-                    if self.peek() != Tok::RParen {
-                        loop {
-                            args.push(self.expr()?);
-                            if !self.eat(Tok::Comma) {
-                                break;
-                            }
-                        }
-                    }
-                    self.expect(Tok::RParen, None)?;
+                    args = self.closed_list(Tok::RParen, Tok::Comma, None, Self::expr)?;
                 }
                 Ok(Comp {
                     span: name.span.to(self.prev_span()),
                     kind: CompKind::Inst(name, args),
                 })
             }
-            _ => self.unexpected(
+            _ => self.expected(
                 "a model instance, `(` or `hide`",
                 Some(
-                    "compose models with `|||`, `||`, `|[gates]|`, `>>>`, `hide g in P` and `P[a -> b]`"
-                        .into(),
+                    "compose models with `|||`, `||`, `|[gates]|`, `>>>`, `hide g in P` and `P[a -> b]`",
                 ),
             ),
         }
@@ -1103,7 +945,7 @@ impl<'a> Parser<'a> {
             if h > MAX_HEIGHT {
                 let span = e.span;
                 dismantle(e);
-                self.error(
+                self.report(
                     Diagnostic::error(
                         "ioco::parse::too_long",
                         format!(
@@ -1138,7 +980,7 @@ impl<'a> Parser<'a> {
         {
             self.bump();
         }
-        self.error(
+        self.report(
             Diagnostic::error(
                 "ioco::parse::too_long",
                 format!("expression too long: more than {MAX_HEIGHT} operators in a chain"),
@@ -1177,29 +1019,7 @@ impl<'a> Parser<'a> {
 
     /// Precedence climbing; `min` is the lowest precedence accepted.
     fn expr_bp(&mut self, min: u8) -> PResult<Expr> {
-        self.enter()?;
-        let r = self.expr_bp_inner(min);
-        self.depth -= 1;
-        r
-    }
-
-    fn enter(&mut self) -> PResult<()> {
-        self.depth += 1;
-        if self.depth > MAX_NESTING {
-            let t = self.tok();
-            self.error(
-                Diagnostic::error(
-                    "ioco::parse::nesting",
-                    format!("nested more than {} levels deep", MAX_NESTING),
-                    t.span,
-                    "too deep",
-                )
-                .help("split the expression with a helper `fn`"),
-            );
-            self.depth -= 1;
-            return Err(());
-        }
-        Ok(())
+        self.nested(|p| p.expr_bp_inner(min))
     }
 
     fn expr_bp_inner(&mut self, min: u8) -> PResult<Expr> {
@@ -1215,16 +1035,16 @@ impl<'a> Parser<'a> {
             // start the next switch)
             let next = self.toks[(self.pos + 1).min(self.toks.len() - 1)];
             if self.peek() == Tok::Ident
-                && self.text(self.tok()) == "matches"
+                && self.text(self.span()) == "matches"
                 && min <= 4
                 && (next.kind == Tok::Regex || !next.line_start && next.kind != Tok::DashDash)
             {
                 let m = self.bump();
                 let Some(re) = self.regex_lit() else {
                     let _ = m;
-                    return self.unexpected(
+                    return self.expected(
                         "a regular expression",
-                        Some("write `s matches /[A-Z][a-z]*/`".into()),
+                        Some("write `s matches /[A-Z][a-z]*/`"),
                     );
                 };
                 lhs = Expr {
@@ -1254,7 +1074,7 @@ impl<'a> Parser<'a> {
                 if let Some(op2) = self.binop() {
                     if op2.precedence() == 4 {
                         let t = self.tok();
-                        self.error(
+                        self.report(
                             Diagnostic::error(
                                 "ioco::parse::chained_comparison",
                                 "comparisons cannot be chained",
@@ -1264,7 +1084,7 @@ impl<'a> Parser<'a> {
                             .label(op_tok.span, "first comparison")
                             .help("write `a < b && b < c`"),
                         );
-                        return Err(());
+                        return Err(Failed);
                     }
                 }
             }
@@ -1288,7 +1108,7 @@ impl<'a> Parser<'a> {
             // `-9223372036854775808` is a literal (its digits alone do not fit in 64 bits)
             let n = self.tok();
             if op == UnOp::Neg && n.kind == Tok::Number {
-                if let Ok(v) = format!("-{}", self.text(n)).parse::<i64>() {
+                if let Ok(v) = format!("-{}", self.text(n.span)).parse::<i64>() {
                     self.bump();
                     return Ok(Expr {
                         kind: ExprKind::Int(v),
@@ -1296,10 +1116,7 @@ impl<'a> Parser<'a> {
                     });
                 }
             }
-            self.enter()?;
-            let e = self.unary();
-            self.depth -= 1;
-            let e = e?;
+            let e = self.nested(Self::unary)?;
             // fold `-5` into a literal so that int[-5..5] is a plain constant
             if let (UnOp::Neg, ExprKind::Int(v)) = (op, &e.kind) {
                 if let Some(n) = v.checked_neg() {
@@ -1352,24 +1169,14 @@ impl<'a> Parser<'a> {
             Tok::Str => {
                 self.bump();
                 Ok(Expr {
-                    kind: ExprKind::Str(unescape(self.text(t))),
+                    kind: ExprKind::Str(unescape(self.text(t.span))),
                     span: t.span,
                 })
             }
             Tok::Ident => {
                 let id = self.ident("a name")?;
-                if self.peek() == Tok::LParen {
-                    self.bump();
-                    let mut args = Vec::new();
-                    if self.peek() != Tok::RParen {
-                        loop {
-                            args.push(self.expr()?);
-                            if !self.eat(Tok::Comma) {
-                                break;
-                            }
-                        }
-                    }
-                    self.expect(Tok::RParen, None)?;
+                if self.eat(Tok::LParen) {
+                    let args = self.closed_list(Tok::RParen, Tok::Comma, None, Self::expr)?;
                     Ok(Expr {
                         span: id.span.to(self.prev_span()),
                         kind: ExprKind::Call(id, args),
@@ -1405,9 +1212,26 @@ impl<'a> Parser<'a> {
                     kind: ExprKind::Paren(Box::new(e)),
                 })
             }
-            Tok::Eq => self.unexpected("an expression", Some("equality is written `==`".into())),
-            _ => self.unexpected("an expression", None),
+            Tok::Eq => self.expected("an expression", Some("equality is written `==`")),
+            _ => self.expected("an expression", None),
         }
+    }
+}
+
+/// True where an item can start (where [`Parser::file`] resynchronises).
+fn at_item_start(c: &Cursor<Tok>) -> bool {
+    matches!(
+        c.peek(),
+        Tok::Model | Tok::System | Tok::Type | Tok::Fn | Tok::Import | Tok::At
+    )
+}
+
+/// True where a model member can start (where [`Parser::model`] resynchronises).
+fn at_member_start(c: &Cursor<Tok>) -> bool {
+    match c.peek() {
+        Tok::Input | Tok::Output | Tok::Var | Tok::Init | Tok::Location | Tok::At => true,
+        Tok::Ident => c.peek_at(1) == Tok::DashDash,
+        _ => false,
     }
 }
 

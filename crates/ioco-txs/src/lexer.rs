@@ -17,8 +17,10 @@
 //! * Literals: integers, strings `".."` with Haskell escapes (`\n`, `\t`, `\"`, `\\`, `\65`,
 //!   `\x41`, `\o101`, `\NUL`..), regular expressions `'..'` (written `REGEX('..')`).
 
-use ioco_lang::{Diagnostic, Span};
+use ioco_lang::kit::{self, TokenStream};
+use ioco_lang::Diagnostic;
 use logos::Logos;
+use std::borrow::Cow;
 
 /// Token kinds. The text of names and literals is read back from the span.
 #[derive(Logos, Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -235,13 +237,14 @@ pub enum Tok {
     Eof,
 }
 
-/// A token and where it is (byte offsets).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Token {
-    /// Its kind.
-    pub kind: Tok,
-    /// Its span.
-    pub span: Span,
+/// A token and where it is (the kit's, over [`Tok`]).
+pub type Token = kit::Token<Tok>;
+
+impl kit::TokenKind for Tok {
+    const EOF: Tok = Tok::Eof;
+    fn describe(self) -> Cow<'static, str> {
+        Tok::describe(self).into()
+    }
 }
 
 /// The keywords and how they are written.
@@ -421,12 +424,12 @@ fn skip_block(src: &str, start: usize) -> Option<usize> {
 /// unknown characters, unclosed strings and unclosed comments are reported and lexed as
 /// [`Tok::Error`] (unclosed comments run to the end of the file).
 pub fn lex(file: u32, src: &str) -> (Vec<Token>, Vec<Diagnostic>) {
-    let mut toks = Vec::new();
+    let mut toks = TokenStream::new(file, src);
     let mut diags = Vec::new();
     let mut lexer = Tok::lexer(src);
     while let Some(res) = lexer.next() {
         let range = lexer.span();
-        let span = Span::new(file, range.start, range.end);
+        let span = toks.span(range.start, range.end);
         let text = lexer.slice();
         let kind = match res {
             Ok(Tok::CapId) => keyword(text).unwrap_or(Tok::CapId),
@@ -488,13 +491,10 @@ pub fn lex(file: u32, src: &str) -> (Vec<Token>, Vec<Diagnostic>) {
                 Tok::Error
             }
         };
-        toks.push(Token { kind, span });
+        let line_start = toks.read(range.start, range.end);
+        toks.push(kind, span, line_start);
     }
-    toks.push(Token {
-        kind: Tok::Eof,
-        span: Span::new(file, src.len(), src.len()),
-    });
-    (toks, diags)
+    (toks.finish(), diags)
 }
 
 /// The value of a string literal's text (with its quotes): escapes resolved as in Haskell.

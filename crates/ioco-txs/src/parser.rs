@@ -75,6 +75,7 @@
 
 use crate::ast::{self, *};
 use crate::lexer::{self, Tok, Token};
+use ioco_lang::kit::{Cursor, Failed, Grammar, PResult};
 use ioco_lang::{Diagnostic, Span};
 
 /// How deeply expressions may nest (parentheses, `LET`, `IF`, `HIDE`, operators' operands).
@@ -94,105 +95,49 @@ const MAX_ERRORS: usize = 50;
 pub fn parse(file: u32, src: &str) -> (ast::File, Vec<Diagnostic>) {
     let (toks, diags) = lexer::lex(file, src);
     let mut p = Parser {
-        src,
-        file,
-        toks,
-        pos: 0,
-        depth: 0,
+        c: Cursor::new(file, src, toks, diags),
         links: 0,
-        diags,
     };
     let defs = p.file();
-    p.diags.truncate(MAX_ERRORS);
-    (File { defs }, p.diags)
+    p.c.diags.truncate(MAX_ERRORS);
+    (File { defs }, p.c.diags)
 }
 
-/// An error was reported; the caller unwinds to the definition level.
-struct Failed;
-
-type PResult<T> = Result<T, Failed>;
-
+/// The parser: the kit's cursor (tokens, diagnostics, the nesting depth of [`MAX_DEPTH`]) and
+/// the links of the chains being read. An error unwinds (with the kit's [`Failed`]) to the
+/// definition level.
 struct Parser<'s> {
-    src: &'s str,
-    file: u32,
-    toks: Vec<Token>,
-    pos: usize,
-    /// Nesting depth (see [`MAX_DEPTH`]).
-    depth: usize,
+    c: Cursor<'s, Tok>,
     /// Links of the chains being read (see [`MAX_CHAIN`]).
     links: usize,
-    diags: Vec<Diagnostic>,
 }
+
+ioco_lang::cursor_deref!(Parser, Tok);
 
 /// What a definition keyword starts, for messages.
 const DEF_KEYWORDS: &str =
     "TYPEDEF, FUNCDEF, CONSTDEF, PROCDEF, STAUTDEF, CHANDEF, MODELDEF, PURPDEF, MAPPERDEF or CNECTDEF";
 
-impl<'s> Parser<'s> {
-    // ----- token helpers -------------------------------------------------------------------
+impl<'s> Grammar<'s, Tok> for Parser<'s> {
+    const EXPECTED: &'static str = "ioco::txs::parse::expected";
+    const MAX_DEPTH: usize = MAX_DEPTH;
 
-    fn peek(&self) -> Tok {
-        self.toks[self.pos].kind
-    }
-
-    fn peek_at(&self, n: usize) -> Tok {
-        self.toks[(self.pos + n).min(self.toks.len() - 1)].kind
-    }
-
-    fn span(&self) -> Span {
-        self.toks[self.pos].span
-    }
-
-    /// The span of the last token consumed.
-    fn prev_span(&self) -> Span {
-        if self.pos == 0 {
-            Span::new(self.file, 0, 0)
-        } else {
-            self.toks[self.pos - 1].span
-        }
-    }
-
-    fn text(&self, sp: Span) -> &'s str {
-        &self.src[sp.start as usize..sp.end as usize]
-    }
-
-    fn bump(&mut self) -> Token {
-        let t = self.toks[self.pos];
-        if t.kind != Tok::Eof {
-            self.pos += 1;
-        }
-        t
-    }
-
-    fn eat(&mut self, k: Tok) -> bool {
-        if self.peek() == k {
-            self.bump();
-            true
-        } else {
-            false
-        }
-    }
-
-    /// How the current token is shown in a message: its text for names, keywords and
-    /// operators, else its kind.
-    fn found(&self) -> String {
-        let t = self.toks[self.pos];
-        match t.kind {
+    /// How a token is shown in a message: its text for names, keywords and operators, else
+    /// its kind; nothing for a bad character (the lexer has reported it).
+    fn found(&self, t: Token) -> Option<String> {
+        Some(match t.kind {
+            Tok::Error => return None,
             Tok::Eof => "the end of the file".to_string(),
-            Tok::Error => "an invalid token".to_string(),
             Tok::Str | Tok::UnclosedStr => "a string".to_string(),
             Tok::Int => format!("the integer `{}`", self.text(t.span)),
             Tok::CapId | Tok::SmallId => format!("the name `{}`", self.text(t.span)),
             k if k.is_keyword() => format!("the keyword `{}`", self.text(t.span)),
             _ => format!("`{}`", self.text(t.span)),
-        }
+        })
     }
 
-    /// Reports "expected `what`, found ..." at the current token.
-    fn expected<T>(&mut self, what: &str, help: Option<&str>) -> PResult<T> {
-        let found = self.found();
-        let sp = self.span();
-        // Common slips get their own hint.
+    /// Common slips get their own hint.
+    fn hint(&self, what: &str, help: Option<&str>) -> Option<String> {
         let slip = match (self.peek(), self.peek_at(1)) {
             (Tok::LBracket, Tok::RBracket) => {
                 Some("choice is written `##` in TorXakis (`[]` is not an operator)")
@@ -202,35 +147,26 @@ impl<'s> Parser<'s> {
             }
             _ => None,
         };
-        let help = slip.or(help);
-        // Errors from the lexer have been reported already.
-        if self.peek() != Tok::Error {
-            let d = Diagnostic::error(
-                "ioco::txs::parse::expected",
-                format!("expected {what}, found {found}"),
+        slip.or(help).map(str::to_string)
+    }
+
+    fn too_deep(&mut self) -> Failed {
+        let sp = self.span();
+        self.report(
+            Diagnostic::error(
+                "ioco::txs::parse::too_deep",
+                format!("expressions nest more than {MAX_DEPTH} levels deep"),
                 sp,
-                format!("expected {what} here"),
+                "too deeply nested",
             )
-            .maybe_help(help.map(str::to_string));
-            self.diags.push(d);
-        }
-        Err(Failed)
+            .help("split the expression with FUNCDEF or PROCDEF definitions"),
+        );
+        Failed
     }
+}
 
-    fn expect(&mut self, k: Tok, help: Option<&str>) -> PResult<Token> {
-        if self.peek() == k {
-            Ok(self.bump())
-        } else {
-            self.expected(&k.describe(), help)
-        }
-    }
-
-    fn ident_of(&self, t: Token) -> Ident {
-        Ident {
-            name: self.text(t.span).to_string(),
-            span: t.span,
-        }
-    }
+impl<'s> Parser<'s> {
+    // ----- names and sorts -----------------------------------------------------------------
 
     /// A name (capitalised or not).
     fn id(&mut self, what: &str) -> PResult<Ident> {
@@ -265,36 +201,15 @@ impl<'s> Parser<'s> {
         }
     }
 
+    /// `Sort # Sort # ..`
+    fn sorts(&mut self) -> PResult<Vec<Sort>> {
+        self.sep_by1(Tok::Sharp, Self::sort)
+    }
+
     /// `:: Sort`
     fn of_sort(&mut self) -> PResult<Sort> {
         self.expect(Tok::SortOf, None)?;
         self.sort()
-    }
-
-    fn enter(&mut self) -> PResult<()> {
-        if self.depth >= MAX_DEPTH {
-            return self.too_deep();
-        }
-        self.depth += 1;
-        Ok(())
-    }
-
-    fn too_deep<T>(&mut self) -> PResult<T> {
-        let sp = self.span();
-        self.diags.push(
-            Diagnostic::error(
-                "ioco::txs::parse::too_deep",
-                format!("expressions nest more than {MAX_DEPTH} levels deep"),
-                sp,
-                "too deeply nested",
-            )
-            .help("split the expression with FUNCDEF or PROCDEF definitions"),
-        );
-        Err(Failed)
-    }
-
-    fn leave(&mut self) {
-        self.depth -= 1;
     }
 
     /// Counts one more link of a chain (`what`: how the chain is described) in `n` and in
@@ -304,7 +219,7 @@ impl<'s> Parser<'s> {
         self.links += 1;
         if self.links > MAX_CHAIN {
             let sp = self.span();
-            self.diags.push(
+            self.report(
                 Diagnostic::error(
                     "ioco::txs::parse::too_long",
                     format!("more than {MAX_CHAIN} {what} in a row"),
@@ -335,9 +250,7 @@ impl<'s> Parser<'s> {
                 if self.pos == start {
                     self.bump();
                 }
-                while self.peek() != Tok::Eof && !self.peek().starts_def() {
-                    self.bump();
-                }
+                self.skip_until(None, |c| c.peek().starts_def());
             }
         }
         defs
@@ -360,17 +273,13 @@ impl<'s> Parser<'s> {
             }
             Tok::ConstDef => {
                 self.bump();
-                let mut items = Vec::new();
-                loop {
-                    let name = self.id("a constant name")?;
-                    let sort = self.of_sort()?;
-                    self.expect(Tok::IsDef, None)?;
-                    let value = self.vexpr()?;
-                    items.push(ConstDef { name, sort, value });
-                    if !self.eat(Tok::Semi) {
-                        break;
-                    }
-                }
+                let items = self.sep_by1(Tok::Semi, |p| {
+                    let name = p.id("a constant name")?;
+                    let sort = p.of_sort()?;
+                    p.expect(Tok::IsDef, None)?;
+                    let value = p.vexpr()?;
+                    Ok(ConstDef { name, sort, value })
+                })?;
                 self.end_def("CONSTDEF")?;
                 defs.push(Def::Const(items));
             }
@@ -435,14 +344,12 @@ impl<'s> Parser<'s> {
         item: fn(&mut Self, Span) -> PResult<T>,
         span_of: fn(&mut T) -> &mut Span,
     ) -> PResult<Vec<T>> {
-        let mut items = Vec::new();
-        loop {
-            let start = if items.is_empty() { kw } else { self.span() };
-            items.push(item(self, start)?);
-            if !self.eat(Tok::Semi) {
-                break;
-            }
-        }
+        let mut first = true;
+        let mut items = self.sep_by1(Tok::Semi, |p| {
+            let start = if first { kw } else { p.span() };
+            first = false;
+            item(p, start)
+        })?;
         let end = self.end_def(what)?;
         if let [one] = items.as_mut_slice() {
             *span_of(one) = kw.to(end);
@@ -478,29 +385,18 @@ impl<'s> Parser<'s> {
         self.expect(Tok::IsDef, None)?;
         let mut ctors = Vec::new();
         if matches!(self.peek(), Tok::CapId) {
-            loop {
-                let cname = self.id("a constructor name")?;
+            ctors = self.sep_by1(Tok::Bar, |p| {
+                let name = p.id("a constructor name")?;
                 let mut fields = Vec::new();
-                if self.eat(Tok::LBrace) && !self.eat(Tok::RBrace) {
-                    loop {
-                        fields.extend(self.var_decls()?);
-                        if !self.eat(Tok::Semi) {
-                            break;
-                        }
-                    }
-                    self.expect(
+                if p.eat(Tok::LBrace) && !p.eat(Tok::RBrace) {
+                    fields = p.var_decl_groups()?;
+                    p.expect(
                         Tok::RBrace,
                         Some("fields are written `{ a, b :: Int; c :: Bool }`"),
                     )?;
                 }
-                ctors.push(CtorDecl {
-                    name: cname,
-                    fields,
-                });
-                if !self.eat(Tok::Bar) {
-                    break;
-                }
-            }
+                Ok(CtorDecl { name, fields })
+            })?;
         } else if !matches!(self.peek(), Tok::EndDef | Tok::Semi) {
             return self.expected("a constructor name", Some("constructors are capitalised"));
         }
@@ -512,12 +408,15 @@ impl<'s> Parser<'s> {
         })
     }
 
+    /// `a, b :: Sort; c :: Sort` split into one declaration per name.
+    fn var_decl_groups(&mut self) -> PResult<Vec<VarDecl>> {
+        let groups = self.sep_by1(Tok::Semi, Self::var_decls)?;
+        Ok(groups.into_iter().flatten().collect())
+    }
+
     /// `a, b :: Sort` split into one declaration per name.
     fn var_decls(&mut self) -> PResult<Vec<VarDecl>> {
-        let mut names = vec![self.id("a variable name")?];
-        while self.eat(Tok::Comma) {
-            names.push(self.id("a variable name")?);
-        }
+        let names = self.sep_by1(Tok::Comma, |p| p.id("a variable name"))?;
         let sort = self.of_sort()?;
         Ok(names
             .into_iter()
@@ -536,12 +435,7 @@ impl<'s> Parser<'s> {
         )?;
         let mut vars = Vec::new();
         if !self.eat(Tok::RParen) {
-            loop {
-                vars.extend(self.var_decls()?);
-                if !self.eat(Tok::Semi) {
-                    break;
-                }
-            }
+            vars = self.var_decl_groups()?;
             self.expect(Tok::RParen, Some("parameters are separated by `;`"))?;
         }
         Ok(vars)
@@ -549,31 +443,21 @@ impl<'s> Parser<'s> {
 
     /// `A, B :: Int # Bool; C` until one of `end` (not consumed); may be empty.
     fn chan_decls(&mut self, end: &[Tok]) -> PResult<Vec<ChanDecl>> {
-        let mut out = Vec::new();
         if end.contains(&self.peek()) {
-            return Ok(out);
+            return Ok(Vec::new());
         }
-        loop {
-            let mut names = vec![self.id("a channel name")?];
-            while self.eat(Tok::Comma) {
-                names.push(self.id("a channel name")?);
-            }
+        let groups = self.sep_by1(Tok::Semi, |p| {
+            let names = p.sep_by1(Tok::Comma, |p| p.id("a channel name"))?;
             let mut sorts = Vec::new();
-            if self.eat(Tok::SortOf) {
-                sorts.push(self.sort()?);
-                while self.eat(Tok::Sharp) {
-                    sorts.push(self.sort()?);
-                }
+            if p.eat(Tok::SortOf) {
+                sorts = p.sorts()?;
             }
-            out.extend(names.into_iter().map(|name| ChanDecl {
+            Ok(names.into_iter().map(move |name| ChanDecl {
                 name,
                 sorts: sorts.clone(),
-            }));
-            if !self.eat(Tok::Semi) {
-                break;
-            }
-        }
-        Ok(out)
+            }))
+        })?;
+        Ok(groups.into_iter().flatten().collect())
     }
 
     /// `[ A :: Int; B ]` (may be empty: `[]`).
@@ -597,10 +481,7 @@ impl<'s> Parser<'s> {
                 self.bump();
                 let mut sorts = Vec::new();
                 if self.peek() == Tok::CapId {
-                    sorts.push(self.sort()?);
-                    while self.eat(Tok::Sharp) {
-                        sorts.push(self.sort()?);
-                    }
+                    sorts = self.sorts()?;
                 }
                 Ok(ExitKind::Exit(sorts))
             }
@@ -677,20 +558,12 @@ impl<'s> Parser<'s> {
             match self.peek() {
                 Tok::State => {
                     self.bump();
-                    states.push(self.id("a state name")?);
-                    while self.eat(Tok::Comma) {
-                        states.push(self.id("a state name")?);
-                    }
+                    states.extend(self.sep_by1(Tok::Comma, |p| p.id("a state name"))?);
                 }
                 Tok::Var => {
                     self.bump();
                     if matches!(self.peek(), Tok::SmallId | Tok::CapId) {
-                        loop {
-                            vars.extend(self.var_decls()?);
-                            if !self.eat(Tok::Semi) {
-                                break;
-                            }
-                        }
+                        vars.extend(self.var_decl_groups()?);
                     }
                 }
                 Tok::Init => {
@@ -723,7 +596,7 @@ impl<'s> Parser<'s> {
         let init = match init {
             Some(i) => i,
             None => {
-                self.diags.push(
+                self.report(
                     Diagnostic::error(
                         "ioco::txs::parse::no_init",
                         format!("the state automaton `{}` has no INIT", name.name),
@@ -751,30 +624,20 @@ impl<'s> Parser<'s> {
 
     /// `{ x, y := e; z := f }`, `{ }` or nothing.
     fn updates(&mut self) -> PResult<Vec<(Ident, VExpr)>> {
-        let mut out = Vec::new();
-        if !self.eat(Tok::LBrace) {
-            return Ok(out);
+        if !self.eat(Tok::LBrace) || self.eat(Tok::RBrace) {
+            return Ok(Vec::new());
         }
-        if self.eat(Tok::RBrace) {
-            return Ok(out);
-        }
-        loop {
-            let mut names = vec![self.id("a variable name")?];
-            while self.eat(Tok::Comma) {
-                names.push(self.id("a variable name")?);
-            }
-            self.expect(
+        let groups = self.sep_by1(Tok::Semi, |p| {
+            let names = p.sep_by1(Tok::Comma, |p| p.id("a variable name"))?;
+            p.expect(
                 Tok::Assign,
                 Some("an update is written `{ x := e; y := f }`"),
             )?;
-            let e = self.vexpr()?;
-            out.extend(names.into_iter().map(|n| (n, e.clone())));
-            if !self.eat(Tok::Semi) {
-                break;
-            }
-        }
+            let e = p.vexpr()?;
+            Ok(names.into_iter().map(move |n| (n, e.clone())))
+        })?;
         self.expect(Tok::RBrace, Some("updates are separated by `;`"))?;
-        Ok(out)
+        Ok(groups.into_iter().flatten().collect())
     }
 
     /// `s -> offers [[c]] {upd} -> t`
@@ -801,15 +664,10 @@ impl<'s> Parser<'s> {
 
     /// `A, B` (comma list of names, possibly empty) up to a token that cannot continue it.
     fn id_list(&mut self) -> PResult<Vec<Ident>> {
-        let mut out = Vec::new();
         if !matches!(self.peek(), Tok::CapId | Tok::SmallId) {
-            return Ok(out);
+            return Ok(Vec::new());
         }
-        out.push(self.id("a channel name")?);
-        while self.eat(Tok::Comma) {
-            out.push(self.id("a channel name")?);
-        }
-        Ok(out)
+        self.sep_by1(Tok::Comma, |p| p.id("a channel name"))
     }
 
     /// `CHAN IN ids CHAN OUT ids [SYNC {A | B}, {C}]`
@@ -824,28 +682,18 @@ impl<'s> Parser<'s> {
         self.expect(Tok::Out, help)?;
         let chan_out = self.id_list()?;
         let sync = if self.eat(Tok::SyncKw) {
-            let mut sets = Vec::new();
-            loop {
-                self.expect(
+            let sets = self.sep_by1(Tok::Comma, |p| {
+                p.expect(
                     Tok::LBrace,
                     Some("synchronised channels are written `SYNC {A | B}, {C}`"),
                 )?;
-                let mut set = Vec::new();
-                if self.peek() != Tok::RBrace {
-                    set.push(self.id("a channel name")?);
-                    while self.eat(Tok::Bar) {
-                        set.push(self.id("a channel name")?);
-                    }
-                }
-                self.expect(
+                p.closed_list(
                     Tok::RBrace,
+                    Tok::Bar,
                     Some("channels of one set are separated by `|`"),
-                )?;
-                sets.push(set);
-                if !self.eat(Tok::Comma) {
-                    break;
-                }
-            }
+                    |p| p.id("a channel name"),
+                )
+            })?;
             Some(sets)
         } else {
             None
@@ -937,7 +785,7 @@ impl<'s> Parser<'s> {
                     let port = match self.text(p.span).parse::<u16>() {
                         Ok(n) => n,
                         Err(_) => {
-                            self.diags.push(
+                            self.report(
                                 Diagnostic::error(
                                     "ioco::txs::parse::port",
                                     format!("port `{}` is out of range", self.text(p.span)),
@@ -1147,10 +995,9 @@ impl<'s> Parser<'s> {
         if self.peek() != Tok::Choice {
             return Ok(first);
         }
+        self.bump();
         let mut alts = vec![first];
-        while self.eat(Tok::Choice) {
-            alts.push(self.bterm()?);
-        }
+        alts.extend(self.sep_by1(Tok::Choice, Self::bterm)?);
         let span = alts[0].span.to(alts[alts.len() - 1].span);
         Ok(BExpr {
             kind: BKind::Choice(alts),
@@ -1160,10 +1007,7 @@ impl<'s> Parser<'s> {
 
     /// Level 4: prefixes and guards (a chain is read in a loop), and the closed forms.
     fn bterm(&mut self) -> PResult<BExpr> {
-        self.enter()?;
-        let r = self.bterm_inner();
-        self.leave();
-        r
+        self.nested(Self::bterm_inner)
     }
 
     fn bterm_inner(&mut self) -> PResult<BExpr> {
@@ -1335,16 +1179,7 @@ impl<'s> Parser<'s> {
                 name.name
             )),
         )?;
-        let mut args = Vec::new();
-        if !self.eat(Tok::RParen) {
-            loop {
-                args.push(self.vexpr()?);
-                if !self.eat(Tok::Comma) {
-                    break;
-                }
-            }
-            self.expect(Tok::RParen, Some("the arguments are separated by `,`"))?;
-        }
+        let args = self.args()?;
         let span = name.span.to(self.prev_span());
         Ok(BExpr {
             kind: BKind::Inst { name, gates, args },
@@ -1352,13 +1187,20 @@ impl<'s> Parser<'s> {
         })
     }
 
+    /// `e, f)`: the arguments after `(`.
+    fn args(&mut self) -> PResult<Vec<VExpr>> {
+        self.closed_list(
+            Tok::RParen,
+            Tok::Comma,
+            Some("the arguments are separated by `,`"),
+            Self::vexpr,
+        )
+    }
+
     /// A multi-action `A ? x | B ! e` (or `{ .. }`) and its constraint `[[ c ]]`.
     fn action(&mut self) -> PResult<(Vec<Offer>, Option<VExpr>)> {
         let braced = self.eat(Tok::LBrace);
-        let mut offers = vec![self.offer()?];
-        while self.eat(Tok::Bar) {
-            offers.push(self.offer()?);
-        }
+        let offers = self.sep_by1(Tok::Bar, Self::offer)?;
         if braced {
             self.expect(
                 Tok::RBrace,
@@ -1536,7 +1378,7 @@ impl<'s> Parser<'s> {
         } else {
             d = d.help("parenthesise it to say which operator applies first");
         }
-        self.diags.push(d);
+        self.report(d);
     }
 
     /// Prefix operators (read in a loop) before a term.
@@ -1545,7 +1387,7 @@ impl<'s> Parser<'s> {
         while self.peek() == Tok::Op {
             if ops.len() + self.depth >= MAX_DEPTH {
                 // Each prefix operator nests one level, as parentheses do.
-                return self.too_deep();
+                return Err(self.too_deep());
             }
             let t = self.bump();
             ops.push(self.ident_of(t));
@@ -1571,10 +1413,7 @@ impl<'s> Parser<'s> {
 
     /// A term with its optional `:: Sort`; `neg`: it follows a prefix `-` (an integer literal is then read negated).
     fn vterm_neg(&mut self, neg: bool) -> PResult<VExpr> {
-        self.enter()?;
-        let r = self.vprimary(neg);
-        self.leave();
-        let e = r?;
+        let e = self.nested(|p| p.vprimary(neg))?;
         if self.eat(Tok::SortOf) {
             let s = self.sort()?;
             return Ok(VExpr {
@@ -1604,7 +1443,7 @@ impl<'s> Parser<'s> {
                         } else {
                             (i64::MAX, "9223372036854775807")
                         };
-                        self.diags.push(
+                        self.report(
                             Diagnostic::warning(
                                 "ioco::txs::parse::int_clamped",
                                 format!(
@@ -1637,7 +1476,7 @@ impl<'s> Parser<'s> {
                         start.start as usize + at,
                         start.start as usize + at + 1,
                     );
-                    self.diags.push(
+                    self.report(
                         Diagnostic::error(
                             "ioco::txs::parse::escape",
                             "unknown escape in a string",
@@ -1696,17 +1535,7 @@ impl<'s> Parser<'s> {
                 let t = self.bump();
                 let name = self.ident_of(t);
                 if self.eat(Tok::LParen) {
-                    let mut args = Vec::new();
-                    if !self.eat(Tok::RParen) {
-                        loop {
-                            args.push(self.vexpr()?);
-                            if !self.eat(Tok::Comma) {
-                                break;
-                            }
-                        }
-                        self.expect(Tok::RParen, Some("the arguments are separated by `,`"))?;
-                    }
-                    VKind::Call(name, args)
+                    VKind::Call(name, self.args()?)
                 } else {
                     VKind::Name(name)
                 }
