@@ -223,7 +223,7 @@ const ROWS: &[Row] = &[
         args: &[],
         steps: 10,
         sut: Sut::Sim,
-        expect: Expect::Refused("multi-action"),
+        expect: Expect::Pass,
     },
     Row {
         set: "Moving Arms",
