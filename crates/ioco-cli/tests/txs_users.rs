@@ -540,19 +540,37 @@ fn messages_about_txs_models_are_in_torxakis_terms() {
     let (code, out) = purpose_test("Purp2");
     assert_eq!(code, 0, "{out}");
     // a PURPDEF that could not be imported: the warning says why, the error in GOAL terms
+    // (a HIT inside a composition; MovingArms's own purposes load)
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.txs");
+    std::fs::write(
+        &bad,
+        "PROCDEF h [A, B] () HIT ::= A >-> HIT ENDDEF\n\
+         PURPDEF Bad ::= CHAN IN UpX, UpY CHAN OUT MaxX\n\
+         GOAL bad ::= h [UpX, UpY] () ||| h [UpY, UpX] ()\nENDDEF\n",
+    )
+    .unwrap();
+    let bad = bad.to_str().unwrap();
     let (code, out) = outcome(
         ioco()
-            .args(["test", &arms, "--purpose", &single, "--goal", "singleAxis"])
+            .args(["test", &arms, "--purpose", bad, "--goal", "bad"])
             .args(["--sim", &arms, "--runs", "1", "--steps", "5"]),
     );
     let w = words(&out);
     assert_eq!(code, 2, "{out}");
     assert!(
-        w.contains("PURPDEF SingleAxisTestPurpose is left out")
-            && out.contains("SingleAxisPurpose.txs:13:13")
-            && w.contains("no PURPDEF of these files has a GOAL `singleAxis`"),
+        w.contains("PURPDEF Bad is left out")
+            && out.contains("bad.txs:1:35")
+            && w.contains("no PURPDEF of these files has a GOAL `bad`"),
         "{out}"
     );
+    // MovingArms's Single Axis purpose (a multi-action synchronised with a semaphore) loads
+    let (code, out) = outcome(
+        ioco()
+            .args(["test", &arms, "--purpose", &single, "--goal", "singleAxis"])
+            .args(["--sim", &arms, "--runs", "1", "--steps", "5"]),
+    );
+    assert_eq!(code, 0, "{out}");
 }
 
 /// TorXakis's default `Sut_deltaTime`, 2000 ms, is the quiescence time-out of a `.txs` model
