@@ -223,7 +223,7 @@ const ROWS: &[Row] = &[
         args: &[],
         steps: 10,
         sut: Sut::Sim,
-        expect: Expect::Refused("multi-action"),
+        expect: Expect::Pass,
     },
     Row {
         set: "Moving Arms",
@@ -236,7 +236,7 @@ const ROWS: &[Row] = &[
         args: &[],
         steps: 20,
         sut: Sut::Sim,
-        expect: Expect::Refused("GOAL has no HIT"),
+        expect: Expect::Pass,
     },
     Row {
         set: "Point",
@@ -264,6 +264,9 @@ const ROWS: &[Row] = &[
         args: &[],
         steps: 40,
         sut: Sut::Sim,
+        // the MODELDEF is a composition, which symbolic purposes do not take; and each goal
+        // has a HIT met only by one interleaving of the writers, where TorXakis's `test 40`
+        // passes with the goal missed (docs/torxakis.md §7)
         expect: Expect::Refused("one sequential process"),
     },
     Row {

@@ -113,6 +113,11 @@ const COMMANDS: &[(&str, Option<&str>, Setup)] = &[
         Setup::StandIn("lucky-people", &[7777]),
     ),
     (
+        "ioco test MovingArms.txs --purpose RestrictedAxisPurpose.txs --goal restrictedAxis --sim MovingArms.txs --steps 20 --runs 1",
+        None,
+        Setup::None,
+    ),
+    (
         "ioco … A.txs --with B.txs",
         Some("ioco check Adder.txs --with AdderPurposes.txs"),
         Setup::None,
@@ -149,6 +154,8 @@ const FILES: &[&str] = &[
     "test/sqatt/data/bench/Enable/Enable.txs",
     "examps/LuckyPeople/spec/LuckyPeople.txs",
     "examps/LuckyPeople/spec/PurposeLuckyByGender.txs",
+    "examps/MovingArms/MovingArms.txs",
+    "examps/MovingArms/RestrictedAxisPurpose.txs",
     "examps/ControlLoop/ControlLoopModel.txs",
     "test/sqatt/data/bench/Parallel/Parallel.txs",
     "test/sqatt/data/bench/Sequence/SingleActionSequence.txs",

@@ -371,6 +371,76 @@ fn a_steering_goal_that_is_missed_is_inconclusive() {
     );
 }
 
+/// A GOAL without HIT over a model without data (the explicit engine) restricts the test to
+/// the inputs it offers, through its internal steps (`ISTEP`), and passes at the step bound
+/// inside it; an output it does not offer ends the run Inconclusive, never Pass.
+#[test]
+fn a_goal_without_hit_restricts_an_explicit_test() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("m.txs");
+    std::fs::write(
+        &model,
+        "CHANDEF C ::= A, B, X, Y ENDDEF\n\
+         PROCDEF p [A, B, X, Y] () ::= A >-> X >-> p [A, B, X, Y] () \
+         ## B >-> Y >-> p [A, B, X, Y] () ENDDEF\n\
+         MODELDEF M ::= CHAN IN A, B CHAN OUT X, Y BEHAVIOUR p [A, B, X, Y] () ENDDEF\n",
+    )
+    .unwrap();
+    let purpose = dir.path().join("p.txs");
+    // `onlyA` never offers B (and takes an internal step after X); `wrongOut` expects Y after A
+    std::fs::write(
+        &purpose,
+        "PROCDEF g [A, X] () HIT ::= A >-> X >-> ISTEP >-> g [A, X] () ENDDEF\n\
+         PROCDEF w [A, Y] () HIT ::= A >-> Y >-> w [A, Y] () ENDDEF\n\
+         PURPDEF P ::= CHAN IN A, B CHAN OUT X, Y \
+         GOAL onlyA ::= g [A, X] () GOAL wrongOut ::= w [A, Y] () ENDDEF\n",
+    )
+    .unwrap();
+    let json = dir.path().join("r.json");
+    let (m, p) = (model.to_str().unwrap(), purpose.to_str().unwrap());
+    let run = |goal: &str| {
+        outcome(
+            ioco()
+                .args(["test", m, "--purpose", p, "--goal", goal, "--sim", m])
+                .args([
+                    "--runs",
+                    "5",
+                    "--steps",
+                    "12",
+                    "--seed",
+                    "3",
+                    "--timeout",
+                    "200",
+                    "--json",
+                    json.to_str().unwrap(),
+                ]),
+        )
+    };
+    let (code, out) = run("onlyA");
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("PASS: 5 runs (5 pass)"), "{out}");
+    assert!(out.contains("GOAL without HIT"), "{out}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let labels: Vec<String> = report["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["trace"].as_array().unwrap().clone())
+        .map(|l| l.as_str().unwrap().to_string())
+        .collect();
+    assert!(labels.iter().any(|l| l == "A?"), "{labels:?}");
+    assert!(!labels.iter().any(|l| l == "B?" || l == "Y!"), "{labels:?}");
+    let (code, out) = run("wrongOut");
+    assert_ne!(code, 0, "{out}");
+    assert!(out.contains("INCONCLUSIVE"), "{out}");
+    assert!(
+        out.contains("X! at")
+            && out.contains("is not offered by the test purpose (TorXakis: the goal is missed)"),
+        "{out}"
+    );
+}
+
 /// ReadWriteAdvanced's `system` calls itself inside its own `|[ Memory ]|` (every round adds a
 /// memory): the refusal names the process, the operator, and what to write instead.
 #[test]
@@ -470,19 +540,37 @@ fn messages_about_txs_models_are_in_torxakis_terms() {
     let (code, out) = purpose_test("Purp2");
     assert_eq!(code, 0, "{out}");
     // a PURPDEF that could not be imported: the warning says why, the error in GOAL terms
+    // (a HIT inside a composition; MovingArms's own purposes load)
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.txs");
+    std::fs::write(
+        &bad,
+        "PROCDEF h [A, B] () HIT ::= A >-> HIT ENDDEF\n\
+         PURPDEF Bad ::= CHAN IN UpX, UpY CHAN OUT MaxX\n\
+         GOAL bad ::= h [UpX, UpY] () ||| h [UpY, UpX] ()\nENDDEF\n",
+    )
+    .unwrap();
+    let bad = bad.to_str().unwrap();
     let (code, out) = outcome(
         ioco()
-            .args(["test", &arms, "--purpose", &single, "--goal", "singleAxis"])
+            .args(["test", &arms, "--purpose", bad, "--goal", "bad"])
             .args(["--sim", &arms, "--runs", "1", "--steps", "5"]),
     );
     let w = words(&out);
     assert_eq!(code, 2, "{out}");
     assert!(
-        w.contains("PURPDEF SingleAxisTestPurpose is left out")
-            && out.contains("SingleAxisPurpose.txs:13:13")
-            && w.contains("no PURPDEF of these files has a GOAL `singleAxis`"),
+        w.contains("PURPDEF Bad is left out")
+            && out.contains("bad.txs:1:35")
+            && w.contains("no PURPDEF of these files has a GOAL `bad`"),
         "{out}"
     );
+    // MovingArms's Single Axis purpose (a multi-action synchronised with a semaphore) loads
+    let (code, out) = outcome(
+        ioco()
+            .args(["test", &arms, "--purpose", &single, "--goal", "singleAxis"])
+            .args(["--sim", &arms, "--runs", "1", "--steps", "5"]),
+    );
+    assert_eq!(code, 0, "{out}");
 }
 
 /// TorXakis's default `Sut_deltaTime`, 2000 ms, is the quiescence time-out of a `.txs` model

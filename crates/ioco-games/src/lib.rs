@@ -19,6 +19,9 @@
 //! * [`purpose_test`]: a test purpose automaton with `accept*`/`refuse*` states, its product
 //!   with the specification, coreachability of accept, and a Pass/Inconclusive/Fail test case;
 //!   [`PurposeProduct`] also steers online.
+//! * [`Restriction`]: a purpose without accept (TorXakis's `GOAL` without `HIT`) restricts the
+//!   online test to the inputs it offers; an output it does not offer ends the run
+//!   Inconclusive ([`Restricted`]).
 //! * [`explore`]: runs a test case against an implementation LTS over *all* its choices (for
 //!   property tests of soundness and goal reaching).
 //!
@@ -45,6 +48,7 @@ pub mod joker;
 pub mod purpose;
 pub mod random;
 pub mod resilience;
+pub mod restrict;
 pub mod short;
 pub mod steered;
 pub mod strategy;
@@ -59,6 +63,7 @@ pub use goal::{Goal, GoalError};
 pub use joker::{joker_game, reachable_goal};
 pub use purpose::{purpose_test, Purpose, PurposeError, PurposeOptions, PurposeProduct};
 pub use resilience::{prefer_resilient, Concurrent};
+pub use restrict::{Restricted, Restriction};
 pub use short::{help_price, priced_joker_game, short_joker_game, Prices};
 pub use strategy::{trace_strategy_test, Advice, Step, Strategy};
 

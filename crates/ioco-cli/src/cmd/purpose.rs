@@ -7,7 +7,10 @@
 //! is. The engine is [`ioco_games::PurposeProduct`]: at every step it advises an input that
 //! keeps accept reachable (fewest cooperations of the system, then fewest moves: the joker
 //! strategy of the product, whose joker region is exactly coreach(accept)), or to wait; the
-//! runs are `ioco_exec::purpose::run_purpose`. This module loads the models and reports:
+//! runs are `ioco_exec::purpose::run_purpose`. A TorXakis GOAL without HIT has no accept: it
+//! restricts the test ([`ioco_games::Restricted`]: inputs among the goal's, an output it does
+//! not offer is Inconclusive, Pass at the step bound). This module loads the models and
+//! reports:
 //! * **Pass**: the trace reached an accept state of the purpose;
 //! * **Inconclusive**: a refuse state was reached, the purpose can no longer be accepted, or
 //!   the step bound `--depth` was used up before accept;
@@ -29,7 +32,7 @@ use super::sut::seed_or_clock;
 use super::Outcome;
 use crate::load::load_lts;
 use ioco_exec::{RunResult, RunVerdict, Summary};
-use ioco_games::{Purpose, PurposeOptions, PurposeProduct};
+use ioco_games::{Purpose, PurposeOptions, PurposeProduct, Restricted, Restriction};
 use ioco_model::{Lts, QuiescencePolicy, SuspensionAutomaton};
 use miette::{miette, Result};
 use std::path::Path;
@@ -38,15 +41,18 @@ use std::time::{Duration, Instant};
 
 /// Load a test purpose (any model format; `.ioco` included).
 pub fn load_purpose(path: &Path) -> Result<Purpose> {
-    let lts = crate::load::purpose_lts(path)?;
+    purpose_of(crate::load::purpose_lts(path)?, path)
+}
+
+/// The purpose of the automaton read from `path`.
+fn purpose_of(lts: Lts, path: &Path) -> Result<Purpose> {
     Purpose::from_lts(lts).map_err(|e| {
         if crate::load::is_txs(path) {
             // in TorXakis's terms: a GOAL is met at its HIT
             miette!(
                 help = "a GOAL is met where it reaches `HIT`: give it a `>-> HIT` there; a \
-                        GOAL without HIT only steers, which the symbolic engine tests \
-                        (--engine symbolic) when the MODELDEF and the GOAL are each one \
-                        sequential process",
+                        GOAL without HIT only restricts the test, which `ioco test` runs \
+                        (a test case or a picture of the product needs a HIT)",
                 "{}: the GOAL has no HIT: {e}",
                 path.display()
             )
@@ -61,22 +67,20 @@ pub fn load_purpose(path: &Path) -> Result<Purpose> {
     })
 }
 
-/// The solved product of a specification (its suspension automaton) and a purpose.
-pub fn product(
-    spec: &Lts,
-    purpose_path: &Path,
-    policy: QuiescencePolicy,
-) -> Result<PurposeProduct> {
-    let purpose = load_purpose(purpose_path)?;
-    let sa = SuspensionAutomaton::build(spec, policy).lts;
-    PurposeProduct::build(&sa, &purpose, &PurposeOptions::default()).map_err(|e| {
-        miette!(
-            help = "check that the purpose's labels are the specification's and that an \
-                    accept state can follow a trace of the specification",
-            "{}: {e}",
-            purpose_path.display()
-        )
-    })
+/// True when a state of the purpose automaton is named `accept…`.
+fn has_accept(lts: &Lts) -> bool {
+    lts.state_names()
+        .is_some_and(|names| names.iter().any(|n| n.starts_with("accept")))
+}
+
+/// A product that cannot be built, with a hint.
+fn product_error(e: ioco_games::PurposeError, purpose_path: &Path) -> miette::Report {
+    miette!(
+        help = "check that the purpose's labels are the specification's and that an \
+                accept state can follow a trace of the specification",
+        "{}: {e}",
+        purpose_path.display()
+    )
 }
 
 /// Run `ioco test MODEL --purpose FILE`.
@@ -87,16 +91,70 @@ pub fn run_test(args: Args, purpose_path: &Path) -> Result<Outcome> {
     }
     let spec = load_lts(&args.model)?;
     let policy: QuiescencePolicy = args.sut.policy.into();
-    let prod = product(&spec, purpose_path, policy)?;
-    args.sut.for_model(&args.model);
-    let factory = args.sut.factory(&spec)?;
-    let seed = seed_or_clock(args.seed);
-    errln!(
-        "ioco test: seed {seed}; purpose {} ({} product states, {} joker(s) from the start)",
+    let plts = crate::load::purpose_lts(purpose_path)?;
+    if crate::load::is_txs(purpose_path) && !has_accept(&plts) {
+        // a TorXakis GOAL without HIT restricts the test to the inputs it offers
+        let r = Restriction::new(spec.alphabet(), &plts).map_err(|e| {
+            miette!(
+                help = "a GOAL synchronises with the MODELDEF on the channels they share: \
+                        give it the MODELDEF's channels, in the same directions",
+                "{}: {e}",
+                purpose_path.display()
+            )
+        })?;
+        let header = format!(
+            "purpose {} (a GOAL without HIT: the test restricted to its inputs; {} goal states)",
+            purpose_path.display(),
+            r.num_states()
+        );
+        let observe = args.observe;
+        let steer = || Restricted::new(&r, observe);
+        let strategy = "purpose: a GOAL without HIT restricts the test (inputs among the \
+                        goal's, an output it does not offer is Inconclusive, Pass at the step \
+                        bound inside it)";
+        return run_explicit(&args, purpose_path, &spec, steer, &header, strategy, None);
+    }
+    let purpose = purpose_of(plts, purpose_path)?;
+    let sa = SuspensionAutomaton::build(&spec, policy).lts;
+    let prod = PurposeProduct::build(&sa, &purpose, &PurposeOptions::default())
+        .map_err(|e| product_error(e, purpose_path))?;
+    let header = format!(
+        "purpose {} ({} product states, {} joker(s) from the start)",
         purpose_path.display(),
         prod.lts.num_states(),
         prod.jokers
     );
+    let steer = || ioco_games::steered::Steered::new(&prod);
+    let strategy = "purpose: joker strategy of S × TP towards accept (coreachability steering)";
+    run_explicit(
+        &args,
+        purpose_path,
+        &spec,
+        steer,
+        &header,
+        strategy,
+        Some(prod.jokers),
+    )
+}
+
+/// The runs of an explicit purpose session steered by `steer()` (one selection per run).
+fn run_explicit<L>(
+    args: &Args,
+    purpose_path: &Path,
+    spec: &Lts,
+    steer: impl Fn() -> L,
+    header: &str,
+    strategy: &str,
+    jokers: Option<u32>,
+) -> Result<Outcome>
+where
+    L: for<'t, 'o> ioco_exec::engine::Selection<ioco_exec::engine::explicit::Explicit<'t, 'o>>,
+{
+    let policy: QuiescencePolicy = args.sut.policy.into();
+    args.sut.for_model(&args.model);
+    let factory = args.sut.factory(spec)?;
+    let seed = seed_or_clock(args.seed);
+    errln!("ioco test: seed {seed}; {header}");
     let timeout = Duration::from_millis(args.sut.timeout_ms());
     let t0 = Instant::now();
     let opts = ioco_exec::OnlineOptions {
@@ -116,23 +174,21 @@ pub fn run_test(args: Args, purpose_path: &Path) -> Result<Outcome> {
             vec![r]
         }
         Ok(mut adapter) => {
-            let steer = || ioco_games::steered::Steered::new(&prod);
             let runs =
-                ioco_exec::purpose::run_purpose(&spec, policy, steer, &mut *adapter, seed, &opts);
+                ioco_exec::purpose::run_purpose(spec, policy, steer, &mut *adapter, seed, &opts);
             let _ = adapter.close();
             runs
         }
     };
-    let strategy = "purpose: joker strategy of S × TP towards accept (coreachability steering)";
     finish(
-        &args,
+        args,
         purpose_path,
         runs,
         seed,
         t0,
         strategy,
-        Some(prod.jokers),
-        false,
+        jokers,
+        jokers.is_none(),
     )
 }
 

@@ -24,7 +24,10 @@
 //! * `HIDE [h] IN B NI`: `h` becomes a gate of its own (named apart), and the model's instance
 //!   is wrapped in `hide` of it: its steps are internal, with their values.
 //!
-//! What is not unfolded is reported ([`Lowerer::unsupported`]): a multi-action on a synchronised channel, an `EXIT ? x` whose value nobody
+//! A multi-action synchronises as in TorXakis: its actions on the synchronised channels meet
+//! the same channels of the other side in one step (the step is the union of both sides).
+//!
+//! What is not unfolded is reported ([`Lowerer::unsupported`]): an `EXIT ? x` whose value nobody
 //! sends, and a process that creates processes through a synchronised composition (the shapes
 //! would grow without bound; [`MAX_DEPTH`]).
 
@@ -1268,8 +1271,11 @@ impl<'a> Product<'a> {
         Some(())
     }
 
-    /// One step of both sides on a synchronised channel: `t1`'s received names are kept,
-    /// `t2`'s are renamed apart, equal to `t1`'s values.
+    /// One step of both sides on the synchronised channels: `t1`'s received names are kept,
+    /// `t2`'s are renamed apart, equal to `t1`'s values. A multi-action synchronises as in
+    /// TorXakis: both sides' actions on the synchronised channels are the same set of
+    /// channels, each pair unified, and the step is the union of both sides' actions
+    /// (`Acquire | Up` meets a semaphore's `Acquire`: the step `Acquire | Up`).
     #[allow(clippy::too_many_arguments)]
     fn sync_step(
         &mut self,
@@ -1280,37 +1286,47 @@ impl<'a> Product<'a> {
         t2: &Tr<'a>,
         taken: &HashSet<String>,
     ) -> Option<Tr<'a>> {
-        if !t1.also.is_empty() || !t2.also.is_empty() {
-            self.unsupported(
-                l,
-                "a multi-action on a synchronised channel inside a composition started with values computed at run time",
-                t2.span,
-                "synchronise single actions here",
-            );
-            return None;
-        }
-        let (
-            o::Action::Gate {
-                name: n1,
-                args: a1,
-                dir,
-                dir_span,
-            },
-            o::Action::Gate {
-                name: n2, args: a2, ..
-            },
-        ) = (&t1.action, &t2.action)
-        else {
+        let acts1: Vec<&o::Action> = std::iter::once(&t1.action).chain(&t1.also).collect();
+        let acts2: Vec<&o::Action> = std::iter::once(&t2.action).chain(&t2.also).collect();
+        let gate = |a: &o::Action| match a {
+            o::Action::Gate { name, .. } => Some(name.name.clone()),
+            _ => None,
+        };
+        let synced = |acts: &[&o::Action]| -> Option<Vec<String>> {
+            let mut gs = Vec::new();
+            for a in acts {
+                let g = gate(a)?;
+                if sync.contains(&g) {
+                    gs.push(g);
+                }
+            }
+            gs.sort();
+            Some(gs)
+        };
+        let (Some(g1), Some(g2)) = (synced(&acts1), synced(&acts2)) else {
             return None;
         };
-        if n1.name != n2.name || !sync.contains(&n1.name) || a1.len() != a2.len() {
+        if g1 != g2 || g1.is_empty() {
+            return None;
+        }
+        if g1.windows(2).any(|w| w[0] == w[1]) {
+            self.unsupported(
+                l,
+                "a multi-action with one synchronised channel twice inside a composition started with values computed at run time",
+                t2.span,
+                "synchronise each channel once per step",
+            );
             return None;
         }
         // rename t2's received names apart from t1's and from the variables
         let mut used: Vec<String> = Vec::new();
-        binds_of(&t1.action, &mut used);
+        for a in &acts1 {
+            binds_of(a, &mut used);
+        }
         let mut mine = Vec::new();
-        binds_of(&t2.action, &mut mine);
+        for a in &acts2 {
+            binds_of(a, &mut mine);
+        }
         let mut map = Vec::new();
         for n in &mine {
             let mut k = 2;
@@ -1322,35 +1338,73 @@ impl<'a> Product<'a> {
             used.push(m.clone());
             map.push((n.clone(), m));
         }
-        let mut act2 = t2.action.clone();
-        rename_action(&mut act2, &map);
+        let mut acts2: Vec<o::Action> = acts2.into_iter().cloned().collect();
+        for a in &mut acts2 {
+            rename_action(a, &map);
+        }
         let mut g2 = t2.guard.clone();
         if let Some(g) = &mut g2 {
             rename_expr(g, &map);
         }
         let mut next2 = t2.next.clone();
         rename_pt(&mut next2, &map);
-        let o::Action::Gate { args: a2, .. } = &act2 else {
-            return None;
-        };
-        // unify position by position
-        let mut args = Vec::new();
+        // unify each synchronised channel's values position by position
         let mut guard = conj(t1.guard.clone(), None);
         let mut same = Vec::new();
-        for (x, y) in a1.iter().zip(a2) {
-            match (x, y) {
-                (o::Arg::Bind(p), o::Arg::Bind(q)) => {
-                    same.push((q.name.clone(), p.name.clone()));
-                    args.push(o::Arg::Bind(p.clone()));
+        let mut out: Vec<o::Action> = Vec::new();
+        for a1 in &acts1 {
+            let o::Action::Gate {
+                name: n1,
+                args: x1,
+                dir,
+                dir_span,
+            } = a1
+            else {
+                return None;
+            };
+            if !sync.contains(&n1.name) {
+                out.push((*a1).clone());
+                continue;
+            }
+            let Some(o::Action::Gate { args: x2, .. }) = acts2
+                .iter()
+                .find(|a| gate(a).as_deref() == Some(n1.name.as_str()))
+            else {
+                return None;
+            };
+            if x1.len() != x2.len() {
+                return None;
+            }
+            let mut args = Vec::new();
+            for (x, y) in x1.iter().zip(x2) {
+                match (x, y) {
+                    (o::Arg::Bind(p), o::Arg::Bind(q)) => {
+                        same.push((q.name.clone(), p.name.clone()));
+                        args.push(o::Arg::Bind(p.clone()));
+                    }
+                    (o::Arg::Bind(p), o::Arg::Value(e)) | (o::Arg::Value(e), o::Arg::Bind(p)) => {
+                        guard = conj(guard, Some(eq(name_expr(&p.name, p.span), e.clone())));
+                        args.push(o::Arg::Bind(p.clone()));
+                    }
+                    (o::Arg::Value(e1), o::Arg::Value(e2)) => {
+                        guard = conj(guard, Some(eq(e1.clone(), e2.clone())));
+                        args.push(o::Arg::Value(e1.clone()));
+                    }
                 }
-                (o::Arg::Bind(p), o::Arg::Value(e)) | (o::Arg::Value(e), o::Arg::Bind(p)) => {
-                    guard = conj(guard, Some(eq(name_expr(&p.name, p.span), e.clone())));
-                    args.push(o::Arg::Bind(p.clone()));
-                }
-                (o::Arg::Value(e1), o::Arg::Value(e2)) => {
-                    guard = conj(guard, Some(eq(e1.clone(), e2.clone())));
-                    args.push(o::Arg::Value(e1.clone()));
-                }
+            }
+            out.push(o::Action::Gate {
+                name: n1.clone(),
+                dir: *dir,
+                dir_span: *dir_span,
+                args,
+            });
+        }
+        // t2's actions on channels it does not synchronise join the step
+        for a2 in &acts2 {
+            if gate(a2).is_some_and(|g| !sync.contains(&g)) {
+                let mut a = a2.clone();
+                rename_action(&mut a, &same);
+                out.push(a);
             }
         }
         if let Some(g) = &mut g2 {
@@ -1359,14 +1413,10 @@ impl<'a> Product<'a> {
         rename_pt(&mut next2, &same);
         // a value bound on t1's side and sent on t2's: the guard above equates them
         guard = conj(guard, g2);
+        let action = out.remove(0);
         Some(Tr {
-            action: o::Action::Gate {
-                name: n1.clone(),
-                dir: *dir,
-                dir_span: *dir_span,
-                args,
-            },
-            also: Vec::new(),
+            action,
+            also: out,
             guard,
             next: Pt::Par {
                 node,
