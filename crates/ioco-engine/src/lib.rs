@@ -54,7 +54,10 @@ pub mod trace;
 
 pub use alg2::{run, Ended};
 pub use options::{OnlineOptions, Progress, Traces};
-pub use result::{CoverageSummary, Established, Failure, RunResult, RunVerdict, Shrunk, Summary};
+pub use result::{
+    Collector, CoverageSummary, Established, Failure, Keep, Omitted, RunResult, RunVerdict, Shrunk,
+    Summary,
+};
 pub use select::{Choice, Event, Selection, Stop};
 pub use spec::{Quiet, Refusal, Specification};
 pub use sut::{Observation, Sent, Sut, SutError};
