@@ -53,6 +53,32 @@ fn diagnostics_are_capped_per_kind() {
         .stderr(contains("more errors of this kind"));
 }
 
+/// The TorXakis front end caps its diagnostics as the `.ioco` one does (#35 item 5, with
+/// `ioco_lang::cap_per_kind`): a `.txs` file defining one process 3 000 times gives 20
+/// "defined twice" errors and "… and 2979 more" (which names the first left out), not 2 999
+/// snippets (1.4 MB of text).
+#[test]
+fn txs_diagnostics_are_capped_per_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::from("CHANDEF Chans ::= A :: Int ENDDEF\n");
+    for _ in 0..3000 {
+        text.push_str("PROCDEF p [ A :: Int ] ( ) ::= A ?x >-> STOP ENDDEF\n");
+    }
+    text.push_str("MODELDEF M ::= CHAN IN A CHAN OUT BEHAVIOUR p [ A ] ( ) ENDDEF\n");
+    let f = write(dir.path(), "dup.txs", &text);
+    let out = ioco().arg("check").arg(&f).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.matches("is defined twice").count(), 20 + 1, "{err}");
+    assert!(
+        err.contains("… and 2979 more errors of this kind (ioco::txs::duplicate)"),
+        "{err}"
+    );
+    assert!(err.contains("2999 errors in"), "{err}");
+    assert!(err.contains("dup.txs:3:9"), "{err}");
+    assert!(err.len() < 64 * 1024, "{} bytes of diagnostics", err.len());
+}
+
 /// A FIFO with no writer is refused at once (#35 item 6): reading it would block forever. The
 /// test ends either way: the command is killed after a generous time-out, which fails it.
 #[test]

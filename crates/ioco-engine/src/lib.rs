@@ -59,7 +59,10 @@ pub mod trace;
 
 pub use alg2::run;
 pub use options::{OnlineOptions, Progress, Traces};
-pub use result::{CoverageSummary, Established, Failure, RunResult, RunVerdict, Shrunk, Summary};
+pub use result::{
+    Collector, CoverageSummary, Established, Failure, Keep, Omitted, RunResult, RunVerdict, Shrunk,
+    Summary,
+};
 pub use rules::{Ended, Rules, Seen};
 pub use select::{Choice, Event, Selection, Stop};
 pub use spec::{Quiet, Refusal, Specification};

@@ -77,6 +77,8 @@ pub struct OnlineOptions {
     pub progress: Progress,
     /// Which runs keep their trace in the [`RunResult`].
     pub traces: Traces,
+    /// Which runs the session's [`Summary`](crate::Summary) keeps (the others are counted).
+    pub keep: crate::result::Keep,
     /// Note when each step was seen ([`RunResult::step_ms`](crate::RunResult::step_ms)), for
     /// reports that show it.
     pub step_times: bool,
@@ -121,6 +123,7 @@ impl Default for OnlineOptions {
             observe: 0.5,
             progress: Progress::default(),
             traces: Traces::All,
+            keep: crate::result::Keep::All,
             step_times: false,
             shard: None,
         }

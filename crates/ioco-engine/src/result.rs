@@ -349,6 +349,97 @@ pub struct Summary {
     /// (and by the library API); `ioco-report` builds the replay command from it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub replay_options: Vec<String>,
+    /// Passing runs counted but not kept in `runs` (a session that keeps only the runs that
+    /// did not pass, [`Keep::Failures`]: `ioco run` of a large suite without a report that
+    /// lists every run). Absent when every run is in `runs`.
+    #[serde(default, skip_serializing_if = "Omitted::is_empty")]
+    pub omitted: Omitted,
+}
+
+/// The passing runs a [`Summary`] counts without keeping them: what its totals need.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct Omitted {
+    /// Passing runs not in `runs`.
+    pub runs: usize,
+    /// Their steps.
+    pub steps: usize,
+    /// How their δ were established.
+    #[serde(default, skip_serializing_if = "Established::is_empty")]
+    pub quiescence: Established,
+}
+
+impl Omitted {
+    /// No run omitted.
+    pub fn is_empty(&self) -> bool {
+        self.runs == 0
+    }
+}
+
+/// Which runs a session keeps in its [`Summary`] (issue #35: memory that does not grow with
+/// the number of runs).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Keep {
+    /// Every run (the default: the reports that list every run need them).
+    #[default]
+    All,
+    /// Only the runs that did not pass; a passing run is counted in [`Summary::omitted`]
+    /// (its steps and δ) and dropped.
+    Failures,
+}
+
+/// Collects the runs of a session as they end, keeping what [`Keep`] says: with
+/// [`Keep::Failures`] its memory is that of the runs that did not pass, whatever the number
+/// of runs.
+#[derive(Debug, Default)]
+pub struct Collector {
+    keep: Keep,
+    runs: Vec<RunResult>,
+    omitted: Omitted,
+}
+
+impl Collector {
+    /// An empty collector keeping `keep`.
+    pub fn new(keep: Keep) -> Collector {
+        Collector {
+            keep,
+            ..Collector::default()
+        }
+    }
+
+    /// Take one run.
+    pub fn add(&mut self, r: RunResult) {
+        if self.keep == Keep::Failures && r.verdict == RunVerdict::Pass {
+            self.omitted.runs += 1;
+            self.omitted.steps += r.steps;
+            self.omitted.quiescence.add(r.quiescence);
+        } else {
+            self.runs.push(r);
+        }
+    }
+
+    /// Take the runs of another collector (another worker's).
+    pub fn merge(&mut self, other: Collector) {
+        self.runs.extend(other.runs);
+        self.omitted.runs += other.omitted.runs;
+        self.omitted.steps += other.omitted.steps;
+        self.omitted.quiescence.add(other.omitted.quiescence);
+    }
+
+    /// The runs taken, counted or kept.
+    pub fn len(&self) -> usize {
+        self.runs.len() + self.omitted.runs
+    }
+
+    /// No run taken.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The kept runs sorted by run index, and what was counted without keeping.
+    pub fn finish(mut self) -> (Vec<RunResult>, Omitted) {
+        self.runs.sort_by_key(|r| r.run);
+        (self.runs, self.omitted)
+    }
 }
 
 impl Summary {
@@ -366,12 +457,32 @@ impl Summary {
             duration_ms: 0.0,
             parameters: Default::default(),
             replay_options: Vec::new(),
+            omitted: Omitted::default(),
         }
     }
 
-    /// Number of runs with verdict `v`.
+    /// Number of runs with verdict `v` (the omitted passing runs included).
     pub fn count(&self, v: RunVerdict) -> usize {
-        self.runs.iter().filter(|r| r.verdict == v).count()
+        let omitted = if v == RunVerdict::Pass {
+            self.omitted.runs
+        } else {
+            0
+        };
+        self.runs.iter().filter(|r| r.verdict == v).count() + omitted
+    }
+
+    /// Number of runs, the omitted passing runs included.
+    pub fn run_count(&self) -> usize {
+        self.runs.len() + self.omitted.runs
+    }
+
+    /// How the δ of all runs (the omitted ones included) were established.
+    pub fn quiescence(&self) -> Established {
+        let mut q = self.omitted.quiescence;
+        for r in &self.runs {
+            q.add(r.quiescence);
+        }
+        q
     }
 
     /// The first failing run, if any.
@@ -379,9 +490,9 @@ impl Summary {
         self.runs.iter().find(|r| r.verdict == RunVerdict::Fail)
     }
 
-    /// Total steps over all runs.
+    /// Total steps over all runs (the omitted ones included).
     pub fn total_steps(&self) -> usize {
-        self.runs.iter().map(|r| r.steps).sum()
+        self.runs.iter().map(|r| r.steps).sum::<usize>() + self.omitted.steps
     }
 }
 
@@ -409,5 +520,61 @@ mod tests {
         assert_eq!(back.runs[1].inputs(), vec!["coin?".into()]);
         assert_eq!(RunVerdict::Error.worst(RunVerdict::Fail), RunVerdict::Fail);
         assert_eq!(RunVerdict::Inconclusive.exit_code(), 3);
+    }
+
+    fn run(k: usize, v: RunVerdict) -> RunResult {
+        let mut r = RunResult::new(k, k as u64);
+        r.verdict = v;
+        r.steps = 3;
+        r.trace = ["coin?", "coffee!", "δ"].into_iter().collect();
+        r.quiescence.process = 1;
+        r
+    }
+
+    /// Issue #35: keeping only the runs that did not pass, a collector holds the failures
+    /// whatever the number of runs, and the summary still counts every run, step and δ.
+    #[test]
+    fn a_collector_of_failures_keeps_only_what_did_not_pass() {
+        let n = 100_000;
+        let bad = |k: usize| match k % 25_000 {
+            7 => Some(RunVerdict::Fail),
+            11 => Some(RunVerdict::Inconclusive),
+            13 => Some(RunVerdict::Error),
+            _ => None,
+        };
+        // two workers, as a session with --jobs 2 collects
+        let mut parts = [
+            Collector::new(Keep::Failures),
+            Collector::new(Keep::Failures),
+        ];
+        for k in (0..n).rev() {
+            parts[k % 2].add(run(k, bad(k).unwrap_or(RunVerdict::Pass)));
+        }
+        let [mut c, other] = parts;
+        c.merge(other);
+        assert_eq!(c.len(), n);
+        let (runs, omitted) = c.finish();
+        assert_eq!(runs.len(), 12, "4 × (fail, inconclusive, error)");
+        assert!(runs.iter().all(|r| r.verdict != RunVerdict::Pass));
+        assert!(runs.windows(2).all(|w| w[0].run < w[1].run), "in run order");
+        assert_eq!(omitted.runs, n - 12);
+        let mut s = Summary::new("suite", 1, runs);
+        s.omitted = omitted;
+        assert_eq!(s.verdict, RunVerdict::Fail);
+        assert_eq!(s.run_count(), n);
+        assert_eq!(s.count(RunVerdict::Pass), n - 12);
+        assert_eq!(s.count(RunVerdict::Fail), 4);
+        assert_eq!(s.total_steps(), 3 * n);
+        assert_eq!(s.quiescence().process as usize, n);
+        // the counts survive the JSON
+        let back: Summary = serde_json::from_str(&serde_json::to_string(&s).unwrap()).unwrap();
+        assert_eq!(back, s);
+        // keeping every run keeps every run
+        let mut all = Collector::new(Keep::All);
+        for k in 0..1000 {
+            all.add(run(k, RunVerdict::Pass));
+        }
+        let (runs, omitted) = all.finish();
+        assert_eq!((runs.len(), omitted), (1000, Omitted::default()));
     }
 }

@@ -174,8 +174,9 @@ where
     spec.start()
         .map_err(|e| Ended::error(format!("model error: {e}")))?;
     let mut last = None;
+    // once per run, before its starts (a new run for the system: its seed, its start-up budget)
+    sut.set_seed(seed);
     for attempt in 0..=retries {
-        sut.set_seed(seed);
         match sut.reset() {
             Ok(()) => return Ok(()),
             Err(e) => {

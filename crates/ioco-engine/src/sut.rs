@@ -121,7 +121,9 @@ pub trait Sut<A = Label> {
     }
 
     /// Reseed a system with randomness of its own (the simulator), so that run `k` is
-    /// reproducible from its seed. Called before [`reset`](Self::reset). Default: nothing.
+    /// reproducible from its seed. Called once per run, before the [`reset`](Self::reset)s
+    /// that start it (its tries): a process restores its start-up budget here. Default:
+    /// nothing.
     fn set_seed(&mut self, _seed: u64) {}
 
     /// Before an input: whether the specification allows only quiescence now (out(σ) = {δ}).

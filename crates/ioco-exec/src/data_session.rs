@@ -105,6 +105,8 @@ where
         stop_on_failure: opts.stop_on_failure,
         deadline: opts.time_budget.map(|b| Instant::now() + b),
         progress: &opts.progress,
+        // every run: the data session's callers read them all (switch coverage)
+        keep: crate::result::Keep::All,
     };
     let switches: Mutex<BTreeSet<(u32, u32)>> = Mutex::new(BTreeSet::new());
     // a worker: its tracker, its system under test (made with the seed of its first run) and
@@ -150,7 +152,7 @@ where
             .extend(taken);
     };
     let next = crate::session::stripe(opts.runs, jobs, opts.shard);
-    let runs = drive(&plan, &next, &make, &SetupFailed::Abort, &work, &finish)?;
+    let (runs, _) = drive(&plan, &next, &make, &SetupFailed::Abort, &work, &finish)?;
     Ok(DataSession {
         runs,
         switches: switches.into_inner().unwrap_or_else(|p| p.into_inner()),

@@ -55,7 +55,10 @@ pub mod suite;
 pub use adapter::{Observation, Sent, Sut, SutError};
 pub use online::{run_online, run_online_with, test_component, OnlineOptions, Progress, Traces};
 pub use replay::{parse_trace, replay_inputs, replay_trace, shrink, shrink_into};
-pub use result::{CoverageSummary, Established, Failure, RunResult, RunVerdict, Shrunk, Summary};
+pub use result::{
+    Collector, CoverageSummary, Established, Failure, Keep, Omitted, RunResult, RunVerdict, Shrunk,
+    Summary,
+};
 pub use suite::{run_suite, run_test};
 pub use tester::Tester;
 pub use timeouts::Timeouts;

@@ -93,6 +93,7 @@ pub fn online_run(
 /// Everything a batch of runs produced.
 pub(crate) struct Pooled {
     pub runs: Vec<RunResult>,
+    pub omitted: crate::result::Omitted,
     pub coverage: Option<Coverage>,
     pub suspension_states: usize,
 }
@@ -141,6 +142,7 @@ where
         stop_on_failure: opts.stop_on_failure,
         deadline: opts.time_budget.map(|b| Instant::now() + b),
         progress: &opts.progress,
+        keep: opts.keep,
     };
     let seed = opts.seed;
     let as_run = move |k: usize, e: String| {
@@ -163,7 +165,7 @@ where
             None => g.0 = Some(tester.coverage().clone()),
         }
     };
-    let runs = drive(
+    let (runs, omitted) = drive(
         &plan,
         next,
         &make,
@@ -175,6 +177,7 @@ where
     let (coverage, suspension_states) = gathered.into_inner().unwrap_or_else(|p| p.into_inner());
     Pooled {
         runs,
+        omitted,
         coverage,
         suspension_states,
     }
@@ -182,6 +185,7 @@ where
 
 pub(crate) fn summarise(mode: &str, opts: &OnlineOptions, p: Pooled, t0: Instant) -> Summary {
     let mut s = Summary::new(mode, opts.seed, p.runs);
+    s.omitted = p.omitted;
     if let Some(c) = p.coverage {
         s.coverage = CoverageSummary {
             states_visited: c.states_covered(),
@@ -280,6 +284,7 @@ pub fn run_online_with(
     let _ = adapter.close();
     let p = Pooled {
         runs,
+        omitted: Default::default(),
         suspension_states: tester.num_discovered(),
         coverage: Some(tester.coverage().clone()),
     };

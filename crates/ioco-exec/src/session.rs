@@ -7,7 +7,7 @@
 //! does not depend on timing), the tests of a streamed suite as they are read.
 
 use crate::options::Progress;
-use crate::result::{RunResult, RunVerdict};
+use crate::result::{Collector, Keep, Omitted, RunResult, RunVerdict};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -22,6 +22,8 @@ pub struct Plan<'a> {
     pub deadline: Option<Instant>,
     /// Called after every run.
     pub progress: &'a Progress,
+    /// Which runs are kept (the others are counted).
+    pub keep: Keep,
 }
 
 /// What to do when a worker cannot be set up (its system under test does not start).
@@ -35,8 +37,9 @@ pub enum SetupFailed {
 
 /// Drives a session: `next(worker, its previous run)` hands out `(run index, item)`; `make(
 /// worker, first run)` sets a worker up; `work` does one run; `finish` takes a worker that is
-/// done (in its own thread: what it gathered, closing its system). Returns the results sorted
-/// by run index, or the first setup error under [`SetupFailed::Abort`].
+/// done (in its own thread: what it gathered, closing its system). Returns the results kept
+/// ([`Plan::keep`]) sorted by run index and what was counted without keeping, or the first
+/// setup error under [`SetupFailed::Abort`].
 pub fn drive<I, W, M, R, F>(
     plan: &Plan<'_>,
     next: &(dyn Fn(usize, Option<usize>) -> Option<(usize, I)> + Sync),
@@ -44,7 +47,7 @@ pub fn drive<I, W, M, R, F>(
     setup_failed: &SetupFailed,
     work: &R,
     finish: &F,
-) -> Result<Vec<RunResult>, String>
+) -> Result<(Vec<RunResult>, Omitted), String>
 where
     I: Send,
     M: Fn(usize, usize) -> Result<W, String> + Sync,
@@ -53,7 +56,7 @@ where
 {
     let jobs = plan.jobs.max(1);
     let stop = AtomicBool::new(false);
-    let results: Mutex<Vec<RunResult>> = Mutex::new(Vec::new());
+    let results = Mutex::new(Collector::new(plan.keep));
     let error: Mutex<Option<String>> = Mutex::new(None);
     let stopped = || {
         stop.load(Ordering::Relaxed)
@@ -61,7 +64,7 @@ where
             || crate::shrinking::interrupted()
     };
     let worker = |w: usize| {
-        let mut runs = Vec::new();
+        let mut runs = Collector::new(plan.keep);
         let mut state: Option<W> = None;
         let mut prev = None;
         loop {
@@ -77,7 +80,7 @@ where
                     Ok(s) => state = Some(s),
                     Err(e) => {
                         match setup_failed {
-                            SetupFailed::AsRun(as_run) => runs.push(as_run(k, e)),
+                            SetupFailed::AsRun(as_run) => runs.add(as_run(k, e)),
                             SetupFailed::Abort => {
                                 let mut first = error.lock().unwrap_or_else(|p| p.into_inner());
                                 first.get_or_insert(e);
@@ -100,12 +103,12 @@ where
             if matches!(r.verdict, RunVerdict::Fail | RunVerdict::Error) && plan.stop_on_failure {
                 stop.store(true, Ordering::Relaxed);
             }
-            runs.push(r);
+            runs.add(r);
         }
         results
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .extend(runs);
+            .merge(runs);
         if let Some(s) = state {
             finish(s);
         }
@@ -123,9 +126,10 @@ where
     if let Some(e) = error.into_inner().unwrap_or_else(|p| p.into_inner()) {
         return Err(e);
     }
-    let mut runs = results.into_inner().unwrap_or_else(|p| p.into_inner());
-    runs.sort_by_key(|r| r.run);
-    Ok(runs)
+    Ok(results
+        .into_inner()
+        .unwrap_or_else(|p| p.into_inner())
+        .finish())
 }
 
 /// The fixed stripe over the runs below `n` of `shard` (all without one): worker `w` of `jobs`

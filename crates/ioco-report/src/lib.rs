@@ -132,7 +132,7 @@ pub fn esc(s: &str) -> String {
 
 /// "3 runs (1 pass, 1 fail, 1 error)": counts of the verdicts that occur.
 pub(crate) fn counts(summary: &Summary) -> String {
-    let n = summary.runs.len();
+    let n = summary.run_count();
     let parts: Vec<String> = [
         RunVerdict::Pass,
         RunVerdict::Fail,

@@ -9,7 +9,7 @@ use std::fmt::Write;
 
 /// Runs listed in the table of runs when every run is listed; above this, only the
 /// non-passing ones are.
-const MAX_TABLE: usize = 50;
+pub const MAX_TABLE: usize = 50;
 
 /// Text in a table cell: `|` and line breaks escaped.
 fn cell(s: &str) -> String {
@@ -122,7 +122,8 @@ pub fn render(summary: &Summary) -> String {
         let _ = writeln!(o, "| {} | {} |", cell(&prose(k)), code(&cell(&param(v))));
     }
 
-    let all = summary.runs.len() <= MAX_TABLE;
+    // (passing runs the session did not keep are never listed)
+    let all = summary.omitted.is_empty() && summary.runs.len() <= MAX_TABLE;
     let listed: Vec<&RunResult> = summary
         .runs
         .iter()

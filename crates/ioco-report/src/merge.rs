@@ -49,6 +49,7 @@ pub fn merge(parts: Vec<Summary>, names: &[String]) -> Result<Summary, String> {
     let mut coverage = CoverageSummary::default();
     let mut duration: f64 = 0.0;
     let mut runs = Vec::new();
+    let mut omitted = ioco_engine::result::Omitted::default();
     let mut from: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
     for (i, p) in parts.into_iter().enumerate() {
         let c = &p.coverage;
@@ -61,6 +62,9 @@ pub fn merge(parts: Vec<Summary>, names: &[String]) -> Result<Summary, String> {
         if p.parameters.get("interrupted").is_some_and(|v| v == true) {
             parameters.insert("interrupted".into(), true.into());
         }
+        omitted.runs += p.omitted.runs;
+        omitted.steps += p.omitted.steps;
+        omitted.quiescence.add(p.omitted.quiescence);
         for r in p.runs {
             if let Some(j) = from.insert(r.run, i) {
                 return Err(format!(
@@ -76,6 +80,7 @@ pub fn merge(parts: Vec<Summary>, names: &[String]) -> Result<Summary, String> {
     runs.sort_by_key(|r| r.run);
     let mut s = Summary::new(mode, seed, runs);
     s.coverage = coverage;
+    s.omitted = omitted;
     s.duration_ms = duration;
     s.parameters = parameters;
     s.replay_options = replay_options;

@@ -3,7 +3,7 @@
 //! the observed and the allowed outputs, and the shrunk trace.
 
 use crate::{counts, duration, fraction, has_coverage, param, run_name, trace, visible};
-use ioco_engine::result::{Established, RunResult, RunVerdict, Summary};
+use ioco_engine::result::{RunResult, RunVerdict, Summary};
 use std::fmt::Write;
 
 /// How much [`render`] shows.
@@ -73,10 +73,7 @@ pub fn render(summary: &Summary, opts: &TextOptions) -> String {
             c.suspension_states
         );
     }
-    let mut quiet = Established::default();
-    for r in &summary.runs {
-        quiet.add(r.quiescence);
-    }
+    let quiet = summary.quiescence();
     if !quiet.is_empty() {
         let _ = writeln!(o, "quiescence: δ established {}", quiet.describe());
     }

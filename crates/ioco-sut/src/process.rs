@@ -154,9 +154,10 @@ pub struct ProcessConfig {
     pub stderr_limit: usize,
     /// Give up writing one input after this long.
     pub write_timeout: Duration,
-    /// After a start, how long to wait for the system to be ready (its start-up quiescence
-    /// marker, its ready line, or, without either, on Linux until it blocks reading its input)
-    /// before the first input.
+    /// How long to wait for the system to be ready (its start-up quiescence marker, its ready
+    /// line, or, without either, on Linux until it blocks reading its input) before the first
+    /// input: one budget for all the starts of a run (issue #35), so a system that is never
+    /// ready costs a run this long, not this long per start.
     pub startup_timeout: Duration,
     /// A line the system prints when it is ready (a banner): lines before it are not outputs.
     pub ready_line: Option<String>,
@@ -381,8 +382,12 @@ pub struct ProcessAdapter {
     dead_stderr: Option<String>,
     /// The tester's last [`Sut::settle_timeout`], for the next process too.
     settle_hint: Option<Duration>,
-    /// Starts in a row that were not ready in time, and how long they waited in all.
+    /// Starts of this run that were not ready, and how long they waited in all: what they
+    /// spent of the run's start-up budget ([`ProcessConfig::startup_timeout`]; a new run,
+    /// [`Sut::set_seed`], and a start that is ready restore it).
     not_ready: (usize, Duration),
+    /// Why the last of them was not ready, for the error of a start refused after them.
+    not_ready_why: String,
 }
 
 impl ProcessAdapter {
@@ -399,6 +404,7 @@ impl ProcessAdapter {
             dead_stderr: None,
             settle_hint: None,
             not_ready: (0, Duration::ZERO),
+            not_ready_why: String::new(),
         })
     }
 
@@ -408,6 +414,20 @@ impl ProcessAdapter {
     }
 
     fn spawn(&mut self) -> Result<(), SutError> {
+        let (failed, waited) = self.not_ready;
+        if failed > 0 && waited >= self.cfg.startup_timeout {
+            // the run's start-up budget is spent: no other start (and no other wait)
+            self.running = None;
+            let why = if self.not_ready_why.is_empty() {
+                format!("the system was not ready after {} s", seconds(waited))
+            } else {
+                self.not_ready_why.clone()
+            };
+            return Err(SutError::Start(format!(
+                "{why}; not started again: --startup-timeout is one budget for all the starts \
+                 of a run"
+            )));
+        }
         if let Some(r) = &self.running {
             self.learned = Some(r.io.learned());
         }
@@ -465,7 +485,9 @@ impl ProcessAdapter {
     /// Never give the first input before the system is ready (see
     /// [`ProcessConfig::startup_timeout`]).
     fn wait_ready(&mut self) -> Result<(), SutError> {
-        let timeout = self.cfg.startup_timeout;
+        let budget = self.cfg.startup_timeout;
+        // what this run's earlier starts left of its budget
+        let timeout = budget.saturating_sub(self.not_ready.1);
         let ready = self.cfg.ready_line.clone();
         let marker = self.codec.has_marker();
         let r = self.running.as_mut().expect("running");
@@ -479,6 +501,7 @@ impl ProcessAdapter {
         let (failed, waited_before) = self.not_ready;
         let attempt = failed + 1;
         let tries = self.cfg.start_tries.max(attempt);
+        let t0 = std::time::Instant::now();
         let res = r.io.wait_ready(
             timeout,
             ready.as_deref(),
@@ -490,20 +513,24 @@ impl ProcessAdapter {
                     "ioco: waiting for the SUT's {} (start {attempt} of {tries}, {} s of \
                      --startup-timeout {} s)",
                     awaited(what),
-                    waited.as_secs(),
-                    seconds(timeout)
+                    (waited_before + waited).as_secs(),
+                    seconds(budget)
                 );
             },
         );
+        let spent = waited_before + t0.elapsed().min(timeout);
         match res {
             // ended during start-up: the run's first step reports it (exit status, 127)
             Err(Err(Stop::Eof)) => return Ok(()),
-            Err(Err(s)) => return Err(self.stopped(s)),
+            Err(Err(s)) => {
+                self.not_ready = (attempt, spent);
+                return Err(self.stopped(s));
+            }
             Err(Ok(what)) => {
                 let total = waited_before + timeout;
                 self.not_ready = (attempt, total);
                 let starts = if attempt > 1 {
-                    format!(" ({attempt} starts, {} s in all)", seconds(total))
+                    format!(" ({attempt} starts)")
                 } else {
                     String::new()
                 };
@@ -514,12 +541,13 @@ impl ProcessAdapter {
                     ),
                     NotReady::ReadyLine => "check the --ready-line, ".into(),
                 };
-                let e = SutError::Start(format!(
+                self.not_ready_why = format!(
                     "the system was not ready after {} s{starts}: its {} did not come (hint: \
-                     {hint}or raise --startup-timeout; --retries sets how often it is started)",
-                    seconds(timeout),
+                     {hint}or raise --startup-timeout, one budget for all the starts of a run)",
+                    seconds(total),
                     awaited(what)
-                ));
+                );
+                let e = SutError::Start(self.not_ready_why.clone());
                 return Err(self.stopped(Stop::Err(e)));
             }
             Ok(()) => self.not_ready = (0, Duration::ZERO),
@@ -713,6 +741,11 @@ impl ProcessAdapter {
 }
 
 impl Sut for ProcessAdapter {
+    /// A new run (called once before its starts): a new start-up budget.
+    fn set_seed(&mut self, _seed: u64) {
+        self.not_ready = (0, Duration::ZERO);
+    }
+
     fn reset(&mut self) -> Result<(), SutError> {
         self.dead_stderr = None;
         match (&self.cfg.reset, self.running.is_some()) {

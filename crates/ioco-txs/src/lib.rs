@@ -87,7 +87,11 @@ pub fn load_str(name: &str, text: &str) -> Result<TxsModel, Vec<Diagnostic>> {
     load_texts(SourceMap::new(), vec![(name.to_string(), text.to_string())])
 }
 
-fn attach(mut diags: Vec<Diagnostic>, sources: &SourceMap) -> Vec<Diagnostic> {
+/// At most [`ioco_lang::diag::MAX_PER_KIND`] diagnostics of each kind, then "… and N more"
+/// ([`ioco_lang::cap_per_kind`], as `.ioco` models), bound to their source (after the cap:
+/// attaching copies a clipped snippet per diagnostic, so the work stays linear).
+fn attach(diags: Vec<Diagnostic>, sources: &SourceMap) -> Vec<Diagnostic> {
+    let mut diags = ioco_lang::cap_per_kind(diags);
     for d in &mut diags {
         d.attach(sources);
     }
@@ -134,9 +138,7 @@ fn load_texts(
         .program
         .warnings
         .extend(lowered.warnings.iter().cloned());
-    for w in &mut model.program.warnings {
-        w.attach(&model.sources);
-    }
+    model.program.warnings = attach(std::mem::take(&mut model.program.warnings), &model.sources);
     Ok(TxsModel { model, lowered })
 }
 pub mod translate;

@@ -119,6 +119,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         jobs: args.jobs.max(1),
         stop_on_failure: !args.keep_going,
         shard: args.shard,
+        keep: args.report.keep(count),
         ..base_options(&args.sut, seed)
     };
     timing.apply(&mut opts);

@@ -130,6 +130,8 @@ pub struct SutArgs {
     pub reset_line: Option<String>,
     /// After starting the SUT, wait at most this long for it to be ready before the first
     /// input: its start-up quiescence marker, or its --ready-line (ms, or with a unit: 30s).
+    /// One budget for all the starts of a run (--retries): a SUT that is never ready costs a
+    /// run this long, and a line on standard error every 5 s says what ioco waits for.
     #[arg(long, value_name = "MS", default_value = "30s", value_parser = parse_duration_arg)]
     pub startup_timeout: std::time::Duration,
     /// A line the SUT prints when it is ready (a banner, e.g. `listening`): nothing is sent
@@ -148,7 +150,8 @@ pub struct SutArgs {
     /// the SUT blocks reading its input, as /proc shows (ms, or with a unit: 5s; 0: off).
     #[arg(long, value_name = "MS", default_value = "5s", value_parser = parse_duration_arg)]
     pub startup_grace: std::time::Duration,
-    /// Attempts to (re)start the SUT before a run is an error.
+    /// Attempts to (re)start the SUT before a run is an error (within one --startup-timeout
+    /// for them all).
     #[arg(long, value_name = "N", default_value_t = 2)]
     pub retries: usize,
     /// With --sim: probability that an enabled output races ahead of an input.
@@ -839,6 +842,23 @@ impl ReportArgs {
         self.html.is_some() || self.json.is_some()
     }
 
+    /// Which runs a session of `runs` runs keeps (issue #35: memory that does not grow with
+    /// the suite): every run when a report lists every run (`--json`, `--junit`, `--html`,
+    /// `--verbose`, `--markdown` of at most its table's runs); otherwise only the runs that
+    /// did not pass, the passing ones counted.
+    pub fn keep(&self, runs: usize) -> ioco_exec::Keep {
+        let every = self.json.is_some()
+            || self.junit.is_some()
+            || self.html.is_some()
+            || self.verbose
+            || (self.markdown.is_some() && runs <= ioco_report::markdown::MAX_TABLE);
+        if every {
+            ioco_exec::Keep::All
+        } else {
+            ioco_exec::Keep::Failures
+        }
+    }
+
     /// Print the text summary and write the report files; the outcome of the verdict.
     pub fn finish(&self, summary: &Summary) -> Result<Outcome> {
         // the options a replay of a run needs, for the reports' replay command
@@ -853,7 +873,7 @@ impl ReportArgs {
         };
         let files = self.files(Some(summary));
         let to_stdout = files.stdout()?;
-        let empty = summary.runs.is_empty();
+        let empty = summary.run_count() == 0;
         let text = ioco_report::text::render(
             summary,
             &ioco_report::text::TextOptions {
@@ -893,7 +913,7 @@ pub fn verdict_outcome(summary: &Summary, inconclusive: InconclusiveArg) -> Resu
             errln!(
                 "ioco: INCONCLUSIVE ({n} of {} runs): nothing failed, but not everything was \
                  tested (see the notes above; --inconclusive pass|fail sets the exit code)",
-                summary.runs.len()
+                summary.run_count()
             );
             Ok(match inconclusive {
                 InconclusiveArg::Own => Outcome::Inconclusive,

@@ -127,6 +127,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         observe: super::observe(args.observe)?,
         step_times: args.report.step_times(),
         shard: args.shard,
+        keep: args.report.keep(args.runs),
         ..base_options(&args.sut, seed)
     };
     timing.apply(&mut opts);
