@@ -292,3 +292,52 @@ fn analyze_reports_the_coffee_machines_compatible_pairs() {
         .code(2)
         .stderr(contains("--n"));
 }
+
+/// n-complete and adg suites are written as they are generated (#35 item 3): the file is one
+/// test per line and reads back as a suite whose nested merge suites follow its own tests;
+/// a refused n writes no file at all.
+#[test]
+fn n_complete_and_adg_suites_are_written_as_generated_and_a_refused_n_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    for (model, method, extra) in [
+        (
+            "examples/models/thesis-fig3.1.aut",
+            "n-complete",
+            &["--n", "2"][..],
+        ),
+        (
+            "examples/models/coffee.aut",
+            "n-complete",
+            &["--n", "1"][..],
+        ),
+        ("examples/models/coffee.aut", "adg", &[][..]),
+    ] {
+        let suite = dir.path().join("suite.json");
+        let mut args = vec!["--method", method];
+        args.extend_from_slice(extra);
+        gen(model, &args, &suite);
+        let text = std::fs::read_to_string(&suite).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let tests = json["tests"].as_array().unwrap().len();
+        assert!(tests > 1, "{model} {method}: {tests} tests");
+        // one test per line: each of the suite's own tests starts a line
+        assert!(text.lines().filter(|l| l.starts_with("{\"name\"")).count() >= tests);
+        assert_eq!(json["parameters"]["model"], model);
+        if model.contains("fig3.1") {
+            // F1 has merge suites: they follow the suite's own tests
+            assert!(!json["suites"].as_array().unwrap().is_empty());
+        } else {
+            run(model, &suite, "examples/models/coffee-ok.aut").success();
+            run(model, &suite, "examples/models/coffee-bug.aut").code(1);
+        }
+    }
+    let refused = dir.path().join("refused.json");
+    ioco()
+        .args(["gen", "examples/models/coffee.aut", "-o"])
+        .arg(&refused)
+        .args(["--method", "n-complete", "--n", "9"])
+        .assert()
+        .code(2)
+        .stderr(contains("than the limit of 200000"));
+    assert!(!refused.exists());
+}

@@ -58,6 +58,7 @@ pub mod suite;
 pub(crate) mod tree;
 pub mod unconditional;
 pub mod validity;
+pub mod write;
 
 pub use adg::{AdgMetrics, AdgOptions, Pairwise};
 pub use analysis::Analysis;

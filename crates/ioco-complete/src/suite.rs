@@ -712,7 +712,8 @@ impl<'a> Generator<'a> {
         }
     }
 
-    pub fn generate(&mut self, est: &SizeEstimate) -> Suite {
+    /// The outer suite's header (method and parameters), without tests.
+    pub fn header(&self, est: &SizeEstimate) -> Suite {
         let mut suite = Suite::new("n-complete");
         suite.parameters.insert("n".into(), self.n.into());
         suite
@@ -724,7 +725,11 @@ impl<'a> Generator<'a> {
         suite
             .parameters
             .insert("estimated_tests".into(), est.total_tests.into());
-        let mut stack = vec![suite];
+        suite
+    }
+
+    pub fn generate(&mut self, est: &SizeEstimate) -> Suite {
+        let mut stack = vec![self.header(est)];
         self.gen(0, &[], 0, &mut |e| match e {
             Event::Test(t) => stack.last_mut().expect("open suite").tests.push(t),
             Event::Begin(s) => stack.push(s),
@@ -739,12 +744,7 @@ impl<'a> Generator<'a> {
     /// Stream the suite: the outer suite's header first, then its tests and nested suites
     /// depth first, as they are generated.
     pub fn stream(&mut self, est: &SizeEstimate, sink: &mut dyn FnMut(Event)) {
-        let mut suite = Suite::new("n-complete");
-        suite.parameters.insert("n".into(), self.n.into());
-        suite
-            .parameters
-            .insert("estimated_tests".into(), est.total_tests.into());
-        sink(Event::Begin(suite));
+        sink(Event::Begin(self.header(est)));
         self.gen(0, &[], 0, sink);
         sink(Event::End);
     }
@@ -756,6 +756,17 @@ pub(crate) fn n_complete_sa(
     n: usize,
     opts: &NCompleteOptions,
 ) -> Result<Suite, CompleteError> {
+    let (mut g, est) = planned(sa, n, opts)?;
+    Ok(g.generate(&est))
+}
+
+/// The generator of `T(S, n)` and its estimate, or the refusal naming the largest feasible n
+/// (before any test is made).
+pub(crate) fn planned(
+    sa: Sa,
+    n: usize,
+    opts: &NCompleteOptions,
+) -> Result<(Generator<'_>, SizeEstimate), CompleteError> {
     let mut g = Generator::new(sa, n, opts);
     let est = g.estimate();
     if est.total_tests <= opts.max_tests as f64 {
@@ -778,7 +789,7 @@ pub(crate) fn n_complete_sa(
             feasible_n: feasible,
         });
     }
-    Ok(g.generate(&est))
+    Ok((g, est))
 }
 
 /// The unconditional suite `U(S, n)` on its own (thesis Def. 2.43).

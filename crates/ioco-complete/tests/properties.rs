@@ -252,7 +252,13 @@ proptest! {
             prop_assert!(est.outer_tests <= est.total_tests);
             return Ok(());
         }
-        let suite = n_complete(&spec, n, &Default::default()).unwrap();
+        let suite = match n_complete(&spec, n, &Default::default()) {
+            Ok(s) => s,
+            // the merged automata of the nested suites passed the pair budget: refused, as it
+            // should be, before any test is made (a size was still estimated)
+            Err(CompleteError::MergesTooLarge { .. }) => return Ok(()),
+            Err(e) => panic!("{e}"),
+        };
         prop_assert_eq!(suite.num_tests() as f64, est.total_tests);
         prop_assert_eq!(suite.tests.len() as f64, est.outer_tests);
     }

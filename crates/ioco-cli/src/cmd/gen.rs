@@ -121,11 +121,27 @@ pub fn run(args: Args) -> Result<Outcome> {
             if args.estimate {
                 return Ok(Outcome::Ok);
             }
-            ioco_complete::n_complete(&sa, n, &Default::default()).map_err(|e| miette!("{e}"))?
+            // written as it is generated (a large suite never held whole)
+            let w = ioco_complete::write::n_complete_json(
+                &sa,
+                n,
+                &Default::default(),
+                &model_parameter(&args),
+                &mut output(args.output.as_deref()),
+            );
+            spinner.finish_and_clear();
+            return written(w, args.output.as_deref());
         }
         MethodArg::Adg => {
             let sa = suspension(&args)?;
-            ioco_complete::adg_suite(&sa, &Default::default()).map_err(|e| miette!("{e}"))?
+            let w = ioco_complete::write::adg_json(
+                &sa,
+                &Default::default(),
+                &model_parameter(&args),
+                &mut output(args.output.as_deref()),
+            );
+            spinner.finish_and_clear();
+            return written(w, args.output.as_deref());
         }
         MethodArg::W | MethodArg::Wp | MethodArg::Hsi | MethodArg::H | MethodArg::Hads => {
             let mealy = match load_model(&args.model)? {
@@ -285,6 +301,54 @@ pub fn run(args: Args) -> Result<Outcome> {
     }
     let text = serde_json::to_string_pretty(&suite).into_diagnostic()?;
     emit(&(text + "\n"), args.output.as_deref())?;
+    Ok(Outcome::Ok)
+}
+
+/// The `model` parameter every suite records.
+fn model_parameter(args: &Args) -> serde_json::Map<String, serde_json::Value> {
+    let mut m = serde_json::Map::new();
+    m.insert("model".into(), args.model.display().to_string().into());
+    m
+}
+
+/// Opens the suite's output (standard output when `None`) when the suite is known to be made.
+fn output(
+    path: Option<&std::path::Path>,
+) -> impl FnMut() -> std::io::Result<Box<dyn std::io::Write>> + '_ {
+    move || -> std::io::Result<Box<dyn std::io::Write>> {
+        Ok(match path {
+            Some(p) => Box::new(std::io::BufWriter::new(std::fs::File::create(p).map_err(
+                |e| std::io::Error::new(e.kind(), format!("cannot write {}: {e}", p.display())),
+            )?)),
+            None => Box::new(std::io::BufWriter::new(std::io::stdout())),
+        })
+    }
+}
+
+/// What `gen` says of a suite written as it was generated (a closed standard output is not
+/// an error: `ioco gen ... | head`).
+fn written(
+    w: Result<ioco_complete::write::Written, ioco_complete::write::WriteError>,
+    path: Option<&std::path::Path>,
+) -> Result<Outcome> {
+    use ioco_complete::write::WriteError;
+    let w = match w {
+        Ok(w) => w,
+        Err(WriteError::Io(e)) if path.is_none() && e.kind() == std::io::ErrorKind::BrokenPipe => {
+            return Ok(Outcome::Ok)
+        }
+        Err(e) => return Err(miette!("{e}")),
+    };
+    errln!("{} test case(s), method {}", w.tests, w.header.method);
+    if w.header.method == "adg" {
+        errln!("  {}", adg_summary(&w.header.parameters));
+    }
+    if w.tests == 0 {
+        errln!(
+            "warning: the suite has no test case (nothing in the specification to test with \
+             this method, e.g. no output to observe); `ioco run` refuses an empty suite"
+        );
+    }
     Ok(Outcome::Ok)
 }
 
