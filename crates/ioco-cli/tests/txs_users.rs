@@ -302,7 +302,7 @@ fn the_lucky_by_gender_purpose_passes_against_lucky_people() {
                     "--seed",
                     "1",
                     "--timeout",
-                    "300",
+                    "1500",
                 ])
                 .timeout(std::time::Duration::from_secs(300)),
         );
