@@ -1,8 +1,16 @@
 //! The syntax tree produced by the parser, close to the text (used by the checker and the
 //! formatter). Names are not resolved here; see [`crate::ir`] for the resolved, typed form.
 
-use crate::lexer::Comment;
 use crate::span::Span;
+
+/// A comment, kept for the formatter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Comment {
+    /// Where it is (including `//` or `/* */`).
+    pub span: Span,
+    /// True if it is the first thing on its line.
+    pub own_line: bool,
+}
 
 /// A name with its span.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -4,9 +4,10 @@
 //! formatter. Each token records whether it is the first on its line, which the parser uses to
 //! resynchronise after an error.
 
+pub use crate::ast::Comment;
 use crate::diag::Diagnostic;
 use crate::kit::{self, TokenStream};
-use crate::span::{FileId, Span};
+use crate::span::FileId;
 use logos::Logos;
 use std::borrow::Cow;
 
@@ -278,15 +279,6 @@ impl kit::TokenKind for Tok {
     fn describe(self) -> Cow<'static, str> {
         Tok::describe(self).into()
     }
-}
-
-/// A comment, kept for the formatter.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Comment {
-    /// Where it is (including `//` or `/* */`).
-    pub span: Span,
-    /// True if it is the first thing on its line.
-    pub own_line: bool,
 }
 
 /// Lexes a whole file. Unknown characters and unclosed strings or comments become diagnostics;
