@@ -45,10 +45,14 @@ use crate::session::{drive, Plan, SetupFailed};
 
 /// One online run (Alg. 2, [`crate::engine::alg2`]) with `tester`'s specification against
 /// `adapter`, choices by `strategy`.
-pub fn online_run(
+///
+/// Generic over the system: where the caller knows its type (the simulator, an in-process
+/// component: [`run_online_with`], [`test_component`]) its calls inline into Alg. 2's loop;
+/// `dyn Sut` (a process, a socket: one system call per step anyway) is one of the types.
+pub fn online_run<U: Sut + ?Sized>(
     tester: &mut Tester<'_>,
     strategy: &mut dyn Strategy,
-    adapter: &mut dyn Sut,
+    adapter: &mut U,
     opts: &OnlineOptions,
     k: usize,
     deadline: Option<Instant>,
@@ -100,7 +104,7 @@ pub(crate) struct Pooled {
 
 /// Run `n` jobs on `opts.jobs` workers; worker w takes k ≡ w (mod jobs), in order (so a
 /// worker's runs, and what its strategy learns from them, do not depend on timing).
-pub(crate) fn pool<F, W>(
+pub(crate) fn pool<U, F, W>(
     spec: &Lts,
     opts: &OnlineOptions,
     n: usize,
@@ -108,8 +112,9 @@ pub(crate) fn pool<F, W>(
     work: &W,
 ) -> Pooled
 where
-    F: Fn(usize) -> Result<Box<dyn Sut + Send>, SutError> + Sync,
-    W: Fn(&mut Tester<'_>, &mut dyn Sut, usize, Option<Instant>) -> RunResult + Sync,
+    U: Sut + Send,
+    F: Fn(usize) -> Result<U, SutError> + Sync,
+    W: Fn(&mut Tester<'_>, &mut U, usize, Option<Instant>) -> RunResult + Sync,
 {
     // this shard's runs (all of them without one)
     let jobs = opts
@@ -123,8 +128,9 @@ where
 
 /// Run the work items `next(worker, previous run)` hands out on `jobs` workers, each with its
 /// own tester and system under test ([`crate::session::drive`]); a system that does not start
-/// is an Error run.
-pub(crate) fn pool_with<I, F, W>(
+/// is an Error run. Generic over the system `U` (`Box<dyn Sut + Send>`, or a concrete type
+/// whose steps then inline into the work's loop).
+pub(crate) fn pool_with<U, I, F, W>(
     spec: &Lts,
     opts: &OnlineOptions,
     jobs: usize,
@@ -133,9 +139,10 @@ pub(crate) fn pool_with<I, F, W>(
     work: &W,
 ) -> Pooled
 where
+    U: Sut + Send,
     I: Send,
-    F: Fn(usize) -> Result<Box<dyn Sut + Send>, SutError> + Sync,
-    W: Fn(&mut Tester<'_>, &mut dyn Sut, usize, I, Option<Instant>) -> RunResult + Sync,
+    F: Fn(usize) -> Result<U, SutError> + Sync,
+    W: Fn(&mut Tester<'_>, &mut U, usize, I, Option<Instant>) -> RunResult + Sync,
 {
     let plan = Plan {
         jobs,
@@ -156,7 +163,7 @@ where
             .map_err(|e| e.to_string())
     };
     let gathered: Mutex<(Option<Coverage>, usize)> = Mutex::new((None, 0));
-    let finish = |(mut tester, mut adapter): (Tester<'_>, Box<dyn Sut + Send>)| {
+    let finish = |(mut tester, mut adapter): (Tester<'_>, U)| {
         let _ = adapter.close();
         let mut g = gathered.lock().unwrap_or_else(|p| p.into_inner());
         g.1 = g.1.max(tester.num_discovered());
@@ -170,7 +177,7 @@ where
         next,
         &make,
         &SetupFailed::AsRun(Box::new(as_run)),
-        &|(t, a): &mut (Tester<'_>, Box<dyn Sut + Send>), k, item, d| work(t, &mut **a, k, item, d),
+        &|(t, a): &mut (Tester<'_>, U), k, item, d| work(t, a, k, item, d),
         &finish,
     )
     .unwrap_or_default();
@@ -220,9 +227,13 @@ pub(crate) fn summarise(mode: &str, opts: &OnlineOptions, p: Pooled, t0: Instant
 
 /// Online testing of `spec` against SUTs made by `make_adapter(worker)`: `opts.runs` runs on
 /// `opts.jobs` workers. Errors only for bad options (an unknown label in the weights).
-pub fn run_online<F>(spec: &Lts, opts: &OnlineOptions, make_adapter: F) -> Result<Summary, String>
+///
+/// Generic over the system `U`: a `Box<dyn Sut + Send>` (any system), or a concrete type
+/// (the simulator of `ioco test --sim`), whose steps then inline into Alg. 2's loop.
+pub fn run_online<U, F>(spec: &Lts, opts: &OnlineOptions, make_adapter: F) -> Result<Summary, String>
 where
-    F: Fn(usize) -> Result<Box<dyn Sut + Send>, SutError> + Sync,
+    U: Sut + Send,
+    F: Fn(usize) -> Result<U, SutError> + Sync,
 {
     // Validate the strategy once, up front.
     opts.strategy.build_observing(spec, opts.observe)?;
@@ -239,7 +250,7 @@ where
         .jobs
         .clamp(1, crate::shard::indices(opts.shard, opts.runs).len().max(1));
     let position = |k: usize| opts.shard.map_or(k, |s| k / s.count);
-    let work = |t: &mut Tester<'_>, a: &mut dyn Sut, k: usize, d: Option<Instant>| {
+    let work = |t: &mut Tester<'_>, a: &mut U, k: usize, d: Option<Instant>| {
         let mut st = strategies[position(k) % jobs]
             .lock()
             .unwrap_or_else(|p| p.into_inner());
@@ -257,10 +268,11 @@ where
 }
 
 /// Online testing against one adapter that need not be `Send` (`opts.jobs` is ignored).
-pub fn run_online_with(
+/// Generic over the system, as [`online_run`]: a concrete type's steps inline into the loop.
+pub fn run_online_with<U: Sut + ?Sized>(
     spec: &Lts,
     opts: &OnlineOptions,
-    adapter: &mut dyn Sut,
+    adapter: &mut U,
 ) -> Result<Summary, String> {
     let t0 = Instant::now();
     let mut strategy = opts.strategy.build_observing(spec, opts.observe)?;
@@ -273,7 +285,9 @@ pub fn run_online_with(
         }
         let mut r = online_run(&mut tester, &mut *strategy, adapter, opts, k, deadline);
         if opts.shrink && r.verdict == RunVerdict::Fail {
-            crate::replay::shrink_into(&mut tester, adapter, opts, &mut r);
+            // shrinking replays through `dyn Sut` (not the hot path): `&mut U` is one
+            let mut a: &mut U = &mut *adapter;
+            crate::replay::shrink_into(&mut tester, &mut a, opts, &mut r);
         }
         let failed = matches!(r.verdict, RunVerdict::Fail | RunVerdict::Error);
         runs.push(r);

@@ -465,8 +465,8 @@ where
     let fair = opts.fairness;
     let session = Branches::default();
     let work =
-        |t: &mut Tester<'_>, a: &mut dyn Sut, k: usize, f: StreamedTest, _d: Option<Instant>| {
-            let mut r = repeat(t, a, opts, &f.test, k, &session);
+        |t: &mut Tester<'_>, a: &mut Box<dyn Sut + Send>, k: usize, f: StreamedTest, _d: Option<Instant>| {
+            let mut r = repeat(t, &mut **a, opts, &f.test, k, &session);
             r.test = Some(f.name);
             // In a distinguishing suite a fail means "told apart" unless the observed trace is a
             // counterexample of the outer specification itself (tutorial Def. 6.2): that stays Fail.

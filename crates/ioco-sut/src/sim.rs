@@ -308,6 +308,9 @@ impl Sut for Simulator {
         Ok(())
     }
 
+    // inline: where the loop is made for the simulator (`ioco_exec::run_online_with`, `ioco
+    // test --sim`) its steps inline into Alg. 2's loop (issue #30 item 4)
+    #[inline]
     fn send(&mut self, input: Label) -> Result<Sent, SutError> {
         let at = self.at as usize;
         let n_out = self.moves[at] as usize;
@@ -349,6 +352,7 @@ impl Sut for Simulator {
         false
     }
 
+    #[inline]
     fn observe(&mut self, _timeout: Option<Duration>) -> Result<Observation, SutError> {
         // the first spontaneous move here; more after a τ-move out of line (the same draws)
         let n_spont = self.moves[self.at as usize + 1] as usize;

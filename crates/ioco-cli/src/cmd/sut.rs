@@ -721,6 +721,28 @@ impl SutArgs {
         })
     }
 
+    /// With --sim: the simulators of the implementation model (one per worker), as their own
+    /// type, so that `ioco test` runs them through Alg. 2's loop made for it, the simulator's
+    /// steps inlined (issue #30 item 4); `None` without --sim. [`SutArgs::factory`] boxes them.
+    pub fn simulators(
+        &self,
+        spec: &Lts,
+    ) -> Result<Option<impl Fn(usize) -> Result<Simulator, SutError> + Sync + use<>>> {
+        let Some(path) = &self.sim else {
+            return Ok(None);
+        };
+        let imp = Arc::new(load_lts(path)?);
+        let opts = SimOptions {
+            policy: self.policy.into(),
+            race: self.race,
+            ..SimOptions::default()
+        };
+        let alphabet = spec.alphabet().clone();
+        Ok(Some(move |_| {
+            Ok(Simulator::new(Arc::clone(&imp), &alphabet, opts))
+        }))
+    }
+
     pub fn factory(&self, spec: &Lts) -> Result<Factory> {
         let alphabet = spec.alphabet().clone();
         if let Some((data, make)) = self.http_service()? {
@@ -786,16 +808,9 @@ impl SutArgs {
                 Ok(Box::new(a) as Box<dyn Sut + Send>)
             }));
         }
-        if let Some(path) = &self.sim {
-            let imp = Arc::new(load_lts(path)?);
-            let opts = SimOptions {
-                policy: self.policy.into(),
-                race: self.race,
-                ..SimOptions::default()
-            };
-            return Ok(Box::new(move |_| {
-                Ok(Box::new(Simulator::new(Arc::clone(&imp), &alphabet, opts))
-                    as Box<dyn Sut + Send>)
+        if let Some(make) = self.simulators(spec)? {
+            return Ok(Box::new(move |w| {
+                make(w).map(|s| Box::new(s) as Box<dyn Sut + Send>)
             }));
         }
         Err(miette!(

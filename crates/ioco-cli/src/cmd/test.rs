@@ -103,7 +103,15 @@ pub fn run(args: Args) -> Result<Outcome> {
         ));
     }
     let (spec, timing) = load_timed(&args.model, &args.sut)?;
-    let factory = args.sut.factory(&spec)?;
+    // --sim: the simulator's own type (its steps inline into the loop); else any system, boxed
+    enum Systems<S> {
+        Sim(S),
+        Any(super::sut::Factory),
+    }
+    let systems = match args.sut.simulators(&spec)? {
+        Some(sims) => Systems::Sim(sims),
+        None => Systems::Any(args.sut.factory(&spec)?),
+    };
     let seed = seed_or_clock(args.seed);
     let strategy = match args.strategy {
         StrategyArg::Uniform => StrategySpec::Uniform,
@@ -132,7 +140,10 @@ pub fn run(args: Args) -> Result<Outcome> {
     };
     timing.apply(&mut opts);
     errln!("ioco test: seed {seed}");
-    let summary = ioco_exec::run_online(&spec, &opts, factory);
+    let summary = match systems {
+        Systems::Sim(sims) => ioco_exec::run_online(&spec, &opts, sims),
+        Systems::Any(factory) => ioco_exec::run_online(&spec, &opts, factory),
+    };
     bar.finish_and_clear();
     let mut summary = summary.map_err(|e| miette!("{e}"))?;
     summary
