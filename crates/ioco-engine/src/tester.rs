@@ -40,8 +40,10 @@ pub struct Tester<'a> {
     /// per-step cost does not depend on the size of the sets). One record per state, in one
     /// stretch of memory (two words per record and none per edge for "taken": a smaller
     /// working set for the cache), found from its predecessor's: a step reads one record,
-    /// which is prefetched while the SUT takes its step.
-    pub nodes: Vec<Label>,
+    /// which is prefetched while the SUT takes its step. Private: the hot path reads the
+    /// current record without bounds checks ([`Tester::record`]), which rests on every
+    /// record start in `self.at` and in the target record slots being one `build_node` wrote.
+    nodes: Vec<Label>,
     pending: Vec<(SaState, Label, SaState)>,
     /// Each label's text as written (`coin?`, `δ`), indexed by label, made once and shared by
     /// every trace of this tester: a kept trace is its label indices plus this table.
@@ -155,16 +157,35 @@ impl<'a> Tester<'a> {
         (&l[..ni], &l[ni..])
     }
 
+    /// The current record: its number of inputs, its number of outputs (δ included), and its
+    /// `3 (ni + no)` words after the header (labels, targets, target records). Read without
+    /// bounds checks: the hot path reads it at every step (issue #30 item 4).
+    #[inline(always)]
+    fn record(&self) -> (usize, usize, &[Label]) {
+        let (nodes, at) = (&self.nodes[..], self.at);
+        debug_assert!(at + HEAD <= nodes.len());
+        // SAFETY: `self.at` is always the start of a record `build_node` wrote (set by
+        // `start` from `node`, by `step` from a filled target record slot, by `step_first`
+        // from `node`): `HEAD` words `[ni, no]`, then `3 (ni + no)` words, all inside `nodes`,
+        // which is private to this type, only grows, and whose headers are never rewritten.
+        unsafe {
+            let ni = nodes.get_unchecked(at).0 as usize;
+            let no = nodes.get_unchecked(at + 1).0 as usize;
+            debug_assert!(at + HEAD + 3 * (ni + no) <= nodes.len());
+            let words = nodes.get_unchecked(at + HEAD..at + HEAD + 3 * (ni + no));
+            (ni, no, words)
+        }
+    }
+
     /// Take the step by `l` from the current state, if the specification has it. The common
     /// case (an edge taken before) reads one record and writes nothing but the position; the
     /// rest is in [`Tester::step_first`].
     #[inline(always)]
     fn step(&mut self, l: Label) -> Option<SaState> {
-        let at = self.at;
-        debug_assert_eq!(self.node_at[self.q as usize] as usize, at);
-        let rec = &self.nodes[at..];
-        let n = (rec[0].0 + rec[1].0) as usize;
-        let (labels, rest) = rec[HEAD..HEAD + 3 * n].split_at(n);
+        debug_assert_eq!(self.node_at[self.q as usize] as usize, self.at);
+        let (ni, no, words) = self.record();
+        let n = ni + no;
+        let (labels, rest) = words.split_at(n);
         let (targets, records) = rest.split_at(n);
         let k = labels.iter().position(|&x| x == l)?;
         let (t, next) = (targets[k].0, records[k].0);
@@ -197,7 +218,8 @@ impl<'a> Tester<'a> {
     /// The inputs enabled in the current state and its out-set (outputs and δ), sorted.
     #[inline]
     pub fn io_now(&self) -> (&[Label], &[Label]) {
-        self.io_at(self.at)
+        let (ni, no, words) = self.record();
+        words[..ni + no].split_at(ni)
     }
 
     /// The trace as written (`coin?`, `coffee!`, `δ`, and a garbage line as `line!`); empties
@@ -341,9 +363,8 @@ impl<'a> Tester<'a> {
     #[inline(always)]
     pub fn only_quiescence(&self) -> bool {
         // the record's out-set (see `io_at`) is the one label δ
-        let at = self.at;
-        self.nodes[at + 1].0 == 1
-            && self.nodes.get(at + HEAD + self.nodes[at].0 as usize) == Some(&Label::DELTA)
+        let (ni, no, words) = self.record();
+        no == 1 && words.get(ni) == Some(&Label::DELTA)
     }
 
     /// Record a line the SUT wrote that is not an output of the model, and the failure it is.

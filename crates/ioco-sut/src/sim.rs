@@ -317,14 +317,15 @@ impl Sut for Simulator {
         if n_out > 0 && self.rng.sample(self.race) {
             return self.race_ahead(n_out);
         }
-        if self.to_imp.get(input.index()).copied().flatten().is_none() {
-            return Ok(Sent::Accepted); // an input the implementation does not know: ignored
-        }
         // τ before the input: the implementation may take internal steps first, and must
         // where the input is enabled only after them.
         if self.moves[at + 2] & TAU_FLAG != 0 {
+            if self.to_imp.get(input.index()).copied().flatten().is_none() {
+                return Ok(Sent::Accepted); // an input the implementation does not know: ignored
+            }
             self.tau_before(input);
         }
+        // (an input the implementation does not know is in no record: ignored below)
         let at = self.at as usize;
         let n_spont = self.moves[at + 1] as usize;
         let n_in = self.n_in(at);
