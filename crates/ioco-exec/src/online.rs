@@ -230,7 +230,11 @@ pub(crate) fn summarise(mode: &str, opts: &OnlineOptions, p: Pooled, t0: Instant
 ///
 /// Generic over the system `U`: a `Box<dyn Sut + Send>` (any system), or a concrete type
 /// (the simulator of `ioco test --sim`), whose steps then inline into Alg. 2's loop.
-pub fn run_online<U, F>(spec: &Lts, opts: &OnlineOptions, make_adapter: F) -> Result<Summary, String>
+pub fn run_online<U, F>(
+    spec: &Lts,
+    opts: &OnlineOptions,
+    make_adapter: F,
+) -> Result<Summary, String>
 where
     U: Sut + Send,
     F: Fn(usize) -> Result<U, SutError> + Sync,

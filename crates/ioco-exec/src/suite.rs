@@ -443,6 +443,9 @@ where
     s
 }
 
+/// Any system under test, as the suite runner's workers hold it.
+type AnySut = Box<dyn Sut + Send>;
+
 /// Where the tests of a streamed suite come from: a function that hands every test to its
 /// argument in order (stopping when that returns `false`), or says why it could not read them.
 pub type TestSource<'a> =
@@ -465,7 +468,7 @@ where
     let fair = opts.fairness;
     let session = Branches::default();
     let work =
-        |t: &mut Tester<'_>, a: &mut Box<dyn Sut + Send>, k: usize, f: StreamedTest, _d: Option<Instant>| {
+        |t: &mut Tester<'_>, a: &mut AnySut, k: usize, f: StreamedTest, _d: Option<Instant>| {
             let mut r = repeat(t, &mut **a, opts, &f.test, k, &session);
             r.test = Some(f.name);
             // In a distinguishing suite a fail means "told apart" unless the observed trace is a

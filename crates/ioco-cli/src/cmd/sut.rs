@@ -731,6 +731,8 @@ impl SutArgs {
         let Some(path) = &self.sim else {
             return Ok(None);
         };
+        // the options' checks of `factory` (`--quiescence process` needs a program, ...)
+        self.wire()?;
         let imp = Arc::new(load_lts(path)?);
         let opts = SimOptions {
             policy: self.policy.into(),
