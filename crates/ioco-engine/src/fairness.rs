@@ -24,6 +24,13 @@
 //! passed; else (every try Inconclusive) Pass when no choice point is open any more (the test
 //! counts as executed: its wanted branch is absent with confidence `c`, the note says with what
 //! residual risk), and **Inconclusive** when the budget ran out first.
+//!
+//! A test that aims at a goal ([`Fairness::goal`]: the game tests of `reach`, `joker` and
+//! `purpose`, whose Pass leaves are the goal reached) is never "executed" that way: when no
+//! try passed it stays **Inconclusive**, its note saying that the goal was not reached (a goal
+//! not reached is Inconclusive everywhere in ioco, as in `ioco test --purpose`; thesis Alg. 6
+//! L36–37: an output the specification allows off the purpose is Inconclusive). Its tries
+//! still follow the rule: each gives the system another chance to take the branch to the goal.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
@@ -42,6 +49,9 @@ pub struct Fairness {
     pub at_least: usize,
     /// The assumed minimum probability of each possible outcome (for the residual risk).
     pub min_probability: f64,
+    /// The tests aim at a goal: a test no try of which passed is Inconclusive even when its
+    /// wanted branch counts as absent (module docs).
+    pub goal: bool,
 }
 
 impl Default for Fairness {
@@ -68,6 +78,7 @@ impl Fairness {
             budget: tries * 4,
             at_least: 1,
             min_probability: p,
+            goal: false,
         }
     }
 
@@ -78,6 +89,7 @@ impl Fairness {
             budget: tries.max(1),
             at_least: 1,
             min_probability: min_probability.clamp(1e-9, 1.0 - 1e-12),
+            goal: false,
         }
     }
 
@@ -89,6 +101,11 @@ impl Fairness {
             at_least: n.max(1),
             ..self
         }
+    }
+
+    /// For tests that aim at a goal (`true`) or not ([`Fairness::goal`]).
+    pub fn aiming(self, goal: bool) -> Fairness {
+        Fairness { goal, ..self }
     }
 
     /// The probability that an outcome of probability at least `p` was missed in `n`

@@ -226,6 +226,23 @@ impl Established {
     }
 }
 
+/// Why a run ended with `verdict`: a Fail's reason, an Error's or an Inconclusive's
+/// explanation; empty for a Pass (whose note, if any, is no reason). The one text of
+/// [`RunResult::why`] and [`crate::Ended::why`].
+pub(crate) fn why<'a>(
+    verdict: RunVerdict,
+    failure: Option<&'a Failure>,
+    error: Option<&'a str>,
+    note: Option<&'a str>,
+) -> &'a str {
+    match verdict {
+        RunVerdict::Pass => "",
+        RunVerdict::Fail => failure.map_or("", |f| f.reason.as_str()),
+        RunVerdict::Error => error.unwrap_or(""),
+        RunVerdict::Inconclusive => note.unwrap_or(""),
+    }
+}
+
 impl RunResult {
     /// A fresh result for run `run` with `seed`, verdict Pass and an empty trace.
     pub fn new(run: usize, seed: u64) -> RunResult {
@@ -249,14 +266,14 @@ impl RunResult {
     }
 
     /// Why: a Fail's reason, an Error's or an Inconclusive's explanation; empty for a Pass
-    /// (as [`crate::Ended::why`]).
+    /// (as [`crate::Ended::why`], by [`why`]).
     pub fn why(&self) -> &str {
-        match self.verdict {
-            RunVerdict::Pass => "",
-            RunVerdict::Fail => self.failure.as_ref().map_or("", |f| f.reason.as_str()),
-            RunVerdict::Error => self.error.as_deref().unwrap_or(""),
-            RunVerdict::Inconclusive => self.note.as_deref().unwrap_or(""),
-        }
+        why(
+            self.verdict,
+            self.failure.as_ref(),
+            self.error.as_deref(),
+            self.note.as_deref(),
+        )
     }
 
     /// For a Fail: the failing observation (`coffee!(170)`, `δ`, `exit`, a malformed line).
@@ -499,6 +516,34 @@ impl Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_run_says_why_as_the_end_it_was_written_from() {
+        use crate::rules::Ended;
+        let failure = Failure {
+            observed: "δ".into(),
+            allowed: vec!["coffee!".into()],
+            reason: "quiescence where an output is required".into(),
+        };
+        let ends = [
+            (Ended::pass(Some("a note, no reason".into())), ""),
+            (
+                Ended::fail(failure),
+                "quiescence where an output is required",
+            ),
+            (Ended::error("the SUT exited".into()), "the SUT exited"),
+            (
+                Ended::inconclusive("left the purpose".into()),
+                "left the purpose",
+            ),
+        ];
+        for (end, why) in ends {
+            assert_eq!(end.why(), why);
+            let mut r = RunResult::new(0, 1);
+            end.write(&mut r);
+            assert_eq!(r.why(), why);
+        }
+    }
 
     #[test]
     fn json_round_trip_and_worst() {

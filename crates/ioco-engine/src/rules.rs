@@ -129,12 +129,12 @@ impl Ended {
     /// Why: a Fail's reason, an Error's or an Inconclusive's explanation; empty for a Pass
     /// (whose note, if any, is no reason).
     pub fn why(&self) -> &str {
-        match self.verdict {
-            RunVerdict::Pass => "",
-            RunVerdict::Fail => self.failure.as_ref().map_or("", |f| f.reason.as_str()),
-            RunVerdict::Error => self.error.as_deref().unwrap_or(""),
-            RunVerdict::Inconclusive => self.note.as_deref().unwrap_or(""),
-        }
+        crate::result::why(
+            self.verdict,
+            self.failure.as_ref(),
+            self.error.as_deref(),
+            self.note.as_deref(),
+        )
     }
 
     /// Into a [`RunResult`] (texts on one line each: the reports show a line per field).

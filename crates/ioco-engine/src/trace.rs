@@ -267,6 +267,11 @@ pub fn split_multi(text: &str) -> Vec<&str> {
 
 /// `text` split at `sep` outside parentheses and double-quoted strings (a backslash escapes
 /// inside a string), blanks trimmed.
+///
+/// For the label syntax (arguments at `,`, multi-labels at `|`): every separator splits, so an
+/// empty part stays (`a,,b` → `a`, ``, `b`) and a missing argument is not silently dropped.
+/// A wire line's words are split by `ioco_sut::wire::split_words` instead, at runs of blanks,
+/// with no empty words and no grouping by parentheses (its doc says why).
 pub fn split_top(text: &str, sep: char) -> Vec<&str> {
     let mut parts = Vec::new();
     let (mut depth, mut start) = (0i32, 0usize);

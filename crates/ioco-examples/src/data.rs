@@ -146,6 +146,38 @@ impl<M: DataMachine> DataWire<M> {
     }
 }
 
+/// The command-line options of a data example with mutants (`brp-sut`, `brp-sender-sut`),
+/// after its own `--mutant` (flattened into each program's clap arguments).
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct MutantArgs {
+    /// The options every example program shares.
+    #[command(flatten)]
+    pub wire: crate::wire::WireArgs,
+    /// Speak JSON lines.
+    #[arg(long)]
+    pub json_lines: bool,
+    /// List the mutants and exit.
+    #[arg(long)]
+    pub list: bool,
+}
+
+impl MutantArgs {
+    /// The `main` of a data example with mutants: with `--list` print `mutants` (`0: …` a
+    /// line), else serve `machine()` on the wire ([`crate::wire::main_with`]).
+    pub fn main_with<M>(&self, mutants: &[&str], machine: impl FnOnce() -> M)
+    where
+        M: DataMachine + Clone + Send + 'static,
+    {
+        if self.list {
+            for (i, m) in mutants.iter().enumerate() {
+                println!("{i}: {m}");
+            }
+            return;
+        }
+        crate::wire::main_with(DataWire::new(machine(), self.json_lines), &self.wire);
+    }
+}
+
 impl<M: DataMachine> Machine for DataWire<M> {
     fn inputs(&self) -> &'static [&'static str] {
         &[]

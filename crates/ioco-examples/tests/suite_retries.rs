@@ -314,3 +314,64 @@ fn a_test_left_by_nondeterminism_is_run_again_until_it_is_followed() {
     );
     assert_eq!(s.runs[0].steps, 2 * Fairness::default().tries);
 }
+
+/// A test that aims at a goal (a `joker` suite: thesis Lemma 6.32's test of a joker strategy,
+/// here G_a∨b's shape: after `a?` the goal is `x!`, `y!` is the system not helping) against an
+/// implementation that never helps: every try ends Inconclusive, and the test stays
+/// Inconclusive, its note saying the goal was not reached and why (a goal not reached is
+/// never Pass), where the same tree in a suite without a goal counts as executed (Pass). An
+/// implementation that helps passes.
+#[test]
+fn a_goal_never_reached_is_inconclusive_not_executed() {
+    let spec = lts(&[(0, "a", 1), (1, "x", 2), (1, "y", 0)], 3);
+    let never_x = lts(&[(0, "a", 1), (0, "b", 0), (1, "y", 0)], 2);
+    let helps = lts(&[(0, "a", 1), (0, "b", 0), (1, "x", 0)], 2);
+    let suite = |method: &str| -> ioco_gen::Suite {
+        serde_json::from_value(serde_json::json!({
+            "format": "ioco-suite/1", "method": method, "tests": [{"name": "joker", "test":
+                {"kind": "stimulate", "input": "a?", "otherwise": "fail", "after":
+                {"kind": "observe", "otherwise": "fail", "branches": [
+                    {"label": "y!", "then": {"kind": "leaf", "verdict": "inconclusive",
+                        "reason": "the system did not help at joker state 1 (y! to 0)"}},
+                    {"label": "x!", "then": {"kind": "leaf", "verdict": "pass",
+                        "reason": "goal reached: x! executed"}}]}}}]
+        }))
+        .unwrap()
+    };
+    let opts = OnlineOptions {
+        seed: 1,
+        ..OnlineOptions::default()
+    };
+    let run = |method: &str, imp: &Lts| {
+        run_suite(
+            &spec,
+            &suite(method),
+            &opts,
+            sim_factory(imp.clone(), &spec),
+        )
+    };
+    for method in ioco_gen::Suite::GOAL_METHODS {
+        let s = run(method, &never_x);
+        assert_eq!(
+            s.verdict,
+            RunVerdict::Inconclusive,
+            "{method}: {:?}",
+            s.runs
+        );
+        let note = s.runs[0].note.clone().unwrap();
+        assert!(
+            note.starts_with("goal not reached")
+                && note.contains("did not help at joker state 1")
+                && note.contains("x! 0 (wanted)"),
+            "{note}"
+        );
+        assert_eq!(s.runs[0].steps, 2 * Fairness::default().tries);
+        assert_eq!(run(method, &helps).verdict, RunVerdict::Pass);
+    }
+    let s = run("manual", &never_x);
+    assert_eq!(s.verdict, RunVerdict::Pass);
+    assert!(s.runs[0]
+        .note
+        .as_deref()
+        .is_some_and(|n| n.starts_with("executed under fairness")));
+}

@@ -269,3 +269,58 @@ fn control_loop_prints_on_its_own_resets_and_ends_with_its_input() {
     assert!(line.starts_with("In_Material "), "{line}");
     ends(child);
 }
+
+/// The two BRP senders share their options (`ioco_examples::data::MutantArgs`) after their own
+/// `--mutant`: the list of mutants, the range of `--mutant`, `--ack`, `--json-lines`.
+#[test]
+fn the_brp_senders_list_their_mutants_and_speak_plain_or_json_lines() {
+    const BRP: &str = env!("CARGO_BIN_EXE_brp-sut");
+    const SENDER: &str = env!("CARGO_BIN_EXE_brp-sender-sut");
+    for (bin, mutants, req) in [
+        (BRP, &ioco_examples::brp::MUTANTS[..], "req 2\n"),
+        (
+            SENDER,
+            &ioco_examples::brp_sender::MUTANTS[..],
+            "IREQ 0 1 1\n",
+        ),
+    ] {
+        let listed = stdout(&run(bin, &["--list"], &[], ""));
+        let want: String = mutants
+            .iter()
+            .enumerate()
+            .map(|(i, m)| format!("{i}: {m}\n"))
+            .collect();
+        assert_eq!(listed, want);
+        // --mutant takes 0 (correct) up to the last mutant, no further
+        let last = (mutants.len() - 1).to_string();
+        let beyond = mutants.len().to_string();
+        assert!(run(bin, &["--mutant", &last], &[], "").status.success());
+        let o = run(bin, &["--mutant", &beyond], &[], "");
+        assert_eq!(o.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("--mutant"));
+        let help = stdout(&run(bin, &["--help"], &[], ""));
+        for opt in [
+            "--mutant",
+            "--ack",
+            "--listen",
+            "--connect",
+            "--json-lines",
+            "--list",
+        ] {
+            assert!(help.contains(opt), "{opt} missing in\n{help}");
+        }
+        // a request gives the first frame, after the marker with --ack
+        let o = stdout(&run(bin, &["--ack"], &[], req));
+        assert!(o.starts_with("#quiet\n"), "{o}");
+        assert_eq!(o.lines().filter(|l| *l != "#quiet").count(), 1, "{o}");
+    }
+    let o = stdout(&run(BRP, &[], &[], "req 2\n"));
+    assert_eq!(o, "frame 1 false\n");
+    let o = stdout(&run(
+        BRP,
+        &["--json-lines"],
+        &[],
+        "{\"label\":\"req\",\"args\":[2]}\n",
+    ));
+    assert_eq!(o, "{\"args\":[1,false],\"label\":\"frame\"}\n");
+}

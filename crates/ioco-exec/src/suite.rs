@@ -86,12 +86,17 @@ fn follow<'t>(
     }
 }
 
+/// The end at a leaf with verdict `v`: a Fail with `failure`, an Inconclusive with its reason
+/// as the note (e.g. "the system did not help at joker state 2"), a Pass.
 fn leaf_end(v: RunVerdict, failure: Option<Failure>) -> Ended {
     Ended {
         verdict: v,
-        failure: if v == RunVerdict::Fail { failure } else { None },
+        note: failure
+            .as_ref()
+            .filter(|_| v == RunVerdict::Inconclusive)
+            .map(|f| f.reason.clone()),
+        failure: failure.filter(|_| v == RunVerdict::Fail),
         error: None,
-        note: None,
     }
 }
 
@@ -263,7 +268,7 @@ fn exec(
                 return leaf_end(
                     v,
                     failure.or_else(|| {
-                        Some(Failure {
+                        (v == RunVerdict::Fail).then(|| Failure {
                             observed: tester.last_text(),
                             allowed: Vec::new(),
                             reason: "the test reached a fail leaf".into(),
@@ -436,7 +441,10 @@ where
         }
         Ok(())
     };
-    let mut s = run_suite_streaming(spec, &mut source, n, opts, make_adapter)
+    // the game tests aim at a goal: one never reached is Inconclusive (`fairness`)
+    let mut opts = opts.clone();
+    opts.fairness = opts.fairness.aiming(Suite::aims_at_goal(&suite.method));
+    let mut s = run_suite_streaming(spec, &mut source, n, &opts, make_adapter)
         .expect("an in-memory suite cannot fail to read");
     s.parameters
         .insert("method".into(), suite.method.clone().into());
@@ -595,6 +603,22 @@ fn repeat(
         }
         (Some(mut r), None) => {
             match tries.open(&fair, session) {
+                // a goal missed is Inconclusive, however well the evidence says the system
+                // never takes the branch to it (`fairness`: tests that aim at a goal)
+                None if fair.goal && tries.weakest(session).is_some() => {
+                    let n = tries.weakest(session).unwrap_or_default();
+                    let why = r
+                        .note
+                        .take()
+                        .map(|w| format!(" (last: {w})"))
+                        .unwrap_or_default();
+                    r.note = Some(format!(
+                        "goal not reached: the implementation never took the branch towards the \
+                         goal in {n} observation(s) of the session, and gave no output the \
+                         specification forbids in {} tries{why}; {seen}",
+                        tries.count
+                    ));
+                }
                 // (an Inconclusive reached without a choice point is no branch not taken)
                 None if tries.weakest(session).is_some() => {
                     // Every try left the test where the specification allows it, and the
@@ -612,8 +636,9 @@ fn repeat(
                 }
                 _ => {
                     let why = r.note.take().map(|w| format!(" ({w})")).unwrap_or_default();
+                    let goal = if fair.goal { "goal not reached: " } else { "" };
                     r.note = Some(format!(
-                        "the implementation did not follow the test in {} tries{why}; {seen}",
+                        "{goal}the implementation did not follow the test in {} tries{why}; {seen}",
                         tries.count
                     ));
                 }

@@ -164,6 +164,13 @@ pub fn split_gate(name: &str) -> (&str, Vec<&str>) {
 
 /// Splits a line into words at blanks outside double-quoted strings (`a "b c" d` → `a`,
 /// `"b c"`, `d`); inside a string a backslash escapes the next character (`"a\"b"`).
+///
+/// Not [`ioco_engine::trace::split_top`] with a blank, on purpose: a wire line is words
+/// separated by any run of blanks (spaces, tabs, a blank before or after), so words are never
+/// empty, while `split_top` splits at every single separator and keeps empty parts (`f(a,,b)`
+/// has an empty argument, not two). Parentheses do not group here: the wire format
+/// allows no blank inside a value outside strings ([`crate::data`]), so `G("a b",1)` is one
+/// word through its string alone.
 pub fn split_words(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start: Option<usize> = None;
@@ -504,6 +511,10 @@ mod tests {
             split_words(r#"x "a \" b" "c"#),
             vec!["x", r#""a \" b""#, r#""c"#]
         );
+        // blank runs, tabs and blanks at the ends make no empty word; a single separator
+        // of the label syntax does make an empty part
+        assert_eq!(split_words(" a\t b  c "), vec!["a", "b", "c"]);
+        assert_eq!(split_args("a,,b"), vec!["a", "", "b"]);
         assert_eq!(
             split_args(r#""a,b", P("x)", 2), "\",""#),
             vec![r#""a,b""#, r#"P("x)", 2)"#, r#""\",""#]

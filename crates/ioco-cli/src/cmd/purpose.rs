@@ -258,19 +258,12 @@ macro_rules! in_domain {
 }
 
 /// `--domain auto`: the domain and forward simplification `ioco_stg::auto` chooses for the
-/// product (octagons if the product cannot be built: `symbolic_graph` then says why).
-fn resolve_domain(mut stg: StgArgs, model: &Path, purpose_path: &Path) -> StgArgs {
+/// product.
+fn resolve_domain(mut stg: StgArgs, product: &ioco_stg::Product) -> StgArgs {
     if stg.domain != super::args::DomainArg::Auto {
         return stg;
     }
-    let product = crate::load::parse_ioco(model).ok().and_then(|sm| {
-        let pm = crate::load::parse_purpose(purpose_path).ok()?;
-        let steer = crate::load::is_txs(purpose_path);
-        ioco_stg::Product::new_steering(&sm, &pm, steer).ok()
-    });
-    let (domain, forward) = product.map_or((ioco_stg::DomainChoice::Octagon, false), |p| {
-        ioco_stg::auto(&p)
-    });
+    let (domain, forward) = ioco_stg::auto(product);
     stg.domain = match domain {
         ioco_stg::DomainChoice::Interval => super::args::DomainArg::Interval,
         ioco_stg::DomainChoice::Octagon => super::args::DomainArg::Octagon,
@@ -288,12 +281,12 @@ fn stg_options(stg: StgArgs) -> ioco_stg::Options {
     }
 }
 
-/// The symbolic test graph of a data specification and a purpose, in domain `D`.
-pub fn symbolic_graph<D: ioco_stg::Domain>(
-    model: &Path,
-    purpose_path: &Path,
-    stg: StgArgs,
-) -> Result<SymbolicGraph<D>> {
+/// A data specification and a purpose, parsed, with their product.
+pub type Parsed = (ioco_lang::Model, ioco_lang::Model, ioco_stg::Product);
+
+/// Parse a data specification and a purpose and build their product (read once: the product
+/// chooses `--domain auto`'s domain, then the symbolic test graph is built from it).
+fn parse_product(model: &Path, purpose_path: &Path) -> Result<Parsed> {
     let sm = crate::load::parse_ioco(model)?;
     if !crate::load::is_lang(purpose_path) {
         return Err(miette!(
@@ -318,6 +311,15 @@ pub fn symbolic_graph<D: ioco_stg::Domain>(
             };
         miette!(help = hint, "{}: {}", purpose_path.display(), e.message)
     })?;
+    Ok((sm, pm, product))
+}
+
+/// The symbolic test graph of a parsed data specification and purpose, in domain `D`.
+pub fn symbolic_graph<D: ioco_stg::Domain>(
+    (sm, pm, product): Parsed,
+    purpose_path: &Path,
+    stg: StgArgs,
+) -> Result<SymbolicGraph<D>> {
     let g = ioco_stg::TestGraph::new(product, &stg_options(stg)).map_err(|e| {
         miette!(
             help = "the analysis over-approximates: a purpose it rejects can certainly not be met",
@@ -344,9 +346,10 @@ fn run_symbolic(
     purpose_path: &Path,
     spec: Arc<ioco_lang::ir::Spec>,
 ) -> Result<Outcome> {
-    let stg = resolve_domain(args.stg, &args.model, purpose_path);
+    let parsed = parse_product(&args.model, purpose_path)?;
+    let stg = resolve_domain(args.stg, &parsed.2);
     let args = Args { stg, ..args };
-    in_domain!(stg, run_symbolic_in(args, purpose_path, spec))
+    in_domain!(stg, run_symbolic_in(args, purpose_path, spec, parsed))
 }
 
 /// [`run_symbolic`] in domain `D`.
@@ -354,8 +357,9 @@ fn run_symbolic_in<D: ioco_stg::Domain>(
     args: Args,
     purpose_path: &Path,
     spec: Arc<ioco_lang::ir::Spec>,
+    parsed: Parsed,
 ) -> Result<Outcome> {
-    let (sm, pm, g) = symbolic_graph::<D>(&args.model, purpose_path, args.stg)?;
+    let (sm, pm, g) = symbolic_graph::<D>(parsed, purpose_path, args.stg)?;
     let analysis = analysis_name::<D>(args.stg);
     let factory = args.sut.data_factory(&spec)?;
     let seed = seed_or_clock(args.seed);
@@ -424,18 +428,23 @@ pub fn gen_symbolic(
     output: Option<&Path>,
     stg: StgArgs,
 ) -> Result<Outcome> {
-    let stg = resolve_domain(stg, model, purpose_path);
-    in_domain!(stg, gen_symbolic_in(model, purpose_path, output, stg))
+    let parsed = parse_product(model, purpose_path)?;
+    let stg = resolve_domain(stg, &parsed.2);
+    in_domain!(
+        stg,
+        gen_symbolic_in(model, parsed, purpose_path, output, stg)
+    )
 }
 
 /// [`gen_symbolic`] in domain `D`.
 fn gen_symbolic_in<D: ioco_stg::Domain>(
     model: &Path,
+    parsed: Parsed,
     purpose_path: &Path,
     output: Option<&Path>,
     stg: StgArgs,
 ) -> Result<Outcome> {
-    let (_, _, g) = symbolic_graph::<D>(model, purpose_path, stg)?;
+    let (_, _, g) = symbolic_graph::<D>(parsed, purpose_path, stg)?;
     let p = &g.product;
     let locations: Vec<serde_json::Value> = p
         .locations

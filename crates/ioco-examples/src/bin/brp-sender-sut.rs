@@ -4,8 +4,7 @@
 
 use clap::Parser;
 use ioco_examples::brp_sender::{BrpSender, MUTANTS};
-use ioco_examples::data::DataWire;
-use ioco_examples::wire;
+use ioco_examples::data::MutantArgs;
 
 /// The BRP sender (Automata Wiki interface) as a system under test.
 ///
@@ -19,23 +18,11 @@ struct Args {
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=7))]
     mutant: u32,
     #[command(flatten)]
-    wire: wire::WireArgs,
-    /// Speak JSON lines.
-    #[arg(long)]
-    json_lines: bool,
-    /// List the mutants and exit.
-    #[arg(long)]
-    list: bool,
+    rest: MutantArgs,
 }
 
 fn main() {
     let args = Args::parse();
-    if args.list {
-        for (i, m) in MUTANTS.iter().enumerate() {
-            println!("{i}: {m}");
-        }
-        return;
-    }
-    let m = DataWire::new(BrpSender::new(args.mutant as usize), args.json_lines);
-    wire::main_with(m, &args.wire);
+    args.rest
+        .main_with(&MUTANTS, || BrpSender::new(args.mutant as usize));
 }
