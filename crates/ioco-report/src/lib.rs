@@ -18,9 +18,12 @@
 //! assert!(ioco_report::junit::render(&summary).unwrap().contains("<failure"));
 //! ```
 //!
-//! The CLI's `--json FILE`, `--junit FILE` and `--markdown FILE` options map onto
-//! [`ReportFiles`] and [`write_reports`]; `--html FILE` onto [`write_html`], a page
-//! ([`html`]) with a picture of the model ([`graph`], laid out by [`layout`], drawn by
+//! The CLI's `--json FILE`, `--junit FILE`, `--markdown FILE` and `--html FILE` options are
+//! one [`Format`] each with its [`Destination`] ([`ReportFiles`]), written by
+//! [`write_reports`] from [`Results`]: a summary and, when the session kept only the runs
+//! that did not pass, the [`Spool`] that holds every run (issue #35: each report streams the
+//! runs from it into a buffered writer, never all of them in memory). The HTML page
+//! ([`html`]) has a picture of the model ([`graph`], laid out by [`layout`], drawn by
 //! [`svg`]) and the coverage of the runs over it ([`walk`]).
 
 pub mod graph;
