@@ -181,7 +181,10 @@ fn reports_of_every_run_are_written_from_the_spool() {
     let s = common::summary(&p("r.json"));
     assert_eq!(s.runs.len(), runs);
     assert!(s.omitted.is_empty());
-    assert!(s.runs.iter().enumerate().all(|(k, r)| r.run == k), "run order");
+    assert!(
+        s.runs.iter().enumerate().all(|(k, r)| r.run == k),
+        "run order"
+    );
     let passing = s
         .runs
         .iter()
@@ -203,6 +206,9 @@ fn reports_of_every_run_are_written_from_the_spool() {
     assert_eq!(read("a.xml").matches("<testcase ").count(), runs);
     assert_eq!(read("a.md"), read("b.md"));
     let html = read("a.html");
-    assert!(html.contains("class=\"step failing"), "the failing run is drawn");
+    assert!(
+        html.contains("class=\"step failing"),
+        "the failing run is drawn"
+    );
     assert_eq!(html.matches("<tr class=\"run ").count(), runs);
 }

@@ -65,7 +65,7 @@ pub fn write_json(results: &Results<'_>, w: &mut dyn Write) -> std::io::Result<(
     let at = text
         .find(EMPTY)
         .expect("the top-level runs field of a pretty-printed summary");
-    w.write_all(text[..at].as_bytes())?;
+    w.write_all(&text.as_bytes()[..at])?;
     w.write_all(b"\n  \"runs\": [")?;
     let mut first = true;
     let mut buf = Vec::new();
@@ -85,7 +85,7 @@ pub fn write_json(results: &Results<'_>, w: &mut dyn Write) -> std::io::Result<(
         Ok(())
     })?;
     w.write_all(if first { b"]" } else { b"\n  ]" })?;
-    w.write_all(text[at + EMPTY.len() - 2..].as_bytes())?;
+    w.write_all(&text.as_bytes()[at + EMPTY.len() - 2..])?;
     w.write_all(b"\n")
 }
 

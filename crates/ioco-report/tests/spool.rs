@@ -21,10 +21,10 @@ fn run(k: usize) -> RunResult {
     r.steps = r.trace.len();
     r.duration_ms = 0.1 + k as f64 / 7.0;
     r.quiescence.process = (k % 3) as u32;
-    if k % 4 == 0 {
+    if k.is_multiple_of(4) {
         r.step_ms = (0..r.steps).map(|i| i as f32 * 0.3 + 0.01).collect();
     }
-    if k % 11 == 0 {
+    if k.is_multiple_of(11) {
         r.test = Some(format!("t{k} <a & \"b\"> 'c'\u{1b}[31m red"));
     }
     match k % 97 {
@@ -43,7 +43,9 @@ fn run(k: usize) -> RunResult {
                 trace: ["coin?", "δ"].into_iter().collect(),
                 failure: Some(f),
                 replays: 3,
-                stopped: (k % 2 == 0).then(|| "the time budget was spent".into()),
+                stopped: k
+                    .is_multiple_of(2)
+                    .then(|| "the time budget was spent".into()),
             });
         }
         29 => {
@@ -81,7 +83,7 @@ fn session(n: usize) -> (Summary, Spool, Summary) {
         Collector::new(Keep::Failures),
     ];
     // worker 0 takes the even runs, worker 1 the odd ones; they interleave unevenly
-    let (even, odd): (Vec<usize>, Vec<usize>) = (0..n).partition(|k| k % 2 == 0);
+    let (even, odd): (Vec<usize>, Vec<usize>) = (0..n).partition(|k| k.is_multiple_of(2));
     let (mut e, mut o) = (even.into_iter().peekable(), odd.into_iter().peekable());
     let mut turn = 0usize;
     while e.peek().is_some() || o.peek().is_some() {
