@@ -135,3 +135,80 @@ fn help_lists_the_exit_codes() {
         .stdout(contains("  3    inconclusive"))
         .stdout(contains("  130  interrupted"));
 }
+
+/// Issue #35 item 3: a session whose reports list every run keeps only the runs that did not
+/// pass and writes every run to a spool as it ends; the reports read them back from it. They
+/// are the reports of the whole session: the JSON lists every run in run order and omits
+/// none, and the JUnit and Markdown written during the session are those `ioco report` makes
+/// from that JSON in memory. The verbose text lists every passing run.
+#[test]
+fn reports_of_every_run_are_written_from_the_spool() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |n: &str| dir.path().join(n);
+    let runs = 120;
+    let out = ioco()
+        .args([
+            "test",
+            "examples/models/coffee.aut",
+            "--sim",
+            "examples/models/coffee-bug.aut",
+            "--seed",
+            "5",
+            "--timeout",
+            "50",
+            "--keep-going",
+            "--depth",
+            "2",
+            "--jobs",
+            "2",
+            "--verbose",
+        ])
+        .args(["--runs", &runs.to_string()])
+        .arg("--json")
+        .arg(p("r.json"))
+        .arg("--junit")
+        .arg(p("a.xml"))
+        .arg("--markdown")
+        .arg(p("a.md"))
+        .arg("--html")
+        .arg(p("a.html"))
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let s = common::summary(&p("r.json"));
+    assert_eq!(s.runs.len(), runs);
+    assert!(s.omitted.is_empty());
+    assert!(
+        s.runs.iter().enumerate().all(|(k, r)| r.run == k),
+        "run order"
+    );
+    let passing = s
+        .runs
+        .iter()
+        .filter(|r| r.verdict == ioco_exec::RunVerdict::Pass)
+        .count();
+    assert!(passing > 0 && passing < runs, "{passing} passing runs");
+    assert_eq!(text.matches(" pass (seed ").count(), passing, "{text}");
+    ioco()
+        .arg("report")
+        .arg(p("r.json"))
+        .arg("--junit")
+        .arg(p("b.xml"))
+        .arg("--markdown")
+        .arg(p("b.md"))
+        .assert()
+        .code(1);
+    let read = |n: &str| std::fs::read_to_string(p(n)).unwrap();
+    assert_eq!(read("a.xml"), read("b.xml"));
+    assert_eq!(read("a.xml").matches("<testcase ").count(), runs);
+    assert_eq!(read("a.md"), read("b.md"));
+    let html = read("a.html");
+    assert!(
+        html.contains("class=\"step failing"),
+        "the failing run is drawn"
+    );
+    assert_eq!(html.matches("<tr class=\"run ").count(), runs);
+}

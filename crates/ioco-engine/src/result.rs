@@ -367,8 +367,9 @@ pub struct Summary {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub replay_options: Vec<String>,
     /// Passing runs counted but not kept in `runs` (a session that keeps only the runs that
-    /// did not pass, [`Keep::Failures`]: `ioco run` of a large suite without a report that
-    /// lists every run). Absent when every run is in `runs`.
+    /// did not pass, [`Keep::Failures`]: `ioco run` and `ioco test`, whose reports that list
+    /// every run read them from a spool, `ioco-report`'s `Spool`). Absent when every run is in
+    /// `runs`, as in every results file.
     #[serde(default, skip_serializing_if = "Omitted::is_empty")]
     pub omitted: Omitted,
 }
@@ -396,7 +397,8 @@ impl Omitted {
 /// the number of runs).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum Keep {
-    /// Every run (the default: the reports that list every run need them).
+    /// Every run (the default; the CLI keeps them only when a report lists every run and no
+    /// spool could be made for them).
     #[default]
     All,
     /// Only the runs that did not pass; a passing run is counted in [`Summary::omitted`]

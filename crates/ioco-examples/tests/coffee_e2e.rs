@@ -148,12 +148,13 @@ fn reports_of_a_real_failing_session() {
 
     let dir = std::env::temp_dir().join(format!("ioco-examples-report-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let files = ioco_report::ReportFiles {
-        json: Some(dir.join("run.json")),
-        junit: Some(dir.join("junit.xml")),
-        markdown: Some(dir.join("report.md")),
-    };
-    ioco_report::write_reports(&s.summary, &files).unwrap();
+    use ioco_report::{Destination::File, Format};
+    let files = vec![
+        (Format::Json, File(dir.join("run.json"))),
+        (Format::Junit, File(dir.join("junit.xml"))),
+        (Format::Markdown, File(dir.join("report.md"))),
+    ];
+    ioco_report::write_reports(&ioco_report::Results::new(&s.summary), &files, None).unwrap();
     let back =
         ioco_report::from_json(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap();
     assert_eq!(back, s.summary);

@@ -20,7 +20,8 @@ pub struct Plan<'a> {
     pub stop_on_failure: bool,
     /// Start no run after this instant.
     pub deadline: Option<Instant>,
-    /// Called after every run.
+    /// Called with every run the session counts, kept or not (a run that could not start
+    /// among them), before it is collected: a report can write runs as they arrive.
     pub progress: &'a Progress,
     /// Which runs are kept (the others are counted).
     pub keep: Keep,
@@ -80,7 +81,13 @@ where
                     Ok(s) => state = Some(s),
                     Err(e) => {
                         match setup_failed {
-                            SetupFailed::AsRun(as_run) => runs.add(as_run(k, e)),
+                            SetupFailed::AsRun(as_run) => {
+                                let r = as_run(k, e);
+                                if let Some(f) = &plan.progress.0 {
+                                    f(&r);
+                                }
+                                runs.add(r)
+                            }
                             SetupFailed::Abort => {
                                 let mut first = error.lock().unwrap_or_else(|p| p.into_inner());
                                 first.get_or_insert(e);

@@ -120,6 +120,15 @@ fn verdict_span(v: RunVerdict) -> String {
 
 /// The summary as one HTML page.
 pub fn render(summary: &Summary, cx: &Context) -> String {
+    render_results(&crate::Results::new(summary), cx)
+        .expect("runs in memory are read without error")
+}
+
+/// The results as one HTML page: the listed runs are read once, and only those the page
+/// shows are kept (the followed run, [`MAX_CHARTS`] failing ones, the [`MAX_TABLE_RUNS`] rows
+/// of the table and the runs that did not pass).
+pub fn render_results(results: &crate::Results<'_>, cx: &Context) -> std::io::Result<String> {
+    let summary = results.summary;
     let mut o = String::with_capacity(64 * 1024);
     let v = summary.verdict;
     let _ = write!(
@@ -140,40 +149,60 @@ pub fn render(summary: &Summary, cx: &Context) -> String {
     );
     session(&mut o, summary, cx);
     model(&mut o, summary, cx);
-    // the followed run with the model states of every step, then every other failing run
+    // one pass over the runs: the followed one, the other failing ones, the table's
     let followed = match &cx.focus {
-        Some(f) => summary.runs.get(f.index).map(|r| {
-            chart(&mut o, r, f, cx.graph.as_ref(), true);
-            f.index
-        }),
-        None => crate::walk::focus_run(&summary.runs).and_then(|i| {
-            let r = summary.runs.get(i)?;
-            chart(&mut o, r, &Focus::default(), None, true);
-            Some(i)
-        }),
+        Some(f) => Some(f.index),
+        None => results.focus(),
     };
-    let others: Vec<&RunResult> = summary
-        .runs
-        .iter()
-        .enumerate()
-        .filter(|(i, r)| r.verdict == RunVerdict::Fail && Some(*i) != followed)
-        .map(|(_, r)| r)
-        .collect();
-    for r in others.iter().take(MAX_CHARTS.saturating_sub(1)) {
+    let passing_rows =
+        MAX_TABLE_RUNS.saturating_sub(summary.run_count() - summary.count(RunVerdict::Pass));
+    let mut focus_run = None;
+    let mut others: Vec<RunResult> = Vec::new();
+    let mut undrawn = 0usize;
+    let mut bad: Vec<RunResult> = Vec::new();
+    let mut good: Vec<RunResult> = Vec::new();
+    results.each_indexed(&mut |i, r| {
+        if Some(i) == followed {
+            focus_run = Some(r.clone());
+        } else if r.verdict == RunVerdict::Fail {
+            if others.len() < MAX_CHARTS.saturating_sub(1) {
+                others.push(r.clone());
+            } else {
+                undrawn += 1;
+            }
+        }
+        if r.verdict != RunVerdict::Pass {
+            bad.push(r.clone());
+        } else if good.len() < passing_rows {
+            good.push(r.clone());
+        }
+        Ok(())
+    })?;
+    // the followed run with the model states of every step, then every other failing run
+    if let Some(r) = &focus_run {
+        match &cx.focus {
+            Some(f) => chart(&mut o, r, f, cx.graph.as_ref(), true),
+            None => chart(&mut o, r, &Focus::default(), None, true),
+        }
+    }
+    for r in &others {
         chart(&mut o, r, &Focus::default(), None, false);
     }
-    let undrawn = others.len().saturating_sub(MAX_CHARTS.saturating_sub(1));
     if undrawn > 0 {
         let _ = writeln!(
             o,
             "<p class=\"note\">{undrawn} more failing runs are not drawn; their traces are in the table of runs.</p>"
         );
     }
-    runs(&mut o, summary);
+    runs(
+        &mut o,
+        bad.iter().chain(&good),
+        summary.run_count() - results.omitted().runs,
+    );
     o.push_str("</main>\n<script>");
     o.push_str(SCRIPT);
     o.push_str("</script>\n</body></html>\n");
-    o
+    Ok(o)
 }
 
 fn session(o: &mut String, summary: &Summary, cx: &Context) {
@@ -586,24 +615,15 @@ fn clip(s: &str, n: usize) -> String {
     }
 }
 
-fn runs(o: &mut String, summary: &Summary) {
+/// The table of runs: `listed` (the runs that did not pass first), of `total` listed runs.
+fn runs<'r>(o: &mut String, listed: impl Iterator<Item = &'r RunResult>, total: usize) {
     let _ = writeln!(
         o,
         "<section id=\"runs\"><h2>Runs</h2><p class=\"filter\"><label>Filter <input id=\"runs-filter\" type=\"search\" placeholder=\"verdict, label, seed…\"></label> <select id=\"runs-verdict\"><option value=\"\">all verdicts</option><option value=\"fail\">fail</option><option value=\"error\">error</option><option value=\"inconclusive\">inconclusive</option><option value=\"pass\">pass</option></select> <button type=\"button\" id=\"runs-prev\">◀</button> <span id=\"runs-page\"></span> <button type=\"button\" id=\"runs-next\">▶</button></p><table id=\"runs-table\" data-page=\"{TABLE_PAGE}\"><tr><th>run</th><th>seed</th><th>verdict</th><th>steps</th><th>time</th><th>observed</th><th>allowed</th><th>trace</th></tr>"
     );
-    let mut listed: Vec<&RunResult> = summary
-        .runs
-        .iter()
-        .filter(|r| r.verdict != RunVerdict::Pass)
-        .collect();
-    listed.extend(
-        summary
-            .runs
-            .iter()
-            .filter(|r| r.verdict == RunVerdict::Pass),
-    );
-    let more = listed.len().saturating_sub(MAX_TABLE_RUNS);
-    for r in listed.into_iter().take(MAX_TABLE_RUNS) {
+    let mut shown = 0;
+    for r in listed.take(MAX_TABLE_RUNS) {
+        shown += 1;
         let (obs, allowed) = match &r.failure {
             Some(f) => (f.observed.clone(), f.allowed.join(" ")),
             None => (String::new(), String::new()),
@@ -624,6 +644,7 @@ fn runs(o: &mut String, summary: &Summary) {
         );
     }
     o.push_str("</table>\n");
+    let more = total.saturating_sub(shown);
     if more > 0 {
         let _ = writeln!(
             o,

@@ -18,9 +18,12 @@
 //! assert!(ioco_report::junit::render(&summary).unwrap().contains("<failure"));
 //! ```
 //!
-//! The CLI's `--json FILE`, `--junit FILE` and `--markdown FILE` options map onto
-//! [`ReportFiles`] and [`write_reports`]; `--html FILE` onto [`write_html`], a page
-//! ([`html`]) with a picture of the model ([`graph`], laid out by [`layout`], drawn by
+//! The CLI's `--json FILE`, `--junit FILE`, `--markdown FILE` and `--html FILE` options are
+//! one [`Format`] each with its [`Destination`] ([`ReportFiles`]), written by
+//! [`write_reports`] from [`Results`]: a summary and, when the session kept only the runs
+//! that did not pass, the [`Spool`] that holds every run (issue #35: each report streams the
+//! runs from it into a buffered writer, never all of them in memory). The HTML page
+//! ([`html`]) has a picture of the model ([`graph`], laid out by [`layout`], drawn by
 //! [`svg`]) and the coverage of the runs over it ([`walk`]).
 
 pub mod graph;
@@ -30,12 +33,15 @@ pub mod labels;
 pub mod layout;
 pub mod markdown;
 pub mod merge;
+pub mod spool;
 pub mod suite_tree;
 pub mod svg;
 pub mod text;
 pub mod walk;
 
 pub use ioco_engine::result::{CoverageSummary, Failure, RunResult, RunVerdict, Shrunk, Summary};
+pub use spool::{Results, Runs, Spool};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The summary as pretty-printed JSON (the serde form of [`Summary`]; `ioco replay` reads it).
@@ -48,16 +54,136 @@ pub fn from_json(src: &str) -> Result<Summary, serde_json::Error> {
     serde_json::from_str(src)
 }
 
-/// Where to write reports; `None` skips that format.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ReportFiles {
-    /// `--json FILE`.
-    pub json: Option<PathBuf>,
-    /// `--junit FILE`.
-    pub junit: Option<PathBuf>,
-    /// `--markdown FILE`.
-    pub markdown: Option<PathBuf>,
+/// Write the results as [`to_json`] writes the summary that holds every listed run, and a
+/// line break, one run at a time: the same bytes, without the runs in memory (a spooled
+/// session's JSON lists every run and omits none).
+pub fn write_json(results: &Results<'_>, w: &mut dyn Write) -> std::io::Result<()> {
+    // the summary without its runs, pretty; the runs go where its empty list is
+    let head = spool::with_runs(results.summary, Vec::new(), results.omitted());
+    let text = to_json(&head);
+    const EMPTY: &str = "\n  \"runs\": [],\n";
+    let at = text
+        .find(EMPTY)
+        .expect("the top-level runs field of a pretty-printed summary");
+    w.write_all(&text.as_bytes()[..at])?;
+    w.write_all(b"\n  \"runs\": [")?;
+    let mut first = true;
+    let mut buf = Vec::new();
+    results.each_indexed(&mut |_, r| {
+        w.write_all(if first { b"\n    " } else { b",\n    " })?;
+        first = false;
+        buf.clear();
+        serde_json::to_writer_pretty(&mut buf, r).map_err(std::io::Error::other)?;
+        // one level deeper than on its own: every line break indented by four more spaces
+        // (strings never hold a raw line break in JSON)
+        for (i, part) in buf.split(|&b| b == b'\n').enumerate() {
+            if i > 0 {
+                w.write_all(b"\n    ")?;
+            }
+            w.write_all(part)?;
+        }
+        Ok(())
+    })?;
+    w.write_all(if first { b"]" } else { b"\n  ]" })?;
+    w.write_all(&text.as_bytes()[at + EMPTY.len() - 2..])?;
+    w.write_all(b"\n")
 }
+
+/// A report format: what `--json`, `--junit`, `--markdown` and `--html` write.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// The results as JSON ([`write_json`]): the input of `ioco report` and `ioco replay`.
+    Json,
+    /// JUnit XML ([`junit`]).
+    Junit,
+    /// Markdown ([`markdown`]).
+    Markdown,
+    /// One HTML page ([`html`]) with a picture of the model.
+    Html,
+}
+
+impl Format {
+    /// Every format, in the order the reports are written.
+    pub const ALL: [Format; 4] = [Format::Json, Format::Junit, Format::Markdown, Format::Html];
+
+    /// The command-line option that asks for it: `--json`.
+    pub fn option(self) -> &'static str {
+        match self {
+            Format::Json => "--json",
+            Format::Junit => "--junit",
+            Format::Markdown => "--markdown",
+            Format::Html => "--html",
+        }
+    }
+
+    /// Whether the report of a session of `runs` runs lists every run (Markdown lists them up
+    /// to [`markdown::MAX_TABLE`], the others always).
+    pub fn lists_every_run(self, runs: usize) -> bool {
+        match self {
+            Format::Markdown => runs <= markdown::MAX_TABLE,
+            Format::Json | Format::Junit | Format::Html => true,
+        }
+    }
+
+    /// Write the report of `results` to `w` (the HTML page with `cx`, an empty context
+    /// without it).
+    pub fn write(
+        self,
+        results: &Results<'_>,
+        cx: Option<&html::Context>,
+        w: &mut dyn Write,
+    ) -> std::io::Result<()> {
+        match self {
+            Format::Json => write_json(results, w),
+            Format::Junit => junit::write(results, w),
+            Format::Markdown => w.write_all(markdown::render_results(results)?.as_bytes()),
+            Format::Html => {
+                let none = html::Context::default();
+                w.write_all(html::render_results(results, cx.unwrap_or(&none))?.as_bytes())
+            }
+        }
+    }
+}
+
+/// Where a report goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Destination {
+    /// A file.
+    File(PathBuf),
+    /// Standard output (`-` on the command line).
+    Stdout,
+}
+
+impl Destination {
+    /// A command-line argument: `-` is standard output, anything else a file.
+    pub fn from_arg(p: &Path) -> Destination {
+        if p == Path::new("-") {
+            Destination::Stdout
+        } else {
+            Destination::File(p.to_path_buf())
+        }
+    }
+
+    /// The file, if it is one.
+    pub fn file(&self) -> Option<&Path> {
+        match self {
+            Destination::File(p) => Some(p),
+            Destination::Stdout => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Destination {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Destination::File(p) => write!(f, "{}", p.display()),
+            Destination::Stdout => f.write_str("standard output"),
+        }
+    }
+}
+
+/// The reports asked for: each format with where it goes.
+pub type ReportFiles = Vec<(Format, Destination)>;
 
 /// A report that could not be written.
 #[derive(Debug)]
@@ -81,34 +207,57 @@ impl std::fmt::Display for ReportError {
 
 impl std::error::Error for ReportError {}
 
-/// Write every report `files` asks for. Stops at the first file that cannot be written.
-pub fn write_reports(summary: &Summary, files: &ReportFiles) -> Result<(), ReportError> {
-    if let Some(p) = &files.json {
-        write(p, to_json(summary) + "\n")?;
+/// Write one report to its destination, streaming through a buffered writer. A closed
+/// standard output (`ioco test --json - | head`) is not an error.
+pub fn write_report(
+    format: Format,
+    results: &Results<'_>,
+    cx: Option<&html::Context>,
+    to: &Destination,
+) -> Result<(), ReportError> {
+    let fail = |e: std::io::Error| ReportError {
+        path: to
+            .file()
+            .map_or_else(|| PathBuf::from("-"), Path::to_path_buf),
+        message: e.to_string(),
+    };
+    match to {
+        Destination::File(p) => {
+            let mut w =
+                std::io::BufWriter::with_capacity(1 << 16, std::fs::File::create(p).map_err(fail)?);
+            format.write(results, cx, &mut w).map_err(fail)?;
+            w.flush().map_err(fail)
+        }
+        Destination::Stdout => {
+            let mut w = std::io::BufWriter::new(std::io::stdout().lock());
+            match format.write(results, cx, &mut w).and_then(|()| w.flush()) {
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+                other => other.map_err(fail),
+            }
+        }
     }
-    if let Some(p) = &files.junit {
-        let xml = junit::render(summary).map_err(|e| ReportError {
-            path: p.clone(),
-            message: e.to_string(),
-        })?;
-        write(p, xml)?;
-    }
-    if let Some(p) = &files.markdown {
-        write(p, markdown::render(summary))?;
-    }
-    Ok(())
 }
 
-fn write(path: &Path, contents: String) -> Result<(), ReportError> {
-    std::fs::write(path, contents).map_err(|e| ReportError {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    })
+/// Write every report `files` asks for, in order (an HTML page with `cx`). Stops at the first
+/// one that cannot be written.
+pub fn write_reports(
+    results: &Results<'_>,
+    files: &[(Format, Destination)],
+    cx: Option<&html::Context>,
+) -> Result<(), ReportError> {
+    files
+        .iter()
+        .try_for_each(|(f, to)| write_report(*f, results, cx, to))
 }
 
 /// Write the HTML report of `summary` ([`html::render`]) to `path`.
 pub fn write_html(summary: &Summary, cx: &html::Context, path: &Path) -> Result<(), ReportError> {
-    write(path, html::render(summary, cx))
+    write_report(
+        Format::Html,
+        &Results::new(summary),
+        Some(cx),
+        &Destination::File(path.to_path_buf()),
+    )
 }
 
 /// Text from a model, a system under test or a command line, safe in HTML and SVG text and

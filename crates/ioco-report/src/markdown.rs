@@ -177,6 +177,16 @@ pub fn render(summary: &Summary) -> String {
     o
 }
 
+/// [`render`] of the results: the runs table lists every run of a session of at most
+/// [`MAX_TABLE`] runs (read back from a spool), else the runs that did not pass, all of which
+/// the summary holds.
+pub fn render_results(results: &crate::Results<'_>) -> std::io::Result<String> {
+    Ok(match results.materialise(MAX_TABLE)? {
+        Some(all) => render(&all),
+        None => render(results.summary),
+    })
+}
+
 fn details(o: &mut String, r: &RunResult) {
     let title = prose(&run_name(r));
     let _ = writeln!(o, "\n## {title}: {} (seed {})\n", r.verdict, r.seed);

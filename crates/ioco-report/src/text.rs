@@ -115,17 +115,42 @@ pub fn render(summary: &Summary, opts: &TextOptions) -> String {
             o.push('\n');
         }
         for r in passing {
-            let _ = writeln!(
-                o,
-                "{} pass (seed {}, {} steps, {})",
-                visible(&run_name(r)),
-                r.seed,
-                r.steps,
-                duration(r.duration_ms)
-            );
+            o.push_str(&passing_line(r));
         }
     }
     o
+}
+
+/// The line of a passing run in the verbose listing.
+fn passing_line(r: &RunResult) -> String {
+    format!(
+        "{} pass (seed {}, {} steps, {})\n",
+        visible(&run_name(r)),
+        r.seed,
+        r.steps,
+        duration(r.duration_ms)
+    )
+}
+
+/// [`render`] of the results to `w`: with a spool, the verbose listing of the passing runs
+/// is read back one run at a time (the text of the summary that holds every run, without the
+/// runs in memory).
+pub fn write(
+    results: &crate::Results<'_>,
+    opts: &TextOptions,
+    w: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    w.write_all(render(results.summary, opts).as_bytes())?;
+    if opts.verbose && results.is_spooled() && results.summary.count(RunVerdict::Pass) > 0 {
+        w.write_all(b"\n")?;
+        results.each_indexed(&mut |_, r| {
+            if r.verdict == RunVerdict::Pass {
+                w.write_all(passing_line(r).as_bytes())?;
+            }
+            Ok(())
+        })?;
+    }
+    Ok(())
 }
 
 fn clipped(labels: &ioco_engine::Trace, max: usize) -> String {

@@ -14,6 +14,7 @@
 //! For a data model the nodes are the locations of its automata and the edges its switches (a
 //! switch counts when some candidate state enables it for the step's values).
 
+use crate::Runs;
 use ioco_engine::explicit::Explicit;
 use ioco_engine::result::{RunResult, RunVerdict};
 use ioco_engine::OnlineOptions;
@@ -128,11 +129,21 @@ pub fn focus_run(runs: &[RunResult]) -> Option<usize> {
 
 /// The visits of `runs` over an LTS specification (its suspension automaton under `policy`).
 pub fn explicit(spec: &Lts, policy: QuiescencePolicy, runs: &[RunResult]) -> Visits {
+    explicit_runs(spec, policy, &runs, focus_run(runs)).unwrap_or_default()
+}
+
+/// [`explicit`] over runs read one at a time (a spool's), following the run at position
+/// `focus` ([`focus_run`] of them).
+pub fn explicit_runs(
+    spec: &Lts,
+    policy: QuiescencePolicy,
+    runs: &dyn Runs,
+    focus: Option<usize>,
+) -> std::io::Result<Visits> {
     let mut v = Visits {
         nodes: vec![0; spec.num_states()],
         ..Visits::default()
     };
-    let focus = focus_run(runs);
     let opts = OnlineOptions::default();
     let mut tester = Tester::new(spec, policy);
     let a = spec.alphabet();
@@ -143,7 +154,8 @@ pub fn explicit(spec: &Lts, policy: QuiescencePolicy, runs: &[RunResult]) -> Vis
         let l = a.parse(t)?;
         Some((if a.is_input(l) { Dir::In } else { Dir::Out }, Some(l)))
     };
-    for (i, r) in runs.iter().enumerate() {
+    let mut i = 0;
+    runs.each(&mut |r| {
         let texts: Vec<&str> = r.trace.iter().collect();
         let mut prev: Vec<u32> = Vec::new();
         let mut after: Vec<Vec<u32>> = Vec::new();
@@ -184,8 +196,10 @@ pub fn explicit(spec: &Lts, policy: QuiescencePolicy, runs: &[RunResult]) -> Vis
             after.push(set);
         });
         note(&mut v, focus == Some(i), i, r, after, refused, complete);
-    }
-    v
+        i += 1;
+        Ok(())
+    })?;
+    Ok(v)
 }
 
 /// Record the end of one run's walk.
@@ -223,13 +237,21 @@ pub fn location_node(spec: &Spec, aut: usize, loc: u32) -> u32 {
 
 /// The visits of `runs` over a data model, tracked by the symbolic specification `tracker`.
 pub fn symbolic(tracker: &mut SymbolicSpec, runs: &[RunResult]) -> Visits {
+    symbolic_runs(tracker, &runs, focus_run(runs)).unwrap_or_default()
+}
+
+/// [`symbolic`] over runs read one at a time, following the run at position `focus`.
+pub fn symbolic_runs(
+    tracker: &mut SymbolicSpec,
+    runs: &dyn Runs,
+    focus: Option<usize>,
+) -> std::io::Result<Visits> {
     let spec = tracker.sys.spec.clone();
     let total: usize = spec.automata.iter().map(|a| a.locations.len()).sum();
     let mut v = Visits {
         nodes: vec![0; total],
         ..Visits::default()
     };
-    let focus = focus_run(runs);
     let parse = |t: &str| -> Option<(Dir, Option<GateValue>)> {
         if t == "δ" || t == "delta" {
             return Some((Dir::Quiet, None));
@@ -238,10 +260,12 @@ pub fn symbolic(tracker: &mut SymbolicSpec, runs: &[RunResult]) -> Visits {
         Some((if input { Dir::In } else { Dir::Out }, Some((g, vals))))
     };
     let mut walked = 0usize;
-    for (i, r) in runs.iter().enumerate() {
+    let mut i = 0;
+    runs.each(&mut |r| {
         if walked >= SYMBOLIC_STEPS && focus != Some(i) {
             v.unwalked += 1;
-            continue;
+            i += 1;
+            return Ok(());
         }
         walked += r.trace.len();
         let texts: Vec<&str> = r.trace.iter().collect();
@@ -276,8 +300,10 @@ pub fn symbolic(tracker: &mut SymbolicSpec, runs: &[RunResult]) -> Visits {
             after.push(nodes);
         });
         note(&mut v, focus == Some(i), i, r, after, refused, complete);
-    }
-    v
+        i += 1;
+        Ok(())
+    })?;
+    Ok(v)
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! button), an erroneous run (a crashing SUT with standard error) and an inconclusive run.
 
 use ioco_engine::result::{CoverageSummary, Failure, RunResult, RunVerdict, Shrunk, Summary};
-use ioco_report::{text, ReportFiles};
+use ioco_report::{text, Destination::File, Format, ReportFiles, Results};
 
 fn labels<T: FromIterator<String>>(s: &str) -> T {
     s.split_whitespace().map(String::from).collect()
@@ -141,13 +141,13 @@ fn json_snapshot_and_round_trip() {
 fn write_reports_writes_every_requested_file_and_names_the_one_that_fails() {
     let dir = std::env::temp_dir().join(format!("ioco-report-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let files = ReportFiles {
-        json: Some(dir.join("r.json")),
-        junit: Some(dir.join("r.xml")),
-        markdown: Some(dir.join("r.md")),
-    };
+    let files: ReportFiles = vec![
+        (Format::Json, File(dir.join("r.json"))),
+        (Format::Junit, File(dir.join("r.xml"))),
+        (Format::Markdown, File(dir.join("r.md"))),
+    ];
     let s = session();
-    ioco_report::write_reports(&s, &files).unwrap();
+    ioco_report::write_reports(&Results::new(&s), &files, None).unwrap();
     let j = std::fs::read_to_string(dir.join("r.json")).unwrap();
     assert_eq!(ioco_report::from_json(&j).unwrap(), s);
     assert!(std::fs::read_to_string(dir.join("r.xml"))
@@ -156,11 +156,8 @@ fn write_reports_writes_every_requested_file_and_names_the_one_that_fails() {
     assert!(std::fs::read_to_string(dir.join("r.md"))
         .unwrap()
         .starts_with("# ioco test report"));
-    let bad = ReportFiles {
-        markdown: Some(dir.join("no-such-dir").join("r.md")),
-        ..Default::default()
-    };
-    let e = ioco_report::write_reports(&s, &bad).unwrap_err();
+    let bad = vec![(Format::Markdown, File(dir.join("no-such-dir").join("r.md")))];
+    let e = ioco_report::write_reports(&Results::new(&s), &bad, None).unwrap_err();
     assert!(e.to_string().contains("no-such-dir/r.md"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

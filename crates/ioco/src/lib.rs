@@ -890,11 +890,13 @@ impl Report {
 
     /// Writes [`Report::to_json`] to `path`.
     pub fn write_json(&self, path: impl AsRef<Path>) -> Result<(), Error> {
-        let files = ioco_report::ReportFiles {
-            json: Some(path.as_ref().to_path_buf()),
-            ..Default::default()
-        };
-        ioco_report::write_reports(&self.summary, &files).map_err(|e| Error(e.to_string()))
+        ioco_report::write_report(
+            ioco_report::Format::Json,
+            &ioco_report::Results::new(&self.summary),
+            None,
+            &ioco_report::Destination::File(path.as_ref().to_path_buf()),
+        )
+        .map_err(|e| Error(e.to_string()))
     }
 
     /// The self-contained HTML report, as `ioco test --html` writes it: the verdict, the

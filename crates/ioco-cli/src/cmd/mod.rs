@@ -176,15 +176,18 @@ pub fn emit(text: &str, path: Option<&std::path::Path>) -> miette::Result<()> {
     }
 }
 
-/// What an interrupted command still writes: the runs finished so far and where its reports
-/// go (set by [`partial_reports`], filled by the [`progress`] callback).
+/// The runs of this command as they finish (set by [`partial_reports`], filled by the
+/// [`progress`] callback): every run written to a spool, the runs that did not pass and the
+/// counts of the others kept, and where its reports go. The reports that list every run read
+/// them back from the spool ([`spool`]); an interrupted command still writes its report files
+/// from it ([`write_partial_reports`]).
 struct Partial {
     files: ioco_report::ReportFiles,
-    html: Option<std::path::PathBuf>,
     model: std::path::PathBuf,
     mode: String,
     seed: u64,
-    runs: Vec<ioco_exec::RunResult>,
+    spool: std::sync::Arc<ioco_report::Spool>,
+    kept: ioco_exec::Collector,
 }
 
 static PARTIAL: std::sync::Mutex<Option<Partial>> = std::sync::Mutex::new(None);
@@ -193,34 +196,51 @@ fn partial() -> std::sync::MutexGuard<'static, Option<Partial>> {
     PARTIAL.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// A report file, unless it is standard output (`-`).
-fn file(p: &Option<std::path::PathBuf>) -> Option<std::path::PathBuf> {
-    p.clone().filter(|p| p != std::path::Path::new("-"))
-}
-
-/// Keep the runs of this command as they finish, so that an interruption still writes the
-/// report files of `report` (nothing is kept when no report file is asked for).
+/// Write the runs of this command to a spool as they finish when a report of `report` lists
+/// every run (issue #35: the session then keeps only the runs that did not pass), so that
+/// the reports, and an interrupted command's report files, can list them all. Without such
+/// a report nothing is written; when no temporary file can be made, the session keeps every
+/// run in memory ([`sut::ReportArgs::keep`]) and an interruption writes no report.
 pub fn partial_reports(report: &sut::ReportArgs, mode: &str, seed: u64, model: &std::path::Path) {
-    if report.json.is_none()
-        && report.junit.is_none()
-        && report.markdown.is_none()
-        && report.html.is_none()
-    {
+    // a Markdown report lists every run only of small sessions, which the spool holds too
+    if !report.lists_every_run(0) {
+        *partial() = None;
         return;
     }
+    let spool = match ioco_report::Spool::new() {
+        Ok(s) => std::sync::Arc::new(s),
+        Err(e) => {
+            errln!(
+                "ioco: cannot make a temporary file for the runs ({e}): every run is kept in \
+                 memory for the reports"
+            );
+            *partial() = None;
+            return;
+        }
+    };
     *partial() = Some(Partial {
         // a report meant for standard output is not written when interrupted
-        files: ioco_report::ReportFiles {
-            json: file(&report.json),
-            junit: file(&report.junit),
-            markdown: file(&report.markdown),
-        },
-        html: file(&report.html),
+        files: report
+            .reports()
+            .into_iter()
+            .filter(|(_, to)| *to != ioco_report::Destination::Stdout)
+            .collect(),
         model: model.to_path_buf(),
         mode: mode.to_string(),
         seed,
-        runs: Vec::new(),
+        spool,
+        kept: ioco_exec::Collector::new(ioco_exec::Keep::Failures),
     });
+}
+
+/// Whether this command writes its runs to a spool ([`partial_reports`]).
+pub fn spooling() -> bool {
+    partial().is_some()
+}
+
+/// The spool of this command's runs, if it writes one.
+pub fn spool() -> Option<std::sync::Arc<ioco_report::Spool>> {
+    partial().as_ref().map(|p| p.spool.clone())
 }
 
 /// For the interrupt handler: write the report files of the runs finished so far, marked
@@ -228,25 +248,39 @@ pub fn partial_reports(report: &sut::ReportArgs, mode: &str, seed: u64, model: &
 /// `None` when no report was asked for.
 pub fn write_partial_reports() -> Option<usize> {
     let p = partial().take()?;
-    let n = p.runs.len();
-    let mut summary = ioco_exec::Summary::new(p.mode, p.seed, p.runs);
+    if p.files.is_empty() {
+        return None;
+    }
+    let n = p.kept.len();
+    let (runs, omitted) = p.kept.finish();
+    let mut summary = ioco_exec::Summary::new(p.mode, p.seed, runs);
+    summary.omitted = omitted;
     summary
         .parameters
         .insert("interrupted".into(), serde_json::Value::Bool(true));
     summary
         .parameters
         .insert("model".into(), p.model.display().to_string().into());
-    ioco_report::write_reports(&summary, &p.files).ok()?;
-    if let Some(path) = &p.html {
-        let cx = picture::context(
-            &summary,
-            None,
-            p.files.json.as_deref(),
-            Some(picture::command_line()),
-            sut::policy_of(&summary),
-        );
-        ioco_report::write_html(&summary, &cx, path).ok()?;
-    }
+    let results = ioco_report::Results::spooled(&summary, &p.spool);
+    let cx = p
+        .files
+        .iter()
+        .any(|(f, _)| *f == ioco_report::Format::Html)
+        .then(|| {
+            let json = p
+                .files
+                .iter()
+                .find(|(f, _)| *f == ioco_report::Format::Json)
+                .and_then(|(_, to)| to.file());
+            picture::context(
+                &results,
+                None,
+                json,
+                Some(picture::command_line()),
+                sut::policy_of(&summary),
+            )
+        });
+    ioco_report::write_reports(&results, &p.files, cx.as_ref()).ok()?;
     Some(n)
 }
 
@@ -268,8 +302,13 @@ pub fn progress(runs: usize) -> (ioco_exec::Progress, indicatif::ProgressBar) {
     let fails = Arc::new(AtomicUsize::new(0));
     let b = bar.clone();
     let callback = move |r: &ioco_exec::RunResult| {
-        if let Some(p) = partial().as_mut() {
-            p.runs.push(r.clone());
+        if partial().is_some() {
+            // serialised before the lock: workers wait only for the write
+            let line = ioco_report::Spool::line(r);
+            if let Some(p) = partial().as_mut() {
+                p.spool.push(r.run, line);
+                p.kept.add(r.clone());
+            }
         }
         if r.verdict == ioco_exec::RunVerdict::Fail {
             let n = fails.fetch_add(1, Ordering::Relaxed) + 1;

@@ -12,6 +12,7 @@ use ioco_model::QuiescencePolicy;
 use ioco_report::graph::{self, Graph};
 use ioco_report::html::Context;
 use ioco_report::walk::{self, Visits};
+use ioco_report::Results;
 use miette::{miette, Result};
 use std::path::{Path, PathBuf};
 
@@ -39,38 +40,51 @@ pub fn picture(
     summary: Option<&Summary>,
     policy: QuiescencePolicy,
 ) -> Result<(Graph, Option<Visits>)> {
+    picture_of(model, summary.map(Results::new).as_ref(), policy)
+}
+
+/// [`picture`] of results whose runs may be read back from a spool.
+fn picture_of(
+    model: &Path,
+    results: Option<&Results<'_>>,
+    policy: QuiescencePolicy,
+) -> Result<(Graph, Option<Visits>)> {
     let is_ioco = crate::load::is_lang(model);
     let data = is_ioco
-        && (summary.is_some_and(symbolic_results) || {
+        && (results.is_some_and(|r| symbolic_results(r.summary)) || {
             let spec = load_spec(model)?;
             infinite_data(&spec).is_some()
         });
-    let runs = summary.map(|s| s.runs.as_slice());
+    let unreadable = |e: std::io::Error| miette!("the runs could not be read back: {e}");
     let (mut g, visits) = if data {
         let spec = load_spec(model)?;
-        let visits = match runs {
+        let visits = match results {
             Some(runs) => {
                 let solver = Box::new(ioco_symbolic::Z3Solver::new(spec.defs.clone()));
                 let mut tracker = ioco_symbolic::SymbolicSpec::new(spec.clone(), solver)
                     .map_err(|e| miette!("{}: {e}", model.display()))?;
-                Some(walk::symbolic(&mut tracker, runs))
+                Some(walk::symbolic_runs(&mut tracker, runs, runs.focus()).map_err(unreadable)?)
             }
             None => None,
         };
         (graph::from_sts(&spec, visits.as_ref()), visits)
     } else {
         let lts = load_lts(model)?;
-        let visits = runs.map(|r| walk::explicit(&lts, policy, r));
+        let visits = match results {
+            Some(runs) => {
+                Some(walk::explicit_runs(&lts, policy, runs, runs.focus()).map_err(unreadable)?)
+            }
+            None => None,
+        };
         let title = model.display().to_string();
         (graph::from_lts(&lts, &title, visits.as_ref()), visits)
     };
-    if let (Some(v), Some(s)) = (&visits, summary) {
-        let failed = v
-            .focus
-            .as_ref()
-            .and_then(|f| s.runs.get(f.index))
-            .and_then(|r| r.failure.as_ref());
-        if let Some(f) = failed {
+    if let (Some(v), Some(s)) = (&visits, results) {
+        let failed = match &v.focus {
+            Some(f) => s.run_at(f.index).map_err(unreadable)?,
+            None => None,
+        };
+        if let Some(f) = failed.as_ref().and_then(|r| r.failure.as_ref()) {
             g.mark_failure(v, &f.observed);
         }
     }
@@ -81,7 +95,7 @@ pub fn picture(
 /// model (`model`, else the one the summary names) with coverage. A model that cannot be
 /// read is said in the report, not an error: the results are still worth seeing.
 pub fn context(
-    summary: &Summary,
+    results: &Results<'_>,
     model: Option<&Path>,
     result_file: Option<&Path>,
     command: Option<String>,
@@ -92,11 +106,14 @@ pub fn context(
         result_file: result_file.map(|p| p.display().to_string()),
         ..Context::default()
     };
-    let Some(path) = model.map(Path::to_path_buf).or_else(|| model_of(summary)) else {
+    let Some(path) = model
+        .map(Path::to_path_buf)
+        .or_else(|| model_of(results.summary))
+    else {
         cx.no_graph = Some("the results name no model (give one with --model)".into());
         return cx;
     };
-    match picture(&path, Some(summary), policy) {
+    match picture_of(&path, Some(results), policy) {
         Ok((g, visits)) => {
             if let Some(v) = visits {
                 cx.focus = v.focus;

@@ -75,11 +75,17 @@ pub fn run(args: Args) -> Result<Outcome> {
         let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
         ioco_report::merge::merge(parts, &names).map_err(|e| miette!("{e}"))?
     };
+    use ioco_report::{Destination, Format};
     let files = super::sut::ReportFiles {
-        json: args.json.as_deref(),
-        junit: args.junit.as_deref(),
-        markdown: args.markdown.as_deref(),
-        html: args.html.as_deref(),
+        reports: [
+            (Format::Json, &args.json),
+            (Format::Junit, &args.junit),
+            (Format::Markdown, &args.markdown),
+            (Format::Html, &args.html),
+        ]
+        .into_iter()
+        .filter_map(|(f, p)| p.as_deref().map(|p| (f, Destination::from_arg(p))))
+        .collect(),
         model: args.model.as_deref(),
         results: match (&args.json, paths.as_slice()) {
             (Some(j), _) => Some(j.as_path()),
@@ -110,6 +116,6 @@ pub fn run(args: Args) -> Result<Outcome> {
     } else {
         super::emit(&text, None)?;
     }
-    files.write(&summary)?;
+    files.write(&ioco_report::Results::new(&summary))?;
     super::sut::verdict_outcome(&summary, args.inconclusive)
 }

@@ -8,6 +8,7 @@ use ioco_exec::data_session::DataFactory;
 use ioco_exec::{OnlineOptions, RunVerdict, Summary, SutError};
 use ioco_lang::ir::Spec;
 use ioco_model::Lts;
+use ioco_report::{Destination, Format as ReportFormat, Results};
 use ioco_sut::data::{DataAdapter, DataTarget};
 use ioco_sut::http::{HttpMap, HttpSut};
 use ioco_sut::labels::Labels;
@@ -823,6 +824,24 @@ impl SutArgs {
 }
 
 impl ReportArgs {
+    /// The file (or `-`) a report format is asked for with.
+    pub fn path(&self, format: ReportFormat) -> Option<&std::path::Path> {
+        match format {
+            ReportFormat::Json => self.json.as_deref(),
+            ReportFormat::Junit => self.junit.as_deref(),
+            ReportFormat::Markdown => self.markdown.as_deref(),
+            ReportFormat::Html => self.html.as_deref(),
+        }
+    }
+
+    /// The reports asked for, each with where it goes.
+    pub fn reports(&self) -> Vec<(ReportFormat, Destination)> {
+        ReportFormat::ALL
+            .into_iter()
+            .filter_map(|f| self.path(f).map(|p| (f, Destination::from_arg(p))))
+            .collect()
+    }
+
     /// Refuse, before anything runs, report options that cannot all be written (two of them
     /// to standard output).
     pub fn check(&self) -> Result<()> {
@@ -831,10 +850,7 @@ impl ReportArgs {
 
     fn files(&self, summary: Option<&Summary>) -> ReportFiles<'_> {
         ReportFiles {
-            json: self.json.as_deref(),
-            junit: self.junit.as_deref(),
-            markdown: self.markdown.as_deref(),
-            html: self.html.as_deref(),
+            reports: self.reports(),
             model: None,
             results: None,
             command: Some(super::picture::command_line()),
@@ -859,24 +875,31 @@ impl ReportArgs {
         self.html.is_some() || self.json.is_some()
     }
 
-    /// Which runs a session of `runs` runs keeps (issue #35: memory that does not grow with
-    /// the suite): every run when a report lists every run (`--json`, `--junit`, `--html`,
-    /// `--verbose`, `--markdown` of at most its table's runs); otherwise only the runs that
-    /// did not pass, the passing ones counted.
+    /// Whether a report lists every run of a session of `runs` runs (`--json`, `--junit`,
+    /// `--html`, `--verbose`, `--markdown` of at most its table's runs).
+    pub fn lists_every_run(&self, runs: usize) -> bool {
+        self.verbose
+            || ReportFormat::ALL
+                .into_iter()
+                .any(|f| self.path(f).is_some() && f.lists_every_run(runs))
+    }
+
+    /// Which runs a session of `runs` runs keeps in memory (issue #35: memory that does not
+    /// grow with the suite): only the runs that did not pass, the passing ones counted — a
+    /// report that lists every run reads them back from the command's spool
+    /// ([`super::partial_reports`] made it: every run is written there as it ends). Every run
+    /// only when such a report is asked for and no spool could be made.
     pub fn keep(&self, runs: usize) -> ioco_exec::Keep {
-        let every = self.json.is_some()
-            || self.junit.is_some()
-            || self.html.is_some()
-            || self.verbose
-            || (self.markdown.is_some() && runs <= ioco_report::markdown::MAX_TABLE);
-        if every {
+        if self.lists_every_run(runs) && !super::spooling() {
             ioco_exec::Keep::All
         } else {
             ioco_exec::Keep::Failures
         }
     }
 
-    /// Print the text summary and write the report files; the outcome of the verdict.
+    /// Print the text summary and write the report files; the outcome of the verdict. The
+    /// runs a report lists come from the command's spool when the session kept only the
+    /// runs that did not pass.
     pub fn finish(&self, summary: &Summary) -> Result<Outcome> {
         // the options a replay of a run needs, for the reports' replay command
         let recorded;
@@ -888,25 +911,30 @@ impl ReportArgs {
         } else {
             summary
         };
+        use std::io::Write as _;
+        let spool = super::spool();
+        let results = match &spool {
+            Some(s) => Results::spooled(summary, s),
+            None => Results::new(summary),
+        };
         let files = self.files(Some(summary));
         let to_stdout = files.stdout()?;
         let empty = summary.run_count() == 0;
-        let text = ioco_report::text::render(
-            summary,
-            &ioco_report::text::TextOptions {
-                verbose: self.verbose,
-                ..Default::default()
-            },
-        );
+        let opts = ioco_report::text::TextOptions {
+            verbose: self.verbose,
+            ..Default::default()
+        };
         if empty {
             // no `PASS: 0 runs` line before the error below
         } else if to_stdout {
             // a report on standard output: the summary for humans goes to standard error
-            err!("{text}");
+            let mut w = std::io::BufWriter::new(std::io::stderr().lock());
+            let _ = ioco_report::text::write(&results, &opts, &mut w).and_then(|()| w.flush());
         } else {
-            super::emit(&text, None)?;
+            let mut w = std::io::BufWriter::new(std::io::stdout().lock());
+            let _ = ioco_report::text::write(&results, &opts, &mut w).and_then(|()| w.flush());
         }
-        files.write(summary)?;
+        files.write(&results)?;
         if empty {
             // Nothing was tested: never a Pass (an empty suite, --runs 0, a time budget spent
             // before the first run).
@@ -945,14 +973,8 @@ pub fn verdict_outcome(summary: &Summary, inconclusive: InconclusiveArg) -> Resu
 
 /// The report files of a command; `-` is standard output (for one of them).
 pub struct ReportFiles<'a> {
-    /// `--json`.
-    pub json: Option<&'a std::path::Path>,
-    /// `--junit`.
-    pub junit: Option<&'a std::path::Path>,
-    /// `--markdown`.
-    pub markdown: Option<&'a std::path::Path>,
-    /// `--html`.
-    pub html: Option<&'a std::path::Path>,
+    /// The reports asked for, each with where it goes.
+    pub reports: Vec<(ReportFormat, Destination)>,
     /// The model to draw in the HTML report (default: the one the summary names).
     pub model: Option<&'a std::path::Path>,
     /// The results file the HTML report's replay command names (default: `--json`).
@@ -963,23 +985,15 @@ pub struct ReportFiles<'a> {
     pub policy: ioco_model::QuiescencePolicy,
 }
 
-fn is_stdout(p: Option<&std::path::Path>) -> bool {
-    p.is_some_and(|p| p == std::path::Path::new("-"))
-}
-
 impl ReportFiles<'_> {
     /// Whether a report goes to standard output (an error when more than one would).
     pub fn stdout(&self) -> Result<bool> {
-        let named: Vec<&str> = [
-            ("--json", self.json),
-            ("--junit", self.junit),
-            ("--markdown", self.markdown),
-            ("--html", self.html),
-        ]
-        .into_iter()
-        .filter(|(_, p)| is_stdout(*p))
-        .map(|(n, _)| n)
-        .collect();
+        let named: Vec<&str> = self
+            .reports
+            .iter()
+            .filter(|(_, to)| *to == Destination::Stdout)
+            .map(|(f, _)| f.option())
+            .collect();
         if named.len() > 1 {
             return Err(miette!(
                 help = "write the others to files",
@@ -990,53 +1004,39 @@ impl ReportFiles<'_> {
         Ok(named.len() == 1)
     }
 
-    /// Write every report asked for.
-    pub fn write(&self, summary: &Summary) -> Result<()> {
-        let file =
-            |p: Option<&std::path::Path>| p.filter(|p| !is_stdout(Some(p))).map(PathBuf::from);
-        ioco_report::write_reports(
-            summary,
-            &ioco_report::ReportFiles {
-                json: file(self.json),
-                junit: file(self.junit),
-                markdown: file(self.markdown),
-            },
-        )
-        .into_diagnostic()?;
-        let html = |p: &std::path::Path| {
-            let cx = super::picture::context(
-                summary,
-                self.model,
-                self.results.or(self.json).filter(|j| !is_stdout(Some(j))),
-                self.command.clone(),
-                self.policy,
-            );
-            if let Some(why) = &cx.no_graph {
-                errln!("ioco: the HTML report has no picture of the model: {why}");
-            }
-            (p.to_path_buf(), ioco_report::html::render(summary, &cx))
-        };
-        if let Some(p) = self.html {
-            let (p, page) = html(p);
-            if is_stdout(Some(&p)) {
-                super::emit(&page, None)?;
-            } else {
-                std::fs::write(&p, page)
-                    .map_err(|e| miette!("cannot write report {}: {e}", p.display()))?;
-            }
-        }
-        if is_stdout(self.json) {
-            super::emit(&(ioco_report::to_json(summary) + "\n"), None)?;
-        }
-        if is_stdout(self.junit) {
-            let xml =
-                ioco_report::junit::render(summary).map_err(|e| miette!("JUnit report: {e}"))?;
-            super::emit(&xml, None)?;
-        }
-        if is_stdout(self.markdown) {
-            super::emit(&ioco_report::markdown::render(summary), None)?;
-        }
-        Ok(())
+    /// Write every report asked for (the files first, then the one for standard output), each
+    /// streamed from `results`.
+    pub fn write(&self, results: &Results<'_>) -> Result<()> {
+        let cx = self
+            .reports
+            .iter()
+            .any(|(f, _)| *f == ReportFormat::Html)
+            .then(|| {
+                let json = self
+                    .reports
+                    .iter()
+                    .find(|(f, _)| *f == ReportFormat::Json)
+                    .and_then(|(_, to)| to.file());
+                let cx = super::picture::context(
+                    results,
+                    self.model,
+                    self.results.or(json),
+                    self.command.clone(),
+                    self.policy,
+                );
+                if let Some(why) = &cx.no_graph {
+                    errln!("ioco: the HTML report has no picture of the model: {why}");
+                }
+                cx
+            });
+        let (files, stdout): (Vec<_>, Vec<_>) = self
+            .reports
+            .iter()
+            .cloned()
+            .partition(|(_, to)| *to != Destination::Stdout);
+        ioco_report::write_reports(results, &files, cx.as_ref()).into_diagnostic()?;
+        ioco_report::write_reports(results, &stdout, cx.as_ref())
+            .map_err(|e| miette!("{} report: {}", stdout[0].0.option(), e.message))
     }
 }
 
