@@ -55,8 +55,11 @@ pub type DataFactory =
 /// What a session did.
 #[derive(Clone, Debug)]
 pub struct DataSession {
-    /// The runs, by index.
+    /// The runs kept (`OnlineOptions::keep`: every run, or only those that did not pass), by
+    /// index.
     pub runs: Vec<RunResult>,
+    /// The passing runs not kept (`Keep::Failures`), counted.
+    pub omitted: crate::result::Omitted,
     /// The switches of the spec taken by some run.
     pub switches: BTreeSet<(u32, u32)>,
 }
@@ -105,8 +108,9 @@ where
         stop_on_failure: opts.stop_on_failure,
         deadline: opts.time_budget.map(|b| Instant::now() + b),
         progress: &opts.progress,
-        // every run: the data session's callers read them all (switch coverage)
-        keep: crate::result::Keep::All,
+        // the caller's choice (issue #35: with `Keep::Failures` the passing runs are counted,
+        // their reports written from a spool); switch coverage is gathered by the workers
+        keep: opts.keep,
     };
     let switches: Mutex<BTreeSet<(u32, u32)>> = Mutex::new(BTreeSet::new());
     // a worker: its tracker, its system under test (made with the seed of its first run) and
@@ -152,9 +156,10 @@ where
             .extend(taken);
     };
     let next = crate::session::stripe(opts.runs, jobs, opts.shard);
-    let (runs, _) = drive(&plan, &next, &make, &SetupFailed::Abort, &work, &finish)?;
+    let (runs, omitted) = drive(&plan, &next, &make, &SetupFailed::Abort, &work, &finish)?;
     Ok(DataSession {
         runs,
+        omitted,
         switches: switches.into_inner().unwrap_or_else(|p| p.into_inner()),
     })
 }

@@ -194,6 +194,7 @@ fn run_symbolic(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
         observe: super::observe(args.observe)?,
         progress,
         shard: args.shard,
+        keep: args.report.keep(args.runs),
         ..OnlineOptions::default()
     };
     args.sut.data_timeouts(&spec)?.apply(&mut opts);
@@ -214,6 +215,7 @@ fn run_symbolic(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
         runs.iter_mut().for_each(|r| r.step_ms.clear());
     }
     let mut summary = Summary::new("online", seed, runs);
+    summary.omitted = session.omitted;
     summary.duration_ms = t0.elapsed().as_secs_f64() * 1e3;
     let p = &mut summary.parameters;
     p.insert("model".into(), args.model.display().to_string().into());
