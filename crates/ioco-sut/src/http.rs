@@ -40,14 +40,14 @@
 use ioco_lang::ir::{Defs, Direction, Spec, Type, Value};
 use ioco_symbolic::online::{GateValue, Observation, Sent, Sut, SutError};
 use ioco_symbolic::term::value_in_type;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
 
 /// A request of the map.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Request {
     /// The HTTP method (default `POST`).
@@ -62,7 +62,7 @@ pub struct Request {
 }
 
 /// Statuses a rule matches.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Statuses {
     /// One status.
@@ -72,7 +72,7 @@ pub enum Statuses {
 }
 
 /// An output rule of the map.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Rule {
     /// The output gate; `None`: the response carries no output.
@@ -89,7 +89,7 @@ pub struct Rule {
 }
 
 /// The map from gates to requests and from responses to gates.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct HttpMap {
     /// The request that resets the service before each run.
@@ -104,11 +104,22 @@ pub struct HttpMap {
 }
 
 impl HttpMap {
-    /// Reads a map and checks it against `spec`: every gate it names is a gate of the right
-    /// direction, every rule's `args` has one pointer per parameter.
+    /// Reads a map and checks it against `spec` ([`HttpMap::parse`], [`HttpMap::check`]).
     pub fn from_json(text: &str, spec: &Spec) -> Result<HttpMap, String> {
-        let map: HttpMap =
-            serde_json::from_str(text).map_err(|e| format!("not an HTTP map: {e}"))?;
+        let map = HttpMap::parse(text)?;
+        map.check(spec)?;
+        Ok(map)
+    }
+
+    /// Reads a map, not yet checked against a model.
+    pub fn parse(text: &str) -> Result<HttpMap, String> {
+        serde_json::from_str(text).map_err(|e| format!("not an HTTP map: {e}"))
+    }
+
+    /// Checks the map against `spec`: every gate it names is a gate of the right direction,
+    /// every rule's `args` has one pointer per parameter.
+    pub fn check(&self, spec: &Spec) -> Result<(), String> {
+        let map = self;
         let gate = |name: &str, dir: Direction| {
             spec.gates
                 .iter()
@@ -139,7 +150,7 @@ impl HttpMap {
                 }
             }
         }
-        Ok(map)
+        Ok(())
     }
 }
 

@@ -19,6 +19,10 @@
 //!   (for the explicit engine);
 //! * [`data::DataAdapter`]: a process or TCP peer over gate values (for the symbolic engine).
 //!
+//! Which of them a session gets is decided in one place, [`system::System`]: a plain,
+//! serialisable description of the system (a process, TCP, TorXakis sockets, HTTP, a
+//! simulated model) built into the factory of a session's systems, over labels or gate values.
+//!
 //! ## What a misbehaving SUT leads to
 //! Errors are [`SutError`]s; the runners turn them into verdicts:
 //! * a line that is text but not an output of the model ([`SutError::UnknownOutput`]) is an
@@ -38,6 +42,7 @@ pub(crate) mod lineio;
 pub mod process;
 pub mod quiescence;
 pub mod sim;
+pub mod system;
 pub mod tcp;
 pub mod txs;
 pub mod wire;

@@ -127,7 +127,8 @@ pub fn sweep(prefix: &str) -> usize {
 }
 
 /// How to bring the SUT back to its initial state between runs.
-#[derive(Clone, PartialEq, Eq, Debug, Default)]
+#[derive(Clone, PartialEq, Eq, Debug, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ResetMode {
     /// Kill the process (group) and start it again (default, always works).
     #[default]
@@ -137,8 +138,9 @@ pub enum ResetMode {
     Line(String),
 }
 
-/// Configuration of a [`ProcessAdapter`].
-#[derive(Clone, Debug)]
+/// Configuration of a [`ProcessAdapter`] (plain data: serialisable, part of a
+/// [`crate::system::System`]).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct ProcessConfig {
     /// Program and arguments.
     pub argv: Vec<String>,

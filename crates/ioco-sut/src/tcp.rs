@@ -25,7 +25,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Which side connects.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum TcpMode {
     /// Connect to the SUT at this address (`localhost:7000`).
     Connect(String),
@@ -33,8 +34,9 @@ pub enum TcpMode {
     Listen(String),
 }
 
-/// Configuration of a [`TcpAdapter`].
-#[derive(Clone, Debug)]
+/// Configuration of a [`TcpAdapter`] (plain data: serialisable, part of a
+/// [`crate::system::System`]).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct TcpConfig {
     /// Client or server.
     pub mode: TcpMode,
@@ -59,7 +61,7 @@ pub struct TcpConfig {
 
 /// A server program started for each run, before connecting to it (see the module
 /// documentation).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct ServerConfig {
     /// Program and arguments ([`PORT_PLACEHOLDER`] is replaced).
     pub argv: Vec<String>,

@@ -104,7 +104,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Which side connects (`CLIENTSOCK` or `SERVERSOCK`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum TxsSide {
     /// `CLIENTSOCK`: the tester connects, the SUT listens.
     Client,
@@ -113,7 +114,7 @@ pub enum TxsSide {
 }
 
 /// One TCP connection: a `HOST`/`PORT` of the `CNECTDEF`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TxsSocket {
     /// `HOST` (`localhost`).
     pub host: String,
@@ -124,7 +125,7 @@ pub struct TxsSocket {
 }
 
 /// A `DECODE`: lines read on a socket become this output gate.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TxsDecode {
     /// The model's output gate.
     pub gate: String,
@@ -163,7 +164,8 @@ impl TxsDecode {
 }
 
 /// A piece of an `ENCODE` expression (`e1 ++ e2 ++ ...`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum TxsPart {
     /// A string literal or a constant (`"up"`, `separator`).
     Text(String),
@@ -185,7 +187,7 @@ pub enum TxsPart {
 }
 
 /// An `ENCODE`: how an input gate's values become a line, on which socket.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TxsEncode {
     /// The model's input gate.
     pub gate: String,
@@ -249,8 +251,9 @@ impl TxsEncode {
     }
 }
 
-/// A `CNECTDEF` as the adapter's configuration (see the module documentation).
-#[derive(Clone, Debug)]
+/// A `CNECTDEF` as the adapter's configuration (see the module documentation; plain data:
+/// serialisable, part of a [`crate::system::System`]).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct TxsSocketConfig {
     /// `CLIENTSOCK` or `SERVERSOCK`.
     pub side: TxsSide,

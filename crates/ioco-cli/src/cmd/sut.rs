@@ -5,27 +5,21 @@
 use super::{Outcome, PolicyArg};
 use crate::load::load_lts;
 use ioco_exec::data_session::DataFactory;
-use ioco_exec::{OnlineOptions, RunVerdict, Summary, SutError};
+use ioco_exec::{OnlineOptions, RunVerdict, Summary};
 use ioco_lang::ir::Spec;
 use ioco_model::Lts;
+use ioco_exec::SutError;
 use ioco_report::{Destination, Format as ReportFormat, Results};
-use ioco_sut::data::{DataAdapter, DataTarget};
-use ioco_sut::http::{HttpMap, HttpSut};
-use ioco_sut::labels::Labels;
-use ioco_sut::process::{ProcessAdapter, ProcessConfig, ResetMode};
+use ioco_sut::http::HttpMap;
+use ioco_sut::process::{ProcessConfig, ResetMode};
 use ioco_sut::sim::{SimOptions, Simulator};
-use ioco_sut::tcp::{ServerConfig, TcpAdapter, TcpConfig, TcpMode, PORT_PLACEHOLDER};
-use ioco_sut::txs::TxsAdapter;
+use ioco_sut::system::{Built, Simulated, System, SystemError};
+use ioco_sut::tcp::{ServerConfig, TcpConfig, TcpMode, PORT_PLACEHOLDER};
 use ioco_sut::wire::{Format, Mapping, WireConfig};
-use ioco_sut::Sut;
-use ioco_symbolic::online::{GateValue, SpecSut, SpecTimeouts, Sut as DataSut};
-use ioco_symbolic::SymbolicSpec;
+use ioco_symbolic::online::SpecTimeouts;
 use miette::{miette, IntoDiagnostic, Result};
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::Mutex;
 use std::time::Duration;
 
 /// How to reach the system under test (shared by `test`, `run`, `replay`).
@@ -269,7 +263,7 @@ pub enum InconclusiveArg {
 }
 
 /// A factory of adapters, one per worker.
-pub type Factory = Box<dyn Fn(usize) -> Result<Box<dyn Sut + Send>, SutError> + Sync>;
+pub type Factory = ioco_sut::system::LabelFactory;
 
 impl SutArgs {
     pub(crate) fn wire(&self) -> Result<WireConfig> {
@@ -374,19 +368,9 @@ impl SutArgs {
         Ok(Some((spec, cfg)))
     }
 
-    /// With `--http URL`: a maker of the HTTP adapter for the model's entry spec (read from the
-    /// model file; `--map` is the HTTP map, checked against the model now).
-    pub(crate) fn http_service(
-        &self,
-    ) -> Result<
-        Option<(
-            Arc<ioco_lang::ir::Spec>,
-            impl Fn() -> HttpSut + Send + Sync + use<>,
-        )>,
-    > {
-        let Some(url) = self.http.clone() else {
-            return Ok(None);
-        };
+    /// With `--http`: the HTTP map of `--map` (checked against the model when the system is
+    /// built), with the model's spec when `load` (for a model over labels).
+    fn http_map(&self, load: bool) -> Result<(HttpMap, Option<Arc<Spec>>)> {
         let path = self
             .model
             .get()
@@ -398,7 +382,11 @@ impl SutArgs {
                 path.display()
             ));
         }
-        let spec = crate::load::load_spec(path)?;
+        let spec = if load {
+            Some(crate::load::load_spec(path)?)
+        } else {
+            None
+        };
         let map_path = self.map.as_ref().ok_or_else(|| {
             miette!(
                 help = "e.g. --map service.json (docs/http.md)",
@@ -407,13 +395,8 @@ impl SutArgs {
         })?;
         let text = std::fs::read_to_string(map_path)
             .map_err(|e| miette!("cannot read {}: {e}", map_path.display()))?;
-        let map =
-            HttpMap::from_json(&text, &spec).map_err(|e| miette!("{}: {e}", map_path.display()))?;
-        let timeout = Duration::from_millis(self.timeout_ms());
-        let s = spec.clone();
-        Ok(Some((spec, move || {
-            HttpSut::new(&url, map.clone(), s.clone(), timeout)
-        })))
+        let map = HttpMap::parse(&text).map_err(|e| miette!("{}: {e}", map_path.display()))?;
+        Ok((map, spec))
     }
 
     /// The TCP adapter's configuration for `mode` (client or server), with this command line's
@@ -582,95 +565,84 @@ impl SutArgs {
         cfg.start_tries = self.retries + 1;
     }
 
-    /// The systems under test of the SUT options, for `spec` (the symbolic engine's: gate
-    /// values).
-    pub fn data_factory(&self, spec: &Arc<Spec>) -> Result<DataFactory> {
-        let sut = self;
-        if let Some((_, make)) = sut.http_service()? {
-            return Ok(Box::new(move |_| {
-                Ok(Box::new(make()) as Box<dyn DataSut<GateValue>>)
-            }));
+    /// The system under test the options describe ([`System`]), loading what it needs: the
+    /// HTTP map, a `.txs` model's `CNECTDEF`, the model to simulate (as an LTS when `labels`,
+    /// else with its data); with the model's spec with data where a system speaking gate values
+    /// is seen through the labels of a model (`labels`: the TorXakis sockets, HTTP).
+    fn system(&self, labels: bool) -> Result<(System, Option<Arc<Spec>>)> {
+        let timeout = Duration::from_millis(self.timeout_ms());
+        if let Some(url) = &self.http {
+            let (map, spec) = self.http_map(labels)?;
+            let url = url.clone();
+            return Ok((System::Http { url, map, timeout }, spec));
         }
-        let wire = sut.wire()?;
-        let settle = Duration::from_millis(sut.timeout_ms());
-        let timeout = Duration::from_millis(sut.timeout_ms());
+        let wire = self.wire()?;
+        let settle = timeout;
         // a .txs model's CNECTDEF (with --sut "CMD {port}": the SUT started for each run)
-        if let Some((_, cfg)) = sut.txs_connection()? {
-            // check the configuration against the model now, for a clear error
-            let first = TxsAdapter::new(spec.clone(), cfg.clone()).map_err(|e| miette!("{e}"))?;
-            let first = Mutex::new(Some(first));
-            let spec = spec.clone();
-            return Ok(Box::new(move |_| {
-                let mut a = match first.lock().unwrap_or_else(|p| p.into_inner()).take() {
-                    Some(a) => a,
-                    None => TxsAdapter::new(spec.clone(), cfg.clone())?,
-                };
-                a.timeout = timeout;
-                Ok(Box::new(a) as Box<dyn DataSut<GateValue>>)
-            }));
+        if let Some((spec, config)) = self.txs_connection()? {
+            return Ok((System::Txs { config, timeout }, Some(spec)));
         }
-        let target = if let Some(addr) = &sut.tcp {
-            Some(DataTarget::Tcp(sut.tcp_config(
-                TcpMode::Connect(addr.clone()),
-                wire.clone(),
-                settle,
-            )?))
-        } else if let Some(cmd) = &sut.cmd {
+        if let Some(addr) = &self.tcp {
+            let cfg = self.tcp_config(TcpMode::Connect(addr.clone()), wire, settle)?;
+            return Ok((System::Tcp(cfg), None));
+        }
+        if let Some(cmd) = &self.cmd {
             let mut cfg = ProcessConfig::from_command_line(cmd).map_err(|e| miette!("{e}"))?;
-            cfg.wire = wire.clone();
-            cfg.reset = sut.reset();
+            cfg.wire = wire;
+            cfg.reset = self.reset();
             cfg.settle = settle;
-            sut.startup(&mut cfg);
-            Some(DataTarget::Process(cfg))
-        } else {
-            None
-        };
-        if let Some(target) = target {
-            // check the mapping against the gates now, for a clear error
-            DataAdapter::new(spec.clone(), target.clone()).map_err(|e| miette!("{e}"))?;
-            let spec = spec.clone();
-            return Ok(Box::new(move |_| {
-                let mut a = DataAdapter::new(spec.clone(), target.clone())?;
-                a.timeout = timeout;
-                Ok(Box::new(a) as Box<dyn DataSut<GateValue>>)
-            }));
+            self.startup(&mut cfg);
+            return Ok((System::Process(cfg), None));
         }
-        if let Some(port) = &sut.listen {
-            let cfg = sut.tcp_config(TcpMode::Listen(port.clone()), wire, settle)?;
-            let mut a =
-                DataAdapter::new(spec.clone(), DataTarget::Tcp(cfg)).map_err(|e| miette!("{e}"))?;
-            a.timeout = timeout;
-            if let Some(addr) = a.local_addr() {
-                // where the SUT must connect (the port, when `--listen 0` picked a free one)
-                errln!("ioco: listening on {addr}");
-                let _ = sut.bound.set(addr.to_string());
-            }
-            let cell = Mutex::new(Some(a));
-            return Ok(Box::new(move |_| {
-                let a = cell
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .take()
-                    .ok_or("--listen serves one SUT: use --jobs 1")?;
-                Ok(Box::new(a) as Box<dyn DataSut<GateValue>>)
-            }));
+        if let Some(port) = &self.listen {
+            let cfg = self.tcp_config(TcpMode::Listen(port.clone()), wire, settle)?;
+            return Ok((System::Tcp(cfg), None));
         }
-        if let Some(path) = &sut.sim {
-            let imp = crate::load::load_spec(path)?;
-            // fail early on a model the engine cannot handle
-            SymbolicSpec::with_z3(imp.clone()).map_err(|e| miette!("{}: {e}", path.display()))?;
-            return Ok(Box::new(move |seed| {
-                let sim = SymbolicSpec::with_z3(imp.clone())?;
-                Ok(
-                    Box::new(SpecSut::new(sim, ChaCha8Rng::seed_from_u64(seed ^ 0x5eed)))
-                        as Box<dyn DataSut<GateValue>>,
-                )
-            }));
+        if let Some(path) = &self.sim {
+            let sim = if labels {
+                Simulated::Lts {
+                    model: Arc::new(load_lts(path)?),
+                    options: SimOptions {
+                        policy: self.policy.into(),
+                        race: self.race,
+                        ..SimOptions::default()
+                    },
+                }
+            } else {
+                Simulated::Data {
+                    model: crate::load::load_spec(path)?,
+                }
+            };
+            return Ok((System::Sim(sim), None));
         }
         Err(miette!(
             help = "e.g. --sut \"./my-sut --ack\" --quiescence-marker '#quiet'",
             "no system under test: give --sut, --tcp, --listen, --http or --sim"
         ))
+    }
+
+    /// The factory of a built system: its error named by its source (the HTTP map, the
+    /// simulated model); `ioco: listening on ADDR` where a listening system must connect.
+    fn built<F>(&self, built: std::result::Result<Built<F>, SystemError>) -> Result<F> {
+        let built = built.map_err(|e| match (&e, &self.map, &self.sim) {
+            (SystemError::HttpMap(m), Some(p), _) | (SystemError::Model(m), _, Some(p)) => {
+                miette!("{}: {m}", p.display())
+            }
+            _ => miette!("{e}"),
+        })?;
+        if let Some(addr) = built.listening {
+            // where the SUT must connect (the port, when `--listen 0` picked a free one)
+            errln!("ioco: listening on {addr}");
+            let _ = self.bound.set(addr.to_string());
+        }
+        Ok(built.factory)
+    }
+
+    /// The systems under test of the SUT options, for `spec` (the symbolic engine's: gate
+    /// values).
+    pub fn data_factory(&self, spec: &Arc<Spec>) -> Result<DataFactory> {
+        let (system, _) = self.system(false)?;
+        self.built(system.gate_values(spec))
     }
 
     /// The quiescence time-outs of a session with data: the model's `@timeout`s (model, gates,
@@ -746,80 +718,10 @@ impl SutArgs {
         }))
     }
 
+    /// The systems under test of the SUT options, for `spec` (the explicit engine's: labels).
     pub fn factory(&self, spec: &Lts) -> Result<Factory> {
-        let alphabet = spec.alphabet().clone();
-        if let Some((data, make)) = self.http_service()? {
-            return Ok(Box::new(move |_| {
-                let a = Labels::with_spec(make(), data.clone(), &alphabet);
-                Ok(Box::new(a) as Box<dyn Sut + Send>)
-            }));
-        }
-        let wire = self.wire()?;
-        let settle = Duration::from_millis(self.timeout_ms());
-        // a .txs model's CNECTDEF (with --sut "CMD {port}": the SUT started for each run)
-        if let Some((tspec, cfg)) = self.txs_connection()? {
-            let timeout = settle;
-            // check the configuration against the model now, for a clear error
-            let first = ioco_sut::txs::TxsAdapter::new(tspec.clone(), cfg.clone())
-                .map_err(|e| miette!("{e}"))?;
-            let first = std::sync::Mutex::new(Some(first));
-            return Ok(Box::new(move |_| {
-                let mut a = match first.lock().unwrap_or_else(|p| p.into_inner()).take() {
-                    Some(a) => a,
-                    None => ioco_sut::txs::TxsAdapter::new(tspec.clone(), cfg.clone())
-                        .map_err(SutError::Start)?,
-                };
-                a.timeout = timeout;
-                Ok(Box::new(ioco_sut::txs::TxsLabels::new(a, &alphabet)) as Box<dyn Sut + Send>)
-            }));
-        }
-        if let Some(addr) = &self.tcp {
-            let cfg = self.tcp_config(TcpMode::Connect(addr.clone()), wire, settle)?;
-            return Ok(Box::new(move |_| {
-                Ok(Box::new(TcpAdapter::new(&alphabet, cfg.clone())?) as Box<dyn Sut + Send>)
-            }));
-        }
-        if let Some(cmd) = &self.cmd {
-            let mut cfg = ProcessConfig::from_command_line(cmd).map_err(|e| miette!("{e}"))?;
-            cfg.wire = wire;
-            cfg.reset = self.reset();
-            cfg.settle = settle;
-            self.startup(&mut cfg);
-            // Check the mapping against the model now, for a clear error.
-            ProcessAdapter::new(&alphabet, cfg.clone()).map_err(|e| miette!("{e}"))?;
-            return Ok(Box::new(move |_| {
-                Ok(Box::new(ProcessAdapter::new(&alphabet, cfg.clone())?) as Box<dyn Sut + Send>)
-            }));
-        }
-        if let Some(port) = &self.listen {
-            let cfg = self.tcp_config(TcpMode::Listen(port.clone()), wire, settle)?;
-            let adapter = TcpAdapter::new(&alphabet, cfg).map_err(|e| miette!("{e}"))?;
-            if let Some(addr) = adapter.local_addr() {
-                // where the SUT must connect (the port, when `--listen 0` picked a free one)
-                errln!("ioco: listening on {addr}");
-                let _ = self.bound.set(addr.to_string());
-            }
-            let adapter = std::sync::Mutex::new(Some(adapter));
-            return Ok(Box::new(move |_| {
-                let a = adapter
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .take()
-                    .ok_or_else(|| {
-                        SutError::Start("--listen serves one SUT: use --jobs 1".into())
-                    })?;
-                Ok(Box::new(a) as Box<dyn Sut + Send>)
-            }));
-        }
-        if let Some(make) = self.simulators(spec)? {
-            return Ok(Box::new(move |w| {
-                make(w).map(|s| Box::new(s) as Box<dyn Sut + Send>)
-            }));
-        }
-        Err(miette!(
-            help = "e.g. --sut \"./my-sut --ack\" --quiescence-marker '#quiet'",
-            "no system under test: give --sut, --tcp, --listen, --http or --sim"
-        ))
+        let (system, data) = self.system(true)?;
+        self.built(system.labels(spec.alphabet(), data))
     }
 }
 
