@@ -100,7 +100,8 @@ use ioco_lang::ir::{Direction, Spec};
 use ioco_report::graph::{self, Graph};
 use ioco_report::walk::{self, Visits};
 use ioco_sut::labels::Labels;
-use ioco_sut::process::{ProcessAdapter, ProcessConfig, ResetMode};
+use ioco_sut::process::{ProcessConfig, ResetMode};
+use ioco_sut::system::System;
 use ioco_symbolic::online::{self, GateValue, Observation, Sent, Sut, SutError};
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
@@ -615,11 +616,10 @@ impl Test {
                 let mut cfg = prog.config(waits.default);
                 // a label of a model with data is its gate and values on the wire
                 cfg.wire.gate_values = true;
-                ProcessAdapter::new(&alphabet, cfg.clone()).map_err(|e| Error(e.to_string()))?;
-                Box::new(move |_| {
-                    Ok(Box::new(ProcessAdapter::new(&alphabet, cfg.clone())?)
-                        as Box<dyn ioco_exec::Sut + Send>)
-                })
+                System::Process(cfg)
+                    .labels(&alphabet, None)
+                    .map_err(|e| Error(e.to_string()))?
+                    .factory
             }
         };
         let opts = OnlineOptions {
@@ -652,7 +652,6 @@ impl Test {
     #[cfg(feature = "symbolic")]
     fn symbolic(&self, target: &Target<'_>) -> Result<Report, Error> {
         use ioco_exec::data_session::{run_data_online, DataFactory};
-        use ioco_sut::data::{DataAdapter, DataTarget};
         use ioco_symbolic::online::SpecTimeouts;
         use ioco_symbolic::SymbolicSpec;
         let spec = self.model.spec.clone();
@@ -696,15 +695,12 @@ impl Test {
                     Ok(Box::new(InProcess::new(spec.clone(), Boxed(c))) as Box<dyn Sut<GateValue>>)
                 })
             }
+            // (the settling time is `default`: the adapters' wait for an output)
             Target::Program(prog) => {
-                let target = DataTarget::Process(prog.config(default));
-                DataAdapter::new(spec.clone(), target.clone()).map_err(Error)?;
-                let spec = spec.clone();
-                Box::new(move |_| {
-                    let mut a = DataAdapter::new(spec.clone(), target.clone())?;
-                    a.timeout = default;
-                    Ok(Box::new(a) as Box<dyn Sut<GateValue>>)
-                })
+                System::Process(prog.config(default))
+                    .gate_values(&spec)
+                    .map_err(|e| Error(e.to_string()))?
+                    .factory
             }
         };
         let opts = ioco_exec::OnlineOptions {
