@@ -5,10 +5,10 @@
 use super::{Outcome, PolicyArg};
 use crate::load::load_lts;
 use ioco_exec::data_session::DataFactory;
+use ioco_exec::SutError;
 use ioco_exec::{OnlineOptions, RunVerdict, Summary};
 use ioco_lang::ir::Spec;
 use ioco_model::Lts;
-use ioco_exec::SutError;
 use ioco_report::{Destination, Format as ReportFormat, Results};
 use ioco_sut::http::HttpMap;
 use ioco_sut::process::{ProcessConfig, ResetMode};
