@@ -263,11 +263,12 @@ fn resolve_domain(mut stg: StgArgs, model: &Path, purpose_path: &Path) -> StgArg
     if stg.domain != super::args::DomainArg::Auto {
         return stg;
     }
-    let product = crate::load::parse_ioco(model).ok().and_then(|sm| {
-        let pm = crate::load::parse_purpose(purpose_path).ok()?;
-        let steer = crate::load::is_txs(purpose_path);
-        ioco_stg::Product::new_steering(&sm, &pm, steer).ok()
-    });
+    let product = crate::load::parse_ioco_one_automaton(model)
+        .ok()
+        .and_then(|sm| {
+            let pm = crate::load::parse_purpose_one_automaton(purpose_path).ok()?;
+            product_of(&sm, &pm, crate::load::is_txs(purpose_path)).ok()
+        });
     let (domain, forward) = product.map_or((ioco_stg::DomainChoice::Octagon, false), |p| {
         ioco_stg::auto(&p)
     });
@@ -288,13 +289,28 @@ fn stg_options(stg: StgArgs) -> ioco_stg::Options {
     }
 }
 
+/// The product of a specification and a purpose; `txs`: a TorXakis GOAL (it may only steer,
+/// and its variables are its own, `ioco_stg::Product::new_torxakis`).
+fn product_of(
+    sm: &ioco_lang::Model,
+    pm: &ioco_lang::Model,
+    txs: bool,
+) -> Result<ioco_stg::Product, ioco_stg::ProductError> {
+    if txs {
+        ioco_stg::Product::new_torxakis(sm, pm)
+    } else {
+        ioco_stg::Product::new(sm, pm)
+    }
+}
+
 /// The symbolic test graph of a data specification and a purpose, in domain `D`.
 pub fn symbolic_graph<D: ioco_stg::Domain>(
     model: &Path,
     purpose_path: &Path,
     stg: StgArgs,
 ) -> Result<SymbolicGraph<D>> {
-    let sm = crate::load::parse_ioco(model)?;
+    // a composed TorXakis MODELDEF is read as one automaton, the product of its parts
+    let sm = crate::load::parse_ioco_one_automaton(model)?;
     if !crate::load::is_lang(purpose_path) {
         return Err(miette!(
             help = "write the purpose as a .ioco model with locations named accept…/refuse…",
@@ -302,16 +318,18 @@ pub fn symbolic_graph<D: ioco_stg::Domain>(
             purpose_path.display()
         ));
     }
-    let pm = crate::load::parse_purpose(purpose_path)?;
+    let pm = crate::load::parse_purpose_one_automaton(purpose_path)?;
     // a TorXakis GOAL without HIT only steers (`test N` passes after N steps inside it)
     let steer = crate::load::is_txs(purpose_path);
-    let product = ioco_stg::Product::new_steering(&sm, &pm, steer).map_err(|e| {
+    let product = product_of(&sm, &pm, steer).map_err(|e| {
         let hint =
             if steer && e.message.contains("specification") && e.message.contains("composition") {
                 // in TorXakis's terms: the MODELDEF's BEHAVIOUR composes processes
-                "a test purpose over data needs the MODELDEF's BEHAVIOUR as one sequential process \
-             (a PROCDEF with `>->`, `##`, guards and recursion); with `|||`, `|[...]|` or \
-             `HIDE` there, test the MODELDEF without the purpose"
+                "a test purpose over data needs the MODELDEF's BEHAVIOUR as one automaton: a \
+             composition (`|||`, `|[...]|`, `>>>`) is unfolded into the product of its parts \
+             where that can be built, which failed here (a `HIDE` in it, or processes created \
+             without bound); write it as one sequential process (a PROCDEF with `>->`, `##`, \
+             guards and recursion), or test the MODELDEF without the purpose"
                     .to_string()
             } else {
                 e.hint.clone()
