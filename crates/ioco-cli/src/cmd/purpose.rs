@@ -263,12 +263,9 @@ fn resolve_domain(mut stg: StgArgs, model: &Path, purpose_path: &Path) -> StgArg
     if stg.domain != super::args::DomainArg::Auto {
         return stg;
     }
-    let product = crate::load::parse_ioco_one_automaton(model)
+    let product = spec_and_purpose(model, purpose_path)
         .ok()
-        .and_then(|sm| {
-            let pm = crate::load::parse_purpose_one_automaton(purpose_path).ok()?;
-            product_of(&sm, &pm, crate::load::is_txs(purpose_path)).ok()
-        });
+        .and_then(|(sm, pm)| product_of(&sm, &pm, crate::load::is_txs(purpose_path)).ok());
     let (domain, forward) = product.map_or((ioco_stg::DomainChoice::Octagon, false), |p| {
         ioco_stg::auto(&p)
     });
@@ -287,6 +284,26 @@ fn stg_options(stg: StgArgs) -> ioco_stg::Options {
         forward: stg.forward_reach,
         ..Default::default()
     }
+}
+
+/// The specification and the purpose of a symbolic purpose session. A TorXakis MODELDEF
+/// that is a composition is read again as one automaton, the product of its parts where that
+/// can be built (`ioco_txs::load_files_with`), and the purpose with it (a `.txs` purpose is
+/// read with the specification's files, lowered alike).
+fn spec_and_purpose(
+    model: &Path,
+    purpose_path: &Path,
+) -> Result<(ioco_lang::Model, ioco_lang::Model)> {
+    let sm = crate::load::parse_ioco(model)?;
+    let composed = sm
+        .entry()
+        .is_some_and(|s| s.as_single().is_none() && s.sync.is_empty());
+    if crate::load::is_txs(model) && composed {
+        let sm = crate::load::parse_ioco_one_automaton(model)?;
+        let pm = crate::load::parse_purpose_one_automaton(purpose_path)?;
+        return Ok((sm, pm));
+    }
+    Ok((sm, crate::load::parse_purpose(purpose_path)?))
 }
 
 /// The product of a specification and a purpose; `txs`: a TorXakis GOAL (it may only steer,
@@ -309,8 +326,6 @@ pub fn symbolic_graph<D: ioco_stg::Domain>(
     purpose_path: &Path,
     stg: StgArgs,
 ) -> Result<SymbolicGraph<D>> {
-    // a composed TorXakis MODELDEF is read as one automaton, the product of its parts
-    let sm = crate::load::parse_ioco_one_automaton(model)?;
     if !crate::load::is_lang(purpose_path) {
         return Err(miette!(
             help = "write the purpose as a .ioco model with locations named accept…/refuse…",
@@ -318,7 +333,7 @@ pub fn symbolic_graph<D: ioco_stg::Domain>(
             purpose_path.display()
         ));
     }
-    let pm = crate::load::parse_purpose_one_automaton(purpose_path)?;
+    let (sm, pm) = spec_and_purpose(model, purpose_path)?;
     // a TorXakis GOAL without HIT only steers (`test N` passes after N steps inside it)
     let steer = crate::load::is_txs(purpose_path);
     let product = product_of(&sm, &pm, steer).map_err(|e| {
