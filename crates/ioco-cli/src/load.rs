@@ -65,12 +65,16 @@ pub fn is_txs(path: &Path) -> bool {
 
 /// Reads, parses and lowers a `.txs` file (and the files given with `--with`).
 pub fn parse_txs(path: &Path) -> Result<ioco_txs::TxsModel> {
-    parse_txs_with(path, None)
+    parse_txs_with(path, None, false)
 }
 
 /// [`parse_txs`] of a purpose file, read after the specification `spec`; a file named twice is read once (TorXakis reads all
 /// the files it is given into one namespace).
-fn parse_txs_with(path: &Path, spec: Option<PathBuf>) -> Result<ioco_txs::TxsModel> {
+fn parse_txs_with(
+    path: &Path,
+    spec: Option<PathBuf>,
+    one_automaton: bool,
+) -> Result<ioco_txs::TxsModel> {
     // a purpose file comes after the specification's files, so that the purpose declares the
     // specification's types and functions first, in its order, and then its own
     let paths: Vec<PathBuf> = match spec {
@@ -81,7 +85,7 @@ fn parse_txs_with(path: &Path, spec: Option<PathBuf>) -> Result<ioco_txs::TxsMod
     let mut seen = std::collections::HashSet::new();
     paths.retain(|p| seen.insert(std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())));
     let refs: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
-    ioco_txs::load_files(&refs).map_err(|diags| {
+    ioco_txs::load_files_with(&refs, one_automaton).map_err(|diags| {
         Report::new(ioco_lang::Diagnostics {
             diags,
             file: path.display().to_string(),
@@ -93,14 +97,28 @@ fn parse_txs_with(path: &Path, spec: Option<PathBuf>) -> Result<ioco_txs::TxsMod
 /// warnings are printed to standard error the first time the file is read, or are an error
 /// with `--deny-warnings`.
 pub fn parse_ioco(path: &Path) -> Result<ioco_lang::Model> {
-    parse_as(path, Role::Spec)
+    parse_as(path, Role::Spec, false)
+}
+
+/// [`parse_ioco`] for a symbolic test purpose, which needs the specification as one
+/// automaton: a `.txs` `MODELDEF` whose behaviour is a composition is read as the product of
+/// its parts where that can be built (`ioco_txs::load_files_with`); a `.ioco` file as it is.
+pub fn parse_ioco_one_automaton(path: &Path) -> Result<ioco_lang::Model> {
+    parse_as(path, Role::Spec, true)
 }
 
 /// Reads a test purpose file like [`parse_ioco`], its entry chosen by `--goal` (not `--entry`,
 /// which picks the specification): a TorXakis GOAL by its name or its model's name, or a model
 /// of a `.ioco` file; without `--goal`, a `.txs` file's only goal, else the file's entry.
 pub fn parse_purpose(path: &Path) -> Result<ioco_lang::Model> {
-    parse_as(path, Role::Purpose)
+    parse_as(path, Role::Purpose, false)
+}
+
+/// [`parse_purpose`] read with the specification as [`parse_ioco_one_automaton`] reads it
+/// (a `.txs` purpose file is read with the specification's files: both must lower them
+/// alike, so that the purpose declares the specification's types and functions).
+pub fn parse_purpose_one_automaton(path: &Path) -> Result<ioco_lang::Model> {
+    parse_as(path, Role::Purpose, true)
 }
 
 /// Which of the command's models a file holds: the entry of a purpose is chosen by `--goal`.
@@ -110,7 +128,7 @@ enum Role {
     Purpose,
 }
 
-fn parse_as(path: &Path, role: Role) -> Result<ioco_lang::Model> {
+fn parse_as(path: &Path, role: Role, one_automaton: bool) -> Result<ioco_lang::Model> {
     refuse_special(path)?;
     let file = path.display().to_string();
     let mut by_cnect = None;
@@ -124,7 +142,7 @@ fn parse_as(path: &Path, role: Role) -> Result<ioco_lang::Model> {
             }
             Role::Purpose => SPEC_TXS.lock().unwrap_or_else(|p| p.into_inner()).clone(),
         };
-        let t = parse_txs_with(path, spec_file)?;
+        let t = parse_txs_with(path, spec_file, one_automaton)?;
         if role == Role::Spec {
             by_cnect = cnect_entry(&t.lowered, path)?;
             modeldefs = Some(modeldef_names(&t.lowered));

@@ -21,14 +21,12 @@ enum Sut {
     Sim,
 }
 
-/// The verdict TorXakis's table expects, or (where ioco cannot import the row's purpose) the
-/// refusal that names what is missing, in TorXakis's terms.
+/// The verdict TorXakis's table expects (every row gives it; a row ioco could not import
+/// would be refused with the construct named, exit 2, and counted wrong).
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Expect {
     Pass,
     Fail,
-    /// TorXakis expects Pass; ioco refuses with a message containing this text.
-    Refused(&'static str),
 }
 
 /// A row of the table.
@@ -40,7 +38,8 @@ struct Row {
     files: &'static [&'static str],
     /// The GOALs of the `tester`'s purpose (one session each; TorXakis tests them together).
     goals: &'static [&'static str],
-    /// `--entry` / `--cnect` as the `tester` line names the model and connection.
+    /// `--entry` / `--cnect` as the `tester` line names the model and connection; `--runs N`
+    /// where one run of N steps cannot hit the goal (else one run, as TorXakis's `test N`).
     args: &'static [&'static str],
     /// `test N`.
     steps: u32,
@@ -261,13 +260,15 @@ const ROWS: &[Row] = &[
             "HitAll.Hit6",
             "HitAll.Hit7",
         ],
-        args: &[],
+        // one run of `test 40` meets a Final read every 8 steps (at steps 7, 15, 23, 31, 39):
+        // at most 5 of the 7 goals, which one depends on the simulator's interleaving (with
+        // seed 1: Hit1, Hit4, Hit6, Hit7; Hit2, Hit3, Hit5 are Inconclusive). TorXakis's
+        // `test 40` passes with goals missed; ioco passes a goal that is hit: 10 runs of 40
+        // steps per goal, and every goal is hit in 4 to 8 of them (docs/torxakis.md §7)
+        args: &["--runs", "10"],
         steps: 40,
         sut: Sut::Sim,
-        // the MODELDEF is a composition, which symbolic purposes do not take; and each goal
-        // has a HIT met only by one interleaving of the writers, where TorXakis's `test 40`
-        // passes with the goal missed (docs/torxakis.md §7)
-        expect: Expect::Refused("one sequential process"),
+        expect: Expect::Pass,
     },
     Row {
         set: "Queue",
@@ -333,14 +334,6 @@ const ROWS: &[Row] = &[
     },
 ];
 
-/// The words of a report, without its line breaks and frames.
-fn words(out: &str) -> String {
-    out.replace(['│', '×', '⚠'], " ")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 /// The `--sut` command that starts the stand-in for one run on the ports ioco gives it.
 fn per_run_command(example: &str, mode: &str, ports: &[u16]) -> String {
     let bin = common::example_bin("txs-sut");
@@ -386,16 +379,12 @@ fn session(dir: &std::path::Path, row: &Row, goal: Option<&str>) -> (i32, String
     }
     // TorXakis's `test N` is one run of N steps; our stand-ins answer at once, so a short
     // quiescence time-out serves (a late answer would be waited for: --timeout only bounds δ)
-    cmd.args([
-        "--steps",
-        &row.steps.to_string(),
-        "--runs",
-        "1",
-        "--seed",
-        "1",
-    ])
-    .args(["--timeout", "500"])
-    .timeout(Duration::from_secs(600));
+    cmd.args(["--steps", &row.steps.to_string(), "--seed", "1"]);
+    if !row.args.contains(&"--runs") {
+        cmd.args(["--runs", "1"]);
+    }
+    cmd.args(["--timeout", "500"])
+        .timeout(Duration::from_secs(600));
     let t = Instant::now();
     let (code, out) = outcome(&mut cmd);
     (code, out, t.elapsed())
@@ -423,10 +412,9 @@ fn the_sqatt_table_gives_every_expected_verdict() {
         for g in &goals {
             let (code, out, t) = session(&dir, row, *g);
             total += t;
-            let verdict = match (code, row.expect) {
-                (0, _) => Some(Expect::Pass),
-                (1, _) => Some(Expect::Fail),
-                (2, Expect::Refused(why)) if words(&out).contains(why) => Some(row.expect),
+            let verdict = match code {
+                0 => Some(Expect::Pass),
+                1 => Some(Expect::Fail),
                 _ => None,
             };
             if verdict != Some(row.expect) {
@@ -436,11 +424,6 @@ fn the_sqatt_table_gives_every_expected_verdict() {
                 ));
             }
             got.push(verdict.map_or(format!("exit {code}"), |v| format!("{v:?}")));
-            if let (Some(Expect::Refused(_)), Some(line)) =
-                (verdict, out.lines().find(|l| l.contains('×')))
-            {
-                println!("  (refused: {})", line.trim_start_matches([' ', '×']));
-            }
         }
         got.dedup();
         println!(

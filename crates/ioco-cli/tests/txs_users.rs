@@ -441,6 +441,143 @@ fn a_goal_without_hit_restricts_an_explicit_test() {
     );
 }
 
+/// A composed MODELDEF (`acc(0) |[ Add, Sum ]| small`, integers) under a symbolic purpose
+/// (a GOAL with a HIT): the composition is read as one automaton for the product, the runs
+/// are judged by the composition itself. A goal that is hit gives Pass; a faulty simulated
+/// implementation (its sums go wrong past 5) gives Fail whatever the goal; a goal the step
+/// bound leaves unreached gives Inconclusive, never Pass.
+#[test]
+fn a_composed_modeldef_runs_under_a_symbolic_purpose() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = "CHANDEF C ::= Add, Sum :: Int ENDDEF\n\
+                 PROCDEF acc [Add, Sum :: Int] (n :: Int) ::= \
+                 Add ? d >-> Sum ! SUM >-> acc [Add, Sum] (n + d) ENDDEF\n\
+                 PROCDEF small [Add, Sum :: Int] () ::= \
+                 Add ? d [[ (d > 0) /\\ (d < 5) ]] >-> Sum ? s >-> small [Add, Sum] () ENDDEF\n\
+                 MODELDEF M ::= CHAN IN Add CHAN OUT Sum \
+                 BEHAVIOUR acc [Add, Sum] (0) |[ Add, Sum ]| small [Add, Sum] () ENDDEF\n";
+    let m = dir.path().join("m.txs");
+    std::fs::write(&m, model.replace("SUM", "n + d")).unwrap();
+    let faulty = dir.path().join("faulty.txs");
+    std::fs::write(
+        &faulty,
+        model.replace("SUM", "n + d + (IF n + d > 5 THEN 1 ELSE 0 FI)"),
+    )
+    .unwrap();
+    let p = dir.path().join("p.txs");
+    std::fs::write(
+        &p,
+        "PROCDEF reach [Add, Sum :: Int] (n :: Int) HIT ::= Sum ! n >-> HIT ENDDEF\n\
+         PURPDEF P ::= CHAN IN Add CHAN OUT Sum \
+         GOAL ten ::= reach [Add, Sum] (10) GOAL far ::= reach [Add, Sum] (40) ENDDEF\n",
+    )
+    .unwrap();
+    let json = dir.path().join("r.json");
+    let (m, p, j) = (
+        m.to_str().unwrap(),
+        p.to_str().unwrap(),
+        json.to_str().unwrap(),
+    );
+    let run = |goal: &str, sim: &str| {
+        outcome(
+            ioco()
+                .args(["test", m, "--purpose", p, "--goal", goal, "--sim", sim])
+                .args(["--runs", "3", "--steps", "12", "--seed", "1"])
+                .args(["--timeout", "200", "--json", j]),
+        )
+    };
+    // 12 steps are 6 sums of 1..4 each: 10 is within reach, 40 is not
+    let (code, out) = run("ten", m);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("symbolic purpose") && out.contains("accept reached in 3 of 3"),
+        "{out}"
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    for r in report["runs"].as_array().unwrap() {
+        let trace = r["trace"].as_array().unwrap();
+        assert_eq!(
+            trace.last().and_then(|l| l.as_str()),
+            Some("Sum!(10)"),
+            "{r}"
+        );
+    }
+    let (code, out) = run("far", m);
+    assert_eq!(code, 3, "{out}");
+    assert!(
+        out.contains("INCONCLUSIVE") && out.contains("step bound 12 reached before accept"),
+        "{out}"
+    );
+    for goal in ["ten", "far"] {
+        let (code, out) = run(goal, faulty.to_str().unwrap());
+        assert_eq!(code, 1, "{goal}: {out}");
+        assert!(
+            out.contains("FAIL") && out.contains("is not allowed"),
+            "{goal}: {out}"
+        );
+    }
+}
+
+/// TorXakis's ReadWriteConflict purpose `HitAll` over its composed MODELDEF (`cell(0) |[ Read,
+/// Write ]| readWrite`, a `MemoryAccess` of a `String` and an `Int`): one run of `test 40`
+/// meets a Final read every 8 steps, so at most 5 of the 7 goals are hit; each goal is a
+/// Pass only where it is hit, the others are Inconclusive (never Pass, never Fail).
+#[test]
+fn read_write_hit_all_passes_only_the_goals_a_run_hits() {
+    let Some(f) = corpus("examps/ReadWriteConflict/ReadWriteTestPurposes.txs") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("r.json");
+    let mut hit = 0;
+    for n in 1..=7 {
+        let goal = format!("HitAll.Hit{n}");
+        let (code, out) = outcome(
+            ioco()
+                .args(["test", &f, "--purpose", &f, "--goal", &goal, "--sim", &f])
+                .args([
+                    "--runs",
+                    "1",
+                    "--steps",
+                    "40",
+                    "--seed",
+                    "1",
+                    "--timeout",
+                    "500",
+                ])
+                .args(["--json", json.to_str().unwrap()]),
+        );
+        match code {
+            0 => {
+                hit += 1;
+                let report: serde_json::Value =
+                    serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+                let last = report["runs"][0]["trace"]
+                    .as_array()
+                    .unwrap()
+                    .last()
+                    .cloned();
+                let want = format!("Read!(MemoryAccess(\"Final\",{n}))");
+                assert_eq!(
+                    last.as_ref().and_then(|l| l.as_str()),
+                    Some(&*want),
+                    "{out}"
+                );
+            }
+            3 => assert!(
+                out.contains("step bound 40 reached before accept"),
+                "{goal}: {out}"
+            ),
+            _ => panic!("{goal}: exit {code}: {out}"),
+        }
+    }
+    assert!(
+        (1..=5).contains(&hit),
+        "{hit} goals hit in one run of 40 steps"
+    );
+}
+
 /// ReadWriteAdvanced's `system` calls itself inside its own `|[ Memory ]|` (every round adds a
 /// memory): the refusal names the process, the operator, and what to write instead.
 #[test]

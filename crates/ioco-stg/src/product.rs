@@ -203,6 +203,25 @@ impl Product {
         purpose: &Model,
         steer: bool,
     ) -> Result<Product, ProductError> {
+        Product::build(spec, purpose, steer, true)
+    }
+
+    /// The product of a TorXakis `GOAL` with its `MODELDEF` ([`Product::new_steering`] with
+    /// `steer`): a goal has a scope of its own, so its variables observe nothing of the
+    /// specification, even where their names meet (a goal `output(n)` over a model whose
+    /// process has a parameter `n` has two variables `n`).
+    pub fn new_torxakis(spec: &Model, purpose: &Model) -> Result<Product, ProductError> {
+        Product::build(spec, purpose, true, false)
+    }
+
+    /// [`Product::new_steering`]; `observe`: a purpose variable named as a specification
+    /// variable is that variable.
+    fn build(
+        spec: &Model,
+        purpose: &Model,
+        steer: bool,
+        observe: bool,
+    ) -> Result<Product, ProductError> {
         let a = single(spec, "specification")?;
         let b = single(purpose, "test purpose")?;
         let adefs = &spec.entry().expect("checked by single").defs;
@@ -225,7 +244,8 @@ impl Product {
         let mut observed = Vec::new();
         let mut observes = Vec::new();
         for v in &b.vars {
-            if let Some(i) = a.vars.iter().position(|w| w.name == v.name) {
+            let same = a.vars.iter().position(|w| w.name == v.name);
+            if let Some(i) = same.filter(|_| observe) {
                 if a.vars[i].ty != v.ty && !(is_int(a.vars[i].ty) && is_int(v.ty)) {
                     return Err(ProductError {
                         message: format!(
@@ -242,7 +262,11 @@ impl Product {
                 observes.push(Some(i));
             } else if is_int(v.ty) {
                 bvars.push(Some(dims.len()));
-                dims.push(v.name.clone());
+                // a name the specification has too is the purpose's own (`tp.n`)
+                dims.push(match same {
+                    Some(_) => format!("tp.{}", v.name),
+                    None => v.name.clone(),
+                });
                 init.push(v.init.as_int());
                 observed.push(false);
                 observes.push(None);

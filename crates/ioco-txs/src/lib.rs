@@ -31,6 +31,12 @@ pub const MAX_FILE_BYTES: u64 = 16 << 20;
 /// Reads, parses, lowers and checks one or more `.txs` files, as TorXakis loads them: all
 /// definitions in one namespace. The first `MODELDEF` is the entry point.
 pub fn load_files(paths: &[&Path]) -> Result<TxsModel, Vec<Diagnostic>> {
+    load_files_with(paths, false)
+}
+
+/// [`load_files`]; with `one_automaton`, a composed `MODELDEF` becomes one sequential model
+/// where its product can be built ([`lower::lower_with`]), as symbolic test purposes need.
+pub fn load_files_with(paths: &[&Path], one_automaton: bool) -> Result<TxsModel, Vec<Diagnostic>> {
     let mut sources = SourceMap::new();
     let mut texts = Vec::new();
     let mut diags = Vec::new();
@@ -79,12 +85,25 @@ pub fn load_files(paths: &[&Path]) -> Result<TxsModel, Vec<Diagnostic>> {
     if !diags.is_empty() {
         return Err(attach(diags, &sources));
     }
-    load_texts(sources, texts)
+    load_texts(sources, texts, one_automaton)
 }
 
 /// As [`load_files`], from text (`name` is used in diagnostics).
 pub fn load_str(name: &str, text: &str) -> Result<TxsModel, Vec<Diagnostic>> {
-    load_texts(SourceMap::new(), vec![(name.to_string(), text.to_string())])
+    load_str_with(name, text, false)
+}
+
+/// [`load_str`] with [`load_files_with`]'s `one_automaton`.
+pub fn load_str_with(
+    name: &str,
+    text: &str,
+    one_automaton: bool,
+) -> Result<TxsModel, Vec<Diagnostic>> {
+    load_texts(
+        SourceMap::new(),
+        vec![(name.to_string(), text.to_string())],
+        one_automaton,
+    )
 }
 
 /// At most [`ioco_lang::diag::MAX_PER_KIND`] diagnostics of each kind, then "… and N more"
@@ -101,6 +120,7 @@ fn attach(diags: Vec<Diagnostic>, sources: &SourceMap) -> Vec<Diagnostic> {
 fn load_texts(
     mut sources: SourceMap,
     texts: Vec<(String, String)>,
+    one_automaton: bool,
 ) -> Result<TxsModel, Vec<Diagnostic>> {
     let mut files = Vec::new();
     let mut diags = Vec::new();
@@ -124,7 +144,7 @@ fn load_texts(
         all
     };
     let refs: Vec<&ast::File> = files.iter().collect();
-    let lowered = match lower::lower(&refs) {
+    let lowered = match lower::lower_with(&refs, one_automaton) {
         Ok(l) => l,
         Err(ds) => return Err(attach(with_warnings(ds), &sources)),
     };

@@ -84,6 +84,14 @@ pub struct ModelInfo {
 
 /// Lowers the definitions of several `.txs` files (one namespace, as TorXakis loads them).
 pub fn lower(files: &[&t::File]) -> Result<Lowered, Vec<Diagnostic>> {
+    lower_with(files, false)
+}
+
+/// [`lower`]; with `one_automaton`, a `MODELDEF` whose behaviour is a composition (`|||`,
+/// `|[G]|`, `>>>`, …) is lowered as **one** sequential model, the product of its parts
+/// (module `product`, the exact unfolding a `GOAL` gets), as symbolic test purposes need
+/// the specification; where that product cannot be built, the composition is kept.
+pub fn lower_with(files: &[&t::File], one_automaton: bool) -> Result<Lowered, Vec<Diagnostic>> {
     // `A ? x | EXIT ? y` on the left of `>>>` first becomes `A ? x >-> EXIT ! e` (`multi_exit`)
     let mut moved = Vec::new();
     let owned: Vec<t::File> = files
@@ -107,7 +115,10 @@ pub fn lower(files: &[&t::File]) -> Result<Lowered, Vec<Diagnostic>> {
         .collect();
     let files: Vec<&t::File> = owned.iter().collect();
     let files = files.as_slice();
-    let mut l = Lowerer::default();
+    let mut l = Lowerer {
+        one_automaton,
+        ..Lowerer::default()
+    };
     for at in moved {
         l.out.notes.push((
             at,
@@ -287,6 +298,8 @@ struct Lowerer<'a> {
     extra_defaults: HashMap<String, o::Expr>,
     /// The gates a product model hides (`HIDE` inside it): its instances are wrapped in `hide`.
     hidden_in_model: HashMap<String, Vec<String>>,
+    /// A composed `MODELDEF` is lowered as one sequential model ([`lower_with`]).
+    one_automaton: bool,
 }
 
 fn sort_text(s: &t::Sort) -> String {
@@ -1442,7 +1455,21 @@ impl<'a> Lowerer<'a> {
         }
         let nerr = self.diags.len();
         let name = self.global(&m.name.name);
-        let Some(body) = self.comp(&m.behaviour, &genv, &Scope::new()) else {
+        let flat = if self.one_automaton {
+            // the product of the parts; where it cannot be built, the composition as it is
+            let snap = self.snapshot();
+            match self.one_model(&m.name.name, "flat", &m.behaviour, &genv, nerr) {
+                Some(c) if self.diags.len() == nerr => Some(c),
+                _ => {
+                    self.diags.truncate(nerr);
+                    self.restore(snap);
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        let Some(body) = flat.or_else(|| self.comp(&m.behaviour, &genv, &Scope::new())) else {
             return false;
         };
         if self.diags.len() > nerr {
@@ -1507,7 +1534,7 @@ impl<'a> Lowerer<'a> {
         for (goal, b) in &p.goals {
             let want = format!("{}_{}", p.name.name, goal.name);
             let nerr = self.diags.len();
-            if let Some(body) = self.goal(&want, b, &genv, nerr) {
+            if let Some(body) = self.one_model(&want, "goal", b, &genv, nerr) {
                 if self.diags.len() == nerr {
                     let name = self.global(&want);
                     self.push_item(
@@ -1530,12 +1557,20 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    /// A `GOAL` as one model, as symbolic test purposes need it: lowered as a model is
-    /// ([`Self::comp`]); a goal that becomes a composition (`|||`, `||`, `|[G]|`, `>>>`,
-    /// `[>>`, `[><`, a recursion through them) or cannot be lowered as one is taken back and
-    /// built as the product of its parts (module `product`), the composition flattened into
-    /// one automaton with the same steps.
-    fn goal(&mut self, want: &str, b: &'a t::BExpr, genv: &GEnv, nerr: usize) -> Option<o::Comp> {
+    /// A `GOAL` (or, with [`lower_with`]'s `one_automaton`, a `MODELDEF`'s behaviour) as one
+    /// model, as symbolic test purposes need it: lowered as a model is ([`Self::comp`]); a
+    /// behaviour that becomes a composition (`|||`, `||`, `|[G]|`, `>>>`, `[>>`, `[><`, a
+    /// recursion through them) or cannot be lowered as one is taken back and built as the
+    /// product of its parts (module `product`, named `{want}_{suffix}`), the composition
+    /// flattened into one automaton with the same steps.
+    fn one_model(
+        &mut self,
+        want: &str,
+        suffix: &str,
+        b: &'a t::BExpr,
+        genv: &GEnv,
+        nerr: usize,
+    ) -> Option<o::Comp> {
         let items = self.out.file.items.len();
         let first = self.comp(b, genv, &Scope::new());
         if self.diags.len() == nerr {
@@ -1566,7 +1601,7 @@ impl<'a> Lowerer<'a> {
         self.seq_models.retain(|_, v| !gone.contains(v));
         self.loops.retain(|_, v| !gone.contains(v));
         self.conts.retain(|k, _| !gone.contains(k));
-        let name = self.global(&format!("{want}_goal"));
+        let name = self.global(&format!("{want}_{suffix}"));
         let model = product::build_goal(self, &name, b, genv, &Scope::new(), b.span)?;
         self.push_item(o::ItemKind::Model(model), b.span, Vec::new());
         Some(self.model_inst(&name, b.span))

@@ -281,13 +281,46 @@ fn stg_options(stg: StgArgs) -> ioco_stg::Options {
     }
 }
 
+/// The specification and the purpose of a symbolic purpose session. A TorXakis MODELDEF
+/// that is a composition is read again as one automaton, the product of its parts where that
+/// can be built (`ioco_txs::load_files_with`), and the purpose with it (a `.txs` purpose is
+/// read with the specification's files, lowered alike).
+fn spec_and_purpose(
+    model: &Path,
+    purpose_path: &Path,
+) -> Result<(ioco_lang::Model, ioco_lang::Model)> {
+    let sm = crate::load::parse_ioco(model)?;
+    let composed = sm
+        .entry()
+        .is_some_and(|s| s.as_single().is_none() && s.sync.is_empty());
+    if crate::load::is_txs(model) && composed {
+        let sm = crate::load::parse_ioco_one_automaton(model)?;
+        let pm = crate::load::parse_purpose_one_automaton(purpose_path)?;
+        return Ok((sm, pm));
+    }
+    Ok((sm, crate::load::parse_purpose(purpose_path)?))
+}
+
+/// The product of a specification and a purpose; `txs`: a TorXakis GOAL (it may only steer,
+/// and its variables are its own, `ioco_stg::Product::new_torxakis`).
+fn product_of(
+    sm: &ioco_lang::Model,
+    pm: &ioco_lang::Model,
+    txs: bool,
+) -> Result<ioco_stg::Product, ioco_stg::ProductError> {
+    if txs {
+        ioco_stg::Product::new_torxakis(sm, pm)
+    } else {
+        ioco_stg::Product::new(sm, pm)
+    }
+}
+
 /// A data specification and a purpose, parsed, with their product.
 pub type Parsed = (ioco_lang::Model, ioco_lang::Model, ioco_stg::Product);
 
 /// Parse a data specification and a purpose and build their product (read once: the product
 /// chooses `--domain auto`'s domain, then the symbolic test graph is built from it).
 fn parse_product(model: &Path, purpose_path: &Path) -> Result<Parsed> {
-    let sm = crate::load::parse_ioco(model)?;
     if !crate::load::is_lang(purpose_path) {
         return Err(miette!(
             help = "write the purpose as a .ioco model with locations named accept…/refuse…",
@@ -295,16 +328,18 @@ fn parse_product(model: &Path, purpose_path: &Path) -> Result<Parsed> {
             purpose_path.display()
         ));
     }
-    let pm = crate::load::parse_purpose(purpose_path)?;
+    let (sm, pm) = spec_and_purpose(model, purpose_path)?;
     // a TorXakis GOAL without HIT only steers (`test N` passes after N steps inside it)
     let steer = crate::load::is_txs(purpose_path);
-    let product = ioco_stg::Product::new_steering(&sm, &pm, steer).map_err(|e| {
+    let product = product_of(&sm, &pm, steer).map_err(|e| {
         let hint =
             if steer && e.message.contains("specification") && e.message.contains("composition") {
                 // in TorXakis's terms: the MODELDEF's BEHAVIOUR composes processes
-                "a test purpose over data needs the MODELDEF's BEHAVIOUR as one sequential process \
-             (a PROCDEF with `>->`, `##`, guards and recursion); with `|||`, `|[...]|` or \
-             `HIDE` there, test the MODELDEF without the purpose"
+                "a test purpose over data needs the MODELDEF's BEHAVIOUR as one automaton: a \
+             composition (`|||`, `|[...]|`, `>>>`) is unfolded into the product of its parts \
+             where that can be built, which failed here (a `HIDE` in it, or processes created \
+             without bound); write it as one sequential process (a PROCDEF with `>->`, `##`, \
+             guards and recursion), or test the MODELDEF without the purpose"
                     .to_string()
             } else {
                 e.hint.clone()

@@ -486,6 +486,7 @@ fn build_as<'a>(
         bags: Vec::new(),
         kinds_changed: false,
         hidden: Vec::new(),
+        in_choice: 0,
     };
     // the kinds of pending copies are found while exploring; the steps of the copies are
     // those of every kind, so the exploration starts again until no kind is new
@@ -545,6 +546,8 @@ struct Product<'a> {
     /// the channel's position in it, and its gate, named apart from every other gate of the
     /// model; the model's instance is wrapped in `hide` of them.
     hidden: Vec<(usize, usize, Gate)>,
+    /// How deep the first steps of compositions in choices are nested now (`pt_steps`).
+    in_choice: usize,
 }
 
 impl<'a> Product<'a> {
@@ -1503,8 +1506,21 @@ impl<'a> Product<'a> {
             BKind::Inst { name, gates, args } if l.procs.contains_key(&name.name) => {
                 let p = l.procs[&name.name];
                 if is_structural(&p.body) {
-                    let pt = self.state_of(l, b, genv, scope, 0)?;
-                    return self.pt_steps(l, &pt, guard, taken, trs, exits);
+                    // a composition whose first steps need its own first steps again (`p ::=
+                    // a >-> STOP ## (b >-> STOP ||| p)`) is unguarded recursion
+                    let mut key = format!("structural {}", p.name.name);
+                    genv_key(genv, &mut key);
+                    if self.unfolding.contains(&key) {
+                        l.unguarded(p, sp);
+                        self.failed = true;
+                        return None;
+                    }
+                    self.unfolding.push(key);
+                    let r = self
+                        .state_of(l, b, genv, scope, 0)
+                        .and_then(|pt| self.pt_steps(l, &pt, sp, guard, taken, trs, exits));
+                    self.unfolding.pop();
+                    return r;
                 }
                 let (g2, sc2) = l.bind_call(p, gates, args, genv, scope, sp)?;
                 let g2 = Rc::new(g2);
@@ -1527,7 +1543,7 @@ impl<'a> Product<'a> {
                     self.failed = true;
                     return None;
                 }
-                return self.pt_steps(l, &pt, guard, taken, trs, exits);
+                return self.pt_steps(l, &pt, sp, guard, taken, trs, exits);
             }
         }
         Some(())
@@ -1539,12 +1555,27 @@ impl<'a> Product<'a> {
         &mut self,
         l: &mut Lowerer<'a>,
         pt: &Pt<'a>,
+        sp: Span,
         guard: Option<o::Expr>,
         taken: &HashSet<String>,
         trs: &mut Vec<Tr<'a>>,
         exits: &mut Vec<ExitTr>,
     ) -> Option<()> {
-        let (t, e) = self.steps(l, pt, taken)?;
+        // compositions met in choices, nested in their own first steps: bounded (a process
+        // that starts compositions of itself before any action unfolds without end)
+        if self.in_choice >= MAX_DEPTH {
+            self.unsupported(
+                l,
+                "a composition whose first steps start compositions without bound",
+                sp,
+                "put an action before the composition in the choice",
+            );
+            return None;
+        }
+        self.in_choice += 1;
+        let r = self.steps(l, pt, taken);
+        self.in_choice -= 1;
+        let (t, e) = r?;
         for mut x in t {
             x.guard = conj(guard.clone(), x.guard);
             trs.push(x);
