@@ -451,3 +451,66 @@ fn json_lines_and_label_mapping() {
     );
     pids.assert_all_gone();
 }
+
+/// `ProcessConfig::stdout_socket`: the system's standard output a socket pair read with a
+/// receive time-out gives the verdicts and failures a pipe gives (marker, process
+/// quiescence, whole time-outs, a crash, an exit, a closed output), and the system sees
+/// no terminal and gets `SIGPIPE` when it writes after we closed our end, as with a pipe.
+#[test]
+fn a_socket_as_standard_output_gives_what_a_pipe_gives() {
+    let spec = spec();
+    let cases: [(&str, &str, bool); 6] = [
+        ("good", GOOD, true),
+        (
+            "plain",
+            "while IFS= read -r l; do case \"$l\" in coin) echo coffee;; esac; done",
+            false,
+        ),
+        ("hang", "while read -r l; do :; done", false),
+        ("deaf", "sleep 1000", false),
+        (
+            "crash",
+            "echo '#quiet'; read -r l; echo dying >&2; kill -SEGV $$",
+            true,
+        ),
+        ("closed", "read -r l; exec >&-; exec sleep 1000", false),
+    ];
+    for (tag, body, marker) in cases {
+        let mut got = Vec::new();
+        for socket in [false, true] {
+            let pids = PidFile::new(&format!("{tag}-{socket}"));
+            let mut cfg = sh(&pids, body, marker);
+            cfg.stdout_socket = socket;
+            let s = run(&spec, cfg, 3, 6);
+            let first = s
+                .first_failure()
+                .and_then(|r| r.failure.as_ref())
+                .map(|f| f.observed.clone());
+            let verdicts: Vec<_> = s.runs.iter().map(|r| r.verdict).collect();
+            got.push((verdicts, first));
+            pids.assert_all_gone();
+        }
+        assert_eq!(got[0], got[1], "{tag}: pipe vs socket");
+    }
+
+    // what the system sees: no terminal; a write after our end is closed is SIGPIPE
+    use std::os::unix::process::ExitStatusExt;
+    let (ours, theirs) = std::os::unix::net::UnixStream::pair().unwrap();
+    let mut c = std::process::Command::new("/bin/sh")
+        .args([
+            "-c",
+            "[ -t 1 ] && echo tty >&2; read -r l; echo late; echo survived >&2",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::from(std::os::fd::OwnedFd::from(
+            theirs,
+        )))
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(ours);
+    drop(c.stdin.take()); // `read` returns, then `echo late` writes to a closed peer
+    let out = c.wait_with_output().unwrap();
+    assert_eq!(out.status.signal(), Some(libc::SIGPIPE), "{out:?}");
+    assert!(out.stderr.is_empty(), "{out:?}");
+}
