@@ -10,10 +10,6 @@
 //!    trip for both (less dependent on the load than the wall clock). The child is this binary
 //!    run with `--child`.
 //!
-//! With the argument `socket` the tester's child has a socket pair as its standard output
-//! (`ProcessConfig::stdout_socket`: one blocking `recv(2)` with a receive time-out per wait,
-//! instead of `poll(2)` + `read(2)`); the raw ping-pong keeps its pipe.
-//!
 //! Each part runs ioco and its reference alternately (3 rounds in process, 5 over the pipe)
 //! and prints the medians and the best of the rounds (on a shared machine noise only slows a
 //! round down, so the best is the less load-dependent figure). The bare loop draws one number
@@ -216,12 +212,11 @@ fn raw_round_trips(exe: &std::path::Path, n: usize) -> (f64, Duration) {
     (n as f64 / dt.as_secs_f64(), cpu / n as u32)
 }
 
-fn ioco_round_trips(exe: &std::path::Path, n: usize, socket: bool) -> (f64, Duration) {
+fn ioco_round_trips(exe: &std::path::Path, n: usize) -> (f64, Duration) {
     let spec = coffee_spec();
     let mut cfg = ProcessConfig::from_command_line("x --child").unwrap();
     cfg.argv[0] = exe.to_string_lossy().into_owned();
     cfg.wire.marker = Some("#quiet".into());
-    cfg.stdout_socket = socket;
     let mut a = ProcessAdapter::new(spec.alphabet(), cfg).unwrap();
     let opts = OnlineOptions {
         runs: 1,
@@ -246,7 +241,7 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-fn pipe(socket: bool) {
+fn pipe() {
     let exe = std::env::current_exe().unwrap();
     let n = 20_000usize;
     let (mut raw, mut ioco, mut raw_cpu, mut ioco_cpu) =
@@ -255,7 +250,7 @@ fn pipe(socket: bool) {
         let (r, c) = raw_round_trips(&exe, n);
         raw.push(r);
         raw_cpu.push(c.as_secs_f64() * 1e6);
-        let (r, c) = ioco_round_trips(&exe, n, socket);
+        let (r, c) = ioco_round_trips(&exe, n);
         ioco.push(r);
         ioco_cpu.push(c.as_secs_f64() * 1e6);
     }
@@ -266,9 +261,8 @@ fn pipe(socket: bool) {
     let (raw_cpu_best, ioco_cpu_best) = (least(&raw_cpu), least(&ioco_cpu));
     let (raw, ioco) = (median(raw), median(ioco));
     let (raw_cpu, ioco_cpu) = (median(raw_cpu), median(ioco_cpu));
-    let out = if socket { "a socket pair" } else { "a pipe" };
     println!(
-        "stdin/stdout (stdout {out} for ioco) with quiescence marker (median of 5 × {n} round trips coin?/coffee!, \
+        "stdin/stdout with quiescence marker (median of 5 × {n} round trips coin?/coffee!, \
          process start included): online testing {ioco:.0} round trips/s; raw pipe ping-pong \
          {raw:.0} round trips/s; ratio {:.2} (target ≥ 0.8); CPU time of the tester's \
          thread per round trip: online testing {ioco_cpu:.2} µs, raw {raw_cpu:.2} µs (ratio \
@@ -286,9 +280,7 @@ fn main() {
         child();
         return;
     }
-    // `cargo bench -p ioco-exec --bench online -- pipe` runs only the pipe part; with
-    // `socket` the tester's child gets a socket pair as its standard output
-    // (`ProcessConfig::stdout_socket`), the raw ping-pong a pipe as always.
+    // `cargo bench -p ioco-exec --bench online -- pipe` runs only the pipe part.
     let args: Vec<String> = std::env::args().collect();
     let only = |name: &str| {
         !args.iter().any(|a| a == "inproc" || a == "pipe") || args.iter().any(|a| a == name)
@@ -297,6 +289,6 @@ fn main() {
         in_process();
     }
     if only("pipe") {
-        pipe(args.iter().any(|a| a == "socket"));
+        pipe();
     }
 }

@@ -55,17 +55,7 @@ pub(crate) struct FdLines {
     poll_first: bool,
     /// Waits in a row that polled first (see `poll_first`).
     poll_skips: u8,
-    /// A stream socket read with a receive time-out (`SO_RCVTIMEO`): a wait of at least
-    /// [`TIMED_MIN`] is one blocking `recv(2)` that returns data or times out by itself, with no
-    /// `poll(2)` before it; the value is the time-out the socket has now (zero: none yet).
-    /// `None`: a non-blocking descriptor, waited for with `poll(2)`.
-    timed: Option<Duration>,
 }
-
-/// The shortest wait done with the socket's receive time-out: the kernel counts it in clock
-/// ticks (rounded up, up to 4 ms on a 250 Hz kernel), so shorter waits (the process probe's
-/// slices) are `poll(2)`s, which keep their precision.
-const TIMED_MIN: Duration = Duration::from_millis(10);
 
 impl FdLines {
     pub(crate) fn new(src: Box<dyn ReadFd>, max_line: usize) -> FdLines {
@@ -90,90 +80,7 @@ impl FdLines {
             spare: Vec::new(),
             poll_first: false,
             poll_skips: 0,
-            timed: None,
         }
-    }
-
-    /// Lines from our end of a stream socket pair (a child's standard output), read with a
-    /// receive time-out instead of `poll(2)` (see `timed`); the socket stays blocking, reads
-    /// that must not wait pass `MSG_DONTWAIT`.
-    pub(crate) fn timed(src: std::os::unix::net::UnixStream, max_line: usize) -> FdLines {
-        let mut lines = FdLines::new(Box::new(src), max_line);
-        let fd = lines.src.as_raw_fd();
-        // SAFETY: fcntl on a descriptor owned by `lines.src`.
-        unsafe {
-            let flags = libc::fcntl(fd, libc::F_GETFL);
-            if flags >= 0 {
-                libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK);
-            }
-        }
-        lines.timed = Some(Duration::ZERO);
-        lines
-    }
-
-    /// One `recv(2)` into `chunk`: without waiting (`MSG_DONTWAIT`), or waiting at most about
-    /// the socket's receive time-out; true if something was read (or the stream ended), false
-    /// if nothing came (would block, timed out, interrupted: the caller's clock decides).
-    fn recv_some(&mut self, wait: bool) -> Result<bool, String> {
-        if self.start > 0 {
-            self.buf.drain(..self.start);
-            self.start = 0;
-        }
-        let flags = if wait { 0 } else { libc::MSG_DONTWAIT };
-        // SAFETY: `chunk` is valid for `chunk.len()` bytes; the descriptor is owned by `src`.
-        let n = unsafe {
-            libc::recv(
-                self.src.as_raw_fd(),
-                self.chunk.as_mut_ptr().cast(),
-                self.chunk.len(),
-                flags,
-            )
-        };
-        if n == 0 {
-            self.eof = true;
-            return Ok(true);
-        }
-        if n > 0 {
-            self.buf.extend_from_slice(&self.chunk[..n as usize]);
-            return Ok(true);
-        }
-        let e = std::io::Error::last_os_error();
-        match e.kind() {
-            ErrorKind::Interrupted | ErrorKind::WouldBlock | ErrorKind::TimedOut => Ok(false),
-            _ => Err(e.to_string()),
-        }
-    }
-
-    /// Wait at most `left` (at least [`TIMED_MIN`]) in one blocking `recv(2)`. The socket's
-    /// time-out is set only when it is longer than `left` or under half of it, so a caller
-    /// that waits in equal slices sets it once; a time-out that ends early leaves the rest to
-    /// the caller's clock, never a δ before the whole wait.
-    fn recv_timed(&mut self, left: Duration) -> Result<bool, String> {
-        let cur = self.timed.unwrap_or_default();
-        if cur.is_zero() || cur > left || cur < left / 2 {
-            let tv = libc::timeval {
-                tv_sec: left.as_secs().min(i32::MAX as u64) as libc::time_t,
-                tv_usec: left.subsec_micros() as libc::suseconds_t,
-            };
-            // SAFETY: a valid timeval of the size given, on a descriptor owned by `src`.
-            let r = unsafe {
-                libc::setsockopt(
-                    self.src.as_raw_fd(),
-                    libc::SOL_SOCKET,
-                    libc::SO_RCVTIMEO,
-                    (&tv as *const libc::timeval).cast(),
-                    std::mem::size_of::<libc::timeval>() as libc::socklen_t,
-                )
-            };
-            if r != 0 {
-                return Err(format!(
-                    "cannot set the receive time-out of the system's output: {}",
-                    std::io::Error::last_os_error()
-                ));
-            }
-            self.timed = Some(left);
-        }
-        self.recv_some(true)
     }
 
     /// A complete buffered line, or a too-long one.
@@ -213,9 +120,6 @@ impl FdLines {
 
     /// Read what is available; false if nothing was (would block).
     fn read_some(&mut self) -> Result<bool, String> {
-        if self.timed.is_some() {
-            return self.recv_some(false);
-        }
         if self.start > 0 {
             self.buf.drain(..self.start);
             self.start = 0;
@@ -285,24 +189,6 @@ impl FdLines {
             if self.start < self.buf.len() && !self.partial_sent {
                 self.partial_sent = true;
                 return Ok(Event::Partial);
-            }
-            // a socket with a receive time-out: one blocking read that returns data or times
-            // out by itself; the clock decides when the wait is over
-            if self.timed.is_some() && timeout >= TIMED_MIN {
-                let now = Instant::now();
-                let left = deadline
-                    .get_or_insert(now + timeout)
-                    .saturating_duration_since(now);
-                if left >= TIMED_MIN {
-                    match self.recv_timed(left) {
-                        Ok(_) => continue,
-                        Err(m) => {
-                            self.finished = true;
-                            return Ok(Event::Failed(m));
-                        }
-                    }
-                }
-                // the rest of the wait, under `TIMED_MIN`: polled below
             }
             // a read first, unless the last line came only after a wait and this one may wait
             // too (then the `poll(2)` below comes first, the read after it); every 16th wait

@@ -175,15 +175,6 @@ pub struct ProcessConfig {
     /// How many times the system is started before a run is an error (`--retries` + 1): for
     /// the progress lines and the error of a system that is not ready in time.
     pub start_tries: usize,
-    /// The system's standard output a stream socket (one end of a Unix socket pair) instead
-    /// of a pipe, read with a receive time-out: a wait for an answer is one blocking `recv(2)`
-    /// instead of `poll(2)` + `read(2)` (issue #30 item 4). Off by default, because the
-    /// system sees the difference: `fstat` says a socket, and `open("/dev/stdout")` (a shell's
-    /// `> /dev/stdout`, `tee /dev/stdout`) fails with `ENXIO`. Otherwise it behaves as a pipe:
-    /// not a terminal, `EPIPE`/`SIGPIPE` on a write after we closed our end, end of stream when
-    /// it closes its end; standard input and standard error stay pipes.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub stdout_socket: bool,
 }
 
 impl ProcessConfig {
@@ -212,7 +203,6 @@ impl ProcessConfig {
             io_time: Duration::from_millis(50),
             process_quiescence: true,
             start_tries: 1,
-            stdout_socket: false,
         })
     }
 }
@@ -445,19 +435,9 @@ impl ProcessAdapter {
         }
         self.running = None; // kills a previous one
         let mut cmd = Command::new(&self.cfg.argv[0]);
-        // our end of the system's standard output, where it is a socket
-        let ours = if self.cfg.stdout_socket {
-            let (ours, theirs) = std::os::unix::net::UnixStream::pair().map_err(|e| {
-                SutError::Start(format!("cannot make a socket pair for its output: {e}"))
-            })?;
-            cmd.stdout(Stdio::from(std::os::fd::OwnedFd::from(theirs)));
-            Some(ours)
-        } else {
-            cmd.stdout(Stdio::piped());
-            None
-        };
         cmd.args(&self.cfg.argv[1..])
             .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         let mut proc = Marked::spawn(&mut cmd).map_err(|e| {
             SutError::Start(format!(
@@ -465,10 +445,9 @@ impl ProcessAdapter {
                 self.cfg.argv[0]
             ))
         })?;
-        // the child's end of a socket pair, if any, is closed here: only the child holds it
-        drop(cmd);
         let child = &mut proc.child;
         let stdin = child.stdin.take().expect("piped");
+        let stdout = child.stdout.take().expect("piped");
         let stderr = child.stderr.take().expect("piped");
         // Non-blocking stdin: a SUT that stops reading must not block the tester forever.
         // SAFETY: fcntl on a file descriptor we own.
@@ -479,15 +458,8 @@ impl ProcessAdapter {
                 libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK);
             }
         }
-        let (out_fd, rx) = match ours {
-            Some(s) => (s.as_raw_fd(), FdLines::timed(s, self.codec.max_line)),
-            None => {
-                let stdout = child.stdout.take().expect("piped");
-                let fd = stdout.as_raw_fd();
-                (fd, FdLines::new(Box::new(stdout), self.codec.max_line))
-            }
-        };
-        let in_fd = stdin.as_raw_fd();
+        let (in_fd, out_fd) = (stdin.as_raw_fd(), stdout.as_raw_fd());
+        let rx = FdLines::new(Box::new(stdout), self.codec.max_line);
         let tail = spawn_tail(stderr, self.cfg.stderr_limit);
         let mut io = LineIo::new(
             Box::new(stdin),
