@@ -33,6 +33,7 @@ macro_rules! err {
 mod cmd;
 mod load;
 
+use crate::load::Loader;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
@@ -235,11 +236,63 @@ fn main() -> ExitCode {
             | Command::Completions { .. }
             | Command::Man { .. }
     );
+    match &cli.command {
+        Command::Completions { shell } => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            let mut out = Vec::new();
+            clap_complete::generate(*shell, &mut cmd, "ioco", &mut out);
+            return print_stdout(&out);
+        }
+        Command::Man { command } => return man(command.as_deref()),
+        _ => {}
+    }
+    let none = ModelOpts::default();
+    let no_goal = GoalOpt::default();
+    let (name, model, goal) = match &cli.command {
+        Command::Check { model, .. } => ("check", model, &no_goal),
+        Command::Show { model, .. } => ("show", model, &no_goal),
+        Command::Compare { model, .. } => ("compare", model, &no_goal),
+        Command::Test { model, goal, .. } => ("test", model, goal),
+        Command::Run { model, .. } => ("run", model, &no_goal),
+        Command::Replay { model, .. } => ("replay", model, &no_goal),
+        Command::Report { model, .. } => ("report", model, &no_goal),
+        Command::Explore { model, .. } => ("explore", model, &no_goal),
+        Command::Fmt(_) => ("fmt", &none, &no_goal),
+        Command::Translate { model, .. } => ("translate", model, &no_goal),
+        Command::Completions { .. } | Command::Man { .. } => return ExitCode::SUCCESS,
+        Command::Gen { model, .. } => ("gen", model, &no_goal),
+        Command::Analyze { model, .. } => ("analyze", model, &no_goal),
+        Command::Learn(_) => ("learn", &none, &no_goal),
+        Command::Schema(_) => ("schema", &none, &no_goal),
+    };
+    // the options before the command (hidden) and after it (the command's own)
+    let top = &cli.model;
+    let mut with = top.with.clone();
+    with.extend(model.with.iter().cloned());
+    let mut loader = load::Loader::new(name, top.deny_warnings || model.deny_warnings, with)
+        .with_entry(model.entry.clone().or_else(|| top.entry.clone()))
+        .with_goal(goal.goal.clone().or_else(|| top.goal.clone()))
+        .with_cnect(match &cli.command {
+            Command::Test { args, .. } => args.sut.cnect.clone(),
+            Command::Run { args, .. } => args.sut.cnect.clone(),
+            Command::Replay { args, .. } => args.sut.cnect.clone(),
+            Command::Learn(a) => a.sut.cnect.clone(),
+            _ => None,
+        });
+    // TorXakis reads a purpose file into the model's namespace (`torxakis M.txs P.txs`): the
+    // specification tested with a `.txs` purpose is read with it (the same declarations)
+    if let Command::Test { args, .. } = &cli.command {
+        if let Some(p) = &args.purpose {
+            loader = loader.with_txs_purpose(&args.model, p);
+        }
+    }
+    let loader = std::sync::Arc::new(loader);
     // Ctrl-C reaches the terminal's foreground process group, not the SUTs (each runs in a
     // group of its own so that it can be killed with its children): take them down before
     // exiting, so that an interrupted session leaves no process behind.
     if starts_systems {
-        let _ = ctrlc::set_handler(|| {
+        let on_interrupt = std::sync::Arc::clone(&loader);
+        let _ = ctrlc::set_handler(move || {
             // The first Ctrl-C while learning stops the learning: the hypothesis so far is
             // written, marked unverified (exit 3).
             if !INTERRUPTING.load(std::sync::atomic::Ordering::SeqCst)
@@ -274,80 +327,28 @@ fn main() -> ExitCode {
             INTERRUPTING.store(true, std::sync::atomic::Ordering::SeqCst);
             let n = ioco_sut::process::stop_all();
             errln!("ioco: interrupted; stopped {n} system(s) under test");
-            if let Some(runs) = cmd::write_partial_reports() {
+            if let Some(runs) = cmd::write_partial_reports(&on_interrupt) {
                 errln!("ioco: wrote the reports of the {runs} run(s) finished, marked interrupted");
             }
             std::process::exit(INTERRUPTED);
         });
     }
-    match &cli.command {
-        Command::Completions { shell } => {
-            let mut cmd = <Cli as clap::CommandFactory>::command();
-            let mut out = Vec::new();
-            clap_complete::generate(*shell, &mut cmd, "ioco", &mut out);
-            return print_stdout(&out);
-        }
-        Command::Man { command } => return man(command.as_deref()),
-        _ => {}
-    }
-    let none = ModelOpts::default();
-    let no_goal = GoalOpt::default();
-    let (name, model, goal) = match &cli.command {
-        Command::Check { model, .. } => ("check", model, &no_goal),
-        Command::Show { model, .. } => ("show", model, &no_goal),
-        Command::Compare { model, .. } => ("compare", model, &no_goal),
-        Command::Test { model, goal, .. } => ("test", model, goal),
-        Command::Run { model, .. } => ("run", model, &no_goal),
-        Command::Replay { model, .. } => ("replay", model, &no_goal),
-        Command::Report { model, .. } => ("report", model, &no_goal),
-        Command::Explore { model, .. } => ("explore", model, &no_goal),
-        Command::Fmt(_) => ("fmt", &none, &no_goal),
-        Command::Translate { model, .. } => ("translate", model, &no_goal),
-        Command::Completions { .. } | Command::Man { .. } => return ExitCode::SUCCESS,
-        Command::Gen { model, .. } => ("gen", model, &no_goal),
-        Command::Analyze { model, .. } => ("analyze", model, &no_goal),
-        Command::Learn(_) => ("learn", &none, &no_goal),
-        Command::Schema(_) => ("schema", &none, &no_goal),
-    };
-    // the options before the command (hidden) and after it (the command's own)
-    let top = &cli.model;
-    let mut with = top.with.clone();
-    with.extend(model.with.iter().cloned());
-    // TorXakis reads a purpose file into the model's namespace (`torxakis M.txs P.txs`): the
-    // specification tested with a `.txs` purpose is read with it (the same declarations)
-    if let Command::Test { args, .. } = &cli.command {
-        if let Some(p) = args.purpose.as_ref().filter(|p| load::is_txs(p)) {
-            if load::is_txs(&args.model) {
-                with.push(p.clone());
-            }
-        }
-    }
-    load::configure(name, top.deny_warnings || model.deny_warnings);
-    load::set_with_files(with);
-    load::set_entry(model.entry.clone().or_else(|| top.entry.clone()));
-    load::set_goal(goal.goal.clone().or_else(|| top.goal.clone()));
-    load::set_cnect(match &cli.command {
-        Command::Test { args, .. } => args.sut.cnect.clone(),
-        Command::Run { args, .. } => args.sut.cnect.clone(),
-        Command::Replay { args, .. } => args.sut.cnect.clone(),
-        Command::Learn(a) => a.sut.cnect.clone(),
-        _ => None,
-    });
+    let ld: &Loader = &loader;
     let result = match cli.command {
-        Command::Check { args, .. } => cmd::check::run(args),
-        Command::Show { args, .. } => cmd::show::run(args),
-        Command::Compare { args, .. } => cmd::compare::run(args),
-        Command::Test { args, .. } => cmd::test::run(args),
-        Command::Run { args, .. } => cmd::run::run(args),
-        Command::Replay { args, .. } => cmd::replay::run(args),
-        Command::Report { args, .. } => cmd::report::run(args),
-        Command::Explore { args, .. } => cmd::explore::run(args),
+        Command::Check { args, .. } => cmd::check::run(args, ld),
+        Command::Show { args, .. } => cmd::show::run(args, ld),
+        Command::Compare { args, .. } => cmd::compare::run(args, ld),
+        Command::Test { args, .. } => cmd::test::run(args, ld),
+        Command::Run { args, .. } => cmd::run::run(args, ld),
+        Command::Replay { args, .. } => cmd::replay::run(args, ld),
+        Command::Report { args, .. } => cmd::report::run(args, ld),
+        Command::Explore { args, .. } => cmd::explore::run(args, ld),
         Command::Fmt(a) => cmd::fmt::run(a),
-        Command::Translate { args, .. } => cmd::translate::run(args),
+        Command::Translate { args, .. } => cmd::translate::run(args, ld),
         Command::Completions { .. } | Command::Man { .. } => return ExitCode::SUCCESS,
-        Command::Gen { args, .. } => cmd::gen::run(args),
-        Command::Analyze { args, .. } => cmd::analyze::run(args),
-        Command::Learn(a) => cmd::learn::run(a),
+        Command::Gen { args, .. } => cmd::gen::run(args, ld),
+        Command::Analyze { args, .. } => cmd::analyze::run(args, ld),
+        Command::Learn(a) => cmd::learn::run(a, ld),
         Command::Schema(a) => cmd::schema::run(a),
     };
     // A run that ended because the handler killed its SUT must not report that as its

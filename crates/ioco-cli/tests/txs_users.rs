@@ -745,3 +745,57 @@ fn a_txs_model_waits_torxakis_default_for_quiescence() {
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("timeout_ms=1000"), "{out}");
 }
+
+/// A `.txs` file with the model and its purpose (`ioco test X.txs --purpose X.txs`) tested
+/// against a simulated copy of itself (`--sim copy-of-X.txs`): the purpose file is read with
+/// the specification only, not with the simulated implementation (whose definitions it would
+/// define twice). A correct copy passes with the goal hit; a faulty copy fails.
+#[test]
+fn a_purpose_in_the_model_file_is_not_read_with_the_simulated_copy() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = "CHANDEF C ::= Add, Sum :: Int ENDDEF\n\
+                 PROCDEF acc [Add, Sum :: Int] (n :: Int) ::= \
+                 Add ? d [[ (d > 0) /\\ (d < 5) ]] >-> Sum ! SUM >-> acc [Add, Sum] (n + d) \
+                 ENDDEF\n\
+                 MODELDEF M ::= CHAN IN Add CHAN OUT Sum BEHAVIOUR acc [Add, Sum] (0) ENDDEF\n\
+                 PROCDEF reach [Add, Sum :: Int] (n :: Int) HIT ::= Sum ! n >-> HIT ENDDEF\n\
+                 PURPDEF P ::= CHAN IN Add CHAN OUT Sum \
+                 GOAL ten ::= reach [Add, Sum] (10) ENDDEF\n";
+    let x = dir.path().join("x.txs");
+    std::fs::write(&x, model.replace("SUM", "n + d")).unwrap();
+    let copy = dir.path().join("copy-of-x.txs");
+    std::fs::write(&copy, model.replace("SUM", "n + d")).unwrap();
+    let faulty = dir.path().join("faulty-x.txs");
+    std::fs::write(
+        &faulty,
+        model.replace("SUM", "n + d + (IF n + d > 5 THEN 1 ELSE 0 FI)"),
+    )
+    .unwrap();
+    let x = x.to_str().unwrap();
+    let run = |sim: &std::path::Path| {
+        outcome(
+            ioco()
+                .args(["test", x, "--purpose", x, "--sim", sim.to_str().unwrap()])
+                .args([
+                    "--runs",
+                    "3",
+                    "--steps",
+                    "12",
+                    "--seed",
+                    "1",
+                    "--timeout",
+                    "200",
+                ]),
+        )
+    };
+    let (code, out) = run(&copy);
+    assert_eq!(code, 0, "{out}");
+    assert!(!out.contains("defined twice"), "{out}");
+    assert!(out.contains("accept reached in 3 of 3"), "{out}");
+    let (code, out) = run(&faulty);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("FAIL") && out.contains("is not allowed"),
+        "{out}"
+    );
+}

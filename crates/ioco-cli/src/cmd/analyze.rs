@@ -3,7 +3,7 @@
 //! thesis Table 3.2.
 
 use super::{emit, Outcome, PolicyArg};
-use crate::load::load_lts;
+use crate::load::Loader;
 use ioco_model::QuiescencePolicy;
 use miette::{miette, IntoDiagnostic, Result};
 use std::fmt::Write;
@@ -52,8 +52,8 @@ pub enum NonEnablingArg {
 }
 
 /// Run `ioco analyze`.
-pub fn run(args: Args) -> Result<Outcome> {
-    let lts = load_lts(&args.model)?;
+pub fn run(args: Args, ld: &Loader) -> Result<Outcome> {
+    let lts = ld.load_lts(&args.model)?;
     let sa = args
         .budgets
         .suspension(&lts, QuiescencePolicy::from(args.policy), &args.model)?;

@@ -13,7 +13,8 @@
 //! after the LTS summary.
 
 use super::{Outcome, PolicyArg};
-use crate::load::{infinite_data, load_model};
+use crate::load::infinite_data;
+use crate::load::Loader;
 use ioco_formats::Model;
 use ioco_lang::ir::Spec;
 use ioco_model::{Label, Lts, QuiescencePolicy, State};
@@ -60,14 +61,14 @@ fn names(lts: &Lts, states: &[State], max: usize) -> String {
 }
 
 /// Run `ioco check`.
-pub fn run(args: Args) -> Result<Outcome> {
+pub fn run(args: Args, ld: &Loader) -> Result<Outcome> {
     // A .ioco model is also a data model (summarised by `print_sts`); with infinite data it
     // has no explicit LTS, and that summary is all there is.
     let data = match crate::load::is_lang(&args.model) {
-        true => Some(crate::load::load_spec(&args.model)?),
+        true => Some(ld.load_spec(&args.model)?),
         false => None,
     };
-    let model = match load_model(&args.model) {
+    let model = match ld.load_model(&args.model) {
         Ok(m) => m,
         Err(e) => match data.as_ref().filter(|s| infinite_data(s).is_some()) {
             Some(spec) => return sts_only(&args.model, args.json, spec),

@@ -4,7 +4,7 @@
 //! conforms, 1 when it does not, 2 on an error.
 
 use super::{Outcome, PolicyArg};
-use crate::load::load_lts;
+use crate::load::Loader;
 use ioco_model::{compare, CompareError, CompareOptions, InputCompletion};
 use miette::{miette, Result};
 use serde_json::json;
@@ -45,9 +45,9 @@ pub struct Args {
 }
 
 /// Run `ioco compare`.
-pub fn run(args: Args) -> Result<Outcome> {
-    let spec = load_lts(&args.spec)?;
-    let imp = load_lts(&args.implementation)?;
+pub fn run(args: Args, ld: &Loader) -> Result<Outcome> {
+    let spec = ld.load_lts(&args.spec)?;
+    let imp = ld.load_lts(&args.implementation)?;
     let opts = CompareOptions {
         policy: args.policy.into(),
         completion: if args.require_input_enabled {

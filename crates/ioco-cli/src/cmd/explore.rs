@@ -9,7 +9,7 @@
 //! only said.
 
 use super::{EngineArg, Outcome, PolicyArg};
-use crate::load::{engine_spec, load_lts};
+use crate::load::Loader;
 use ioco_exec::explore::{ExplicitStepper, Stepper, SymbolicStepper};
 use ioco_exec::{RunResult, Summary};
 use ioco_gen::{NamedTest, Suite, TestCase};
@@ -53,9 +53,9 @@ commands:
   quit               leave (also: exit, end of input)";
 
 /// Run `ioco explore`.
-pub fn run(args: Args) -> Result<Outcome> {
+pub fn run(args: Args, ld: &Loader) -> Result<Outcome> {
     let lts;
-    let mut stepper: Box<dyn Stepper> = match engine_spec(&args.model, args.engine)? {
+    let mut stepper: Box<dyn Stepper> = match ld.engine_spec(&args.model, args.engine)? {
         Some((spec, _why)) => {
             let solver = Box::new(ioco_symbolic::Z3Solver::new(spec.defs.clone()));
             let tracker = ioco_symbolic::SymbolicSpec::new(spec, solver)
@@ -66,7 +66,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             )
         }
         None => {
-            lts = load_lts(&args.model)?;
+            lts = ld.load_lts(&args.model)?;
             Box::new(ExplicitStepper::new(&lts, args.policy.into()))
         }
     };
@@ -86,7 +86,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         if !interactive {
             outln!("> {line}");
         }
-        match command(stepper.as_mut(), line, &menu, &args) {
+        match command(stepper.as_mut(), line, &menu, &args, ld) {
             Ok(Next::Quit) => break,
             Ok(Next::Show) => menu = show(stepper.as_mut()),
             Ok(Next::Stay) => {}
@@ -156,7 +156,13 @@ fn menu_step(entry: &str) -> String {
     }
 }
 
-fn command(st: &mut dyn Stepper, line: &str, menu: &[String], args: &Args) -> Result<Next, String> {
+fn command(
+    st: &mut dyn Stepper,
+    line: &str,
+    menu: &[String],
+    args: &Args,
+    ld: &Loader,
+) -> Result<Next, String> {
     let (word, rest) = match line.split_once(char::is_whitespace) {
         Some((w, r)) => (w, r.trim()),
         None => (line, ""),
@@ -216,7 +222,7 @@ fn command(st: &mut dyn Stepper, line: &str, menu: &[String], args: &Args) -> Re
             if word == "save-purpose" {
                 save_purpose(st.trace(), Path::new(rest), args)?;
             } else {
-                save(st, Path::new(rest), word == "save-trace", args)?;
+                save(st, Path::new(rest), word == "save-trace", args, ld)?;
             }
             Ok(Next::Stay)
         }
@@ -238,11 +244,18 @@ fn command(st: &mut dyn Stepper, line: &str, menu: &[String], args: &Args) -> Re
     }
 }
 
-fn save(st: &mut dyn Stepper, path: &Path, as_trace: bool, args: &Args) -> Result<(), String> {
+fn save(
+    st: &mut dyn Stepper,
+    path: &Path,
+    as_trace: bool,
+    args: &Args,
+    ld: &Loader,
+) -> Result<(), String> {
     let trace: Vec<String> = st.trace().to_vec();
     let data = trace.iter().any(|s| s.contains('('))
         || crate::load::is_lang(&args.model)
-            && engine_spec(&args.model, args.engine)
+            && ld
+                .engine_spec(&args.model, args.engine)
                 .ok()
                 .flatten()
                 .is_some();

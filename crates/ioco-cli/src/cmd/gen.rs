@@ -15,14 +15,14 @@
 
 pub use super::args::{GenArgs as Args, MethodArg};
 use super::{emit, Outcome};
-use crate::load::{load_lts, load_model};
+use crate::load::Loader;
 use ioco_formats::Model;
 use ioco_gen::Suite;
 use ioco_model::QuiescencePolicy;
 use miette::{miette, IntoDiagnostic, Result};
 
-fn suspension(args: &Args) -> Result<ioco_model::Lts> {
-    let lts = load_lts(&args.model)?;
+fn suspension(args: &Args, ld: &Loader) -> Result<ioco_model::Lts> {
+    let lts = ld.load_lts(&args.model)?;
     args.budgets.suspension_for(
         &lts,
         QuiescencePolicy::from(args.policy),
@@ -41,7 +41,7 @@ fn need<'a, T>(v: &'a Option<T>, flag: &str, method: &str) -> Result<&'a T> {
 }
 
 /// Run `ioco gen`.
-pub fn run(args: Args) -> Result<Outcome> {
+pub fn run(args: Args, ld: &Loader) -> Result<Outcome> {
     let policy = QuiescencePolicy::from(args.policy);
     let method = args.method.unwrap_or(MethodArg::Purpose);
     if args.engine.is_some() && method != MethodArg::Purpose {
@@ -64,7 +64,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let spinner = spinner(&format!("generating ({method:?})"));
     let suite: Suite = match method {
         MethodArg::Random | MethodArg::Batch => {
-            let lts = load_lts(&args.model)?;
+            let lts = ld.load_lts(&args.model)?;
             spinner.suspend(|| errln!("seed: {}", args.seed));
             if method == MethodArg::Random {
                 ioco_gen::generate_random(&lts, policy, args.tests, args.depth, args.seed)
@@ -80,7 +80,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         }
         MethodArg::NComplete => {
             let n = *need(&args.n, "--n N", "n-complete")?;
-            let sa = suspension(&args)?;
+            let sa = suspension(&args, ld)?;
             let est = ioco_complete::estimate(&sa, n).map_err(|e| miette!("{e}"))?;
             // A count as users read it: never negative (−0 from cancelling sums) nor infinite
             // (sizing stops past the test limit, the largest suite that would be generated).
@@ -133,7 +133,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             return written(w, args.output.as_deref());
         }
         MethodArg::Adg => {
-            let sa = suspension(&args)?;
+            let sa = suspension(&args, ld)?;
             let w = ioco_complete::write::adg_json(
                 &sa,
                 &Default::default(),
@@ -144,7 +144,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             return written(w, args.output.as_deref());
         }
         MethodArg::W | MethodArg::Wp | MethodArg::Hsi | MethodArg::H | MethodArg::Hads => {
-            let mealy = match load_model(&args.model)? {
+            let mealy = match ld.load_model(&args.model)? {
                 Model::Mealy(m) => m,
                 Model::Lts(_) => {
                     return Err(miette!(
@@ -193,7 +193,7 @@ pub fn run(args: Args) -> Result<Outcome> {
                 "joker"
             };
             let goal_text = need(&args.goal, "--goal GOAL", name)?;
-            let sa = suspension(&args)?;
+            let sa = suspension(&args, ld)?;
             let goal = ioco_games::Goal::parse(goal_text, &sa).map_err(|e| miette!("{e}"))?;
             let assume: ioco_games::Assumption = args.assume.parse().map_err(|e| {
                 miette!(
@@ -250,19 +250,20 @@ pub fn run(args: Args) -> Result<Outcome> {
                 suite
             }
         }
-        MethodArg::SwitchCoverage => return switch_coverage(&args),
+        MethodArg::SwitchCoverage => return switch_coverage(&args, ld),
         MethodArg::Purpose => {
             let p = need(&args.purpose, "--purpose FILE", "purpose")?;
-            if crate::load::engine_spec(&args.model, args.engine)?.is_some() {
+            if ld.engine_spec(&args.model, args.engine)?.is_some() {
                 return super::purpose::gen_symbolic(
                     &args.model,
                     p,
                     args.output.as_deref(),
                     args.stg,
+                    ld,
                 );
             }
-            let sa = suspension(&args)?;
-            let purpose = super::purpose::load_purpose(p)?;
+            let sa = suspension(&args, ld)?;
+            let purpose = super::purpose::load_purpose(p, ld)?;
             let test = ioco_games::purpose_test(&sa, &purpose)
                 .map_err(|e| miette!("{}: {e}", p.display()))?;
             let mut s = Suite::new("purpose");
@@ -353,9 +354,9 @@ fn written(
 }
 
 /// Run `ioco gen --method switch-coverage`.
-fn switch_coverage(args: &Args) -> Result<Outcome> {
+fn switch_coverage(args: &Args, ld: &Loader) -> Result<Outcome> {
     use ioco_symbolic::seg::Uncovered;
-    let spec = crate::load::load_spec(&args.model)?;
+    let spec = ld.load_spec(&args.model)?;
     let bytes = std::fs::read(&args.model)
         .map_err(|e| miette!("cannot read {}: {e}", args.model.display()))?;
     let sys = ioco_symbolic::System::new(spec.clone())

@@ -8,6 +8,7 @@
 
 use super::sut::{parse_duration_arg, seed_or_clock, SutArgs};
 use super::Outcome;
+use crate::load::Loader;
 use ioco_exec::SutError;
 use ioco_formats::{aut, dot, json, Model};
 use ioco_learn::moore::Moore;
@@ -144,7 +145,12 @@ fn inputs_of(path: &Path) -> Result<Vec<String>> {
 
 /// The system: a Mealy machine in process (`--sim`), or an adapter made anew for each new
 /// output.
-fn system(args: &Args, inputs: &[String], outputs: &[String]) -> Result<System<'static>> {
+fn system(
+    args: &Args,
+    inputs: &[String],
+    outputs: &[String],
+    ld: &Loader,
+) -> Result<System<'static>> {
     if let Some(path) = &args.sut.sim {
         return match ioco_formats::load(path)? {
             Model::Mealy(m) => {
@@ -174,11 +180,12 @@ fn system(args: &Args, inputs: &[String], outputs: &[String]) -> Result<System<'
     // check the command line and the mapping now, for a clear error
     let sut = args.sut.clone();
     let probe = one_state(&Alphabet::new())?;
-    let _checked = sut.factory(&probe)?;
+    let _checked = sut.factory(&probe, ld)?;
+    let ld = ld.clone();
     let make: MakeAdapter = Box::new(move |alphabet: &Alphabet| {
         let lts = one_state(alphabet).map_err(|e| SutError::Start(e.to_string()))?;
         let factory = sut
-            .factory(&lts)
+            .factory(&lts, &ld)
             .map_err(|e| SutError::Start(e.to_string()))?;
         Ok(factory(0)? as Box<dyn ioco_sut::Sut>)
     });
@@ -249,7 +256,7 @@ fn write_model(
 }
 
 /// Run `ioco learn`.
-pub fn run(args: Args) -> Result<Outcome> {
+pub fn run(args: Args, ld: &Loader) -> Result<Outcome> {
     let inputs = match &args.inputs_from {
         Some(p) => inputs_of(p)?,
         None => split_list(&args.inputs),
@@ -344,7 +351,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         serde_json::json!({"event": "start", "inputs": inputs, "oracle": oracle_text,
         "random_words": random_words, "random_after_percent": args.random_after, "seed": seed}),
     );
-    let sul = system(&args, &inputs, &outputs)?;
+    let sul = system(&args, &inputs, &outputs, ld)?;
     let result = ioco_learn::learn_with(sul, &opts, &mut |e| {
         match &e {
             Event::Hypothesis {

@@ -19,6 +19,7 @@ pub mod sut;
 pub mod test;
 pub mod translate;
 
+use crate::load::Loader;
 use ioco_model::QuiescencePolicy;
 use std::process::ExitCode;
 
@@ -246,7 +247,7 @@ pub fn spool() -> Option<std::sync::Arc<ioco_report::Spool>> {
 /// For the interrupt handler: write the report files of the runs finished so far, marked
 /// `"interrupted": true` (a parameter of the summary). Returns the number of runs written, or
 /// `None` when no report was asked for.
-pub fn write_partial_reports() -> Option<usize> {
+pub fn write_partial_reports(ld: &Loader) -> Option<usize> {
     let p = partial().take()?;
     if p.files.is_empty() {
         return None;
@@ -278,6 +279,7 @@ pub fn write_partial_reports() -> Option<usize> {
                 json,
                 Some(picture::command_line()),
                 sut::policy_of(&summary),
+                ld,
             )
         });
     ioco_report::write_reports(&results, &p.files, cx.as_ref()).ok()?;

@@ -6,7 +6,8 @@
 //! with `symbolic`, or its data is infinite) is drawn as its locations and switches; any other
 //! model as its LTS.
 
-use crate::load::{infinite_data, load_lts, load_spec};
+use crate::load::infinite_data;
+use crate::load::Loader;
 use ioco_exec::Summary;
 use ioco_model::QuiescencePolicy;
 use ioco_report::graph::{self, Graph};
@@ -39,8 +40,9 @@ pub fn picture(
     model: &Path,
     summary: Option<&Summary>,
     policy: QuiescencePolicy,
+    ld: &Loader,
 ) -> Result<(Graph, Option<Visits>)> {
-    picture_of(model, summary.map(Results::new).as_ref(), policy)
+    picture_of(model, summary.map(Results::new).as_ref(), policy, ld)
 }
 
 /// [`picture`] of results whose runs may be read back from a spool.
@@ -48,16 +50,17 @@ fn picture_of(
     model: &Path,
     results: Option<&Results<'_>>,
     policy: QuiescencePolicy,
+    ld: &Loader,
 ) -> Result<(Graph, Option<Visits>)> {
     let is_ioco = crate::load::is_lang(model);
     let data = is_ioco
         && (results.is_some_and(|r| symbolic_results(r.summary)) || {
-            let spec = load_spec(model)?;
+            let spec = ld.load_spec(model)?;
             infinite_data(&spec).is_some()
         });
     let unreadable = |e: std::io::Error| miette!("the runs could not be read back: {e}");
     let (mut g, visits) = if data {
-        let spec = load_spec(model)?;
+        let spec = ld.load_spec(model)?;
         let visits = match results {
             Some(runs) => {
                 let solver = Box::new(ioco_symbolic::Z3Solver::new(spec.defs.clone()));
@@ -69,7 +72,7 @@ fn picture_of(
         };
         (graph::from_sts(&spec, visits.as_ref()), visits)
     } else {
-        let lts = load_lts(model)?;
+        let lts = ld.load_lts(model)?;
         let visits = match results {
             Some(runs) => {
                 Some(walk::explicit_runs(&lts, policy, runs, runs.focus()).map_err(unreadable)?)
@@ -100,6 +103,7 @@ pub fn context(
     result_file: Option<&Path>,
     command: Option<String>,
     policy: QuiescencePolicy,
+    ld: &Loader,
 ) -> Context {
     let mut cx = Context {
         command,
@@ -113,7 +117,7 @@ pub fn context(
         cx.no_graph = Some("the results name no model (give one with --model)".into());
         return cx;
     };
-    match picture_of(&path, Some(results), policy) {
+    match picture_of(&path, Some(results), policy, ld) {
         Ok((g, visits)) => {
             if let Some(v) = visits {
                 cx.focus = v.focus;

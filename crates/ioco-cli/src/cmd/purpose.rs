@@ -30,7 +30,7 @@ use super::args::StgArgs;
 use super::args::TestArgs as Args;
 use super::sut::seed_or_clock;
 use super::Outcome;
-use crate::load::load_lts;
+use crate::load::Loader;
 use ioco_exec::{RunResult, RunVerdict, Summary};
 use ioco_games::{Purpose, PurposeOptions, PurposeProduct, Restricted, Restriction};
 use ioco_model::{Lts, QuiescencePolicy, SuspensionAutomaton};
@@ -40,8 +40,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Load a test purpose (any model format; `.ioco` included).
-pub fn load_purpose(path: &Path) -> Result<Purpose> {
-    purpose_of(crate::load::purpose_lts(path)?, path)
+pub fn load_purpose(path: &Path, ld: &Loader) -> Result<Purpose> {
+    purpose_of(ld.purpose_lts(path)?, path)
 }
 
 /// The purpose of the automaton read from `path`.
@@ -84,14 +84,14 @@ fn product_error(e: ioco_games::PurposeError, purpose_path: &Path) -> miette::Re
 }
 
 /// Run `ioco test MODEL --purpose FILE`.
-pub fn run_test(args: Args, purpose_path: &Path) -> Result<Outcome> {
+pub fn run_test(args: Args, purpose_path: &Path, ld: &Loader) -> Result<Outcome> {
     let engine = super::EngineArg::pick(args.engine, args.symbolic);
-    if let Some((spec, _)) = crate::load::engine_spec(&args.model, engine)? {
-        return run_symbolic(args, purpose_path, spec);
+    if let Some((spec, _)) = ld.engine_spec(&args.model, engine)? {
+        return run_symbolic(args, purpose_path, spec, ld);
     }
-    let spec = load_lts(&args.model)?;
+    let spec = ld.load_lts(&args.model)?;
     let policy: QuiescencePolicy = args.sut.policy.into();
-    let plts = crate::load::purpose_lts(purpose_path)?;
+    let plts = ld.purpose_lts(purpose_path)?;
     if crate::load::is_txs(purpose_path) && !has_accept(&plts) {
         // a TorXakis GOAL without HIT restricts the test to the inputs it offers
         let r = Restriction::new(spec.alphabet(), &plts).map_err(|e| {
@@ -112,7 +112,16 @@ pub fn run_test(args: Args, purpose_path: &Path) -> Result<Outcome> {
         let strategy = "purpose: a GOAL without HIT restricts the test (inputs among the \
                         goal's, an output it does not offer is Inconclusive, Pass at the step \
                         bound inside it)";
-        return run_explicit(&args, purpose_path, &spec, steer, &header, strategy, None);
+        return run_explicit(
+            &args,
+            purpose_path,
+            &spec,
+            steer,
+            &header,
+            strategy,
+            None,
+            ld,
+        );
     }
     let purpose = purpose_of(plts, purpose_path)?;
     let sa = SuspensionAutomaton::build(&spec, policy).lts;
@@ -134,10 +143,12 @@ pub fn run_test(args: Args, purpose_path: &Path) -> Result<Outcome> {
         &header,
         strategy,
         Some(prod.jokers),
+        ld,
     )
 }
 
 /// The runs of an explicit purpose session steered by `steer()` (one selection per run).
+#[allow(clippy::too_many_arguments)]
 fn run_explicit<L>(
     args: &Args,
     purpose_path: &Path,
@@ -146,13 +157,14 @@ fn run_explicit<L>(
     header: &str,
     strategy: &str,
     jokers: Option<u32>,
+    ld: &Loader,
 ) -> Result<Outcome>
 where
     L: for<'t, 'o> ioco_exec::engine::Selection<ioco_exec::engine::explicit::Explicit<'t, 'o>>,
 {
     let policy: QuiescencePolicy = args.sut.policy.into();
     args.sut.for_model(&args.model);
-    let factory = args.sut.factory(spec)?;
+    let factory = args.sut.factory(spec, ld)?;
     let seed = seed_or_clock(args.seed);
     errln!("ioco test: seed {seed}; {header}");
     let timeout = Duration::from_millis(args.sut.timeout_ms());
@@ -189,6 +201,7 @@ where
         strategy,
         jokers,
         jokers.is_none(),
+        ld,
     )
 }
 
@@ -204,6 +217,7 @@ fn finish(
     strategy: &str,
     jokers: Option<u32>,
     steering: bool,
+    ld: &Loader,
 ) -> Result<Outcome> {
     let accepted = runs
         .iter()
@@ -239,7 +253,7 @@ fn finish(
             purpose_path.display()
         );
     }
-    args.report.finish(&summary)
+    args.report.finish(&summary, ld)
 }
 
 /// A symbolic test graph with the two models it was built from.
@@ -288,17 +302,18 @@ fn stg_options(stg: StgArgs) -> ioco_stg::Options {
 fn spec_and_purpose(
     model: &Path,
     purpose_path: &Path,
+    ld: &Loader,
 ) -> Result<(ioco_lang::Model, ioco_lang::Model)> {
-    let sm = crate::load::parse_ioco(model)?;
+    let sm = ld.parse_ioco(model)?;
     let composed = sm
         .entry()
         .is_some_and(|s| s.as_single().is_none() && s.sync.is_empty());
     if crate::load::is_txs(model) && composed {
-        let sm = crate::load::parse_ioco_one_automaton(model)?;
-        let pm = crate::load::parse_purpose_one_automaton(purpose_path)?;
+        let sm = ld.parse_ioco_one_automaton(model)?;
+        let pm = ld.parse_purpose_one_automaton(purpose_path)?;
         return Ok((sm, pm));
     }
-    Ok((sm, crate::load::parse_purpose(purpose_path)?))
+    Ok((sm, ld.parse_purpose(purpose_path)?))
 }
 
 /// The product of a specification and a purpose; `txs`: a TorXakis GOAL (it may only steer,
@@ -320,7 +335,7 @@ pub type Parsed = (ioco_lang::Model, ioco_lang::Model, ioco_stg::Product);
 
 /// Parse a data specification and a purpose and build their product (read once: the product
 /// chooses `--domain auto`'s domain, then the symbolic test graph is built from it).
-fn parse_product(model: &Path, purpose_path: &Path) -> Result<Parsed> {
+fn parse_product(model: &Path, purpose_path: &Path, ld: &Loader) -> Result<Parsed> {
     if !crate::load::is_lang(purpose_path) {
         return Err(miette!(
             help = "write the purpose as a .ioco model with locations named accept…/refuse…",
@@ -328,7 +343,7 @@ fn parse_product(model: &Path, purpose_path: &Path) -> Result<Parsed> {
             purpose_path.display()
         ));
     }
-    let (sm, pm) = spec_and_purpose(model, purpose_path)?;
+    let (sm, pm) = spec_and_purpose(model, purpose_path, ld)?;
     // a TorXakis GOAL without HIT only steers (`test N` passes after N steps inside it)
     let steer = crate::load::is_txs(purpose_path);
     let product = product_of(&sm, &pm, steer).map_err(|e| {
@@ -380,11 +395,12 @@ fn run_symbolic(
     args: Args,
     purpose_path: &Path,
     spec: Arc<ioco_lang::ir::Spec>,
+    ld: &Loader,
 ) -> Result<Outcome> {
-    let parsed = parse_product(&args.model, purpose_path)?;
+    let parsed = parse_product(&args.model, purpose_path, ld)?;
     let stg = resolve_domain(args.stg, &parsed.2);
     let args = Args { stg, ..args };
-    in_domain!(stg, run_symbolic_in(args, purpose_path, spec, parsed))
+    in_domain!(stg, run_symbolic_in(args, purpose_path, spec, parsed, ld))
 }
 
 /// [`run_symbolic`] in domain `D`.
@@ -393,10 +409,11 @@ fn run_symbolic_in<D: ioco_stg::Domain>(
     purpose_path: &Path,
     spec: Arc<ioco_lang::ir::Spec>,
     parsed: Parsed,
+    ld: &Loader,
 ) -> Result<Outcome> {
     let (sm, pm, g) = symbolic_graph::<D>(parsed, purpose_path, args.stg)?;
     let analysis = analysis_name::<D>(args.stg);
-    let factory = args.sut.data_factory(&spec)?;
+    let factory = args.sut.data_factory(&spec, ld)?;
     let seed = seed_or_clock(args.seed);
     errln!(
         "ioco test: seed {seed}; symbolic purpose {} ({} product locations, {analysis} analysis)",
@@ -450,6 +467,7 @@ fn run_symbolic_in<D: ioco_stg::Domain>(
         &strategy,
         None,
         steering,
+        ld,
     )
 }
 
@@ -462,8 +480,9 @@ pub fn gen_symbolic(
     purpose_path: &Path,
     output: Option<&Path>,
     stg: StgArgs,
+    ld: &Loader,
 ) -> Result<Outcome> {
-    let parsed = parse_product(model, purpose_path)?;
+    let parsed = parse_product(model, purpose_path, ld)?;
     let stg = resolve_domain(stg, &parsed.2);
     in_domain!(
         stg,

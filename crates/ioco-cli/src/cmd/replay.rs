@@ -12,6 +12,7 @@
 
 use super::sut::{base_options, ReportArgs, SutArgs};
 use super::Outcome;
+use crate::load::Loader;
 use ioco_exec::{RunResult, RunVerdict, Summary, Tester};
 use ioco_lang::ir::Spec;
 use ioco_symbolic::online::GateValue;
@@ -81,14 +82,14 @@ fn recorded(args: &Args) -> Result<RunResult> {
 }
 
 /// Run `ioco replay`.
-pub fn run(args: Args) -> Result<Outcome> {
+pub fn run(args: Args, ld: &Loader) -> Result<Outcome> {
     args.shrinking.check()?;
     args.report.check()?;
     let engine = super::EngineArg::pick(args.engine, args.symbolic);
-    if let Some((spec, _)) = crate::load::engine_spec(&args.model, engine)? {
-        return run_data(args, spec);
+    if let Some((spec, _)) = ld.engine_spec(&args.model, engine)? {
+        return run_data(args, spec, ld);
     }
-    let (spec, timing) = super::sut::load_timed(&args.model, &args.sut)?;
+    let (spec, timing) = super::sut::load_timed(&args.model, &args.sut, ld)?;
     let recorded = recorded(&args)?;
     // A failing run may end with a line that is not a label (garbage): replay it as an
     // observation at that point.
@@ -110,7 +111,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     }
     let trace = ioco_exec::parse_trace(&spec, &steps)
         .map_err(|e| miette!("{}: run {}: {e}", args.results.display(), recorded.run))?;
-    let factory = args.sut.factory(&spec)?;
+    let factory = args.sut.factory(&spec, ld)?;
     let mut adapter = factory(0).map_err(|e| miette!("{e}"))?;
     let mut opts = ioco_exec::OnlineOptions {
         depth: trace.len().max(1) * 4 + 16,
@@ -147,7 +148,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     summary
         .parameters
         .insert("sut".into(), args.sut.describe().into());
-    args.report.finish(&summary)
+    args.report.finish(&summary, ld)
 }
 
 /// A recorded failure whose replay does not fail is not reproduced: Inconclusive (exit 3), never
@@ -195,7 +196,7 @@ fn parse_input(spec: &Spec, label: &str) -> std::result::Result<GateValue, Strin
 }
 
 /// `ioco replay` of a run on a model with data: the recorded inputs with their values.
-fn run_data(args: Args, spec: Arc<Spec>) -> Result<Outcome> {
+fn run_data(args: Args, spec: Arc<Spec>, ld: &Loader) -> Result<Outcome> {
     let recorded = recorded(&args)?;
     let inputs = recorded
         .trace
@@ -213,7 +214,7 @@ fn run_data(args: Args, spec: Arc<Spec>) -> Result<Outcome> {
         })?;
     let mut tracker = ioco_exec::data_session::tracker(&spec)
         .map_err(|e| miette!("{}: {e}", args.model.display()))?;
-    let factory = args.sut.data_factory(&spec)?;
+    let factory = args.sut.data_factory(&spec, ld)?;
     let mut waits = ioco_exec::OnlineOptions::default();
     args.sut.data_timeouts(&spec)?.apply(&mut waits);
     let mut sut = factory(recorded.seed).map_err(|e| miette!("{e}"))?;
@@ -263,5 +264,5 @@ fn run_data(args: Args, spec: Arc<Spec>) -> Result<Outcome> {
     p.insert("model".into(), args.model.display().to_string().into());
     p.insert("sut".into(), args.sut.describe().into());
     p.insert("engine".into(), "symbolic".into());
-    args.report.finish(&summary)
+    args.report.finish(&summary, ld)
 }

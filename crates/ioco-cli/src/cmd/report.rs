@@ -7,6 +7,7 @@
 //! error.
 
 use super::{Outcome, PolicyArg};
+use crate::load::Loader;
 use miette::{miette, Result};
 use std::path::PathBuf;
 
@@ -48,7 +49,7 @@ pub struct Args {
 }
 
 /// Run `ioco report`.
-pub fn run(args: Args) -> Result<Outcome> {
+pub fn run(args: Args, ld: &Loader) -> Result<Outcome> {
     // Without a report option only the summary is printed (`ioco report A.json B.json`).
     // `ioco report merge A B` is `ioco report A B`
     let mut paths: Vec<PathBuf> = args.results.clone();
@@ -116,6 +117,6 @@ pub fn run(args: Args) -> Result<Outcome> {
     } else {
         super::emit(&text, None)?;
     }
-    files.write(&ioco_report::Results::new(&summary))?;
+    files.write(&ioco_report::Results::new(&summary), ld)?;
     super::sut::verdict_outcome(&summary, args.inconclusive)
 }

@@ -18,7 +18,7 @@
 pub use super::args::RunArgs as Args;
 use super::sut::{base_options, load_timed, seed_or_clock};
 use super::Outcome;
-use crate::load::load_spec;
+use crate::load::Loader;
 use ioco_exec::sts_suite::{execute, from_json, model_hash, ExecOptions, StsSuite};
 use ioco_exec::Summary;
 use ioco_gen::stream::{read_suite, StreamedTest};
@@ -56,10 +56,10 @@ pub fn fairness(args: &Args) -> Result<ioco_exec::fairness::Fairness> {
 }
 
 /// Run `ioco run`.
-pub fn run(args: Args) -> Result<Outcome> {
+pub fn run(args: Args, ld: &Loader) -> Result<Outcome> {
     args.report.check()?;
     let fair = fairness(&args)?;
-    if let Some(outcome) = switch_coverage(&args)? {
+    if let Some(outcome) = switch_coverage(&args, ld)? {
         return Ok(outcome);
     }
     let suite_path = args.suite.clone().ok_or_else(|| {
@@ -68,7 +68,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             "no test suite given"
         )
     })?;
-    let (spec, timing) = load_timed(&args.model, &args.sut)?;
+    let (spec, timing) = load_timed(&args.model, &args.sut, ld)?;
     // First pass: check the format and every test, count them (one test in memory at a time);
     // the second pass runs them as they are read again (issue #19: a suite of any size).
     let open = || {
@@ -109,7 +109,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         ));
     }
     args.sut.check_jobs(args.jobs.min(count))?;
-    let factory = args.sut.factory(&spec)?;
+    let factory = args.sut.factory(&spec, ld)?;
     let seed = seed_or_clock(args.seed);
     let (progress, bar) = super::progress(ioco_exec::shard::indices(args.shard, count).len());
     super::partial_reports(&args.report, "suite", seed, &args.model);
@@ -160,12 +160,12 @@ pub fn run(args: Args) -> Result<Outcome> {
             .parameters
             .insert("shard".into(), s.to_string().into());
     }
-    args.report.finish(&summary)
+    args.report.finish(&summary, ld)
 }
 
 /// `ioco run SUITE.json` (or `ioco run MODEL.ioco SUITE.json`) when the suite is a
 /// switch-coverage suite: `Some(outcome)`; `None` for other suites.
-fn switch_coverage(args: &Args) -> Result<Option<Outcome>> {
+fn switch_coverage(args: &Args, ld: &Loader) -> Result<Option<Outcome>> {
     let (model, suite_path) = match &args.suite {
         None => (None, args.model.clone()),
         Some(s) => (Some(args.model.clone()), s.clone()),
@@ -186,7 +186,7 @@ fn switch_coverage(args: &Args) -> Result<Option<Outcome>> {
             "--shard is not offered for switch-coverage suites ({})",
             suite_path.display()
         )),
-        Some(suite) => run_sts(args, model, &suite_path, suite).map(Some),
+        Some(suite) => run_sts(args, model, &suite_path, suite, ld).map(Some),
     }
 }
 
@@ -195,6 +195,7 @@ fn run_sts(
     model: Option<PathBuf>,
     suite_path: &Path,
     suite: StsSuite,
+    ld: &Loader,
 ) -> Result<Outcome> {
     let model = model.unwrap_or_else(|| PathBuf::from(&suite.model));
     let bytes = std::fs::read(&model).map_err(|e| {
@@ -212,7 +213,7 @@ fn run_sts(
             suite.model_hash
         );
     }
-    let spec = load_spec(&model)?;
+    let spec = ld.load_spec(&model)?;
     let mut tracker =
         ioco_exec::data_session::tracker(&spec).map_err(|e| miette!("{}: {e}", model.display()))?;
     let sys = &tracker.sys;
@@ -230,7 +231,7 @@ fn run_sts(
             u.reason
         );
     }
-    let factory = args.sut.data_factory(&spec)?;
+    let factory = args.sut.data_factory(&spec, ld)?;
     // as `ioco test` and the explicit `ioco run`: from the clock unless --seed, printed
     let seed = super::sut::seed_or_clock(args.seed);
     errln!(
@@ -290,5 +291,5 @@ fn run_sts(
         covered,
         100.0 * ratio(covered_liberal)
     ));
-    args.report.finish(&summary)
+    args.report.finish(&summary, ld)
 }

@@ -10,7 +10,8 @@
 //! RESULT.json` the model with the coverage of saved results and the failing observation.
 
 use super::{emit, Outcome, PolicyArg};
-use crate::load::{infinite_data, load_model, load_spec};
+use crate::load::infinite_data;
+use crate::load::Loader;
 use ioco_formats::{aut, dot, json, Model};
 use ioco_model::SuspensionAutomaton;
 use miette::Result;
@@ -112,11 +113,11 @@ fn as_suite(path: &std::path::Path) -> Result<Option<ioco_gen::Suite>> {
 
 /// `--purpose`: the solved product, its accept states as Pass and refuse states as
 /// Inconclusive boxes.
-fn purpose_picture(args: &Args) -> Result<ioco_report::graph::Graph> {
+fn purpose_picture(args: &Args, ld: &Loader) -> Result<ioco_report::graph::Graph> {
     use ioco_report::graph::Mark;
     let p = args.purpose.as_deref().expect("--purpose");
-    let spec = crate::load::load_lts(&args.model)?;
-    let purpose = ioco_games::Purpose::from_lts(crate::load::load_lts(p)?)
+    let spec = ld.load_lts(&args.model)?;
+    let purpose = ioco_games::Purpose::from_lts(ld.load_lts(p)?)
         .map_err(|e| miette::miette!("{}: {e}", p.display()))?;
     let sa = SuspensionAutomaton::build_with_limit(&spec, args.policy.into(), args.max_states)
         .map_err(|e| {
@@ -140,7 +141,7 @@ fn purpose_picture(args: &Args) -> Result<ioco_report::graph::Graph> {
 }
 
 /// Run `ioco show`.
-pub fn run(args: Args) -> Result<Outcome> {
+pub fn run(args: Args, ld: &Loader) -> Result<Outcome> {
     if let Some(suite) = as_suite(&args.model)? {
         let g = ioco_report::suite_tree::suite_tree(&suite, args.test.as_deref())
             .map_err(|e| miette::miette!("{}: {e}", args.model.display()))?;
@@ -154,7 +155,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         ));
     }
     if args.purpose.is_some() {
-        let g = purpose_picture(&args)?;
+        let g = purpose_picture(&args, ld)?;
         emit(&picture_text(&g, args.format)?, args.output.as_deref())?;
         return Ok(Outcome::Ok);
     }
@@ -170,13 +171,13 @@ pub fn run(args: Args) -> Result<Outcome> {
                 e.column()
             )
         })?;
-        let (g, _) = super::picture::picture(&args.model, Some(&summary), args.policy.into())?;
+        let (g, _) = super::picture::picture(&args.model, Some(&summary), args.policy.into(), ld)?;
         emit(&picture_text(&g, args.format)?, args.output.as_deref())?;
         return Ok(Outcome::Ok);
     }
     if args.format == Format::Svg {
         let g = if args.suspension {
-            let lts = crate::load::load_lts(&args.model)?;
+            let lts = ld.load_lts(&args.model)?;
             let sa =
                 SuspensionAutomaton::build_with_limit(&lts, args.policy.into(), args.max_states)
                     .map_err(|e| {
@@ -187,9 +188,9 @@ pub fn run(args: Args) -> Result<Outcome> {
                     })?;
             ioco_report::graph::from_lts(&sa.lts, &args.model.display().to_string(), None)
         } else if args.sts {
-            ioco_report::graph::from_sts(&*load_spec(&args.model)?, None)
+            ioco_report::graph::from_sts(&*ld.load_spec(&args.model)?, None)
         } else {
-            super::picture::picture(&args.model, None, args.policy.into())?.0
+            super::picture::picture(&args.model, None, args.policy.into(), ld)?.0
         };
         emit(&picture_text(&g, args.format)?, args.output.as_deref())?;
         return Ok(Outcome::Ok);
@@ -204,12 +205,12 @@ pub fn run(args: Args) -> Result<Outcome> {
     let model = if args.sts {
         None
     } else {
-        match load_model(&args.model) {
+        match ld.load_model(&args.model) {
             Ok(m) => Some(m),
             // A .ioco model with infinite data has no LTS: draw its STS (unless asked for the
             // suspension automaton, which needs the LTS).
             Err(e) if is_ioco && !args.suspension => {
-                let spec = load_spec(&args.model)?;
+                let spec = ld.load_spec(&args.model)?;
                 if infinite_data(&spec).is_none() {
                     return Err(e);
                 }
@@ -224,7 +225,7 @@ pub fn run(args: Args) -> Result<Outcome> {
                 "--suspension and --sts exclude each other: the suspension automaton is built from the LTS"
             ));
         }
-        let spec = load_spec(&args.model)?;
+        let spec = ld.load_spec(&args.model)?;
         let text = match args.format {
             Format::Dot => ioco_symbolic::draw::dot(&spec),
             Format::Json => {

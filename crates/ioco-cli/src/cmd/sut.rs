@@ -3,7 +3,7 @@
 //! the quiescence timeouts of a session ([`Timing`], [`load_timed`]).
 
 use super::{Outcome, PolicyArg};
-use crate::load::load_lts;
+use crate::load::Loader;
 use ioco_exec::data_session::DataFactory;
 use ioco_exec::SutError;
 use ioco_exec::{OnlineOptions, RunVerdict, Summary};
@@ -319,6 +319,7 @@ impl SutArgs {
     /// is a `.txs` file and no other SUT is given; with the entry spec it is for.
     pub(crate) fn txs_connection(
         &self,
+        ld: &Loader,
     ) -> Result<Option<(Arc<ioco_lang::ir::Spec>, ioco_sut::txs::TxsSocketConfig)>> {
         let Some(path) = self.model.get() else {
             return Ok(None);
@@ -345,7 +346,7 @@ impl SutArgs {
             }
             return Ok(None);
         }
-        let (m, spec) = crate::load::txs_entry(path)?;
+        let (m, spec) = ld.txs_entry(path)?;
         let c = ioco_load::cnect::pick(&m.lowered, &spec, self.cnect.as_deref())
             .map_err(|e| miette!("{}: {e}", path.display()))?;
         let _ = self.cnect_used.set(c.name.name.clone());
@@ -370,7 +371,7 @@ impl SutArgs {
 
     /// With `--http`: the HTTP map of `--map` (checked against the model when the system is
     /// built), with the model's spec when `load` (for a model over labels).
-    fn http_map(&self, load: bool) -> Result<(HttpMap, Option<Arc<Spec>>)> {
+    fn http_map(&self, load: bool, ld: &Loader) -> Result<(HttpMap, Option<Arc<Spec>>)> {
         let path = self
             .model
             .get()
@@ -383,7 +384,7 @@ impl SutArgs {
             ));
         }
         let spec = if load {
-            Some(crate::load::load_spec(path)?)
+            Some(ld.load_spec(path)?)
         } else {
             None
         };
@@ -569,17 +570,17 @@ impl SutArgs {
     /// HTTP map, a `.txs` model's `CNECTDEF`, the model to simulate (as an LTS when `labels`,
     /// else with its data); with the model's spec with data where a system speaking gate values
     /// is seen through the labels of a model (`labels`: the TorXakis sockets, HTTP).
-    fn system(&self, labels: bool) -> Result<(System, Option<Arc<Spec>>)> {
+    fn system(&self, labels: bool, ld: &Loader) -> Result<(System, Option<Arc<Spec>>)> {
         let timeout = Duration::from_millis(self.timeout_ms());
         if let Some(url) = &self.http {
-            let (map, spec) = self.http_map(labels)?;
+            let (map, spec) = self.http_map(labels, ld)?;
             let url = url.clone();
             return Ok((System::Http { url, map, timeout }, spec));
         }
         let wire = self.wire()?;
         let settle = timeout;
         // a .txs model's CNECTDEF (with --sut "CMD {port}": the SUT started for each run)
-        if let Some((spec, config)) = self.txs_connection()? {
+        if let Some((spec, config)) = self.txs_connection(ld)? {
             return Ok((System::Txs { config, timeout }, Some(spec)));
         }
         if let Some(addr) = &self.tcp {
@@ -601,7 +602,7 @@ impl SutArgs {
         if let Some(path) = &self.sim {
             let sim = if labels {
                 Simulated::Lts {
-                    model: Arc::new(load_lts(path)?),
+                    model: Arc::new(ld.load_lts(path)?),
                     options: SimOptions {
                         policy: self.policy.into(),
                         race: self.race,
@@ -610,7 +611,7 @@ impl SutArgs {
                 }
             } else {
                 Simulated::Data {
-                    model: crate::load::load_spec(path)?,
+                    model: ld.load_spec(path)?,
                 }
             };
             return Ok((System::Sim(sim), None));
@@ -640,8 +641,8 @@ impl SutArgs {
 
     /// The systems under test of the SUT options, for `spec` (the symbolic engine's: gate
     /// values).
-    pub fn data_factory(&self, spec: &Arc<Spec>) -> Result<DataFactory> {
-        let (system, _) = self.system(false)?;
+    pub fn data_factory(&self, spec: &Arc<Spec>, ld: &Loader) -> Result<DataFactory> {
+        let (system, _) = self.system(false, ld)?;
         self.built(system.gate_values(spec))
     }
 
@@ -700,13 +701,14 @@ impl SutArgs {
     pub fn simulators(
         &self,
         spec: &Lts,
+        ld: &Loader,
     ) -> Result<Option<impl Fn(usize) -> Result<Simulator, SutError> + Sync + use<>>> {
         let Some(path) = &self.sim else {
             return Ok(None);
         };
         // the options' checks of `factory` (`--quiescence process` needs a program, ...)
         self.wire()?;
-        let imp = Arc::new(load_lts(path)?);
+        let imp = Arc::new(ld.load_lts(path)?);
         let opts = SimOptions {
             policy: self.policy.into(),
             race: self.race,
@@ -719,8 +721,8 @@ impl SutArgs {
     }
 
     /// The systems under test of the SUT options, for `spec` (the explicit engine's: labels).
-    pub fn factory(&self, spec: &Lts) -> Result<Factory> {
-        let (system, data) = self.system(true)?;
+    pub fn factory(&self, spec: &Lts, ld: &Loader) -> Result<Factory> {
+        let (system, data) = self.system(true, ld)?;
         self.built(system.labels(spec.alphabet(), data))
     }
 }
@@ -802,7 +804,7 @@ impl ReportArgs {
     /// Print the text summary and write the report files; the outcome of the verdict. The
     /// runs a report lists come from the command's spool when the session kept only the
     /// runs that did not pass.
-    pub fn finish(&self, summary: &Summary) -> Result<Outcome> {
+    pub fn finish(&self, summary: &Summary, ld: &Loader) -> Result<Outcome> {
         // the options a replay of a run needs, for the reports' replay command
         let recorded;
         let summary = if summary.replay_options.is_empty() {
@@ -836,7 +838,7 @@ impl ReportArgs {
             let mut w = std::io::BufWriter::new(std::io::stdout().lock());
             let _ = ioco_report::text::write(&results, &opts, &mut w).and_then(|()| w.flush());
         }
-        files.write(&results)?;
+        files.write(&results, ld)?;
         if empty {
             // Nothing was tested: never a Pass (an empty suite, --runs 0, a time budget spent
             // before the first run).
@@ -908,7 +910,7 @@ impl ReportFiles<'_> {
 
     /// Write every report asked for (the files first, then the one for standard output), each
     /// streamed from `results`.
-    pub fn write(&self, results: &Results<'_>) -> Result<()> {
+    pub fn write(&self, results: &Results<'_>, ld: &Loader) -> Result<()> {
         let cx = self
             .reports
             .iter()
@@ -925,6 +927,7 @@ impl ReportFiles<'_> {
                     self.results.or(json),
                     self.command.clone(),
                     self.policy,
+                    ld,
                 );
                 if let Some(why) = &cx.no_graph {
                     errln!("ioco: the HTML report has no picture of the model: {why}");
@@ -1089,13 +1092,13 @@ fn overrides(
 /// model, its gates and its locations, overridden by `--timeout-gate` and
 /// `--timeout-location` (for other formats a gate is a label name and a location a state
 /// name). The rule that combines them is `ioco_exec::timeouts`'.
-pub fn load_timed(path: &std::path::Path, sut: &SutArgs) -> Result<(Lts, Timing)> {
+pub fn load_timed(path: &std::path::Path, sut: &SutArgs, ld: &Loader) -> Result<(Lts, Timing)> {
     sut.for_model(path);
     let (spec, model) = if crate::load::is_lang(path) {
-        let (lts, t) = crate::load::ioco_lts_timed(path)?;
+        let (lts, t) = ld.ioco_lts_timed(path)?;
         (lts, Some(t))
     } else {
-        (load_lts(path)?, None)
+        (ld.load_lts(path)?, None)
     };
     let timing = timing_of(&spec, model.as_ref(), sut)?;
     Ok((spec, timing))

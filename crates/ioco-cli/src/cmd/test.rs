@@ -20,6 +20,7 @@
 pub use super::args::{StrategyArg, TestArgs as Args};
 use super::sut::{base_options, load_timed, seed_or_clock};
 use super::Outcome;
+use crate::load::Loader;
 use ioco_exec::data_session::{self, run_data_online};
 use ioco_exec::{OnlineOptions, Summary};
 use ioco_gen::StrategySpec;
@@ -48,7 +49,7 @@ fn parse_weights(ws: &[String]) -> Result<Vec<(String, f64)>> {
 }
 
 /// Run `ioco test`.
-pub fn run(args: Args) -> Result<Outcome> {
+pub fn run(args: Args, ld: &Loader) -> Result<Outcome> {
     args.report.check()?;
     args.shrinking.check()?;
     if args.depth == 0 {
@@ -73,14 +74,14 @@ pub fn run(args: Args) -> Result<Outcome> {
                 "--shard is not offered with --purpose"
             ));
         }
-        return super::purpose::run_test(args, &p);
+        return super::purpose::run_test(args, &p, ld);
     }
     let mut engine = super::EngineArg::pick(args.engine, args.symbolic);
     if engine.is_none() && args.values.is_some() && crate::load::is_lang(&args.model) {
         // values are chosen by the symbolic engine: asking how is asking for it
         engine = Some(super::EngineArg::Symbolic);
     }
-    if let Some((spec, why)) = crate::load::engine_spec(&args.model, engine)? {
+    if let Some((spec, why)) = ld.engine_spec(&args.model, engine)? {
         if args.relation == super::RelationArg::Uioco {
             return Err(miette!(
                 help = "bound the data types to test with the explicit engine",
@@ -89,7 +90,7 @@ pub fn run(args: Args) -> Result<Outcome> {
                 args.model.display()
             ));
         }
-        return run_symbolic(args, spec, why);
+        return run_symbolic(args, spec, why, ld);
     }
     if let Some(values) = args.values {
         // the explicit engine gives the values of the model's labels as they are
@@ -102,15 +103,15 @@ pub fn run(args: Args) -> Result<Outcome> {
             args.model.display()
         ));
     }
-    let (spec, timing) = load_timed(&args.model, &args.sut)?;
+    let (spec, timing) = load_timed(&args.model, &args.sut, ld)?;
     // --sim: the simulator's own type (its steps inline into the loop); else any system, boxed
     enum Systems<S> {
         Sim(S),
         Any(super::sut::Factory),
     }
-    let systems = match args.sut.simulators(&spec)? {
+    let systems = match args.sut.simulators(&spec, ld)? {
         Some(sims) => Systems::Sim(sims),
-        None => Systems::Any(args.sut.factory(&spec)?),
+        None => Systems::Any(args.sut.factory(&spec, ld)?),
     };
     let seed = seed_or_clock(args.seed);
     let strategy = match args.strategy {
@@ -157,11 +158,11 @@ pub fn run(args: Args) -> Result<Outcome> {
             .parameters
             .insert("shard".into(), s.to_string().into());
     }
-    args.report.finish(&summary)
+    args.report.finish(&summary, ld)
 }
 
 /// Run `ioco test` on a model with data.
-fn run_symbolic(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
+fn run_symbolic(args: Args, spec: Arc<Spec>, why: String, ld: &Loader) -> Result<Outcome> {
     args.sut.check_jobs(args.jobs.min(args.runs))?;
     if !args.weight.is_empty() || args.strategy != super::args::StrategyArg::Uniform {
         return Err(miette!(
@@ -172,7 +173,7 @@ fn run_symbolic(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
     // the model must be usable by the engine (a `@sync` set mixing inputs and outputs is not:
     // say so now)
     data_session::tracker(&spec).map_err(|e| miette!("{}: {e}", args.model.display()))?;
-    let factory = args.sut.data_factory(&spec)?;
+    let factory = args.sut.data_factory(&spec, ld)?;
     let seed = seed_or_clock(args.seed);
     errln!(
         "ioco test: seed {seed} (symbolic engine, Z3 {}: {why})",
@@ -242,5 +243,5 @@ fn run_symbolic(args: Args, spec: Arc<Spec>, why: String) -> Result<Outcome> {
         "switch coverage: {covered} of {total} switches taken ({:.1}%)",
         100.0 * ratio
     ));
-    args.report.finish(&summary)
+    args.report.finish(&summary, ld)
 }

@@ -2,6 +2,7 @@
 //! good (the translation is `ioco_txs::translate`; this module reads and writes).
 
 use super::Outcome;
+use crate::load::Loader;
 use miette::Result;
 use std::path::PathBuf;
 
@@ -16,7 +17,7 @@ pub struct Args {
 }
 
 /// Run `ioco translate`.
-pub fn run(a: Args) -> Result<Outcome> {
+pub fn run(a: Args, ld: &Loader) -> Result<Outcome> {
     if !crate::load::is_txs(&a.model) {
         return Err(miette::miette!(
             help = "`ioco fmt` prints a .ioco file in the canonical layout",
@@ -24,7 +25,7 @@ pub fn run(a: Args) -> Result<Outcome> {
             a.model.display()
         ));
     }
-    let m = crate::load::parse_txs(&a.model)?;
+    let m = ld.parse_txs(&a.model)?;
     super::emit(&ioco_txs::translate::to_ioco(&m), a.output.as_deref())?;
     Ok(Outcome::Ok)
 }
