@@ -280,7 +280,8 @@ fn main() -> ExitCode {
             _ => None,
         });
     // TorXakis reads a purpose file into the model's namespace (`torxakis M.txs P.txs`): the
-    // specification tested with a `.txs` purpose is read with it (the same declarations)
+    // specification tested with a `.txs` purpose is read with it (the same declarations), and
+    // no other model is (a `--sim` copy of the specification would define everything twice)
     if let Command::Test { args, .. } = &cli.command {
         if let Some(p) = &args.purpose {
             loader = loader.with_txs_purpose(&args.model, p);
