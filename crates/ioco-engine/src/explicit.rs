@@ -7,9 +7,8 @@ use crate::result::Failure;
 use crate::select::{Choice, Event, Selection, Stop};
 use crate::spec::{Quiet, Refusal, Specification};
 use crate::tester::Tester;
-use ioco_gen::strategy::{self, Situation, Strategy, Uniform};
+use ioco_gen::strategy::{self, Coin, Situation, Strategy, Uniform};
 use ioco_model::Label;
-use rand::distr::Bernoulli;
 use rand_chacha::ChaCha8Rng;
 use std::time::Duration;
 
@@ -104,7 +103,7 @@ pub struct Strategic<'s> {
     strategy: &'s mut dyn Strategy,
     uses_coverage: bool,
     /// The coin of a uniform strategy (see above).
-    uniform: Option<Bernoulli>,
+    uniform: Option<Coin>,
     /// The last observation was δ.
     quiet: bool,
 }
@@ -132,7 +131,7 @@ impl<'s> Strategic<'s> {
                 0 => Choice::Stop(Stop::Pass(Some(
                     "quiescent, and the specification offers no input: nothing more to see".into(),
                 ))),
-                n => Choice::Give(inputs[rand::Rng::random_range(rng, 0..n)]),
+                n => Choice::Give(inputs[strategy::uniform::index(rng, n)]),
             },
             strategy::Choice::Observe => Choice::Observe,
             strategy::Choice::Stimulate(a) => Choice::Give(a),

@@ -2,8 +2,9 @@
 //! indices into a table of texts shared by every trace of a tester.
 //!
 //! A tester makes the text of each label of its specification once, in a table; a run's trace
-//! is the list of label indices it recorded plus a reference to that table. Ending a run moves
-//! the index list into its [`crate::RunResult`], with no work per step. A text that is not in
+//! is the list of label indices it recorded plus a reference to that table. Ending a run copies
+//! the index list into its [`crate::RunResult`], each index in as few bytes as the table needs
+//! (one for up to 256 texts), with no work per step. A text that is not in
 //! the table (an output line the model does not know) is added to a private copy of the table
 //! of that one trace.
 //!
@@ -45,23 +46,96 @@ static NO_NAMES: LazyLock<Names> = LazyLock::new(Names::default);
 #[derive(Clone)]
 pub struct Trace {
     /// Indices into `names`.
-    labels: Vec<u32>,
+    labels: Labels,
     names: Names,
+}
+
+/// The indices of a trace, each in as few bytes as the table's size needs: one byte for a
+/// table of at most 256 texts (almost every model), two for 65 536, else four. A run keeps
+/// its trace (`--traces all`, the default) in new memory: the narrower, the fewer pages the
+/// system has to give (issue #30 item 4: the kept traces were a tenth of the in-process time).
+#[derive(Clone)]
+enum Labels {
+    U8(Vec<u8>),
+    U16(Vec<u16>),
+    U32(Vec<u32>),
+}
+
+impl Labels {
+    /// `indices` in the narrowest width that holds every index below `table`.
+    fn narrow(indices: &[u32], table: usize) -> Labels {
+        if table <= 1 << 8 {
+            Labels::U8(indices.iter().map(|&l| l as u8).collect())
+        } else if table <= 1 << 16 {
+            Labels::U16(indices.iter().map(|&l| l as u16).collect())
+        } else {
+            Labels::U32(indices.to_vec())
+        }
+    }
+
+    #[inline]
+    fn len(&self) -> usize {
+        match self {
+            Labels::U8(v) => v.len(),
+            Labels::U16(v) => v.len(),
+            Labels::U32(v) => v.len(),
+        }
+    }
+
+    #[inline]
+    fn at(&self, i: usize) -> u32 {
+        match self {
+            Labels::U8(v) => v[i] as u32,
+            Labels::U16(v) => v[i] as u32,
+            Labels::U32(v) => v[i],
+        }
+    }
+
+    /// Append `l`, widening first where it does not fit.
+    fn push(&mut self, l: u32) {
+        let fits = match self {
+            Labels::U8(_) => l < 1 << 8,
+            Labels::U16(_) => l < 1 << 16,
+            Labels::U32(_) => true,
+        };
+        if !fits {
+            let all: Vec<u32> = (0..self.len()).map(|i| self.at(i)).collect();
+            *self = if l < 1 << 16 {
+                Labels::U16(all.into_iter().map(|x| x as u16).collect())
+            } else {
+                Labels::U32(all)
+            };
+        }
+        match self {
+            Labels::U8(v) => v.push(l as u8),
+            Labels::U16(v) => v.push(l as u16),
+            Labels::U32(v) => v.push(l),
+        }
+    }
 }
 
 impl Trace {
     /// An empty trace.
     pub fn new() -> Trace {
         Trace {
-            labels: Vec::new(),
+            labels: Labels::U8(Vec::new()),
             names: NO_NAMES.clone(),
         }
     }
 
     /// A trace of `labels`, indices into `names` (every index must be in range).
     pub fn from_parts(labels: Vec<u32>, names: Names) -> Trace {
+        Trace::from_indices(&labels, names)
+    }
+
+    /// A trace of a copy of `labels`, indices into `names` (every index must be in range),
+    /// stored in as few bytes per step as the table's size needs.
+    pub fn from_indices(labels: &[u32], names: Names) -> Trace {
         debug_assert!(labels.iter().all(|&l| (l as usize) < names.len()));
-        Trace { labels, names }
+        Trace {
+            labels: Labels::narrow(labels, names.len()),
+            names,
+        }
     }
 
     /// Number of steps.
@@ -71,30 +145,32 @@ impl Trace {
 
     /// True for the empty trace.
     pub fn is_empty(&self) -> bool {
-        self.labels.is_empty()
+        self.labels.len() == 0
     }
 
     /// The `i`-th label, if there is one.
     pub fn get(&self, i: usize) -> Option<&str> {
-        self.labels.get(i).map(|&l| &*self.names[l as usize])
+        (i < self.len()).then(|| &*self.names[self.labels.at(i) as usize])
     }
 
     /// The last label, if any.
     pub fn last(&self) -> Option<&str> {
-        self.labels.last().map(|&l| &*self.names[l as usize])
+        self.len().checked_sub(1).and_then(|i| self.get(i))
     }
 
     /// The labels, in order.
     pub fn iter(&self) -> Iter<'_> {
         Iter {
-            labels: self.labels.iter(),
+            labels: &self.labels,
+            front: 0,
+            back: self.labels.len(),
             names: &self.names,
         }
     }
 
     /// The labels as shared strings, in order.
     pub fn shared(&self) -> impl Iterator<Item = &Arc<str>> + '_ {
-        self.labels.iter().map(|&l| &self.names[l as usize])
+        (0..self.len()).map(|i| &self.names[self.labels.at(i) as usize])
     }
 
     /// Append `label` (a new entry of this trace's table, which is copied first if it is
@@ -133,7 +209,10 @@ impl Default for Trace {
 /// Iterator over the labels of a [`Trace`], as `&str`.
 #[derive(Clone)]
 pub struct Iter<'a> {
-    labels: std::slice::Iter<'a, u32>,
+    labels: &'a Labels,
+    /// The next index from the front, and one past the next from the back.
+    front: usize,
+    back: usize,
     names: &'a [Arc<str>],
 }
 
@@ -141,17 +220,27 @@ impl<'a> Iterator for Iter<'a> {
     type Item = &'a str;
 
     fn next(&mut self) -> Option<&'a str> {
-        self.labels.next().map(|&l| &*self.names[l as usize])
+        if self.front == self.back {
+            return None;
+        }
+        let l = self.labels.at(self.front);
+        self.front += 1;
+        Some(&*self.names[l as usize])
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        self.labels.size_hint()
+        let n = self.back - self.front;
+        (n, Some(n))
     }
 }
 
 impl DoubleEndedIterator for Iter<'_> {
     fn next_back(&mut self) -> Option<Self::Item> {
-        self.labels.next_back().map(|&l| &*self.names[l as usize])
+        if self.front == self.back {
+            return None;
+        }
+        self.back -= 1;
+        Some(&*self.names[self.labels.at(self.back) as usize])
     }
 }
 
@@ -170,7 +259,7 @@ impl std::ops::Index<usize> for Trace {
     type Output = str;
 
     fn index(&self, i: usize) -> &str {
-        &self.names[self.labels[i] as usize]
+        &self.names[self.labels.at(i) as usize]
     }
 }
 
@@ -179,7 +268,7 @@ impl<S: AsRef<str>> FromIterator<S> for Trace {
     fn from_iter<I: IntoIterator<Item = S>>(iter: I) -> Trace {
         let mut index: HashMap<Arc<str>, u32> = HashMap::new();
         let mut names = Vec::new();
-        let labels = iter
+        let labels: Vec<u32> = iter
             .into_iter()
             .map(|s| {
                 let s = s.as_ref();
@@ -194,7 +283,7 @@ impl<S: AsRef<str>> FromIterator<S> for Trace {
             })
             .collect();
         Trace {
-            labels,
+            labels: Labels::narrow(&labels, names.len()),
             names: Arc::new(names),
         }
     }
@@ -203,7 +292,8 @@ impl<S: AsRef<str>> FromIterator<S> for Trace {
 impl PartialEq for Trace {
     fn eq(&self, other: &Trace) -> bool {
         if Arc::ptr_eq(&self.names, &other.names) {
-            return self.labels == other.labels;
+            let n = self.len();
+            return n == other.len() && (0..n).all(|i| self.labels.at(i) == other.labels.at(i));
         }
         self.len() == other.len() && self.iter().eq(other.iter())
     }
@@ -401,5 +491,33 @@ mod tests {
         assert_eq!(Trace::new().join(" "), "");
         let shared: Vec<&Arc<str>> = t.shared().collect();
         assert!(Arc::ptr_eq(shared[0], shared[2]));
+    }
+
+    #[test]
+    fn indices_take_the_width_the_table_needs_and_widen_on_a_push() {
+        let table =
+            |n: usize| -> Names { Arc::new((0..n).map(|i| Arc::from(format!("l{i}"))).collect()) };
+        let small = Trace::from_indices(&[0, 255, 7], table(256));
+        assert!(matches!(small.labels, Labels::U8(_)));
+        assert_eq!(small, ["l0", "l255", "l7"]);
+        let mid = Trace::from_indices(&[256, 3, 65_535], table(65_536));
+        assert!(matches!(mid.labels, Labels::U16(_)));
+        assert_eq!(mid, ["l256", "l3", "l65535"]);
+        let wide = Trace::from_indices(&[65_536, 1], table(65_537));
+        assert!(matches!(wide.labels, Labels::U32(_)));
+        assert_eq!(wide, ["l65536", "l1"]);
+        // a trace over a full one-byte table whose push needs a 257th entry widens first
+        let mut t = Trace::from_indices(&[255, 0, 9], table(256));
+        let same_table = t.clone();
+        t.push("garbage!");
+        assert!(matches!(t.labels, Labels::U16(_)));
+        assert_eq!(t, ["l255", "l0", "l9", "garbage!"]);
+        assert_eq!(t.iter().rev().next(), Some("garbage!"));
+        assert_eq!(same_table, ["l255", "l0", "l9"]);
+        // equal over the same table whatever the widths
+        let a = Trace::from_indices(&[1, 2], table(300));
+        let mut b = Trace::from_indices(&[1], a.names.clone());
+        b.labels = Labels::U32(vec![1, 2]);
+        assert_eq!(a, b);
     }
 }

@@ -28,7 +28,6 @@ use ioco_engine::explicit::Explicit;
 use ioco_engine::select::{Choice, Event, Selection, Stop};
 use ioco_gen::strategy::{self, Uniform};
 use ioco_model::{Alphabet, Label, LabelKind, Lts, QuiescencePolicy, State, SuspensionAutomaton};
-use rand::distr::Bernoulli;
 use rand_chacha::ChaCha8Rng;
 
 /// The largest deterministic goal built (subsets of goal states).
@@ -112,7 +111,7 @@ impl Restriction {
 /// The test restricted by a goal, as a [`Selection`] of the explicit engine.
 pub struct Restricted<'r> {
     restriction: &'r Restriction,
-    coin: Bernoulli,
+    coin: ioco_gen::strategy::Coin,
     q: State,
     /// The last observation was δ.
     quiet: bool,
@@ -158,7 +157,7 @@ impl Selection<Explicit<'_, '_>> for Restricted<'_> {
                      nothing more to see"
                         .into(),
                 ))),
-                n => Choice::Give(inputs[rand::Rng::random_range(rng, 0..n)]),
+                n => Choice::Give(inputs[ioco_gen::strategy::uniform::index(rng, n)]),
             };
         }
         match Uniform::pick(&self.coin, &inputs, rng) {

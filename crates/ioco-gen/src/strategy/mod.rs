@@ -20,7 +20,7 @@ pub mod uniform;
 pub mod weighted;
 
 pub use coverage_guided::CoverageGuided;
-pub use uniform::Uniform;
+pub use uniform::{Coin, Uniform};
 pub use weighted::Weighted;
 
 use crate::coverage::Coverage;
