@@ -98,7 +98,8 @@ impl Specification for Explicit<'_, '_> {
 /// The seam costs nothing where it need not: a uniform strategy needs only the enabled inputs
 /// ([`Uniform::pick`]), so for it (under ioco, where every enabled input may be given) no
 /// [`Situation`] is built and no call goes through `dyn Strategy`: the same draws, so the
-/// same runs.
+/// same runs. The relation is fixed per selection, so that is decided once, in
+/// [`Strategic::new`].
 pub struct Strategic<'s> {
     strategy: &'s mut dyn Strategy,
     uses_coverage: bool,
@@ -109,10 +110,14 @@ pub struct Strategic<'s> {
 }
 
 impl<'s> Strategic<'s> {
-    /// Select with `strategy`.
-    pub fn new(strategy: &'s mut dyn Strategy) -> Strategic<'s> {
+    /// Select with `strategy`, testing for `relation`.
+    pub fn new(strategy: &'s mut dyn Strategy, relation: ioco_model::Relation) -> Strategic<'s> {
         let uses_coverage = strategy.uses_coverage();
-        let uniform = strategy.as_uniform().map(|u| u.coin());
+        // under uioco the inputs are filtered first: the strategy then needs its situation
+        let uniform = match relation {
+            ioco_model::Relation::Ioco => strategy.as_uniform().map(|u| u.coin()),
+            ioco_model::Relation::Uioco => None,
+        };
         Strategic {
             strategy,
             uses_coverage,
@@ -159,10 +164,8 @@ impl Selection<Explicit<'_, '_>> for Strategic<'_> {
     ) -> Choice<Label> {
         let t = &mut *spec.tester;
         if let Some(coin) = &self.uniform {
-            if spec.opts.relation == ioco_model::Relation::Ioco {
-                let inputs = t.io_now().0;
-                return self.answer(Uniform::pick(coin, inputs, rng), inputs, rng);
-            }
+            let inputs = t.io_now().0;
+            return self.answer(Uniform::pick(coin, inputs, rng), inputs, rng);
         }
         if self.uses_coverage {
             t.flush();

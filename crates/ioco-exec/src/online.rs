@@ -66,7 +66,7 @@ pub fn online_run<U: Sut + ?Sized>(
     let end = match engine::alg2::start(&mut spec, adapter, seed, opts.retries) {
         Err(e) => e,
         Ok(()) => {
-            let mut sel = Strategic::new(strategy);
+            let mut sel = Strategic::new(strategy, opts.relation);
             if opts.step_times {
                 let mut timed = engine::Timed::new(adapter);
                 let end = engine::run(

@@ -390,7 +390,8 @@ pub(crate) fn write_bounded(
     line: &[u8],
     timeout: Duration,
 ) -> Result<(), Stop> {
-    let start = Instant::now();
+    // the clock is read only once a write would block (not per line)
+    let mut start = None;
     let mut off = 0;
     while off < line.len() {
         match writer.write(&line[off..]) {
@@ -398,7 +399,7 @@ pub(crate) fn write_bounded(
             Ok(n) => off += n,
             Err(e) if e.kind() == ErrorKind::Interrupted => {}
             Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
-                if start.elapsed() > timeout {
+                if start.get_or_insert_with(Instant::now).elapsed() > timeout {
                     return Err(Stop::Err(SutError::Stuck(format!(
                         "it did not read its input for {} s",
                         timeout.as_secs()
@@ -673,8 +674,10 @@ impl LineIo {
         // with a process probe: look often at first (a system answers in microseconds to
         // milliseconds), then less often
         let mut slice = Duration::from_micros(20);
+        // the first look waits from `start` (one clock read per wait, not two)
+        let mut now = Some(start);
         loop {
-            let now = Instant::now();
+            let now = now.take().unwrap_or_else(Instant::now);
             let left = deadline.saturating_duration_since(now);
             let step = match self.probe {
                 Some(_) => left.min(slice),
