@@ -512,7 +512,7 @@ mod tests {
         t.push("garbage!");
         assert!(matches!(t.labels, Labels::U16(_)));
         assert_eq!(t, ["l255", "l0", "l9", "garbage!"]);
-        assert_eq!(t.iter().rev().next(), Some("garbage!"));
+        assert_eq!(t.iter().next_back(), Some("garbage!"));
         assert_eq!(same_table, ["l255", "l0", "l9"]);
         // equal over the same table whatever the widths
         let a = Trace::from_indices(&[1, 2], table(300));
