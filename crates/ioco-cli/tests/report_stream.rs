@@ -6,8 +6,8 @@
 mod common;
 
 use common::ioco;
-use predicates::str::contains;
 use predicates::prelude::PredicateBooleanExt as _;
+use predicates::str::contains;
 use std::io::Write;
 use std::path::Path;
 
@@ -79,9 +79,18 @@ fn reports_from_a_file_read_one_run_at_a_time_are_the_sessions() {
         .get_output()
         .stdout
         .clone();
-    assert_eq!(String::from_utf8(text).unwrap(), String::from_utf8(out).unwrap());
-    assert!(read(&p("a.xml")) == read(&p("b.xml")), "the JUnit reports differ");
-    assert!(read(&p("a.md")) == read(&p("b.md")), "the Markdown reports differ");
+    assert_eq!(
+        String::from_utf8(text).unwrap(),
+        String::from_utf8(out).unwrap()
+    );
+    assert!(
+        read(&p("a.xml")) == read(&p("b.xml")),
+        "the JUnit reports differ"
+    );
+    assert!(
+        read(&p("a.md")) == read(&p("b.md")),
+        "the Markdown reports differ"
+    );
     // the page of the session names its command line, `ioco report`'s the results' own
     let page = |n: &str| {
         read(&p(n))
@@ -186,7 +195,10 @@ fn a_malformed_results_file_is_named_with_its_line_and_column() {
         .assert()
         .code(2)
         .stdout("")
-        .stderr(contains(format!("{}:6:26: not a result file", bad.display())))
+        .stderr(contains(format!(
+            "{}:6:26: not a result file",
+            bad.display()
+        )))
         .stderr(contains("expected u64 at line 6 column 26"))
         .stderr(contains("give the JSON written by `ioco test --json`"));
     let cut = dir.path().join("cut.json");
@@ -196,7 +208,10 @@ fn a_malformed_results_file_is_named_with_its_line_and_column() {
         .arg(&cut)
         .assert()
         .code(2)
-        .stderr(contains(format!("{}:3:11: not a result file", cut.display())))
+        .stderr(contains(format!(
+            "{}:3:11: not a result file",
+            cut.display()
+        )))
         .stderr(contains("EOF while parsing"));
     ioco()
         .arg("report")
@@ -349,7 +364,10 @@ fn a_big_results_file_is_reported_in_less_memory_than_its_size() {
         "peak {peak} KB, not below the file's {size_kb} KB"
     );
     // the reports list every run: the JSON is the file
-    assert!(read(&json) == read(&big), "the JSON written back is the file");
+    assert!(
+        read(&json) == read(&big),
+        "the JSON written back is the file"
+    );
     let x = read(&xml);
     assert_eq!(x.matches("<testcase ").count(), n);
     assert_eq!(x.matches("<failure").count(), n / 1000);

@@ -356,10 +356,12 @@ pub fn load(paths: &[PathBuf]) -> Result<Loaded, LoadError> {
                 Some(r)
             }
         })
-        .map_err(|e| match whole_error(path, |t| crate::from_json(t).map(drop)) {
-            Some(exact) => parse_error(path, exact),
-            None => parse_error(path, e),
-        })?;
+        .map_err(
+            |e| match whole_error(path, |t| crate::from_json(t).map(drop)) {
+                Some(exact) => parse_error(path, exact),
+                None => parse_error(path, e),
+            },
+        )?;
         if !plain || !s.omitted.is_empty() {
             return load_whole(paths);
         }
@@ -380,7 +382,10 @@ pub fn load(paths: &[PathBuf]) -> Result<Loaded, LoadError> {
 
 /// [`load`] reading each file whole.
 pub fn load_whole(paths: &[PathBuf]) -> Result<Loaded, LoadError> {
-    let mut parts = paths.iter().map(|p| whole(p)).collect::<Result<Vec<_>, _>>()?;
+    let mut parts = paths
+        .iter()
+        .map(|p| whole(p))
+        .collect::<Result<Vec<_>, _>>()?;
     let summary = if parts.len() == 1 {
         parts.pop().expect("one")
     } else {

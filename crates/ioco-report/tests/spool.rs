@@ -284,7 +284,10 @@ fn same(a: (walk::Visits, Vec<String>), b: (walk::Visits, Vec<String>), what: &s
     assert!(a.0 == b.0, "{what}: the walks differ");
     assert_eq!(a.1.len(), b.1.len());
     for (i, (x, y)) in a.1.iter().zip(&b.1).enumerate() {
-        assert!(x == y, "{what}: report {i} differs:\n{x:.3000}\n---\n{y:.3000}");
+        assert!(
+            x == y,
+            "{what}: report {i} differs:\n{x:.3000}\n---\n{y:.3000}"
+        );
     }
 }
 
@@ -324,15 +327,27 @@ fn a_results_file_read_one_run_at_a_time_gives_the_reports_of_the_whole_file() {
         let l = read::load(std::slice::from_ref(&p)).unwrap();
         assert!(!l.is_spooled(), "{name}");
         assert_eq!(&l.summary, s);
-        same(all_reports(&l.results()), all_reports(&Results::new(s)), name);
+        same(
+            all_reports(&l.results()),
+            all_reports(&Results::new(s)),
+            name,
+        );
     }
     // a session in which every run passed, and one without runs
     for n in [0, 5] {
-        let s = Summary::new("online", 3, (0..n).map(|k| RunResult::new(k, k as u64)).collect());
+        let s = Summary::new(
+            "online",
+            3,
+            (0..n).map(|k| RunResult::new(k, k as u64)).collect(),
+        );
         let p = write_file(dir.path(), "p.json", &s);
         let l = read::load(std::slice::from_ref(&p)).unwrap();
         assert_eq!(l.is_spooled(), n > 0);
-        same(all_reports(&l.results()), all_reports(&Results::new(&s)), "p.json");
+        same(
+            all_reports(&l.results()),
+            all_reports(&Results::new(&s)),
+            "p.json",
+        );
     }
 }
 
@@ -392,8 +407,7 @@ fn shards_read_one_run_at_a_time_merge_as_whole_ones() {
         let expected = merge::merge(parts, &names).unwrap_err();
         assert_eq!(msg(&set), expected);
     }
-    assert!(msg(&[paths[0].clone(), paths[1].clone(), twice.clone()])
-        .starts_with("run 1 is in "));
+    assert!(msg(&[paths[0].clone(), paths[1].clone(), twice.clone()]).starts_with("run 1 is in "));
     assert!(msg(&[paths[1].clone(), twice, other]).contains("is of another session"));
 }
 
