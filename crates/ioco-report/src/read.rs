@@ -7,7 +7,10 @@
 //! visitor of its own ([`summary_from_reader`]) that deserialises each element of `runs`
 //! alone and hands it to the caller, which keeps it or not; every other field is read as the
 //! derived `Deserialize` of [`Summary`] reads it (the same fields, defaults, errors for a
-//! missing or duplicate field, unknown fields ignored). [`load`] writes every run to a
+//! missing or duplicate field, unknown fields ignored). Since serde_json reads a reader a
+//! byte at a time, [`load`] first tries [`split_runs`], which cuts the bytes of the file at
+//! the elements of `runs` and parses each piece from a slice, and falls back to the visitor
+//! (which says where a file is wrong) when it cannot. [`load`] writes every run to a
 //! [`Spool`] and keeps in the summary only the runs that did not pass, counting the others in
 //! [`Summary::omitted`] as a session that keeps [`ioco_engine::Keep::Failures`] does: the
 //! summary and spool read back are what the session had when it wrote the file, so every
@@ -318,11 +321,34 @@ fn parse_error(path: &Path, error: serde_json::Error) -> LoadError {
 /// Read the results files `paths` (several: the shards of one session, merged by
 /// [`merge`]) with every passing run in a spool, not in memory; the same summary, runs and
 /// errors as reading each whole with [`crate::from_json`] and merging them with
-/// [`merge::merge`]. Files the spool cannot stand for are read whole (see the module).
+/// [`merge::merge`]. Each file is first split by [`split_runs`]; one that cannot be (not
+/// valid) is read by [`summary_from_reader`], which says why. Files the spool cannot stand
+/// for are read whole (see the module).
 pub fn load(paths: &[PathBuf]) -> Result<Loaded, LoadError> {
+    match load_spooled(paths, true)? {
+        Spooled::Loaded(l) => Ok(*l),
+        Spooled::Slowly => match load_spooled(paths, false)? {
+            Spooled::Loaded(l) => Ok(*l),
+            Spooled::Slowly | Spooled::Whole => load_whole(paths),
+        },
+        Spooled::Whole => load_whole(paths),
+    }
+}
+
+/// What [`load_spooled`] did.
+enum Spooled {
+    Loaded(Box<Loaded>),
+    /// A file could not be split: read them with [`summary_from_reader`].
+    Slowly,
+    /// A file the spool cannot stand for: read them whole.
+    Whole,
+}
+
+/// [`load`], splitting the files with [`split_runs`] when `fast`.
+fn load_spooled(paths: &[PathBuf], fast: bool) -> Result<Spooled, LoadError> {
     let Ok(spool) = Spool::new() else {
         // no temporary file: read as before
-        return load_whole(paths);
+        return Ok(Spooled::Whole);
     };
     let mut parts = Vec::with_capacity(paths.len());
     // the run indices of each file, ascending, for merge's check that no run is in two
@@ -336,7 +362,7 @@ pub fn load(paths: &[PathBuf]) -> Result<Loaded, LoadError> {
         let mut runs = Vec::new();
         let mut last: Option<usize> = None;
         let mut plain = true;
-        let mut s = summary_from_reader(file, &mut |r| {
+        let mut each = |r: RunResult, line: Option<Vec<u8>>| {
             if last.is_some_and(|l| r.run <= l)
                 || (r.verdict == RunVerdict::Pass && r.shrunk.is_some())
             {
@@ -346,7 +372,10 @@ pub fn load(paths: &[PathBuf]) -> Result<Loaded, LoadError> {
             if paths.len() > 1 {
                 runs.push(r.run);
             }
-            spool.add(&r);
+            match line {
+                Some(line) => spool.push(r.run, line),
+                None => spool.add(&r),
+            }
             if r.verdict == RunVerdict::Pass {
                 omitted.runs += 1;
                 omitted.steps += r.steps;
@@ -355,15 +384,23 @@ pub fn load(paths: &[PathBuf]) -> Result<Loaded, LoadError> {
             } else {
                 Some(r)
             }
-        })
-        .map_err(
-            |e| match whole_error(path, |t| crate::from_json(t).map(drop)) {
-                Some(exact) => parse_error(path, exact),
-                None => parse_error(path, e),
-            },
-        )?;
+        };
+        let read = if fast {
+            match split_runs(file, &mut |r, line| each(r, Some(line))) {
+                Some(s) => s,
+                None => return Ok(Spooled::Slowly),
+            }
+        } else {
+            summary_from_reader(file, &mut |r| each(r, None)).map_err(|e| {
+                match whole_error(path, |t| crate::from_json(t).map(drop)) {
+                    Some(exact) => parse_error(path, exact),
+                    None => parse_error(path, e),
+                }
+            })?
+        };
+        let mut s = read;
         if !plain || !s.omitted.is_empty() {
-            return load_whole(paths);
+            return Ok(Spooled::Whole);
         }
         s.omitted = omitted;
         parts.push(s);
@@ -374,12 +411,175 @@ pub fn load(paths: &[PathBuf]) -> Result<Loaded, LoadError> {
     } else {
         merge::merge_sorted(parts, &names(paths), &indices).map_err(LoadError::Merge)?
     };
-    Ok(Loaded {
+    Ok(Spooled::Loaded(Box::new(Loaded {
         summary,
         spool: Some(spool),
-    })
+    })))
 }
 
+/// A results file split into its runs and the rest, faster than [`summary_from_reader`]
+/// (serde_json parses a slice several times faster than a reader): the bytes are scanned
+/// for the top-level `runs` array (strings and nesting followed, white space outside strings
+/// dropped), each element is parsed alone from its bytes ([`serde_json::from_slice`]) and
+/// handed to `each` with those bytes (one compact line, what [`Spool::push`] takes); the
+/// rest, `"runs": []` in place of the array, is parsed as the derived `Deserialize` of
+/// [`Summary`] parses it. `None` when the file is not read so (not a valid results file,
+/// a key with an escape, `runs` twice, a read error): [`summary_from_reader`] then reads it
+/// and says why. Every piece parsed alone being valid, and the runs split only between
+/// elements of the array, the file is valid JSON with these runs.
+pub fn split_runs<R: io::BufRead>(
+    mut reader: R,
+    each: &mut dyn FnMut(RunResult, Vec<u8>) -> Option<RunResult>,
+) -> Option<Summary> {
+    const WS: [bool; 256] = {
+        let mut t = [false; 256];
+        t[b' ' as usize] = true;
+        t[b'\n' as usize] = true;
+        t[b'\r' as usize] = true;
+        t[b'\t' as usize] = true;
+        t
+    };
+    // the summary without its runs, the current run's bytes, the runs kept
+    let (mut rest, mut element, mut kept) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut depth, mut in_str, mut esc) = (0u32, false, false);
+    // inside the `runs` array; the runs read from it
+    let (mut in_runs, mut elements) = (false, 0usize);
+    // at depth 1: a key comes next; the key being read (None: a value's string)
+    let (mut expect_key, mut key): (bool, Option<Vec<u8>>) = (false, None);
+    // the last key was `runs` / its `:` came: its value comes next
+    let (mut runs_key, mut runs_value, mut seen_runs, mut started) = (false, false, false, false);
+    loop {
+        let buf = reader.fill_buf().ok()?;
+        if buf.is_empty() {
+            break;
+        }
+        let n = buf.len();
+        for &b in buf {
+            if in_runs {
+                if in_str {
+                    element.push(b);
+                    if esc {
+                        esc = false;
+                    } else if b == b'\\' {
+                        esc = true;
+                    } else if b == b'"' {
+                        in_str = false;
+                    }
+                    continue;
+                }
+                if WS[b as usize] {
+                    continue;
+                }
+                let end = match b {
+                    b'"' => {
+                        in_str = true;
+                        false
+                    }
+                    b'{' | b'[' => {
+                        depth += 1;
+                        false
+                    }
+                    b'}' | b']' if depth > 2 => {
+                        depth -= 1;
+                        false
+                    }
+                    b']' => true,
+                    b'}' => return None,
+                    b',' if depth == 2 => true,
+                    _ => false,
+                };
+                if !end {
+                    element.push(b);
+                    continue;
+                }
+                // an element ends (none in `[]`; an empty one is not valid)
+                if element.is_empty() {
+                    if b == b',' || elements > 0 {
+                        return None;
+                    }
+                } else {
+                    let r: RunResult = serde_json::from_slice(&element).ok()?;
+                    let mut line = std::mem::replace(&mut element, Vec::with_capacity(256));
+                    line.push(b'\n');
+                    elements += 1;
+                    if let Some(r) = each(r, line) {
+                        kept.push(r);
+                    }
+                }
+                if b == b']' {
+                    in_runs = false;
+                    depth = 1;
+                    rest.extend_from_slice(b"[]");
+                }
+                continue;
+            }
+            rest.push(b);
+            if in_str {
+                if esc {
+                    esc = false;
+                } else if b == b'\\' {
+                    esc = true;
+                    if key.is_some() {
+                        return None;
+                    }
+                } else if b == b'"' {
+                    in_str = false;
+                    if let Some(k) = key.take() {
+                        runs_key = k == b"runs";
+                    }
+                    continue;
+                }
+                if let Some(k) = key.as_mut() {
+                    k.push(b);
+                }
+                continue;
+            }
+            if WS[b as usize] {
+                continue;
+            }
+            if depth == 0 {
+                if started || b != b'{' {
+                    return None;
+                }
+                started = true;
+            }
+            let value_of_runs = std::mem::take(&mut runs_value);
+            match b {
+                b'"' => {
+                    in_str = true;
+                    if depth == 1 && expect_key {
+                        key = Some(Vec::new());
+                        expect_key = false;
+                    }
+                }
+                b'[' if value_of_runs => {
+                    if seen_runs {
+                        return None;
+                    }
+                    seen_runs = true;
+                    rest.pop();
+                    in_runs = true;
+                    depth = 2;
+                }
+                b'{' | b'[' => {
+                    depth += 1;
+                    expect_key = depth == 1;
+                }
+                b'}' | b']' => depth -= 1,
+                b',' => expect_key = depth == 1,
+                b':' if depth == 1 => runs_value = std::mem::take(&mut runs_key),
+                _ => {}
+            }
+        }
+        reader.consume(n);
+    }
+    if in_runs || in_str || depth != 0 || !seen_runs {
+        return None;
+    }
+    let mut summary: Summary = serde_json::from_slice(&rest).ok()?;
+    summary.runs = kept;
+    Some(summary)
+}
 /// [`load`] reading each file whole.
 pub fn load_whole(paths: &[PathBuf]) -> Result<Loaded, LoadError> {
     let mut parts = paths

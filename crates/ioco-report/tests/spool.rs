@@ -441,6 +441,18 @@ fn a_malformed_results_file_gives_the_error_of_reading_it_whole() {
             &good[runs_at..good.len() - 2].replacen("\n  \"coverage\"", "\"coverage\"", 1),
             &good[1..runs_at]
         ),
+        // a trailing comma in the runs, no runs, a key written with an escape, a runs
+        // field inside another field, runs twice
+        good.replacen("\n  ],\n  \"coverage\"", ",\n  ],\n  \"coverage\"", 1),
+        good.replacen("\"runs\": [", "\"runs\" : [ ], \"x\": [", 1),
+        good.replacen("\"runs\": [", "\"\\u0072uns\": [", 1),
+        good.replacen(
+            "{",
+            "{\"p\": {\"runs\": [1, \"]\"]}, \"q\": \"\\\"runs\\\": [\",",
+            1,
+        ),
+        good.replacen("{", "{\"runs\": [],", 1),
+        good.replacen("{", "[", 1),
         // the array form of the derive
         serde_json::to_string(&(
             "online",
@@ -464,6 +476,28 @@ fn a_malformed_results_file_gives_the_error_of_reading_it_whole() {
             (Ok(a), Ok(b)) => assert_eq!(a, b, "case {i}"),
             (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "case {i}"),
             _ => panic!("case {i}: derived {derived:?}, visited {visited:?}"),
+        }
+        // split into its runs, when it is: the same summary, each run from its own line
+        let split = read::split_runs(text.as_bytes(), &mut |r, line| {
+            assert!(line.ends_with(b"\n") && !line[..line.len() - 1].contains(&b'\n'));
+            assert_eq!(serde_json::from_slice::<RunResult>(&line).unwrap(), r);
+            Some(r)
+        });
+        match (&derived, split) {
+            (Ok(a), Some(b)) => assert_eq!(a, &b, "case {i}"),
+            (Err(e), Some(_)) => panic!("case {i}: split, but {e}"),
+            // not split: not valid, or a key with an escape, or not an object
+            (Ok(_), None) => assert!(
+                text.starts_with('[') || text.contains("\\u0072uns"),
+                "case {i} not split"
+            ),
+            (Err(_), None) => {}
+        }
+        if i == cases.len() - 1 {
+            assert!(
+                read::split_runs(good.as_bytes(), &mut |r, _| Some(r)).is_some(),
+                "a results file is split"
+            );
         }
         let whole = ioco_report::from_json(text);
         let streamed = read::load(std::slice::from_ref(&p));
