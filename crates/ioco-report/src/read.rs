@@ -608,24 +608,69 @@ pub fn find_run<R: io::Read>(
     reader: R,
     run: Option<usize>,
 ) -> Result<(Option<RunResult>, usize), serde_json::Error> {
-    let (mut first, mut fail, mut count) = (None, None, 0usize);
+    let mut pick = Pick::new(run);
     summary_from_reader(reader, &mut |r| {
-        count += 1;
-        match run {
+        pick.add(r);
+        None
+    })?;
+    Ok(pick.finish())
+}
+
+/// [`find_run`] of the file `path`, split by [`split_runs`] when it can be.
+pub fn find_run_in(
+    path: &Path,
+    run: Option<usize>,
+) -> Result<(Option<RunResult>, usize), serde_json::Error> {
+    if let Ok(file) = open(path) {
+        let mut pick = Pick::new(run);
+        let split = split_runs(file, &mut |r, _| {
+            pick.add(r);
+            None
+        });
+        if split.is_some() {
+            return Ok(pick.finish());
+        }
+    }
+    find_run(open(path).map_err(serde_json::Error::io)?, run)
+}
+
+/// The run [`find_run`] looks for, among the runs seen so far.
+struct Pick {
+    run: Option<usize>,
+    first: Option<RunResult>,
+    fail: Option<RunResult>,
+    count: usize,
+}
+
+impl Pick {
+    fn new(run: Option<usize>) -> Pick {
+        Pick {
+            run,
+            first: None,
+            fail: None,
+            count: 0,
+        }
+    }
+
+    fn add(&mut self, r: RunResult) {
+        self.count += 1;
+        match self.run {
             Some(k) => {
-                if r.run == k && first.is_none() {
-                    first = Some(r);
+                if r.run == k && self.first.is_none() {
+                    self.first = Some(r);
                 }
             }
             None => {
-                if fail.is_none() && r.verdict == RunVerdict::Fail {
-                    fail = Some(r);
-                } else if first.is_none() {
-                    first = Some(r);
+                if self.fail.is_none() && r.verdict == RunVerdict::Fail {
+                    self.fail = Some(r);
+                } else if self.first.is_none() {
+                    self.first = Some(r);
                 }
             }
         }
-        None
-    })?;
-    Ok((fail.or(first), count))
+    }
+
+    fn finish(self) -> (Option<RunResult>, usize) {
+        (self.fail.or(self.first), self.count)
+    }
 }

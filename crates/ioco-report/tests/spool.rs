@@ -539,4 +539,16 @@ fn the_run_to_replay_is_found_reading_one_run_at_a_time() {
     let (r, _) = find_run(ioco_report::to_json(&passing).as_bytes(), None).unwrap();
     assert_eq!(r.map(|r| r.run), Some(4));
     assert!(find_run(&b"{\"mode\": 1"[..], None).is_err());
+    // from a file, split into its runs: the same
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_file(dir.path(), "r.json", &full);
+    for k in [None, Some(0), Some(200), Some(300)] {
+        assert_eq!(
+            ioco_report::read::find_run_in(&path, k).unwrap(),
+            find_run(json.as_bytes(), k).unwrap()
+        );
+    }
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, &json[..json.len() / 2]).unwrap();
+    assert!(ioco_report::read::find_run_in(&bad, None).is_err());
 }

@@ -57,6 +57,10 @@ fn recorded(args: &Args) -> Result<RunResult> {
         if e.classify() == serde_json::error::Category::Io {
             return cannot(e.into());
         }
+        // the place reading the text whole gives (a reader's column can be one further on)
+        let e =
+            ioco_report::read::whole_error(&args.results, |t| serde_json::from_str::<RunResult>(t))
+                .unwrap_or(e);
         miette!(
             help = "give the JSON written by `ioco test --json`",
             "{}:{}:{}: {e}",
@@ -65,7 +69,7 @@ fn recorded(args: &Args) -> Result<RunResult> {
             e.column()
         )
     };
-    let recorded: RunResult = match ioco_report::read::find_run(open()?, args.run) {
+    let recorded: RunResult = match ioco_report::read::find_run_in(&args.results, args.run) {
         Ok((pick, count)) => pick.ok_or_else(|| {
             miette!(
                 "{}: no run {} among {} runs",
