@@ -107,6 +107,22 @@ fn reports_from_a_file_read_one_run_at_a_time_are_the_sessions() {
     // only the command line is left out
     assert_eq!(read(&p("a.html")).lines().count(), a.lines().count() + 1);
     assert_eq!(read(&p("b.html")).matches("<tr class=\"run ").count(), 90);
+    // the summary alone (its passing runs counted, not spooled): the text of the others
+    let alone = |extra: &[&str]| {
+        let out = ioco()
+            .arg("report")
+            .arg(p("r.json"))
+            .args(extra)
+            .assert()
+            .code(1)
+            .get_output()
+            .stdout
+            .clone();
+        String::from_utf8(out).unwrap()
+    };
+    let x = p("x.xml").display().to_string();
+    assert_eq!(alone(&[]), alone(&["--junit", &x]));
+    assert!(alone(&[]).starts_with("FAIL: 90 runs ("), "{}", alone(&[]));
     // the JSON written back is the file, and reads back through standard output too
     ioco()
         .arg("report")

@@ -325,9 +325,22 @@ fn parse_error(path: &Path, error: serde_json::Error) -> LoadError {
 /// valid) is read by [`summary_from_reader`], which says why. Files the spool cannot stand
 /// for are read whole (see the module).
 pub fn load(paths: &[PathBuf]) -> Result<Loaded, LoadError> {
-    match load_spooled(paths, true)? {
+    load_keeping(paths, true)
+}
+
+/// [`load`] for what needs only the summary (its counts and the runs that did not pass, as
+/// the text summary without `--verbose`): the passing runs are counted and dropped, not
+/// written to a spool. The reports that list every run cannot be written from it
+/// ([`Results::every_run`] is false when runs passed).
+pub fn load_summary(paths: &[PathBuf]) -> Result<Loaded, LoadError> {
+    load_keeping(paths, false)
+}
+
+/// [`load`], with the passing runs in a spool when `spooled`.
+fn load_keeping(paths: &[PathBuf], spooled: bool) -> Result<Loaded, LoadError> {
+    match load_spooled(paths, true, spooled)? {
         Spooled::Loaded(l) => Ok(*l),
-        Spooled::Slowly => match load_spooled(paths, false)? {
+        Spooled::Slowly => match load_spooled(paths, false, spooled)? {
             Spooled::Loaded(l) => Ok(*l),
             Spooled::Slowly | Spooled::Whole => load_whole(paths),
         },
@@ -344,11 +357,14 @@ enum Spooled {
     Whole,
 }
 
-/// [`load`], splitting the files with [`split_runs`] when `fast`.
-fn load_spooled(paths: &[PathBuf], fast: bool) -> Result<Spooled, LoadError> {
-    let Ok(spool) = Spool::new() else {
+/// [`load`], splitting the files with [`split_runs`] when `fast`, the runs in a spool when
+/// `spooled`.
+fn load_spooled(paths: &[PathBuf], fast: bool, spooled: bool) -> Result<Spooled, LoadError> {
+    let spool = match spooled.then(Spool::new) {
+        Some(Ok(s)) => Some(s),
         // no temporary file: read as before
-        return Ok(Spooled::Whole);
+        Some(Err(_)) => return Ok(Spooled::Whole),
+        None => None,
     };
     let mut parts = Vec::with_capacity(paths.len());
     // the run indices of each file, ascending, for merge's check that no run is in two
@@ -372,9 +388,10 @@ fn load_spooled(paths: &[PathBuf], fast: bool) -> Result<Spooled, LoadError> {
             if paths.len() > 1 {
                 runs.push(r.run);
             }
-            match line {
-                Some(line) => spool.push(r.run, line),
-                None => spool.add(&r),
+            match (&spool, line) {
+                (Some(s), Some(line)) => s.push(r.run, line),
+                (Some(s), None) => s.add(&r),
+                (None, _) => {}
             }
             if r.verdict == RunVerdict::Pass {
                 omitted.runs += 1;
@@ -411,10 +428,7 @@ fn load_spooled(paths: &[PathBuf], fast: bool) -> Result<Spooled, LoadError> {
     } else {
         merge::merge_sorted(parts, &names(paths), &indices).map_err(LoadError::Merge)?
     };
-    Ok(Spooled::Loaded(Box::new(Loaded {
-        summary,
-        spool: Some(spool),
-    })))
+    Ok(Spooled::Loaded(Box::new(Loaded { summary, spool })))
 }
 
 /// A results file split into its runs and the rest, faster than [`summary_from_reader`]

@@ -314,6 +314,15 @@ fn a_results_file_read_one_run_at_a_time_gives_the_reports_of_the_whole_file() {
     let streamed = all_reports(&loaded.results());
     // the JSON written back is the file
     assert!(streamed.1[0] == std::fs::read_to_string(&path).unwrap());
+    // the summary alone, the passing runs not even spooled: the same summary and text
+    let counted = read::load_summary(std::slice::from_ref(&path)).unwrap();
+    assert!(!counted.is_spooled() && !counted.results().every_run());
+    assert_eq!(counted.summary, lean);
+    let plain = text::TextOptions::default();
+    assert_eq!(
+        text::render(&counted.summary, &plain),
+        text::render(&whole, &plain)
+    );
     same(streamed, all_reports(&Results::new(&whole)), "r.json");
 
     // files the spool cannot stand for are read whole: one that omits runs, runs out of order

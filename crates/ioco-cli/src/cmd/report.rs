@@ -59,7 +59,16 @@ pub fn run(args: Args, ld: &Loader) -> Result<Outcome> {
     // read one run at a time: the passing runs go to a spool, not to memory (a results file
     // can be gigabytes)
     use ioco_report::read::LoadError;
-    let loaded = ioco_report::read::load(&paths).map_err(|e| match e {
+    // only the summary: the passing runs counted, not even spooled
+    let summary_only = !args.verbose
+        && [&args.json, &args.junit, &args.markdown, &args.html]
+            .iter()
+            .all(|p| p.is_none());
+    let load = match summary_only {
+        true => ioco_report::read::load_summary,
+        false => ioco_report::read::load,
+    };
+    let loaded = load(&paths).map_err(|e| match e {
         LoadError::Read { path, error } => miette!("cannot read {}: {error}", path.display()),
         LoadError::Parse { path, error } => miette!(
             help = "give the JSON written by `ioco test --json` (or `run`, `replay`)",
