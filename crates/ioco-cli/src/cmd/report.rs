@@ -56,17 +56,17 @@ pub fn run(args: Args, ld: &Loader) -> Result<Outcome> {
     if paths.len() > 1 && paths[0] == std::path::Path::new("merge") && !paths[0].exists() {
         paths.remove(0);
     }
-    // read one run at a time: the passing runs go to a spool, not to memory (a results file
-    // can be gigabytes)
+    // read one run at a time (a results file can be gigabytes): the passing runs go to a
+    // spool, not to memory; for the summary alone they are only counted
     use ioco_report::read::LoadError;
-    // only the summary: the passing runs counted, not even spooled
     let summary_only = !args.verbose
         && [&args.json, &args.junit, &args.markdown, &args.html]
             .iter()
             .all(|p| p.is_none());
-    let load = match summary_only {
-        true => ioco_report::read::load_summary,
-        false => ioco_report::read::load,
+    let load = if summary_only {
+        ioco_report::read::load_summary
+    } else {
+        ioco_report::read::load
     };
     let loaded = load(&paths).map_err(|e| match e {
         LoadError::Read { path, error } => miette!("cannot read {}: {error}", path.display()),
