@@ -33,6 +33,7 @@ pub mod labels;
 pub mod layout;
 pub mod markdown;
 pub mod merge;
+pub mod read;
 pub mod spool;
 pub mod suite_tree;
 pub mod svg;

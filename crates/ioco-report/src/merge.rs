@@ -11,6 +11,47 @@ use ioco_engine::result::{CoverageSummary, Summary};
 
 /// Merge `parts` (named by `names`, for messages) into one summary.
 pub fn merge(parts: Vec<Summary>, names: &[String]) -> Result<Summary, String> {
+    // the first run found in a part that an earlier part (or the same one) has
+    let mut twice = None;
+    let mut from: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+    'parts: for (i, p) in parts.iter().enumerate() {
+        for r in &p.runs {
+            if let Some(j) = from.insert(r.run, i) {
+                twice = Some((r.run, j, i));
+                break 'parts;
+            }
+        }
+    }
+    merge_checked(parts, names, twice)
+}
+
+/// [`merge`] of parts that hold only some of their runs (read by [`crate::read::load`]
+/// without the passing ones, counted in their `omitted`): `runs[i]` are the indices of every
+/// run of part `i`, ascending. The same checks, messages and summary as [`merge`] of the
+/// parts with all their runs; the runs left out are the ones the parts left out.
+pub fn merge_sorted(
+    parts: Vec<Summary>,
+    names: &[String],
+    runs: &[Vec<usize>],
+) -> Result<Summary, String> {
+    // part i's runs are distinct: the first of them an earlier part has, in run order
+    let twice = runs.iter().enumerate().find_map(|(i, mine)| {
+        mine.iter().find_map(|&k| {
+            runs[..i]
+                .iter()
+                .position(|earlier| earlier.binary_search(&k).is_ok())
+                .map(|j| (k, j, i))
+        })
+    });
+    merge_checked(parts, names, twice)
+}
+
+/// [`merge`] once the first run in two parts is known: `(run, earlier part, part)`.
+fn merge_checked(
+    parts: Vec<Summary>,
+    names: &[String],
+    twice: Option<(usize, usize, usize)>,
+) -> Result<Summary, String> {
     let Some(first) = parts.first() else {
         return Err("no results to merge".into());
     };
@@ -50,8 +91,14 @@ pub fn merge(parts: Vec<Summary>, names: &[String]) -> Result<Summary, String> {
     let mut duration: f64 = 0.0;
     let mut runs = Vec::new();
     let mut omitted = ioco_engine::result::Omitted::default();
-    let mut from: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
-    for (i, p) in parts.into_iter().enumerate() {
+    if let Some((run, j, i)) = twice {
+        return Err(format!(
+            "run {run} is in {} and in {}: merge the results of different shards",
+            name(j),
+            name(i)
+        ));
+    }
+    for p in parts {
         let c = &p.coverage;
         coverage.states_total = coverage.states_total.max(c.states_total);
         coverage.states_visited = coverage.states_visited.max(c.states_visited);
@@ -65,17 +112,7 @@ pub fn merge(parts: Vec<Summary>, names: &[String]) -> Result<Summary, String> {
         omitted.runs += p.omitted.runs;
         omitted.steps += p.omitted.steps;
         omitted.quiescence.add(p.omitted.quiescence);
-        for r in p.runs {
-            if let Some(j) = from.insert(r.run, i) {
-                return Err(format!(
-                    "run {} is in {} and in {}: merge the results of different shards",
-                    r.run,
-                    name(j),
-                    name(i)
-                ));
-            }
-            runs.push(r);
-        }
+        runs.extend(p.runs);
     }
     runs.sort_by_key(|r| r.run);
     let mut s = Summary::new(mode, seed, runs);

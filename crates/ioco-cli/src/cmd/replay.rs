@@ -48,11 +48,19 @@ pub struct Args {
     pub report: ReportArgs,
 }
 
-/// The recorded run to replay.
+/// The recorded run to replay, read one run at a time (the others are not kept: a results
+/// file can be gigabytes).
 fn recorded(args: &Args) -> Result<RunResult> {
-    let text = std::fs::read_to_string(&args.results)
-        .map_err(|e| miette!("cannot read {}: {e}", args.results.display()))?;
+    let cannot = |e: std::io::Error| miette!("cannot read {}: {e}", args.results.display());
+    let open = || ioco_report::read::open(&args.results).map_err(cannot);
     let at = |e: serde_json::Error| {
+        if e.classify() == serde_json::error::Category::Io {
+            return cannot(e.into());
+        }
+        // the place reading the text whole gives (a reader's column can be one further on)
+        let e =
+            ioco_report::read::whole_error(&args.results, |t| serde_json::from_str::<RunResult>(t))
+                .unwrap_or(e);
         miette!(
             help = "give the JSON written by `ioco test --json`",
             "{}:{}:{}: {e}",
@@ -61,22 +69,22 @@ fn recorded(args: &Args) -> Result<RunResult> {
             e.column()
         )
     };
-    let recorded: RunResult = match serde_json::from_str::<Summary>(&text) {
-        Ok(s) => {
-            let pick = match args.run {
-                Some(k) => s.runs.iter().find(|r| r.run == k),
-                None => s.first_failure().or(s.runs.first()),
-            };
-            pick.cloned().ok_or_else(|| {
-                miette!(
-                    "{}: no run {} among {} runs",
-                    args.results.display(),
-                    args.run.map(|k| k.to_string()).unwrap_or_default(),
-                    s.runs.len()
-                )
-            })?
+    let recorded: RunResult = match ioco_report::read::find_run_in(&args.results, args.run) {
+        Ok((pick, count)) => pick.ok_or_else(|| {
+            miette!(
+                "{}: no run {} among {} runs",
+                args.results.display(),
+                args.run.map(|k| k.to_string()).unwrap_or_default(),
+                count
+            )
+        })?,
+        // not a summary: one run
+        Err(_) => {
+            let mut de = serde_json::Deserializer::from_reader(open()?);
+            let r = <RunResult as serde::Deserialize>::deserialize(&mut de).map_err(at)?;
+            de.end().map_err(at)?;
+            r
         }
-        Err(_) => serde_json::from_str::<RunResult>(&text).map_err(at)?,
     };
     Ok(recorded)
 }

@@ -56,26 +56,31 @@ pub fn run(args: Args, ld: &Loader) -> Result<Outcome> {
     if paths.len() > 1 && paths[0] == std::path::Path::new("merge") && !paths[0].exists() {
         paths.remove(0);
     }
-    let mut parts = Vec::new();
-    for path in &paths {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| miette!("cannot read {}: {e}", path.display()))?;
-        parts.push(ioco_report::from_json(&text).map_err(|e| {
-            miette!(
-                help = "give the JSON written by `ioco test --json` (or `run`, `replay`)",
-                "{}:{}:{}: not a result file: {e}",
-                path.display(),
-                e.line(),
-                e.column()
-            )
-        })?);
-    }
-    let summary = if parts.len() == 1 {
-        parts.pop().expect("one")
+    // read one run at a time (a results file can be gigabytes): the passing runs go to a
+    // spool, not to memory; for the summary alone they are only counted
+    use ioco_report::read::LoadError;
+    let summary_only = !args.verbose
+        && [&args.json, &args.junit, &args.markdown, &args.html]
+            .iter()
+            .all(|p| p.is_none());
+    let load = if summary_only {
+        ioco_report::read::load_summary
     } else {
-        let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-        ioco_report::merge::merge(parts, &names).map_err(|e| miette!("{e}"))?
+        ioco_report::read::load
     };
+    let loaded = load(&paths).map_err(|e| match e {
+        LoadError::Read { path, error } => miette!("cannot read {}: {error}", path.display()),
+        LoadError::Parse { path, error } => miette!(
+            help = "give the JSON written by `ioco test --json` (or `run`, `replay`)",
+            "{}:{}:{}: not a result file: {error}",
+            path.display(),
+            error.line(),
+            error.column()
+        ),
+        LoadError::Merge(e) => miette!("{e}"),
+    })?;
+    let summary = &loaded.summary;
+    let results = loaded.results();
     use ioco_report::{Destination, Format};
     let files = super::sut::ReportFiles {
         reports: [
@@ -101,22 +106,23 @@ pub fn run(args: Args, ld: &Loader) -> Result<Outcome> {
         policy: args
             .policy
             .map(Into::into)
-            .unwrap_or_else(|| super::sut::policy_of(&summary)),
+            .unwrap_or_else(|| super::sut::policy_of(summary)),
     };
     let to_stdout = files.stdout()?;
-    let text = ioco_report::text::render(
-        &summary,
-        &ioco_report::text::TextOptions {
-            verbose: args.verbose,
-            ..Default::default()
-        },
-    );
+    let opts = ioco_report::text::TextOptions {
+        verbose: args.verbose,
+        ..Default::default()
+    };
+    use std::io::Write as _;
     if to_stdout {
         // a report on standard output: the summary for humans goes to standard error
-        err!("{text}");
+        let mut w = std::io::BufWriter::new(std::io::stderr().lock());
+        let _ = ioco_report::text::write(&results, &opts, &mut w).and_then(|()| w.flush());
     } else {
-        super::emit(&text, None)?;
+        // a closed pipe (`ioco report A.json | head`) is not an error worth a report
+        let mut w = std::io::BufWriter::new(std::io::stdout().lock());
+        let _ = ioco_report::text::write(&results, &opts, &mut w).and_then(|()| w.flush());
     }
-    files.write(&ioco_report::Results::new(&summary), ld)?;
-    super::sut::verdict_outcome(&summary, args.inconclusive)
+    files.write(&results, ld)?;
+    super::sut::verdict_outcome(summary, args.inconclusive)
 }
