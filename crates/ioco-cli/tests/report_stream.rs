@@ -11,6 +11,28 @@ use predicates::str::contains;
 use std::io::Write;
 use std::path::Path;
 
+/// `ioco test` of the coffee machine against its buggy simulation: `runs` short runs, some
+/// failing, none stopping the session.
+fn coffee_bug_session(runs: usize) -> assert_cmd::Command {
+    let mut c = ioco();
+    c.args([
+        "test",
+        "examples/models/coffee.aut",
+        "--sim",
+        "examples/models/coffee-bug.aut",
+        "--seed",
+        "5",
+        "--timeout",
+        "50",
+        "--keep-going",
+        "--depth",
+        "2",
+        "--runs",
+    ])
+    .arg(runs.to_string());
+    c
+}
+
 fn read(p: &Path) -> String {
     std::fs::read_to_string(p).unwrap()
 }
@@ -24,23 +46,8 @@ fn reports_from_a_file_read_one_run_at_a_time_are_the_sessions() {
     let dir = tempfile::tempdir().unwrap();
     let p = |n: &str| dir.path().join(n);
     let session = |extra: &[&str]| {
-        let mut c = ioco();
-        c.args([
-            "test",
-            "examples/models/coffee.aut",
-            "--sim",
-            "examples/models/coffee-bug.aut",
-            "--seed",
-            "5",
-            "--timeout",
-            "50",
-            "--keep-going",
-            "--depth",
-            "2",
-            "--runs",
-            "90",
-        ])
-        .args(extra);
+        let mut c = coffee_bug_session(90);
+        c.args(extra);
         c
     };
     let out = session(&["--verbose"])
@@ -251,23 +258,8 @@ fn a_malformed_results_file_is_named_with_its_line_and_column() {
 fn replay_finds_its_run_reading_one_run_at_a_time() {
     let dir = tempfile::tempdir().unwrap();
     let r = dir.path().join("r.json");
-    ioco()
-        .args([
-            "test",
-            "examples/models/coffee.aut",
-            "--sim",
-            "examples/models/coffee-bug.aut",
-            "--seed",
-            "5",
-            "--timeout",
-            "50",
-            "--keep-going",
-            "--depth",
-            "2",
-            "--runs",
-            "30",
-            "--json",
-        ])
+    coffee_bug_session(30)
+        .arg("--json")
         .arg(&r)
         .assert()
         .code(1);
