@@ -10,7 +10,7 @@
 //!    trip for both (less dependent on the load than the wall clock). The child is this binary
 //!    run with `--child`.
 //!
-//! Each part runs ioco and its reference alternately (3 rounds in process, 5 over the pipe)
+//! Each part runs ioco and its reference alternately (7 rounds in process, 5 over the pipe)
 //! and prints the medians and the best of the rounds (on a shared machine noise only slows a
 //! round down, so the best is the less load-dependent figure). The bare loop draws one number
 //! per step from the same generator as the tester (ChaCha8, `random_range` over the state's
@@ -127,7 +127,7 @@ fn in_process() {
     };
     let (mut ioco, mut lean, mut bare) = (Vec::new(), Vec::new(), Vec::new());
     let mut last = None;
-    for round in 0..3 {
+    for round in 0..7 {
         drop(last.take());
         let c = cpu_time();
         let s = run_online_with(&lts, &opts, &mut sim).unwrap();
@@ -151,11 +151,11 @@ fn in_process() {
     let (ioco_top, lean_top, bare_top) = (top(&ioco), top(&lean), top(&bare));
     let (ioco, lean, bare) = (median(ioco), median(lean), median(bare));
     println!(
-        "in-process, {n}-state model (median of 3, CPU time; {} runs × {} steps, coverage {}/{} \
+        "in-process, {n}-state model (median of 7, CPU time; {} runs × {} steps, coverage {}/{} \
          transitions): bare walk of the same table {:.2} M steps/s; online testing with every \
          trace kept (traces: All, the default) {:.2} M steps/s, ratio {:.2}; keeping only \
          failing traces (traces: Failures) {:.2} M steps/s, ratio {:.2} (target ≥ 0.5); best of \
-         3: bare {:.2}, All {:.2} (ratio {:.2}), Failures {:.2} (ratio {:.2}) M steps/s",
+         7: bare {:.2}, All {:.2} (ratio {:.2}), Failures {:.2} (ratio {:.2}) M steps/s",
         s.runs.len(),
         depth,
         s.coverage.transitions_visited,
