@@ -300,8 +300,11 @@ pub fn whole_error<T>(
     path: &Path,
     parse: impl FnOnce(&str) -> Result<T, serde_json::Error>,
 ) -> Option<serde_json::Error> {
-    let small = std::fs::metadata(path).is_ok_and(|m| m.len() <= WHOLE_ERROR_MAX);
-    let text = std::fs::read_to_string(path).ok().filter(|_| small)?;
+    // the size first: a larger file is not read into memory at all
+    if !std::fs::metadata(path).is_ok_and(|m| m.len() <= WHOLE_ERROR_MAX) {
+        return None;
+    }
+    let text = std::fs::read_to_string(path).ok()?;
     parse(&text).err()
 }
 

@@ -675,9 +675,9 @@ impl LineIo {
         // milliseconds), then less often
         let mut slice = Duration::from_micros(20);
         // the first look waits from `start` (one clock read per wait, not two)
-        let mut now = Some(start);
+        let mut first = Some(start);
         loop {
-            let now = now.take().unwrap_or_else(Instant::now);
+            let now = first.take().unwrap_or_else(Instant::now);
             let left = deadline.saturating_duration_since(now);
             let step = match self.probe {
                 Some(_) => left.min(slice),

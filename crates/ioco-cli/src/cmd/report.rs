@@ -113,16 +113,16 @@ pub fn run(args: Args, ld: &Loader) -> Result<Outcome> {
         verbose: args.verbose,
         ..Default::default()
     };
-    use std::io::Write as _;
-    if to_stdout {
-        // a report on standard output: the summary for humans goes to standard error
-        let mut w = std::io::BufWriter::new(std::io::stderr().lock());
-        let _ = ioco_report::text::write(&results, &opts, &mut w).and_then(|()| w.flush());
+    use std::io::Write;
+    // a report on standard output: the summary for humans goes to standard error
+    let out: Box<dyn Write> = if to_stdout {
+        Box::new(std::io::stderr().lock())
     } else {
-        // a closed pipe (`ioco report A.json | head`) is not an error worth a report
-        let mut w = std::io::BufWriter::new(std::io::stdout().lock());
-        let _ = ioco_report::text::write(&results, &opts, &mut w).and_then(|()| w.flush());
-    }
+        Box::new(std::io::stdout().lock())
+    };
+    let mut w = std::io::BufWriter::new(out);
+    // a closed pipe (`ioco report A.json | head`) is not an error worth a report
+    let _ = ioco_report::text::write(&results, &opts, &mut w).and_then(|()| w.flush());
     files.write(&results, ld)?;
     super::sut::verdict_outcome(summary, args.inconclusive)
 }
